@@ -1,0 +1,198 @@
+/* The one table of rigd's error codes.
+ *
+ * Every stable code the service can answer with is listed once here, with its
+ * HTTP status, whether a retry may succeed, its title (never varies per
+ * occurrence), the rule it enforces and how to fix a request that broke it.
+ * The enum, the code strings, the statuses and the /v1/errors catalogue are all
+ * generated from this list; nothing else spells a code or a status.
+ *
+ * X(name, status, retryable, title, rule, fix)
+ */
+#ifndef RIG_CODES_H
+#define RIG_CODES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define RIG_CODES(X)                                                                              \
+	X(MESH_GEOMETRY, 422, false, "Invalid mesh geometry",                                         \
+	  "A mesh has between 3 and 1,048,576 source vertices, every coordinate is a finite number, " \
+	  "and evaluated vertices stay finite.",                                                      \
+	  "Send finite x and y for every vertex and keep the vertex count within the limits of "     \
+	  "GET /v1/limits; if it happened at evaluation, change the pose that sent a vertex to "      \
+	  "infinity.")                                                                                \
+	X(MESH_TOPOLOGY, 422, false, "Invalid mesh topology",                                         \
+	  "Each triangle is three distinct vertex indices inside the source array, and a mesh has "   \
+	  "between 1 and 2,097,152 triangles.",                                                       \
+	  "Fix the triangle named by triangleIndex so it lists three different indices in "           \
+	  "[0, vertexCount).")                                                                        \
+	X(MESH_DEGENERATE, 422, false, "Degenerate source triangle",                                  \
+	  "Every source triangle has a non-zero signed area: |A| > 1e-12 * max(1, bbox diagonal^2).", \
+	  "Move the vertices of the triangle named by triangleIndex apart, or drop the triangle.")    \
+	X(MESH_WINDING, 422, false, "Triangle winding reversed",                                      \
+	  "Deformation must not flip a triangle: its signed area keeps the sign it has in the "       \
+	  "source mesh.",                                                                             \
+	  "Change the joint poses or weights around the triangle named by triangleIndex at the "      \
+	  "frame given; linear blend skinning folds under large opposing rotations.")                 \
+	X(MESH_COLLAPSED, 422, false, "Triangle collapsed",                                           \
+	  "Deformation must not squash a triangle: |A'| >= 1e-6 * |A_source|.",                       \
+	  "Change the joint poses around the triangle named by triangleIndex at the frame given, "    \
+	  "for example a scale of zero on a joint layer.")                                            \
+	X(MESH_BINDING_KIND, 422, false, "Wrong binding kind",                                        \
+	  "The operation needs a layer whose binding is a skin.",                                     \
+	  "Put a skin on the layer first with layer.skin, or address a skinned mesh layer.")          \
+	X(SKIN_JOINTS, 422, false, "Invalid skin joints",                                             \
+	  "A skin has 1 to 256 joints; joint ids are 1-64 characters of [A-Za-z0-9_.:-] and "         \
+	  "distinct.",                                                                                \
+	  "Rename or remove the joint named by jointIndex.")                                          \
+	X(SKIN_BIND, 422, false, "Invalid bind matrix",                                               \
+	  "A bind is six finite numbers [a, b, c, d, e, f] and safely invertible: "                   \
+	  "|ad - bc| >= 1e-12 * max(1, (a^2 + b^2 + c^2 + d^2) / 2) with a finite inverse.",          \
+	  "Send a non-singular bind for the joint named by jointId, or capture binds with "           \
+	  "layer.skin.bind.capture at a frame where the joint layers are not collapsed.")            \
+	X(SKIN_WEIGHTS, 422, false, "Invalid skin weights",                                           \
+	  "There is one influence list per source vertex; each lists 1 to 8 distinct existing "       \
+	  "joints with finite weights > 0 summing to 1 within 64 machine epsilons.",                  \
+	  "Fix the list of the vertex named by vertexIndex; totals are never renormalised, so "       \
+	  "scale the weights so they sum to 1 yourself.")                                             \
+	X(SKIN_WEIGHT_VERTEX, 422, false, "Vertex index out of range",                                \
+	  "layer.skin.weights.put addresses an existing source vertex (zero-based).",                 \
+	  "Read the weights collection of the layer and use a vertexIndex below its vertex count.")  \
+	X(SKIN_POSE, 422, false, "Invalid joint poses",                                               \
+	  "An evaluation poses every joint of the skin exactly once with six finite numbers.",        \
+	  "Add the missing joint, remove the repeated or unknown one named by jointId, or send "      \
+	  "finite matrix entries.")                                                                   \
+	X(SKIN_JOINT_LAYERS, 422, false, "Invalid joint layer mapping",                               \
+	  "Every skin joint is mapped exactly once to an existing layer of the same shot.",           \
+	  "Map the joint named by jointId to a layer that exists, or repair or clear the skin in "    \
+	  "the same batch that deletes its joint layer.")                                             \
+	X(SKIN_DEFORMATION_BOUNDARY, 422, false, "Joint crosses a deformation boundary",              \
+	  "A joint layer is not the mesh layer or inside it, and no deformed layer lies strictly "    \
+	  "between the common ancestor and the joint or the mesh.",                                   \
+	  "Map the joint to a layer outside the skinned layer, or move the layers so no other "       \
+	  "deformed layer sits between them.")                                                        \
+	X(SKIN_LAYER_TRANSFORM, 422, false, "Mesh transform not invertible",                          \
+	  "The path from the common ancestor down to the mesh layer is safely invertible at the "     \
+	  "evaluated frame.",                                                                         \
+	  "Change the keys at the frame given so no layer between the common ancestor and the mesh " \
+	  "has zero scale.")                                                                          \
+	X(SKIN_REST_REQUIRES_JOINT_KEYS, 422, false, "Skin rest pose comes from joint keys",          \
+	  "layer.deformation.rest.apply does not apply to skins: their rest pose belongs to the "     \
+	  "joint layers.",                                                                            \
+	  "Restore the joint layers' keys explicitly with layer.key.put.")                            \
+	X(LAYER_NOT_FOUND, 422, false, "Layer not found",                                             \
+	  "An operation names a layer that exists in the shot at that point of the batch.",           \
+	  "Create the layer earlier in the batch or use an id from GET /v1/shots/{shotId}.")          \
+	X(LAYER_EXISTS, 422, false, "Layer id already in use",                                        \
+	  "layer.create uses an id no other layer of the shot has.",                                  \
+	  "Choose another layerId or omit it to let the server generate one.")                        \
+	X(LAYER_CYCLE, 422, false, "Layer hierarchy cycle",                                           \
+	  "A layer cannot become its own ancestor.",                                                  \
+	  "Choose a parent that is not the layer itself or one of its descendants.")                  \
+	X(LAYER_KIND, 422, false, "Wrong layer kind",                                                 \
+	  "Only mesh layers carry a binding.",                                                        \
+	  "Create the layer with kind \"mesh\" to give it a skin.")                                   \
+	X(LAYER_LOCKED, 423, false, "Layer locked",                                                   \
+	  "A layer locked by another owner cannot be changed.",                                       \
+	  "Wait for the lock named by lockId to be released or expire, or ask its owner.")            \
+	X(LOCK_CONFLICT, 409, false, "Lock conflict",                                                 \
+	  "A lock cannot overlap another owner's live lock.",                                         \
+	  "Wait for the lock named by lockId or lock other layers.")                                  \
+	X(LOCK_LOST, 423, false, "Lock lost",                                                         \
+	  "A batch that proves a lock with a fencing token must carry the lock's current token.",     \
+	  "Acquire the lock again and resend with its new fencingToken.")                             \
+	X(OP_UNKNOWN, 422, false, "Unknown operation",                                                \
+	  "Every op names one of the operations listed in openapi.yaml.",                             \
+	  "Fix the op name at the pointer given.")                                                    \
+	X(OP_INVALID, 422, false, "Invalid operation field",                                          \
+	  "Each field of an op has the documented type and range, and required fields are present.",  \
+	  "Fix the field at the pointer given.")                                                      \
+	X(BATCH_TOO_LARGE, 413, false, "Too many operations",                                         \
+	  "A batch holds between 1 and the maxOpsPerBatch of GET /v1/limits operations.",             \
+	  "Split the batch into several batches.")                                                    \
+	X(VERSION_CONFLICT, 409, true, "Shot version conflict",                                       \
+	  "A write that states the shot version it expects applies only while the shot is at that "   \
+	  "version (409 for expectedVersion in the body, 412 for If-Match).",                         \
+	  "Read the shot again (currentVersion is in the error), rebuild the edit and resend.")       \
+	X(PLAN_VERSION_CONFLICT, 409, true, "Plan version conflict",                                  \
+	  "A plan revision or apply states the plan version it was based on.",                        \
+	  "Read the plan again and resend with its current planVersion.")                             \
+	X(PLAN_APPLIED, 409, false, "Plan already applied",                                           \
+	  "An applied plan is immutable and cannot be applied again.",                                \
+	  "Read the receipt named by receiptId; create a new plan for further edits.")                \
+	X(IDEMPOTENCY_KEY_REUSED, 422, false, "Idempotency key reused",                               \
+	  "An Idempotency-Key names one request; the same key with a different request is refused.",  \
+	  "Use a fresh Idempotency-Key for a different request.")                                     \
+	X(IDEMPOTENCY_IN_PROGRESS, 409, true, "Request in progress",                                  \
+	  "A request with this Idempotency-Key is still being processed.",                            \
+	  "Retry after a short wait; you will receive the original response.")                        \
+	X(PAGE_TOKEN_STALE, 410, false, "Page token stale",                                           \
+	  "A page token is valid only while the shot is at the version it was issued at.",           \
+	  "Start paging again without pageToken.")                                                    \
+	X(PAGE_TOKEN_INVALID, 400, false, "Page token invalid",                                       \
+	  "A page token comes from a previous page of the same query.",                               \
+	  "Send the nextPageToken unchanged with the same query parameters, or start again.")        \
+	X(MALFORMED_JSON, 400, false, "Malformed JSON",                                               \
+	  "A request body is one UTF-8 JSON document without duplicate keys, non-finite numbers or "  \
+	  "trailing data.",                                                                           \
+	  "Fix the JSON at the line and column given.")                                               \
+	X(INVALID_QUERY, 400, false, "Invalid query or header",                                       \
+	  "Query parameters, path ids and headers have the documented format.",                       \
+	  "Fix the parameter named by parameter.")                                                    \
+	X(INVALID_FIELD, 422, false, "Invalid field",                                                 \
+	  "A resource body has the documented fields, types and ranges.",                             \
+	  "Fix the field at the pointer given.")                                                      \
+	X(NOT_FOUND, 404, false, "Not found",                                                         \
+	  "The addressed resource exists.",                                                           \
+	  "Check the ids in the path.")                                                               \
+	X(METHOD_NOT_ALLOWED, 405, false, "Method not allowed",                                       \
+	  "Each route answers the methods documented for it.",                                        \
+	  "Use a method listed in the Allow header.")                                                 \
+	X(UNSUPPORTED_MEDIA_TYPE, 415, false, "Unsupported media type",                               \
+	  "Request bodies are application/json.",                                                     \
+	  "Send Content-Type: application/json.")                                                     \
+	X(PRECONDITION_INVALID, 400, false, "Invalid precondition",                                   \
+	  "If-Match carries one strong entity tag such as \"12\".",                                   \
+	  "Send If-Match with the quoted version from the shot's ETag.")                              \
+	X(BODY_TOO_LARGE, 413, false, "Request body too large",                                       \
+	  "A request body is at most the maxBodyBytes of GET /v1/limits.",                            \
+	  "Send a smaller body, for example by splitting an edit batch.")                             \
+	X(TOO_MANY_REQUESTS, 503, true, "Server busy",                                                \
+	  "The server accepts a bounded number of concurrent connections.",                           \
+	  "Retry after the Retry-After interval.")                                                    \
+	X(SHUTTING_DOWN, 503, true, "Server shutting down",                                           \
+	  "A draining server finishes in-flight requests and refuses new ones.",                      \
+	  "Retry against another instance or after the restart.")                                     \
+	X(STORAGE_UNAVAILABLE, 503, true, "Storage unavailable",                                      \
+	  "The database answers within the busy timeout.",                                            \
+	  "Retry after a short wait.")                                                                \
+	X(INTERNAL, 500, true, "Internal error",                                                      \
+	  "The server did not finish the request because of a fault on its side.",                   \
+	  "Retry; if it persists, report the requestId from the response.")
+
+enum rig_code {
+	RIG_OK = 0,
+#define RIG_CODE_ENUM(name, status, retryable, title, rule, fix) RIG_##name,
+	RIG_CODES(RIG_CODE_ENUM)
+#undef RIG_CODE_ENUM
+	RIG_CODE_COUNT
+};
+
+/* The stable code string ("SKIN_WEIGHTS"); "OK" for RIG_OK, "INTERNAL" for an out-of-range value. */
+const char *rig_code_name(enum rig_code code);
+
+/* The HTTP status the code answers with by default (200 for RIG_OK). */
+int rig_code_status(enum rig_code code);
+
+/* Whether repeating the same request later can succeed. */
+bool rig_code_retryable(enum rig_code code);
+
+/* The title, rule and fix texts of the catalogue; static strings, never NULL. */
+const char *rig_code_title(enum rig_code code);
+const char *rig_code_rule(enum rig_code code);
+const char *rig_code_fix(enum rig_code code);
+
+/* Looks a code up by its string; returns RIG_OK when the string names no code. */
+enum rig_code rig_code_from_name(const char *name);
+
+#endif

@@ -1,0 +1,66 @@
+/* The bounded error list of err.h. */
+#include "err.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+void rig_strlcpy(char *dst, const char *src, size_t size)
+{
+	if (size == 0)
+		return;
+	size_t n = strlen(src);
+	if (n >= size)
+		n = size - 1;
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
+void rig_errs_init(struct rig_errs *errs)
+{
+	errs->count = 0;
+	errs->total = 0;
+}
+
+static void clear_entry(struct rig_err *e, enum rig_code code)
+{
+	e->code = code;
+	e->detail[0] = '\0';
+	e->pointer[0] = '\0';
+	e->op_index = RIG_NO_INDEX;
+	e->vertex_index = RIG_NO_INDEX;
+	e->triangle_index = RIG_NO_INDEX;
+	e->joint_index = RIG_NO_INDEX;
+	e->influence_index = RIG_NO_INDEX;
+	e->joint_id[0] = '\0';
+	e->layer_id[0] = '\0';
+	e->has_frame = false;
+	e->frame = 0;
+}
+
+struct rig_err *rig_errs_add(struct rig_errs *errs, enum rig_code code, const char *fmt, ...)
+{
+	/* Past the kept entries a violation is written to the scratch entry, which
+	 * nobody reads: the list stays the first ones found. */
+	struct rig_err *e =
+		errs->count < RIG_ERRS_KEEP ? &errs->items[errs->count++] : &errs->overflow;
+	errs->total++;
+	clear_entry(e, code);
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(e->detail, sizeof e->detail, fmt, ap);
+	va_end(ap);
+	return e;
+}
+
+void rig_errs_scope(struct rig_errs *errs, size_t from, long op_index, const char *prefix)
+{
+	for (size_t i = from; i < errs->count; i++) {
+		struct rig_err *e = &errs->items[i];
+		if (e->op_index == RIG_NO_INDEX)
+			e->op_index = op_index;
+		char joined[RIG_ERR_POINTER_MAX];
+		snprintf(joined, sizeof joined, "%s%s", prefix, e->pointer);
+		rig_strlcpy(e->pointer, joined, sizeof e->pointer);
+	}
+}

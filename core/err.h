@@ -1,0 +1,69 @@
+/* Errors as values: one struct per violation, and a bounded list of them.
+ *
+ * Validation in rigd reports every violation it finds, each with its stable code
+ * and the indices it concerns, so an agent can fix a request from the response
+ * alone. Core code fills code, detail and the indices it knows; the API layer adds
+ * opIndex, the JSON pointer and ids it knows (layer, joint strings).
+ *
+ * The list keeps at most RIG_ERRS_KEEP entries (the first ones found) and counts
+ * the rest, so a million bad weights cannot turn into a million-entry response.
+ */
+#ifndef RIG_ERR_H
+#define RIG_ERR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "codes.h"
+
+#define RIG_ID_MAX 64
+#define RIG_ERRS_KEEP 64
+#define RIG_ERR_DETAIL_MAX 240
+#define RIG_ERR_POINTER_MAX 200
+
+/* "Not known" marker for the index fields of struct rig_err. */
+#define RIG_NO_INDEX (-1L)
+
+struct rig_err {
+	enum rig_code code;
+	char detail[RIG_ERR_DETAIL_MAX];   /* lowercase, no full stop, quotes its subject */
+	char pointer[RIG_ERR_POINTER_MAX]; /* JSON pointer into the request, "" when none */
+	long op_index;                     /* RIG_NO_INDEX when not known */
+	long vertex_index;
+	long triangle_index;
+	long joint_index;
+	long influence_index;
+	char joint_id[RIG_ID_MAX + 1]; /* "" when not known */
+	char layer_id[RIG_ID_MAX + 1];
+	bool has_frame;
+	double frame;
+};
+
+struct rig_errs {
+	struct rig_err items[RIG_ERRS_KEEP];
+	size_t count; /* entries kept in items */
+	size_t total; /* every violation found, kept or not */
+	struct rig_err overflow; /* scratch entry handed out past RIG_ERRS_KEEP */
+};
+
+/* Empties the list. */
+void rig_errs_init(struct rig_errs *errs);
+
+/* Records a violation and returns its entry to fill in; all indices start at
+ * RIG_NO_INDEX, strings empty. Past RIG_ERRS_KEEP the violation is only counted
+ * and a scratch entry is returned, so callers never check for NULL. The detail is
+ * printf-formatted. */
+struct rig_err *rig_errs_add(struct rig_errs *errs, enum rig_code code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* True when at least one violation was recorded. */
+static inline bool rig_errs_any(const struct rig_errs *errs) { return errs->total > 0; }
+
+/* Sets op_index on every kept entry that has none, and prefixes their pointers
+ * with prefix (e.g. "/ops/3"). Used by the batch pipeline after an op fails. */
+void rig_errs_scope(struct rig_errs *errs, size_t from, long op_index, const char *prefix);
+
+/* Copies the string into a fixed-size field, truncating safely. */
+void rig_strlcpy(char *dst, const char *src, size_t size);
+
+#endif

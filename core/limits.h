@@ -1,0 +1,20 @@
+/* Geometry limits: the one place they are defined. GET /v1/limits reports them. */
+#ifndef RIG_LIMITS_H
+#define RIG_LIMITS_H
+
+#define RIG_MIN_VERTICES 3
+#define RIG_MAX_VERTICES 1048576
+#define RIG_MIN_TRIANGLES 1
+#define RIG_MAX_TRIANGLES 2097152
+#define RIG_MIN_JOINTS 1
+#define RIG_MAX_JOINTS 256
+#define RIG_MIN_INFLUENCES 1
+#define RIG_MAX_INFLUENCES 8
+
+/* |sum(w) - 1| must not exceed this many DBL_EPSILON. */
+#define RIG_WEIGHT_SUM_EPSILONS 64
+
+/* Fixed Newton/bisection steps of the cubic-bezier ease solver. */
+#define RIG_BEZIER_ITERATIONS 24
+
+#endif

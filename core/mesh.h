@@ -1,0 +1,35 @@
+/* Mesh checks: the source mesh before skinning and the deformed mesh after it.
+ *
+ * Vertices are interleaved doubles [x0, y0, x1, y1, …]; triangles are index
+ * triples [i0, j0, k0, i1, …]. Signed area A = ((b − a) × (c − a)) / 2.
+ * Every violation is recorded with its code and index (see err.h); nothing
+ * allocates.
+ */
+#ifndef RIG_MESH_H
+#define RIG_MESH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "err.h"
+
+/* Twice the signed area of triangle (a, b, c) of an interleaved vertex array. */
+double rig_mesh_area2(const double *xy, uint32_t a, uint32_t b, uint32_t c);
+
+/* Checks a source mesh: vertex count in [RIG_MIN_VERTICES, RIG_MAX_VERTICES] and
+ * finite coordinates (MESH_GEOMETRY, vertex_index set per bad vertex); triangle
+ * count in range, indices inside [0, n_verts) and distinct within a triangle
+ * (MESH_TOPOLOGY, triangle_index set); non-zero area
+ * |A| > 1e-12 · max(1, bbox diagonal²) (MESH_DEGENERATE). Pointers are
+ * "/source/<v>" and "/triangles/<t>". Returns 0 when valid, -1 otherwise. */
+int rig_mesh_check_source(const double *xy, size_t n_verts, const uint32_t *tris, size_t n_tris,
+			  struct rig_errs *errs);
+
+/* Checks a deformed mesh against its (valid) source: every vertex finite
+ * (MESH_GEOMETRY), every triangle keeps the sign of its source area
+ * (MESH_WINDING) and |A'| ≥ 1e-6 · |A_source| (MESH_COLLAPSED); triangle_index
+ * set. Returns 0 when valid, -1 otherwise. */
+int rig_mesh_check_deformed(const double *src, const double *dst, size_t n_verts,
+			    const uint32_t *tris, size_t n_tris, struct rig_errs *errs);
+
+#endif

@@ -1,0 +1,97 @@
+/* A shot's layer tree as the resolver sees it, and the resolver.
+ *
+ * struct rig_scene is a borrowed, read-only view: layers in any order, each with
+ * its parent's index. For a skinned mesh layer M and a joint j mapped to layer J:
+ *   C      = lowest common ancestor of M and J (the shot root, -1, when none)
+ *   P(C→X) = product of local matrices below C down to and including X
+ *   pose_j = inverse(P(C→M)) · P(C→J)
+ * Shared ancestors cancel, so they may be anything (even singular or deformed).
+ *
+ * A resolver lives for one request. It memoises each layer's local matrix for
+ * the frame being evaluated and one inverse(P(C→M)) per (mesh, C); evaluating
+ * another frame replaces the memo. No state survives rig_resolver_free(), and
+ * nothing depends on a clock or on timing: results are bit-identical on every call.
+ */
+#ifndef RIG_RIG_H
+#define RIG_RIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "affine.h"
+#include "err.h"
+#include "keys.h"
+#include "skin.h"
+
+#define RIG_NO_LAYER (-1L)
+
+enum rig_layer_kind { RIG_LAYER_GROUP, RIG_LAYER_MESH };
+
+struct rig_layer {
+	char id[RIG_ID_MAX + 1];
+	enum rig_layer_kind kind;
+	long parent; /* index in the scene, RIG_NO_LAYER at the shot root */
+	struct rig_transform statics;
+	struct rig_keys keys[RIG_CH_COUNT];
+	double time_offset; /* local frame = shot frame − time_offset */
+	bool deformed;      /* has a binding (of any kind) */
+	const struct rig_skin *skin; /* borrowed; NULL unless the binding is a checked skin */
+	const long *joint_layers;    /* per skin joint: its layer's index, RIG_NO_LAYER if missing */
+};
+
+/* Borrowed view of a shot; parents must form a forest (no cycles). */
+struct rig_scene {
+	const struct rig_layer *layers;
+	size_t n_layers;
+};
+
+/* The lowest common ancestor of layers a and b (either may be an ancestor of the
+ * other, or equal); RIG_NO_LAYER when they share only the shot root. */
+long rig_scene_lca(const struct rig_scene *scene, long a, long b);
+
+/* True when anc is a strict ancestor of x. */
+bool rig_scene_is_ancestor(const struct rig_scene *scene, long anc, long x);
+
+/* True when making parent the parent of layer would create a cycle (parent is
+ * the layer itself or one of its descendants). */
+bool rig_scene_would_cycle(const struct rig_scene *scene, long layer, long parent);
+
+/* The deformation-boundary rule for mesh M and joint layer J: J must not be M or
+ * inside M, and no deformed layer may lie strictly between C = lca(M, J) and J or
+ * strictly between C and M. Records SKIN_DEFORMATION_BOUNDARY (layer_id = M's
+ * id, and the detail names J) and returns -1 when broken, else 0. */
+int rig_scene_check_boundary(const struct rig_scene *scene, long mesh, long joint_layer,
+			     struct rig_errs *errs);
+
+struct rig_resolver;
+
+/* Returns a new resolver over scene (borrowed until rig_resolver_free()), or
+ * NULL when out of memory. */
+struct rig_resolver *rig_resolver_new(const struct rig_scene *scene);
+
+/* Frees the resolver and its memo; NULL is a no-op. */
+void rig_resolver_free(struct rig_resolver *r);
+
+/* The local matrix of layer at shot frame (keys evaluated at frame − time_offset). */
+struct rig_affine rig_resolver_local(struct rig_resolver *r, long layer, double shot_frame);
+
+/* P(C→X): the product of local matrices below ancestor (RIG_NO_LAYER = root)
+ * down to and including x, at shot frame. ancestor must be x's ancestor or root. */
+struct rig_affine rig_resolver_path(struct rig_resolver *r, long ancestor, long x,
+				    double shot_frame);
+
+/* Each joint's pose in mesh-local space (out has one entry per skin joint, in
+ * joint order) for skinned mesh layer mesh at shot frame. Records
+ * SKIN_JOINT_LAYERS for an unmapped joint, SKIN_DEFORMATION_BOUNDARY, and
+ * SKIN_LAYER_TRANSFORM (joint_id, frame) when P(C→M) is not safely invertible;
+ * every error carries the mesh's layer_id. Returns 0 or -1. */
+int rig_resolver_joint_poses(struct rig_affine *out, struct rig_resolver *r, long mesh,
+			     double shot_frame, struct rig_errs *errs);
+
+/* Evaluates skinned mesh layer mesh at shot frame into out_xy (2 · n_verts
+ * doubles, caller-owned), in the mesh's local space: joint poses, then
+ * rig_skin_evaluate(). Errors carry layer_id and frame. Returns 0 or -1. */
+int rig_resolver_evaluate(double *out_xy, struct rig_resolver *r, long mesh, double shot_frame,
+			  struct rig_errs *errs);
+
+#endif

@@ -1,0 +1,115 @@
+/* The skin evaluator: linear blend skinning of a 2D mesh by affine joints.
+ *
+ * A definition (struct rig_skin_def) is editable data. rig_skin_new() checks it
+ * against every rule of SPEC §3, reporting every violation, and snapshots it into
+ * an immutable evaluator with inverse(bind) precomputed; rig_skin_evaluate() then
+ * computes v' = Σ_k w_k · (pose_{j_k} · bind_{j_k}⁻¹) · v and validates the result.
+ * No I/O; the evaluator owns copies of everything it was given.
+ */
+#ifndef RIG_SKIN_H
+#define RIG_SKIN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "affine.h"
+#include "err.h"
+
+/* Joint index of an influence whose joint id named no joint of the skin. */
+#define RIG_JOINT_UNKNOWN UINT32_MAX
+
+struct rig_skin_joint {
+	char id[RIG_ID_MAX + 1];       /* local to the skin definition */
+	char layer_id[RIG_ID_MAX + 1]; /* the shot layer it follows; "" outside shots */
+	struct rig_affine bind;        /* joint-local → mesh-local at rest */
+};
+
+struct rig_skin_influence {
+	uint32_t joint; /* index into joints, or RIG_JOINT_UNKNOWN */
+	double weight;
+};
+
+/* A skin definition. As a parameter it is borrowed; when a struct owns its
+ * arrays (rig_skin_def_copy) it is released with rig_skin_def_release().
+ * weight_offsets has n_weight_lists + 1 entries: vertex v's influences are
+ * influences[weight_offsets[v] .. weight_offsets[v + 1]). */
+struct rig_skin_def {
+	double *source; /* 2 · n_verts, interleaved x, y */
+	size_t n_verts;
+	uint32_t *triangles; /* 3 · n_tris; out-of-range values are reported, not trusted */
+	size_t n_tris;
+	struct rig_skin_joint *joints;
+	size_t n_joints;
+	uint32_t *weight_offsets;
+	struct rig_skin_influence *influences;
+	size_t n_weight_lists; /* must equal n_verts */
+};
+
+/* Deep-copies src into *out (which it overwrites). Returns 0, or -1 when out of
+ * memory (then *out is zeroed). */
+int rig_skin_def_copy(struct rig_skin_def *out, const struct rig_skin_def *src);
+
+/* Frees the arrays of a def filled by rig_skin_def_copy (or built the same way
+ * with malloc) and zeroes it. Safe on a zeroed def. */
+void rig_skin_def_release(struct rig_skin_def *def);
+
+/* Looks up a joint by id; returns its index or RIG_JOINT_UNKNOWN. */
+uint32_t rig_skin_def_joint_index(const struct rig_skin_def *def, const char *joint_id);
+
+/* The one weights rule, shared by layer.skin and layer.skin.weights.put: 1–8
+ * influences, each an existing (joint < n_joints) distinct joint with a finite
+ * weight > 0, and |Σw − 1| ≤ 64·DBL_EPSILON. Records SKIN_WEIGHTS violations
+ * (vertex_index = vertex_index, influence_index where one is at fault, pointer
+ * "/weights/<v>[/<k>]"). On success divides every weight by the sum in place and
+ * returns 0; on failure returns -1 and leaves the list unchanged. */
+int rig_skin_check_influences(struct rig_skin_influence *list, size_t n, size_t n_joints,
+			      size_t vertex_index, struct rig_errs *errs);
+
+/* Checks a whole definition: rig_mesh_check_source(), joints (SKIN_JOINTS:
+ * count 1–256, ids valid and distinct; SKIN_BIND: bind finite and safely
+ * invertible), weights (SKIN_WEIGHTS: one list per vertex, each as
+ * rig_skin_check_influences). Reports every violation. Does not modify def.
+ * Returns 0 when valid, -1 otherwise. */
+int rig_skin_check_def(const struct rig_skin_def *def, struct rig_errs *errs);
+
+/* The evaluator: an immutable, validated snapshot of a definition. */
+struct rig_skin;
+
+/* Checks def (as rig_skin_check_def) and returns a new evaluator holding a copy
+ * with normalised weights and inverse binds; later changes to def's arrays do not
+ * affect it. Returns NULL with errs filled when def is invalid, or NULL with
+ * INTERNAL when out of memory. Free with rig_skin_free(). */
+struct rig_skin *rig_skin_new(const struct rig_skin_def *def, struct rig_errs *errs);
+
+/* Frees an evaluator; NULL is a no-op. */
+void rig_skin_free(struct rig_skin *skin);
+
+/* The evaluator's snapshot (normalised weights); borrowed until rig_skin_free(). */
+const struct rig_skin_def *rig_skin_def_of(const struct rig_skin *skin);
+
+/* A pose naming its joint, as a client sends it. */
+struct rig_skin_pose {
+	const char *joint_id;
+	struct rig_affine matrix;
+};
+
+/* Orders named poses by joint index into out (n_joints entries). Every joint
+ * must be posed exactly once with six finite numbers: a missing, repeated or
+ * unknown joint or a non-finite matrix is SKIN_POSE (joint_id, and pointer
+ * "/poses/<i>" where a pose is at fault). Returns 0, or -1 with errs filled. */
+int rig_skin_order_poses(struct rig_affine *out, const struct rig_skin *skin,
+			 const struct rig_skin_pose *poses, size_t n_poses, struct rig_errs *errs);
+
+/* The skinning kernel alone: writes 2 · n_verts doubles to out_xy from poses in
+ * joint order. No checks; poses must be finite. */
+void rig_skin_deform(double *out_xy, const struct rig_skin *skin, const struct rig_affine *poses);
+
+/* Evaluates the skin: checks poses are finite (SKIN_POSE), deforms into out_xy
+ * (2 · n_verts doubles, owned by the caller) and validates the result with
+ * rig_mesh_check_deformed(). Returns 0, or -1 with errs filled (out_xy is then
+ * unspecified). */
+int rig_skin_evaluate(double *out_xy, const struct rig_skin *skin, const struct rig_affine *poses,
+		      struct rig_errs *errs);
+
+#endif
