@@ -1,0 +1,45 @@
+/* The application context every handler sees: the database, the limits and the
+ * process-wide state the API needs (in-flight idempotency keys, draining flag).
+ */
+#ifndef RIG_APP_H
+#define RIG_APP_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "db.h"
+
+#define RIG_IDEM_TTL_SECONDS (24 * 3600)
+#define RIG_MAX_OPS_PER_BATCH 10000
+#define RIG_DEFAULT_PAGE_SIZE 1000
+#define RIG_MAX_PAGE_SIZE 10000
+#define RIG_MAX_NAME_BYTES 256
+
+struct rig_app_limits {
+	size_t max_body_bytes;
+	size_t max_connections;
+	unsigned connection_timeout_seconds;
+};
+
+struct rig_inflight; /* the set of idempotency keys being processed */
+
+struct rig_app {
+	struct rig_db *db;
+	struct rig_app_limits limits;
+	atomic_bool draining;
+	struct rig_inflight *inflight;
+};
+
+/* Sets up the app over an open database; returns 0 or -1 on OOM. */
+int rig_app_init(struct rig_app *app, struct rig_db *db, const struct rig_app_limits *limits);
+
+/* Frees what rig_app_init allocated (not the database). */
+void rig_app_release(struct rig_app *app);
+
+/* Housekeeping run by the server's timer: drops idempotency keys older than
+ * their 24-hour lifetime. Returns the number dropped, or -1 on error. */
+long long rig_app_housekeeping(struct rig_app *app);
+
+#endif

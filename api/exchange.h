@@ -1,0 +1,68 @@
+/* One HTTP exchange as the API sees it: the request the server parsed and the
+ * response the handler fills. The API knows nothing of libmicrohttpd; the server
+ * adapts its connection to these structs (server/http.c).
+ */
+#ifndef RIG_EXCHANGE_H
+#define RIG_EXCHANGE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "err.h"
+
+struct rig_app;
+
+#define RIG_MAX_PATH_PARAMS 4
+#define RIG_MAX_RESP_HEADERS 8
+
+struct rig_req {
+	const char *method;
+	const char *path;
+	const char *body; /* NUL-terminated; body_len bytes */
+	size_t body_len;
+	/* Header and query lookups; NULL when absent. */
+	const char *(*header)(void *ctx, const char *name);
+	const char *(*query)(void *ctx, const char *name);
+	void *ctx;
+	const char *request_id;
+	struct rig_app *app;
+
+	/* Filled by the router. */
+	char params[RIG_MAX_PATH_PARAMS][RIG_ID_MAX + 1];
+	char actor[129];
+	const char *idem_key;       /* Idempotency-Key, NULL when none */
+	char idem_hash[65];         /* hex SHA-256 of method, path and body */
+};
+
+struct rig_resp_header {
+	char name[40];
+	char value[200];
+};
+
+/* A response body is either a buffer (body, owned, malloc'd) or a stream: the
+ * server calls stream(stream_ctx, buf, max) until it returns 0 (end) or < 0
+ * (abort), then stream_free(stream_ctx). */
+struct rig_resp {
+	int status;
+	const char *content_type;
+	char *body;
+	size_t body_len;
+	struct rig_resp_header headers[RIG_MAX_RESP_HEADERS];
+	size_t n_headers;
+	long (*stream)(void *stream_ctx, char *buf, size_t max);
+	void (*stream_free)(void *stream_ctx);
+	void *stream_ctx;
+};
+
+/* Adds a response header (copied, truncated to the field sizes). */
+void rig_resp_header(struct rig_resp *resp, const char *name, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Frees the body and stream of a response and zeroes it. */
+void rig_resp_release(struct rig_resp *resp);
+
+/* Dispatches a request to its route and fills resp (always: errors become
+ * problem+json). Never fails. */
+void rig_api_handle(struct rig_req *req, struct rig_resp *resp);
+
+#endif

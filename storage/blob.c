@@ -1,0 +1,217 @@
+/* Little-endian encoders and decoders of blob.h. */
+#include "blob.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void rig_le_put_u32(unsigned char *p, uint32_t v)
+{
+	p[0] = (unsigned char)v;
+	p[1] = (unsigned char)(v >> 8);
+	p[2] = (unsigned char)(v >> 16);
+	p[3] = (unsigned char)(v >> 24);
+}
+
+uint32_t rig_le_get_u32(const unsigned char *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+void rig_le_put_f64(unsigned char *p, double v)
+{
+	uint64_t bits;
+	memcpy(&bits, &v, sizeof bits);
+	for (int i = 0; i < 8; i++)
+		p[i] = (unsigned char)(bits >> (8 * i));
+}
+
+double rig_le_get_f64(const unsigned char *p)
+{
+	uint64_t bits = 0;
+	for (int i = 0; i < 8; i++)
+		bits |= (uint64_t)p[i] << (8 * i);
+	double v;
+	memcpy(&v, &bits, sizeof v);
+	return v;
+}
+
+unsigned char *rig_blob_keys_encode(size_t *out_size, const struct rig_key_list keys[RIG_CH_COUNT])
+{
+	size_t n = 0;
+	for (int c = 0; c < RIG_CH_COUNT; c++)
+		n += keys[c].count;
+	unsigned char *buf = malloc(n ? n * RIG_KEY_RECORD_BYTES : 1);
+	if (!buf)
+		return NULL;
+	unsigned char *p = buf;
+	for (int c = 0; c < RIG_CH_COUNT; c++) {
+		for (size_t i = 0; i < keys[c].count; i++) {
+			const struct rig_key *k = &keys[c].items[i];
+			p[0] = (unsigned char)c;
+			p[1] = (unsigned char)k->interp;
+			rig_le_put_f64(p + 2, k->frame);
+			rig_le_put_f64(p + 10, k->value);
+			for (int e = 0; e < 4; e++)
+				rig_le_put_f64(p + 18 + 8 * e, k->ease[e]);
+			p += RIG_KEY_RECORD_BYTES;
+		}
+	}
+	*out_size = n * RIG_KEY_RECORD_BYTES;
+	return buf;
+}
+
+int rig_blob_keys_decode(struct rig_key_list keys[RIG_CH_COUNT], const unsigned char *p, size_t size)
+{
+	if (size % RIG_KEY_RECORD_BYTES)
+		return -1;
+	for (size_t off = 0; off < size; off += RIG_KEY_RECORD_BYTES) {
+		const unsigned char *r = p + off;
+		if (r[0] >= RIG_CH_COUNT || r[1] > RIG_INTERP_BEZIER)
+			goto fail;
+		struct rig_key k = {.frame = rig_le_get_f64(r + 2),
+				    .value = rig_le_get_f64(r + 10),
+				    .interp = (enum rig_interp)r[1]};
+		for (int e = 0; e < 4; e++)
+			k.ease[e] = rig_le_get_f64(r + 18 + 8 * e);
+		if (rig_key_list_put(&keys[r[0]], &k) != 0)
+			goto fail;
+	}
+	return 0;
+fail:
+	for (int c = 0; c < RIG_CH_COUNT; c++) {
+		free(keys[c].items);
+		memset(&keys[c], 0, sizeof keys[c]);
+	}
+	return -1;
+}
+
+unsigned char *rig_blob_joints_encode(size_t *out_size, const struct rig_skin_def *def)
+{
+	*out_size = def->n_joints * RIG_JOINT_RECORD_BYTES;
+	unsigned char *buf = calloc(1, *out_size ? *out_size : 1);
+	if (!buf)
+		return NULL;
+	for (size_t j = 0; j < def->n_joints; j++) {
+		unsigned char *r = buf + j * RIG_JOINT_RECORD_BYTES;
+		memcpy(r, def->joints[j].id, strnlen(def->joints[j].id, RIG_ID_MAX));
+		memcpy(r + RIG_ID_MAX + 1, def->joints[j].layer_id,
+		       strnlen(def->joints[j].layer_id, RIG_ID_MAX));
+		for (int e = 0; e < 6; e++)
+			rig_le_put_f64(r + 2 * (RIG_ID_MAX + 1) + 8 * e, def->joints[j].bind.m[e]);
+	}
+	return buf;
+}
+
+unsigned char *rig_blob_source_encode(size_t *out_size, const struct rig_skin_def *def)
+{
+	*out_size = def->n_verts * 16;
+	unsigned char *buf = malloc(*out_size ? *out_size : 1);
+	if (!buf)
+		return NULL;
+	for (size_t i = 0; i < 2 * def->n_verts; i++)
+		rig_le_put_f64(buf + 8 * i, def->source[i]);
+	return buf;
+}
+
+unsigned char *rig_blob_triangles_encode(size_t *out_size, const struct rig_skin_def *def)
+{
+	*out_size = def->n_tris * 12;
+	unsigned char *buf = malloc(*out_size ? *out_size : 1);
+	if (!buf)
+		return NULL;
+	for (size_t i = 0; i < 3 * def->n_tris; i++)
+		rig_le_put_u32(buf + 4 * i, def->triangles[i]);
+	return buf;
+}
+
+unsigned char *rig_blob_offsets_encode(size_t *out_size, const struct rig_skin_def *def)
+{
+	*out_size = (def->n_weight_lists + 1) * 4;
+	unsigned char *buf = malloc(*out_size);
+	if (!buf)
+		return NULL;
+	for (size_t i = 0; i <= def->n_weight_lists; i++)
+		rig_le_put_u32(buf + 4 * i, def->weight_offsets[i]);
+	return buf;
+}
+
+unsigned char *rig_blob_influences_encode(size_t *out_size, const struct rig_skin_def *def)
+{
+	size_t n = def->weight_offsets[def->n_weight_lists];
+	*out_size = n * RIG_INFLUENCE_RECORD_BYTES;
+	unsigned char *buf = malloc(*out_size ? *out_size : 1);
+	if (!buf)
+		return NULL;
+	for (size_t i = 0; i < n; i++) {
+		rig_le_put_u32(buf + RIG_INFLUENCE_RECORD_BYTES * i, def->influences[i].joint);
+		rig_le_put_f64(buf + RIG_INFLUENCE_RECORD_BYTES * i + 4, def->influences[i].weight);
+	}
+	return buf;
+}
+
+int rig_blob_joints_decode(struct rig_skin_def *def, size_t n, const unsigned char *p, size_t size)
+{
+	if (size != n * RIG_JOINT_RECORD_BYTES)
+		return -1;
+	def->joints = calloc(n ? n : 1, sizeof *def->joints);
+	if (!def->joints)
+		return -1;
+	def->n_joints = n;
+	for (size_t j = 0; j < n; j++) {
+		const unsigned char *r = p + j * RIG_JOINT_RECORD_BYTES;
+		memcpy(def->joints[j].id, r, RIG_ID_MAX);
+		memcpy(def->joints[j].layer_id, r + RIG_ID_MAX + 1, RIG_ID_MAX);
+		for (int e = 0; e < 6; e++)
+			def->joints[j].bind.m[e] = rig_le_get_f64(r + 2 * (RIG_ID_MAX + 1) + 8 * e);
+	}
+	return 0;
+}
+
+int rig_blob_source_decode(struct rig_skin_def *def, size_t n, const unsigned char *p, size_t size)
+{
+	if (size != n * 16)
+		return -1;
+	def->source = malloc(n ? n * 16 : 1);
+	if (!def->source)
+		return -1;
+	for (size_t i = 0; i < 2 * n; i++)
+		def->source[i] = rig_le_get_f64(p + 8 * i);
+	def->n_verts = n;
+	return 0;
+}
+
+int rig_blob_triangles_decode(struct rig_skin_def *def, size_t n, const unsigned char *p, size_t size)
+{
+	if (size != n * 12)
+		return -1;
+	def->triangles = malloc(n ? n * 12 : 1);
+	if (!def->triangles)
+		return -1;
+	for (size_t i = 0; i < 3 * n; i++)
+		def->triangles[i] = rig_le_get_u32(p + 4 * i);
+	def->n_tris = n;
+	return 0;
+}
+
+int rig_blob_weights_decode(struct rig_skin_def *def, size_t n_verts, const unsigned char *offsets,
+			    size_t offsets_size, const unsigned char *influences, size_t influences_size)
+{
+	if (offsets_size != (n_verts + 1) * 4)
+		return -1;
+	size_t n = influences_size / RIG_INFLUENCE_RECORD_BYTES;
+	if (influences_size % RIG_INFLUENCE_RECORD_BYTES || rig_le_get_u32(offsets + 4 * n_verts) != n)
+		return -1;
+	def->weight_offsets = malloc(offsets_size);
+	def->influences = malloc(n ? n * sizeof *def->influences : 1);
+	if (!def->weight_offsets || !def->influences)
+		return -1;
+	for (size_t i = 0; i <= n_verts; i++)
+		def->weight_offsets[i] = rig_le_get_u32(offsets + 4 * i);
+	for (size_t i = 0; i < n; i++) {
+		def->influences[i].joint = rig_le_get_u32(influences + RIG_INFLUENCE_RECORD_BYTES * i);
+		def->influences[i].weight =
+			rig_le_get_f64(influences + RIG_INFLUENCE_RECORD_BYTES * i + 4);
+	}
+	def->n_weight_lists = n_verts;
+	return 0;
+}

@@ -1,0 +1,169 @@
+/* Connections and the pool of db.h. */
+#include "db.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+
+#include "codes.h"
+#include "migrate.h"
+
+struct rig_db {
+	pthread_mutex_t lock;
+	pthread_cond_t freed;
+	sqlite3 **idle; /* stack of free connections */
+	size_t n_idle;
+	sqlite3 **all;
+	size_t n_all;
+	unsigned char secret[32];
+};
+
+sqlite3 *rig_db_connect(const char *path, enum rig_durability durability, int busy_timeout_ms,
+			char *err, size_t err_size)
+{
+	sqlite3 *conn = NULL;
+	int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX;
+	if (sqlite3_open_v2(path, &conn, flags, NULL) != SQLITE_OK) {
+		snprintf(err, err_size, "cannot open database '%s': %s", path,
+			 conn ? sqlite3_errmsg(conn) : "out of memory");
+		goto out_close;
+	}
+	sqlite3_busy_timeout(conn, busy_timeout_ms > 0 ? busy_timeout_ms : 10000);
+	sqlite3_extended_result_codes(conn, 1);
+	char pragmas[256];
+	snprintf(pragmas, sizeof pragmas,
+		 "PRAGMA journal_mode=WAL; PRAGMA synchronous=%s; PRAGMA foreign_keys=ON;"
+		 " PRAGMA temp_store=MEMORY;",
+		 durability == RIG_DURABILITY_PROCESS ? "NORMAL" : "FULL");
+	char *msg = NULL;
+	if (sqlite3_exec(conn, pragmas, NULL, NULL, &msg) != SQLITE_OK) {
+		snprintf(err, err_size, "cannot configure database '%s': %s", path,
+			 msg ? msg : sqlite3_errmsg(conn));
+		sqlite3_free(msg);
+		goto out_close;
+	}
+	return conn;
+out_close:
+	sqlite3_close(conn);
+	return NULL;
+}
+
+/* Reads the page-token secret, creating it on the first start. */
+static int load_secret(sqlite3 *conn, unsigned char out[32], char *err, size_t err_size)
+{
+	unsigned char fresh[32];
+	if (getrandom(fresh, sizeof fresh, 0) != (ssize_t)sizeof fresh) {
+		snprintf(err, err_size, "cannot read random bytes for the server secret");
+		return -1;
+	}
+	sqlite3_stmt *st = NULL;
+	int rc = -1;
+	if (sqlite3_prepare_v2(conn, "INSERT OR IGNORE INTO meta(key, value) VALUES ('secret', ?)",
+			       -1, &st, NULL) != SQLITE_OK)
+		goto out;
+	sqlite3_bind_blob(st, 1, fresh, sizeof fresh, SQLITE_STATIC);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		goto out;
+	sqlite3_finalize(st);
+	st = NULL;
+	if (sqlite3_prepare_v2(conn, "SELECT value FROM meta WHERE key = 'secret'", -1, &st,
+			       NULL) != SQLITE_OK ||
+	    sqlite3_step(st) != SQLITE_ROW || sqlite3_column_bytes(st, 0) != 32)
+		goto out;
+	memcpy(out, sqlite3_column_blob(st, 0), 32);
+	rc = 0;
+out:
+	if (rc)
+		snprintf(err, err_size, "cannot read the server secret: %s", sqlite3_errmsg(conn));
+	sqlite3_finalize(st);
+	return rc;
+}
+
+struct rig_db *rig_db_open(const struct rig_db_options *opt, char *err, size_t err_size)
+{
+	size_t n = opt->pool_size ? opt->pool_size : 8;
+	struct rig_db *db = calloc(1, sizeof *db);
+	if (!db)
+		goto out_oom;
+	db->all = calloc(n, sizeof *db->all);
+	db->idle = calloc(n, sizeof *db->idle);
+	if (!db->all || !db->idle)
+		goto out_oom;
+	pthread_mutex_init(&db->lock, NULL);
+	pthread_cond_init(&db->freed, NULL);
+	for (size_t i = 0; i < n; i++) {
+		sqlite3 *conn = rig_db_connect(opt->path, opt->durability, opt->busy_timeout_ms,
+					       err, err_size);
+		if (!conn)
+			goto out_close;
+		db->all[db->n_all++] = conn;
+		db->idle[db->n_idle++] = conn;
+		if (i == 0 && (rig_migrate(conn, rig_migrations, rig_n_migrations, err, err_size) < 0 ||
+			       load_secret(conn, db->secret, err, err_size) != 0))
+			goto out_close;
+	}
+	return db;
+out_oom:
+	snprintf(err, err_size, "out of memory");
+	if (db) {
+		free(db->all);
+		free(db->idle);
+		free(db);
+	}
+	return NULL;
+out_close:
+	rig_db_close(db);
+	return NULL;
+}
+
+void rig_db_close(struct rig_db *db)
+{
+	if (!db)
+		return;
+	for (size_t i = 0; i < db->n_all; i++)
+		sqlite3_close_v2(db->all[i]);
+	pthread_cond_destroy(&db->freed);
+	pthread_mutex_destroy(&db->lock);
+	free(db->all);
+	free(db->idle);
+	free(db);
+}
+
+sqlite3 *rig_db_acquire(struct rig_db *db)
+{
+	pthread_mutex_lock(&db->lock);
+	while (db->n_idle == 0)
+		pthread_cond_wait(&db->freed, &db->lock);
+	sqlite3 *conn = db->idle[--db->n_idle];
+	pthread_mutex_unlock(&db->lock);
+	return conn;
+}
+
+void rig_db_release(struct rig_db *db, sqlite3 *conn)
+{
+	if (!sqlite3_get_autocommit(conn))
+		sqlite3_exec(conn, "ROLLBACK", NULL, NULL, NULL);
+	pthread_mutex_lock(&db->lock);
+	db->idle[db->n_idle++] = conn;
+	pthread_cond_signal(&db->freed);
+	pthread_mutex_unlock(&db->lock);
+}
+
+bool rig_db_ready(struct rig_db *db)
+{
+	sqlite3 *conn = rig_db_acquire(db);
+	int version = rig_migrate_current(conn);
+	rig_db_release(db, conn);
+	return rig_n_migrations > 0 && version == rig_migrations[rig_n_migrations - 1].version;
+}
+
+const unsigned char *rig_db_secret(const struct rig_db *db) { return db->secret; }
+
+int rig_db_fail(int sqlite_rc)
+{
+	int primary = sqlite_rc & 0xff;
+	return primary == SQLITE_BUSY || primary == SQLITE_LOCKED ? -RIG_STORAGE_UNAVAILABLE
+								  : -RIG_INTERNAL;
+}

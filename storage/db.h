@@ -1,0 +1,59 @@
+/* SQLite connections: opening, pragmas, migrations at start-up, and a pool.
+ *
+ * Every HTTP worker borrows one connection per request from the pool. WAL mode
+ * lets readers work on their own snapshot while one writer commits; writers
+ * serialise on BEGIN IMMEDIATE with a busy timeout.
+ */
+#ifndef RIG_DB_H
+#define RIG_DB_H
+
+#include <sqlite3.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+enum rig_durability {
+	RIG_DURABILITY_FULL,    /* synchronous=FULL: acknowledged writes survive power loss */
+	RIG_DURABILITY_PROCESS, /* synchronous=NORMAL: they survive a process crash only */
+};
+
+struct rig_db_options {
+	const char *path;              /* database file; created when missing */
+	enum rig_durability durability;
+	int busy_timeout_ms;           /* 0 means 10000 */
+	size_t pool_size;              /* connections; 0 means 8 */
+};
+
+struct rig_db;
+
+/* Opens (creating when missing) the database, applies pending migrations and
+ * fills the pool. Returns a new handle, or NULL with a message in err (a schema
+ * newer than this binary, an unreadable file, …). Free with rig_db_close(). */
+struct rig_db *rig_db_open(const struct rig_db_options *opt, char *err, size_t err_size);
+
+/* Closes every connection (checkpointing the WAL) and frees the handle; NULL is a no-op.
+ * No connection may be borrowed. */
+void rig_db_close(struct rig_db *db);
+
+/* Borrows a connection, waiting while all are in use. Return it with rig_db_release(). */
+sqlite3 *rig_db_acquire(struct rig_db *db);
+
+/* Returns a borrowed connection to the pool; rolls back a transaction left open. */
+void rig_db_release(struct rig_db *db, sqlite3 *conn);
+
+/* True when the database answers and its schema is the newest this binary knows. */
+bool rig_db_ready(struct rig_db *db);
+
+/* The server's secret for signing page tokens: 32 bytes stored in the database
+ * (created by the first start), so every server on one database shares it. */
+const unsigned char *rig_db_secret(const struct rig_db *db);
+
+/* Maps a failed SQLite result code to a negative enum rig_code: busy or locked
+ * is -RIG_STORAGE_UNAVAILABLE (retryable), anything else -RIG_INTERNAL. */
+int rig_db_fail(int sqlite_rc);
+
+/* Opens one configured connection (pragmas applied, no migrations): used by the
+ * pool and by tests. Returns NULL with a message in err. */
+sqlite3 *rig_db_connect(const char *path, enum rig_durability durability, int busy_timeout_ms,
+			char *err, size_t err_size);
+
+#endif

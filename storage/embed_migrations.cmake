@@ -1,0 +1,23 @@
+# Writes a C file holding every migrations/NNNN_name.sql as a byte array, so the
+# rigd binary carries its schema. Run at build time by storage/CMakeLists.txt.
+# Inputs: MIGRATIONS_DIR, OUTPUT.
+file(GLOB files "${MIGRATIONS_DIR}/[0-9][0-9][0-9][0-9]_*.sql")
+list(SORT files)
+set(body "/* Generated from migrations/*.sql by storage/embed_migrations.cmake; do not edit. */\n#include \"migrate.h\"\n\n")
+set(table "")
+set(count 0)
+foreach(f ${files})
+  get_filename_component(base "${f}" NAME_WE)
+  string(SUBSTRING "${base}" 0 4 num)
+  string(SUBSTRING "${base}" 5 -1 name)
+  math(EXPR version "${num}")
+  file(READ "${f}" hex HEX)
+  string(REGEX REPLACE "([0-9a-f][0-9a-f])" "0x\\1," bytes "${hex}")
+  string(APPEND body "static const char sql_${num}[] = {${bytes}0};\n")
+  string(APPEND table "\t{${version}, \"${name}\", sql_${num}},\n")
+  math(EXPR count "${count} + 1")
+endforeach()
+string(APPEND body "\nconst struct rig_migration rig_migrations[] = {\n${table}};\n")
+string(APPEND body "const size_t rig_n_migrations = ${count};\n")
+file(WRITE "${OUTPUT}.tmp" "${body}")
+file(COPY_FILE "${OUTPUT}.tmp" "${OUTPUT}" ONLY_IF_DIFFERENT)

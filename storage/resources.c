@@ -1,0 +1,207 @@
+/* Projects and shots of resources.h. */
+#include "resources.h"
+
+#include <string.h>
+
+#include "codes.h"
+#include "db.h"
+
+#define NOW_SQL "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
+
+static int prepare(sqlite3_stmt **st, sqlite3 *db, const char *sql)
+{
+	int rc = sqlite3_prepare_v2(db, sql, -1, st, NULL);
+	return rc == SQLITE_OK ? 0 : rig_db_fail(rc);
+}
+
+/* Runs an insert; a UNIQUE violation is a taken id, a foreign key one a missing parent. */
+static int step_insert(sqlite3_stmt *st)
+{
+	int rc = sqlite3_step(st);
+	if (rc == SQLITE_DONE)
+		return 0;
+	if (rc == SQLITE_CONSTRAINT_UNIQUE || rc == SQLITE_CONSTRAINT_PRIMARYKEY)
+		return -RIG_LAYER_EXISTS;
+	if (rc == SQLITE_CONSTRAINT_FOREIGNKEY)
+		return -RIG_NOT_FOUND;
+	return rig_db_fail(rc);
+}
+
+static const char *text(sqlite3_stmt *st, int col)
+{
+	const unsigned char *s = sqlite3_column_text(st, col);
+	return s ? (const char *)s : "";
+}
+
+static int walk_projects(sqlite3_stmt *st, rig_project_fn fn, void *ctx, size_t *n_rows)
+{
+	int s, rc = 0;
+	*n_rows = 0;
+	while (rc == 0 && (s = sqlite3_step(st)) == SQLITE_ROW) {
+		struct rig_project_row row = {.seq = sqlite3_column_int64(st, 0),
+					      .name = text(st, 2),
+					      .created_at = text(st, 3)};
+		rig_strlcpy(row.id, text(st, 1), sizeof row.id);
+		(*n_rows)++;
+		rc = fn(ctx, &row);
+	}
+	if (rc == 0 && s != SQLITE_DONE)
+		rc = rig_db_fail(s);
+	return rc;
+}
+
+static int walk_shots(sqlite3_stmt *st, rig_shot_fn fn, void *ctx, size_t *n_rows)
+{
+	int s, rc = 0;
+	*n_rows = 0;
+	while (rc == 0 && (s = sqlite3_step(st)) == SQLITE_ROW) {
+		struct rig_shot_row row = {.seq = sqlite3_column_int64(st, 0),
+					   .name = text(st, 3),
+					   .fps = sqlite3_column_double(st, 4),
+					   .frame_start = sqlite3_column_double(st, 5),
+					   .frame_end = sqlite3_column_double(st, 6),
+					   .version = sqlite3_column_int64(st, 7),
+					   .created_at = text(st, 8)};
+		rig_strlcpy(row.id, text(st, 1), sizeof row.id);
+		rig_strlcpy(row.project_id, text(st, 2), sizeof row.project_id);
+		(*n_rows)++;
+		rc = fn(ctx, &row);
+	}
+	if (rc == 0 && s != SQLITE_DONE)
+		rc = rig_db_fail(s);
+	return rc;
+}
+
+int rig_project_insert(sqlite3 *db, const char *id, const char *name)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = prepare(&st, db, "INSERT INTO projects(id, name, created_at) VALUES (?, ?, " NOW_SQL ")");
+	if (rc)
+		return rc;
+	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC);
+	rc = step_insert(st);
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int rig_project_get(sqlite3 *db, const char *id, rig_project_fn fn, void *ctx)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = prepare(&st, db, "SELECT seq, id, name, created_at FROM projects WHERE id = ?");
+	if (rc)
+		return rc;
+	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+	size_t n = 0;
+	rc = walk_projects(st, fn, ctx, &n);
+	if (rc == 0 && n == 0)
+		rc = -RIG_NOT_FOUND;
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int rig_project_list(sqlite3 *db, long long after_seq, size_t limit, rig_project_fn fn, void *ctx)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = prepare(&st, db,
+			 "SELECT seq, id, name, created_at FROM projects WHERE seq > ?"
+			 " ORDER BY seq LIMIT ?");
+	if (rc)
+		return rc;
+	sqlite3_bind_int64(st, 1, after_seq);
+	sqlite3_bind_int64(st, 2, (sqlite3_int64)limit);
+	size_t n = 0;
+	rc = walk_projects(st, fn, ctx, &n);
+	sqlite3_finalize(st);
+	return rc;
+}
+
+static int delete_by_id(sqlite3 *db, const char *sql, const char *id)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = prepare(&st, db, sql);
+	if (rc)
+		return rc;
+	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+	int s = sqlite3_step(st);
+	rc = s == SQLITE_DONE ? (sqlite3_changes(db) ? 0 : -RIG_NOT_FOUND) : rig_db_fail(s);
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int rig_project_delete(sqlite3 *db, const char *id)
+{
+	return delete_by_id(db, "DELETE FROM projects WHERE id = ?", id);
+}
+
+int rig_shot_insert(sqlite3 *db, const struct rig_shot_row *row)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = prepare(&st, db,
+			 "INSERT INTO shots(id, project_id, name, fps, frame_start, frame_end,"
+			 " created_at) VALUES (?, ?, ?, ?, ?, ?, " NOW_SQL ")");
+	if (rc)
+		return rc;
+	sqlite3_bind_text(st, 1, row->id, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, row->project_id, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, row->name, -1, SQLITE_STATIC);
+	sqlite3_bind_double(st, 4, row->fps);
+	sqlite3_bind_double(st, 5, row->frame_start);
+	sqlite3_bind_double(st, 6, row->frame_end);
+	rc = step_insert(st);
+	sqlite3_finalize(st);
+	return rc;
+}
+
+#define SHOT_COLUMNS "seq, id, project_id, name, fps, frame_start, frame_end, version, created_at"
+
+int rig_shot_get(sqlite3 *db, const char *id, rig_shot_fn fn, void *ctx)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = prepare(&st, db, "SELECT " SHOT_COLUMNS " FROM shots WHERE id = ?");
+	if (rc)
+		return rc;
+	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+	size_t n = 0;
+	rc = walk_shots(st, fn, ctx, &n);
+	if (rc == 0 && n == 0)
+		rc = -RIG_NOT_FOUND;
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int rig_shot_list(sqlite3 *db, const char *project_id, long long after_seq, size_t limit,
+		  rig_shot_fn fn, void *ctx)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = prepare(&st, db,
+			 "SELECT " SHOT_COLUMNS " FROM shots WHERE project_id = ? AND seq > ?"
+			 " ORDER BY seq LIMIT ?");
+	if (rc)
+		return rc;
+	sqlite3_bind_text(st, 1, project_id, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, after_seq);
+	sqlite3_bind_int64(st, 3, (sqlite3_int64)limit);
+	size_t n = 0;
+	rc = walk_shots(st, fn, ctx, &n);
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int rig_shot_delete(sqlite3 *db, const char *id, long long expected_version)
+{
+	if (expected_version < 0)
+		return delete_by_id(db, "DELETE FROM shots WHERE id = ?", id);
+	sqlite3_stmt *st = NULL;
+	int rc = prepare(&st, db, "SELECT version FROM shots WHERE id = ?");
+	if (rc)
+		return rc;
+	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+	int s = sqlite3_step(st);
+	if (s == SQLITE_ROW)
+		rc = sqlite3_column_int64(st, 0) == expected_version ? 0 : -RIG_VERSION_CONFLICT;
+	else
+		rc = s == SQLITE_DONE ? -RIG_NOT_FOUND : rig_db_fail(s);
+	sqlite3_finalize(st);
+	return rc ? rc : delete_by_id(db, "DELETE FROM shots WHERE id = ?", id);
+}

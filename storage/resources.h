@@ -1,0 +1,64 @@
+/* Projects and shots: rows, creation, lookup, deletion and keyset-paged lists.
+ * Functions run on a borrowed connection and return 0 or a negative enum
+ * rig_code (-RIG_NOT_FOUND, -RIG_LAYER_EXISTS for a taken id,
+ * -RIG_STORAGE_UNAVAILABLE, -RIG_INTERNAL).
+ */
+#ifndef RIG_RESOURCES_H
+#define RIG_RESOURCES_H
+
+#include <sqlite3.h>
+#include <stddef.h>
+
+#include "err.h"
+
+struct rig_project_row {
+	long long seq; /* paging cursor */
+	char id[RIG_ID_MAX + 1];
+	const char *name; /* borrowed for the callback's duration */
+	const char *created_at;
+};
+
+struct rig_shot_row {
+	long long seq;
+	char id[RIG_ID_MAX + 1];
+	char project_id[RIG_ID_MAX + 1];
+	const char *name;
+	double fps;
+	double frame_start;
+	double frame_end;
+	long long version;
+	const char *created_at;
+};
+
+/* Called once per row; a non-zero return stops the walk and is returned. */
+typedef int (*rig_project_fn)(void *ctx, const struct rig_project_row *row);
+typedef int (*rig_shot_fn)(void *ctx, const struct rig_shot_row *row);
+
+/* Inserts a project; -RIG_LAYER_EXISTS when the id is taken. */
+int rig_project_insert(sqlite3 *db, const char *id, const char *name);
+
+/* Calls fn with the project; -RIG_NOT_FOUND when missing. */
+int rig_project_get(sqlite3 *db, const char *id, rig_project_fn fn, void *ctx);
+
+/* Calls fn for up to limit projects with seq > after_seq, oldest first. */
+int rig_project_list(sqlite3 *db, long long after_seq, size_t limit, rig_project_fn fn, void *ctx);
+
+/* Deletes a project with its shots; -RIG_NOT_FOUND when missing. */
+int rig_project_delete(sqlite3 *db, const char *id);
+
+/* Inserts a shot at version 0; -RIG_NOT_FOUND when the project is missing,
+ * -RIG_LAYER_EXISTS when the id is taken. */
+int rig_shot_insert(sqlite3 *db, const struct rig_shot_row *row);
+
+/* Calls fn with the shot; -RIG_NOT_FOUND when missing. */
+int rig_shot_get(sqlite3 *db, const char *id, rig_shot_fn fn, void *ctx);
+
+/* Calls fn for up to limit shots of the project with seq > after_seq, oldest first. */
+int rig_shot_list(sqlite3 *db, const char *project_id, long long after_seq, size_t limit,
+		  rig_shot_fn fn, void *ctx);
+
+/* Deletes a shot and everything in it; when expected_version ≥ 0 only while the
+ * shot is at that version (-RIG_VERSION_CONFLICT otherwise). */
+int rig_shot_delete(sqlite3 *db, const char *id, long long expected_version);
+
+#endif

@@ -1,0 +1,171 @@
+/* The in-memory shot of shot_model.h: lookups, key lists and the scene view. */
+#include "shot_model.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void layer_release(struct rig_model_layer *l)
+{
+	free(l->name);
+	for (int c = 0; c < RIG_CH_COUNT; c++)
+		free(l->keys[c].items);
+	rig_skin_def_release(&l->skin);
+	memset(l, 0, sizeof *l);
+}
+
+void rig_shot_model_release(struct rig_shot_model *m)
+{
+	for (size_t i = 0; i < m->n_layers; i++)
+		layer_release(&m->layers[i]);
+	free(m->layers);
+	free(m->name);
+	memset(m, 0, sizeof *m);
+}
+
+long rig_shot_model_index(const struct rig_shot_model *m, const char *id)
+{
+	for (size_t i = 0; i < m->n_layers; i++)
+		if (!m->layers[i].deleted && strcmp(m->layers[i].id, id) == 0)
+			return (long)i;
+	return -1;
+}
+
+struct rig_model_layer *rig_shot_model_find(struct rig_shot_model *m, const char *id)
+{
+	long i = rig_shot_model_index(m, id);
+	return i < 0 ? NULL : &m->layers[i];
+}
+
+struct rig_model_layer *rig_shot_model_add(struct rig_shot_model *m, const char *id,
+					   const char *name, enum rig_layer_kind kind,
+					   const char *parent_id)
+{
+	if (m->n_layers == m->cap_layers) {
+		size_t cap = m->cap_layers ? 2 * m->cap_layers : 16;
+		struct rig_model_layer *grown = realloc(m->layers, cap * sizeof *grown);
+		if (!grown)
+			return NULL;
+		m->layers = grown;
+		m->cap_layers = cap;
+	}
+	char *name_copy = strdup(name);
+	if (!name_copy)
+		return NULL;
+	struct rig_model_layer *l = &m->layers[m->n_layers++];
+	memset(l, 0, sizeof *l);
+	rig_strlcpy(l->id, id, sizeof l->id);
+	l->name = name_copy;
+	l->kind = kind;
+	rig_strlcpy(l->parent_id, parent_id ? parent_id : "", sizeof l->parent_id);
+	l->ord = m->next_ord++;
+	l->statics = rig_transform_default();
+	l->is_new = true;
+	l->dirty = true;
+	return l;
+}
+
+int rig_key_list_put(struct rig_key_list *list, const struct rig_key *key)
+{
+	size_t lo = 0, hi = list->count;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (list->items[mid].frame < key->frame)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < list->count && list->items[lo].frame == key->frame) {
+		list->items[lo] = *key;
+		return 0;
+	}
+	if (list->count == list->cap) {
+		size_t cap = list->cap ? 2 * list->cap : 4;
+		struct rig_key *grown = realloc(list->items, cap * sizeof *grown);
+		if (!grown)
+			return -1;
+		list->items = grown;
+		list->cap = cap;
+	}
+	memmove(&list->items[lo + 1], &list->items[lo], (list->count - lo) * sizeof *list->items);
+	list->items[lo] = *key;
+	list->count++;
+	return 0;
+}
+
+bool rig_key_list_delete(struct rig_key_list *list, double frame)
+{
+	for (size_t i = 0; i < list->count; i++) {
+		if (list->items[i].frame == frame) {
+			memmove(&list->items[i], &list->items[i + 1],
+				(list->count - i - 1) * sizeof *list->items);
+			list->count--;
+			return true;
+		}
+	}
+	return false;
+}
+
+void rig_scene_view_release(struct rig_scene_view *v)
+{
+	free(v->layers);
+	free(v->index_of);
+	free(v->joint_layers);
+	memset(v, 0, sizeof *v);
+}
+
+int rig_scene_view_init(struct rig_scene_view *out, const struct rig_shot_model *m)
+{
+	memset(out, 0, sizeof *out);
+	size_t n_live = 0, n_joints = 0;
+	for (size_t i = 0; i < m->n_layers; i++) {
+		if (m->layers[i].deleted)
+			continue;
+		n_live++;
+		if (m->layers[i].binding == RIG_BINDING_SKIN)
+			n_joints += m->layers[i].skin.n_joints;
+	}
+	out->layers = calloc(n_live ? n_live : 1, sizeof *out->layers);
+	out->index_of = calloc(m->n_layers ? m->n_layers : 1, sizeof *out->index_of);
+	out->joint_layers = calloc(n_joints ? n_joints : 1, sizeof *out->joint_layers);
+	if (!out->layers || !out->index_of || !out->joint_layers)
+		goto fail;
+	size_t k = 0;
+	for (size_t i = 0; i < m->n_layers; i++)
+		out->index_of[i] = m->layers[i].deleted ? -1 : (long)k++;
+	long *joint_cursor = out->joint_layers;
+	for (size_t i = 0; i < m->n_layers; i++) {
+		const struct rig_model_layer *ml = &m->layers[i];
+		if (ml->deleted)
+			continue;
+		struct rig_layer *l = &out->layers[out->index_of[i]];
+		memcpy(l->id, ml->id, sizeof l->id);
+		l->kind = ml->kind;
+		l->parent = RIG_NO_LAYER;
+		if (ml->parent_id[0]) {
+			long p = rig_shot_model_index(m, ml->parent_id);
+			if (p < 0)
+				goto fail;
+			l->parent = out->index_of[p];
+		}
+		l->statics = ml->statics;
+		for (int c = 0; c < RIG_CH_COUNT; c++) {
+			l->keys[c].items = ml->keys[c].items;
+			l->keys[c].count = ml->keys[c].count;
+		}
+		l->time_offset = ml->time_offset;
+		l->deformed = ml->binding != RIG_BINDING_NONE;
+		if (ml->binding == RIG_BINDING_SKIN) {
+			l->joint_layers = joint_cursor;
+			for (size_t j = 0; j < ml->skin.n_joints; j++) {
+				long jl = rig_shot_model_index(m, ml->skin.joints[j].layer_id);
+				*joint_cursor++ = jl < 0 ? RIG_NO_LAYER : out->index_of[jl];
+			}
+		}
+	}
+	out->scene.layers = out->layers;
+	out->scene.n_layers = n_live;
+	return 0;
+fail:
+	rig_scene_view_release(out);
+	return -1;
+}

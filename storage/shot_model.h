@@ -1,0 +1,106 @@
+/* A shot held in memory while one request reads or edits it.
+ *
+ * The edit pipeline loads the shot inside its transaction, applies ops to this
+ * model (each op sees the ones before), validates the result and writes back only
+ * what changed. Heavy skin arrays (source, triangles, weights) are loaded only for
+ * layers an op or a read needs; joints (ids, binds, layer mapping) always are.
+ * The model owns everything it points to; release with rig_shot_model_release().
+ */
+#ifndef RIG_SHOT_MODEL_H
+#define RIG_SHOT_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "keys.h"
+#include "rig.h"
+#include "skin.h"
+
+enum rig_binding_kind { RIG_BINDING_NONE, RIG_BINDING_SKIN };
+
+/* A growable, owned list of keys of one channel, sorted by frame. */
+struct rig_key_list {
+	struct rig_key *items;
+	size_t count;
+	size_t cap;
+};
+
+struct rig_model_layer {
+	char id[RIG_ID_MAX + 1];
+	char *name;
+	enum rig_layer_kind kind;
+	char parent_id[RIG_ID_MAX + 1]; /* "" at the shot root */
+	long long ord;                  /* creation order: siblings list in it */
+	struct rig_transform statics;
+	struct rig_key_list keys[RIG_CH_COUNT];
+	double time_offset;
+
+	enum rig_binding_kind binding;
+	/* For a skin: joints always; the other arrays only when skin_loaded. */
+	struct rig_skin_def skin;
+	bool skin_loaded;
+	size_t skin_n_verts; /* counts as stored, valid even when not loaded */
+	size_t skin_n_tris;
+
+	bool is_new;        /* not in the database yet */
+	bool dirty;         /* layer row must be written */
+	bool binding_dirty; /* skin row must be rewritten or deleted */
+	bool deleted;
+};
+
+struct rig_shot_model {
+	char id[RIG_ID_MAX + 1];
+	char project_id[RIG_ID_MAX + 1];
+	char *name;
+	double fps;
+	double frame_start;
+	double frame_end;
+	long long version;
+	struct rig_model_layer *layers; /* deleted ones stay, flagged, until saved */
+	size_t n_layers;
+	size_t cap_layers;
+	long long next_ord;
+};
+
+/* Frees everything the model owns and zeroes it. Safe on a zeroed model. */
+void rig_shot_model_release(struct rig_shot_model *m);
+
+/* The live (not deleted) layer with this id, or NULL. */
+struct rig_model_layer *rig_shot_model_find(struct rig_shot_model *m, const char *id);
+
+/* Its index in m->layers, or -1. */
+long rig_shot_model_index(const struct rig_shot_model *m, const char *id);
+
+/* Appends a new layer with default transform and the given id, kind and parent
+ * (""/NULL = root); marks it new and dirty. name is copied. Returns it, or NULL
+ * when out of memory. */
+struct rig_model_layer *rig_shot_model_add(struct rig_shot_model *m, const char *id,
+					   const char *name, enum rig_layer_kind kind,
+					   const char *parent_id);
+
+/* Upserts a key by frame into a channel's list (keeps it sorted). Returns 0, or -1
+ * when out of memory. */
+int rig_key_list_put(struct rig_key_list *list, const struct rig_key *key);
+
+/* Removes the key at frame, if any; returns true when one was removed. */
+bool rig_key_list_delete(struct rig_key_list *list, double frame);
+
+/* The resolver's view of a model's live layers (see rig.h), owned. */
+struct rig_scene_view {
+	struct rig_scene scene;
+	struct rig_layer *layers; /* live layers in m->layers order */
+	long *index_of;           /* m->layers index → scene index, -1 for deleted */
+	long *joint_layers;       /* storage for every skin's joint → scene index */
+};
+
+/* Builds the view: parents resolved to scene indices, keys borrowed from the
+ * model (valid while the model is not changed), deformed set for bound layers,
+ * joint layers mapped (RIG_NO_LAYER when a joint's layer is missing), skin
+ * evaluators NULL (callers that evaluate set them). Returns 0, or -1 when out of
+ * memory or when the tree has a dangling parent (then the view is zeroed). */
+int rig_scene_view_init(struct rig_scene_view *out, const struct rig_shot_model *m);
+
+/* Frees the view; safe on a zeroed view. */
+void rig_scene_view_release(struct rig_scene_view *v);
+
+#endif

@@ -1,0 +1,309 @@
+/* The shot repository of shot_repo.h. */
+#include "shot_repo.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "blob.h"
+#include "codes.h"
+#include "db.h"
+
+static int prepare(sqlite3_stmt **st, sqlite3 *db, const char *sql)
+{
+	int rc = sqlite3_prepare_v2(db, sql, -1, st, NULL);
+	return rc == SQLITE_OK ? 0 : rig_db_fail(rc);
+}
+
+static int step_done(sqlite3_stmt *st)
+{
+	int rc = sqlite3_step(st);
+	return rc == SQLITE_DONE ? 0 : rig_db_fail(rc);
+}
+
+static char *column_strdup(sqlite3_stmt *st, int col)
+{
+	const unsigned char *s = sqlite3_column_text(st, col);
+	return strdup(s ? (const char *)s : "");
+}
+
+static void column_copy(char *dst, size_t size, sqlite3_stmt *st, int col)
+{
+	const unsigned char *s = sqlite3_column_text(st, col);
+	rig_strlcpy(dst, s ? (const char *)s : "", size);
+}
+
+static int load_layers(struct rig_shot_model *m, sqlite3 *db)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = prepare(&st, db,
+			 "SELECT id, ord, name, kind, parent_id, position_x, position_y, rotation,"
+			 " scale_x, scale_y, pivot_x, pivot_y, time_offset, keys"
+			 " FROM layers WHERE shot_id = ? ORDER BY ord");
+	if (rc)
+		return rc;
+	sqlite3_bind_text(st, 1, m->id, -1, SQLITE_STATIC);
+	int s;
+	while ((s = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *kind = (const char *)sqlite3_column_text(st, 3);
+		const char *parent = (const char *)sqlite3_column_text(st, 4);
+		struct rig_model_layer *l = rig_shot_model_add(
+			m, (const char *)sqlite3_column_text(st, 0),
+			(const char *)sqlite3_column_text(st, 2),
+			kind && strcmp(kind, "mesh") == 0 ? RIG_LAYER_MESH : RIG_LAYER_GROUP, parent);
+		if (!l) {
+			rc = -RIG_INTERNAL;
+			goto out;
+		}
+		l->ord = sqlite3_column_int64(st, 1);
+		if (l->ord >= m->next_ord)
+			m->next_ord = l->ord + 1;
+		for (int c = 0; c < RIG_CH_COUNT; c++)
+			l->statics.ch[c] = sqlite3_column_double(st, 5 + c);
+		l->time_offset = sqlite3_column_double(st, 12);
+		if (rig_blob_keys_decode(l->keys, sqlite3_column_blob(st, 13),
+					 (size_t)sqlite3_column_bytes(st, 13)) != 0) {
+			rc = -RIG_INTERNAL;
+			goto out;
+		}
+		l->is_new = false;
+		l->dirty = false;
+	}
+	if (s != SQLITE_DONE)
+		rc = rig_db_fail(s);
+out:
+	sqlite3_finalize(st);
+	return rc;
+}
+
+static int load_skin_joints(struct rig_shot_model *m, sqlite3 *db)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = prepare(&st, db,
+			 "SELECT layer_id, n_verts, n_tris, n_joints, joints FROM skins"
+			 " WHERE shot_id = ?");
+	if (rc)
+		return rc;
+	sqlite3_bind_text(st, 1, m->id, -1, SQLITE_STATIC);
+	int s;
+	while ((s = sqlite3_step(st)) == SQLITE_ROW) {
+		struct rig_model_layer *l =
+			rig_shot_model_find(m, (const char *)sqlite3_column_text(st, 0));
+		if (!l)
+			continue;
+		l->binding = RIG_BINDING_SKIN;
+		l->skin_n_verts = (size_t)sqlite3_column_int64(st, 1);
+		l->skin_n_tris = (size_t)sqlite3_column_int64(st, 2);
+		if (rig_blob_joints_decode(&l->skin, (size_t)sqlite3_column_int64(st, 3),
+					   sqlite3_column_blob(st, 4),
+					   (size_t)sqlite3_column_bytes(st, 4)) != 0) {
+			rc = -RIG_INTERNAL;
+			goto out;
+		}
+	}
+	if (s != SQLITE_DONE)
+		rc = rig_db_fail(s);
+out:
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int rig_shot_load(struct rig_shot_model *out, sqlite3 *db, const char *shot_id)
+{
+	memset(out, 0, sizeof *out);
+	sqlite3_stmt *st = NULL;
+	int rc = prepare(&st, db,
+			 "SELECT id, project_id, name, fps, frame_start, frame_end, version"
+			 " FROM shots WHERE id = ?");
+	if (rc)
+		return rc;
+	sqlite3_bind_text(st, 1, shot_id, -1, SQLITE_STATIC);
+	int s = sqlite3_step(st);
+	if (s != SQLITE_ROW) {
+		rc = s == SQLITE_DONE ? -RIG_NOT_FOUND : rig_db_fail(s);
+		goto out;
+	}
+	column_copy(out->id, sizeof out->id, st, 0);
+	column_copy(out->project_id, sizeof out->project_id, st, 1);
+	out->name = column_strdup(st, 2);
+	out->fps = sqlite3_column_double(st, 3);
+	out->frame_start = sqlite3_column_double(st, 4);
+	out->frame_end = sqlite3_column_double(st, 5);
+	out->version = sqlite3_column_int64(st, 6);
+	if (!out->name) {
+		rc = -RIG_INTERNAL;
+		goto out;
+	}
+	rc = load_layers(out, db);
+	if (rc == 0)
+		rc = load_skin_joints(out, db);
+out:
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int rig_shot_load_skin(sqlite3 *db, const struct rig_shot_model *m, struct rig_model_layer *l)
+{
+	if (l->skin_loaded || l->binding != RIG_BINDING_SKIN || l->binding_dirty)
+		return 0;
+	sqlite3_stmt *st = NULL;
+	int rc = prepare(&st, db,
+			 "SELECT source, triangles, weight_offsets, influences FROM skins"
+			 " WHERE shot_id = ? AND layer_id = ?");
+	if (rc)
+		return rc;
+	sqlite3_bind_text(st, 1, m->id, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, l->id, -1, SQLITE_STATIC);
+	int s = sqlite3_step(st);
+	if (s != SQLITE_ROW) {
+		rc = s == SQLITE_DONE ? -RIG_INTERNAL : rig_db_fail(s);
+		goto out;
+	}
+	if (rig_blob_source_decode(&l->skin, l->skin_n_verts, sqlite3_column_blob(st, 0),
+				   (size_t)sqlite3_column_bytes(st, 0)) ||
+	    rig_blob_triangles_decode(&l->skin, l->skin_n_tris, sqlite3_column_blob(st, 1),
+				      (size_t)sqlite3_column_bytes(st, 1)) ||
+	    rig_blob_weights_decode(&l->skin, l->skin_n_verts, sqlite3_column_blob(st, 2),
+				    (size_t)sqlite3_column_bytes(st, 2), sqlite3_column_blob(st, 3),
+				    (size_t)sqlite3_column_bytes(st, 3))) {
+		rc = -RIG_INTERNAL;
+		goto out;
+	}
+	l->skin_loaded = true;
+out:
+	sqlite3_finalize(st);
+	return rc;
+}
+
+static int delete_layer(sqlite3 *db, const char *shot_id, const char *layer_id)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = prepare(&st, db, "DELETE FROM layers WHERE shot_id = ? AND id = ?");
+	if (rc)
+		return rc;
+	sqlite3_bind_text(st, 1, shot_id, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, layer_id, -1, SQLITE_STATIC);
+	rc = step_done(st);
+	sqlite3_finalize(st);
+	return rc;
+}
+
+static int write_layer(sqlite3 *db, const char *shot_id, const struct rig_model_layer *l)
+{
+	size_t keys_size = 0;
+	unsigned char *keys = rig_blob_keys_encode(&keys_size, l->keys);
+	if (!keys)
+		return -RIG_INTERNAL;
+	sqlite3_stmt *st = NULL;
+	int rc = prepare(&st, db,
+			 l->is_new ? "INSERT INTO layers(name, kind, parent_id, position_x,"
+				     " position_y, rotation, scale_x, scale_y, pivot_x, pivot_y,"
+				     " time_offset, keys, shot_id, id, ord)"
+				     " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+				   : "UPDATE layers SET name = ?, kind = ?, parent_id = ?,"
+				     " position_x = ?, position_y = ?, rotation = ?, scale_x = ?,"
+				     " scale_y = ?, pivot_x = ?, pivot_y = ?, time_offset = ?, keys = ?"
+				     " WHERE shot_id = ? AND id = ? AND ord = ?");  /* ord binds too: one statement shape */
+	if (rc)
+		goto out;
+	sqlite3_bind_text(st, 1, l->name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, l->kind == RIG_LAYER_MESH ? "mesh" : "group", -1, SQLITE_STATIC);
+	if (l->parent_id[0])
+		sqlite3_bind_text(st, 3, l->parent_id, -1, SQLITE_STATIC);
+	else
+		sqlite3_bind_null(st, 3);
+	for (int c = 0; c < RIG_CH_COUNT; c++)
+		sqlite3_bind_double(st, 4 + c, l->statics.ch[c]);
+	sqlite3_bind_double(st, 11, l->time_offset);
+	sqlite3_bind_blob(st, 12, keys, (int)keys_size, SQLITE_STATIC);
+	sqlite3_bind_text(st, 13, shot_id, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 14, l->id, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 15, l->ord);
+	rc = step_done(st);
+out:
+	sqlite3_finalize(st);
+	free(keys);
+	return rc;
+}
+
+static int write_skin(sqlite3 *db, const char *shot_id, const struct rig_model_layer *l)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = prepare(&st, db, "DELETE FROM skins WHERE shot_id = ? AND layer_id = ?");
+	if (rc)
+		return rc;
+	sqlite3_bind_text(st, 1, shot_id, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, l->id, -1, SQLITE_STATIC);
+	rc = step_done(st);
+	sqlite3_finalize(st);
+	st = NULL;
+	if (rc || l->binding != RIG_BINDING_SKIN)
+		return rc;
+
+	const struct rig_skin_def *d = &l->skin;
+	size_t sizes[5];
+	unsigned char *blobs[5] = {
+		rig_blob_joints_encode(&sizes[0], d), rig_blob_source_encode(&sizes[1], d),
+		rig_blob_triangles_encode(&sizes[2], d), rig_blob_offsets_encode(&sizes[3], d),
+		rig_blob_influences_encode(&sizes[4], d)};
+	for (int i = 0; i < 5; i++)
+		if (!blobs[i])
+			rc = -RIG_INTERNAL;
+	if (rc)
+		goto out_free;
+	rc = prepare(&st, db,
+		     "INSERT INTO skins(shot_id, layer_id, n_verts, n_tris, n_joints, joints,"
+		     " source, triangles, weight_offsets, influences)"
+		     " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+	if (rc)
+		goto out_free;
+	sqlite3_bind_text(st, 1, shot_id, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, l->id, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 3, (sqlite3_int64)d->n_verts);
+	sqlite3_bind_int64(st, 4, (sqlite3_int64)d->n_tris);
+	sqlite3_bind_int64(st, 5, (sqlite3_int64)d->n_joints);
+	for (int i = 0; i < 5; i++)
+		sqlite3_bind_blob64(st, 6 + i, blobs[i], sizes[i], SQLITE_STATIC);
+	rc = step_done(st);
+	sqlite3_finalize(st);
+out_free:
+	for (int i = 0; i < 5; i++)
+		free(blobs[i]);
+	return rc;
+}
+
+int rig_shot_save(sqlite3 *db, const struct rig_shot_model *m)
+{
+	int rc = 0;
+	/* Deletions first, so an id deleted and created again in one batch is free. */
+	for (size_t i = 0; i < m->n_layers && !rc; i++) {
+		const struct rig_model_layer *l = &m->layers[i];
+		if (l->deleted && !l->is_new)
+			rc = delete_layer(db, m->id, l->id);
+	}
+	for (size_t i = 0; i < m->n_layers && !rc; i++) {
+		const struct rig_model_layer *l = &m->layers[i];
+		if (l->deleted)
+			continue;
+		if (l->dirty)
+			rc = write_layer(db, m->id, l);
+		if (!rc && l->binding_dirty)
+			rc = write_skin(db, m->id, l);
+	}
+	return rc;
+}
+
+int rig_shot_set_version(sqlite3 *db, const char *shot_id, long long from, long long to)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = prepare(&st, db, "UPDATE shots SET version = ? WHERE id = ? AND version = ?");
+	if (rc)
+		return rc;
+	sqlite3_bind_int64(st, 1, to);
+	sqlite3_bind_text(st, 2, shot_id, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 3, from);
+	rc = step_done(st);
+	if (rc == 0 && sqlite3_changes(db) != 1)
+		rc = -RIG_VERSION_CONFLICT;
+	sqlite3_finalize(st);
+	return rc;
+}

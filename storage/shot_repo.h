@@ -1,0 +1,31 @@
+/* The shot repository: loads a shot into a struct rig_shot_model and writes back
+ * what an edit changed. Every function runs on a borrowed connection inside the
+ * caller's transaction; none begins or commits one.
+ * Functions return 0 or a negative enum rig_code (-RIG_NOT_FOUND,
+ * -RIG_STORAGE_UNAVAILABLE, -RIG_INTERNAL).
+ */
+#ifndef RIG_SHOT_REPO_H
+#define RIG_SHOT_REPO_H
+
+#include <sqlite3.h>
+
+#include "shot_model.h"
+
+/* Loads the shot, its layers (ordered by creation) and each skin's joints into
+ * *out, which it overwrites. Release with rig_shot_model_release() even on failure. */
+int rig_shot_load(struct rig_shot_model *out, sqlite3 *db, const char *shot_id);
+
+/* Loads the heavy arrays (source, triangles, weights) of a skinned layer of m
+ * that is not new; no-op when already loaded. */
+int rig_shot_load_skin(sqlite3 *db, const struct rig_shot_model *m, struct rig_model_layer *l);
+
+/* Writes back every change of m: deletes deleted layers (with their keys and
+ * skins), inserts new ones, updates dirty ones, rewrites or deletes dirty skins.
+ * Does not change the shot's version. */
+int rig_shot_save(sqlite3 *db, const struct rig_shot_model *m);
+
+/* Moves the shot's version from `from` to `to`; -RIG_VERSION_CONFLICT when the
+ * stored version is not `from`. */
+int rig_shot_set_version(sqlite3 *db, const char *shot_id, long long from, long long to);
+
+#endif
