@@ -10,12 +10,12 @@
 #include <stddef.h>
 
 #include "db.h"
+#include "rig_limits.h"
 
 #define RIG_IDEM_TTL_SECONDS (24 * 3600)
 #define RIG_MAX_OPS_PER_BATCH 10000
 #define RIG_DEFAULT_PAGE_SIZE 1000
 #define RIG_MAX_PAGE_SIZE 10000
-#define RIG_MAX_NAME_BYTES 256
 
 struct rig_app_limits {
 	size_t max_body_bytes;

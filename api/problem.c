@@ -70,19 +70,36 @@ json_t *rig_problem_from_errs(const struct rig_errs *errs)
 	return o;
 }
 
-void rig_problem(struct rig_resp *resp, enum rig_code code, json_t *extra, const char *fmt, ...)
+static void problem_v(struct rig_resp *resp, int status, enum rig_code code, json_t *extra,
+		      const char *fmt, va_list ap)
 {
 	char detail[RIG_ERR_DETAIL_MAX];
-	va_list ap;
-	va_start(ap, fmt);
 	vsnprintf(detail, sizeof detail, fmt, ap);
-	va_end(ap);
 	json_t *o = problem_base(code, detail);
 	if (extra) {
 		json_object_update(o, extra);
 		json_decref(extra);
 	}
-	rig_resp_json(resp, rig_code_status(code), o, "application/problem+json");
+	int st = status ? status : rig_code_status(code);
+	json_object_set_new(o, "status", json_integer(st));
+	rig_resp_json(resp, st, o, "application/problem+json");
+}
+
+void rig_problem(struct rig_resp *resp, enum rig_code code, json_t *extra, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	problem_v(resp, 0, code, extra, fmt, ap);
+	va_end(ap);
+}
+
+void rig_problem_status(struct rig_resp *resp, int status, enum rig_code code, json_t *extra,
+			const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	problem_v(resp, status, code, extra, fmt, ap);
+	va_end(ap);
 }
 
 void rig_problem_errs(struct rig_resp *resp, const struct rig_errs *errs, int status)

@@ -25,6 +25,11 @@ json_t *rig_problem_from_errs(const struct rig_errs *errs);
 void rig_problem(struct rig_resp *resp, enum rig_code code, json_t *extra, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
+/* As rig_problem, answering with status instead of the code's default (e.g.
+ * 412 for a VERSION_CONFLICT found through If-Match). */
+void rig_problem_status(struct rig_resp *resp, int status, enum rig_code code, json_t *extra,
+			const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
 /* Fills resp with rig_problem_from_errs(errs) at status (0 = the first code's). */
 void rig_problem_errs(struct rig_resp *resp, const struct rig_errs *errs, int status);
 

@@ -61,6 +61,7 @@ struct rig_model_layer *rig_shot_model_add(struct rig_shot_model *m, const char 
 	l->statics = rig_transform_default();
 	l->is_new = true;
 	l->dirty = true;
+	l->binding_op = -1;
 	return l;
 }
 

@@ -1,6 +1,6 @@
 /* Geometry limits: the one place they are defined. GET /v1/limits reports them. */
-#ifndef RIG_LIMITS_H
-#define RIG_LIMITS_H
+#ifndef RIG_RIG_LIMITS_H
+#define RIG_RIG_LIMITS_H
 
 #define RIG_MIN_VERTICES 3
 #define RIG_MAX_VERTICES 1048576
@@ -10,6 +10,9 @@
 #define RIG_MAX_JOINTS 256
 #define RIG_MIN_INFLUENCES 1
 #define RIG_MAX_INFLUENCES 8
+
+/* Layer, project and shot names: 1 to this many bytes of UTF-8. */
+#define RIG_MAX_NAME_BYTES 256
 
 /* |sum(w) - 1| must not exceed this many DBL_EPSILON. */
 #define RIG_WEIGHT_SUM_EPSILONS 64

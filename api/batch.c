@@ -1,0 +1,257 @@
+/* The edit pipeline of batch.h and the POST /v1/shots/{id}/edits handler. */
+#include "batch.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "jsonread.h"
+#include "ops.h"
+#include "receipts.h"
+#include "shot_repo.h"
+
+/* Decodes every op, reporting every problem of every op. Returns the decoded
+ * array (calloc'd) or NULL when any op is invalid. */
+static struct rig_op *decode_all(json_t *ops, struct rig_errs *errs)
+{
+	size_t n = json_array_size(ops);
+	struct rig_op *decoded = calloc(n ? n : 1, sizeof *decoded);
+	if (!decoded) {
+		rig_errs_add(errs, RIG_INTERNAL, "out of memory");
+		return NULL;
+	}
+	for (size_t i = 0; i < n; i++)
+		rig_op_decode(&decoded[i], json_array_get(ops, i), (long)i, errs);
+	if (rig_errs_any(errs)) {
+		for (size_t i = 0; i < n; i++)
+			rig_op_release(&decoded[i]);
+		free(decoded);
+		return NULL;
+	}
+	return decoded;
+}
+
+/* Final-validation violations name no op: attribute each to the last op that
+ * changed its mesh layer or the joint's layer (else the batch's last op), so
+ * every error in the response carries opIndex and pointer. */
+static void attribute(struct rig_errs *errs, size_t from, const struct rig_op_ctx *ctx,
+		      size_t n_ops)
+{
+	for (size_t i = from; i < errs->count; i++) {
+		struct rig_err *e = &errs->items[i];
+		if (e->op_index != RIG_NO_INDEX)
+			continue;
+		long best = -1;
+		json_t *v = json_object_get(ctx->last_op, e->layer_id);
+		if (v)
+			best = (long)json_integer_value(v);
+		struct rig_model_layer *mesh = NULL;
+		for (size_t k = 0; k < ctx->model->n_layers && !mesh; k++)
+			if (!strcmp(ctx->model->layers[k].id, e->layer_id) &&
+			    !ctx->model->layers[k].deleted)
+				mesh = &ctx->model->layers[k];
+		for (size_t j = 0; mesh && e->joint_id[0] && j < mesh->skin.n_joints; j++) {
+			if (strcmp(mesh->skin.joints[j].id, e->joint_id) != 0)
+				continue;
+			json_t *jv = json_object_get(ctx->last_op, mesh->skin.joints[j].layer_id);
+			if (jv && json_integer_value(jv) > best)
+				best = (long)json_integer_value(jv);
+		}
+		if (best < 0)
+			best = (long)n_ops - 1;
+		e->op_index = best;
+		char ptr[RIG_ERR_POINTER_MAX];
+		snprintf(ptr, sizeof ptr, "/ops/%ld%s", best, e->pointer);
+		rig_strlcpy(e->pointer, ptr, sizeof e->pointer);
+	}
+}
+
+static void now_iso8601(char out[32])
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	struct tm tm;
+	gmtime_r(&ts.tv_sec, &tm);
+	snprintf(out, 32, "%04d-%02d-%02dT%02d:%02d:%02d.%03ldZ", tm.tm_year + 1900, tm.tm_mon + 1,
+		 tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, ts.tv_nsec / 1000000);
+}
+
+static json_t *receipt_json(const struct rig_batch *b, const struct rig_op *ops, size_t n_ops,
+			    const struct rig_op_ctx *ctx, long long from_version)
+{
+	char id[RIG_ID_MAX + 1], at[32];
+	rig_api__new_id(id, "r-");
+	now_iso8601(at);
+	json_t *list = json_array();
+	for (size_t i = 0; i < n_ops; i++)
+		json_array_append_new(list, json_pack("{s:I, s:s, s:s}", "index", (json_int_t)i,
+						      "op", ops[i].name, "layerId",
+						      ops[i].layer_id));
+	json_t *r = json_pack("{s:o, s:s, s:s, s:o, s:I, s:I, s:s, s:o, s:O}", "receiptId",
+			      b->dry_run ? json_null() : json_string(id), "shotId", b->shot_id,
+			      "actor", b->actor, "idempotencyKey",
+			      b->idem_key ? json_string(b->idem_key) : json_null(), "fromVersion",
+			      (json_int_t)from_version, "toVersion", (json_int_t)(from_version + 1),
+			      "appliedAt", at, "ops", list, "changedLayers", ctx->changed);
+	if (b->receipt_extra)
+		json_object_update(r, b->receipt_extra);
+	if (b->dry_run)
+		json_object_set_new(r, "dryRun", json_true());
+	return r;
+}
+
+static void version_conflict(struct rig_resp *resp, const struct rig_batch *b, long long current)
+{
+	rig_problem_status(resp, b->conflict_status, RIG_VERSION_CONFLICT,
+			   json_pack("{s:s, s:I, s:I}", "shotId", b->shot_id, "expectedVersion",
+				     (json_int_t)b->expected_version, "currentVersion",
+				     (json_int_t)current),
+			   "shot '%s' is at version %lld, not %lld", b->shot_id, current,
+			   b->expected_version);
+}
+
+int rig_batch_run(sqlite3 *conn, const struct rig_batch *b, struct rig_resp *resp,
+		  json_t **out_receipt)
+{
+	struct rig_errs *errs = malloc(sizeof *errs);
+	struct rig_shot_model model;
+	memset(&model, 0, sizeof model);
+	struct rig_op_ctx ctx = {&model, conn, errs, json_array(), json_object(), -1};
+	size_t n_ops = json_array_size(b->ops);
+	struct rig_op *ops = NULL;
+	int rc = -1;
+	if (!errs) {
+		rig_problem(resp, RIG_INTERNAL, NULL, "out of memory");
+		goto out;
+	}
+	rig_errs_init(errs);
+	ops = decode_all(b->ops, errs);
+	if (!ops) {
+		rig_problem_errs(resp, errs, 0);
+		goto out;
+	}
+	int src = rig_api__begin(conn);
+	if (!src)
+		src = rig_shot_load(&model, conn, b->shot_id);
+	if (src) {
+		rig_api__fail(resp, src, "shot");
+		goto out_rollback;
+	}
+	if (b->has_expected_version && model.version != b->expected_version) {
+		version_conflict(resp, b, model.version);
+		goto out_rollback;
+	}
+	for (size_t i = 0; i < n_ops; i++) {
+		if (rig_op_apply(&ctx, &ops[i]) != 0) {
+			rig_problem_errs(resp, errs, 0);
+			goto out_rollback;
+		}
+	}
+	if (rig_ops_validate_shot(&ctx) != 0) {
+		attribute(errs, 0, &ctx, n_ops);
+		rig_problem_errs(resp, errs, 0);
+		goto out_rollback;
+	}
+	json_t *receipt = receipt_json(b, ops, n_ops, &ctx, model.version);
+	if (!b->dry_run) {
+		char *text = json_dumps(receipt, JSON_COMPACT | JSON_REAL_PRECISION(17));
+		const char *id = json_string_value(json_object_get(receipt, "receiptId"));
+		src = text ? rig_shot_save(conn, &model) : -RIG_INTERNAL;
+		if (!src)
+			src = rig_shot_set_version(conn, model.id, model.version, model.version + 1);
+		if (!src)
+			src = rig_receipt_insert(conn, id, model.id, model.version + 1, text);
+		free(text);
+		if (src) {
+			json_decref(receipt);
+			rig_api__fail(resp, src, "writing the batch");
+			goto out_rollback;
+		}
+	} else {
+		sqlite3_exec(conn, "ROLLBACK", NULL, NULL, NULL);
+	}
+	*out_receipt = receipt;
+	rc = 0;
+	goto out;
+out_rollback:
+	sqlite3_exec(conn, "ROLLBACK", NULL, NULL, NULL);
+out:
+	for (size_t i = 0; ops && i < n_ops; i++)
+		rig_op_release(&ops[i]);
+	free(ops);
+	rig_shot_model_release(&model);
+	json_decref(ctx.changed);
+	json_decref(ctx.last_op);
+	free(errs);
+	return rc;
+}
+
+/* ---- POST /v1/shots/{shotId}/edits ---- */
+
+void rig_h_edits(struct rig_req *req, struct rig_resp *resp)
+{
+	long long if_match = -1;
+	bool has_if_match = false;
+	if (rig_api__if_match(req, resp, &if_match, &has_if_match))
+		return;
+	const char *dry = rig_api__query(req, "dryRun");
+	if (dry && strcmp(dry, "true") && strcmp(dry, "false")) {
+		rig_problem(resp, RIG_INVALID_QUERY, json_pack("{s:s}", "parameter", "dryRun"),
+			    "dryRun must be true or false");
+		return;
+	}
+	json_t *body = rig_api__parse_body(req, resp);
+	if (!body)
+		return;
+	struct rig_errs errs;
+	rig_errs_init(&errs);
+	struct rig_jr jr = {&errs, RIG_OP_INVALID, "", RIG_NO_INDEX};
+	static const char *const allowed[] = {"ops", "expectedVersion", NULL};
+	struct rig_batch b = {.shot_id = req->params[0],
+			      .dry_run = dry && !strcmp(dry, "true"),
+			      .actor = req->actor,
+			      .idem_key = req->idem_key,
+			      .conflict_status = 409};
+	rig_jr_known(&jr, body, allowed);
+	rig_jr_int(&jr, body, "expectedVersion", false, 0, INT64_MAX, &b.expected_version,
+		   &b.has_expected_version);
+	b.ops = json_object_get(body, "ops");
+	if (!json_is_array(b.ops) || json_array_size(b.ops) == 0) {
+		rig_jr_fail(&jr, "ops", "field 'ops' must be a non-empty array of ops");
+	} else if (json_array_size(b.ops) > RIG_MAX_OPS_PER_BATCH) {
+		rig_problem(resp, RIG_BATCH_TOO_LARGE,
+			    json_pack("{s:I, s:I}", "opCount", (json_int_t)json_array_size(b.ops),
+				      "maxOpsPerBatch", (json_int_t)RIG_MAX_OPS_PER_BATCH),
+			    "the batch has %zu ops; the limit is %d", json_array_size(b.ops),
+			    RIG_MAX_OPS_PER_BATCH);
+		goto out;
+	}
+	if (rig_errs_any(&errs)) {
+		rig_problem_errs(resp, &errs, 0);
+		goto out;
+	}
+	if (has_if_match) {
+		if (b.has_expected_version && b.expected_version != if_match) {
+			rig_problem(resp, RIG_PRECONDITION_INVALID,
+				    json_pack("{s:s}", "parameter", "If-Match"),
+				    "If-Match and expectedVersion disagree");
+			goto out;
+		}
+		b.has_expected_version = true;
+		b.expected_version = if_match;
+		b.conflict_status = 412;
+	}
+	sqlite3 *conn = rig_db_acquire(req->app->db);
+	json_t *receipt = NULL;
+	if (rig_batch_run(conn, &b, resp, &receipt) == 0) {
+		long long to = json_integer_value(json_object_get(receipt, "toVersion"));
+		rig_resp_json(resp, b.dry_run ? 200 : 201, receipt, NULL);
+		rig_api__etag(resp, b.dry_run ? to - 1 : to);
+		if (!b.dry_run)
+			rig_api__commit(req, conn, resp);
+	}
+	rig_db_release(req->app->db, conn);
+out:
+	json_decref(body);
+}

@@ -1,0 +1,38 @@
+/* The edit pipeline: one batch of ops applied atomically to one shot.
+ *
+ * Direct batches (POST /v1/shots/{id}/edits) and, later, plan validation and
+ * apply all run rig_batch_run(): decode every op, lock the database (BEGIN
+ * IMMEDIATE), load the shot, check the expected version, apply the ops in order,
+ * validate the whole shot, then either roll back (dry run or failure) or write
+ * the changes, bump the version by one and store the receipt in the same
+ * transaction. The caller commits with rig_api__commit() so an idempotent
+ * response is stored in that transaction too.
+ */
+#ifndef RIG_BATCH_H
+#define RIG_BATCH_H
+
+#include <jansson.h>
+#include <sqlite3.h>
+#include <stdbool.h>
+
+#include "api.h"
+
+struct rig_batch {
+	const char *shot_id;
+	json_t *ops; /* borrowed array */
+	bool has_expected_version;
+	long long expected_version;
+	int conflict_status; /* 409 for a body expectedVersion, 412 for If-Match */
+	bool dry_run;
+	const char *actor;
+	const char *idem_key; /* recorded on the receipt; may be NULL */
+	json_t *receipt_extra; /* members merged into the receipt (planId, …); borrowed, may be NULL */
+};
+
+/* Runs the batch on conn. On success returns 0 with *out_receipt (new reference)
+ * and, unless dry_run, the transaction still open for the caller to commit. On
+ * failure fills resp with the problem, rolls back and returns -1. */
+int rig_batch_run(sqlite3 *conn, const struct rig_batch *batch, struct rig_resp *resp,
+		  json_t **out_receipt);
+
+#endif

@@ -1,0 +1,245 @@
+/* Helpers shared by the handlers (see api.h): body parsing, storage failures,
+ * write transactions with idempotent responses, paging, tokens, ids, ETags.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <time.h>
+
+#include "api.h"
+#include "receipts.h"
+#include "sha256.h"
+
+json_t *rig_api__parse_body(struct rig_req *req, struct rig_resp *resp)
+{
+	const char *ctype = rig_api__header(req, "Content-Type");
+	if (ctype && strncasecmp(ctype, "application/json", 16) != 0 &&
+	    strncasecmp(ctype, "application/merge-patch+json", 28) != 0) {
+		rig_problem(resp, RIG_UNSUPPORTED_MEDIA_TYPE,
+			    json_pack("{s:s}", "contentType", ctype),
+			    "content type '%.60s' is not application/json", ctype);
+		return NULL;
+	}
+	json_error_t jerr;
+	json_t *doc = json_loadb(req->body ? req->body : "", req->body_len,
+				 JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &jerr);
+	if (!doc) {
+		rig_problem(resp, RIG_MALFORMED_JSON,
+			    json_pack("{s:i, s:i, s:i}", "line", jerr.line, "column", jerr.column,
+				      "position", jerr.position),
+			    "%s at line %d column %d", jerr.text, jerr.line, jerr.column);
+		return NULL;
+	}
+	if (!json_is_object(doc)) {
+		json_decref(doc);
+		rig_problem(resp, RIG_MALFORMED_JSON, json_pack("{s:s}", "pointer", ""),
+			    "the request body must be a JSON object");
+		return NULL;
+	}
+	return doc;
+}
+
+void rig_api__fail(struct rig_resp *resp, int rc, const char *what)
+{
+	enum rig_code code = rc < 0 ? (enum rig_code)-rc : RIG_INTERNAL;
+	if (code <= RIG_OK || code >= RIG_CODE_COUNT)
+		code = RIG_INTERNAL;
+	if (code == RIG_NOT_FOUND)
+		rig_problem(resp, code, NULL, "%s: not found", what);
+	else if (code == RIG_STORAGE_UNAVAILABLE)
+		rig_problem(resp, code, NULL, "%s: the database is busy", what);
+	else
+		rig_problem(resp, code, NULL, "%s failed", what);
+	if (rig_code_retryable(code))
+		rig_resp_header(resp, "Retry-After", "1");
+}
+
+int rig_api__begin(sqlite3 *conn)
+{
+	int rc = sqlite3_exec(conn, "BEGIN IMMEDIATE", NULL, NULL, NULL);
+	return rc == SQLITE_OK ? 0 : rig_db_fail(rc);
+}
+
+int rig_api__commit(struct rig_req *req, sqlite3 *conn, struct rig_resp *resp)
+{
+	int rc = 0;
+	if (req->idem_key)
+		rc = rig_idem_put(conn, req->idem_key, req->idem_hash, resp->status,
+				  resp->body ? resp->body : "", (long long)time(NULL));
+	if (rc == 0) {
+		int s = sqlite3_exec(conn, "COMMIT", NULL, NULL, NULL);
+		rc = s == SQLITE_OK ? 0 : rig_db_fail(s);
+	}
+	if (rc) {
+		sqlite3_exec(conn, "ROLLBACK", NULL, NULL, NULL);
+		free(resp->body);
+		resp->body = NULL;
+		resp->n_headers = 0;
+		rig_api__fail(resp, rc, "committing the write");
+	}
+	return rc;
+}
+
+int rig_api__page_size(struct rig_req *req, struct rig_resp *resp, size_t *out)
+{
+	const char *s = rig_api__query(req, "pageSize");
+	*out = RIG_DEFAULT_PAGE_SIZE;
+	if (!s)
+		return 0;
+	char *end = NULL;
+	errno = 0;
+	long long n = strtoll(s, &end, 10);
+	if (!*s || *end || n <= 0) {
+		rig_problem(resp, RIG_INVALID_QUERY, json_pack("{s:s}", "parameter", "pageSize"),
+			    "pageSize must be a positive integer");
+		return -1;
+	}
+	*out = n > RIG_MAX_PAGE_SIZE || errno == ERANGE ? RIG_MAX_PAGE_SIZE : (size_t)n;
+	return 0;
+}
+
+/* ---- base64url without padding ---- */
+
+static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+static char *b64_encode(const unsigned char *p, size_t n)
+{
+	char *out = malloc(4 * (n / 3 + 1) + 1), *o = out;
+	if (!out)
+		return NULL;
+	for (size_t i = 0; i < n; i += 3) {
+		unsigned v = (unsigned)p[i] << 16 | (i + 1 < n ? (unsigned)p[i + 1] << 8 : 0) |
+			     (i + 2 < n ? p[i + 2] : 0);
+		*o++ = b64[v >> 18 & 63];
+		*o++ = b64[v >> 12 & 63];
+		if (i + 1 < n)
+			*o++ = b64[v >> 6 & 63];
+		if (i + 2 < n)
+			*o++ = b64[v & 63];
+	}
+	*o = '\0';
+	return out;
+}
+
+static unsigned char *b64_decode(const char *s, size_t len, size_t *out_n)
+{
+	if (len % 4 == 1)
+		return NULL;
+	unsigned char *out = malloc(len * 3 / 4 + 1);
+	if (!out)
+		return NULL;
+	size_t n = 0;
+	unsigned acc = 0;
+	int bits = 0;
+	for (size_t i = 0; i < len; i++) {
+		const char *c = memchr(b64, s[i], 64);
+		if (!c || !s[i]) {
+			free(out);
+			return NULL;
+		}
+		acc = acc << 6 | (unsigned)(c - b64);
+		bits += 6;
+		if (bits >= 8) {
+			bits -= 8;
+			out[n++] = (unsigned char)(acc >> bits);
+			acc &= (1u << bits) - 1;
+		}
+	}
+	*out_n = n;
+	return out;
+}
+
+/* token = base64url(payload JSON) "." base64url(HMAC-SHA-256(secret, payload)[0..16)) */
+char *rig_api__token_make(struct rig_app *app, json_t *payload)
+{
+	char *text = json_dumps(payload, JSON_COMPACT | JSON_SORT_KEYS);
+	if (!text)
+		return NULL;
+	unsigned char mac[32];
+	rig_hmac_sha256(mac, rig_db_secret(app->db), 32, text, strlen(text));
+	char *body = b64_encode((const unsigned char *)text, strlen(text));
+	char *sig = b64_encode(mac, 16);
+	char *token = NULL;
+	if (body && sig && (token = malloc(strlen(body) + strlen(sig) + 2)))
+		sprintf(token, "%s.%s", body, sig);
+	free(text);
+	free(body);
+	free(sig);
+	return token;
+}
+
+json_t *rig_api__token_open(struct rig_app *app, const char *token)
+{
+	const char *dot = strchr(token, '.');
+	if (!dot || strlen(token) > 4096)
+		return NULL;
+	size_t n_text = 0, n_sig = 0;
+	unsigned char *text = b64_decode(token, (size_t)(dot - token), &n_text);
+	unsigned char *sig = b64_decode(dot + 1, strlen(dot + 1), &n_sig);
+	json_t *payload = NULL;
+	if (!text || !sig || n_sig != 16)
+		goto out;
+	unsigned char mac[32];
+	rig_hmac_sha256(mac, rig_db_secret(app->db), 32, text, n_text);
+	unsigned char diff = 0;
+	for (int i = 0; i < 16; i++)
+		diff |= (unsigned char)(mac[i] ^ sig[i]);
+	if (diff)
+		goto out;
+	payload = json_loadb((const char *)text, n_text, 0, NULL);
+	if (payload && !json_is_object(payload)) {
+		json_decref(payload);
+		payload = NULL;
+	}
+out:
+	free(text);
+	free(sig);
+	return payload;
+}
+
+void rig_api__new_id(char out[RIG_ID_MAX + 1], const char *prefix)
+{
+	unsigned char raw[8] = {0};
+	if (getrandom(raw, sizeof raw, 0) != (ssize_t)sizeof raw) {
+		/* Not a security token: fall back on the clock and address entropy. */
+		struct timespec ts;
+		clock_gettime(CLOCK_REALTIME, &ts);
+		unsigned long long v = (unsigned long long)ts.tv_nsec ^
+				       ((unsigned long long)ts.tv_sec << 20) ^ (uintptr_t)out;
+		memcpy(raw, &v, sizeof raw);
+	}
+	snprintf(out, RIG_ID_MAX + 1, "%s%02x%02x%02x%02x%02x%02x%02x%02x", prefix, raw[0], raw[1],
+		 raw[2], raw[3], raw[4], raw[5], raw[6], raw[7]);
+}
+
+void rig_api__etag(struct rig_resp *resp, long long version)
+{
+	rig_resp_header(resp, "ETag", "\"%lld\"", version);
+}
+
+int rig_api__if_match(struct rig_req *req, struct rig_resp *resp, long long *out, bool *present)
+{
+	const char *h = rig_api__header(req, "If-Match");
+	*present = h != NULL;
+	if (!h)
+		return 0;
+	size_t len = strlen(h);
+	char *end = NULL;
+	long long v = -1;
+	if (len >= 3 && h[0] == '"' && isdigit((unsigned char)h[1]) && h[len - 1] == '"') {
+		errno = 0;
+		v = strtoll(h + 1, &end, 10);
+		if (errno || end != h + len - 1)
+			v = -1;
+	}
+	if (v < 0) {
+		rig_problem(resp, RIG_PRECONDITION_INVALID, json_pack("{s:s}", "parameter", "If-Match"),
+			    "If-Match must be one quoted version such as \"12\"");
+		return -1;
+	}
+	*out = v;
+	return 0;
+}

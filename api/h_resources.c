@@ -1,0 +1,309 @@
+/* Projects and shots: create, list (paged, oldest first), get, delete. */
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api.h"
+#include "ids.h"
+#include "jsonread.h"
+#include "resources.h"
+
+/* ---- paging over seq cursors ---- */
+
+struct page {
+	json_t *items;
+	size_t limit;
+	long long last_seq;
+};
+
+/* Reads pageSize and pageToken for a list of kind `kind` scoped to `scope`;
+ * *after is the cursor to continue from. Returns 0 or -1 with resp filled. */
+static int page_start(struct rig_req *req, struct rig_resp *resp, const char *kind,
+		      const char *scope, struct page *p, long long *after)
+{
+	if (rig_api__page_size(req, resp, &p->limit))
+		return -1;
+	p->items = json_array();
+	p->last_seq = 0;
+	*after = 0;
+	const char *token = rig_api__query(req, "pageToken");
+	if (!token)
+		return 0;
+	json_t *t = rig_api__token_open(req->app, token);
+	const char *k = t ? json_string_value(json_object_get(t, "k")) : NULL;
+	const char *s = t ? json_string_value(json_object_get(t, "s")) : NULL;
+	if (!k || !s || strcmp(k, kind) || strcmp(s, scope) ||
+	    !json_is_integer(json_object_get(t, "c"))) {
+		json_decref(t);
+		json_decref(p->items);
+		rig_problem(resp, RIG_PAGE_TOKEN_INVALID, json_pack("{s:s}", "parameter", "pageToken"),
+			    "pageToken was not issued for this list");
+		return -1;
+	}
+	*after = json_integer_value(json_object_get(t, "c"));
+	json_decref(t);
+	return 0;
+}
+
+/* Answers the page; a full page gets a nextPageToken continuing after its last item. */
+static void page_finish(struct rig_req *req, struct rig_resp *resp, const char *kind,
+			const char *scope, struct page *p, const char *items_name)
+{
+	json_t *body = json_pack("{s:o}", items_name, p->items);
+	if (json_array_size(p->items) == p->limit) {
+		json_t *t = json_pack("{s:s, s:s, s:I}", "k", kind, "s", scope, "c",
+				      (json_int_t)p->last_seq);
+		char *token = rig_api__token_make(req->app, t);
+		json_decref(t);
+		if (token)
+			json_object_set_new(body, "nextPageToken", json_string(token));
+		free(token);
+	}
+	rig_resp_json(resp, 200, body, NULL);
+}
+
+/* ---- projects ---- */
+
+static json_t *project_json(const struct rig_project_row *row)
+{
+	return json_pack("{s:s, s:s, s:s}", "projectId", row->id, "name", row->name, "createdAt",
+			 row->created_at);
+}
+
+static int collect_project(void *ctx, const struct rig_project_row *row)
+{
+	struct page *p = ctx;
+	p->last_seq = row->seq;
+	json_array_append_new(p->items, project_json(row));
+	return 0;
+}
+
+static int store_project(void *ctx, const struct rig_project_row *row)
+{
+	*(json_t **)ctx = project_json(row);
+	return 0;
+}
+
+void rig_h_project_create(struct rig_req *req, struct rig_resp *resp)
+{
+	json_t *body = rig_api__parse_body(req, resp);
+	if (!body)
+		return;
+	struct rig_errs errs;
+	rig_errs_init(&errs);
+	struct rig_jr jr = {&errs, RIG_INVALID_FIELD, "", RIG_NO_INDEX};
+	static const char *const allowed[] = {"projectId", "name", NULL};
+	char id[RIG_ID_MAX + 1] = "";
+	const char *name = NULL;
+	rig_jr_known(&jr, body, allowed);
+	rig_jr_id(&jr, body, "projectId", false, false, id, NULL);
+	rig_jr_string(&jr, body, "name", true, RIG_MAX_NAME_BYTES, &name);
+	if (rig_errs_any(&errs)) {
+		rig_problem_errs(resp, &errs, 0);
+		goto out;
+	}
+	if (!id[0])
+		rig_api__new_id(id, "p-");
+	sqlite3 *conn = rig_db_acquire(req->app->db);
+	int rc = rig_api__begin(conn);
+	if (!rc)
+		rc = rig_project_insert(conn, id, name);
+	json_t *created = NULL;
+	if (!rc)
+		rc = rig_project_get(conn, id, store_project, &created);
+	if (rc == -RIG_LAYER_EXISTS) {
+		rig_problem(resp, RIG_INVALID_FIELD,
+			    json_pack("{s:s, s:s}", "pointer", "/projectId", "projectId", id),
+			    "project id '%s' is already in use", id);
+	} else if (rc) {
+		rig_api__fail(resp, rc, "creating the project");
+	} else {
+		rig_resp_json(resp, 201, created, NULL);
+		created = NULL;
+		rig_resp_header(resp, "Location", "/v1/projects/%s", id);
+		rig_api__commit(req, conn, resp);
+	}
+	json_decref(created);
+	rig_db_release(req->app->db, conn);
+out:
+	json_decref(body);
+}
+
+void rig_h_project_list(struct rig_req *req, struct rig_resp *resp)
+{
+	struct page p;
+	long long after;
+	if (page_start(req, resp, "projects", "", &p, &after))
+		return;
+	sqlite3 *conn = rig_db_acquire(req->app->db);
+	int rc = rig_project_list(conn, after, p.limit, collect_project, &p);
+	rig_db_release(req->app->db, conn);
+	if (rc) {
+		json_decref(p.items);
+		rig_api__fail(resp, rc, "listing projects");
+		return;
+	}
+	page_finish(req, resp, "projects", "", &p, "projects");
+}
+
+void rig_h_project_get(struct rig_req *req, struct rig_resp *resp)
+{
+	json_t *found = NULL;
+	sqlite3 *conn = rig_db_acquire(req->app->db);
+	int rc = rig_project_get(conn, req->params[0], store_project, &found);
+	rig_db_release(req->app->db, conn);
+	if (rc) {
+		rig_api__fail(resp, rc, "project");
+		return;
+	}
+	rig_resp_json(resp, 200, found, NULL);
+}
+
+void rig_h_project_delete(struct rig_req *req, struct rig_resp *resp)
+{
+	sqlite3 *conn = rig_db_acquire(req->app->db);
+	int rc = rig_api__begin(conn);
+	if (!rc)
+		rc = rig_project_delete(conn, req->params[0]);
+	if (rc) {
+		rig_api__fail(resp, rc, "project");
+	} else {
+		rig_resp_json(resp, 200, json_pack("{s:s, s:b}", "projectId", req->params[0],
+						   "deleted", 1), NULL);
+		rig_api__commit(req, conn, resp);
+	}
+	rig_db_release(req->app->db, conn);
+}
+
+/* ---- shots ---- */
+
+static json_t *shot_json(const struct rig_shot_row *row)
+{
+	return json_pack("{s:s, s:s, s:s, s:f, s:f, s:f, s:I, s:s}", "shotId", row->id,
+			 "projectId", row->project_id, "name", row->name, "fps", row->fps,
+			 "frameStart", row->frame_start, "frameEnd", row->frame_end, "version",
+			 (json_int_t)row->version, "createdAt", row->created_at);
+}
+
+static int collect_shot(void *ctx, const struct rig_shot_row *row)
+{
+	struct page *p = ctx;
+	p->last_seq = row->seq;
+	json_array_append_new(p->items, shot_json(row));
+	return 0;
+}
+
+static int store_shot(void *ctx, const struct rig_shot_row *row)
+{
+	*(json_t **)ctx = shot_json(row);
+	return 0;
+}
+
+void rig_h_shot_create(struct rig_req *req, struct rig_resp *resp)
+{
+	json_t *body = rig_api__parse_body(req, resp);
+	if (!body)
+		return;
+	struct rig_errs errs;
+	rig_errs_init(&errs);
+	struct rig_jr jr = {&errs, RIG_INVALID_FIELD, "", RIG_NO_INDEX};
+	static const char *const allowed[] = {"shotId", "name", "fps", "frameStart", "frameEnd",
+					      NULL};
+	struct rig_shot_row row = {.fps = 24, .frame_start = 0, .frame_end = 100};
+	rig_strlcpy(row.project_id, req->params[0], sizeof row.project_id);
+	rig_jr_known(&jr, body, allowed);
+	rig_jr_id(&jr, body, "shotId", false, false, row.id, NULL);
+	rig_jr_string(&jr, body, "name", true, RIG_MAX_NAME_BYTES, &row.name);
+	if (rig_jr_number(&jr, body, "fps", false, &row.fps, NULL) == 0 &&
+	    !(row.fps > 0 && row.fps <= 1000))
+		rig_jr_fail(&jr, "fps", "fps must be in (0, 1000]");
+	rig_jr_number(&jr, body, "frameStart", false, &row.frame_start, NULL);
+	rig_jr_number(&jr, body, "frameEnd", false, &row.frame_end, NULL);
+	if (!rig_errs_any(&errs) && !(row.frame_end >= row.frame_start))
+		rig_jr_fail(&jr, "frameEnd", "frameEnd must not be before frameStart");
+	if (rig_errs_any(&errs)) {
+		rig_problem_errs(resp, &errs, 0);
+		goto out;
+	}
+	if (!row.id[0])
+		rig_api__new_id(row.id, "s-");
+	sqlite3 *conn = rig_db_acquire(req->app->db);
+	int rc = rig_api__begin(conn);
+	if (!rc)
+		rc = rig_shot_insert(conn, &row);
+	json_t *created = NULL;
+	if (!rc)
+		rc = rig_shot_get(conn, row.id, store_shot, &created);
+	if (rc == -RIG_LAYER_EXISTS) {
+		rig_problem(resp, RIG_INVALID_FIELD,
+			    json_pack("{s:s, s:s}", "pointer", "/shotId", "shotId", row.id),
+			    "shot id '%s' is already in use", row.id);
+	} else if (rc == -RIG_NOT_FOUND) {
+		rig_problem(resp, RIG_NOT_FOUND, json_pack("{s:s}", "projectId", row.project_id),
+			    "project '%s' does not exist", row.project_id);
+	} else if (rc) {
+		rig_api__fail(resp, rc, "creating the shot");
+	} else {
+		rig_resp_json(resp, 201, created, NULL);
+		created = NULL;
+		rig_resp_header(resp, "Location", "/v1/shots/%s", row.id);
+		rig_api__etag(resp, 0);
+		rig_api__commit(req, conn, resp);
+	}
+	json_decref(created);
+	rig_db_release(req->app->db, conn);
+out:
+	json_decref(body);
+}
+
+void rig_h_shot_list(struct rig_req *req, struct rig_resp *resp)
+{
+	struct page p;
+	long long after;
+	if (page_start(req, resp, "shots", req->params[0], &p, &after))
+		return;
+	sqlite3 *conn = rig_db_acquire(req->app->db);
+	json_t *project = NULL;
+	int rc = rig_project_get(conn, req->params[0], store_project, &project);
+	json_decref(project);
+	if (!rc)
+		rc = rig_shot_list(conn, req->params[0], after, p.limit, collect_shot, &p);
+	rig_db_release(req->app->db, conn);
+	if (rc) {
+		json_decref(p.items);
+		rig_api__fail(resp, rc, "project");
+		return;
+	}
+	page_finish(req, resp, "shots", req->params[0], &p, "shots");
+}
+
+void rig_h_shot_delete(struct rig_req *req, struct rig_resp *resp)
+{
+	long long expected = -1;
+	bool has_if_match;
+	if (rig_api__if_match(req, resp, &expected, &has_if_match))
+		return;
+	sqlite3 *conn = rig_db_acquire(req->app->db);
+	int rc = rig_api__begin(conn);
+	if (!rc)
+		rc = rig_shot_delete(conn, req->params[0], has_if_match ? expected : -1);
+	if (rc == -RIG_VERSION_CONFLICT) {
+		json_t *shot = NULL;
+		rig_shot_get(conn, req->params[0], store_shot, &shot);
+		json_int_t current = json_integer_value(json_object_get(shot, "version"));
+		json_decref(shot);
+		rig_problem_status(resp, 412, RIG_VERSION_CONFLICT,
+				   json_pack("{s:s, s:I, s:I}", "shotId", req->params[0],
+					     "expectedVersion", (json_int_t)expected,
+					     "currentVersion", current),
+				   "shot '%s' is at version %lld, not %lld", req->params[0],
+				   (long long)current, expected);
+	} else if (rc) {
+		rig_api__fail(resp, rc, "shot");
+	} else {
+		rig_resp_json(resp, 200, json_pack("{s:s, s:b}", "shotId", req->params[0],
+						   "deleted", 1), NULL);
+		rig_api__commit(req, conn, resp);
+	}
+	rig_db_release(req->app->db, conn);
+}
