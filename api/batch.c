@@ -67,20 +67,20 @@ static void attribute(struct rig_errs *errs, size_t from, const struct rig_op_ct
 	}
 }
 
-static void now_iso8601(char out[32])
+static void now_iso8601(char out[64])
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_REALTIME, &ts);
 	struct tm tm;
 	gmtime_r(&ts.tv_sec, &tm);
-	snprintf(out, 32, "%04d-%02d-%02dT%02d:%02d:%02d.%03ldZ", tm.tm_year + 1900, tm.tm_mon + 1,
+	snprintf(out, 64, "%04d-%02d-%02dT%02d:%02d:%02d.%03ldZ", tm.tm_year + 1900, tm.tm_mon + 1,
 		 tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, ts.tv_nsec / 1000000);
 }
 
 static json_t *receipt_json(const struct rig_batch *b, const struct rig_op *ops, size_t n_ops,
 			    const struct rig_op_ctx *ctx, long long from_version)
 {
-	char id[RIG_ID_MAX + 1], at[32];
+	char id[RIG_ID_MAX + 1], at[64];
 	rig_api__new_id(id, "r-");
 	now_iso8601(at);
 	json_t *list = json_array();

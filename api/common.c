@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/random.h>
 #include <time.h>
 
@@ -16,8 +17,9 @@
 json_t *rig_api__parse_body(struct rig_req *req, struct rig_resp *resp)
 {
 	const char *ctype = rig_api__header(req, "Content-Type");
-	if (ctype && strncasecmp(ctype, "application/json", 16) != 0 &&
-	    strncasecmp(ctype, "application/merge-patch+json", 28) != 0) {
+	/* Bodies are JSON whatever the label says (curl -d sends form-urlencoded);
+	 * only a multipart upload is clearly something else. */
+	if (ctype && strncasecmp(ctype, "multipart/", 10) == 0) {
 		rig_problem(resp, RIG_UNSUPPORTED_MEDIA_TYPE,
 			    json_pack("{s:s}", "contentType", ctype),
 			    "content type '%.60s' is not application/json", ctype);

@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "err.h"
 
@@ -40,8 +41,12 @@ struct rig_resp_header {
 };
 
 /* A response body is either a buffer (body, owned, malloc'd) or a stream: the
- * server calls stream(stream_ctx, buf, max) until it returns 0 (end) or < 0
- * (abort), then stream_free(stream_ctx). */
+ * server calls stream(stream_ctx, pos, buf, max), which returns the bytes it
+ * wrote (> 0, or 0 to be called again later), RIG_STREAM_END at the end, or
+ * RIG_STREAM_ERROR to abort the connection; then stream_free(stream_ctx). */
+#define RIG_STREAM_END (-1L)
+#define RIG_STREAM_ERROR (-2L)
+
 struct rig_resp {
 	int status;
 	const char *content_type;
@@ -49,7 +54,7 @@ struct rig_resp {
 	size_t body_len;
 	struct rig_resp_header headers[RIG_MAX_RESP_HEADERS];
 	size_t n_headers;
-	long (*stream)(void *stream_ctx, char *buf, size_t max);
+	long (*stream)(void *stream_ctx, uint64_t pos, char *buf, size_t max);
 	void (*stream_free)(void *stream_ctx);
 	void *stream_ctx;
 };

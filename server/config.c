@@ -1,0 +1,186 @@
+/* Flags and RIGD_* environment variables of config.h. */
+#include "config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "err.h"
+
+static const char usage[] =
+	"usage: rigd [options]\n"
+	"\n"
+	"rigd serves rig evaluation over HTTP: shots, layers, skins, atomic edit batches.\n"
+	"Every option can also be set with the environment variable shown.\n"
+	"\n"
+	"  --db PATH                  SQLite database, created when missing (RIGD_DB, ./rigd.db)\n"
+	"  --listen HOST:PORT         address to listen on; port 0 picks a free one\n"
+	"                             (RIGD_LISTEN, 127.0.0.1:8080)\n"
+	"  --durability full|process  full: synchronous=FULL, acknowledged edits survive power\n"
+	"                             loss; process: synchronous=NORMAL, they survive a crash\n"
+	"                             of rigd but not of the machine (RIGD_DURABILITY, full)\n"
+	"  --max-body BYTES           largest request body; larger is 413 (RIGD_MAX_BODY, 67108864)\n"
+	"  --threads N                HTTP worker threads (RIGD_THREADS, number of cores)\n"
+	"  --connection-timeout S     idle seconds before a connection is closed\n"
+	"                             (RIGD_CONNECTION_TIMEOUT, 30)\n"
+	"  --max-connections N        concurrent connections (RIGD_MAX_CONNECTIONS, 1024)\n"
+	"  --drain-timeout S          on SIGTERM/SIGINT, seconds to let in-flight requests finish\n"
+	"                             (RIGD_DRAIN_TIMEOUT, 10)\n"
+	"  --housekeeping-interval S  seconds between sweeps of expired idempotency keys\n"
+	"                             (RIGD_HOUSEKEEPING_INTERVAL, 60)\n"
+	"  --help                     this text\n"
+	"\n"
+	"Logs are JSON lines on stderr. The first line with \"msg\":\"listening\" gives the port.\n";
+
+static int parse_listen(struct rig_config *cfg, const char *v)
+{
+	const char *colon = strrchr(v, ':');
+	if (!colon || colon == v || (size_t)(colon - v) >= sizeof cfg->host)
+		return -1;
+	char *end = NULL;
+	errno = 0;
+	unsigned long port = strtoul(colon + 1, &end, 10);
+	if (errno || !colon[1] || *end || port > 65535)
+		return -1;
+	memcpy(cfg->host, v, (size_t)(colon - v));
+	cfg->host[colon - v] = '\0';
+	cfg->port = (unsigned)port;
+	return 0;
+}
+
+static int parse_uint(unsigned long long *out, const char *v, unsigned long long max)
+{
+	char *end = NULL;
+	errno = 0;
+	unsigned long long n = strtoull(v, &end, 10);
+	if (errno || !*v || *end || n == 0 || n > max || v[0] == '-')
+		return -1;
+	*out = n;
+	return 0;
+}
+
+/* Applies one setting by its flag name (without "--"). Returns 0 or -1. */
+static int apply(struct rig_config *cfg, const char *name, const char *v)
+{
+	unsigned long long n;
+	if (!strcmp(name, "db")) {
+		if (!*v || strlen(v) >= sizeof cfg->db_path)
+			return -1;
+		rig_strlcpy(cfg->db_path, v, sizeof cfg->db_path);
+	} else if (!strcmp(name, "listen")) {
+		return parse_listen(cfg, v);
+	} else if (!strcmp(name, "durability")) {
+		if (!strcmp(v, "full"))
+			cfg->durability = RIG_DURABILITY_FULL;
+		else if (!strcmp(v, "process"))
+			cfg->durability = RIG_DURABILITY_PROCESS;
+		else
+			return -1;
+	} else if (!strcmp(name, "max-body")) {
+		if (parse_uint(&n, v, 1ULL << 34))
+			return -1;
+		cfg->max_body_bytes = (size_t)n;
+	} else if (!strcmp(name, "threads")) {
+		if (parse_uint(&n, v, 256))
+			return -1;
+		cfg->threads = (unsigned)n;
+	} else if (!strcmp(name, "connection-timeout")) {
+		if (parse_uint(&n, v, 86400))
+			return -1;
+		cfg->connection_timeout_s = (unsigned)n;
+	} else if (!strcmp(name, "max-connections")) {
+		if (parse_uint(&n, v, 65536))
+			return -1;
+		cfg->max_connections = (unsigned)n;
+	} else if (!strcmp(name, "drain-timeout")) {
+		if (parse_uint(&n, v, 3600))
+			return -1;
+		cfg->drain_timeout_s = (unsigned)n;
+	} else if (!strcmp(name, "housekeeping-interval")) {
+		if (parse_uint(&n, v, 86400))
+			return -1;
+		cfg->housekeeping_s = (unsigned)n;
+	} else {
+		return -2;
+	}
+	return 0;
+}
+
+static const char *const names[] = {"db",
+				    "listen",
+				    "durability",
+				    "max-body",
+				    "threads",
+				    "connection-timeout",
+				    "max-connections",
+				    "drain-timeout",
+				    "housekeeping-interval"};
+
+int rig_config_parse(struct rig_config *cfg, int argc, char **argv)
+{
+	memset(cfg, 0, sizeof *cfg);
+	strcpy(cfg->db_path, "./rigd.db");
+	strcpy(cfg->host, "127.0.0.1");
+	cfg->port = 8080;
+	cfg->durability = RIG_DURABILITY_FULL;
+	cfg->max_body_bytes = 64u << 20;
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	cfg->threads = cores > 0 ? (unsigned)cores : 2;
+	cfg->connection_timeout_s = 30;
+	cfg->max_connections = 1024;
+	cfg->drain_timeout_s = 10;
+	cfg->housekeeping_s = 60;
+
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		char env[64] = "RIGD_";
+		for (size_t k = 0; names[i][k] && k < 50; k++)
+			env[5 + k] = names[i][k] == '-' ? '_' : (char)toupper((unsigned char)names[i][k]);
+		const char *v = getenv(env);
+		if (v && apply(cfg, names[i], v) != 0) {
+			fprintf(stderr, "rigd: invalid value '%s' for %s\n", v, env);
+			return 2;
+		}
+	}
+	for (int i = 1; i < argc; i++) {
+		const char *arg = argv[i];
+		if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
+			fputs(usage, stdout);
+			return 1;
+		}
+		if (strncmp(arg, "--", 2) != 0) {
+			fprintf(stderr, "rigd: unexpected argument '%s'\n%s", arg, usage);
+			return 2;
+		}
+		char name[64];
+		const char *eq = strchr(arg, '=');
+		const char *value;
+		size_t len = eq ? (size_t)(eq - arg - 2) : strlen(arg + 2);
+		if (len >= sizeof name) {
+			fprintf(stderr, "rigd: unknown option '%s'\n", arg);
+			return 2;
+		}
+		memcpy(name, arg + 2, len);
+		name[len] = '\0';
+		if (eq) {
+			value = eq + 1;
+		} else if (i + 1 < argc) {
+			value = argv[++i];
+		} else {
+			fprintf(stderr, "rigd: option '--%s' needs a value\n", name);
+			return 2;
+		}
+		int rc = apply(cfg, name, value);
+		if (rc == -2) {
+			fprintf(stderr, "rigd: unknown option '--%s'\n%s", name, usage);
+			return 2;
+		}
+		if (rc) {
+			fprintf(stderr, "rigd: invalid value '%s' for --%s\n", value, name);
+			return 2;
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,134 @@
+/* rigd: the process. Parses the configuration, opens the database (running
+ * migrations), starts the HTTP front, and runs a libuv loop that owns signals
+ * (SIGTERM/SIGINT drain in-flight requests, then close the database cleanly)
+ * and the housekeeping timer (expired idempotency keys).
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <uv.h>
+
+#include "app.h"
+#include "config.h"
+#include "http.h"
+#include "log.h"
+
+struct server {
+	struct rig_config cfg;
+	struct rig_app app;
+	struct rig_http *http;
+	uv_loop_t *loop;
+	uv_signal_t sigterm, sigint;
+	uv_timer_t housekeeping;
+	uv_timer_t drain;
+	uint64_t drain_deadline_ms;
+	bool draining;
+};
+
+static void on_housekeeping(uv_timer_t *t)
+{
+	struct server *s = t->data;
+	long long dropped = rig_app_housekeeping(&s->app);
+	if (dropped != 0)
+		rig_log(dropped < 0 ? "error" : "info", "housekeeping",
+			json_pack("{s:I}", "idempotencyKeysExpired", (json_int_t)dropped));
+}
+
+static void close_handle(uv_handle_t *h, void *arg)
+{
+	if (!uv_is_closing(h))
+		uv_close(h, NULL);
+}
+
+/* Polls until no request is in flight or the drain deadline passes. */
+static void on_drain_tick(uv_timer_t *t)
+{
+	struct server *s = t->data;
+	long in_flight = rig_http_in_flight(s->http);
+	if (in_flight > 0 && uv_now(s->loop) < s->drain_deadline_ms)
+		return;
+	if (in_flight > 0)
+		rig_log("warn", "drain timeout", json_pack("{s:i}", "inFlight", (int)in_flight));
+	uv_walk(s->loop, close_handle, NULL);
+}
+
+static void on_signal(uv_signal_t *h, int signum)
+{
+	struct server *s = h->data;
+	if (s->draining)
+		return;
+	s->draining = true;
+	rig_log("info", "draining",
+		json_pack("{s:s, s:i}", "signal", signum == SIGTERM ? "SIGTERM" : "SIGINT",
+			  "inFlight", (int)rig_http_in_flight(s->http)));
+	atomic_store(&s->app.draining, true);
+	rig_http_quiesce(s->http);
+	s->drain_deadline_ms = uv_now(s->loop) + 1000ull * s->cfg.drain_timeout_s;
+	uv_timer_start(&s->drain, on_drain_tick, 0, 20);
+}
+
+int main(int argc, char **argv)
+{
+	struct server s;
+	memset(&s, 0, sizeof s);
+	int rc = rig_config_parse(&s.cfg, argc, argv);
+	if (rc == 1)
+		return 0;
+	if (rc)
+		return 2;
+	signal(SIGPIPE, SIG_IGN);
+
+	char err[512];
+	struct rig_db_options dbo = {.path = s.cfg.db_path,
+				     .durability = s.cfg.durability,
+				     .pool_size = s.cfg.threads + 2};
+	struct rig_db *db = rig_db_open(&dbo, err, sizeof err);
+	if (!db) {
+		rig_log("error", "cannot open database",
+			json_pack("{s:s, s:s}", "db", s.cfg.db_path, "error", err));
+		fprintf(stderr, "rigd: %s\n", err);
+		return 1;
+	}
+	struct rig_app_limits limits = {.max_body_bytes = s.cfg.max_body_bytes,
+					.max_connections = s.cfg.max_connections,
+					.connection_timeout_seconds = s.cfg.connection_timeout_s};
+	if (rig_app_init(&s.app, db, &limits) != 0) {
+		rig_db_close(db);
+		return 1;
+	}
+	s.http = rig_http_start(&s.app, &s.cfg, err, sizeof err);
+	if (!s.http) {
+		rig_log("error", "cannot listen", json_pack("{s:s}", "error", err));
+		fprintf(stderr, "rigd: %s\n", err);
+		rig_app_release(&s.app);
+		rig_db_close(db);
+		return 1;
+	}
+
+	s.loop = uv_default_loop();
+	uv_signal_init(s.loop, &s.sigterm);
+	uv_signal_init(s.loop, &s.sigint);
+	s.sigterm.data = s.sigint.data = &s;
+	uv_signal_start(&s.sigterm, on_signal, SIGTERM);
+	uv_signal_start(&s.sigint, on_signal, SIGINT);
+	uv_timer_init(s.loop, &s.housekeeping);
+	uv_timer_init(s.loop, &s.drain);
+	s.housekeeping.data = s.drain.data = &s;
+	uv_timer_start(&s.housekeeping, on_housekeeping, 0, 1000ull * s.cfg.housekeeping_s);
+
+	rig_log("info", "listening",
+		json_pack("{s:s, s:i, s:s, s:s, s:i}", "host", s.cfg.host, "port",
+			  (int)rig_http_port(s.http), "db", s.cfg.db_path, "durability",
+			  s.cfg.durability == RIG_DURABILITY_FULL ? "full" : "process", "threads",
+			  (int)s.cfg.threads));
+
+	uv_run(s.loop, UV_RUN_DEFAULT);
+
+	rig_http_stop(s.http);
+	rig_app_release(&s.app);
+	rig_db_close(db);
+	uv_loop_close(s.loop);
+	rig_log("info", "stopped", NULL);
+	return 0;
+}
