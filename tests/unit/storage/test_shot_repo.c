@@ -1,0 +1,157 @@
+/* The shot repository: what is saved loads back identically, skins included,
+ * and deletes cascade. */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "migrate.h"
+#include "resources.h"
+#include "shot_repo.h"
+
+static sqlite3 *fresh(void)
+{
+	sqlite3 *db = NULL;
+	char err[256];
+	cr_assert_eq(sqlite3_open(":memory:", &db), SQLITE_OK);
+	sqlite3_exec(db, "PRAGMA foreign_keys=ON", NULL, NULL, NULL);
+	cr_assert_geq(rig_migrate(db, rig_migrations, rig_n_migrations, err, sizeof err), 1, "%s",
+		      err);
+	cr_assert_eq(rig_project_insert(db, "p", "P"), 0);
+	struct rig_shot_row row = {.id = "s", .project_id = "p", .name = "S", .fps = 24,
+				   .frame_start = 0, .frame_end = 10};
+	cr_assert_eq(rig_shot_insert(db, &row), 0);
+	return db;
+}
+
+/* A skin of a unit square (4 vertices, 2 triangles) on 2 joints. */
+static void square_skin(struct rig_skin_def *d)
+{
+	memset(d, 0, sizeof *d);
+	d->n_verts = 4;
+	d->source = malloc(8 * sizeof(double));
+	double src[8] = {0, 0, 1, 0, 1, 1, 0, 1};
+	memcpy(d->source, src, sizeof src);
+	d->n_tris = 2;
+	d->triangles = malloc(6 * sizeof(uint32_t));
+	uint32_t tris[6] = {0, 1, 2, 0, 2, 3};
+	memcpy(d->triangles, tris, sizeof tris);
+	d->n_joints = 2;
+	d->joints = calloc(2, sizeof *d->joints);
+	strcpy(d->joints[0].id, "a");
+	strcpy(d->joints[0].layer_id, "ja");
+	strcpy(d->joints[1].id, "b");
+	strcpy(d->joints[1].layer_id, "jb");
+	for (int j = 0; j < 2; j++)
+		d->joints[j].bind = (struct rig_affine){{1, 0, 0, 1, 0.1 * j, 0}};
+	d->n_weight_lists = 4;
+	d->weight_offsets = malloc(5 * sizeof(uint32_t));
+	uint32_t off[5] = {0, 1, 3, 4, 5};
+	memcpy(d->weight_offsets, off, sizeof off);
+	d->influences = malloc(5 * sizeof *d->influences);
+	struct rig_skin_influence inf[5] = {{0, 1}, {0, 0.25}, {1, 0.75}, {1, 1}, {0, 1}};
+	memcpy(d->influences, inf, sizeof inf);
+}
+
+Test(shot_repo, saves_and_loads_layers_keys_and_skins)
+{
+	sqlite3 *db = fresh();
+	struct rig_shot_model m;
+	cr_assert_eq(rig_shot_load(&m, db, "s"), 0);
+	cr_assert_eq(m.n_layers, 0);
+	struct rig_model_layer *ja = rig_shot_model_add(&m, "ja", "Joint A", RIG_LAYER_GROUP, NULL);
+	rig_shot_model_add(&m, "jb", "Joint B", RIG_LAYER_GROUP, "ja");
+	struct rig_key k1 = {.frame = -2.5, .value = 30, .interp = RIG_INTERP_BEZIER,
+			     .ease = {0.25, 0.1, 0.25, 1}};
+	struct rig_key k0 = {.frame = -10, .value = 0.1 + 0.2, .interp = RIG_INTERP_HOLD};
+	rig_key_list_put(&ja->keys[RIG_CH_ROTATION], &k1);
+	rig_key_list_put(&ja->keys[RIG_CH_ROTATION], &k0);
+	ja->statics.ch[RIG_CH_POSITION_X] = 1.0 / 3.0;
+	ja->time_offset = 4.5;
+	struct rig_model_layer *mesh = rig_shot_model_add(&m, "mesh", "Mesh", RIG_LAYER_MESH, NULL);
+	square_skin(&mesh->skin);
+	mesh->binding = RIG_BINDING_SKIN;
+	mesh->binding_dirty = true;
+	cr_assert_eq(rig_shot_save(db, &m), 0);
+	rig_shot_model_release(&m);
+
+	cr_assert_eq(rig_shot_load(&m, db, "s"), 0);
+	cr_assert_eq(m.n_layers, 3);
+	ja = rig_shot_model_find(&m, "ja");
+	cr_assert_not_null(ja);
+	cr_assert_eq(ja->statics.ch[RIG_CH_POSITION_X], 1.0 / 3.0, "doubles round-trip exactly");
+	cr_assert_eq(ja->time_offset, 4.5);
+	cr_assert_eq(ja->keys[RIG_CH_ROTATION].count, 2);
+	cr_assert_eq(ja->keys[RIG_CH_ROTATION].items[0].frame, -10, "keys stay sorted");
+	cr_assert_eq(ja->keys[RIG_CH_ROTATION].items[0].value, 0.1 + 0.2);
+	cr_assert_eq(ja->keys[RIG_CH_ROTATION].items[1].interp, RIG_INTERP_BEZIER);
+	cr_assert_eq(ja->keys[RIG_CH_ROTATION].items[1].ease[3], 1);
+	cr_assert_str_eq(rig_shot_model_find(&m, "jb")->parent_id, "ja");
+	mesh = rig_shot_model_find(&m, "mesh");
+	cr_assert_eq(mesh->binding, RIG_BINDING_SKIN);
+	cr_assert_eq(mesh->skin.n_joints, 2, "joints load with the shot");
+	cr_assert_str_eq(mesh->skin.joints[1].layer_id, "jb");
+	cr_assert_eq(mesh->skin.joints[1].bind.m[4], 0.1);
+	cr_assert_not(mesh->skin_loaded, "heavy arrays load on demand");
+	cr_assert_eq(rig_shot_load_skin(db, &m, mesh), 0);
+	struct rig_skin_def want;
+	square_skin(&want);
+	cr_assert_arr_eq(mesh->skin.source, want.source, 8 * sizeof(double));
+	cr_assert_arr_eq(mesh->skin.triangles, want.triangles, 6 * sizeof(uint32_t));
+	cr_assert_arr_eq(mesh->skin.weight_offsets, want.weight_offsets, 5 * sizeof(uint32_t));
+	for (int i = 0; i < 5; i++) {
+		cr_assert_eq(mesh->skin.influences[i].joint, want.influences[i].joint);
+		cr_assert_eq(mesh->skin.influences[i].weight, want.influences[i].weight);
+	}
+	rig_skin_def_release(&want);
+	rig_shot_model_release(&m);
+	sqlite3_close(db);
+}
+
+Test(shot_repo, deleting_a_layer_drops_its_skin_and_allows_reusing_the_id)
+{
+	sqlite3 *db = fresh();
+	struct rig_shot_model m;
+	rig_shot_load(&m, db, "s");
+	struct rig_model_layer *mesh = rig_shot_model_add(&m, "mesh", "Mesh", RIG_LAYER_MESH, NULL);
+	square_skin(&mesh->skin);
+	mesh->binding = RIG_BINDING_SKIN;
+	mesh->binding_dirty = true;
+	cr_assert_eq(rig_shot_save(db, &m), 0);
+	rig_shot_model_release(&m);
+
+	rig_shot_load(&m, db, "s");
+	rig_shot_model_find(&m, "mesh")->deleted = true;
+	rig_shot_model_add(&m, "mesh", "Again", RIG_LAYER_GROUP, NULL);
+	cr_assert_eq(rig_shot_save(db, &m), 0);
+	rig_shot_model_release(&m);
+
+	rig_shot_load(&m, db, "s");
+	cr_assert_eq(m.n_layers, 1);
+	cr_assert_str_eq(m.layers[0].name, "Again");
+	cr_assert_eq(m.layers[0].binding, RIG_BINDING_NONE);
+	rig_shot_model_release(&m);
+	sqlite3_stmt *st;
+	sqlite3_prepare_v2(db, "SELECT count(*) FROM skins", -1, &st, NULL);
+	sqlite3_step(st);
+	cr_assert_eq(sqlite3_column_int(st, 0), 0);
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+}
+
+Test(shot_repo, version_moves_only_from_the_expected_value)
+{
+	sqlite3 *db = fresh();
+	cr_assert_eq(rig_shot_set_version(db, "s", 0, 1), 0);
+	cr_assert_eq(rig_shot_set_version(db, "s", 0, 1), -RIG_VERSION_CONFLICT);
+	cr_assert_eq(rig_shot_set_version(db, "s", 1, 2), 0);
+	sqlite3_close(db);
+}
+
+Test(shot_repo, a_missing_shot_is_not_found)
+{
+	sqlite3 *db = fresh();
+	struct rig_shot_model m;
+	cr_assert_eq(rig_shot_load(&m, db, "nope"), -RIG_NOT_FOUND);
+	rig_shot_model_release(&m);
+	sqlite3_close(db);
+}
