@@ -1,0 +1,199 @@
+/* Mesh checks: the source mesh of a definition (geometry, topology, degenerate
+ * triangles) and a deformed mesh against its source (finite, same winding, not
+ * collapsed). Every violation is recorded with its index; nothing allocates.
+ *
+ * Signed area: A = ((b − a) × (c − a)) / 2; the checks work on 2A. Source
+ * violations point into the definition ("/source/<v>", "/triangles/<t>");
+ * deformed ones concern a result, not a request field, so they carry indices
+ * and no pointer.
+ */
+#include "mesh.h"
+
+#include <assert.h>
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+
+#include "rig_limits.h"
+
+/* SPEC §3: a source triangle is degenerate when |A| ≤ 1e-12 · max(1, bbox diagonal²). */
+#define DEGENERATE_RELATIVE 1e-12
+/* SPEC §3: a deformed triangle has collapsed when |A'| < 1e-6 · |A_source|. */
+#define COLLAPSED_RELATIVE 1e-6
+
+double rig_mesh_area2(const double *xy, uint32_t a, uint32_t b, uint32_t c)
+{
+	double ax = xy[2 * (size_t)a], ay = xy[2 * (size_t)a + 1];
+	double bx = xy[2 * (size_t)b], by = xy[2 * (size_t)b + 1];
+	double cx = xy[2 * (size_t)c], cy = xy[2 * (size_t)c + 1];
+	return (bx - ax) * (cy - ay) - (by - ay) * (cx - ax);
+}
+
+static bool vertex_is_finite(const double *xy, size_t v)
+{
+	return isfinite(xy[2 * v]) && isfinite(xy[2 * v + 1]);
+}
+
+static void set_triangle(struct rig_err *e, size_t t)
+{
+	e->triangle_index = (long)t;
+	snprintf(e->pointer, sizeof e->pointer, "/triangles/%zu", t);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Source mesh                                                               */
+/* ------------------------------------------------------------------------ */
+
+/* Reports non-finite vertices and returns the squared bbox diagonal of the finite ones. */
+static double check_vertices(const double *xy, size_t n_verts, struct rig_errs *errs)
+{
+	if (n_verts < RIG_MIN_VERTICES || n_verts > RIG_MAX_VERTICES) {
+		struct rig_err *e = rig_errs_add(errs, RIG_MESH_GEOMETRY,
+						 "mesh has %zu vertices, outside [%d, %d]", n_verts,
+						 RIG_MIN_VERTICES, RIG_MAX_VERTICES);
+		rig_strlcpy(e->pointer, "/source", sizeof e->pointer);
+	}
+	double min_x = INFINITY, min_y = INFINITY, max_x = -INFINITY, max_y = -INFINITY;
+	for (size_t v = 0; v < n_verts; v++) {
+		if (!vertex_is_finite(xy, v)) {
+			struct rig_err *e = rig_errs_add(errs, RIG_MESH_GEOMETRY,
+							 "vertex %zu has a non-finite coordinate", v);
+			e->vertex_index = (long)v;
+			snprintf(e->pointer, sizeof e->pointer, "/source/%zu", v);
+			continue;
+		}
+		min_x = fmin(min_x, xy[2 * v]);
+		max_x = fmax(max_x, xy[2 * v]);
+		min_y = fmin(min_y, xy[2 * v + 1]);
+		max_y = fmax(max_y, xy[2 * v + 1]);
+	}
+	if (!(max_x >= min_x))
+		return 0;
+	double dx = max_x - min_x, dy = max_y - min_y;
+	return dx * dx + dy * dy;
+}
+
+int rig_mesh_check_source(const double *xy, size_t n_verts, const uint32_t *tris, size_t n_tris,
+			  struct rig_errs *errs)
+{
+	size_t before = errs->total;
+	double diag2 = check_vertices(xy, n_verts, errs);
+	double min_area = DEGENERATE_RELATIVE * fmax(1.0, diag2);
+
+	if (n_tris < RIG_MIN_TRIANGLES || n_tris > RIG_MAX_TRIANGLES) {
+		struct rig_err *e = rig_errs_add(errs, RIG_MESH_TOPOLOGY,
+						 "mesh has %zu triangles, outside [%d, %d]", n_tris,
+						 RIG_MIN_TRIANGLES, RIG_MAX_TRIANGLES);
+		rig_strlcpy(e->pointer, "/triangles", sizeof e->pointer);
+	}
+	for (size_t t = 0; t < n_tris; t++) {
+		const uint32_t *i = &tris[3 * t];
+		int bad = -1;
+		for (int k = 0; k < 3 && bad < 0; k++)
+			if (i[k] >= n_verts)
+				bad = k;
+		if (bad >= 0) {
+			struct rig_err *e = rig_errs_add(
+				errs, RIG_MESH_TOPOLOGY, "triangle %zu index %d is %u, outside [0, %zu)",
+				t, bad, (unsigned)i[bad], n_verts);
+			set_triangle(e, t);
+			continue;
+		}
+		if (i[0] == i[1] || i[1] == i[2] || i[0] == i[2]) {
+			uint32_t rep = i[0] == i[1] || i[0] == i[2] ? i[0] : i[1];
+			struct rig_err *e = rig_errs_add(errs, RIG_MESH_TOPOLOGY,
+							 "triangle %zu repeats vertex %u", t,
+							 (unsigned)rep);
+			set_triangle(e, t);
+			continue;
+		}
+		if (!vertex_is_finite(xy, i[0]) || !vertex_is_finite(xy, i[1]) ||
+		    !vertex_is_finite(xy, i[2]))
+			continue; /* already reported as MESH_GEOMETRY */
+		double area = rig_mesh_area2(xy, i[0], i[1], i[2]) / 2;
+		if (!(fabs(area) > min_area)) {
+			struct rig_err *e = rig_errs_add(
+				errs, RIG_MESH_DEGENERATE,
+				"triangle %zu has area %.17g, not above %.3g", t, area, min_area);
+			set_triangle(e, t);
+		}
+	}
+	return errs->total == before ? 0 : -1;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Deformed mesh                                                             */
+/* ------------------------------------------------------------------------ */
+
+static long first_triangle_with(const uint32_t *tris, size_t n_tris, size_t v)
+{
+	for (size_t i = 0; i < 3 * n_tris; i++)
+		if (tris[i] == v)
+			return (long)(i / 3);
+	return RIG_NO_INDEX;
+}
+
+/* The slow path, taken only when some vertex is not finite: one MESH_GEOMETRY
+ * per bad vertex, naming (for the entries kept) the first triangle using it. */
+static void report_vertices(const double *dst, size_t n_verts, const uint32_t *tris,
+			    size_t n_tris, struct rig_errs *errs)
+{
+	for (size_t v = 0; v < n_verts; v++) {
+		if (vertex_is_finite(dst, v))
+			continue;
+		bool is_kept = errs->count < RIG_ERRS_KEEP;
+		struct rig_err *e = rig_errs_add(errs, RIG_MESH_GEOMETRY,
+						 "deformed vertex %zu is not finite", v);
+		e->vertex_index = (long)v;
+		if (is_kept)
+			e->triangle_index = first_triangle_with(tris, n_tris, v);
+	}
+}
+
+int rig_mesh_check_deformed(const double *src, const double *dst, size_t n_verts,
+			    const uint32_t *tris, size_t n_tris, struct rig_errs *errs)
+{
+	size_t before = errs->total;
+
+	/* x·0 is 0 for a finite x and NaN otherwise; two accumulators keep the
+	 * loop free of branches and of one long dependency chain. */
+	double probe_x = 0, probe_y = 0;
+	for (size_t v = 0; v < n_verts; v++) {
+		probe_x += dst[2 * v] * 0.0;
+		probe_y += dst[2 * v + 1] * 0.0;
+	}
+	bool is_all_finite = probe_x == 0 && probe_y == 0;
+	if (!is_all_finite)
+		report_vertices(dst, n_verts, tris, n_tris, errs);
+
+	for (size_t t = 0; t < n_tris; t++) {
+		const uint32_t *i = &tris[3 * t];
+		assert(i[0] < n_verts && i[1] < n_verts && i[2] < n_verts);
+		double a_src = rig_mesh_area2(src, i[0], i[1], i[2]);
+		double a_dst = rig_mesh_area2(dst, i[0], i[1], i[2]);
+		/* Same sign and large enough (a_dst / a_src ≥ 1e-6), and finite. */
+		double kept = a_src > 0 ? a_dst : -a_dst;
+		if (kept >= COLLAPSED_RELATIVE * fabs(a_src) && kept <= DBL_MAX)
+			continue;
+		if (!isfinite(a_dst)) {
+			if (is_all_finite) { /* finite vertices, overflowing area */
+				struct rig_err *e = rig_errs_add(
+					errs, RIG_MESH_GEOMETRY,
+					"deformed triangle %zu has a non-finite area", t);
+				e->triangle_index = (long)t;
+			}
+			continue;
+		}
+		struct rig_err *e;
+		if (fabs(a_dst) < COLLAPSED_RELATIVE * fabs(a_src))
+			e = rig_errs_add(errs, RIG_MESH_COLLAPSED,
+					 "triangle %zu collapsed to area %.17g from %.17g", t,
+					 a_dst / 2, a_src / 2);
+		else
+			e = rig_errs_add(errs, RIG_MESH_WINDING,
+					 "triangle %zu flipped from area %.17g to %.17g", t,
+					 a_src / 2, a_dst / 2);
+		e->triangle_index = (long)t;
+	}
+	return errs->total == before ? 0 : -1;
+}

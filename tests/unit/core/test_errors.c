@@ -1,0 +1,71 @@
+/* Unit tests of core/codes.c and core/err.c: the code table lookups and the
+ * bounded error list. */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "codes.h"
+#include "err.h"
+
+Test(codes, every_code_round_trips_through_its_name)
+{
+	for (int i = 1; i < RIG_CODE_COUNT; i++) {
+		const char *name = rig_code_name((enum rig_code)i);
+		cr_expect_eq(rig_code_from_name(name), (enum rig_code)i, "%s", name);
+		cr_expect_gt(strlen(rig_code_title((enum rig_code)i)), 0);
+		cr_expect_gt(strlen(rig_code_rule((enum rig_code)i)), 0);
+		cr_expect_gt(strlen(rig_code_fix((enum rig_code)i)), 0);
+	}
+	cr_expect_eq(rig_code_from_name("NO_SUCH_CODE"), RIG_OK);
+}
+
+Test(codes, skin_codes_answer_422_and_out_of_range_is_internal)
+{
+	cr_expect_eq(rig_code_status(RIG_SKIN_WEIGHTS), 422);
+	cr_expect_eq(rig_code_status(RIG_LAYER_LOCKED), 423);
+	cr_expect_str_eq(rig_code_name(RIG_OK), "OK");
+	cr_expect_str_eq(rig_code_name((enum rig_code)9999), "INTERNAL");
+}
+
+Test(errs, keeps_the_first_entries_and_counts_the_rest)
+{
+	struct rig_errs errs;
+	rig_errs_init(&errs);
+	cr_expect_not(rig_errs_any(&errs));
+	for (int i = 0; i < RIG_ERRS_KEEP + 10; i++) {
+		struct rig_err *e = rig_errs_add(&errs, RIG_SKIN_WEIGHTS, "vertex %d", i);
+		cr_assert_not_null(e);
+		e->vertex_index = i;
+	}
+	cr_expect(rig_errs_any(&errs));
+	cr_expect_eq(errs.count, RIG_ERRS_KEEP);
+	cr_expect_eq(errs.total, RIG_ERRS_KEEP + 10);
+	cr_expect_eq(errs.items[RIG_ERRS_KEEP - 1].vertex_index, RIG_ERRS_KEEP - 1);
+	cr_expect_str_eq(errs.items[3].detail, "vertex 3");
+}
+
+Test(errs, new_entries_start_with_no_indices)
+{
+	struct rig_errs errs;
+	rig_errs_init(&errs);
+	struct rig_err *e = rig_errs_add(&errs, RIG_MESH_TOPOLOGY, "x");
+	cr_expect_eq(e->triangle_index, RIG_NO_INDEX);
+	cr_expect_eq(e->vertex_index, RIG_NO_INDEX);
+	cr_expect_eq(e->joint_index, RIG_NO_INDEX);
+	cr_expect_str_eq(e->pointer, "");
+	cr_expect_not(e->has_frame);
+}
+
+Test(errs, scope_prefixes_pointers_and_sets_the_op_index)
+{
+	struct rig_errs errs;
+	rig_errs_init(&errs);
+	struct rig_err *a = rig_errs_add(&errs, RIG_SKIN_WEIGHTS, "a");
+	rig_strlcpy(a->pointer, "/weights/2", sizeof a->pointer);
+	struct rig_err *b = rig_errs_add(&errs, RIG_SKIN_BIND, "b");
+	rig_strlcpy(b->pointer, "/joints/0/bind", sizeof b->pointer);
+	rig_errs_scope(&errs, 1, 3, "/ops/3/skin");
+	cr_expect_str_eq(errs.items[0].pointer, "/weights/2", "entries before from are untouched");
+	cr_expect_eq(errs.items[0].op_index, RIG_NO_INDEX);
+	cr_expect_str_eq(errs.items[1].pointer, "/ops/3/skin/joints/0/bind");
+	cr_expect_eq(errs.items[1].op_index, 3);
+}

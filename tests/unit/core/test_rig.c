@@ -1,0 +1,651 @@
+/* Unit tests of core/rig.c: the layer tree (lowest common ancestor, ancestry,
+ * cycles), the deformation boundary, and the resolver: local frames, path
+ * products, joint poses (shared ancestors cancel, singular mesh paths reject),
+ * memo behaviour across calls and frames, and whole evaluations. */
+#include <criterion/criterion.h>
+#include <math.h>
+
+#include "rig.h"
+#include "support.h"
+
+#define MAX_LAYERS 16
+
+struct scene_fx {
+	struct rig_layer layers[MAX_LAYERS];
+	struct rig_scene scene;
+};
+
+static long add_layer(struct scene_fx *s, const char *id, long parent)
+{
+	size_t i = s->scene.n_layers++;
+	cr_assert_lt(i, MAX_LAYERS);
+	struct rig_layer *l = &s->layers[i];
+	memset(l, 0, sizeof *l);
+	rig_strlcpy(l->id, id, sizeof l->id);
+	l->kind = RIG_LAYER_GROUP;
+	l->parent = parent;
+	l->statics = rig_transform_default();
+	s->scene.layers = s->layers;
+	return (long)i;
+}
+
+static void init_scene(struct scene_fx *s)
+{
+	memset(s, 0, sizeof *s);
+	s->scene.layers = s->layers;
+}
+
+static void set_channel(struct scene_fx *s, long layer, enum rig_channel ch, double v)
+{
+	s->layers[layer].statics.ch[ch] = v;
+}
+
+static void expect_affine_eq(struct rig_affine got, struct rig_affine want, double tol)
+{
+	for (int i = 0; i < 6; i++)
+		cr_expect(fabs(got.m[i] - want.m[i]) <= tol, "entry %d: got %.17g want %.17g", i,
+			  got.m[i], want.m[i]);
+}
+
+static void expect_bits_eq(const void *a, const void *b, size_t size, const char *what)
+{
+	cr_expect_eq(memcmp(a, b, size), 0, "%s differs", what);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The tree                                                                  */
+/* ------------------------------------------------------------------------ */
+
+/* root ─┬─ a ─┬─ a1 ── a11
+ *       │     └─ a2
+ *       └─ b
+ * other (a second tree) */
+struct tree {
+	struct scene_fx fx;
+	long root, a, a1, a11, a2, b, other;
+};
+
+static void build_tree(struct tree *t)
+{
+	init_scene(&t->fx);
+	t->root = add_layer(&t->fx, "root", RIG_NO_LAYER);
+	t->a = add_layer(&t->fx, "a", t->root);
+	t->a1 = add_layer(&t->fx, "a1", t->a);
+	t->a11 = add_layer(&t->fx, "a11", t->a1);
+	t->a2 = add_layer(&t->fx, "a2", t->a);
+	t->b = add_layer(&t->fx, "b", t->root);
+	t->other = add_layer(&t->fx, "other", RIG_NO_LAYER);
+}
+
+Test(scene_tree, lca_of_siblings_and_cousins_is_their_shared_parent)
+{
+	struct tree t;
+	build_tree(&t);
+	cr_expect_eq(rig_scene_lca(&t.fx.scene, t.a1, t.a2), t.a);
+	cr_expect_eq(rig_scene_lca(&t.fx.scene, t.a11, t.a2), t.a);
+	cr_expect_eq(rig_scene_lca(&t.fx.scene, t.a11, t.b), t.root);
+}
+
+Test(scene_tree, lca_of_an_ancestor_and_a_descendant_is_the_ancestor)
+{
+	struct tree t;
+	build_tree(&t);
+	cr_expect_eq(rig_scene_lca(&t.fx.scene, t.a, t.a11), t.a);
+	cr_expect_eq(rig_scene_lca(&t.fx.scene, t.a11, t.root), t.root);
+	cr_expect_eq(rig_scene_lca(&t.fx.scene, t.b, t.b), t.b);
+}
+
+Test(scene_tree, lca_of_separate_trees_is_the_shot_root)
+{
+	struct tree t;
+	build_tree(&t);
+	cr_expect_eq(rig_scene_lca(&t.fx.scene, t.a11, t.other), RIG_NO_LAYER);
+	cr_expect_eq(rig_scene_lca(&t.fx.scene, t.a11, RIG_NO_LAYER), RIG_NO_LAYER);
+}
+
+Test(scene_tree, ancestry_is_strict)
+{
+	struct tree t;
+	build_tree(&t);
+	cr_expect(rig_scene_is_ancestor(&t.fx.scene, t.root, t.a11));
+	cr_expect(rig_scene_is_ancestor(&t.fx.scene, t.a1, t.a11));
+	cr_expect_not(rig_scene_is_ancestor(&t.fx.scene, t.a11, t.a11));
+	cr_expect_not(rig_scene_is_ancestor(&t.fx.scene, t.a11, t.a1));
+	cr_expect_not(rig_scene_is_ancestor(&t.fx.scene, t.b, t.a11));
+	cr_expect_not(rig_scene_is_ancestor(&t.fx.scene, t.other, t.a11));
+}
+
+Test(scene_tree, reparenting_under_itself_or_a_descendant_would_cycle)
+{
+	struct tree t;
+	build_tree(&t);
+	const struct rig_scene *s = &t.fx.scene;
+	cr_expect(rig_scene_would_cycle(s, t.a, t.a));
+	cr_expect(rig_scene_would_cycle(s, t.a, t.a11));
+	cr_expect(rig_scene_would_cycle(s, t.root, t.b));
+	cr_expect_not(rig_scene_would_cycle(s, t.a11, t.b));
+	cr_expect_not(rig_scene_would_cycle(s, t.a1, t.root));
+	cr_expect_not(rig_scene_would_cycle(s, t.a, RIG_NO_LAYER));
+	cr_expect_not(rig_scene_would_cycle(s, t.root, t.other));
+}
+
+/* ------------------------------------------------------------------------ */
+/* The deformation boundary                                                  */
+/* ------------------------------------------------------------------------ */
+
+static int boundary(const struct tree *t, long mesh, long joint, struct rig_errs *errs)
+{
+	rig_errs_init(errs);
+	return rig_scene_check_boundary(&t->fx.scene, mesh, joint, errs);
+}
+
+Test(scene_boundary, rejects_the_mesh_layer_itself_as_a_joint)
+{
+	struct tree t;
+	build_tree(&t);
+	struct rig_errs errs;
+	cr_expect_eq(boundary(&t, t.a1, t.a1, &errs), -1);
+	cr_assert_eq(errs.total, 1);
+	cr_expect_eq(errs.items[0].code, RIG_SKIN_DEFORMATION_BOUNDARY);
+	cr_expect_str_eq(errs.items[0].layer_id, "a1");
+}
+
+Test(scene_boundary, rejects_a_joint_inside_the_mesh_layer)
+{
+	struct tree t;
+	build_tree(&t);
+	struct rig_errs errs;
+	cr_expect_eq(boundary(&t, t.a, t.a11, &errs), -1);
+	cr_expect_str_eq(errs.items[0].layer_id, "a");
+	cr_expect(strstr(errs.items[0].detail, "'a11'") != NULL, "the detail names the joint layer");
+}
+
+Test(scene_boundary, rejects_a_deformed_layer_between_the_ancestor_and_the_joint)
+{
+	struct tree t;
+	build_tree(&t);
+	t.fx.layers[t.a1].deformed = true;
+	struct rig_errs errs;
+	cr_expect_eq(boundary(&t, t.b, t.a11, &errs), -1);
+	cr_expect_eq(errs.items[0].code, RIG_SKIN_DEFORMATION_BOUNDARY);
+	cr_expect_str_eq(errs.items[0].layer_id, "b");
+	cr_expect(strstr(errs.items[0].detail, "'a1'") != NULL);
+}
+
+Test(scene_boundary, rejects_a_deformed_layer_between_the_ancestor_and_the_mesh)
+{
+	struct tree t;
+	build_tree(&t);
+	t.fx.layers[t.a1].deformed = true;
+	struct rig_errs errs;
+	cr_expect_eq(boundary(&t, t.a11, t.b, &errs), -1);
+	cr_expect_str_eq(errs.items[0].layer_id, "a11");
+}
+
+Test(scene_boundary, accepts_a_deformed_shared_ancestor_and_a_deformed_joint)
+{
+	struct tree t;
+	build_tree(&t);
+	t.fx.layers[t.a].deformed = true;   /* C of a11 and a2: shared, cancels */
+	t.fx.layers[t.a2].deformed = true;  /* the joint layer itself */
+	t.fx.layers[t.root].deformed = true; /* above C */
+	struct rig_errs errs;
+	cr_expect_eq(boundary(&t, t.a11, t.a2, &errs), 0);
+	cr_expect_eq(errs.total, 0);
+}
+
+Test(scene_boundary, accepts_an_ancestor_of_the_mesh_as_a_joint)
+{
+	struct tree t;
+	build_tree(&t);
+	struct rig_errs errs;
+	cr_expect_eq(boundary(&t, t.a11, t.a, &errs), 0);
+	t.fx.layers[t.a1].deformed = true; /* strictly between C = a and the mesh */
+	cr_expect_eq(boundary(&t, t.a11, t.a, &errs), -1);
+}
+
+Test(scene_boundary, accepts_joints_in_another_tree)
+{
+	struct tree t;
+	build_tree(&t);
+	struct rig_errs errs;
+	cr_expect_eq(boundary(&t, t.a11, t.other, &errs), 0);
+	t.fx.layers[t.root].deformed = true; /* between the shot root and the mesh */
+	cr_expect_eq(boundary(&t, t.a11, t.other, &errs), -1);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Local matrices and paths                                                  */
+/* ------------------------------------------------------------------------ */
+
+Test(resolver_local, evaluates_keys_at_shot_frame_minus_time_offset)
+{
+	struct scene_fx fx;
+	init_scene(&fx);
+	long l = add_layer(&fx, "l", RIG_NO_LAYER);
+	struct rig_key k[2] = {{10, 0, RIG_INTERP_LINEAR, {0}}, {20, 100, RIG_INTERP_LINEAR, {0}}};
+	fx.layers[l].keys[RIG_CH_POSITION_X] = (struct rig_keys){k, 2};
+	fx.layers[l].time_offset = 5;
+	struct rig_resolver *r = rig_resolver_new(&fx.scene);
+	cr_expect_eq(rig_resolver_local(r, l, 20).m[4], 50, "local frame 15");
+	cr_expect_eq(rig_resolver_local(r, l, 12.5).m[4], 0, "local frame 7.5 clamps");
+	cr_expect_eq(rig_resolver_local(r, l, 25).m[4], 100);
+	fx.layers[l].time_offset = -2.5;
+	rig_resolver_free(r);
+	r = rig_resolver_new(&fx.scene);
+	cr_expect_eq(rig_resolver_local(r, l, 12.5).m[4], 50, "negative offset: local frame 15");
+	cr_expect_eq(rig_resolver_local(r, l, -7.5).m[4], 0);
+	rig_resolver_free(r);
+}
+
+Test(resolver_local, uses_static_values_without_keys_at_any_frame)
+{
+	struct scene_fx fx;
+	init_scene(&fx);
+	long l = add_layer(&fx, "l", RIG_NO_LAYER);
+	set_channel(&fx, l, RIG_CH_POSITION_Y, 7);
+	set_channel(&fx, l, RIG_CH_SCALE_X, 2);
+	struct rig_resolver *r = rig_resolver_new(&fx.scene);
+	double frames[] = {-1e6, -3.25, 0, 0.5, 1e6};
+	for (size_t i = 0; i < 5; i++) {
+		struct rig_affine m = rig_resolver_local(r, l, frames[i]);
+		expect_affine_eq(m, affine(2, 0, 0, 1, 0, 7), 0);
+	}
+	rig_resolver_free(r);
+}
+
+Test(resolver_path, is_the_product_of_locals_below_the_ancestor_top_down)
+{
+	struct tree t;
+	build_tree(&t);
+	struct scene_fx *fx = &t.fx;
+	set_channel(fx, t.root, RIG_CH_SCALE_X, 3);
+	set_channel(fx, t.a, RIG_CH_ROTATION, 30);
+	set_channel(fx, t.a1, RIG_CH_POSITION_X, 5);
+	set_channel(fx, t.a11, RIG_CH_SCALE_Y, 0.5);
+	set_channel(fx, t.a11, RIG_CH_PIVOT_X, 1);
+	struct rig_affine l[4];
+	long chain[4] = {t.root, t.a, t.a1, t.a11};
+	for (int i = 0; i < 4; i++)
+		l[i] = rig_transform_matrix(&fx->layers[chain[i]].statics);
+	struct rig_resolver *r = rig_resolver_new(&fx->scene);
+	struct rig_affine want_a = rig_affine_mul(l[2], l[3]);
+	struct rig_affine want_root = rig_affine_mul(rig_affine_mul(rig_affine_mul(l[0], l[1]), l[2]), l[3]);
+	struct rig_affine got_a = rig_resolver_path(r, t.a, t.a11, 0);
+	struct rig_affine got_root = rig_resolver_path(r, RIG_NO_LAYER, t.a11, 0);
+	expect_bits_eq(&got_a, &want_a, sizeof got_a, "P(a→a11)");
+	expect_bits_eq(&got_root, &want_root, sizeof got_root, "P(root→a11)");
+	struct rig_affine self = rig_resolver_path(r, t.a11, t.a11, 0);
+	expect_affine_eq(self, rig_affine_identity(), 0);
+	rig_resolver_free(r);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Joint poses                                                               */
+/* ------------------------------------------------------------------------ */
+
+/* The strip mesh as layer "mesh" under "rig", joints "root" and "tip" mapped
+ * to layers; binds are the identity for root and translate(20, 0) for tip. */
+struct rig_fx {
+	struct scene_fx fx;
+	struct rig_skin_def def;
+	struct rig_skin *skin;
+	long joint_layers[2];
+	long rig, mesh, root, tip;
+	struct rig_key tip_keys[2];
+};
+
+static void build_rig(struct rig_fx *f)
+{
+	init_scene(&f->fx);
+	f->rig = add_layer(&f->fx, "rig", RIG_NO_LAYER);
+	f->root = add_layer(&f->fx, "root", f->rig);
+	f->tip = add_layer(&f->fx, "tip", f->root);
+	f->mesh = add_layer(&f->fx, "mesh", f->rig);
+	set_channel(&f->fx, f->rig, RIG_CH_ROTATION, 30);
+	set_channel(&f->fx, f->rig, RIG_CH_POSITION_X, 100);
+	set_channel(&f->fx, f->tip, RIG_CH_POSITION_X, 20);
+	/* The tip rises from 0 at frame 0 to 10 at frame 10. */
+	f->tip_keys[0] = (struct rig_key){0, 0, RIG_INTERP_LINEAR, {0}};
+	f->tip_keys[1] = (struct rig_key){10, 10, RIG_INTERP_LINEAR, {0}};
+	f->fx.layers[f->tip].keys[RIG_CH_POSITION_Y] = (struct rig_keys){f->tip_keys, 2};
+
+	f->def = strip_def();
+	for (size_t i = 0; i < 12; i += 2)
+		f->def.source[i] *= 2; /* columns at x = 0, 20, 40 */
+	f->def.joints[1].bind = translate(20, 0);
+	struct rig_errs errs;
+	rig_errs_init(&errs);
+	f->skin = rig_skin_new(&f->def, &errs);
+	cr_assert_not_null(f->skin);
+	f->joint_layers[0] = f->root;
+	f->joint_layers[1] = f->tip;
+	struct rig_layer *m = &f->fx.layers[f->mesh];
+	m->kind = RIG_LAYER_MESH;
+	m->deformed = true;
+	m->skin = f->skin;
+	m->joint_layers = f->joint_layers;
+}
+
+static void release_rig(struct rig_fx *f)
+{
+	rig_skin_free(f->skin);
+	rig_skin_def_release(&f->def);
+}
+
+static int poses_at(struct rig_affine *out, struct rig_fx *f, double frame, struct rig_errs *errs)
+{
+	struct rig_resolver *r = rig_resolver_new(&f->fx.scene);
+	rig_errs_init(errs);
+	int rc = rig_resolver_joint_poses(out, r, f->mesh, frame, errs);
+	rig_resolver_free(r);
+	return rc;
+}
+
+Test(resolver_poses, pose_is_inverse_mesh_path_times_joint_path)
+{
+	struct rig_fx f;
+	build_rig(&f);
+	set_channel(&f.fx, f.mesh, RIG_CH_POSITION_Y, -4);
+	set_channel(&f.fx, f.mesh, RIG_CH_SCALE_X, 2);
+	struct rig_affine poses[2];
+	struct rig_errs errs;
+	cr_assert_eq(poses_at(poses, &f, 5, &errs), 0);
+	/* C = rig for both joints. */
+	struct rig_affine mesh_l = affine(2, 0, 0, 1, 0, -4), inv;
+	cr_assert_eq(rig_affine_invert(&inv, &mesh_l), 0);
+	expect_affine_eq(poses[0], inv, 1e-15);
+	expect_affine_eq(poses[1], rig_affine_mul(inv, translate(20, 5)), 1e-15);
+	release_rig(&f);
+}
+
+Test(resolver_poses, shared_ancestors_cancel_even_when_singular)
+{
+	struct rig_fx f;
+	build_rig(&f);
+	struct rig_affine plain[2], singular[2];
+	struct rig_errs errs;
+	cr_assert_eq(poses_at(plain, &f, 5, &errs), 0);
+	set_channel(&f.fx, f.rig, RIG_CH_SCALE_X, 0); /* the shared ancestor collapses */
+	f.fx.layers[f.rig].deformed = true;          /* and is deformed: still shared */
+	cr_assert_eq(poses_at(singular, &f, 5, &errs), 0);
+	cr_expect(rig_affine_is_finite(&singular[0]) && rig_affine_is_finite(&singular[1]));
+	expect_bits_eq(plain, singular, sizeof plain, "poses");
+	expect_affine_eq(plain[1], translate(20, 5), 0);
+	release_rig(&f);
+}
+
+Test(resolver_poses, singular_mesh_side_path_is_rejected_with_joint_and_frame)
+{
+	struct rig_fx f;
+	build_rig(&f);
+	struct rig_key squash[2] = {{0, 1, RIG_INTERP_LINEAR, {0}}, {10, 0, RIG_INTERP_LINEAR, {0}}};
+	f.fx.layers[f.mesh].keys[RIG_CH_SCALE_Y] = (struct rig_keys){squash, 2};
+	struct rig_affine poses[2];
+	struct rig_errs errs;
+	cr_expect_eq(poses_at(poses, &f, 5, &errs), 0, "scale 0.5 at frame 5 is fine");
+	cr_expect_eq(poses_at(poses, &f, 10, &errs), -1);
+	cr_assert_eq(errs.total, 2, "one error per joint");
+	for (int j = 0; j < 2; j++) {
+		const struct rig_err *e = &errs.items[j];
+		cr_expect_eq(e->code, RIG_SKIN_LAYER_TRANSFORM);
+		cr_expect_str_eq(e->joint_id, j == 0 ? "root" : "tip");
+		cr_expect_eq(e->joint_index, j);
+		cr_expect_str_eq(e->layer_id, "mesh");
+		cr_expect(e->has_frame);
+		cr_expect_eq(e->frame, 10);
+	}
+	release_rig(&f);
+}
+
+Test(resolver_poses, nearly_singular_mesh_path_is_rejected)
+{
+	struct rig_fx f;
+	build_rig(&f);
+	set_channel(&f.fx, f.mesh, RIG_CH_SCALE_Y, 1e-13);
+	struct rig_affine poses[2];
+	struct rig_errs errs;
+	cr_expect_eq(poses_at(poses, &f, 0, &errs), -1);
+	cr_expect_eq(errs.items[0].code, RIG_SKIN_LAYER_TRANSFORM);
+	set_channel(&f.fx, f.mesh, RIG_CH_SCALE_Y, 1e-11);
+	cr_expect_eq(poses_at(poses, &f, 0, &errs), 0);
+	release_rig(&f);
+}
+
+Test(resolver_poses, a_joint_inside_the_mesh_is_rejected_at_evaluation)
+{
+	struct rig_fx f;
+	build_rig(&f);
+	f.fx.layers[f.tip].parent = f.mesh;
+	struct rig_affine poses[2];
+	struct rig_errs errs;
+	cr_expect_eq(poses_at(poses, &f, 0, &errs), -1);
+	cr_assert_eq(errs.total, 1);
+	cr_expect_eq(errs.items[0].code, RIG_SKIN_DEFORMATION_BOUNDARY);
+	cr_expect_str_eq(errs.items[0].joint_id, "tip");
+	cr_expect_str_eq(errs.items[0].layer_id, "mesh");
+	release_rig(&f);
+}
+
+Test(resolver_poses, a_deformed_layer_between_is_rejected_at_evaluation)
+{
+	struct rig_fx f;
+	build_rig(&f);
+	f.fx.layers[f.root].deformed = true; /* strictly between C = rig and the tip */
+	struct rig_affine poses[2];
+	struct rig_errs errs;
+	cr_expect_eq(poses_at(poses, &f, 0, &errs), -1);
+	cr_assert_eq(errs.total, 1, "the root joint itself may be deformed");
+	cr_expect_eq(errs.items[0].code, RIG_SKIN_DEFORMATION_BOUNDARY);
+	cr_expect_str_eq(errs.items[0].joint_id, "tip");
+	release_rig(&f);
+}
+
+Test(resolver_poses, an_unmapped_joint_is_rejected)
+{
+	struct rig_fx f;
+	build_rig(&f);
+	f.joint_layers[0] = RIG_NO_LAYER;
+	struct rig_affine poses[2];
+	struct rig_errs errs;
+	cr_expect_eq(poses_at(poses, &f, 0, &errs), -1);
+	cr_assert_eq(errs.total, 1);
+	cr_expect_eq(errs.items[0].code, RIG_SKIN_JOINT_LAYERS);
+	cr_expect_str_eq(errs.items[0].joint_id, "root");
+	cr_expect_str_eq(errs.items[0].layer_id, "mesh");
+	release_rig(&f);
+}
+
+Test(resolver_poses, a_layer_without_a_skin_is_rejected)
+{
+	struct rig_fx f;
+	build_rig(&f);
+	struct rig_resolver *r = rig_resolver_new(&f.fx.scene);
+	struct rig_affine poses[2];
+	struct rig_errs errs;
+	rig_errs_init(&errs);
+	cr_expect_eq(rig_resolver_joint_poses(poses, r, f.tip, 0, &errs), -1);
+	cr_expect_eq(errs.items[0].code, RIG_MESH_BINDING_KIND);
+	cr_expect_str_eq(errs.items[0].layer_id, "tip");
+	rig_resolver_free(r);
+	release_rig(&f);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Memo behaviour                                                            */
+/* ------------------------------------------------------------------------ */
+
+Test(resolver_memo, repeated_calls_give_identical_bits)
+{
+	struct rig_fx f;
+	build_rig(&f);
+	struct rig_resolver *r = rig_resolver_new(&f.fx.scene);
+	struct rig_affine first[2], again[2];
+	double xy1[12], xy2[12];
+	struct rig_errs errs;
+	rig_errs_init(&errs);
+	cr_assert_eq(rig_resolver_joint_poses(first, r, f.mesh, 3.3, &errs), 0);
+	cr_assert_eq(rig_resolver_evaluate(xy1, r, f.mesh, 3.3, &errs), 0);
+	cr_assert_eq(rig_resolver_joint_poses(again, r, f.mesh, 3.3, &errs), 0);
+	cr_assert_eq(rig_resolver_evaluate(xy2, r, f.mesh, 3.3, &errs), 0);
+	expect_bits_eq(first, again, sizeof first, "poses");
+	expect_bits_eq(xy1, xy2, sizeof xy1, "vertices");
+	rig_resolver_free(r);
+	release_rig(&f);
+}
+
+Test(resolver_memo, frames_in_any_order_match_a_fresh_resolver)
+{
+	struct rig_fx f;
+	build_rig(&f);
+	set_channel(&f.fx, f.mesh, RIG_CH_ROTATION, 10);
+	f.fx.layers[f.tip].time_offset = 1.5;
+	double frames[] = {1, 2, 1, -3.5, 0.25, 2, 1, 7.75, -3.5};
+	struct rig_resolver *shared = rig_resolver_new(&f.fx.scene);
+	for (size_t i = 0; i < sizeof frames / sizeof frames[0]; i++) {
+		struct rig_resolver *fresh = rig_resolver_new(&f.fx.scene);
+		double a[12], b[12];
+		struct rig_errs errs;
+		rig_errs_init(&errs);
+		cr_assert_eq(rig_resolver_evaluate(a, shared, f.mesh, frames[i], &errs), 0);
+		cr_assert_eq(rig_resolver_evaluate(b, fresh, f.mesh, frames[i], &errs), 0);
+		expect_bits_eq(a, b, sizeof a, "vertices");
+		struct rig_affine pa = rig_resolver_path(shared, f.rig, f.tip, frames[i]);
+		struct rig_affine pb = rig_resolver_path(fresh, f.rig, f.tip, frames[i]);
+		expect_bits_eq(&pa, &pb, sizeof pa, "path");
+		rig_resolver_free(fresh);
+	}
+	rig_resolver_free(shared);
+	release_rig(&f);
+}
+
+Test(resolver_memo, paths_from_different_ancestors_do_not_mix)
+{
+	struct tree t;
+	build_tree(&t);
+	struct scene_fx *fx = &t.fx;
+	set_channel(fx, t.root, RIG_CH_SCALE_X, 3);
+	set_channel(fx, t.a, RIG_CH_ROTATION, 30);
+	set_channel(fx, t.a1, RIG_CH_POSITION_X, 5);
+	set_channel(fx, t.a11, RIG_CH_POSITION_Y, 2);
+	struct rig_resolver *r = rig_resolver_new(&fx->scene);
+	struct rig_resolver *fresh = rig_resolver_new(&fx->scene);
+	long tops[] = {t.a, RIG_NO_LAYER, t.a1, t.root, t.a, t.a11};
+	for (size_t i = 0; i < 6; i++) {
+		struct rig_affine got = rig_resolver_path(r, tops[i], t.a11, 4);
+		rig_resolver_free(fresh);
+		fresh = rig_resolver_new(&fx->scene);
+		struct rig_affine want = rig_resolver_path(fresh, tops[i], t.a11, 4);
+		expect_bits_eq(&got, &want, sizeof got, "path");
+	}
+	rig_resolver_free(fresh);
+	rig_resolver_free(r);
+}
+
+Test(resolver_memo, free_of_null_is_a_no_op) { rig_resolver_free(NULL); }
+
+/* ------------------------------------------------------------------------ */
+/* Whole evaluations                                                         */
+/* ------------------------------------------------------------------------ */
+
+Test(resolver_evaluate, animated_tip_moves_the_strip_middle_halfway)
+{
+	struct rig_fx f;
+	build_rig(&f);
+	struct rig_resolver *r = rig_resolver_new(&f.fx.scene);
+	double xy[12];
+	struct rig_errs errs;
+	rig_errs_init(&errs);
+	cr_assert_eq(rig_resolver_evaluate(xy, r, f.mesh, 0, &errs), 0);
+	expect_bits_eq(xy, f.def.source, sizeof xy, "rest frame");
+	cr_assert_eq(rig_resolver_evaluate(xy, r, f.mesh, 10, &errs), 0);
+	for (size_t v = 0; v < 6; v++) {
+		cr_expect_eq(xy[2 * v], f.def.source[2 * v]);
+		cr_expect_eq(xy[2 * v + 1], f.def.source[2 * v + 1] + (v % 3) * 5.0, "vertex %zu", v);
+	}
+	rig_resolver_free(r);
+	release_rig(&f);
+}
+
+Test(resolver_evaluate, fractional_and_negative_frames_follow_the_keys)
+{
+	struct rig_fx f;
+	build_rig(&f);
+	f.tip_keys[0].frame = -10;
+	struct rig_resolver *r = rig_resolver_new(&f.fx.scene);
+	double xy[12];
+	struct rig_errs errs;
+	rig_errs_init(&errs);
+	cr_assert_eq(rig_resolver_evaluate(xy, r, f.mesh, -5, &errs), 0);
+	cr_expect_eq(xy[2 * 2 + 1], 2.5, "tip at 2.5 when frame −5 of [−10, 10]");
+	cr_assert_eq(rig_resolver_evaluate(xy, r, f.mesh, 0.5, &errs), 0);
+	cr_expect_eq(xy[2 * 2 + 1], 5.25);
+	rig_resolver_free(r);
+	release_rig(&f);
+}
+
+Test(resolver_evaluate, mesh_errors_carry_the_layer_id_and_frame)
+{
+	struct rig_fx f;
+	build_rig(&f);
+	struct rig_key flip[2] = {{0, 1, RIG_INTERP_LINEAR, {0}}, {4, -1, RIG_INTERP_HOLD, {0}}};
+	f.fx.layers[f.root].keys[RIG_CH_SCALE_X] = (struct rig_keys){flip, 2};
+	struct rig_resolver *r = rig_resolver_new(&f.fx.scene);
+	double xy[12];
+	struct rig_errs errs;
+	rig_errs_init(&errs);
+	cr_expect_eq(rig_resolver_evaluate(xy, r, f.mesh, 6, &errs), -1);
+	cr_assert_gt(errs.count, 0);
+	long i = find_err(&errs, RIG_MESH_WINDING);
+	cr_assert_geq(i, 0);
+	cr_expect_geq(errs.items[i].triangle_index, 0);
+	cr_expect_str_eq(errs.items[i].layer_id, "mesh");
+	cr_expect(errs.items[i].has_frame);
+	cr_expect_eq(errs.items[i].frame, 6);
+	rig_resolver_free(r);
+	release_rig(&f);
+}
+
+Test(resolver_evaluate, binds_captured_at_a_frame_give_back_the_source_there)
+{
+	struct rig_fx f;
+	build_rig(&f);
+	set_channel(&f.fx, f.mesh, RIG_CH_ROTATION, -20);
+	set_channel(&f.fx, f.root, RIG_CH_POSITION_Y, 3);
+	struct rig_affine captured[2];
+	struct rig_errs errs;
+	cr_assert_eq(poses_at(captured, &f, 7.5, &errs), 0);
+	f.def.joints[0].bind = captured[0];
+	f.def.joints[1].bind = captured[1];
+	rig_skin_free(f.skin);
+	rig_errs_init(&errs);
+	f.skin = rig_skin_new(&f.def, &errs);
+	cr_assert_not_null(f.skin);
+	f.fx.layers[f.mesh].skin = f.skin;
+	struct rig_resolver *r = rig_resolver_new(&f.fx.scene);
+	double xy[12];
+	cr_assert_eq(rig_resolver_evaluate(xy, r, f.mesh, 7.5, &errs), 0);
+	expect_bits_eq(xy, f.def.source, sizeof xy, "captured frame");
+	rig_resolver_free(r);
+	release_rig(&f);
+}
+
+Test(resolver_evaluate, joints_in_another_tree_resolve_through_the_shot_root)
+{
+	struct rig_fx f;
+	build_rig(&f);
+	long other = add_layer(&f.fx, "other", RIG_NO_LAYER);
+	set_channel(&f.fx, other, RIG_CH_POSITION_X, 20);
+	set_channel(&f.fx, other, RIG_CH_POSITION_Y, 1);
+	f.joint_layers[1] = other;
+	struct rig_affine poses[2];
+	struct rig_errs errs;
+	cr_assert_eq(poses_at(poses, &f, 0, &errs), 0);
+	/* C is the shot root: pose = inverse(L_rig · L_mesh) · L_other. */
+	struct rig_affine m = rig_affine_mul(rig_transform_matrix(&f.fx.layers[f.rig].statics),
+					     rig_transform_matrix(&f.fx.layers[f.mesh].statics));
+	struct rig_affine inv;
+	cr_assert_eq(rig_affine_invert(&inv, &m), 0);
+	expect_affine_eq(poses[1], rig_affine_mul(inv, translate(20, 1)), 1e-12);
+	release_rig(&f);
+}
