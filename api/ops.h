@@ -122,6 +122,15 @@ int rig_op_apply(struct rig_op_ctx *ctx, struct rig_op *op);
 int rig_op__skin_decode(struct rig_op *out, json_t *value, const struct rig_jr *jr);
 int rig_op__skin_apply(struct rig_op_ctx *ctx, struct rig_op *op);
 
+/* Decodes a skin definition (LayerSkinInput) from JSON into d (which must be
+ * zeroed; it owns the arrays afterwards even on failure — release it), then
+ * checks every rule of SPEC §3 with the core. jointLayers is required when
+ * with_joint_layers (and fills each joint's layer_id); extra_fields lists other
+ * members the object may have. Violations carry pointers under sjr->base.
+ * Returns 0 or -1. */
+int rig_skin_json_decode(struct rig_skin_def *d, json_t *skin, const struct rig_jr *sjr,
+			 bool with_joint_layers, const char *const *extra_fields);
+
 /* Records a layer id in ctx->changed once. */
 void rig_op__changed(struct rig_op_ctx *ctx, const char *layer_id);
 

@@ -282,6 +282,37 @@ static void name_unknown_joints(struct rig_errs *errs, size_t from, json_t *weig
 	}
 }
 
+int rig_skin_json_decode(struct rig_skin_def *d, json_t *skin, const struct rig_jr *sjr,
+			 bool with_joint_layers, const char *const *extra_fields)
+{
+	const char *fields[12] = {"source", "triangles", "joints", "weights"};
+	size_t n_fields = 4;
+	if (with_joint_layers)
+		fields[n_fields++] = "jointLayers";
+	for (const char *const *f = extra_fields; f && *f && n_fields < 11; f++)
+		fields[n_fields++] = *f;
+	fields[n_fields] = NULL;
+	size_t before = sjr->errs->total;
+	rig_jr_known(sjr, skin, fields);
+	decode_source(sjr, skin, d);
+	decode_triangles(sjr, skin, d);
+	decode_joints(sjr, skin, d);
+	if (sjr->errs->total > before)
+		return -1; /* shapes are wrong; the rules below would only echo them */
+	decode_weights(sjr, skin, d);
+	if (with_joint_layers)
+		decode_joint_layers(sjr, skin, d);
+	if (sjr->errs->total > before)
+		return -1;
+	size_t from = sjr->errs->count;
+	if (rig_skin_check_def(d, sjr->errs) != 0) {
+		name_unknown_joints(sjr->errs, from, json_object_get(skin, "weights"));
+		scope(sjr->errs, from, sjr->op_index, sjr->base);
+		return -1;
+	}
+	return 0;
+}
+
 static int decode_skin(struct rig_op *out, json_t *op, const struct rig_jr *jr)
 {
 	static const char *const allowed[] = {"op", "layerId", "skin", NULL};
@@ -299,27 +330,7 @@ static int decode_skin(struct rig_op *out, json_t *op, const struct rig_jr *jr)
 	char base[64];
 	snprintf(base, sizeof base, "%s/skin", jr->base);
 	struct rig_jr sjr = {jr->errs, RIG_OP_INVALID, base, jr->op_index};
-	static const char *const skin_fields[] = {"source",  "triangles",   "joints",
-						  "weights", "jointLayers", NULL};
-	struct rig_skin_def *d = &out->u.skin.def;
-	size_t before = jr->errs->total;
-	rig_jr_known(&sjr, skin, skin_fields);
-	decode_source(&sjr, skin, d);
-	decode_triangles(&sjr, skin, d);
-	decode_joints(&sjr, skin, d);
-	if (jr->errs->total > before)
-		return -1; /* shapes are wrong; the rules below would only echo them */
-	decode_weights(&sjr, skin, d);
-	decode_joint_layers(&sjr, skin, d);
-	if (jr->errs->total > before)
-		return -1;
-	size_t from = jr->errs->count;
-	if (rig_skin_check_def(d, jr->errs) != 0) {
-		name_unknown_joints(jr->errs, from, json_object_get(skin, "weights"));
-		scope(jr->errs, from, jr->op_index, base);
-		return -1;
-	}
-	return rc;
+	return rig_skin_json_decode(&out->u.skin.def, skin, &sjr, true, NULL) | rc;
 }
 
 static int decode_weights_put(struct rig_op *out, json_t *op, const struct rig_jr *jr)

@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "api.h"
+#include "frames.h"
 #include "ids.h"
 #include "receipts.h"
 #include "sha256.h"
@@ -38,6 +39,10 @@ static const struct route routes[] = {
 	{"POST", "/v1/shots/{}/edits", rig_h_edits},
 	{"GET", "/v1/shots/{}/receipts", rig_h_receipt_list},
 	{"GET", "/v1/receipts/{}", rig_h_receipt_get},
+	{"GET", "/v1/shots/{}/frames/{}", rig_h_frame},
+	{"GET", "/v1/shots/{}/layers/{}/frames", rig_h_frame_range},
+	{"POST", "/v1/shots/{}/layers/{}/map-points", rig_h_map_points},
+	{"POST", "/v1/skin/evaluate", rig_h_skin_evaluate},
 };
 
 /* Matches path against pattern, capturing ids. 1 = match, 0 = no match,

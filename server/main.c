@@ -78,6 +78,11 @@ int main(int argc, char **argv)
 	if (rc)
 		return 2;
 	signal(SIGPIPE, SIG_IGN);
+	/* Frame ranges evaluate on libuv's work queue: one worker per HTTP thread
+	 * unless the operator chose otherwise. Read by libuv on first use. */
+	char pool[16];
+	snprintf(pool, sizeof pool, "%u", s.cfg.threads);
+	setenv("UV_THREADPOOL_SIZE", pool, 0);
 
 	char err[512];
 	struct rig_db_options dbo = {.path = s.cfg.db_path,

@@ -1,0 +1,160 @@
+/* Request-scoped evaluation of evaluate.h. */
+#include "evaluate.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api.h"
+#include "mesh_map.h"
+#include "shot_repo.h"
+
+int rig_eval_open(struct rig_eval *ev, sqlite3 *conn, const char *shot_id, struct rig_resp *resp)
+{
+	memset(ev, 0, sizeof *ev);
+	ev->conn = conn;
+	int rc = sqlite3_exec(conn, "BEGIN", NULL, NULL, NULL) == SQLITE_OK ? 0 : -RIG_INTERNAL;
+	if (!rc)
+		rc = rig_shot_load(&ev->model, conn, shot_id);
+	if (!rc && rig_scene_view_init(&ev->view, &ev->model) != 0)
+		rc = -RIG_INTERNAL;
+	if (!rc && !(ev->skins = calloc(ev->view.scene.n_layers + 1, sizeof *ev->skins)))
+		rc = -RIG_INTERNAL;
+	if (rc) {
+		rig_api__fail(resp, rc, "shot");
+		return -1;
+	}
+	return 0;
+}
+
+long rig_eval_find_skinned(struct rig_eval *ev, const char *layer_id, struct rig_resp *resp)
+{
+	long i = rig_shot_model_index(&ev->model, layer_id);
+	if (i < 0) {
+		rig_problem(resp, RIG_NOT_FOUND,
+			    json_pack("{s:s, s:s}", "shotId", ev->model.id, "layerId", layer_id),
+			    "shot '%s' has no layer '%s'", ev->model.id, layer_id);
+		return -1;
+	}
+	if (ev->model.layers[i].binding != RIG_BINDING_SKIN) {
+		rig_problem(resp, RIG_MESH_BINDING_KIND, json_pack("{s:s}", "layerId", layer_id),
+			    "layer '%s' has no skin binding to evaluate", layer_id);
+		return -1;
+	}
+	return ev->view.index_of[i];
+}
+
+/* The model layer behind scene index s. */
+static struct rig_model_layer *model_layer(const struct rig_eval *ev, long s)
+{
+	for (size_t i = 0; i < ev->model.n_layers; i++)
+		if (ev->view.index_of[i] == s)
+			return &ev->model.layers[i];
+	return NULL;
+}
+
+static int prepare_one(struct rig_eval *ev, long s, struct rig_errs *errs)
+{
+	if (ev->skins[s])
+		return 0;
+	struct rig_model_layer *l = model_layer(ev, s);
+	int rc = rig_shot_load_skin(ev->conn, &ev->model, l);
+	if (rc) {
+		struct rig_err *e = rig_errs_add(errs, (enum rig_code)-rc, "cannot load the skin of '%s'",
+						 l->id);
+		rig_strlcpy(e->layer_id, l->id, sizeof e->layer_id);
+		return -1;
+	}
+	size_t from = errs->count;
+	ev->skins[s] = rig_skin_new(&l->skin, errs);
+	if (!ev->skins[s]) {
+		for (size_t k = from; k < errs->count; k++)
+			rig_strlcpy(errs->items[k].layer_id, l->id, sizeof errs->items[k].layer_id);
+		return -1;
+	}
+	ev->view.layers[s].skin = ev->skins[s];
+	return 0;
+}
+
+int rig_eval_prepare(struct rig_eval *ev, long layer, bool shot_space, struct rig_errs *errs)
+{
+	if (prepare_one(ev, layer, errs))
+		return -1;
+	for (long p = ev->view.layers[layer].parent; shot_space && p != RIG_NO_LAYER;
+	     p = ev->view.layers[p].parent)
+		if (ev->view.layers[p].deformed && prepare_one(ev, p, errs))
+			return -1;
+	return 0;
+}
+
+const struct rig_skin *rig_eval_skin(const struct rig_eval *ev, long layer)
+{
+	return ev->skins[layer];
+}
+
+/* Carries points from layer's local space up to shot space: through each
+ * ancestor's local matrix, and through each deformed ancestor's deformation. */
+static int to_shot_space(double *xy, size_t n, struct rig_resolver *r, const struct rig_eval *ev,
+			 long layer, double frame, struct rig_errs *errs)
+{
+	for (long x = layer; x != RIG_NO_LAYER; x = ev->view.layers[x].parent) {
+		struct rig_affine m = rig_resolver_local(r, x, frame);
+		for (size_t i = 0; i < n; i++)
+			rig_affine_apply(&xy[2 * i], &xy[2 * i + 1], &m, xy[2 * i], xy[2 * i + 1]);
+		long p = ev->view.layers[x].parent;
+		if (p == RIG_NO_LAYER || !ev->view.layers[p].deformed)
+			continue;
+		const struct rig_skin_def *d = rig_skin_def_of(ev->skins[p]);
+		double *deformed = malloc(2 * d->n_verts * sizeof *deformed);
+		if (!deformed) {
+			rig_errs_add(errs, RIG_INTERNAL, "out of memory");
+			return -1;
+		}
+		int rc = rig_resolver_evaluate(deformed, r, p, frame, errs);
+		if (rc == 0)
+			rig_mesh_map_points(xy, n, d->source, deformed, d->triangles, d->n_tris);
+		free(deformed);
+		if (rc)
+			return -1;
+	}
+	return 0;
+}
+
+int rig_eval_frame(double *out_xy, struct rig_resolver *r, const struct rig_eval *ev, long layer,
+		   double frame, bool shot_space, struct rig_errs *errs)
+{
+	if (rig_resolver_evaluate(out_xy, r, layer, frame, errs) != 0)
+		return -1;
+	if (!shot_space)
+		return 0;
+	return to_shot_space(out_xy, rig_skin_def_of(ev->skins[layer])->n_verts, r, ev, layer,
+			     frame, errs);
+}
+
+int rig_eval_map_points(double *xy, size_t n, struct rig_resolver *r, const struct rig_eval *ev,
+			long layer, double frame, bool shot_space, struct rig_errs *errs)
+{
+	const struct rig_skin_def *d = rig_skin_def_of(ev->skins[layer]);
+	double *deformed = malloc(2 * d->n_verts * sizeof *deformed);
+	if (!deformed) {
+		rig_errs_add(errs, RIG_INTERNAL, "out of memory");
+		return -1;
+	}
+	int rc = rig_resolver_evaluate(deformed, r, layer, frame, errs);
+	if (rc == 0)
+		rig_mesh_map_points(xy, n, d->source, deformed, d->triangles, d->n_tris);
+	free(deformed);
+	if (rc == 0 && shot_space)
+		rc = to_shot_space(xy, n, r, ev, layer, frame, errs);
+	return rc;
+}
+
+void rig_eval_release(struct rig_eval *ev)
+{
+	for (size_t i = 0; ev->skins && i < ev->view.scene.n_layers; i++)
+		rig_skin_free(ev->skins[i]);
+	free(ev->skins);
+	rig_scene_view_release(&ev->view);
+	rig_shot_model_release(&ev->model);
+	memset(ev, 0, sizeof *ev);
+}

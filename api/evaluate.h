@@ -1,0 +1,53 @@
+/* Evaluating a stored shot for one read request: the shot loaded in one read
+ * snapshot, its scene view, and the skin evaluators the request needs. Shared
+ * read-only by the threads that evaluate frames of the request; each thread
+ * brings its own resolver (rig.h). Everything is dropped at the end of the
+ * request: nothing is cached across requests.
+ */
+#ifndef RIG_EVALUATE_H
+#define RIG_EVALUATE_H
+
+#include <sqlite3.h>
+#include <stdbool.h>
+
+#include "exchange.h"
+#include "rig.h"
+#include "shot_model.h"
+
+struct rig_eval {
+	struct rig_shot_model model;
+	struct rig_scene_view view;
+	struct rig_skin **skins; /* per scene layer; owned; NULL until prepared */
+	sqlite3 *conn;           /* borrowed while preparing (read transaction open) */
+};
+
+/* Loads the shot into ev inside a read transaction on conn (left open, so
+ * skins load from the same snapshot). Returns 0, or -1 with resp filled (404…).
+ * Release with rig_eval_release() in every case. */
+int rig_eval_open(struct rig_eval *ev, sqlite3 *conn, const char *shot_id, struct rig_resp *resp);
+
+/* The scene index of a skinned mesh layer, or -1 with resp filled: 404 for an
+ * unknown layer, 422 MESH_BINDING_KIND for a layer without a skin. */
+long rig_eval_find_skinned(struct rig_eval *ev, const char *layer_id, struct rig_resp *resp);
+
+/* Builds the evaluators layer needs: its own skin and, for shot space, those of
+ * its deformed ancestors. Returns 0, or -1 with errs filled. */
+int rig_eval_prepare(struct rig_eval *ev, long layer, bool shot_space, struct rig_errs *errs);
+
+/* Evaluates prepared layer at shot frame into out_xy (2 · n_verts doubles) in
+ * its local space, or in shot space (up through its ancestors, deformed ones
+ * mapping points through their own deformation). Thread-safe for distinct
+ * resolvers. Returns 0, or -1 with errs filled (each error names layer and frame). */
+int rig_eval_frame(double *out_xy, struct rig_resolver *r, const struct rig_eval *ev, long layer,
+		   double frame, bool shot_space, struct rig_errs *errs);
+
+/* Carries n points given in layer's source space to frame (the map-points path). */
+int rig_eval_map_points(double *xy, size_t n, struct rig_resolver *r, const struct rig_eval *ev,
+			long layer, double frame, bool shot_space, struct rig_errs *errs);
+
+/* The skin evaluator of a prepared layer. */
+const struct rig_skin *rig_eval_skin(const struct rig_eval *ev, long layer);
+
+void rig_eval_release(struct rig_eval *ev);
+
+#endif

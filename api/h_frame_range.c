@@ -1,0 +1,323 @@
+/* GET /v1/shots/{shotId}/layers/{layerId}/frames: a frame range for render
+ * farms, streamed as JSON, f32 or OBJ.
+ *
+ * Frames are evaluated in parallel on libuv's work queue, at most
+ * RIG_RANGE_WINDOW ahead of what the client has read, and encoded one at a time
+ * as libmicrohttpd pulls bytes, so a 10,000-frame request holds a handful of
+ * frames in memory, not all of them. Each window slot owns a resolver; the shot
+ * and skins are shared read-only. Frame i is from + i·step (multiplied, never
+ * accumulated, so frames are exact and independent of the range).
+ *
+ * The first frame is evaluated before the response starts, so most evaluation
+ * errors are a 422. An error on a later frame aborts the connection; the client
+ * sees a short body (the f32 header's frameCount and the JSON brackets tell).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <uv.h>
+
+#include "api.h"
+#include "evaluate.h"
+#include "frames.h"
+
+struct slot {
+	uv_work_t work;
+	struct range *range;
+	size_t index; /* frame index being evaluated */
+	bool busy;
+	bool done;
+	int rc;
+	double *xy;
+	struct rig_resolver *resolver;
+	struct rig_errs errs;
+};
+
+struct range {
+	struct rig_eval ev;
+	long layer;
+	size_t n_verts;
+	bool shot_space;
+	enum rig_frame_format fmt;
+	double from, step;
+	size_t n_frames;
+	size_t next_emit, next_schedule;
+	uv_loop_t loop;
+	bool loop_open;
+	struct slot slots[RIG_RANGE_WINDOW];
+	struct rig_buf out; /* encoded bytes not yet handed over */
+	size_t out_off;
+	bool header_done, footer_done, failed;
+	char layer_id[RIG_ID_MAX + 1];
+	char shot_id[RIG_ID_MAX + 1];
+	long long version;
+	const uint32_t *tris;
+	size_t n_tris;
+};
+
+static double frame_at(const struct range *rg, size_t i) { return rg->from + (double)i * rg->step; }
+
+static void work_cb(uv_work_t *w)
+{
+	struct slot *s = w->data;
+	rig_errs_init(&s->errs);
+	s->rc = rig_eval_frame(s->xy, s->resolver, &s->range->ev, s->range->layer,
+			       frame_at(s->range, s->index), s->range->shot_space, &s->errs);
+}
+
+static void after_cb(uv_work_t *w, int status)
+{
+	struct slot *s = w->data;
+	s->busy = false;
+	s->done = true;
+	if (status != 0)
+		s->rc = -1;
+}
+
+/* Keeps the window full: queues frames up to RIG_RANGE_WINDOW past next_emit. */
+static int schedule(struct range *rg)
+{
+	while (rg->next_schedule < rg->n_frames &&
+	       rg->next_schedule < rg->next_emit + RIG_RANGE_WINDOW) {
+		struct slot *s = &rg->slots[rg->next_schedule % RIG_RANGE_WINDOW];
+		if (s->busy || s->done)
+			break;
+		s->index = rg->next_schedule++;
+		s->busy = true;
+		s->work.data = s;
+		if (uv_queue_work(&rg->loop, &s->work, work_cb, after_cb) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Waits for the next frame in order; returns its slot, or NULL when it failed. */
+static struct slot *next_frame(struct range *rg)
+{
+	struct slot *s = &rg->slots[rg->next_emit % RIG_RANGE_WINDOW];
+	if (schedule(rg) != 0)
+		return NULL;
+	while (!s->done)
+		uv_run(&rg->loop, UV_RUN_ONCE);
+	return s->rc == 0 ? s : NULL;
+}
+
+static void encode_header(struct range *rg)
+{
+	struct rig_buf *b = &rg->out;
+	if (rg->fmt == RIG_FRAMES_F32) {
+		rig_frames__f32_header(b, (uint32_t)rg->n_verts, (uint32_t)rg->n_frames);
+	} else if (rg->fmt == RIG_FRAMES_JSON) {
+		rig_buf_puts(b, "{\"shotId\":");
+		rig_buf_json_string(b, rg->shot_id);
+		rig_buf_printf(b, ",\"shotVersion\":%lld,\"layerId\":", rg->version);
+		rig_buf_json_string(b, rg->layer_id);
+		rig_buf_printf(b, ",\"space\":\"%s\",\"frames\":[", rg->shot_space ? "shot" : "local");
+	} else {
+		rig_buf_printf(b, "# rigd shot %s version %lld layer %s, %zu frames, %s space\n",
+			       rg->shot_id, rg->version, rg->layer_id, rg->n_frames,
+			       rg->shot_space ? "shot" : "local");
+	}
+}
+
+static void encode_frame(struct range *rg, size_t i, const double *xy)
+{
+	struct rig_buf *b = &rg->out;
+	double f = frame_at(rg, i);
+	if (rg->fmt == RIG_FRAMES_F32) {
+		rig_frames__f32_frame(b, f, xy, rg->n_verts);
+	} else if (rg->fmt == RIG_FRAMES_JSON) {
+		rig_buf_puts(b, i ? ",{\"frame\":" : "{\"frame\":");
+		rig_buf_double(b, f);
+		rig_buf_puts(b, ",\"vertices\":");
+		rig_frames__json_vertices(b, xy, rg->n_verts);
+		rig_buf_puts(b, "}");
+	} else {
+		/* One object per frame; OBJ indices are global and 1-based. */
+		rig_buf_puts(b, "o frame_");
+		rig_buf_double(b, f);
+		rig_buf_puts(b, "\n");
+		for (size_t v = 0; v < rg->n_verts; v++) {
+			rig_buf_puts(b, "v ");
+			rig_buf_double(b, xy[2 * v]);
+			rig_buf_puts(b, " ");
+			rig_buf_double(b, xy[2 * v + 1]);
+			rig_buf_puts(b, " 0\n");
+		}
+		size_t base = i * rg->n_verts + 1;
+		for (size_t t = 0; t < rg->n_tris; t++)
+			rig_buf_printf(b, "f %zu %zu %zu\n", base + rg->tris[3 * t],
+				       base + rg->tris[3 * t + 1], base + rg->tris[3 * t + 2]);
+	}
+}
+
+/* Produces the next piece of the body into rg->out; false at the end. */
+static bool produce(struct range *rg)
+{
+	rig_buf_clear(&rg->out);
+	rg->out_off = 0;
+	if (!rg->header_done) {
+		rg->header_done = true;
+		encode_header(rg);
+		return true;
+	}
+	if (rg->next_emit < rg->n_frames) {
+		struct slot *s = next_frame(rg);
+		if (!s) {
+			rg->failed = true;
+			return false;
+		}
+		encode_frame(rg, rg->next_emit, s->xy);
+		s->done = false;
+		rg->next_emit++;
+		schedule(rg);
+		return true;
+	}
+	if (!rg->footer_done) {
+		rg->footer_done = true;
+		if (rg->fmt == RIG_FRAMES_JSON)
+			rig_buf_puts(&rg->out, "]}");
+		return rg->out.len > 0;
+	}
+	return false;
+}
+
+static long stream_cb(void *ctx, uint64_t pos, char *buf, size_t max)
+{
+	struct range *rg = ctx;
+	while (rg->out_off == rg->out.len) {
+		if (!produce(rg))
+			return rg->failed || rg->out.oom ? RIG_STREAM_ERROR : RIG_STREAM_END;
+	}
+	if (rg->out.oom)
+		return RIG_STREAM_ERROR;
+	size_t n = rg->out.len - rg->out_off;
+	if (n > max)
+		n = max;
+	memcpy(buf, rg->out.data + rg->out_off, n);
+	rg->out_off += n;
+	return (long)n;
+}
+
+static void range_free(void *ctx)
+{
+	struct range *rg = ctx;
+	if (rg->loop_open) {
+		/* Let queued work finish before its memory goes. */
+		uv_run(&rg->loop, UV_RUN_DEFAULT);
+		uv_loop_close(&rg->loop);
+	}
+	for (size_t i = 0; i < RIG_RANGE_WINDOW; i++) {
+		free(rg->slots[i].xy);
+		rig_resolver_free(rg->slots[i].resolver);
+	}
+	rig_buf_release(&rg->out);
+	rig_eval_release(&rg->ev);
+	free(rg);
+}
+
+/* Parses from/to/step (defaults: the shot's range, step 1). 0 or -1 with resp filled. */
+static int parse_range(struct rig_req *req, struct rig_resp *resp, struct range *rg)
+{
+	double to = rg->ev.model.frame_end;
+	rg->from = rg->ev.model.frame_start;
+	rg->step = 1;
+	const char *names[3] = {"from", "to", "step"};
+	double *fields[3] = {&rg->from, &to, &rg->step};
+	for (int i = 0; i < 3; i++) {
+		const char *v = rig_api__query(req, names[i]);
+		if (v && rig_frames__parse_frame(fields[i], v) != 0) {
+			rig_problem(resp, RIG_INVALID_QUERY, json_pack("{s:s}", "parameter", names[i]),
+				    "%s must be a finite number", names[i]);
+			return -1;
+		}
+	}
+	if (!(rg->step > 0)) {
+		rig_problem(resp, RIG_INVALID_QUERY, json_pack("{s:s}", "parameter", "step"),
+			    "step must be greater than 0");
+		return -1;
+	}
+	if (!(to >= rg->from)) {
+		rig_problem(resp, RIG_INVALID_QUERY, json_pack("{s:s}", "parameter", "to"),
+			    "to must not be before from");
+		return -1;
+	}
+	/* Frames from, from+step, … up to to; a hair of slack absorbs 0.1-style steps. */
+	double count = floor((to - rg->from) / rg->step + 1e-9) + 1;
+	if (count > RIG_MAX_RANGE_FRAMES) {
+		rig_problem(resp, RIG_INVALID_QUERY,
+			    json_pack("{s:s, s:i}", "parameter", "to", "maxRangeFrames",
+				      RIG_MAX_RANGE_FRAMES),
+			    "the range has %.0f frames; the limit is %d", count, RIG_MAX_RANGE_FRAMES);
+		return -1;
+	}
+	rg->n_frames = (size_t)count;
+	return 0;
+}
+
+void rig_h_frame_range(struct rig_req *req, struct rig_resp *resp)
+{
+	struct range *rg = calloc(1, sizeof *rg);
+	if (!rg) {
+		rig_problem(resp, RIG_INTERNAL, NULL, "out of memory");
+		return;
+	}
+	struct rig_errs *errs = &rg->slots[0].errs;
+	rig_errs_init(errs);
+	sqlite3 *conn = rig_db_acquire(req->app->db);
+	if (rig_frames__space(req, resp, &rg->shot_space) ||
+	    rig_frames__format(req, resp, true, &rg->fmt) ||
+	    rig_eval_open(&rg->ev, conn, req->params[0], resp) != 0 || parse_range(req, resp, rg) ||
+	    (rg->layer = rig_eval_find_skinned(&rg->ev, req->params[1], resp)) < 0)
+		goto fail;
+	if (rig_frames__etag(req, resp, rg->ev.model.version))
+		goto fail;
+	if (rig_eval_prepare(&rg->ev, rg->layer, rg->shot_space, errs) != 0) {
+		rig_frames__eval_failed(resp, errs);
+		goto fail;
+	}
+	rig_db_release(req->app->db, conn);
+	conn = NULL;
+	const struct rig_skin_def *d = rig_skin_def_of(rig_eval_skin(&rg->ev, rg->layer));
+	rg->n_verts = d->n_verts;
+	rg->tris = d->triangles;
+	rg->n_tris = d->n_tris;
+	rg->version = rg->ev.model.version;
+	rig_strlcpy(rg->layer_id, req->params[1], sizeof rg->layer_id);
+	rig_strlcpy(rg->shot_id, rg->ev.model.id, sizeof rg->shot_id);
+	rig_buf_init(&rg->out);
+	for (size_t i = 0; i < RIG_RANGE_WINDOW; i++) {
+		struct slot *s = &rg->slots[i];
+		s->range = rg;
+		s->xy = malloc(2 * rg->n_verts * sizeof *s->xy);
+		s->resolver = rig_resolver_new(&rg->ev.view.scene);
+		if (!s->xy || !s->resolver) {
+			rig_problem(resp, RIG_INTERNAL, NULL, "out of memory");
+			goto fail;
+		}
+	}
+	if (uv_loop_init(&rg->loop) != 0) {
+		rig_problem(resp, RIG_INTERNAL, NULL, "cannot start the frame workers");
+		goto fail;
+	}
+	rg->loop_open = true;
+	struct slot *first = next_frame(rg);
+	if (!first) {
+		struct slot *s = &rg->slots[0];
+		rig_frames__eval_failed(resp, s->errs.total ? &s->errs : errs);
+		goto fail;
+	}
+	resp->status = 200;
+	resp->content_type = rg->fmt == RIG_FRAMES_F32   ? "application/octet-stream"
+			     : rg->fmt == RIG_FRAMES_OBJ ? "model/obj"
+							 : "application/json";
+	resp->stream = stream_cb;
+	resp->stream_free = range_free;
+	resp->stream_ctx = rg;
+	return;
+fail:
+	if (conn)
+		rig_db_release(req->app->db, conn);
+	range_free(rg);
+}

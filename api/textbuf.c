@@ -1,0 +1,117 @@
+/* The response buffer of textbuf.h. */
+#include "textbuf.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void rig_buf_init(struct rig_buf *b) { memset(b, 0, sizeof *b); }
+
+void rig_buf_release(struct rig_buf *b)
+{
+	free(b->data);
+	memset(b, 0, sizeof *b);
+}
+
+bool rig_buf_reserve(struct rig_buf *b, size_t n)
+{
+	if (b->oom)
+		return false;
+	if (b->len + n <= b->cap)
+		return true;
+	size_t cap = b->cap ? b->cap : 256;
+	while (cap < b->len + n)
+		cap *= 2;
+	char *grown = realloc(b->data, cap);
+	if (!grown) {
+		b->oom = true;
+		return false;
+	}
+	b->data = grown;
+	b->cap = cap;
+	return true;
+}
+
+void rig_buf_put(struct rig_buf *b, const void *p, size_t n)
+{
+	if (!rig_buf_reserve(b, n))
+		return;
+	memcpy(b->data + b->len, p, n);
+	b->len += n;
+}
+
+void rig_buf_puts(struct rig_buf *b, const char *s) { rig_buf_put(b, s, strlen(s)); }
+
+void rig_buf_printf(struct rig_buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0 || !rig_buf_reserve(b, (size_t)n + 1))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	b->len += (size_t)n;
+}
+
+int rig_format_double(char *out, double v)
+{
+	/* The fewest significant digits (15, 16 or 17) that parse back exactly;
+	 * 17 always do for a double. */
+	int n = 0;
+	for (int digits = 15; digits <= 17; digits++) {
+		n = snprintf(out, 32, "%.*g", digits, v);
+		if (digits == 17 || strtod(out, NULL) == v)
+			break;
+	}
+	return n;
+}
+
+void rig_buf_double(struct rig_buf *b, double v)
+{
+	char tmp[32];
+	int n = rig_format_double(tmp, v);
+	rig_buf_put(b, tmp, (size_t)n);
+}
+
+void rig_buf_json_string(struct rig_buf *b, const char *s)
+{
+	rig_buf_put(b, "\"", 1);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\') {
+			char esc[2] = {'\\', (char)c};
+			rig_buf_put(b, esc, 2);
+		} else if (c < 0x20) {
+			rig_buf_printf(b, "\\u%04x", c);
+		} else {
+			rig_buf_put(b, s, 1);
+		}
+	}
+	rig_buf_put(b, "\"", 1);
+}
+
+void rig_buf_u32le(struct rig_buf *b, uint32_t v)
+{
+	unsigned char p[4] = {(unsigned char)v, (unsigned char)(v >> 8), (unsigned char)(v >> 16),
+			      (unsigned char)(v >> 24)};
+	rig_buf_put(b, p, 4);
+}
+
+void rig_buf_f32le(struct rig_buf *b, float v)
+{
+	uint32_t bits;
+	memcpy(&bits, &v, 4);
+	rig_buf_u32le(b, bits);
+}
+
+void rig_buf_f64le(struct rig_buf *b, double v)
+{
+	uint64_t bits;
+	memcpy(&bits, &v, 8);
+	rig_buf_u32le(b, (uint32_t)bits);
+	rig_buf_u32le(b, (uint32_t)(bits >> 32));
+}
