@@ -43,6 +43,7 @@ static const struct route routes[] = {
 	{"GET", "/v1/shots/{}/layers/{}/frames", rig_h_frame_range},
 	{"POST", "/v1/shots/{}/layers/{}/map-points", rig_h_map_points},
 	{"POST", "/v1/skin/evaluate", rig_h_skin_evaluate},
+	{"GET", "/v1/shots/{}/layers/{}/mesh-data/{}", rig_h_mesh_data},
 };
 
 /* Matches path against pattern, capturing ids. 1 = match, 0 = no match,
