@@ -109,14 +109,14 @@ static struct rig_err *boundary_violation(const struct rig_scene *scene, long me
 	const char *m_id = scene->layers[mesh].id;
 	const char *j_id = scene->layers[joint_layer].id;
 	struct rig_err *e = NULL;
+	long c = rig_scene_lca(scene, mesh, joint_layer); /* = mesh when J is inside M */
 	if (joint_layer == mesh) {
 		e = rig_errs_add(errs, RIG_SKIN_DEFORMATION_BOUNDARY,
 				 "joint layer '%s' is the skinned layer itself", j_id);
-	} else if (rig_scene_is_ancestor(scene, mesh, joint_layer)) {
+	} else if (c == mesh) {
 		e = rig_errs_add(errs, RIG_SKIN_DEFORMATION_BOUNDARY,
 				 "joint layer '%s' is inside skinned layer '%s'", j_id, m_id);
 	} else {
-		long c = rig_scene_lca(scene, mesh, joint_layer);
 		long dj = deformed_between(scene, c, joint_layer);
 		long dm = dj == RIG_NO_LAYER ? deformed_between(scene, c, mesh) : RIG_NO_LAYER;
 		if (dj != RIG_NO_LAYER)

@@ -503,8 +503,8 @@ static inline void prefetch(const void *p)
 #endif
 }
 
-/* Every vertex has exactly n_per influences; n_per is a constant at each call
- * site, so the inner loop unrolls and the loop body has no branches. */
+/* Every vertex has exactly n_per influences. For 1–4, n_per is a constant at
+ * the call site, so the body below folds to straight-line code with no branch. */
 static inline __attribute__((always_inline)) void
 deform_uniform(double *restrict out, const double *restrict src, const uint8_t *restrict joints,
 	       const double *restrict weights, const struct blend *restrict mats, size_t n_verts,
@@ -519,7 +519,14 @@ deform_uniform(double *restrict out, const double *restrict src, const uint8_t *
 		const double *w = &weights[n_per * v];
 		pair c[3];
 		blend_first(c, &mats[j[0]], w[0]);
-		for (size_t k = 1; k < n_per; k++)
+		/* Spelled out up to four: GCC -O2 does not unroll the loop itself. */
+		if (n_per > 1)
+			blend_add(c, &mats[j[1]], w[1]);
+		if (n_per > 2)
+			blend_add(c, &mats[j[2]], w[2]);
+		if (n_per > 3)
+			blend_add(c, &mats[j[3]], w[3]);
+		for (size_t k = 4; k < n_per; k++)
 			blend_add(c, &mats[j[k]], w[k]);
 		blend_finish(&out[2 * v], &src[2 * v], c);
 	}
@@ -571,8 +578,12 @@ void rig_skin_deform(double *out_xy, const struct rig_skin *skin, const struct r
 		deform_uniform(out_xy, src, skin->k_joints, skin->k_weights, mats, d->n_verts, 4);
 		break;
 	default:
-		deform_mixed(out_xy, src, skin->k_joints, skin->k_weights, d->weight_offsets, mats,
-			     d->n_verts);
+		if (skin->uniform_count > 0)
+			deform_uniform(out_xy, src, skin->k_joints, skin->k_weights, mats,
+				       d->n_verts, skin->uniform_count);
+		else
+			deform_mixed(out_xy, src, skin->k_joints, skin->k_weights,
+				     d->weight_offsets, mats, d->n_verts);
 		break;
 	}
 }
