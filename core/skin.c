@@ -564,23 +564,25 @@ void rig_skin_deform(double *out_xy, const struct rig_skin *skin, const struct r
 		memcpy(mats[j].col, s.m, sizeof s.m);
 	}
 	const double *src = d->source;
+	/* The influence arrays follow def's offsets, which need not start at 0. */
+	const uint8_t *kj = skin->k_joints + d->weight_offsets[0];
+	const double *kw = skin->k_weights + d->weight_offsets[0];
 	switch (skin->uniform_count) {
 	case 1:
-		deform_uniform(out_xy, src, skin->k_joints, skin->k_weights, mats, d->n_verts, 1);
+		deform_uniform(out_xy, src, kj, kw, mats, d->n_verts, 1);
 		break;
 	case 2:
-		deform_uniform(out_xy, src, skin->k_joints, skin->k_weights, mats, d->n_verts, 2);
+		deform_uniform(out_xy, src, kj, kw, mats, d->n_verts, 2);
 		break;
 	case 3:
-		deform_uniform(out_xy, src, skin->k_joints, skin->k_weights, mats, d->n_verts, 3);
+		deform_uniform(out_xy, src, kj, kw, mats, d->n_verts, 3);
 		break;
 	case 4:
-		deform_uniform(out_xy, src, skin->k_joints, skin->k_weights, mats, d->n_verts, 4);
+		deform_uniform(out_xy, src, kj, kw, mats, d->n_verts, 4);
 		break;
 	default:
 		if (skin->uniform_count > 0)
-			deform_uniform(out_xy, src, skin->k_joints, skin->k_weights, mats,
-				       d->n_verts, skin->uniform_count);
+			deform_uniform(out_xy, src, kj, kw, mats, d->n_verts, skin->uniform_count);
 		else
 			deform_mixed(out_xy, src, skin->k_joints, skin->k_weights,
 				     d->weight_offsets, mats, d->n_verts);

@@ -842,6 +842,49 @@ Test(skin_kernel, same_list_gives_the_same_bits_in_uniform_and_mixed_meshes)
 	rig_skin_def_release(&b);
 }
 
+Test(skin_kernel, weight_offsets_need_not_start_at_zero)
+{
+	/* The strip with one unused influence in front of vertex 0's list. */
+	struct rig_skin_def d = strip_def();
+	struct rig_skin_def shifted = d;
+	size_t n_infl = d.weight_offsets[d.n_verts];
+	shifted.influences = calloc(n_infl + 1, sizeof *shifted.influences);
+	shifted.weight_offsets = calloc(d.n_verts + 1, sizeof *shifted.weight_offsets);
+	memcpy(shifted.influences + 1, d.influences, n_infl * sizeof *d.influences);
+	for (size_t v = 0; v <= d.n_verts; v++)
+		shifted.weight_offsets[v] = d.weight_offsets[v] + 1;
+	/* Uniform counts take the other kernels: every vertex with 2 influences. */
+	struct rig_skin_def uniform = grid_def(3, 2, 10, 2, 2);
+	uint32_t both[2] = {0, 1};
+	double halves[2] = {0.5, 0.5};
+	for (size_t v = 0; v < 6; v++)
+		set_weights(&uniform, v, 2, both, halves);
+	struct rig_skin_def uniform_shifted = uniform;
+	uniform_shifted.influences = calloc(13, sizeof *uniform_shifted.influences);
+	uniform_shifted.weight_offsets = calloc(7, sizeof *uniform_shifted.weight_offsets);
+	memcpy(uniform_shifted.influences + 1, uniform.influences, 12 * sizeof *uniform.influences);
+	for (size_t v = 0; v <= 6; v++)
+		uniform_shifted.weight_offsets[v] = uniform.weight_offsets[v] + 1;
+
+	struct rig_affine poses[2] = {rig_affine_identity(), translate(0, 10)};
+	const struct rig_skin_def *pairs[2][2] = {{&d, &shifted}, {&uniform, &uniform_shifted}};
+	for (int p = 0; p < 2; p++) {
+		struct rig_skin *a = must_new(pairs[p][0]), *b = must_new(pairs[p][1]);
+		double oa[12], ob[12];
+		rig_skin_deform(oa, a, poses);
+		rig_skin_deform(ob, b, poses);
+		cr_expect_eq(memcmp(oa, ob, sizeof oa), 0, "case %d", p);
+		rig_skin_free(a);
+		rig_skin_free(b);
+	}
+	free(shifted.influences);
+	free(shifted.weight_offsets);
+	free(uniform_shifted.influences);
+	free(uniform_shifted.weight_offsets);
+	rig_skin_def_release(&d);
+	rig_skin_def_release(&uniform);
+}
+
 /* ------------------------------------------------------------------------ */
 /* Property: random valid rigs                                               */
 /* ------------------------------------------------------------------------ */
