@@ -36,6 +36,24 @@ int rig_api__commit(struct rig_req *req, sqlite3 *conn, struct rig_resp *resp);
  * RIG_MAX_PAGE_SIZE, zero/negative/non-integer → 400). Returns 0 or -1 with resp filled. */
 int rig_api__page_size(struct rig_req *req, struct rig_resp *resp, size_t *out);
 
+/* A page of a keyset-paged list (projects, shots, plans), oldest first. */
+struct rig_page {
+	json_t *items;      /* the page's items (new reference until finish) */
+	size_t limit;       /* pageSize */
+	long long last_seq; /* cursor of the last item added */
+};
+
+/* Reads pageSize and pageToken for a list of `kind` scoped to `scope` and sets
+ * *after to the cursor to continue after (0 on the first page). Returns 0, or
+ * -1 with resp filled (400 PAGE_TOKEN_INVALID for a token of another list). */
+int rig_api__page_start(struct rig_req *req, struct rig_resp *resp, const char *kind,
+			const char *scope, struct rig_page *p, long long *after);
+
+/* Answers body (reference stolen; NULL = a new object) with items_name: [...]
+ * and, on a full page, nextPageToken. */
+void rig_api__page_finish(struct rig_req *req, struct rig_resp *resp, const char *kind,
+			  const char *scope, struct rig_page *p, const char *items_name, json_t *body);
+
 /* A signed, opaque page token for payload (reference borrowed); malloc'd string. */
 char *rig_api__token_make(struct rig_app *app, json_t *payload);
 
@@ -62,6 +80,12 @@ void rig_api__new_id(char out[RIG_ID_MAX + 1], const char *prefix);
 json_t *rig_api__layer_json(const struct rig_model_layer *l, bool with_keys);
 json_t *rig_api__shot_json(const struct rig_shot_model *m);
 
+/* Formats Unix milliseconds as ISO 8601 UTC ("2026-11-29T15:02:09.991Z") into out[40]. */
+void rig_api__iso8601(char out[40], long long unix_ms);
+
+/* The wall clock in Unix milliseconds (lock leases, timestamps; never evaluation). */
+long long rig_api__now_ms(void);
+
 /* Sets ETag: "<version>" on resp. */
 void rig_api__etag(struct rig_resp *resp, long long version);
 
@@ -87,5 +111,16 @@ void rig_h_layer_get(struct rig_req *req, struct rig_resp *resp);
 void rig_h_edits(struct rig_req *req, struct rig_resp *resp);
 void rig_h_receipt_get(struct rig_req *req, struct rig_resp *resp);
 void rig_h_receipt_list(struct rig_req *req, struct rig_resp *resp);
+void rig_h_lock_acquire(struct rig_req *req, struct rig_resp *resp);
+void rig_h_lock_list(struct rig_req *req, struct rig_resp *resp);
+void rig_h_lock_renew(struct rig_req *req, struct rig_resp *resp);
+void rig_h_lock_release(struct rig_req *req, struct rig_resp *resp);
+void rig_h_plan_create(struct rig_req *req, struct rig_resp *resp);
+void rig_h_plan_list(struct rig_req *req, struct rig_resp *resp);
+void rig_h_plan_get(struct rig_req *req, struct rig_resp *resp);
+void rig_h_plan_revise(struct rig_req *req, struct rig_resp *resp);
+void rig_h_plan_validate(struct rig_req *req, struct rig_resp *resp);
+void rig_h_plan_apply(struct rig_req *req, struct rig_resp *resp);
+void rig_h_plan_delete(struct rig_req *req, struct rig_resp *resp);
 
 #endif

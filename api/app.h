@@ -41,7 +41,8 @@ int rig_app_init(struct rig_app *app, struct rig_db *db, const struct rig_app_li
 void rig_app_release(struct rig_app *app);
 
 /* Housekeeping run by the server's timer: drops idempotency keys older than
- * their 24-hour lifetime. Returns the number dropped, or -1 on error. */
+ * their 24-hour lifetime and expired locks. Returns the number of rows dropped,
+ * or -1 on error. */
 long long rig_app_housekeeping(struct rig_app *app);
 
 #endif

@@ -8,6 +8,7 @@
 
 #include "jsonread.h"
 #include "ops.h"
+#include "locks.h"
 #include "receipts.h"
 #include "shot_repo.h"
 
@@ -67,22 +68,12 @@ static void attribute(struct rig_errs *errs, size_t from, const struct rig_op_ct
 	}
 }
 
-static void now_iso8601(char out[64])
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	struct tm tm;
-	gmtime_r(&ts.tv_sec, &tm);
-	snprintf(out, 64, "%04d-%02d-%02dT%02d:%02d:%02d.%03ldZ", tm.tm_year + 1900, tm.tm_mon + 1,
-		 tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, ts.tv_nsec / 1000000);
-}
-
 static json_t *receipt_json(const struct rig_batch *b, const struct rig_op *ops, size_t n_ops,
 			    const struct rig_op_ctx *ctx, long long from_version)
 {
-	char id[RIG_ID_MAX + 1], at[64];
+	char id[RIG_ID_MAX + 1], at[40];
 	rig_api__new_id(id, "r-");
-	now_iso8601(at);
+	rig_api__iso8601(at, rig_api__now_ms());
 	json_t *list = json_array();
 	for (size_t i = 0; i < n_ops; i++)
 		json_array_append_new(list, json_pack("{s:I, s:s, s:s}", "index", (json_int_t)i,
@@ -111,13 +102,77 @@ static void version_conflict(struct rig_resp *resp, const struct rig_batch *b, l
 			   b->expected_version);
 }
 
-int rig_batch_run(sqlite3 *conn, const struct rig_batch *b, struct rig_resp *resp,
-		  json_t **out_receipt)
+/* Collects the live locks of other owners, one entry per locked layer. */
+struct lock_collect {
+	const char *actor;
+	struct rig_foreign_lock *items;
+	size_t n, cap;
+};
+
+static int collect_lock(void *ctx, const struct rig_lock *lock)
+{
+	struct lock_collect *c = ctx;
+	if (strcmp(lock->owner, c->actor) == 0)
+		return 0;
+	for (size_t i = 0; i < lock->n_layers; i++) {
+		if (c->n == c->cap) {
+			size_t cap = c->cap ? 2 * c->cap : 16;
+			struct rig_foreign_lock *grown = realloc(c->items, cap * sizeof *grown);
+			if (!grown)
+				return -RIG_INTERNAL;
+			c->items = grown;
+			c->cap = cap;
+		}
+		struct rig_foreign_lock *f = &c->items[c->n++];
+		rig_strlcpy(f->layer_id, lock->layer_ids[i], sizeof f->layer_id);
+		rig_strlcpy(f->lock_id, lock->id, sizeof f->lock_id);
+		rig_strlcpy(f->owner, lock->owner, sizeof f->owner);
+		f->expires_ms = lock->expires_ms;
+	}
+	return 0;
+}
+
+/* LOCK_LOST unless lock_id is a live lock of this shot held by the actor at
+ * fencing_token. Returns 0 or -1 with resp filled. */
+static int check_fence(sqlite3 *conn, const struct rig_batch *b, long long now_ms,
+		       struct rig_resp *resp)
+{
+	struct rig_lock lock;
+	int rc = rig_lock_get(conn, b->lock_id, &lock);
+	const char *why = NULL;
+	if (rc == -RIG_NOT_FOUND)
+		why = "does not exist (released or expired and swept)";
+	else if (rc)
+		why = NULL;
+	else if (strcmp(lock.shot_id, b->shot_id) != 0)
+		why = "belongs to another shot";
+	else if (lock.expires_ms <= now_ms)
+		why = "has expired";
+	else if (strcmp(lock.owner, b->actor) != 0)
+		why = "is held by another owner";
+	else if (lock.fencing_token != b->fencing_token)
+		why = "has another fencing token";
+	if (rc && rc != -RIG_NOT_FOUND) {
+		rig_api__fail(resp, rc, "reading the lock");
+	} else if (why) {
+		rig_problem(resp, RIG_LOCK_LOST,
+			    json_pack("{s:s, s:I, s:I}", "lockId", b->lock_id, "fencingToken",
+				      (json_int_t)b->fencing_token, "currentFencingToken",
+				      (json_int_t)(rc ? 0 : lock.fencing_token)),
+			    "lock '%s' %s", b->lock_id, why);
+	}
+	rig_lock_release(&lock);
+	return (rc && rc != -RIG_NOT_FOUND) || why ? -1 : 0;
+}
+
+int rig_batch_apply(sqlite3 *conn, const struct rig_batch *b, struct rig_resp *resp,
+		    json_t **out_receipt)
 {
 	struct rig_errs *errs = malloc(sizeof *errs);
 	struct rig_shot_model model;
 	memset(&model, 0, sizeof model);
-	struct rig_op_ctx ctx = {&model, conn, errs, json_array(), json_object(), -1};
+	struct rig_op_ctx ctx = {&model, conn, errs, json_array(), json_object(), -1, NULL, 0};
+	struct lock_collect locks = {b->actor, NULL, 0, 0};
 	size_t n_ops = json_array_size(b->ops);
 	struct rig_op *ops = NULL;
 	int rc = -1;
@@ -131,27 +186,35 @@ int rig_batch_run(sqlite3 *conn, const struct rig_batch *b, struct rig_resp *res
 		rig_problem_errs(resp, errs, 0);
 		goto out;
 	}
-	int src = rig_api__begin(conn);
-	if (!src)
-		src = rig_shot_load(&model, conn, b->shot_id);
+	int src = rig_shot_load(&model, conn, b->shot_id);
 	if (src) {
 		rig_api__fail(resp, src, "shot");
-		goto out_rollback;
+		goto out;
 	}
 	if (b->has_expected_version && model.version != b->expected_version) {
 		version_conflict(resp, b, model.version);
-		goto out_rollback;
+		goto out;
 	}
+	long long now_ms = rig_api__now_ms();
+	if (b->has_fence && check_fence(conn, b, now_ms, resp))
+		goto out;
+	src = rig_locks_live(conn, model.id, now_ms, collect_lock, &locks);
+	if (src) {
+		rig_api__fail(resp, src, "reading locks");
+		goto out;
+	}
+	ctx.locks = locks.items;
+	ctx.n_locks = locks.n;
 	for (size_t i = 0; i < n_ops; i++) {
 		if (rig_op_apply(&ctx, &ops[i]) != 0) {
 			rig_problem_errs(resp, errs, 0);
-			goto out_rollback;
+			goto out;
 		}
 	}
 	if (rig_ops_validate_shot(&ctx) != 0) {
 		attribute(errs, 0, &ctx, n_ops);
 		rig_problem_errs(resp, errs, 0);
-		goto out_rollback;
+		goto out;
 	}
 	json_t *receipt = receipt_json(b, ops, n_ops, &ctx, model.version);
 	if (!b->dry_run) {
@@ -166,24 +229,34 @@ int rig_batch_run(sqlite3 *conn, const struct rig_batch *b, struct rig_resp *res
 		if (src) {
 			json_decref(receipt);
 			rig_api__fail(resp, src, "writing the batch");
-			goto out_rollback;
+			goto out;
 		}
-	} else {
-		sqlite3_exec(conn, "ROLLBACK", NULL, NULL, NULL);
 	}
 	*out_receipt = receipt;
 	rc = 0;
-	goto out;
-out_rollback:
-	sqlite3_exec(conn, "ROLLBACK", NULL, NULL, NULL);
 out:
 	for (size_t i = 0; ops && i < n_ops; i++)
 		rig_op_release(&ops[i]);
 	free(ops);
+	free(locks.items);
 	rig_shot_model_release(&model);
 	json_decref(ctx.changed);
 	json_decref(ctx.last_op);
 	free(errs);
+	return rc;
+}
+
+int rig_batch_run(sqlite3 *conn, const struct rig_batch *b, struct rig_resp *resp,
+		  json_t **out_receipt)
+{
+	int rc = rig_api__begin(conn);
+	if (rc) {
+		rig_api__fail(resp, rc, "starting the batch");
+		return -1;
+	}
+	rc = rig_batch_apply(conn, b, resp, out_receipt);
+	if (rc || b->dry_run)
+		sqlite3_exec(conn, "ROLLBACK", NULL, NULL, NULL);
 	return rc;
 }
 
@@ -207,7 +280,8 @@ void rig_h_edits(struct rig_req *req, struct rig_resp *resp)
 	struct rig_errs errs;
 	rig_errs_init(&errs);
 	struct rig_jr jr = {&errs, RIG_OP_INVALID, "", RIG_NO_INDEX};
-	static const char *const allowed[] = {"ops", "expectedVersion", NULL};
+	static const char *const allowed[] = {"ops", "expectedVersion", "lockId", "fencingToken",
+					      NULL};
 	struct rig_batch b = {.shot_id = req->params[0],
 			      .dry_run = dry && !strcmp(dry, "true"),
 			      .actor = req->actor,
@@ -216,6 +290,13 @@ void rig_h_edits(struct rig_req *req, struct rig_resp *resp)
 	rig_jr_known(&jr, body, allowed);
 	rig_jr_int(&jr, body, "expectedVersion", false, 0, INT64_MAX, &b.expected_version,
 		   &b.has_expected_version);
+	bool has_token = false;
+	rig_jr_id(&jr, body, "lockId", false, false, b.lock_id, NULL);
+	rig_jr_int(&jr, body, "fencingToken", false, 1, INT64_MAX, &b.fencing_token, &has_token);
+	b.has_fence = b.lock_id[0] != '\0';
+	if (b.has_fence != has_token)
+		rig_jr_fail(&jr, b.has_fence ? "fencingToken" : "lockId",
+			    "lockId and fencingToken go together");
 	b.ops = json_object_get(body, "ops");
 	if (!json_is_array(b.ops) || json_array_size(b.ops) == 0) {
 		rig_jr_fail(&jr, "ops", "field 'ops' must be a non-empty array of ops");

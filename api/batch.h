@@ -27,12 +27,23 @@ struct rig_batch {
 	const char *actor;
 	const char *idem_key; /* recorded on the receipt; may be NULL */
 	json_t *receipt_extra; /* members merged into the receipt (planId, …); borrowed, may be NULL */
+	bool has_fence;        /* the batch proves it holds lock_id at fencing_token */
+	char lock_id[RIG_ID_MAX + 1];
+	long long fencing_token;
 };
 
-/* Runs the batch on conn. On success returns 0 with *out_receipt (new reference)
- * and, unless dry_run, the transaction still open for the caller to commit. On
- * failure fills resp with the problem, rolls back and returns -1. */
+/* Runs the batch on conn: decodes the ops, begins the write transaction and
+ * applies them (rig_batch_apply). On success returns 0 with *out_receipt (new
+ * reference) and, unless dry_run, the transaction still open for the caller to
+ * commit. On failure fills resp with the problem, rolls back and returns -1. */
 int rig_batch_run(sqlite3 *conn, const struct rig_batch *batch, struct rig_resp *resp,
 		  json_t **out_receipt);
+
+/* The same inside a transaction the caller opened (and will end, whatever
+ * happens): decodes, loads the shot, checks the expected version, the fence and
+ * the locks, applies, validates, and unless dry_run writes the changes, the new
+ * version and the receipt. Returns 0 with *out_receipt, or -1 with resp filled. */
+int rig_batch_apply(sqlite3 *conn, const struct rig_batch *batch, struct rig_resp *resp,
+		    json_t **out_receipt);
 
 #endif

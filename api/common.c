@@ -245,3 +245,70 @@ int rig_api__if_match(struct rig_req *req, struct rig_resp *resp, long long *out
 	*out = v;
 	return 0;
 }
+
+void rig_api__iso8601(char out[40], long long unix_ms)
+{
+	time_t secs = (time_t)(unix_ms / 1000);
+	struct tm tm;
+	gmtime_r(&secs, &tm);
+	snprintf(out, 40, "%04d-%02d-%02dT%02d:%02d:%02d.%03lldZ", tm.tm_year + 1900, tm.tm_mon + 1,
+		 tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, unix_ms % 1000);
+}
+
+long long rig_api__now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* ---- paging over seq cursors ---- */
+
+/* Reads pageSize and pageToken for a list of kind `kind` scoped to `scope`;
+ * *after is the cursor to continue from. Returns 0 or -1 with resp filled. */
+int rig_api__page_start(struct rig_req *req, struct rig_resp *resp, const char *kind,
+			const char *scope, struct rig_page *p, long long *after)
+{
+	if (rig_api__page_size(req, resp, &p->limit))
+		return -1;
+	p->items = json_array();
+	p->last_seq = 0;
+	*after = 0;
+	const char *token = rig_api__query(req, "pageToken");
+	if (!token)
+		return 0;
+	json_t *t = rig_api__token_open(req->app, token);
+	const char *k = t ? json_string_value(json_object_get(t, "k")) : NULL;
+	const char *s = t ? json_string_value(json_object_get(t, "s")) : NULL;
+	if (!k || !s || strcmp(k, kind) || strcmp(s, scope) ||
+	    !json_is_integer(json_object_get(t, "c"))) {
+		json_decref(t);
+		json_decref(p->items);
+		rig_problem(resp, RIG_PAGE_TOKEN_INVALID, json_pack("{s:s}", "parameter", "pageToken"),
+			    "pageToken was not issued for this list");
+		return -1;
+	}
+	*after = json_integer_value(json_object_get(t, "c"));
+	json_decref(t);
+	return 0;
+}
+
+/* Answers the page; a full page gets a nextPageToken continuing after its last item. */
+void rig_api__page_finish(struct rig_req *req, struct rig_resp *resp, const char *kind,
+			  const char *scope, struct rig_page *p, const char *items_name, json_t *body)
+{
+	if (!body)
+		body = json_object();
+	json_object_set_new(body, items_name, p->items);
+	if (json_array_size(p->items) == p->limit) {
+		json_t *t = json_pack("{s:s, s:s, s:I}", "k", kind, "s", scope, "c",
+				      (json_int_t)p->last_seq);
+		char *token = rig_api__token_make(req->app, t);
+		json_decref(t);
+		if (token)
+			json_object_set_new(body, "nextPageToken", json_string(token));
+		free(token);
+	}
+	rig_resp_json(resp, 200, body, NULL);
+}
+

@@ -8,60 +8,6 @@
 #include "jsonread.h"
 #include "resources.h"
 
-/* ---- paging over seq cursors ---- */
-
-struct page {
-	json_t *items;
-	size_t limit;
-	long long last_seq;
-};
-
-/* Reads pageSize and pageToken for a list of kind `kind` scoped to `scope`;
- * *after is the cursor to continue from. Returns 0 or -1 with resp filled. */
-static int page_start(struct rig_req *req, struct rig_resp *resp, const char *kind,
-		      const char *scope, struct page *p, long long *after)
-{
-	if (rig_api__page_size(req, resp, &p->limit))
-		return -1;
-	p->items = json_array();
-	p->last_seq = 0;
-	*after = 0;
-	const char *token = rig_api__query(req, "pageToken");
-	if (!token)
-		return 0;
-	json_t *t = rig_api__token_open(req->app, token);
-	const char *k = t ? json_string_value(json_object_get(t, "k")) : NULL;
-	const char *s = t ? json_string_value(json_object_get(t, "s")) : NULL;
-	if (!k || !s || strcmp(k, kind) || strcmp(s, scope) ||
-	    !json_is_integer(json_object_get(t, "c"))) {
-		json_decref(t);
-		json_decref(p->items);
-		rig_problem(resp, RIG_PAGE_TOKEN_INVALID, json_pack("{s:s}", "parameter", "pageToken"),
-			    "pageToken was not issued for this list");
-		return -1;
-	}
-	*after = json_integer_value(json_object_get(t, "c"));
-	json_decref(t);
-	return 0;
-}
-
-/* Answers the page; a full page gets a nextPageToken continuing after its last item. */
-static void page_finish(struct rig_req *req, struct rig_resp *resp, const char *kind,
-			const char *scope, struct page *p, const char *items_name)
-{
-	json_t *body = json_pack("{s:o}", items_name, p->items);
-	if (json_array_size(p->items) == p->limit) {
-		json_t *t = json_pack("{s:s, s:s, s:I}", "k", kind, "s", scope, "c",
-				      (json_int_t)p->last_seq);
-		char *token = rig_api__token_make(req->app, t);
-		json_decref(t);
-		if (token)
-			json_object_set_new(body, "nextPageToken", json_string(token));
-		free(token);
-	}
-	rig_resp_json(resp, 200, body, NULL);
-}
-
 /* ---- projects ---- */
 
 static json_t *project_json(const struct rig_project_row *row)
@@ -72,7 +18,7 @@ static json_t *project_json(const struct rig_project_row *row)
 
 static int collect_project(void *ctx, const struct rig_project_row *row)
 {
-	struct page *p = ctx;
+	struct rig_page *p = ctx;
 	p->last_seq = row->seq;
 	json_array_append_new(p->items, project_json(row));
 	return 0;
@@ -131,9 +77,9 @@ out:
 
 void rig_h_project_list(struct rig_req *req, struct rig_resp *resp)
 {
-	struct page p;
+	struct rig_page p;
 	long long after;
-	if (page_start(req, resp, "projects", "", &p, &after))
+	if (rig_api__page_start(req, resp, "projects", "", &p, &after))
 		return;
 	sqlite3 *conn = rig_db_acquire(req->app->db);
 	int rc = rig_project_list(conn, after, p.limit, collect_project, &p);
@@ -143,7 +89,7 @@ void rig_h_project_list(struct rig_req *req, struct rig_resp *resp)
 		rig_api__fail(resp, rc, "listing projects");
 		return;
 	}
-	page_finish(req, resp, "projects", "", &p, "projects");
+	rig_api__page_finish(req, resp, "projects", "", &p, "projects", NULL);
 }
 
 void rig_h_project_get(struct rig_req *req, struct rig_resp *resp)
@@ -187,7 +133,7 @@ static json_t *shot_json(const struct rig_shot_row *row)
 
 static int collect_shot(void *ctx, const struct rig_shot_row *row)
 {
-	struct page *p = ctx;
+	struct rig_page *p = ctx;
 	p->last_seq = row->seq;
 	json_array_append_new(p->items, shot_json(row));
 	return 0;
@@ -258,9 +204,9 @@ out:
 
 void rig_h_shot_list(struct rig_req *req, struct rig_resp *resp)
 {
-	struct page p;
+	struct rig_page p;
 	long long after;
-	if (page_start(req, resp, "shots", req->params[0], &p, &after))
+	if (rig_api__page_start(req, resp, "shots", req->params[0], &p, &after))
 		return;
 	sqlite3 *conn = rig_db_acquire(req->app->db);
 	json_t *project = NULL;
@@ -274,7 +220,8 @@ void rig_h_shot_list(struct rig_req *req, struct rig_resp *resp)
 		rig_api__fail(resp, rc, "project");
 		return;
 	}
-	page_finish(req, resp, "shots", req->params[0], &p, "shots");
+	rig_api__page_finish(req, resp, "shots", req->params[0], &p, "shots",
+			     json_pack("{s:s}", "projectId", req->params[0]));
 }
 
 void rig_h_shot_delete(struct rig_req *req, struct rig_resp *resp)

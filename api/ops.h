@@ -97,6 +97,14 @@ struct rig_op {
 	} u;
 };
 
+/* A layer held by someone else's live lock. */
+struct rig_foreign_lock {
+	char layer_id[RIG_ID_MAX + 1];
+	char lock_id[RIG_ID_MAX + 1];
+	char owner[129];
+	long long expires_ms;
+};
+
 /* Everything an op needs while it applies. */
 struct rig_op_ctx {
 	struct rig_shot_model *model;
@@ -105,6 +113,8 @@ struct rig_op_ctx {
 	json_t *changed; /* array of changed layer ids, in first-change order */
 	json_t *last_op; /* object: layer id → index of the last op that changed it */
 	long current_op; /* index of the op being applied */
+	const struct rig_foreign_lock *locks; /* layers the caller may not change */
+	size_t n_locks;
 };
 
 /* Decodes op i of a batch (value borrowed). Records violations and returns -1,

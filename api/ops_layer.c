@@ -553,8 +553,39 @@ static int apply_layer_op(struct rig_op_ctx *ctx, struct rig_op *op)
 	return 0;
 }
 
+/* LAYER_LOCKED when the op would change a layer under someone else's lock: the
+ * layer it names, and for layer.delete every layer it removes (deleting an
+ * ancestor changes the locked layer). Creating a layer changes none, and
+ * editing a joint changes only the joint, so upstream motion stays free. */
+static int check_locks(struct rig_op_ctx *ctx, const struct rig_op *op)
+{
+	if (ctx->n_locks == 0 || op->kind == RIG_OP_LAYER_CREATE)
+		return 0;
+	int rc = 0;
+	for (size_t k = 0; k < ctx->n_locks; k++) {
+		const struct rig_foreign_lock *lk = &ctx->locks[k];
+		bool hit = strcmp(lk->layer_id, op->layer_id) == 0;
+		if (!hit && op->kind == RIG_OP_LAYER_DELETE && rig_shot_model_find(ctx->model, lk->layer_id))
+			hit = is_self_or_descendant(ctx->model, op->layer_id, lk->layer_id);
+		if (!hit)
+			continue;
+		char detail[200];
+		snprintf(detail, sizeof detail, "layer '%s' is locked by '%.60s' (lock '%s')",
+			 lk->layer_id, lk->owner, lk->lock_id);
+		struct rig_err *e = op_error(ctx, op, RIG_LAYER_LOCKED, "layerId", detail);
+		rig_strlcpy(e->layer_id, lk->layer_id, sizeof e->layer_id);
+		rig_strlcpy(e->lock_id, lk->lock_id, sizeof e->lock_id);
+		rig_strlcpy(e->owner, lk->owner, sizeof e->owner);
+		e->expires_ms = lk->expires_ms;
+		rc = -1;
+	}
+	return rc;
+}
+
 int rig_op_apply(struct rig_op_ctx *ctx, struct rig_op *op)
 {
 	ctx->current_op = op->index;
+	if (check_locks(ctx, op))
+		return -1;
 	return apply_layer_op(ctx, op);
 }

@@ -1,6 +1,8 @@
 /* Problem bodies of problem.h and the JSON response helper. */
 #include "problem.h"
 
+#include "api.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,6 +42,13 @@ json_t *rig_err_to_json(const struct rig_err *e)
 		json_object_set_new(o, "influenceIndex", json_integer(e->influence_index));
 	if (e->has_frame)
 		json_object_set_new(o, "frame", json_real(e->frame));
+	if (e->lock_id[0]) {
+		char at[40];
+		rig_api__iso8601(at, e->expires_ms);
+		json_object_set_new(o, "lockId", json_string(e->lock_id));
+		json_object_set_new(o, "owner", json_string(e->owner));
+		json_object_set_new(o, "expiresAt", json_string(at));
+	}
 	return o;
 }
 

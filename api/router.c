@@ -12,6 +12,7 @@
 #include "api.h"
 #include "frames.h"
 #include "ids.h"
+#include "locks.h"
 #include "receipts.h"
 #include "sha256.h"
 
@@ -44,6 +45,17 @@ static const struct route routes[] = {
 	{"POST", "/v1/shots/{}/layers/{}/map-points", rig_h_map_points},
 	{"POST", "/v1/skin/evaluate", rig_h_skin_evaluate},
 	{"GET", "/v1/shots/{}/layers/{}/mesh-data/{}", rig_h_mesh_data},
+	{"POST", "/v1/shots/{}/locks", rig_h_lock_acquire},
+	{"GET", "/v1/shots/{}/locks", rig_h_lock_list},
+	{"POST", "/v1/locks/{}/renew", rig_h_lock_renew},
+	{"DELETE", "/v1/locks/{}", rig_h_lock_release},
+	{"POST", "/v1/shots/{}/plans", rig_h_plan_create},
+	{"GET", "/v1/shots/{}/plans", rig_h_plan_list},
+	{"GET", "/v1/plans/{}", rig_h_plan_get},
+	{"PUT", "/v1/plans/{}", rig_h_plan_revise},
+	{"POST", "/v1/plans/{}/validate", rig_h_plan_validate},
+	{"POST", "/v1/plans/{}/apply", rig_h_plan_apply},
+	{"DELETE", "/v1/plans/{}", rig_h_plan_delete},
 };
 
 /* Matches path against pattern, capturing ids. 1 = match, 0 = no match,
@@ -170,10 +182,12 @@ void rig_app_release(struct rig_app *app)
 long long rig_app_housekeeping(struct rig_app *app)
 {
 	sqlite3 *conn = rig_db_acquire(app->db);
-	long long n = 0;
-	int rc = rig_idem_sweep(conn, (long long)time(NULL) - RIG_IDEM_TTL_SECONDS, &n);
+	long long keys = 0, locks = 0;
+	int rc = rig_idem_sweep(conn, (long long)time(NULL) - RIG_IDEM_TTL_SECONDS, &keys);
+	if (rc == 0)
+		rc = rig_locks_sweep(conn, rig_api__now_ms(), &locks);
 	rig_db_release(app->db, conn);
-	return rc ? -1 : n;
+	return rc ? -1 : keys + locks;
 }
 
 /* ---- dispatch ---- */

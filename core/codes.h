@@ -98,6 +98,9 @@
 	X(LOCK_CONFLICT, 409, false, "Lock conflict",                                                 \
 	  "A lock cannot overlap another owner's live lock.",                                         \
 	  "Wait for the lock named by lockId or lock other layers.")                                  \
+	X(LOCK_NOT_OWNER, 403, false, "Not the lock owner",                                          \
+	  "Only the owner of a lock (the X-Rigd-Actor that acquired it) may renew or release it.",    \
+	  "Send the request as the lock's owner, or wait for the lock to expire.")                    \
 	X(LOCK_LOST, 423, false, "Lock lost",                                                         \
 	  "A batch that proves a lock with a fencing token must carry the lock's current token.",     \
 	  "Acquire the lock again and resend with its new fencingToken.")                             \

@@ -36,6 +36,9 @@ static void clear_entry(struct rig_err *e, enum rig_code code)
 	e->layer_id[0] = '\0';
 	e->has_frame = false;
 	e->frame = 0;
+	e->lock_id[0] = '\0';
+	e->owner[0] = '\0';
+	e->expires_ms = 0;
 }
 
 struct rig_err *rig_errs_add(struct rig_errs *errs, enum rig_code code, const char *fmt, ...)

@@ -37,6 +37,10 @@ struct rig_err {
 	char layer_id[RIG_ID_MAX + 1];
 	bool has_frame;
 	double frame;
+	/* A lock in the way (LAYER_LOCKED, LOCK_LOST): "" / 0 when none. */
+	char lock_id[RIG_ID_MAX + 1];
+	char owner[129];
+	long long expires_ms; /* Unix milliseconds */
 };
 
 struct rig_errs {

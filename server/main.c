@@ -32,7 +32,7 @@ static void on_housekeeping(uv_timer_t *t)
 	long long dropped = rig_app_housekeeping(&s->app);
 	if (dropped != 0)
 		rig_log(dropped < 0 ? "error" : "info", "housekeeping",
-			json_pack("{s:I}", "idempotencyKeysExpired", (json_int_t)dropped));
+			json_pack("{s:I}", "expiredRows", (json_int_t)dropped));
 }
 
 static void close_handle(uv_handle_t *h, void *arg)

@@ -167,3 +167,15 @@ int rig_db_fail(int sqlite_rc)
 	return primary == SQLITE_BUSY || primary == SQLITE_LOCKED ? -RIG_STORAGE_UNAVAILABLE
 								  : -RIG_INTERNAL;
 }
+
+int rig_db__prepare(sqlite3_stmt **st, sqlite3 *db, const char *sql)
+{
+	int rc = sqlite3_prepare_v2(db, sql, -1, st, NULL);
+	return rc == SQLITE_OK ? 0 : rig_db_fail(rc);
+}
+
+int rig_db__step_done(sqlite3_stmt *st)
+{
+	int rc = sqlite3_step(st);
+	return rc == SQLITE_DONE ? 0 : rig_db_fail(rc);
+}

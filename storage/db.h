@@ -51,6 +51,11 @@ const unsigned char *rig_db_secret(const struct rig_db *db);
  * is -RIG_STORAGE_UNAVAILABLE (retryable), anything else -RIG_INTERNAL. */
 int rig_db_fail(int sqlite_rc);
 
+/* Internals shared by the repositories: prepare a statement (0 or a negative
+ * rig code) and step one that returns no rows. */
+int rig_db__prepare(sqlite3_stmt **st, sqlite3 *db, const char *sql);
+int rig_db__step_done(sqlite3_stmt *st);
+
 /* Opens one configured connection (pragmas applied, no migrations): used by the
  * pool and by tests. Returns NULL with a message in err. */
 sqlite3 *rig_db_connect(const char *path, enum rig_durability durability, int busy_timeout_ms,

@@ -7,23 +7,11 @@
 #include "codes.h"
 #include "db.h"
 
-static int prepare(sqlite3_stmt **st, sqlite3 *db, const char *sql)
-{
-	int rc = sqlite3_prepare_v2(db, sql, -1, st, NULL);
-	return rc == SQLITE_OK ? 0 : rig_db_fail(rc);
-}
-
-static int step_done(sqlite3_stmt *st)
-{
-	int rc = sqlite3_step(st);
-	return rc == SQLITE_DONE ? 0 : rig_db_fail(rc);
-}
-
 int rig_receipt_insert(sqlite3 *db, const char *id, const char *shot_id, long long to_version,
 		       const char *body)
 {
 	sqlite3_stmt *st = NULL;
-	int rc = prepare(&st, db,
+	int rc = rig_db__prepare(&st, db,
 			 "INSERT INTO receipts(id, shot_id, to_version, body) VALUES (?, ?, ?, ?)");
 	if (rc)
 		return rc;
@@ -31,7 +19,7 @@ int rig_receipt_insert(sqlite3 *db, const char *id, const char *shot_id, long lo
 	sqlite3_bind_text(st, 2, shot_id, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 3, to_version);
 	sqlite3_bind_text(st, 4, body, -1, SQLITE_STATIC);
-	rc = step_done(st);
+	rc = rig_db__step_done(st);
 	sqlite3_finalize(st);
 	return rc;
 }
@@ -39,7 +27,7 @@ int rig_receipt_insert(sqlite3 *db, const char *id, const char *shot_id, long lo
 int rig_receipt_get(sqlite3 *db, const char *id, char **out_body)
 {
 	sqlite3_stmt *st = NULL;
-	int rc = prepare(&st, db, "SELECT body FROM receipts WHERE id = ?");
+	int rc = rig_db__prepare(&st, db, "SELECT body FROM receipts WHERE id = ?");
 	if (rc)
 		return rc;
 	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
@@ -58,7 +46,7 @@ int rig_receipt_list(sqlite3 *db, const char *shot_id, long long before_seq, siz
 		     rig_receipt_fn fn, void *ctx)
 {
 	sqlite3_stmt *st = NULL;
-	int rc = prepare(&st, db,
+	int rc = rig_db__prepare(&st, db,
 			 "SELECT seq, body FROM receipts WHERE shot_id = ? AND seq < ?"
 			 " ORDER BY seq DESC LIMIT ?");
 	if (rc)
@@ -86,7 +74,7 @@ int rig_idem_get(sqlite3 *db, const char *key, long long not_before_unix, struct
 {
 	memset(out, 0, sizeof *out);
 	sqlite3_stmt *st = NULL;
-	int rc = prepare(&st, db,
+	int rc = rig_db__prepare(&st, db,
 			 "SELECT request_hash, status, response FROM idempotency"
 			 " WHERE key = ? AND created_unix >= ?");
 	if (rc)
@@ -112,7 +100,7 @@ int rig_idem_put(sqlite3 *db, const char *key, const char *request_hash, int sta
 		 const char *response, long long now_unix)
 {
 	sqlite3_stmt *st = NULL;
-	int rc = prepare(&st, db,
+	int rc = rig_db__prepare(&st, db,
 			 "INSERT OR REPLACE INTO idempotency(key, request_hash, status, response,"
 			 " created_unix) VALUES (?, ?, ?, ?, ?)");
 	if (rc)
@@ -122,7 +110,7 @@ int rig_idem_put(sqlite3 *db, const char *key, const char *request_hash, int sta
 	sqlite3_bind_int(st, 3, status);
 	sqlite3_bind_text(st, 4, response, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 5, now_unix);
-	rc = step_done(st);
+	rc = rig_db__step_done(st);
 	sqlite3_finalize(st);
 	return rc;
 }
@@ -130,11 +118,11 @@ int rig_idem_put(sqlite3 *db, const char *key, const char *request_hash, int sta
 int rig_idem_sweep(sqlite3 *db, long long before_unix, long long *out_deleted)
 {
 	sqlite3_stmt *st = NULL;
-	int rc = prepare(&st, db, "DELETE FROM idempotency WHERE created_unix < ?");
+	int rc = rig_db__prepare(&st, db, "DELETE FROM idempotency WHERE created_unix < ?");
 	if (rc)
 		return rc;
 	sqlite3_bind_int64(st, 1, before_unix);
-	rc = step_done(st);
+	rc = rig_db__step_done(st);
 	*out_deleted = rc ? 0 : sqlite3_changes64(db);
 	sqlite3_finalize(st);
 	return rc;

@@ -8,12 +8,6 @@
 
 #define NOW_SQL "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
 
-static int prepare(sqlite3_stmt **st, sqlite3 *db, const char *sql)
-{
-	int rc = sqlite3_prepare_v2(db, sql, -1, st, NULL);
-	return rc == SQLITE_OK ? 0 : rig_db_fail(rc);
-}
-
 /* Runs an insert; a UNIQUE violation is a taken id, a foreign key one a missing parent. */
 static int step_insert(sqlite3_stmt *st)
 {
@@ -75,7 +69,7 @@ static int walk_shots(sqlite3_stmt *st, rig_shot_fn fn, void *ctx, size_t *n_row
 int rig_project_insert(sqlite3 *db, const char *id, const char *name)
 {
 	sqlite3_stmt *st = NULL;
-	int rc = prepare(&st, db, "INSERT INTO projects(id, name, created_at) VALUES (?, ?, " NOW_SQL ")");
+	int rc = rig_db__prepare(&st, db, "INSERT INTO projects(id, name, created_at) VALUES (?, ?, " NOW_SQL ")");
 	if (rc)
 		return rc;
 	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
@@ -88,7 +82,7 @@ int rig_project_insert(sqlite3 *db, const char *id, const char *name)
 int rig_project_get(sqlite3 *db, const char *id, rig_project_fn fn, void *ctx)
 {
 	sqlite3_stmt *st = NULL;
-	int rc = prepare(&st, db, "SELECT seq, id, name, created_at FROM projects WHERE id = ?");
+	int rc = rig_db__prepare(&st, db, "SELECT seq, id, name, created_at FROM projects WHERE id = ?");
 	if (rc)
 		return rc;
 	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
@@ -103,7 +97,7 @@ int rig_project_get(sqlite3 *db, const char *id, rig_project_fn fn, void *ctx)
 int rig_project_list(sqlite3 *db, long long after_seq, size_t limit, rig_project_fn fn, void *ctx)
 {
 	sqlite3_stmt *st = NULL;
-	int rc = prepare(&st, db,
+	int rc = rig_db__prepare(&st, db,
 			 "SELECT seq, id, name, created_at FROM projects WHERE seq > ?"
 			 " ORDER BY seq LIMIT ?");
 	if (rc)
@@ -119,7 +113,7 @@ int rig_project_list(sqlite3 *db, long long after_seq, size_t limit, rig_project
 static int delete_by_id(sqlite3 *db, const char *sql, const char *id)
 {
 	sqlite3_stmt *st = NULL;
-	int rc = prepare(&st, db, sql);
+	int rc = rig_db__prepare(&st, db, sql);
 	if (rc)
 		return rc;
 	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
@@ -137,7 +131,7 @@ int rig_project_delete(sqlite3 *db, const char *id)
 int rig_shot_insert(sqlite3 *db, const struct rig_shot_row *row)
 {
 	sqlite3_stmt *st = NULL;
-	int rc = prepare(&st, db,
+	int rc = rig_db__prepare(&st, db,
 			 "INSERT INTO shots(id, project_id, name, fps, frame_start, frame_end,"
 			 " created_at) VALUES (?, ?, ?, ?, ?, ?, " NOW_SQL ")");
 	if (rc)
@@ -158,7 +152,7 @@ int rig_shot_insert(sqlite3 *db, const struct rig_shot_row *row)
 int rig_shot_get(sqlite3 *db, const char *id, rig_shot_fn fn, void *ctx)
 {
 	sqlite3_stmt *st = NULL;
-	int rc = prepare(&st, db, "SELECT " SHOT_COLUMNS " FROM shots WHERE id = ?");
+	int rc = rig_db__prepare(&st, db, "SELECT " SHOT_COLUMNS " FROM shots WHERE id = ?");
 	if (rc)
 		return rc;
 	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
@@ -174,7 +168,7 @@ int rig_shot_list(sqlite3 *db, const char *project_id, long long after_seq, size
 		  rig_shot_fn fn, void *ctx)
 {
 	sqlite3_stmt *st = NULL;
-	int rc = prepare(&st, db,
+	int rc = rig_db__prepare(&st, db,
 			 "SELECT " SHOT_COLUMNS " FROM shots WHERE project_id = ? AND seq > ?"
 			 " ORDER BY seq LIMIT ?");
 	if (rc)
@@ -193,7 +187,7 @@ int rig_shot_delete(sqlite3 *db, const char *id, long long expected_version)
 	if (expected_version < 0)
 		return delete_by_id(db, "DELETE FROM shots WHERE id = ?", id);
 	sqlite3_stmt *st = NULL;
-	int rc = prepare(&st, db, "SELECT version FROM shots WHERE id = ?");
+	int rc = rig_db__prepare(&st, db, "SELECT version FROM shots WHERE id = ?");
 	if (rc)
 		return rc;
 	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);

@@ -8,18 +8,6 @@
 #include "codes.h"
 #include "db.h"
 
-static int prepare(sqlite3_stmt **st, sqlite3 *db, const char *sql)
-{
-	int rc = sqlite3_prepare_v2(db, sql, -1, st, NULL);
-	return rc == SQLITE_OK ? 0 : rig_db_fail(rc);
-}
-
-static int step_done(sqlite3_stmt *st)
-{
-	int rc = sqlite3_step(st);
-	return rc == SQLITE_DONE ? 0 : rig_db_fail(rc);
-}
-
 static char *column_strdup(sqlite3_stmt *st, int col)
 {
 	const unsigned char *s = sqlite3_column_text(st, col);
@@ -35,7 +23,7 @@ static void column_copy(char *dst, size_t size, sqlite3_stmt *st, int col)
 static int load_layers(struct rig_shot_model *m, sqlite3 *db)
 {
 	sqlite3_stmt *st = NULL;
-	int rc = prepare(&st, db,
+	int rc = rig_db__prepare(&st, db,
 			 "SELECT id, ord, name, kind, parent_id, position_x, position_y, rotation,"
 			 " scale_x, scale_y, pivot_x, pivot_y, time_offset, keys"
 			 " FROM layers WHERE shot_id = ? ORDER BY ord");
@@ -78,7 +66,7 @@ out:
 static int load_skin_joints(struct rig_shot_model *m, sqlite3 *db)
 {
 	sqlite3_stmt *st = NULL;
-	int rc = prepare(&st, db,
+	int rc = rig_db__prepare(&st, db,
 			 "SELECT layer_id, n_verts, n_tris, n_joints, joints FROM skins"
 			 " WHERE shot_id = ?");
 	if (rc)
@@ -111,7 +99,7 @@ int rig_shot_load(struct rig_shot_model *out, sqlite3 *db, const char *shot_id)
 {
 	memset(out, 0, sizeof *out);
 	sqlite3_stmt *st = NULL;
-	int rc = prepare(&st, db,
+	int rc = rig_db__prepare(&st, db,
 			 "SELECT id, project_id, name, fps, frame_start, frame_end, version"
 			 " FROM shots WHERE id = ?");
 	if (rc)
@@ -146,7 +134,7 @@ int rig_shot_load_skin(sqlite3 *db, const struct rig_shot_model *m, struct rig_m
 	if (l->skin_loaded || l->binding != RIG_BINDING_SKIN || l->binding_dirty)
 		return 0;
 	sqlite3_stmt *st = NULL;
-	int rc = prepare(&st, db,
+	int rc = rig_db__prepare(&st, db,
 			 "SELECT source, triangles, weight_offsets, influences FROM skins"
 			 " WHERE shot_id = ? AND layer_id = ?");
 	if (rc)
@@ -177,12 +165,12 @@ out:
 static int delete_layer(sqlite3 *db, const char *shot_id, const char *layer_id)
 {
 	sqlite3_stmt *st = NULL;
-	int rc = prepare(&st, db, "DELETE FROM layers WHERE shot_id = ? AND id = ?");
+	int rc = rig_db__prepare(&st, db, "DELETE FROM layers WHERE shot_id = ? AND id = ?");
 	if (rc)
 		return rc;
 	sqlite3_bind_text(st, 1, shot_id, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 2, layer_id, -1, SQLITE_STATIC);
-	rc = step_done(st);
+	rc = rig_db__step_done(st);
 	sqlite3_finalize(st);
 	return rc;
 }
@@ -194,7 +182,7 @@ static int write_layer(sqlite3 *db, const char *shot_id, const struct rig_model_
 	if (!keys)
 		return -RIG_INTERNAL;
 	sqlite3_stmt *st = NULL;
-	int rc = prepare(&st, db,
+	int rc = rig_db__prepare(&st, db,
 			 l->is_new ? "INSERT INTO layers(name, kind, parent_id, position_x,"
 				     " position_y, rotation, scale_x, scale_y, pivot_x, pivot_y,"
 				     " time_offset, keys, shot_id, id, ord)"
@@ -218,7 +206,7 @@ static int write_layer(sqlite3 *db, const char *shot_id, const struct rig_model_
 	sqlite3_bind_text(st, 13, shot_id, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 14, l->id, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 15, l->ord);
-	rc = step_done(st);
+	rc = rig_db__step_done(st);
 out:
 	sqlite3_finalize(st);
 	free(keys);
@@ -228,12 +216,12 @@ out:
 static int write_skin(sqlite3 *db, const char *shot_id, const struct rig_model_layer *l)
 {
 	sqlite3_stmt *st = NULL;
-	int rc = prepare(&st, db, "DELETE FROM skins WHERE shot_id = ? AND layer_id = ?");
+	int rc = rig_db__prepare(&st, db, "DELETE FROM skins WHERE shot_id = ? AND layer_id = ?");
 	if (rc)
 		return rc;
 	sqlite3_bind_text(st, 1, shot_id, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 2, l->id, -1, SQLITE_STATIC);
-	rc = step_done(st);
+	rc = rig_db__step_done(st);
 	sqlite3_finalize(st);
 	st = NULL;
 	if (rc || l->binding != RIG_BINDING_SKIN)
@@ -250,7 +238,7 @@ static int write_skin(sqlite3 *db, const char *shot_id, const struct rig_model_l
 			rc = -RIG_INTERNAL;
 	if (rc)
 		goto out_free;
-	rc = prepare(&st, db,
+	rc = rig_db__prepare(&st, db,
 		     "INSERT INTO skins(shot_id, layer_id, n_verts, n_tris, n_joints, joints,"
 		     " source, triangles, weight_offsets, influences)"
 		     " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
@@ -263,7 +251,7 @@ static int write_skin(sqlite3 *db, const char *shot_id, const struct rig_model_l
 	sqlite3_bind_int64(st, 5, (sqlite3_int64)d->n_joints);
 	for (int i = 0; i < 5; i++)
 		sqlite3_bind_blob64(st, 6 + i, blobs[i], sizes[i], SQLITE_STATIC);
-	rc = step_done(st);
+	rc = rig_db__step_done(st);
 	sqlite3_finalize(st);
 out_free:
 	for (int i = 0; i < 5; i++)
@@ -295,13 +283,13 @@ int rig_shot_save(sqlite3 *db, const struct rig_shot_model *m)
 int rig_shot_set_version(sqlite3 *db, const char *shot_id, long long from, long long to)
 {
 	sqlite3_stmt *st = NULL;
-	int rc = prepare(&st, db, "UPDATE shots SET version = ? WHERE id = ? AND version = ?");
+	int rc = rig_db__prepare(&st, db, "UPDATE shots SET version = ? WHERE id = ? AND version = ?");
 	if (rc)
 		return rc;
 	sqlite3_bind_int64(st, 1, to);
 	sqlite3_bind_text(st, 2, shot_id, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 3, from);
-	rc = step_done(st);
+	rc = rig_db__step_done(st);
 	if (rc == 0 && sqlite3_changes(db) != 1)
 		rc = -RIG_VERSION_CONFLICT;
 	sqlite3_finalize(st);
