@@ -6,7 +6,7 @@
 #include <float.h>
 #include <math.h>
 
-#include "limits.h"
+#include "rig_limits.h"
 #include "skin.h"
 #include "support.h"
 
@@ -427,6 +427,59 @@ Test(skin_def, reports_every_violation_with_its_index)
 	cr_expect_eq(errs.items[i + 1].vertex_index, 3);
 	cr_expect_eq(errs.items[i + 2].vertex_index, 5);
 	cr_expect_str_eq(errs.items[i + 2].pointer, "/weights/5");
+	rig_skin_def_release(&d);
+}
+
+Test(skin_def, rejects_nan_and_inf_anywhere_with_the_right_code)
+{
+	double bad[] = {NAN, INFINITY, -INFINITY};
+	for (int k = 0; k < 3; k++) {
+		for (size_t i = 0; i < 12; i++) { /* every source coordinate */
+			struct rig_skin_def d = strip_def();
+			d.source[i] = bad[k];
+			struct rig_errs errs;
+			cr_expect_eq(check_def(&d, &errs), -1);
+			cr_expect_eq(errs.items[0].code, RIG_MESH_GEOMETRY);
+			cr_expect_eq(errs.items[0].vertex_index, (long)(i / 2));
+			rig_skin_def_release(&d);
+		}
+		for (int e = 0; e < 6; e++) { /* every bind entry */
+			struct rig_skin_def d = strip_def();
+			d.joints[1].bind.m[e] = bad[k];
+			struct rig_err err = only_error(&d, RIG_SKIN_BIND);
+			cr_expect_str_eq(err.joint_id, "tip");
+			rig_skin_def_release(&d);
+		}
+		for (size_t w = 0; w < 8; w++) { /* every weight */
+			struct rig_skin_def d = strip_def();
+			d.influences[w].weight = bad[k];
+			struct rig_err err = only_error(&d, RIG_SKIN_WEIGHTS);
+			cr_expect_geq(err.vertex_index, 0);
+			cr_expect_geq(err.influence_index, 0);
+			rig_skin_def_release(&d);
+		}
+	}
+}
+
+Test(skin_def, rejects_bad_triangles_at_and_past_the_edge)
+{
+	struct rig_skin_def d = strip_def();
+	struct rig_errs errs;
+	d.triangles[3 * 2 + 1] = 5; /* the last vertex: fine */
+	d.triangles[3 * 2 + 2] = 2;
+	cr_expect_eq(check_def(&d, &errs), 0);
+	d.triangles[3 * 2 + 1] = 6; /* one past the last */
+	struct rig_err e = only_error(&d, RIG_MESH_TOPOLOGY);
+	cr_expect_eq(e.triangle_index, 2);
+	cr_expect_str_eq(e.pointer, "/triangles/2");
+	d.triangles[3 * 2 + 1] = d.triangles[3 * 2];
+	e = only_error(&d, RIG_MESH_TOPOLOGY);
+	cr_expect_eq(e.triangle_index, 2);
+	d.triangles[3 * 2] = 0; /* (0, 1, 2): the collinear bottom row, zero area */
+	d.triangles[3 * 2 + 1] = 1;
+	d.triangles[3 * 2 + 2] = 2;
+	e = only_error(&d, RIG_MESH_DEGENERATE);
+	cr_expect_eq(e.triangle_index, 2);
 	rig_skin_def_release(&d);
 }
 
