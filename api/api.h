@@ -39,9 +39,20 @@ int rig_api__page_size(struct rig_req *req, struct rig_resp *resp, size_t *out);
 /* A page of a keyset-paged list (projects, shots, plans), oldest first. */
 struct rig_page {
 	json_t *items;      /* the page's items (new reference until finish) */
-	size_t limit;       /* pageSize */
+	size_t limit;       /* pageSize; storage is asked for limit + 1 rows */
 	long long last_seq; /* cursor of the last item added */
+	bool more;          /* a row past the page exists: the page gets a token */
 };
+
+/* For list callbacks: true (and p->more set) when the page is already full, so
+ * the row must not be added. */
+static inline bool rig_page_full(struct rig_page *p)
+{
+	if (json_array_size(p->items) < p->limit)
+		return false;
+	p->more = true;
+	return true;
+}
 
 /* Reads pageSize and pageToken for a list of `kind` scoped to `scope` and sets
  * *after to the cursor to continue after (0 on the first page). Returns 0, or
@@ -50,7 +61,7 @@ int rig_api__page_start(struct rig_req *req, struct rig_resp *resp, const char *
 			const char *scope, struct rig_page *p, long long *after);
 
 /* Answers body (reference stolen; NULL = a new object) with items_name: [...]
- * and, on a full page, nextPageToken. */
+ * and, when more rows follow, nextPageToken. */
 void rig_api__page_finish(struct rig_req *req, struct rig_resp *resp, const char *kind,
 			  const char *scope, struct rig_page *p, const char *items_name, json_t *body);
 
@@ -85,6 +96,11 @@ void rig_api__iso8601(char out[40], long long unix_ms);
 
 /* The wall clock in Unix milliseconds (lock leases, timestamps; never evaluation). */
 long long rig_api__now_ms(void);
+
+/* True when If-None-Match names tag (a quoted strong tag such as "\"12\""):
+ * "*", or a comma-separated list compared weakly (W/ prefixes ignored), as
+ * RFC 9110 §13.1.2 asks. */
+bool rig_api__none_match(struct rig_req *req, const char *tag);
 
 /* Sets ETag: "<version>" on resp. */
 void rig_api__etag(struct rig_resp *resp, long long version);

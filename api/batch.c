@@ -298,6 +298,14 @@ void rig_h_edits(struct rig_req *req, struct rig_resp *resp)
 		rig_jr_fail(&jr, b.has_fence ? "fencingToken" : "lockId",
 			    "lockId and fencingToken go together");
 	b.ops = json_object_get(body, "ops");
+	if (rig_errs_any(&errs) && json_is_array(b.ops) &&
+	    json_array_size(b.ops) <= RIG_MAX_OPS_PER_BATCH) {
+		/* Report the ops' own problems beside the envelope's, in one answer. */
+		struct rig_op *ops = decode_all(b.ops, &errs);
+		for (size_t i = 0; ops && i < json_array_size(b.ops); i++)
+			rig_op_release(&ops[i]);
+		free(ops);
+	}
 	if (!json_is_array(b.ops) || json_array_size(b.ops) == 0) {
 		rig_jr_fail(&jr, "ops", "field 'ops' must be a non-empty array of ops");
 	} else if (json_array_size(b.ops) > RIG_MAX_OPS_PER_BATCH) {

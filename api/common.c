@@ -68,9 +68,18 @@ int rig_api__begin(sqlite3 *conn)
 int rig_api__commit(struct rig_req *req, sqlite3 *conn, struct rig_resp *resp)
 {
 	int rc = 0;
-	if (req->idem_key)
-		rc = rig_idem_put(conn, req->idem_key, req->idem_hash, resp->status,
-				  resp->body ? resp->body : "", (long long)time(NULL));
+	if (req->idem_key) {
+		json_t *headers = json_array();
+		for (size_t i = 0; i < resp->n_headers; i++)
+			json_array_append_new(headers, json_pack("[s, s]", resp->headers[i].name,
+								 resp->headers[i].value));
+		char *text = json_dumps(headers, JSON_COMPACT);
+		json_decref(headers);
+		rc = text ? rig_idem_put(conn, req->idem_key, req->idem_hash, resp->status,
+					 resp->body ? resp->body : "", text, (long long)time(NULL))
+			  : -RIG_INTERNAL;
+		free(text);
+	}
 	if (rc == 0) {
 		int s = sqlite3_exec(conn, "COMMIT", NULL, NULL, NULL);
 		rc = s == SQLITE_OK ? 0 : rig_db_fail(s);
@@ -184,6 +193,17 @@ json_t *rig_api__token_open(struct rig_app *app, const char *token)
 	json_t *payload = NULL;
 	if (!text || !sig || n_sig != 16)
 		goto out;
+	/* Only the canonical spelling: unused low bits of the last character would
+	 * otherwise let several strings carry one token. */
+	char *again_text = b64_encode(text, n_text), *again_sig = b64_encode(sig, n_sig);
+	bool canonical = again_text && again_sig &&
+			 strlen(again_text) == (size_t)(dot - token) &&
+			 memcmp(again_text, token, (size_t)(dot - token)) == 0 &&
+			 strcmp(again_sig, dot + 1) == 0;
+	free(again_text);
+	free(again_sig);
+	if (!canonical)
+		goto out;
 	unsigned char mac[32];
 	rig_hmac_sha256(mac, rig_db_secret(app->db), 32, text, n_text);
 	unsigned char diff = 0;
@@ -273,6 +293,7 @@ int rig_api__page_start(struct rig_req *req, struct rig_resp *resp, const char *
 		return -1;
 	p->items = json_array();
 	p->last_seq = 0;
+	p->more = false;
 	*after = 0;
 	const char *token = rig_api__query(req, "pageToken");
 	if (!token)
@@ -300,7 +321,7 @@ void rig_api__page_finish(struct rig_req *req, struct rig_resp *resp, const char
 	if (!body)
 		body = json_object();
 	json_object_set_new(body, items_name, p->items);
-	if (json_array_size(p->items) == p->limit) {
+	if (p->more) {
 		json_t *t = json_pack("{s:s, s:s, s:I}", "k", kind, "s", scope, "c",
 				      (json_int_t)p->last_seq);
 		char *token = rig_api__token_make(req->app, t);
@@ -312,3 +333,31 @@ void rig_api__page_finish(struct rig_req *req, struct rig_resp *resp, const char
 	rig_resp_json(resp, 200, body, NULL);
 }
 
+
+bool rig_api__none_match(struct rig_req *req, const char *tag)
+{
+	const char *h = rig_api__header(req, "If-None-Match");
+	if (!h)
+		return false;
+	size_t tag_len = strlen(tag);
+	for (const char *p = h; *p;) {
+		while (*p == ' ' || *p == '\t' || *p == ',')
+			p++;
+		if (*p == '*')
+			return true;
+		if (p[0] == 'W' && p[1] == '/')
+			p += 2;
+		const char *end = p;
+		if (*end == '"') {
+			end = strchr(end + 1, '"');
+			end = end ? end + 1 : p + strlen(p);
+		} else {
+			while (*end && *end != ',')
+				end++;
+		}
+		if ((size_t)(end - p) == tag_len && memcmp(p, tag, tag_len) == 0)
+			return true;
+		p = end;
+	}
+	return false;
+}

@@ -26,6 +26,8 @@ struct rig_req {
 	const char *(*query)(void *ctx, const char *name);
 	void *ctx;
 	const char *request_id;
+	const char *query_string; /* canonical "k=v&…" of the query, "" when none */
+	bool arrived_draining;    /* the request arrived after shutdown began */
 	struct rig_app *app;
 
 	/* Filled by the router. */

@@ -77,9 +77,8 @@ bool rig_frames__etag(struct rig_req *req, struct rig_resp *resp, long long vers
 	rig_hex32(hex, digest);
 	char tag[64];
 	snprintf(tag, sizeof tag, "\"%lld-%.16s\"", version, hex);
-	const char *inm = rig_api__header(req, "If-None-Match");
 	rig_resp_header(resp, "ETag", "%s", tag);
-	if (inm && (!strcmp(inm, tag) || !strcmp(inm, "*"))) {
+	if (rig_api__none_match(req, tag)) {
 		resp->status = 304;
 		return true;
 	}

@@ -84,6 +84,7 @@ void rig_h_lock_acquire(struct rig_req *req, struct rig_resp *resp)
 	}
 	if (!json_is_array(ids) || n < 1 || n > MAX_LOCK_LAYERS)
 		rig_jr_fail(&jr, "layerIds", "layerIds must list 1 to %d layer ids", MAX_LOCK_LAYERS);
+	size_t n_unique = 0;
 	for (size_t i = 0; i < n && json_is_array(ids); i++) {
 		json_t *v = json_array_get(ids, i);
 		if (!json_is_string(v) || !rig_id_is_valid(json_string_value(v))) {
@@ -92,8 +93,14 @@ void rig_h_lock_acquire(struct rig_req *req, struct rig_resp *resp)
 			rig_jr_fail(&jr, key, "layer ids are 1-64 characters of [A-Za-z0-9_.:-]");
 			continue;
 		}
-		layers[i] = json_string_value(v);
+		const char *id = json_string_value(v);
+		bool seen = false;
+		for (size_t k = 0; k < n_unique && !seen; k++)
+			seen = strcmp(layers[k], id) == 0;
+		if (!seen) /* a repeated id locks the layer once */
+			layers[n_unique++] = id;
 	}
+	n = n_unique;
 	if (rig_errs_any(&errs)) {
 		rig_problem_errs(resp, &errs, 0);
 		goto out;

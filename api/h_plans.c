@@ -135,6 +135,8 @@ void rig_h_plan_get(struct rig_req *req, struct rig_resp *resp)
 static int collect(void *ctx, const struct rig_plan *p)
 {
 	struct rig_page *page = ctx;
+	if (rig_page_full(page))
+		return 0;
 	page->last_seq = p->seq;
 	json_array_append_new(page->items, plan_json(p));
 	return 0;
@@ -149,7 +151,7 @@ void rig_h_plan_list(struct rig_req *req, struct rig_resp *resp)
 	sqlite3 *conn = rig_db_acquire(req->app->db);
 	int rc = rig_shot_get(conn, req->params[0], shot_exists, NULL);
 	if (!rc)
-		rc = rig_plan_list(conn, req->params[0], after, p.limit, collect, &p);
+		rc = rig_plan_list(conn, req->params[0], after, p.limit + 1, collect, &p);
 	rig_db_release(req->app->db, conn);
 	if (rc) {
 		json_decref(p.items);

@@ -26,6 +26,8 @@ void rig_h_receipt_get(struct rig_req *req, struct rig_resp *resp)
 static int collect(void *ctx, long long seq, const char *body)
 {
 	struct rig_page *p = ctx;
+	if (rig_page_full(p))
+		return 0;
 	p->last_seq = seq;
 	json_t *r = json_loads(body, 0, NULL);
 	if (!r)
@@ -45,7 +47,7 @@ void rig_h_receipt_list(struct rig_req *req, struct rig_resp *resp)
 	sqlite3 *conn = rig_db_acquire(req->app->db);
 	int rc = rig_shot_get(conn, req->params[0], shot_exists, NULL);
 	if (!rc) /* newest first: continue below the cursor */
-		rc = rig_receipt_list(conn, req->params[0], cursor ? cursor : LLONG_MAX, p.limit,
+		rc = rig_receipt_list(conn, req->params[0], cursor ? cursor : LLONG_MAX, p.limit + 1,
 				      collect, &p);
 	rig_db_release(req->app->db, conn);
 	if (rc) {

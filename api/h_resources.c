@@ -19,6 +19,8 @@ static json_t *project_json(const struct rig_project_row *row)
 static int collect_project(void *ctx, const struct rig_project_row *row)
 {
 	struct rig_page *p = ctx;
+	if (rig_page_full(p))
+		return 0;
 	p->last_seq = row->seq;
 	json_array_append_new(p->items, project_json(row));
 	return 0;
@@ -82,7 +84,7 @@ void rig_h_project_list(struct rig_req *req, struct rig_resp *resp)
 	if (rig_api__page_start(req, resp, "projects", "", &p, &after))
 		return;
 	sqlite3 *conn = rig_db_acquire(req->app->db);
-	int rc = rig_project_list(conn, after, p.limit, collect_project, &p);
+	int rc = rig_project_list(conn, after, p.limit + 1, collect_project, &p);
 	rig_db_release(req->app->db, conn);
 	if (rc) {
 		json_decref(p.items);
@@ -134,6 +136,8 @@ static json_t *shot_json(const struct rig_shot_row *row)
 static int collect_shot(void *ctx, const struct rig_shot_row *row)
 {
 	struct rig_page *p = ctx;
+	if (rig_page_full(p))
+		return 0;
 	p->last_seq = row->seq;
 	json_array_append_new(p->items, shot_json(row));
 	return 0;
@@ -213,7 +217,7 @@ void rig_h_shot_list(struct rig_req *req, struct rig_resp *resp)
 	int rc = rig_project_get(conn, req->params[0], store_project, &project);
 	json_decref(project);
 	if (!rc)
-		rc = rig_shot_list(conn, req->params[0], after, p.limit, collect_shot, &p);
+		rc = rig_shot_list(conn, req->params[0], after, p.limit + 1, collect_shot, &p);
 	rig_db_release(req->app->db, conn);
 	if (rc) {
 		json_decref(p.items);

@@ -8,10 +8,9 @@
 /* Answers 304 when If-None-Match names the current version; returns true then. */
 static bool not_modified(struct rig_req *req, struct rig_resp *resp, long long version)
 {
-	const char *inm = rig_api__header(req, "If-None-Match");
 	char tag[32];
 	snprintf(tag, sizeof tag, "\"%lld\"", version);
-	if (!inm || (strcmp(inm, tag) != 0 && strcmp(inm, "*") != 0))
+	if (!rig_api__none_match(req, tag))
 		return false;
 	resp->status = 304;
 	rig_api__etag(resp, version);

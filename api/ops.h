@@ -84,6 +84,7 @@ struct rig_op {
 		struct {
 			bool clear;                /* skin: null */
 			struct rig_skin_def def;   /* owned; joints carry their layer ids */
+			uint32_t *map_pos;         /* owned: joint → its index in jointLayers */
 		} skin;
 		struct {
 			double frame;
@@ -136,10 +137,11 @@ int rig_op__skin_apply(struct rig_op_ctx *ctx, struct rig_op *op);
  * zeroed; it owns the arrays afterwards even on failure — release it), then
  * checks every rule of SPEC §3 with the core. jointLayers is required when
  * with_joint_layers (and fills each joint's layer_id); extra_fields lists other
- * members the object may have. Violations carry pointers under sjr->base.
+ * members the object may have; out_map_pos (may be NULL) receives a malloc'd
+ * array: joint → its index in jointLayers. Violations carry pointers under sjr->base.
  * Returns 0 or -1. */
 int rig_skin_json_decode(struct rig_skin_def *d, json_t *skin, const struct rig_jr *sjr,
-			 bool with_joint_layers, const char *const *extra_fields);
+			 bool with_joint_layers, const char *const *extra_fields, uint32_t **out_map_pos);
 
 /* Records a layer id in ctx->changed once. */
 void rig_op__changed(struct rig_op_ctx *ctx, const char *layer_id);

@@ -242,7 +242,10 @@ static int decode_layer_op(struct rig_op *out, json_t *op, const struct rig_jr *
 		decode_transform(jr, op, &out->u.pose.transform);
 		if (!json_object_get(op, "transform"))
 			rc = rig_jr_fail(jr, "transform", "field 'transform' is required");
-		rc |= decode_interp(jr, op, &out->u.pose.key_style, &out->u.pose.has_interp);
+		if (decode_interp(jr, op, &out->u.pose.key_style, &out->u.pose.has_interp) == 0)
+			rc |= check_key(jr, &out->u.pose.key_style);
+		else
+			rc = -1;
 		if (out->u.pose.has_interp && !out->u.pose.has_frame)
 			rc = rig_jr_fail(jr, "interp", "interp needs a frame: it styles the keys written");
 		if (json_object_get(op, "timeOffset"))
@@ -292,6 +295,7 @@ int rig_op_decode(struct rig_op *out, json_t *value, long index, struct rig_errs
 		}
 	}
 	struct rig_err *e = rig_errs_add(errs, RIG_OP_UNKNOWN, "unknown op '%.64s'", name);
+	rig_err_extra(e, "op", name);
 	e->op_index = index;
 	snprintf(e->pointer, sizeof e->pointer, "%s/op", out->pointer);
 	return -1;
@@ -303,8 +307,10 @@ void rig_op_release(struct rig_op *op)
 		free(op->u.key_put.keys);
 	else if (op->kind == RIG_OP_LAYER_KEY_DELETE)
 		free(op->u.key_delete.frames);
-	else if (op->kind == RIG_OP_LAYER_SKIN)
+	else if (op->kind == RIG_OP_LAYER_SKIN) {
 		rig_skin_def_release(&op->u.skin.def);
+		free(op->u.skin.map_pos);
+	}
 	memset(op, 0, sizeof *op);
 }
 
@@ -478,6 +484,7 @@ static int apply_layer_op(struct rig_op_ctx *ctx, struct rig_op *op)
 				 parent, parent);
 			struct rig_err *e = op_error(ctx, op, RIG_LAYER_CYCLE, "parentId", detail);
 			rig_strlcpy(e->layer_id, l->id, sizeof e->layer_id);
+			rig_err_extra(e, "parentId", parent);
 			return -1;
 		}
 		rig_strlcpy(l->parent_id, parent, sizeof l->parent_id);
@@ -536,6 +543,8 @@ static int apply_layer_op(struct rig_op_ctx *ctx, struct rig_op *op)
 				struct rig_err *e = op_error(ctx, op, RIG_OP_INVALID, field, detail);
 				e->has_frame = true;
 				e->frame = f;
+				rig_strlcpy(e->layer_id, l->id, sizeof e->layer_id);
+				rig_err_extra(e, "channel", rig_channel_name(op->u.key_delete.channel));
 				rc = -1;
 			}
 		}

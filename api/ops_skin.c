@@ -213,8 +213,12 @@ static int decode_weights(const struct rig_jr *jr, json_t *skin, struct rig_skin
 }
 
 /* jointLayers: every joint exactly once. Fills joints[j].layer_id. */
-static int decode_joint_layers(const struct rig_jr *jr, json_t *skin, struct rig_skin_def *d)
+static int decode_joint_layers(const struct rig_jr *jr, json_t *skin, struct rig_skin_def *d,
+			       uint32_t **out_map_pos)
 {
+	uint32_t *pos = out_map_pos ? calloc(d->n_joints ? d->n_joints : 1, sizeof *pos) : NULL;
+	if (out_map_pos)
+		*out_map_pos = pos;
 	json_t *map = json_object_get(skin, "jointLayers");
 	if (!json_is_array(map))
 		return rig_jr_fail(jr, "jointLayers", "field 'jointLayers' must be [{jointId, layerId}]");
@@ -251,6 +255,8 @@ static int decode_joint_layers(const struct rig_jr *jr, json_t *skin, struct rig
 			continue;
 		}
 		memcpy(d->joints[j].layer_id, layer_id, sizeof layer_id);
+		if (pos)
+			pos[j] = (uint32_t)i;
 	}
 	for (size_t j = 0; j < d->n_joints && rc == 0; j++) {
 		if (d->joints[j].layer_id[0] || !d->joints[j].id[0])
@@ -283,7 +289,7 @@ static void name_unknown_joints(struct rig_errs *errs, size_t from, json_t *weig
 }
 
 int rig_skin_json_decode(struct rig_skin_def *d, json_t *skin, const struct rig_jr *sjr,
-			 bool with_joint_layers, const char *const *extra_fields)
+			 bool with_joint_layers, const char *const *extra_fields, uint32_t **out_map_pos)
 {
 	const char *fields[12] = {"source", "triangles", "joints", "weights"};
 	size_t n_fields = 4;
@@ -300,16 +306,18 @@ int rig_skin_json_decode(struct rig_skin_def *d, json_t *skin, const struct rig_
 	if (sjr->errs->total > before)
 		return -1; /* shapes are wrong; the rules below would only echo them */
 	decode_weights(sjr, skin, d);
-	if (with_joint_layers)
-		decode_joint_layers(sjr, skin, d);
 	if (sjr->errs->total > before)
 		return -1;
+	/* The definition's own rules first: with broken joints (a repeated or bad
+	 * id) the mapping would only report echoes of them. */
 	size_t from = sjr->errs->count;
 	if (rig_skin_check_def(d, sjr->errs) != 0) {
 		name_unknown_joints(sjr->errs, from, json_object_get(skin, "weights"));
 		scope(sjr->errs, from, sjr->op_index, sjr->base);
 		return -1;
 	}
+	if (with_joint_layers && decode_joint_layers(sjr, skin, d, out_map_pos) != 0)
+		return -1;
 	return 0;
 }
 
@@ -330,7 +338,7 @@ static int decode_skin(struct rig_op *out, json_t *op, const struct rig_jr *jr)
 	char base[64];
 	snprintf(base, sizeof base, "%s/skin", jr->base);
 	struct rig_jr sjr = {jr->errs, RIG_OP_INVALID, base, jr->op_index};
-	return rig_skin_json_decode(&out->u.skin.def, skin, &sjr, true, NULL) | rc;
+	return rig_skin_json_decode(&out->u.skin.def, skin, &sjr, true, NULL, &out->u.skin.map_pos) | rc;
 }
 
 static int decode_weights_put(struct rig_op *out, json_t *op, const struct rig_jr *jr)
@@ -466,9 +474,13 @@ static int apply_skin(struct rig_op_ctx *ctx, struct rig_op *op)
 	for (size_t j = 0; j < d->n_joints; j++) {
 		if (rig_shot_model_find(ctx->model, d->joints[j].layer_id))
 			continue;
-		struct rig_err *e = op_error(ctx, op, RIG_SKIN_JOINT_LAYERS, "skin/jointLayers",
+		char field[64];
+		snprintf(field, sizeof field, "skin/jointLayers/%u/layerId",
+			 op->u.skin.map_pos ? op->u.skin.map_pos[j] : 0);
+		struct rig_err *e = op_error(ctx, op, RIG_SKIN_JOINT_LAYERS, field,
 					     "joint '%s' is mapped to layer '%s', which does not exist",
 					     d->joints[j].id, d->joints[j].layer_id);
+		rig_err_extra(e, "jointLayerId", d->joints[j].layer_id);
 		rig_strlcpy(e->joint_id, d->joints[j].id, sizeof e->joint_id);
 		e->joint_index = (long)j;
 		rc = -1;
@@ -486,6 +498,7 @@ static int apply_skin(struct rig_op_ctx *ctx, struct rig_op *op)
 	l->skin_loaded = l->binding == RIG_BINDING_SKIN;
 	l->binding_dirty = true;
 	l->binding_op = op->index;
+	l->binding_op_is_skin = true;
 	return 0;
 }
 
@@ -523,6 +536,7 @@ static int apply_capture(struct rig_op_ctx *ctx, struct rig_op *op)
 		l->skin.joints[j].bind = poses[j];
 	l->binding_dirty = true;
 	l->binding_op = op->index;
+	l->binding_op_is_skin = false;
 	rc = 0;
 	goto out;
 out_scope:
@@ -595,6 +609,7 @@ static int apply_weights_put(struct rig_op_ctx *ctx, struct rig_op *op)
 		d->weight_offsets[i] = (uint32_t)((long)d->weight_offsets[i] + delta);
 	l->binding_dirty = true;
 	l->binding_op = op->index;
+	l->binding_op_is_skin = false;
 	return 0;
 }
 
@@ -661,17 +676,31 @@ int rig_ops_validate_shot(struct rig_op_ctx *ctx)
 					" longer exists",
 					l->skin.joints[j].id, l->id, l->skin.joints[j].layer_id);
 				rig_strlcpy(e->joint_id, l->skin.joints[j].id, sizeof e->joint_id);
+				rig_err_extra(e, "jointLayerId", l->skin.joints[j].layer_id);
 				e->joint_index = (long)j;
 				continue;
 			}
+			size_t at = ctx->errs->count;
 			rig_scene_check_boundary(&view.scene, mesh, jl, ctx->errs);
+			for (size_t k = at; k < ctx->errs->count; k++) {
+				rig_strlcpy(ctx->errs->items[k].joint_id, l->skin.joints[j].id,
+					    sizeof ctx->errs->items[k].joint_id);
+				ctx->errs->items[k].joint_index = (long)j;
+			}
 		}
 		if (l->binding_dirty) {
+			size_t at = ctx->errs->count;
 			struct rig_skin *skin = rig_skin_new(&l->skin, ctx->errs);
 			if (!skin && l->binding_op >= 0) {
+				/* Definition pointers resolve under a layer.skin op's "skin";
+				 * after a capture or weights.put they name that op itself. */
 				char prefix[48];
-				snprintf(prefix, sizeof prefix, "/ops/%ld/skin", l->binding_op);
-				rig_errs_scope(ctx->errs, first, l->binding_op, prefix);
+				snprintf(prefix, sizeof prefix, "/ops/%ld%s", l->binding_op,
+					 l->binding_op_is_skin ? "/skin" : "");
+				if (!l->binding_op_is_skin)
+					for (size_t k = at; k < ctx->errs->count; k++)
+						ctx->errs->items[k].pointer[0] = '\0';
+				rig_errs_scope(ctx->errs, at, l->binding_op, prefix);
 			}
 			rig_skin_free(skin);
 		}

@@ -2,6 +2,7 @@
 #include "problem.h"
 
 #include "api.h"
+#include "textbuf.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -19,11 +20,20 @@ void rig_resp_json(struct rig_resp *resp, int status, json_t *body, const char *
 	resp->content_type = content_type ? content_type : "application/json";
 }
 
+/* A JSON string of text that may hold bytes from the request (ids, names). */
+static json_t *scrubbed(const char *text)
+{
+	char copy[RIG_ERR_DETAIL_MAX];
+	rig_strlcpy(copy, text, sizeof copy);
+	rig_utf8_scrub(copy);
+	return json_string(copy);
+}
+
 json_t *rig_err_to_json(const struct rig_err *e)
 {
 	json_t *o = json_object();
 	json_object_set_new(o, "code", json_string(rig_code_name(e->code)));
-	json_object_set_new(o, "detail", json_string(e->detail));
+	json_object_set_new(o, "detail", scrubbed(e->detail));
 	if (e->op_index != RIG_NO_INDEX)
 		json_object_set_new(o, "opIndex", json_integer(e->op_index));
 	if (e->pointer[0] || e->op_index != RIG_NO_INDEX)
@@ -42,6 +52,8 @@ json_t *rig_err_to_json(const struct rig_err *e)
 		json_object_set_new(o, "influenceIndex", json_integer(e->influence_index));
 	if (e->has_frame)
 		json_object_set_new(o, "frame", json_real(e->frame));
+	for (int i = 0; i < e->n_extra; i++)
+		json_object_set_new(o, e->extra[i].name, scrubbed(e->extra[i].value));
 	if (e->lock_id[0]) {
 		char at[40];
 		rig_api__iso8601(at, e->expires_ms);
@@ -69,7 +81,10 @@ static json_t *problem_base(enum rig_code code, const char *detail)
 json_t *rig_problem_from_errs(const struct rig_errs *errs)
 {
 	const struct rig_err *first = &errs->items[0];
-	json_t *o = problem_base(first->code, first->detail);
+	char detail[RIG_ERR_DETAIL_MAX];
+	rig_strlcpy(detail, first->detail, sizeof detail);
+	rig_utf8_scrub(detail);
+	json_t *o = problem_base(first->code, detail);
 	json_t *list = json_array();
 	for (size_t i = 0; i < errs->count; i++)
 		json_array_append_new(list, rig_err_to_json(&errs->items[i]));
@@ -84,6 +99,7 @@ static void problem_v(struct rig_resp *resp, int status, enum rig_code code, jso
 {
 	char detail[RIG_ERR_DETAIL_MAX];
 	vsnprintf(detail, sizeof detail, fmt, ap);
+	rig_utf8_scrub(detail);
 	json_t *o = problem_base(code, detail);
 	if (extra) {
 		json_object_update(o, extra);

@@ -15,6 +15,7 @@
 #include "locks.h"
 #include "receipts.h"
 #include "sha256.h"
+#include "textbuf.h"
 
 struct route {
 	const char *method;
@@ -207,9 +208,9 @@ static int resolve_actor(struct rig_req *req, struct rig_resp *resp)
 		return 0;
 	}
 	size_t len = strlen(actor);
-	if (len < 1 || len >= sizeof req->actor) {
+	if (len < 1 || len >= sizeof req->actor || !rig_utf8_is_clean(actor)) {
 		rig_problem(resp, RIG_INVALID_QUERY, json_pack("{s:s}", "parameter", "X-Rigd-Actor"),
-			    "header 'X-Rigd-Actor' must be 1 to 128 characters");
+			    "header 'X-Rigd-Actor' must be 1 to 128 bytes of UTF-8 text");
 		return -1;
 	}
 	memcpy(req->actor, actor, len + 1);
@@ -223,6 +224,8 @@ static void fingerprint(struct rig_req *req)
 	rig_sha256_init(&s);
 	rig_sha256_update(&s, req->method, strlen(req->method) + 1);
 	rig_sha256_update(&s, req->path, strlen(req->path) + 1);
+	if (req->query_string)
+		rig_sha256_update(&s, req->query_string, strlen(req->query_string) + 1);
 	rig_sha256_update(&s, req->actor, strlen(req->actor) + 1);
 	rig_sha256_update(&s, req->body ? req->body : "", req->body_len);
 	rig_sha256_final(digest, &s);
@@ -233,10 +236,10 @@ static void fingerprint(struct rig_req *req)
 static bool idempotency_preflight(struct rig_req *req, struct rig_resp *resp)
 {
 	size_t len = strlen(req->idem_key);
-	if (len < 1 || len > 255) {
+	if (len < 1 || len > 255 || !rig_utf8_is_clean(req->idem_key)) {
 		rig_problem(resp, RIG_INVALID_QUERY,
 			    json_pack("{s:s}", "parameter", "Idempotency-Key"),
-			    "header 'Idempotency-Key' must be 1 to 255 characters");
+			    "header 'Idempotency-Key' must be 1 to 255 bytes of UTF-8 text");
 		return true;
 	}
 	fingerprint(req);
@@ -262,6 +265,13 @@ static bool idempotency_preflight(struct rig_req *req, struct rig_resp *resp)
 		resp->body = stored.response;
 		resp->body_len = strlen(stored.response);
 		stored.response = NULL;
+		json_t *headers = json_loads(stored.headers, 0, NULL);
+		size_t i;
+		json_t *h;
+		json_array_foreach(headers, i, h)
+			rig_resp_header(resp, json_string_value(json_array_get(h, 0)), "%s",
+					json_string_value(json_array_get(h, 1)));
+		json_decref(headers);
 		rig_resp_header(resp, "Idempotency-Replayed", "true");
 	}
 	rig_idem_release(&stored);
@@ -308,15 +318,16 @@ void rig_api_handle(struct rig_req *req, struct rig_resp *resp)
 		}
 		path_known = true;
 		size_t used = strlen(allow);
-		snprintf(allow + used, sizeof allow - used, "%s%s", used ? ", " : "",
-			 routes[i].method);
-		if (strcmp(routes[i].method, req->method) == 0 && !found)
+		snprintf(allow + used, sizeof allow - used, "%s%s%s", used ? ", " : "",
+			 routes[i].method, strcmp(routes[i].method, "GET") ? "" : ", HEAD");
+		bool head_of_get = !strcmp(req->method, "HEAD") && !strcmp(routes[i].method, "GET");
+		if ((strcmp(routes[i].method, req->method) == 0 || head_of_get) && !found)
 			found = &routes[i];
 	}
 	if (found) {
 		/* Re-match so params hold this route's captures. */
 		match(found->pattern, req->path, req->params);
-		if (atomic_load(&req->app->draining) && strcmp(found->pattern, "/healthz") != 0) {
+		if (req->arrived_draining && strcmp(found->pattern, "/healthz") != 0) {
 			rig_problem(resp, RIG_SHUTTING_DOWN, NULL, "the server is shutting down");
 			rig_resp_header(resp, "Retry-After", "1");
 			return;

@@ -115,3 +115,45 @@ void rig_buf_f64le(struct rig_buf *b, double v)
 	rig_buf_u32le(b, (uint32_t)bits);
 	rig_buf_u32le(b, (uint32_t)(bits >> 32));
 }
+
+/* Length of the valid UTF-8 sequence at s (1–4), or 0 when it is not one. */
+static size_t utf8_seq(const unsigned char *s)
+{
+	unsigned char c = s[0];
+	if (c < 0x80)
+		return 1;
+	size_t n = c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+	for (size_t i = 1; i < n; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	if (n == 3 && ((c == 0xe0 && s[1] < 0xa0) || (c == 0xed && s[1] >= 0xa0)))
+		return 0; /* overlong, or a UTF-16 surrogate */
+	if (n == 4 && ((c == 0xf0 && s[1] < 0x90) || (c == 0xf4 && s[1] >= 0x90)))
+		return 0;
+	return n;
+}
+
+void rig_utf8_scrub(char *s)
+{
+	unsigned char *p = (unsigned char *)s;
+	while (*p) {
+		size_t n = utf8_seq(p);
+		if (n == 0 || (n == 1 && ((*p < 0x20 && *p != '\t') || *p == 0x7f))) {
+			*p++ = '?';
+			continue;
+		}
+		p += n;
+	}
+}
+
+bool rig_utf8_is_clean(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	while (*p) {
+		size_t n = utf8_seq(p);
+		if (n == 0 || (n == 1 && (*p < 0x20 || *p == 0x7f)))
+			return false;
+		p += n;
+	}
+	return true;
+}

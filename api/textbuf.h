@@ -43,4 +43,11 @@ void rig_buf_f64le(struct rig_buf *b, double v);
 /* Writes the shortest round-trip decimal of v into out (≥ 32 bytes); returns its length. */
 int rig_format_double(char *out, double v);
 
+/* Replaces every byte that is not part of valid UTF-8 (and every control
+ * character but tab) with '?', in place, so the text can go into JSON. */
+void rig_utf8_scrub(char *s);
+
+/* True when s is valid UTF-8 without control characters. */
+bool rig_utf8_is_clean(const char *s);
+
 #endif

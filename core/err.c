@@ -39,6 +39,16 @@ static void clear_entry(struct rig_err *e, enum rig_code code)
 	e->lock_id[0] = '\0';
 	e->owner[0] = '\0';
 	e->expires_ms = 0;
+	e->n_extra = 0;
+}
+
+void rig_err_extra(struct rig_err *e, const char *name, const char *value)
+{
+	if (e->n_extra >= RIG_ERR_EXTRAS)
+		return;
+	rig_strlcpy(e->extra[e->n_extra].name, name, sizeof e->extra[e->n_extra].name);
+	rig_strlcpy(e->extra[e->n_extra].value, value, sizeof e->extra[e->n_extra].value);
+	e->n_extra++;
 }
 
 struct rig_err *rig_errs_add(struct rig_errs *errs, enum rig_code code, const char *fmt, ...)

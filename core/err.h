@@ -20,6 +20,7 @@
 #define RIG_ERRS_KEEP 64
 #define RIG_ERR_DETAIL_MAX 240
 #define RIG_ERR_POINTER_MAX 200
+#define RIG_ERR_EXTRAS 3
 
 /* "Not known" marker for the index fields of struct rig_err. */
 #define RIG_NO_INDEX (-1L)
@@ -41,6 +42,13 @@ struct rig_err {
 	char lock_id[RIG_ID_MAX + 1];
 	char owner[129];
 	long long expires_ms; /* Unix milliseconds */
+	/* Other values the detail quotes (an op name, a channel, a parent id…),
+	 * so every value in the detail is also a member of the error object. */
+	struct rig_err_extra {
+		char name[24];
+		char value[RIG_ID_MAX + 8];
+	} extra[RIG_ERR_EXTRAS];
+	int n_extra;
 };
 
 struct rig_errs {
@@ -59,6 +67,9 @@ void rig_errs_init(struct rig_errs *errs);
  * printf-formatted. */
 struct rig_err *rig_errs_add(struct rig_errs *errs, enum rig_code code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/* Adds a named string member to a violation (ignored past RIG_ERR_EXTRAS). */
+void rig_err_extra(struct rig_err *e, const char *name, const char *value);
 
 /* True when at least one violation was recorded. */
 static inline bool rig_errs_any(const struct rig_errs *errs) { return errs->total > 0; }

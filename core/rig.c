@@ -93,6 +93,8 @@ bool rig_scene_would_cycle(const struct rig_scene *scene, long layer, long paren
 static long deformed_between(const struct rig_scene *scene, long c, long x)
 {
 	size_t steps = 0;
+	if (x == c) /* nothing lies strictly between a layer and itself */
+		return RIG_NO_LAYER;
 	for (long p = parent_of(scene, x); p != c && p != RIG_NO_LAYER; p = parent_of(scene, p)) {
 		if (scene->layers[p].deformed)
 			return p;
@@ -130,8 +132,16 @@ static struct rig_err *boundary_violation(const struct rig_scene *scene, long me
 					 "its common ancestor with joint layer '%s'",
 					 scene->layers[dm].id, m_id, j_id);
 	}
-	if (e)
+	if (e) {
 		rig_strlcpy(e->layer_id, m_id, sizeof e->layer_id);
+		rig_err_extra(e, "jointLayerId", j_id);
+		long d = c == mesh || joint_layer == mesh ? RIG_NO_LAYER
+			 : deformed_between(scene, c, joint_layer) != RIG_NO_LAYER
+				 ? deformed_between(scene, c, joint_layer)
+				 : deformed_between(scene, c, mesh);
+		if (d != RIG_NO_LAYER)
+			rig_err_extra(e, "deformedLayerId", scene->layers[d].id);
+	}
 	return e;
 }
 

@@ -3,6 +3,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -164,6 +165,13 @@ int rig_config_parse(struct rig_config *cfg, int argc, char **argv)
 		}
 		memcpy(name, arg + 2, len);
 		name[len] = '\0';
+		bool known = false;
+		for (size_t k = 0; k < sizeof names / sizeof names[0] && !known; k++)
+			known = strcmp(names[k], name) == 0;
+		if (!known) {
+			fprintf(stderr, "rigd: unknown option '--%s'\n%s", name, usage);
+			return 2;
+		}
 		if (eq) {
 			value = eq + 1;
 		} else if (i + 1 < argc) {

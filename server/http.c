@@ -15,6 +15,7 @@
 #include "ids.h"
 #include "log.h"
 #include "problem.h"
+#include "textbuf.h"
 
 struct rig_http {
 	struct MHD_Daemon *daemon;
@@ -32,6 +33,9 @@ struct request {
 	size_t len, cap;
 	bool too_large;
 	bool answered;
+	bool arrived_draining;
+	bool headers_seen;  /* the access handler ran once (headers complete) */
+	bool encoded_slash; /* the raw path hides a '/' or NUL in an escape */
 	int status;
 	char method[16];
 	char path[256];
@@ -52,6 +56,19 @@ static const char *lookup_header(void *ctx, const char *name)
 static const char *lookup_query(void *ctx, const char *name)
 {
 	return MHD_lookup_connection_value(ctx, MHD_GET_ARGUMENT_KIND, name);
+}
+
+/* Appends one query argument to the canonical query string (order as sent). */
+static enum MHD_Result add_arg(void *cls, enum MHD_ValueKind kind, const char *key,
+			       const char *value)
+{
+	struct rig_buf *b = cls;
+	if (b->len)
+		rig_buf_puts(b, "&");
+	rig_buf_puts(b, key);
+	rig_buf_puts(b, "=");
+	rig_buf_puts(b, value ? value : "");
+	return MHD_YES;
 }
 
 static enum MHD_Result send_resp(struct MHD_Connection *conn, struct request *r,
@@ -100,24 +117,45 @@ static enum MHD_Result send_too_large(struct MHD_Connection *conn, struct reques
 	return ok;
 }
 
-static struct request *request_new(struct rig_http *h, struct MHD_Connection *conn,
-				   const char *url, const char *method)
+/* libmicrohttpd's URI log callback: the first sight of a request, with the
+ * raw (still percent-encoded) URI. Its result becomes the request's state. */
+static void *request_new(void *cls, const char *uri, struct MHD_Connection *conn)
 {
+	struct rig_http *h = cls;
 	struct request *r = calloc(1, sizeof *r);
 	if (!r)
 		return NULL;
 	r->http = h;
 	clock_gettime(CLOCK_MONOTONIC, &r->started);
+	/* Ids never need escapes; an escaped '/' or NUL would smuggle a path
+	 * separator into an id after decoding. */
+	size_t path_len = strcspn(uri, "?");
+	for (size_t i = 0; i + 2 < path_len; i++)
+		if (uri[i] == '%' && uri[i + 1] == '2' && (uri[i + 2] == 'F' || uri[i + 2] == 'f'))
+			r->encoded_slash = true;
+		else if (uri[i] == '%' && uri[i + 1] == '0' && uri[i + 2] == '0')
+			r->encoded_slash = true;
+	r->arrived_draining = atomic_load(&h->app->draining);
+	atomic_fetch_add(&h->in_flight, 1);
+	(void)conn;
+	return r;
+}
+
+/* Fills the request's method, path and id once the headers are complete. */
+static void request_headers(struct request *r, struct MHD_Connection *conn, const char *url,
+			    const char *method)
+{
+	r->headers_seen = true;
 	rig_strlcpy(r->method, method, sizeof r->method);
 	rig_strlcpy(r->path, url, sizeof r->path);
+	rig_utf8_scrub(r->method);
+	rig_utf8_scrub(r->path);
 	const char *given = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "X-Request-Id");
 	if (given && rig_id_is_valid(given))
 		rig_strlcpy(r->request_id, given, sizeof r->request_id);
 	else
 		snprintf(r->request_id, sizeof r->request_id, "req-%lx",
-			 atomic_fetch_add(&h->next_request, 1));
-	atomic_fetch_add(&h->in_flight, 1);
-	return r;
+			 atomic_fetch_add(&r->http->next_request, 1));
 }
 
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url,
@@ -126,13 +164,12 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 {
 	struct rig_http *h = cls;
 	struct request *r = *con_cls;
-	if (!r) {
+	if (!r)
+		return MHD_NO; /* out of memory in request_new */
+	if (!r->headers_seen) {
 		/* First call: headers only. Queue nothing yet, so the connection stays
 		 * keep-alive; refuse an announced oversized body right away. */
-		r = request_new(h, conn, url, method);
-		if (!r)
-			return MHD_NO;
-		*con_cls = r;
+		request_headers(r, conn, url, method);
 		const char *cl = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Content-Length");
 		if (cl && strtoull(cl, NULL, 10) > h->max_body) {
 			r->too_large = true;
@@ -166,6 +203,19 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 	}
 	if (r->too_large)
 		return send_too_large(conn, r);
+	if (r->encoded_slash) {
+		struct rig_resp bad = {0};
+		rig_problem(&bad, RIG_INVALID_QUERY, json_pack("{s:s}", "parameter", "path"),
+			    "the path escapes a '/' or NUL inside an id; ids are 1-64 characters of"
+			    " [A-Za-z0-9_.:-]");
+		enum MHD_Result ok = send_resp(conn, r, &bad);
+		rig_resp_release(&bad);
+		return ok;
+	}
+	struct rig_buf query;
+	rig_buf_init(&query);
+	MHD_get_connection_values(conn, MHD_GET_ARGUMENT_KIND, add_arg, &query);
+	rig_buf_put(&query, "", 1);
 	struct rig_req req = {.method = method,
 			      .path = url,
 			      .body = r->body ? r->body : "",
@@ -174,9 +224,12 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 			      .query = lookup_query,
 			      .ctx = conn,
 			      .request_id = r->request_id,
+			      .query_string = query.oom ? "" : query.data,
+			      .arrived_draining = r->arrived_draining,
 			      .app = h->app};
 	struct rig_resp resp = {0};
 	rig_api_handle(&req, &resp);
+	rig_buf_release(&query);
 	enum MHD_Result ok = send_resp(conn, r, &resp);
 	rig_resp_release(&resp);
 	return ok;
@@ -237,7 +290,8 @@ struct rig_http *rig_http_start(struct rig_app *app, const struct rig_config *cf
 		flags, 0, NULL, NULL, on_request, h, MHD_OPTION_SOCK_ADDR, ai->ai_addr,
 		MHD_OPTION_THREAD_POOL_SIZE, cfg->threads, MHD_OPTION_CONNECTION_TIMEOUT,
 		cfg->connection_timeout_s, MHD_OPTION_CONNECTION_LIMIT, cfg->max_connections,
-		MHD_OPTION_NOTIFY_COMPLETED, on_completed, h, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
+		MHD_OPTION_NOTIFY_COMPLETED, on_completed, h, MHD_OPTION_URI_LOG_CALLBACK,
+		request_new, h, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
 		(size_t)256 * 1024, MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024, MHD_OPTION_END);
 	freeaddrinfo(ai);
 	if (!h->daemon) {

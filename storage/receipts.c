@@ -67,6 +67,7 @@ void rig_idem_release(struct rig_idem *idem)
 {
 	free(idem->request_hash);
 	free(idem->response);
+	free(idem->headers);
 	memset(idem, 0, sizeof *idem);
 }
 
@@ -75,7 +76,7 @@ int rig_idem_get(sqlite3 *db, const char *key, long long not_before_unix, struct
 	memset(out, 0, sizeof *out);
 	sqlite3_stmt *st = NULL;
 	int rc = rig_db__prepare(&st, db,
-			 "SELECT request_hash, status, response FROM idempotency"
+			 "SELECT request_hash, status, response, headers FROM idempotency"
 			 " WHERE key = ? AND created_unix >= ?");
 	if (rc)
 		return rc;
@@ -86,7 +87,8 @@ int rig_idem_get(sqlite3 *db, const char *key, long long not_before_unix, struct
 		out->request_hash = strdup((const char *)sqlite3_column_text(st, 0));
 		out->status = sqlite3_column_int(st, 1);
 		out->response = strdup((const char *)sqlite3_column_text(st, 2));
-		rc = out->request_hash && out->response ? 0 : -RIG_INTERNAL;
+		out->headers = strdup((const char *)sqlite3_column_text(st, 3));
+		rc = out->request_hash && out->response && out->headers ? 0 : -RIG_INTERNAL;
 		if (rc)
 			rig_idem_release(out);
 	} else {
@@ -97,12 +99,12 @@ int rig_idem_get(sqlite3 *db, const char *key, long long not_before_unix, struct
 }
 
 int rig_idem_put(sqlite3 *db, const char *key, const char *request_hash, int status,
-		 const char *response, long long now_unix)
+		 const char *response, const char *headers, long long now_unix)
 {
 	sqlite3_stmt *st = NULL;
 	int rc = rig_db__prepare(&st, db,
 			 "INSERT OR REPLACE INTO idempotency(key, request_hash, status, response,"
-			 " created_unix) VALUES (?, ?, ?, ?, ?)");
+			 " created_unix, headers) VALUES (?, ?, ?, ?, ?, ?)");
 	if (rc)
 		return rc;
 	sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
@@ -110,6 +112,7 @@ int rig_idem_put(sqlite3 *db, const char *key, const char *request_hash, int sta
 	sqlite3_bind_int(st, 3, status);
 	sqlite3_bind_text(st, 4, response, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 5, now_unix);
+	sqlite3_bind_text(st, 6, headers, -1, SQLITE_STATIC);
 	rc = rig_db__step_done(st);
 	sqlite3_finalize(st);
 	return rc;

@@ -30,6 +30,7 @@ struct rig_idem {
 	char *request_hash;
 	int status;
 	char *response;
+	char *headers; /* JSON array of [name, value] pairs */
 };
 
 /* Looks the key up; -RIG_NOT_FOUND when absent or older than not_before_unix. */
@@ -39,7 +40,7 @@ void rig_idem_release(struct rig_idem *idem);
 
 /* Stores the response of an applied write under key (replacing an expired one). */
 int rig_idem_put(sqlite3 *db, const char *key, const char *request_hash, int status,
-		 const char *response, long long now_unix);
+		 const char *response, const char *headers, long long now_unix);
 
 /* Deletes keys created before before_unix; sets *out_deleted. */
 int rig_idem_sweep(sqlite3 *db, long long before_unix, long long *out_deleted);
