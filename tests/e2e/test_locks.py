@@ -444,6 +444,14 @@ class Locks(LockCase):
             self.assertEqual(r.json, listed)
             self.assertEqual(sorted(set(r.json["layerIds"])), sorted(r.json["layerIds"]))
 
+    def test_layer_not_found_pointer_after_a_repeated_id(self):
+        # the pointer names the element of the request, also after a repeated id
+        r = self.rigd.post(L, {"layerIds": ["arm", "arm", "ghost"]}, headers=ALICE)
+        body = self.assertProblem(r, 422, "LAYER_NOT_FOUND")
+        self.assertEqual([(e["layerId"], e["pointer"]) for e in body["errors"]],
+                         [("ghost", "/layerIds/2")], body)
+        self.assertEqual(self.live_locks(), [])
+
     def test_racing_acquires_of_one_layer_exactly_one_wins(self):
         for rnd in range(4):
             n = 4

@@ -483,6 +483,8 @@ class Plans(PlanCase):
                 break
             self.assertLess(pages, 20)
         self.assertEqual(seen, made)
+        # the last page carries no nextPageToken: four plans, four pages, none empty
+        self.assertEqual(pages, 4)
         whole = self.rigd.get(P).json["plans"]
         self.assertEqual([x["planId"] for x in whole], made)
         self.assertEqual([x["status"] for x in whole], ["draft", "applied", "draft", "draft"])
