@@ -1,0 +1,171 @@
+#!/usr/bin/env python3
+"""HTTP benchmarks of rigd, each figure beside a baseline measured in the same run.
+
+Run by scripts/bench.sh after bench_core. Builds a fixture through the real API
+(a 10,000-vertex grid skinned to 64 joint layers with 4 influences per vertex,
+and 50 plain layers for multi-op batches), then drives it with bench/loadgen:
+
+  edits   one-op and 50-op layer.pose batches, 1 and 8 keep-alive clients,
+          beside bench_sqlite (BEGIN IMMEDIATE, insert, version bump, COMMIT at
+          the same synchronous setting, same disk)
+  frame   one frame of the skinned layer as f32 and JSON under 8 keep-alive
+          clients, beside static_server (same libmicrohttpd setup, static body
+          of the f32 frame's size)
+  range   a 1,000-frame f32 range, frames/s and MB/s, beside the core's
+          single-thread skin-evaluate rate (from bench_core) times the cores
+"""
+import json
+import math
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+BUILD = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(HERE), "build-bench")
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "tests", "e2e"))
+os.environ["RIGD_BIN"] = os.path.join(BUILD, "server", "rigd")
+from rigd_harness import Rigd  # noqa: E402
+SECONDS = float(os.environ.get("BENCH_SECONDS", "4"))
+CORE_EVAL_US = float(sys.argv[2]) if len(sys.argv) > 2 else 0.0
+CORES = os.cpu_count() or 2
+LOADGEN = os.path.join(BUILD, "bench", "loadgen")
+
+
+def loadgen(port, method, path, body=None, connections=1, expect=200, headers=()):
+    args = [LOADGEN, "127.0.0.1", str(port), method, path, "--connections", str(connections),
+            "--seconds", str(SECONDS), "--expect", str(expect)]
+    tmp = None
+    if body is not None:
+        tmp = tempfile.NamedTemporaryFile("w", suffix=".json", delete=False)
+        json.dump(body, tmp)
+        tmp.close()
+        args += ["--body", tmp.name]
+    for h in headers:
+        args += ["--header", h]
+    out = subprocess.run(args, capture_output=True, text=True, check=True).stdout
+    if tmp:
+        os.unlink(tmp.name)
+    result = json.loads(out)
+    if result["errors"] or result["statusMismatches"]:
+        print(f"  ! {method} {path}: {result['errors']} errors, "
+              f"{result['statusMismatches']} unexpected statuses", file=sys.stderr)
+    return result
+
+
+def grid_skin(side=100, joints=64, lattice=8):
+    """A side × side grid, each vertex weighted to its 4 nearest lattice joints."""
+    spacing = 10.0
+    src = [{"x": x * spacing, "y": y * spacing} for y in range(side) for x in range(side)]
+    tris = []
+    for y in range(side - 1):
+        for x in range(side - 1):
+            a = y * side + x
+            tris.append([a, a + 1, a + side + 1])
+            tris.append([a, a + side + 1, a + side])
+    step = (side - 1) * spacing / (lattice - 1)
+    jpos = [(i % lattice * step, i // lattice * step) for i in range(joints)]
+    weights = []
+    for v in src:
+        d = sorted(range(joints), key=lambda j: (v["x"] - jpos[j][0]) ** 2 + (v["y"] - jpos[j][1]) ** 2)[:4]
+        w = [1.0 / (1.0 + math.hypot(v["x"] - jpos[j][0], v["y"] - jpos[j][1])) for j in d]
+        s = sum(w)
+        w = [x / s for x in w]
+        w[-1] = 1.0 - sum(w[:-1])  # exact sum of 1 within the tolerance
+        weights.append([{"jointId": f"j{j}", "weight": wj} for j, wj in zip(d, w)])
+    return {
+        "source": src, "triangles": tris,
+        "joints": [{"id": f"j{j}", "bind": [1, 0, 0, 1, jpos[j][0], jpos[j][1]]} for j in range(joints)],
+        "weights": weights,
+        "jointLayers": [{"jointId": f"j{j}", "layerId": f"j{j}"} for j in range(joints)],
+    }
+
+
+def build_fixture(r):
+    r.make_shot("bench", "s")
+    ops = [{"op": "layer.create", "layerId": "rig", "name": "rig", "kind": "group"}]
+    skin = grid_skin()
+    for j, jt in enumerate(skin["joints"]):
+        ops.append({"op": "layer.create", "layerId": f"j{j}", "name": f"j{j}", "kind": "group",
+                    "parentId": "rig", "transform": {"position": jt["bind"][4:6]}})
+        ops.append({"op": "layer.key.put", "layerId": f"j{j}", "channel": "rotation",
+                    "keys": [{"frame": 0, "value": 0}, {"frame": 1000, "value": 1 + j % 3}]})
+    ops.append({"op": "layer.create", "layerId": "mesh", "name": "mesh", "kind": "mesh", "parentId": "rig"})
+    ops.append({"op": "layer.skin", "layerId": "mesh", "skin": skin})
+    for i in range(50):
+        ops.append({"op": "layer.create", "layerId": f"p{i}", "name": f"p{i}", "kind": "group"})
+    r.edit("s", ops)
+
+
+def row(name, value, unit, baseline=None, base_name="", ratio_target=None):
+    text = f"  {name:<44} {value:>12,.1f} {unit:<10}"
+    if baseline:
+        ratio = value / baseline
+        text += f" vs {base_name} {baseline:,.1f}  ratio {ratio:.2f}"
+        if ratio_target is not None:
+            text += "  (target ≥ %.2f: %s)" % (ratio_target, "met" if ratio >= ratio_target else "NOT met")
+    print(text)
+
+
+def main():
+    tmp = tempfile.mkdtemp(prefix="rigd-bench-", dir=BUILD)
+    db = os.path.join(tmp, "bench.db")
+    bare = json.loads(subprocess.run([os.path.join(BUILD, "bench", "bench_sqlite"),
+                                      os.path.join(tmp, "bare.db"), "FULL", str(SECONDS)],
+                                     capture_output=True, text=True, check=True).stdout)
+    print(f"\nrigd HTTP benchmarks ({CORES} cores, {SECONDS:g} s per case, synchronous=FULL, "
+          f"database under {tmp})")
+    print("\nedit batches (commits/s)")
+    with Rigd(db_path=db) as r:
+        build_fixture(r)
+        one = {"ops": [{"op": "layer.pose", "layerId": "p0", "transform": {"rotation": 1}}]}
+        fifty = {"ops": [{"op": "layer.pose", "layerId": f"p{i}", "transform": {"rotation": 2}}
+                         for i in range(50)]}
+        base = bare["tps"]
+        for name, body in (("1-op batch", one), ("50-op batch", fifty)):
+            for c in (1, 8):
+                res = loadgen(r.port, "POST", "/v1/shots/s/edits", body, connections=c, expect=201)
+                target = (0.5 if c == 1 else 1.0) if name == "1-op batch" else None
+                row(f"{name}, {c} client{'s' if c > 1 else ''}", res["rps"], "commits/s", base,
+                    "bare SQLite tx/s", target)
+        print(f"  (bare SQLite transaction: {bare['tps']:,.1f} tx/s, "
+              f"{1000 / bare['tps']:.2f} ms per fsync'd commit)")
+
+        print("\none frame, 10,000-vertex 64-joint 4-influence skin, 8 keep-alive clients")
+        f32 = loadgen(r.port, "GET", "/v1/shots/s/frames/500?layers=mesh&format=f32", connections=8)
+        js = loadgen(r.port, "GET", "/v1/shots/s/frames/500?layers=mesh", connections=8)
+        static = subprocess.Popen([os.path.join(BUILD, "bench", "static_server"),
+                                   str(f32["bytesPerResponse"]), str(CORES)],
+                                  stdout=subprocess.PIPE, text=True)
+        try:
+            port = int(static.stdout.readline())
+            st = loadgen(port, "GET", "/static", connections=8)
+        finally:
+            static.terminate()
+            static.wait()
+        row("static body (libmicrohttpd baseline)", st["rps"], "req/s")
+        row("frame f32", f32["rps"], "req/s", st["rps"], "static", 0.5)
+        row("frame json", js["rps"], "req/s", f32["rps"], "f32")
+        for name, res in (("static", st), ("f32", f32), ("json", js)):
+            print(f"    {name:<8} p50 {res['p50Ms']:.3f} ms  p99 {res['p99Ms']:.3f} ms  "
+                  f"{res['bytesPerResponse']:,} bytes")
+
+        print("\n1,000-frame f32 range of the same layer")
+        t0 = time.time()
+        n = 0
+        total_bytes = 0
+        while time.time() - t0 < SECONDS:
+            resp = r.get("/v1/shots/s/layers/mesh/frames?from=0&to=999&format=f32")
+            assert resp.status == 200, resp
+            total_bytes += len(resp.body)
+            n += 1
+        elapsed = time.time() - t0
+        fps = n * 1000 / elapsed
+        core_fps = (1e6 / CORE_EVAL_US) * CORES if CORE_EVAL_US else None
+        row("range frames/s", fps, "frames/s", core_fps, f"core evaluate × {CORES} cores", 0.5)
+        print(f"    {total_bytes / elapsed / 1e6:,.1f} MB/s, {n} ranges")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# The README's benchmark command: builds with the shipped flags (-O2) into
+# build-bench/, runs the core benchmark, then the HTTP benchmarks against a real
+# rigd. Every figure is printed beside a baseline measured in the same run.
+#   BENCH_SECONDS=4 (per HTTP case)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+./scripts/install-deps.sh
+cmake -S . -B build-bench -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRIG_BUILD_TESTS=OFF >/dev/null
+cmake --build build-bench -j"$(nproc)"
+core_out=$(./build-bench/bench/bench_core | tee /dev/stderr)
+# The single-thread cost of one skin evaluate of 10,000 vertices (µs), for the range baseline.
+eval_us=$(printf '%s\n' "$core_out" | awk '/^10000 vertices/{f=1} f && /skin evaluate/{print $(NF-5); exit}')
+python3 bench/run_http.py "$PWD/build-bench" "$eval_us"
