@@ -73,12 +73,13 @@ void rig_h_lock_acquire(struct rig_req *req, struct rig_resp *resp)
 	json_t *ids = json_object_get(body, "layerIds");
 	size_t n = json_array_size(ids);
 	const char **layers = calloc(n ? n : 1, sizeof *layers);
+	size_t *positions = calloc(n ? n : 1, sizeof *positions); /* in the request */
 	struct rig_shot_model m;
 	memset(&m, 0, sizeof m);
 	sqlite3 *conn = NULL;
 	struct rig_lock lock;
 	memset(&lock, 0, sizeof lock);
-	if (!layers) {
+	if (!layers || !positions) {
 		rig_problem(resp, RIG_INTERNAL, NULL, "out of memory");
 		goto out;
 	}
@@ -97,8 +98,10 @@ void rig_h_lock_acquire(struct rig_req *req, struct rig_resp *resp)
 		bool seen = false;
 		for (size_t k = 0; k < n_unique && !seen; k++)
 			seen = strcmp(layers[k], id) == 0;
-		if (!seen) /* a repeated id locks the layer once */
+		if (!seen) { /* a repeated id locks the layer once */
+			positions[n_unique] = i;
 			layers[n_unique++] = id;
+		}
 	}
 	n = n_unique;
 	if (rig_errs_any(&errs)) {
@@ -118,7 +121,7 @@ void rig_h_lock_acquire(struct rig_req *req, struct rig_resp *resp)
 			continue;
 		struct rig_err *e = rig_errs_add(&errs, RIG_LAYER_NOT_FOUND,
 						 "layer '%s' does not exist in the shot", layers[i]);
-		snprintf(e->pointer, sizeof e->pointer, "/layerIds/%zu", i);
+		snprintf(e->pointer, sizeof e->pointer, "/layerIds/%zu", positions[i]);
 		rig_strlcpy(e->layer_id, layers[i], sizeof e->layer_id);
 	}
 	if (rig_errs_any(&errs)) {
@@ -161,6 +164,7 @@ out:
 		rig_db_release(req->app->db, conn);
 	rig_shot_model_release(&m);
 	free(layers);
+	free(positions);
 	json_decref(body);
 }
 

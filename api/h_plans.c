@@ -262,6 +262,7 @@ static void plan_batch(struct rig_batch *b, json_t **out_ops, const struct rig_p
 void rig_h_plan_validate(struct rig_req *req, struct rig_resp *resp)
 {
 	struct rig_plan p;
+	memset(&p, 0, sizeof p);
 	struct rig_resp dry = {0};
 	json_t *ops = NULL, *receipt = NULL;
 	struct rig_batch b;
@@ -278,15 +279,23 @@ void rig_h_plan_validate(struct rig_req *req, struct rig_resp *resp)
 	int ok = rig_batch_apply(conn, &b, &dry, &receipt) == 0;
 	json_t *problem = ok ? NULL : json_loadb(dry.body, dry.body_len, 0, NULL);
 	json_t *errors = json_object_get(problem, "errors");
-	if (problem && !errors) /* a single problem (version conflict, missing shot) */
-		errors = json_pack("[{s:O, s:O}]", "code", json_object_get(problem, "code"), "detail",
-				   json_object_get(problem, "detail"));
-	else
+	if (problem && !errors) {
+		/* A single problem (version conflict, missing shot): one entry with
+		 * every member but the envelope's. */
+		json_t *entry = json_deep_copy(problem);
+		static const char *const envelope[] = {"type", "title", "status", "retryable"};
+		for (size_t i = 0; i < 4; i++)
+			json_object_del(entry, envelope[i]);
+		errors = json_pack("[o]", entry);
+	} else {
 		json_incref(errors);
+	}
 	json_t *out = json_pack("{s:s, s:I, s:b, s:o, s:o}", "planId", p.id, "planVersion",
 				(json_int_t)p.plan_version, "ok", ok, "errors",
 				errors ? errors : json_array(), "receipt",
 				receipt ? receipt : json_null());
+	if (json_object_get(problem, "errorCount"))
+		json_object_set(out, "errorCount", json_object_get(problem, "errorCount"));
 	json_t *shot = NULL;
 	if (rig_shot_get(conn, p.shot_id, store_shot_version, &shot) == 0)
 		json_object_set_new(out, "shotVersion", shot);
