@@ -65,8 +65,11 @@ static int prepare_one(struct rig_eval *ev, long s, struct rig_errs *errs)
 		rig_strlcpy(e->layer_id, l->id, sizeof e->layer_id);
 		return -1;
 	}
+	/* A stored skin passed every rule when it was written: the evaluator takes
+	 * its arrays after a structural check instead of validating a copy. */
 	size_t from = errs->count;
-	ev->skins[s] = rig_skin_new(&l->skin, errs);
+	ev->skins[s] = rig_skin_take(&l->skin, errs);
+	l->skin_loaded = false;
 	if (!ev->skins[s]) {
 		for (size_t k = from; k < errs->count; k++)
 			rig_strlcpy(errs->items[k].layer_id, l->id, sizeof errs->items[k].layer_id);

@@ -31,7 +31,9 @@ int rig_eval_open(struct rig_eval *ev, sqlite3 *conn, const char *shot_id, struc
 long rig_eval_find_skinned(struct rig_eval *ev, const char *layer_id, struct rig_resp *resp);
 
 /* Builds the evaluators layer needs: its own skin and, for shot space, those of
- * its deformed ancestors. Returns 0, or -1 with errs filled. */
+ * its deformed ancestors. Each evaluator takes its layer's loaded arrays (the
+ * model layer keeps counts and joints; read the arrays with rig_eval_skin()).
+ * Returns 0, or -1 with errs filled. */
 int rig_eval_prepare(struct rig_eval *ev, long layer, bool shot_space, struct rig_errs *errs);
 
 /* Evaluates prepared layer at shot frame into out_xy (2 · n_verts doubles) in

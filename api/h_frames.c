@@ -227,6 +227,7 @@ void rig_h_frame(struct rig_req *req, struct rig_resp *resp)
 	rig_buf_init(&b);
 	if (fmt == RIG_FRAMES_F32) {
 		size_t nv = rig_skin_def_of(rig_eval_skin(&ev, targets[0]))->n_verts;
+		rig_buf_reserve(&b, 16 + 8 + 8 * nv);
 		rig_frames__f32_header(&b, (uint32_t)nv, 1);
 		rig_frames__f32_frame(&b, frame, results[0], nv);
 		resp->content_type = "application/octet-stream";

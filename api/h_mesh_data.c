@@ -175,18 +175,18 @@ static void encode_item(struct rig_buf *b, const struct query *q, const struct r
 	}
 }
 
-static size_t collection_size(const struct query *q, const struct rig_model_layer *l)
+static size_t collection_size(const struct query *q, const struct rig_skin_def *d)
 {
-	if (l->binding != RIG_BINDING_SKIN)
+	if (!d)
 		return 0;
 	switch (q->kind) {
 	case K_VERTICES:
 	case K_WEIGHTS:
-		return l->skin.n_verts;
+		return d->n_verts;
 	case K_TRIANGLES:
-		return l->skin.n_tris;
+		return d->n_tris;
 	case K_JOINTS:
-		return l->skin.n_joints;
+		return d->n_joints;
 	default:
 		return 0;
 	}
@@ -224,11 +224,12 @@ void rig_h_mesh_data(struct rig_req *req, struct rig_resp *resp)
 		rig_api__fail(resp, rc, "loading the skin");
 		goto out;
 	}
+	const struct rig_skin_def *d = skinned ? &l->skin : NULL;
 	const double *xy = skinned ? l->skin.source : NULL;
 	if (skinned && q.kind == K_VERTICES && q.has_frame) {
 		long s = ev.view.index_of[mi];
 		errs = malloc(sizeof *errs);
-		evaluated = malloc(2 * l->skin.n_verts * sizeof *evaluated);
+		evaluated = malloc(2 * l->skin_n_verts * sizeof *evaluated);
 		if (!errs || !evaluated) {
 			rig_problem(resp, RIG_INTERNAL, NULL, "out of memory");
 			goto out;
@@ -243,8 +244,9 @@ void rig_h_mesh_data(struct rig_req *req, struct rig_resp *resp)
 			goto out;
 		}
 		xy = evaluated;
+		d = rig_skin_def_of(rig_eval_skin(&ev, s)); /* the evaluator took the arrays */
 	}
-	size_t total = collection_size(&q, l);
+	size_t total = collection_size(&q, d);
 	rig_buf_puts(&b, "{\"shotId\":");
 	rig_buf_json_string(&b, ev.model.id);
 	rig_buf_puts(&b, ",\"layerId\":");
@@ -267,7 +269,7 @@ void rig_h_mesh_data(struct rig_req *req, struct rig_resp *resp)
 		size_t before = b.len;
 		if (n)
 			rig_buf_puts(&b, ",");
-		encode_item(&b, &q, &l->skin, xy, i);
+		encode_item(&b, &q, d, xy, i);
 		if (n > 0 && b.len - items_start > q.max_bytes) {
 			b.len = before; /* this item starts the next page */
 			limited_by = "maxBytes";

@@ -318,15 +318,11 @@ static void build_kernel_layout(struct rig_skin *skin)
 	}
 }
 
-struct rig_skin *rig_skin_new(const struct rig_skin_def *def, struct rig_errs *errs)
+/* Finishes an evaluator whose def is in place: inverse binds, the id order and
+ * the kernel layout. Returns 0, or -1 when out of memory or a bind is not
+ * safely invertible (only possible for stored data that bypassed the checks). */
+static int finish(struct rig_skin *skin)
 {
-	if (rig_skin_check_def(def, errs) != 0)
-		return NULL;
-	struct rig_skin *skin = calloc(1, sizeof *skin);
-	if (!skin)
-		goto out_oom;
-	if (rig_skin_def_copy(&skin->def, def) != 0)
-		goto out_free_skin;
 	const struct rig_skin_def *d = &skin->def;
 	size_t n_infl = d->weight_offsets[d->n_verts];
 	skin->inv_binds = alloc_array(d->n_joints, sizeof *skin->inv_binds);
@@ -334,14 +330,24 @@ struct rig_skin *rig_skin_new(const struct rig_skin_def *def, struct rig_errs *e
 	skin->k_joints = alloc_array(n_infl, sizeof *skin->k_joints);
 	skin->k_weights = alloc_array(n_infl, sizeof *skin->k_weights);
 	if (!skin->inv_binds || !skin->id_order || !skin->k_joints || !skin->k_weights)
-		goto out_free_skin;
-	for (size_t j = 0; j < d->n_joints; j++) {
-		int rc = rig_affine_invert(&skin->inv_binds[j], &d->joints[j].bind);
-		assert(rc == 0); /* checked by rig_skin_check_def */
-		(void)rc;
-	}
+		return -1;
+	for (size_t j = 0; j < d->n_joints; j++)
+		if (rig_affine_invert(&skin->inv_binds[j], &d->joints[j].bind) != 0)
+			return -1;
 	sort_ids(skin->id_order, d->joints, d->n_joints);
 	build_kernel_layout(skin);
+	return 0;
+}
+
+struct rig_skin *rig_skin_new(const struct rig_skin_def *def, struct rig_errs *errs)
+{
+	if (rig_skin_check_def(def, errs) != 0)
+		return NULL;
+	struct rig_skin *skin = calloc(1, sizeof *skin);
+	if (!skin)
+		goto out_oom;
+	if (rig_skin_def_copy(&skin->def, def) != 0 || finish(skin) != 0)
+		goto out_free_skin;
 	return skin;
 
 out_free_skin:
@@ -349,6 +355,62 @@ out_free_skin:
 out_oom:
 	rig_errs_add(errs, RIG_INTERNAL, "out of memory building the skin evaluator");
 	return NULL;
+}
+
+/* What memory safety needs of a definition checked before it was stored: counts
+ * within the limits, every index inside its array, offsets non-decreasing. */
+static bool structurally_sound(const struct rig_skin_def *d)
+{
+	if (d->n_verts < RIG_MIN_VERTICES || d->n_verts > RIG_MAX_VERTICES ||
+	    d->n_tris < RIG_MIN_TRIANGLES || d->n_tris > RIG_MAX_TRIANGLES ||
+	    d->n_joints < RIG_MIN_JOINTS || d->n_joints > RIG_MAX_JOINTS ||
+	    d->n_weight_lists != d->n_verts || !d->source || !d->triangles || !d->joints ||
+	    !d->weight_offsets || !d->influences || d->weight_offsets[0] != 0)
+		return false;
+	for (size_t i = 0; i < 3 * d->n_tris; i++)
+		if (d->triangles[i] >= d->n_verts)
+			return false;
+	for (size_t v = 0; v < d->n_verts; v++) {
+		uint32_t from = d->weight_offsets[v], to = d->weight_offsets[v + 1];
+		if (to <= from || to - from > RIG_MAX_INFLUENCES)
+			return false;
+		for (uint32_t k = from; k < to; k++)
+			if (d->influences[k].joint >= d->n_joints || !isfinite(d->influences[k].weight))
+				return false;
+	}
+	for (size_t i = 0; i < 2 * d->n_verts; i++)
+		if (!isfinite(d->source[i]))
+			return false;
+	return true;
+}
+
+struct rig_skin *rig_skin_take(struct rig_skin_def *def, struct rig_errs *errs)
+{
+	if (!structurally_sound(def)) {
+		rig_errs_add(errs, RIG_INTERNAL, "a stored skin definition is damaged");
+		return NULL;
+	}
+	struct rig_skin *skin = calloc(1, sizeof *skin);
+	struct rig_skin_joint *joints = alloc_array(def->n_joints, sizeof *joints);
+	if (!skin || !joints) {
+		free(skin);
+		free(joints);
+		rig_errs_add(errs, RIG_INTERNAL, "out of memory building the skin evaluator");
+		return NULL;
+	}
+	memcpy(joints, def->joints, def->n_joints * sizeof *joints);
+	skin->def = *def;
+	skin->def.joints = joints;
+	def->source = NULL;
+	def->triangles = NULL;
+	def->weight_offsets = NULL;
+	def->influences = NULL;
+	if (finish(skin) != 0) {
+		rig_skin_free(skin);
+		rig_errs_add(errs, RIG_INTERNAL, "a stored skin definition is damaged");
+		return NULL;
+	}
+	return skin;
 }
 
 void rig_skin_free(struct rig_skin *skin)

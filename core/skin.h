@@ -82,6 +82,16 @@ struct rig_skin;
  * INTERNAL when out of memory. Free with rig_skin_free(). */
 struct rig_skin *rig_skin_new(const struct rig_skin_def *def, struct rig_errs *errs);
 
+/* Builds an evaluator from a definition that passed rig_skin_check_def before
+ * it was stored (weights already normalised), without repeating the rules: it
+ * checks only what memory safety needs (counts, indices, finite numbers,
+ * invertible binds) and answers INTERNAL if stored data is damaged. Takes the
+ * large arrays of def (source, triangles, weights: set to NULL in def) and
+ * copies its joints. Returns NULL with errs filled on failure (def keeps its
+ * arrays then only if the check failed before taking them). Free with
+ * rig_skin_free(). */
+struct rig_skin *rig_skin_take(struct rig_skin_def *def, struct rig_errs *errs);
+
 /* Frees an evaluator; NULL is a no-op. */
 void rig_skin_free(struct rig_skin *skin);
 

@@ -4,6 +4,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* On a little-endian host the stored layout is the memory layout: whole
+ * arrays move with memcpy; elsewhere every value goes through the byte-wise
+ * helpers below. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define HOST_IS_LE 1
+#else
+#define HOST_IS_LE 0
+#endif
+
 void rig_le_put_u32(unsigned char *p, uint32_t v)
 {
 	p[0] = (unsigned char)v;
@@ -108,8 +117,11 @@ unsigned char *rig_blob_source_encode(size_t *out_size, const struct rig_skin_de
 	unsigned char *buf = malloc(*out_size ? *out_size : 1);
 	if (!buf)
 		return NULL;
-	for (size_t i = 0; i < 2 * def->n_verts; i++)
-		rig_le_put_f64(buf + 8 * i, def->source[i]);
+	if (HOST_IS_LE)
+		memcpy(buf, def->source, *out_size);
+	else
+		for (size_t i = 0; i < 2 * def->n_verts; i++)
+			rig_le_put_f64(buf + 8 * i, def->source[i]);
 	return buf;
 }
 
@@ -119,8 +131,11 @@ unsigned char *rig_blob_triangles_encode(size_t *out_size, const struct rig_skin
 	unsigned char *buf = malloc(*out_size ? *out_size : 1);
 	if (!buf)
 		return NULL;
-	for (size_t i = 0; i < 3 * def->n_tris; i++)
-		rig_le_put_u32(buf + 4 * i, def->triangles[i]);
+	if (HOST_IS_LE)
+		memcpy(buf, def->triangles, *out_size);
+	else
+		for (size_t i = 0; i < 3 * def->n_tris; i++)
+			rig_le_put_u32(buf + 4 * i, def->triangles[i]);
 	return buf;
 }
 
@@ -130,8 +145,11 @@ unsigned char *rig_blob_offsets_encode(size_t *out_size, const struct rig_skin_d
 	unsigned char *buf = malloc(*out_size);
 	if (!buf)
 		return NULL;
-	for (size_t i = 0; i <= def->n_weight_lists; i++)
-		rig_le_put_u32(buf + 4 * i, def->weight_offsets[i]);
+	if (HOST_IS_LE)
+		memcpy(buf, def->weight_offsets, *out_size);
+	else
+		for (size_t i = 0; i <= def->n_weight_lists; i++)
+			rig_le_put_u32(buf + 4 * i, def->weight_offsets[i]);
 	return buf;
 }
 
@@ -143,8 +161,14 @@ unsigned char *rig_blob_influences_encode(size_t *out_size, const struct rig_ski
 	if (!buf)
 		return NULL;
 	for (size_t i = 0; i < n; i++) {
-		rig_le_put_u32(buf + RIG_INFLUENCE_RECORD_BYTES * i, def->influences[i].joint);
-		rig_le_put_f64(buf + RIG_INFLUENCE_RECORD_BYTES * i + 4, def->influences[i].weight);
+		unsigned char *r = buf + RIG_INFLUENCE_RECORD_BYTES * i;
+		if (HOST_IS_LE) {
+			memcpy(r, &def->influences[i].joint, 4);
+			memcpy(r + 4, &def->influences[i].weight, 8);
+		} else {
+			rig_le_put_u32(r, def->influences[i].joint);
+			rig_le_put_f64(r + 4, def->influences[i].weight);
+		}
 	}
 	return buf;
 }
@@ -174,8 +198,11 @@ int rig_blob_source_decode(struct rig_skin_def *def, size_t n, const unsigned ch
 	def->source = malloc(n ? n * 16 : 1);
 	if (!def->source)
 		return -1;
-	for (size_t i = 0; i < 2 * n; i++)
-		def->source[i] = rig_le_get_f64(p + 8 * i);
+	if (HOST_IS_LE)
+		memcpy(def->source, p, size);
+	else
+		for (size_t i = 0; i < 2 * n; i++)
+			def->source[i] = rig_le_get_f64(p + 8 * i);
 	def->n_verts = n;
 	return 0;
 }
@@ -187,8 +214,11 @@ int rig_blob_triangles_decode(struct rig_skin_def *def, size_t n, const unsigned
 	def->triangles = malloc(n ? n * 12 : 1);
 	if (!def->triangles)
 		return -1;
-	for (size_t i = 0; i < 3 * n; i++)
-		def->triangles[i] = rig_le_get_u32(p + 4 * i);
+	if (HOST_IS_LE)
+		memcpy(def->triangles, p, size);
+	else
+		for (size_t i = 0; i < 3 * n; i++)
+			def->triangles[i] = rig_le_get_u32(p + 4 * i);
 	def->n_tris = n;
 	return 0;
 }
@@ -205,13 +235,41 @@ int rig_blob_weights_decode(struct rig_skin_def *def, size_t n_verts, const unsi
 	def->influences = malloc(n ? n * sizeof *def->influences : 1);
 	if (!def->weight_offsets || !def->influences)
 		return -1;
-	for (size_t i = 0; i <= n_verts; i++)
-		def->weight_offsets[i] = rig_le_get_u32(offsets + 4 * i);
+	if (HOST_IS_LE)
+		memcpy(def->weight_offsets, offsets, offsets_size);
+	else
+		for (size_t i = 0; i <= n_verts; i++)
+			def->weight_offsets[i] = rig_le_get_u32(offsets + 4 * i);
 	for (size_t i = 0; i < n; i++) {
-		def->influences[i].joint = rig_le_get_u32(influences + RIG_INFLUENCE_RECORD_BYTES * i);
-		def->influences[i].weight =
-			rig_le_get_f64(influences + RIG_INFLUENCE_RECORD_BYTES * i + 4);
+		const unsigned char *r = influences + RIG_INFLUENCE_RECORD_BYTES * i;
+		if (HOST_IS_LE) {
+			memcpy(&def->influences[i].joint, r, 4);
+			memcpy(&def->influences[i].weight, r + 4, 8);
+		} else {
+			def->influences[i].joint = rig_le_get_u32(r);
+			def->influences[i].weight = rig_le_get_f64(r + 4);
+		}
 	}
 	def->n_weight_lists = n_verts;
+	return 0;
+}
+
+int rig_blob_source_take(struct rig_skin_def *def, size_t n, unsigned char **buf)
+{
+	if (!HOST_IS_LE)
+		return rig_blob_source_decode(def, n, *buf, n * 16);
+	def->source = (double *)(void *)*buf; /* malloc'd: suitably aligned */
+	def->n_verts = n;
+	*buf = NULL;
+	return 0;
+}
+
+int rig_blob_triangles_take(struct rig_skin_def *def, size_t n, unsigned char **buf)
+{
+	if (!HOST_IS_LE)
+		return rig_blob_triangles_decode(def, n, *buf, n * 12);
+	def->triangles = (uint32_t *)(void *)*buf;
+	def->n_tris = n;
+	*buf = NULL;
 	return 0;
 }

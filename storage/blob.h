@@ -41,6 +41,12 @@ unsigned char *rig_blob_influences_encode(size_t *out_size, const struct rig_ski
 int rig_blob_joints_decode(struct rig_skin_def *def, size_t n, const unsigned char *p, size_t size);
 int rig_blob_source_decode(struct rig_skin_def *def, size_t n, const unsigned char *p, size_t size);
 int rig_blob_triangles_decode(struct rig_skin_def *def, size_t n, const unsigned char *p, size_t size);
+/* As the decoders, but taking a malloc'd BLOB buffer: on a little-endian host
+ * the buffer becomes the array (and *buf is set to NULL), elsewhere it is
+ * decoded into a new array. */
+int rig_blob_source_take(struct rig_skin_def *def, size_t n, unsigned char **buf);
+int rig_blob_triangles_take(struct rig_skin_def *def, size_t n, unsigned char **buf);
+
 int rig_blob_weights_decode(struct rig_skin_def *def, size_t n_verts, const unsigned char *offsets,
 			    size_t offsets_size, const unsigned char *influences, size_t influences_size);
 

@@ -129,14 +129,38 @@ out:
 	return rc;
 }
 
+/* Reads column `column` of skins row `rowid` into a new buffer of exactly
+ * `size` bytes with incremental blob I/O (one copy, page by page). */
+static int read_blob(unsigned char **out, sqlite3 *db, sqlite3_int64 rowid, const char *column,
+		     size_t size)
+{
+	sqlite3_blob *blob = NULL;
+	int rc = sqlite3_blob_open(db, "main", "skins", column, rowid, 0, &blob);
+	if (rc != SQLITE_OK)
+		return rig_db_fail(rc);
+	*out = NULL;
+	if ((size_t)sqlite3_blob_bytes(blob) != size || !(*out = malloc(size ? size : 1))) {
+		sqlite3_blob_close(blob);
+		return -RIG_INTERNAL;
+	}
+	rc = size ? sqlite3_blob_read(blob, *out, (int)size, 0) : SQLITE_OK;
+	sqlite3_blob_close(blob);
+	if (rc != SQLITE_OK) {
+		free(*out);
+		*out = NULL;
+		return rig_db_fail(rc);
+	}
+	return 0;
+}
+
 int rig_shot_load_skin(sqlite3 *db, const struct rig_shot_model *m, struct rig_model_layer *l)
 {
 	if (l->skin_loaded || l->binding != RIG_BINDING_SKIN || l->binding_dirty)
 		return 0;
 	sqlite3_stmt *st = NULL;
 	int rc = rig_db__prepare(&st, db,
-			 "SELECT source, triangles, weight_offsets, influences FROM skins"
-			 " WHERE shot_id = ? AND layer_id = ?");
+				 "SELECT rowid, length(weight_offsets), length(influences) FROM skins"
+				 " WHERE shot_id = ? AND layer_id = ?");
 	if (rc)
 		return rc;
 	sqlite3_bind_text(st, 1, m->id, -1, SQLITE_STATIC);
@@ -144,21 +168,32 @@ int rig_shot_load_skin(sqlite3 *db, const struct rig_shot_model *m, struct rig_m
 	int s = sqlite3_step(st);
 	if (s != SQLITE_ROW) {
 		rc = s == SQLITE_DONE ? -RIG_INTERNAL : rig_db_fail(s);
-		goto out;
+		sqlite3_finalize(st);
+		return rc;
 	}
-	if (rig_blob_source_decode(&l->skin, l->skin_n_verts, sqlite3_column_blob(st, 0),
-				   (size_t)sqlite3_column_bytes(st, 0)) ||
-	    rig_blob_triangles_decode(&l->skin, l->skin_n_tris, sqlite3_column_blob(st, 1),
-				      (size_t)sqlite3_column_bytes(st, 1)) ||
-	    rig_blob_weights_decode(&l->skin, l->skin_n_verts, sqlite3_column_blob(st, 2),
-				    (size_t)sqlite3_column_bytes(st, 2), sqlite3_column_blob(st, 3),
-				    (size_t)sqlite3_column_bytes(st, 3))) {
-		rc = -RIG_INTERNAL;
-		goto out;
-	}
-	l->skin_loaded = true;
-out:
+	sqlite3_int64 rowid = sqlite3_column_int64(st, 0);
+	size_t offsets_size = (size_t)sqlite3_column_int64(st, 1);
+	size_t influences_size = (size_t)sqlite3_column_int64(st, 2);
 	sqlite3_finalize(st);
+	unsigned char *source = NULL, *tris = NULL, *offsets = NULL, *influences = NULL;
+	rc = read_blob(&source, db, rowid, "source", l->skin_n_verts * 16);
+	if (!rc)
+		rc = read_blob(&tris, db, rowid, "triangles", l->skin_n_tris * 12);
+	if (!rc)
+		rc = read_blob(&offsets, db, rowid, "weight_offsets", offsets_size);
+	if (!rc)
+		rc = read_blob(&influences, db, rowid, "influences", influences_size);
+	if (!rc && (rig_blob_source_take(&l->skin, l->skin_n_verts, &source) ||
+		    rig_blob_triangles_take(&l->skin, l->skin_n_tris, &tris) ||
+		    rig_blob_weights_decode(&l->skin, l->skin_n_verts, offsets, offsets_size,
+					    influences, influences_size)))
+		rc = -RIG_INTERNAL;
+	free(source);
+	free(tris);
+	free(offsets);
+	free(influences);
+	if (!rc)
+		l->skin_loaded = true;
 	return rc;
 }
 
