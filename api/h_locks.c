@@ -228,6 +228,7 @@ void rig_h_lock_renew(struct rig_req *req, struct rig_resp *resp)
 	rig_jr_known(&jr, body, allowed);
 	long long ttl;
 	read_ttl(body, &errs, &ttl);
+	bool keep_ttl = !json_object_get(body, "ttlSeconds"); /* renew for the same lease */
 	json_decref(body);
 	if (rig_errs_any(&errs)) {
 		rig_problem_errs(resp, &errs, 0);
@@ -240,7 +241,9 @@ void rig_h_lock_renew(struct rig_req *req, struct rig_resp *resp)
 	if (rc)
 		rig_api__fail(resp, rc, "lock");
 	else if (owned_lock(req, resp, conn, &lock) == 0) {
-		lock.ttl_seconds = ttl;
+		if (!keep_ttl)
+			lock.ttl_seconds = ttl;
+		ttl = lock.ttl_seconds;
 		lock.expires_ms = rig_api__now_ms() + 1000 * ttl;
 		rc = rig_lock_renew(conn, lock.id, ttl, lock.expires_ms);
 		if (rc) {

@@ -276,7 +276,10 @@ void rig_h_plan_validate(struct rig_req *req, struct rig_resp *resp)
 		goto out;
 	}
 	plan_batch(&b, &ops, &p, req, true);
-	int ok = rig_batch_apply(conn, &b, &dry, &receipt) == 0;
+	int ok;
+	if (p.applied) /* what apply would answer */
+		plan_applied(&dry, &p);
+	ok = !p.applied && rig_batch_apply(conn, &b, &dry, &receipt) == 0;
 	json_t *problem = ok ? NULL : json_loadb(dry.body, dry.body_len, 0, NULL);
 	json_t *errors = json_object_get(problem, "errors");
 	if (problem && !errors) {
@@ -318,10 +321,17 @@ void rig_h_plan_apply(struct rig_req *req, struct rig_resp *resp)
 	struct rig_errs errs;
 	rig_errs_init(&errs);
 	struct rig_jr jr = {&errs, RIG_INVALID_FIELD, "", RIG_NO_INDEX};
-	static const char *const allowed[] = {"planVersion", NULL};
-	long long reviewed = 0;
+	static const char *const allowed[] = {"planVersion", "lockId", "fencingToken", NULL};
+	long long reviewed = 0, fencing_token = 0;
+	char lock_id[RIG_ID_MAX + 1] = "";
+	bool has_token = false;
 	rig_jr_known(&jr, body, allowed);
 	rig_jr_int(&jr, body, "planVersion", true, 1, INT64_MAX, &reviewed, NULL);
+	rig_jr_id(&jr, body, "lockId", false, false, lock_id, NULL);
+	rig_jr_int(&jr, body, "fencingToken", false, 1, INT64_MAX, &fencing_token, &has_token);
+	if ((lock_id[0] != '\0') != has_token)
+		rig_jr_fail(&jr, has_token ? "lockId" : "fencingToken",
+			    "lockId and fencingToken go together");
 	json_decref(body);
 	if (rig_errs_any(&errs)) {
 		rig_problem_errs(resp, &errs, 0);
@@ -349,6 +359,9 @@ void rig_h_plan_apply(struct rig_req *req, struct rig_resp *resp)
 		goto out_rollback;
 	}
 	plan_batch(&b, &ops, &p, req, false);
+	b.has_fence = has_token;
+	rig_strlcpy(b.lock_id, lock_id, sizeof b.lock_id);
+	b.fencing_token = fencing_token;
 	if (rig_batch_apply(conn, &b, resp, &receipt) != 0)
 		goto out_rollback;
 	rc = rig_plan_mark_applied(conn, p.id,

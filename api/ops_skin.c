@@ -396,13 +396,21 @@ int rig_op__skin_decode(struct rig_op *out, json_t *op, const struct rig_jr *jr)
 	}
 	case RIG_OP_LAYER_SKIN_WEIGHTS_PUT:
 		return decode_weights_put(out, op, jr);
-	default: {
-		/* Later-phase ops: they name a layer; applying decides. */
-		json_t *id = json_object_get(op, "layerId");
-		return rig_jr_id(jr, op, "layerId", true, false, out->layer_id, NULL) ||
-				       !json_is_string(id)
-			       ? -1
-			       : 0;
+	case RIG_OP_LAYER_DEFORMATION_REST_APPLY: {
+		static const char *const allowed[] = {"op", "layerId", "frame", NULL};
+		int rc = rig_jr_known(jr, op, allowed);
+		rc |= rig_jr_id(jr, op, "layerId", true, false, out->layer_id, NULL);
+		rc |= rig_jr_number(jr, op, "frame", true, &out->u.capture.frame, NULL);
+		return rc;
+	}
+	default: { /* layer.mesh.key.put: fields checked now, the binding kind on apply */
+		static const char *const allowed[] = {"op", "layerId", "frame", "vertices", NULL};
+		int rc = rig_jr_known(jr, op, allowed);
+		rc |= rig_jr_id(jr, op, "layerId", true, false, out->layer_id, NULL);
+		rc |= rig_jr_number(jr, op, "frame", true, &out->u.capture.frame, NULL);
+		if (!json_is_array(json_object_get(op, "vertices")))
+			rc = rig_jr_fail(jr, "vertices", "field 'vertices' must be an array of {x, y}");
+		return rc;
 	}
 	}
 }
@@ -530,8 +538,13 @@ static int apply_capture(struct rig_op_ctx *ctx, struct rig_op *op)
 	}
 	/* frame is the mesh layer's signed local frame. */
 	if (rig_resolver_joint_poses(poses, r, mesh, op->u.capture.frame + l->time_offset,
-				     ctx->errs) != 0)
+				     ctx->errs) != 0) {
+		/* The resolver speaks shot frames; the caller sent the mesh's local one. */
+		for (size_t k = from; k < ctx->errs->count; k++)
+			if (ctx->errs->items[k].has_frame)
+				ctx->errs->items[k].frame = op->u.capture.frame;
 		goto out_scope;
+	}
 	for (size_t j = 0; j < l->skin.n_joints; j++)
 		l->skin.joints[j].bind = poses[j];
 	l->binding_dirty = true;
