@@ -404,10 +404,10 @@ class Locks(LockCase):
         # the renewed expiry is what a rejected edit names
         r = self.post(BOB, [{"op": "layer.rename", "layerId": "arm", "name": "B"}])
         self.assertLocked(r, renewed, 0, "arm")
-        # renew without a body keeps the default ttl (60)
+        # renew without a body renews for the lease the lock already has (600)
         r = self.rigd.request("POST", f"/v1/locks/{lk['lockId']}/renew", headers=ALICE)
         self.assertEqual(r.status, 200, r)
-        self.assertEqual(r.json["ttlSeconds"], 60)
+        self.assertEqual(r.json["ttlSeconds"], 600)
         r = self.rigd.post(f"/v1/locks/{lk['lockId']}/renew", {"ttlSeconds": 0}, headers=ALICE)
         self.assertEqual(r.status, 422, r)
         r = self.rigd.post("/v1/locks/k-nope/renew", {}, headers=ALICE)
