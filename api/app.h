@@ -17,6 +17,8 @@
 #define RIG_DEFAULT_PAGE_SIZE 1000
 #define RIG_MAX_PAGE_SIZE 10000
 #define RIG_MAX_RANGE_FRAMES 100000
+#define RIG_DEFAULT_PAGE_BYTES (1 << 20)
+#define RIG_MAX_PAGE_BYTES (16 << 20)
 #define RIG_RANGE_WINDOW 8 /* frames evaluated ahead of the stream */
 
 struct rig_app_limits {

@@ -25,8 +25,6 @@
 #include "shot_repo.h"
 #include "textbuf.h"
 
-#define DEFAULT_MAX_BYTES (1u << 20)
-#define MAX_MAX_BYTES (16u << 20)
 
 enum kind { K_VERTICES, K_TRIANGLES, K_JOINTS, K_WEIGHTS, K_KEYFRAMES };
 static const char *const kind_names[] = {"vertices", "triangles", "joints", "weights",
@@ -66,7 +64,7 @@ static int parse_query(struct rig_req *req, struct rig_resp *resp, struct query 
 	}
 	if (rig_frames__space(req, resp, &q->shot_space) || rig_api__page_size(req, resp, &q->page_size))
 		return -1;
-	q->max_bytes = DEFAULT_MAX_BYTES;
+	q->max_bytes = RIG_DEFAULT_PAGE_BYTES;
 	const char *mb = rig_api__query(req, "maxBytes");
 	if (mb) {
 		char *end = NULL;
@@ -77,7 +75,7 @@ static int parse_query(struct rig_req *req, struct rig_resp *resp, struct query 
 				    "maxBytes must be a positive integer");
 			return -1;
 		}
-		q->max_bytes = errno == ERANGE || n > MAX_MAX_BYTES ? MAX_MAX_BYTES : (size_t)n;
+		q->max_bytes = errno == ERANGE || n > RIG_MAX_PAGE_BYTES ? RIG_MAX_PAGE_BYTES : (size_t)n;
 	}
 	char canon[160];
 	snprintf(canon, sizeof canon, "%s|%d|%.17g|%d|%zu|%zu", kind_names[q->kind], q->has_frame,
