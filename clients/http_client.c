@@ -1,0 +1,196 @@
+/* The libcurl wrapper of http_client.h. */
+#include "http_client.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int rig_http_init(struct rig_http *h, const char *base_url, const char *actor)
+{
+	memset(h, 0, sizeof *h);
+	h->base_url = strdup(base_url);
+	h->actor = actor ? strdup(actor) : NULL;
+	h->curl = curl_easy_init();
+	if (!h->base_url || (actor && !h->actor) || !h->curl) {
+		snprintf(h->error, sizeof h->error,
+		         "cannot set up the HTTP client (out of memory)");
+		return -1;
+	}
+	size_t len = strlen(h->base_url);
+	while (len > 0 && h->base_url[len - 1] == '/')
+		h->base_url[--len] = '\0';
+	return 0;
+}
+
+void rig_http_release(struct rig_http *h)
+{
+	if (h->curl)
+		curl_easy_cleanup(h->curl);
+	free(h->base_url);
+	free(h->actor);
+	memset(h, 0, sizeof *h);
+}
+
+void rig_http_resp_init(struct rig_http_resp *resp)
+{
+	memset(resp, 0, sizeof *resp);
+	rig_bytes_init(&resp->body);
+}
+
+void rig_http_resp_release(struct rig_http_resp *resp)
+{
+	rig_bytes_release(&resp->body);
+}
+
+bool rig_http_ok(const struct rig_http_resp *resp)
+{
+	return resp->status >= 200 && resp->status < 300;
+}
+
+struct transfer {
+	struct rig_http *h;
+	const struct rig_http_req *req;
+	struct rig_http_resp *resp;
+	bool oom;
+};
+
+static size_t on_data(char *data, size_t size, size_t n, void *ctx)
+{
+	struct transfer *t = ctx;
+	size_t len = size * n;
+	if (t->resp->status == 0)
+		curl_easy_getinfo(t->h->curl, CURLINFO_RESPONSE_CODE, &t->resp->status);
+	if (t->req->sink && rig_http_ok(t->resp)) {
+		t->resp->sink_started = true;
+		t->resp->sink_rc = t->req->sink(t->req->sink_ctx, data, len);
+		return t->resp->sink_rc ? 0 : len;
+	}
+	if (rig_bytes_append(&t->resp->body, data, len) != 0) {
+		t->oom = true;
+		return 0;
+	}
+	return len;
+}
+
+/* Builds the header list; NULL when memory runs out. */
+static struct curl_slist *headers_for(const struct rig_http *h, const struct rig_http_req *req)
+{
+	char line[1024];
+	struct curl_slist *list = NULL, *next;
+	const char *fixed[] = {"Accept: application/json, application/problem+json, */*",
+	                       "Expect:", req->body ? "Content-Type: application/json" : NULL};
+	for (size_t i = 0; i < 3; i++) {
+		if (!fixed[i])
+			continue;
+		if (!(next = curl_slist_append(list, fixed[i])))
+			goto out_fail;
+		list = next;
+	}
+	const char *names[] = {"X-Rigd-Actor", "Idempotency-Key", "If-Match"};
+	const char *values[] = {h->actor, req->idempotency_key, req->if_match};
+	for (size_t i = 0; i < 3; i++) {
+		if (!values[i])
+			continue;
+		snprintf(line, sizeof line, "%s: %s", names[i], values[i]);
+		if (!(next = curl_slist_append(list, line)))
+			goto out_fail;
+		list = next;
+	}
+	return list;
+out_fail:
+	curl_slist_free_all(list);
+	return NULL;
+}
+
+/* Turns a curl failure into a sentence for people. */
+static void describe_failure(struct rig_http *h, CURLcode cc, const char *detail,
+                             const struct transfer *t)
+{
+	const char *what = detail[0] ? detail : curl_easy_strerror(cc);
+	switch (cc) {
+	case CURLE_COULDNT_CONNECT:
+	case CURLE_COULDNT_RESOLVE_HOST:
+	case CURLE_COULDNT_RESOLVE_PROXY:
+	case CURLE_OPERATION_TIMEDOUT:
+		if (!t->resp->status) {
+			snprintf(h->error, sizeof h->error,
+			         "cannot reach rigd at %s: %s (is the server running? set --url or"
+			         " RIGD_URL)",
+			         h->base_url, what);
+			return;
+		}
+		break;
+	case CURLE_URL_MALFORMAT:
+	case CURLE_UNSUPPORTED_PROTOCOL:
+		snprintf(h->error, sizeof h->error, "'%s' is not a usable server URL: %s",
+		         h->base_url, what);
+		return;
+	default:
+		break;
+	}
+	if (t->oom)
+		snprintf(h->error, sizeof h->error, "out of memory reading the response");
+	else if (t->resp->status)
+		snprintf(h->error, sizeof h->error, "the response from %s broke off (HTTP %ld): %s",
+		         h->base_url, t->resp->status, what);
+	else
+		snprintf(h->error, sizeof h->error, "request to %s failed: %s", h->base_url, what);
+}
+
+int rig_http_send(struct rig_http *h, const struct rig_http_req *req, struct rig_http_resp *resp)
+{
+	struct transfer t = {h, req, resp, false};
+	char detail[CURL_ERROR_SIZE] = "";
+	struct rig_bytes url;
+	int rc = -1;
+	rig_bytes_init(&url);
+	rig_bytes_clear(&resp->body);
+	resp->status = 0;
+	resp->content_type[0] = '\0';
+	resp->sink_rc = 0;
+	resp->sink_started = false;
+	h->error[0] = '\0';
+	struct curl_slist *headers = headers_for(h, req);
+	if (!headers || rig_bytes_printf(&url, "%s%s", h->base_url, req->target) != 0) {
+		snprintf(h->error, sizeof h->error, "out of memory building the request");
+		goto out;
+	}
+	CURL *c = h->curl;
+	curl_easy_reset(c);
+	curl_easy_setopt(c, CURLOPT_URL, url.data);
+	curl_easy_setopt(c, CURLOPT_HTTPHEADER, headers);
+	curl_easy_setopt(c, CURLOPT_USERAGENT, "rigd-clients/0.1");
+	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, 10L);
+	curl_easy_setopt(c, CURLOPT_ERRORBUFFER, detail);
+	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_data);
+	curl_easy_setopt(c, CURLOPT_WRITEDATA, &t);
+	const char *method = req->method ? req->method : "GET";
+	if (req->body) {
+		curl_easy_setopt(c, CURLOPT_POSTFIELDS, req->body);
+		curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)req->body_len);
+	}
+	if (strcmp(method, "GET") != 0 && !(req->body && strcmp(method, "POST") == 0))
+		curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, method);
+	CURLcode cc = curl_easy_perform(c);
+	/* The error buffer is ours only during perform. */
+	curl_easy_setopt(c, CURLOPT_ERRORBUFFER, NULL);
+	if (resp->status == 0)
+		curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &resp->status);
+	char *ct = NULL;
+	if (curl_easy_getinfo(c, CURLINFO_CONTENT_TYPE, &ct) == CURLE_OK && ct)
+		snprintf(resp->content_type, sizeof resp->content_type, "%s", ct);
+	if (cc == CURLE_WRITE_ERROR && resp->sink_rc) {
+		snprintf(h->error, sizeof h->error, "stopped reading the response");
+		goto out;
+	}
+	if (cc != CURLE_OK) {
+		describe_failure(h, cc, detail, &t);
+		goto out;
+	}
+	rc = 0;
+out:
+	curl_slist_free_all(headers);
+	rig_bytes_release(&url);
+	return rc;
+}

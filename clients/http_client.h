@@ -1,0 +1,74 @@
+/* The clients' one way to talk to rigd: a libcurl easy handle reused across
+ * requests (so paging keeps its connection), the X-Rigd-Actor and
+ * Idempotency-Key headers, and bodies either buffered or streamed to a sink.
+ * What a response means, and printing it, is the caller's (report.h).
+ *
+ * The program calls curl_global_init/curl_global_cleanup once in main; this
+ * module keeps no global state of its own.
+ */
+#ifndef RIG_HTTP_CLIENT_H
+#define RIG_HTTP_CLIENT_H
+
+#include <curl/curl.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "bytes.h"
+
+/* The URL used when neither --url nor RIGD_URL is given. */
+#define RIG_HTTP_DEFAULT_URL "http://127.0.0.1:8080"
+
+struct rig_http {
+	CURL *curl;                        /* owned */
+	char *base_url;                    /* owned; no trailing '/' */
+	char *actor;                       /* owned; NULL sends no X-Rigd-Actor */
+	char error[CURL_ERROR_SIZE + 512]; /* the last transport failure, readable */
+};
+
+/* Receives a 2xx body as it arrives. Returns 0 to go on; anything else stops
+ * the transfer and is kept in rig_http_resp.sink_rc. */
+typedef int (*rig_http_sink)(void *ctx, const char *data, size_t len);
+
+struct rig_http_req {
+	const char *method; /* NULL means GET */
+	const char *target; /* path and query from rig_url, starting with '/' */
+	const char *body;   /* sent as application/json when not NULL */
+	size_t body_len;
+	const char *idempotency_key; /* Idempotency-Key header when not NULL */
+	const char *if_match;        /* If-Match header when not NULL */
+	rig_http_sink sink;          /* NULL buffers a 2xx body in resp.body */
+	void *sink_ctx;
+};
+
+struct rig_http_resp {
+	long status;            /* 0 until a status line arrived */
+	char content_type[128]; /* "" when the server sent none */
+	struct rig_bytes body;  /* the body, unless a sink took a 2xx body */
+	int sink_rc;            /* the sink's non-zero return when it stopped the transfer */
+	bool sink_started;      /* the sink saw at least one byte */
+};
+
+/* Sets up a client for base_url (trailing slashes dropped) sending actor as
+ * X-Rigd-Actor when not NULL. Copies both strings. Returns 0, or -1 with a
+ * message in h->error (out of memory, no curl handle); release either way. */
+int rig_http_init(struct rig_http *h, const char *base_url, const char *actor);
+
+/* Frees the handle and the copies. Safe after a failed init. */
+void rig_http_release(struct rig_http *h);
+
+/* Empties resp for a request; release with rig_http_resp_release. */
+void rig_http_resp_init(struct rig_http_resp *resp);
+
+/* Frees the body. */
+void rig_http_resp_release(struct rig_http_resp *resp);
+
+/* Sends req and fills resp (which must be initialised; its body is cleared
+ * first). Returns 0 when a whole response arrived, whatever its status, and -1
+ * when the server could not be reached, the transfer broke off midway or the
+ * sink stopped it (resp->sink_rc != 0); h->error then says what happened. */
+int rig_http_send(struct rig_http *h, const struct rig_http_req *req, struct rig_http_resp *resp);
+
+/* True for a 2xx status. */
+bool rig_http_ok(const struct rig_http_resp *resp);
+
+#endif

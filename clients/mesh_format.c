@@ -1,0 +1,268 @@
+/* Table, CSV, ndjson and json printing of mesh-data pages (mesh_format.h). */
+#include "mesh_format.h"
+
+#include <string.h>
+
+#include "bytes.h"
+#include "output.h"
+
+const char *const rig_mesh_kind_names[RIG_MESH_KIND_COUNT] = {"vertices", "triangles", "joints",
+                                                              "weights", "keyframes"};
+
+/* ---- columns ---- */
+
+struct columns {
+	size_t n;
+	const char *csv[8];
+	const char *table[8];
+	bool right[8];
+};
+
+static const struct columns kind_columns[RIG_MESH_KIND_COUNT] = {
+    [RIG_MESH_VERTICES] = {3, {"vertexIndex", "x", "y"}, {"vertex", "x", "y"}, {1, 1, 1}},
+    [RIG_MESH_TRIANGLES] = {4,
+                            {"triangleIndex", "i", "j", "k"},
+                            {"triangle", "i", "j", "k"},
+                            {1, 1, 1, 1}},
+    [RIG_MESH_JOINTS] = {8,
+                         {"jointId", "layerId", "a", "b", "c", "d", "e", "f"},
+                         {"joint", "layer", "a", "b", "c", "d", "e", "f"},
+                         {0, 0, 1, 1, 1, 1, 1, 1}},
+    [RIG_MESH_WEIGHTS] = {3,
+                          {"vertexIndex", "jointId", "weight"},
+                          {"vertex", "joint", "weight"},
+                          {1, 0, 1}},
+    [RIG_MESH_KEYFRAMES] = {0, {NULL}, {NULL}, {0}},
+};
+
+/* Fixes the columns: the kind's own, or for keyframes the first item's
+ * fields. Called with the first item, or NULL when the output ends empty. */
+static void start(struct rig_mesh_printer *p, json_t *first)
+{
+	const struct columns *c = &kind_columns[p->kind];
+	bool right[RIG_TABLE_MAX_COLS] = {0};
+	p->started = true;
+	if (c->n) {
+		p->n_cols = c->n;
+		for (size_t i = 0; i < c->n; i++) {
+			p->cols[i] = p->format == RIG_MESH_CSV ? c->csv[i] : c->table[i];
+			right[i] = c->right[i];
+		}
+	} else if (json_is_object(first)) {
+		const char *key;
+		json_t *v;
+		p->first_item = json_incref(first);
+		json_object_foreach(first, key, v)
+		{
+			if (p->n_cols == RIG_TABLE_MAX_COLS)
+				break;
+			right[p->n_cols] = json_is_number(v);
+			p->cols[p->n_cols++] = key;
+		}
+	}
+	if (p->format == RIG_MESH_TABLE)
+		rig_table_init(&p->table, p->n_cols, p->cols, right);
+}
+
+/* ---- rows ---- */
+
+/* The cells of one row, each NUL-terminated in text. */
+struct row {
+	struct rig_bytes text;
+	size_t n;
+	bool oom;
+};
+
+static void cell(struct row *r, const json_t *v)
+{
+	if (r->oom || rig_out_cell(&r->text, v) != 0 || rig_bytes_append(&r->text, "", 1) != 0)
+		r->oom = true;
+	r->n++;
+}
+
+static int emit_row(struct rig_mesh_printer *p, struct row *r)
+{
+	int rc = r->oom ? -1 : 0;
+	const char *c = r->text.data;
+	for (size_t i = 0; i < r->n && rc == 0; i++, c += strlen(c) + 1) {
+		if (p->format == RIG_MESH_TABLE) {
+			rc = rig_table_cell(&p->table, c);
+		} else {
+			if (i && fputc(',', p->out) == EOF)
+				rc = -1;
+			if (rc == 0)
+				rc = rig_out_csv_field(p->out, c);
+		}
+	}
+	if (rc == 0 && p->format == RIG_MESH_CSV && fputc('\n', p->out) == EOF)
+		rc = -1;
+	rig_bytes_clear(&r->text);
+	r->n = 0;
+	r->oom = false;
+	return rc;
+}
+
+/* Rows of one item: most kinds give one; weights give one per influence. */
+static int item_rows(struct rig_mesh_printer *p, struct row *r, json_t *item)
+{
+	int rc = 0;
+	switch (p->kind) {
+	case RIG_MESH_VERTICES:
+		cell(r, json_object_get(item, "vertexIndex"));
+		cell(r, json_object_get(item, "x"));
+		cell(r, json_object_get(item, "y"));
+		return emit_row(p, r);
+	case RIG_MESH_TRIANGLES: {
+		json_t *idx = json_object_get(item, "indices");
+		cell(r, json_object_get(item, "triangleIndex"));
+		for (size_t k = 0; k < 3; k++)
+			cell(r, json_array_get(idx, k));
+		return emit_row(p, r);
+	}
+	case RIG_MESH_JOINTS: {
+		json_t *bind = json_object_get(item, "bind");
+		cell(r, json_object_get(item, "jointId"));
+		cell(r, json_object_get(item, "layerId"));
+		for (size_t e = 0; e < 6; e++)
+			cell(r, json_array_get(bind, e));
+		return emit_row(p, r);
+	}
+	case RIG_MESH_WEIGHTS: {
+		json_t *vertex = json_object_get(item, "vertexIndex");
+		json_t *list = json_object_get(item, "influences");
+		size_t n = json_array_size(list);
+		/* A vertex without influences still gets a row, with empty fields. */
+		for (size_t k = 0; k < (n ? n : 1) && rc == 0; k++) {
+			json_t *inf = json_array_get(list, k);
+			/* In a table the vertex shows on its first row only. */
+			cell(r, k && p->format == RIG_MESH_TABLE ? NULL : vertex);
+			cell(r, json_object_get(inf, "jointId"));
+			cell(r, json_object_get(inf, "weight"));
+			rc = emit_row(p, r);
+		}
+		return rc;
+	}
+	default:
+		for (size_t c = 0; c < p->n_cols; c++)
+			cell(r, json_object_get(item, p->cols[c]));
+		return emit_row(p, r);
+	}
+}
+
+static int print_header_csv(struct rig_mesh_printer *p)
+{
+	for (size_t c = 0; c < p->n_cols; c++) {
+		if (c && fputc(',', p->out) == EOF)
+			return -1;
+		if (rig_out_csv_field(p->out, p->cols[c]) != 0)
+			return -1;
+	}
+	return p->n_cols && fputc('\n', p->out) == EOF ? -1 : 0;
+}
+
+/* ---- pages ---- */
+
+void rig_mesh_printer_init(struct rig_mesh_printer *p, enum rig_mesh_format format,
+                           enum rig_mesh_kind kind, FILE *out)
+{
+	memset(p, 0, sizeof *p);
+	p->format = format;
+	p->kind = kind;
+	p->out = out;
+}
+
+void rig_mesh_printer_release(struct rig_mesh_printer *p)
+{
+	if (p->started && p->format == RIG_MESH_TABLE)
+		rig_table_release(&p->table);
+	json_decref(p->first_item);
+	p->first_item = NULL;
+}
+
+static int print_json_page(struct rig_mesh_printer *p, json_t *page, const char *raw,
+                           size_t raw_len)
+{
+	/* The body as the server wrote it, unless it spans lines (then re-encode
+	 * so each page stays one line under --all). */
+	while (raw_len && (raw[raw_len - 1] == '\n' || raw[raw_len - 1] == '\r'))
+		raw_len--;
+	if (raw && !memchr(raw, '\n', raw_len)) {
+		if (fwrite(raw, 1, raw_len, p->out) != raw_len || fputc('\n', p->out) == EOF)
+			return -1;
+		return 0;
+	}
+	return rig_out_json_line(p->out, page);
+}
+
+int rig_mesh_print_page(struct rig_mesh_printer *p, json_t *page, const char *raw, size_t raw_len)
+{
+	json_t *items = json_object_get(page, "items");
+	size_t n = json_array_size(items);
+	int rc = 0;
+	p->n_pages++;
+	p->n_items += n;
+	if (p->format == RIG_MESH_JSON)
+		return print_json_page(p, page, raw, raw_len);
+	if (p->format == RIG_MESH_NDJSON) {
+		for (size_t i = 0; i < n && rc == 0; i++)
+			rc = rig_out_json_line(p->out, json_array_get(items, i));
+		return rc;
+	}
+	if (!p->started && n) {
+		start(p, json_array_get(items, 0));
+		if (p->format == RIG_MESH_CSV)
+			rc = print_header_csv(p);
+	}
+	struct row r = {.n = 0, .oom = false};
+	rig_bytes_init(&r.text);
+	for (size_t i = 0; i < n && rc == 0; i++)
+		rc = item_rows(p, &r, json_array_get(items, i));
+	rig_bytes_release(&r.text);
+	if (rc == 0 && p->format == RIG_MESH_TABLE && p->started)
+		rc = rig_table_flush(&p->table, p->out);
+	return rc;
+}
+
+static int print_footer(struct rig_mesh_printer *p, json_t *last, bool more)
+{
+	const char *shot = json_string_value(json_object_get(last, "shotId"));
+	const char *layer = json_string_value(json_object_get(last, "layerId"));
+	json_t *total = json_object_get(last, "total");
+	json_t *version = json_object_get(last, "shotVersion");
+	json_t *frame = json_object_get(last, "frame");
+	const char *space = json_string_value(json_object_get(last, "space"));
+	const char *kind = rig_mesh_kind_names[p->kind];
+	if (p->n_items)
+		fputc('\n', p->out);
+	fprintf(p->out, "%zu %s", p->n_items, kind);
+	if (json_is_integer(total))
+		fprintf(p->out, " of %" JSON_INTEGER_FORMAT, json_integer_value(total));
+	fprintf(p->out, " · shot %s layer %s", shot ? shot : "?", layer ? layer : "?");
+	if (json_is_integer(version))
+		fprintf(p->out, " version %" JSON_INTEGER_FORMAT, json_integer_value(version));
+	if (json_is_number(frame)) {
+		char f[RIG_OUT_DOUBLE_MAX];
+		rig_out_double(f, json_number_value(frame));
+		fprintf(p->out, " · frame %s, %s space", f, space ? space : "local");
+	}
+	fputc('\n', p->out);
+	const char *next = json_string_value(json_object_get(last, "nextPageToken"));
+	if (more && next)
+		fprintf(p->out, "next page: --page-token %s   (or --all for everything)\n", next);
+	return ferror(p->out) ? -1 : 0;
+}
+
+int rig_mesh_print_end(struct rig_mesh_printer *p, json_t *last, bool more)
+{
+	if (p->format == RIG_MESH_JSON || p->format == RIG_MESH_NDJSON)
+		return 0;
+	int rc = 0;
+	if (!p->started) {
+		start(p, NULL);
+		if (p->format == RIG_MESH_CSV)
+			rc = print_header_csv(p);
+	}
+	if (rc == 0 && p->format == RIG_MESH_TABLE)
+		rc = print_footer(p, last, more);
+	return rc;
+}

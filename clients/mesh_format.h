@@ -1,0 +1,69 @@
+/* How mesh-data prints the items of its pages: per kind and per format
+ * (table, json, ndjson, csv), one page at a time so --all can stream. Fetching
+ * pages, following tokens and the command line live in mesh_data.c.
+ *
+ * CSV columns:   vertices  vertexIndex,x,y
+ *                triangles triangleIndex,i,j,k
+ *                joints    jointId,layerId,a,b,c,d,e,f   (bind = [a..f])
+ *                weights   vertexIndex,jointId,weight    (one row per influence)
+ *                keyframes the fields of the first item, in its order
+ * Numbers print with the fewest digits that read back as the same double.
+ */
+#ifndef RIG_MESH_FORMAT_H
+#define RIG_MESH_FORMAT_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "table.h"
+
+enum rig_mesh_format { RIG_MESH_TABLE, RIG_MESH_JSON, RIG_MESH_NDJSON, RIG_MESH_CSV };
+
+enum rig_mesh_kind {
+	RIG_MESH_VERTICES,
+	RIG_MESH_TRIANGLES,
+	RIG_MESH_JOINTS,
+	RIG_MESH_WEIGHTS,
+	RIG_MESH_KEYFRAMES,
+	RIG_MESH_KIND_COUNT
+};
+
+/* The names of the kinds as the API spells them, indexed by enum rig_mesh_kind. */
+extern const char *const rig_mesh_kind_names[RIG_MESH_KIND_COUNT];
+
+struct rig_mesh_printer {
+	enum rig_mesh_format format;
+	enum rig_mesh_kind kind;
+	FILE *out; /* borrowed */
+	struct rig_table table;
+	bool started; /* the table or CSV header is set up */
+	size_t n_cols;
+	const char *
+	    cols[RIG_TABLE_MAX_COLS]; /* column names; borrowed from the first item for keyframes */
+	json_t *first_item;           /* a reference keeping those names alive */
+	size_t n_items;               /* items printed so far */
+	size_t n_pages;
+};
+
+/* Sets up a printer of kind's items in format to out (borrowed). Release with
+ * rig_mesh_printer_release. */
+void rig_mesh_printer_init(struct rig_mesh_printer *p, enum rig_mesh_format format,
+                           enum rig_mesh_kind kind, FILE *out);
+
+/* Frees the table and the kept item. */
+void rig_mesh_printer_release(struct rig_mesh_printer *p);
+
+/* Prints one page: its items in the printer's format, or for json the page
+ * itself on one line (raw, the body as received, is used when it is already a
+ * single line). Borrows page. Returns 0, or -1 when writing fails or memory
+ * runs out. */
+int rig_mesh_print_page(struct rig_mesh_printer *p, json_t *page, const char *raw, size_t raw_len);
+
+/* Finishes the output after the last page printed (last, borrowed): a CSV
+ * header when no item came, and for tables a footer line saying how many
+ * items of how many, the shot version and how to get the next page. Returns 0
+ * or -1 when writing fails. */
+int rig_mesh_print_end(struct rig_mesh_printer *p, json_t *last, bool more);
+
+#endif

@@ -1,0 +1,120 @@
+/* Printing problems and failures for report.h. */
+#include "report.h"
+
+#include <jansson.h>
+#include <stdarg.h>
+#include <string.h>
+
+#include "output.h"
+
+/* Members of a problem or an error object that get their own place in the
+ * printout; the others are listed as "name: value". */
+static bool is_framed(const char *key)
+{
+	static const char *const framed[] = {"type",   "title",     "status",  "code",    "detail",
+	                                     "errors", "retryable", "opIndex", "pointer", NULL};
+	for (size_t i = 0; framed[i]; i++)
+		if (strcmp(key, framed[i]) == 0)
+			return true;
+	return false;
+}
+
+/* Prints "name: value, name: value" for the members not framed elsewhere. */
+static void print_extras(FILE *f, const char *indent, json_t *o)
+{
+	const char *key;
+	json_t *v;
+	struct rig_bytes cell;
+	rig_bytes_init(&cell);
+	bool any = false;
+	json_object_foreach(o, key, v)
+	{
+		if (is_framed(key))
+			continue;
+		rig_bytes_clear(&cell);
+		rig_out_cell(&cell, v);
+		fprintf(f, "%s%s: %s", any ? ", " : indent, key, cell.data ? cell.data : "");
+		any = true;
+	}
+	if (any)
+		fputc('\n', f);
+	rig_bytes_release(&cell);
+}
+
+static void print_error(FILE *f, size_t i, json_t *e)
+{
+	const char *code = json_string_value(json_object_get(e, "code"));
+	const char *detail = json_string_value(json_object_get(e, "detail"));
+	const char *pointer = json_string_value(json_object_get(e, "pointer"));
+	json_t *op = json_object_get(e, "opIndex");
+	fprintf(f, "  error %zu: %s", i + 1, code ? code : "(no code)");
+	if (pointer)
+		fprintf(f, " at %s", pointer[0] ? pointer : "(the whole body)");
+	if (json_is_integer(op))
+		fprintf(f, " (op %" JSON_INTEGER_FORMAT ")", json_integer_value(op));
+	fprintf(f, ": %s\n", detail ? detail : "(no detail)");
+	print_extras(f, "    ", e);
+}
+
+int rig_report_response(FILE *f, const char *prog, const struct rig_http_resp *resp)
+{
+	json_t *p = resp->body.len ? json_loadb(resp->body.data, resp->body.len, 0, NULL) : NULL;
+	const char *code = json_string_value(json_object_get(p, "code"));
+	if (!code) {
+		/* Not a problem body: a proxy page, an empty 5xx. Show its first line. */
+		const char *body = resp->body.data ? resp->body.data : "";
+		size_t len = strcspn(body, "\r\n");
+		fprintf(f, "%s: the server answered HTTP %ld%s%.*s%s\n", prog, resp->status,
+		        len ? ": " : " with no explanation", (int)(len > 200 ? 200 : len), body,
+		        len > 200 ? "..." : "");
+		json_decref(p);
+		return RIG_EXIT_FAIL;
+	}
+	const char *detail = json_string_value(json_object_get(p, "detail"));
+	const char *title = json_string_value(json_object_get(p, "title"));
+	fprintf(f, "%s: %s (HTTP %ld%s%s): %s\n", prog, code, resp->status, title ? ", " : "",
+	        title ? title : "", detail ? detail : "(no detail)");
+	print_extras(f, "  ", p);
+	json_t *errors = json_object_get(p, "errors");
+	size_t i;
+	json_t *e;
+	json_array_foreach(errors, i, e) print_error(f, i, e);
+	json_t *total = json_object_get(p, "errorCount");
+	if (json_is_integer(total) && (size_t)json_integer_value(total) > json_array_size(errors))
+		fprintf(f, "  (%" JSON_INTEGER_FORMAT " errors in all; the first %zu are shown)\n",
+		        json_integer_value(total), json_array_size(errors));
+	if (json_is_true(json_object_get(p, "retryable")))
+		fprintf(f, "  this error is retryable: the same request may succeed later\n");
+	const char *type = json_string_value(json_object_get(p, "type"));
+	if (type && type[0] == '/')
+		fprintf(f, "  how to fix it: GET %s\n", type);
+	json_decref(p);
+	return RIG_EXIT_FAIL;
+}
+
+int rig_report_transport(FILE *f, const char *prog, const struct rig_http *h)
+{
+	fprintf(f, "%s: %s\n", prog, h->error[0] ? h->error : "the request failed");
+	return RIG_EXIT_FAIL;
+}
+
+int rig_report_fail(FILE *f, const char *prog, const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(f, "%s: ", prog);
+	va_start(ap, fmt);
+	vfprintf(f, fmt, ap);
+	va_end(ap);
+	fputc('\n', f);
+	return RIG_EXIT_FAIL;
+}
+
+int rig_report_send(FILE *f, const char *prog, int rc, const struct rig_http *h,
+                    const struct rig_http_resp *resp)
+{
+	if (rc != 0)
+		return rig_report_transport(f, prog, h);
+	if (!rig_http_ok(resp))
+		return rig_report_response(f, prog, resp);
+	return RIG_EXIT_OK;
+}

@@ -1,0 +1,146 @@
+/* rigctl edit: sends a batch of ops from a file (or stdin) to
+ * POST /v1/shots/{id}/edits and prints the receipt; and the receipt printout
+ * that rigctl receipts shares.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "output.h"
+#include "report.h"
+#include "rigctl.h"
+#include "url.h"
+
+/* Reads all of path ("-": stdin) into out. Returns 0, or -1 with a usage
+ * error printed. */
+static int read_all(struct rig_bytes *out, const char *path)
+{
+	bool is_stdin = strcmp(path, "-") == 0;
+	FILE *f = is_stdin ? stdin : fopen(path, "rb");
+	char chunk[65536];
+	size_t n;
+	int rc = 0;
+	if (!f) {
+		rig_ctl_usage("cannot read '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0 && rc == 0)
+		if (rig_bytes_append(out, chunk, n) != 0)
+			rc = -1;
+	if (rc != 0 || ferror(f)) {
+		rig_ctl_usage("cannot read '%s'%s", is_stdin ? "stdin" : path,
+		              rc ? ": out of memory" : "");
+		rc = -1;
+	}
+	if (!is_stdin)
+		fclose(f);
+	return rc;
+}
+
+/* Makes the request body from the file's JSON (a reference this takes):
+ * {ops: [...], ...} as is, a bare array of ops, or a single op object.
+ * Returns a new reference, or NULL with a usage error printed. */
+static json_t *batch_body(json_t *doc, const char *path)
+{
+	json_t *body = NULL;
+	if (json_is_array(doc))
+		body = json_pack("{s:O}", "ops", doc);
+	else if (json_is_object(doc) && json_object_get(doc, "ops"))
+		body = json_incref(doc);
+	else if (json_is_object(doc) && json_object_get(doc, "op"))
+		body = json_pack("{s:[O]}", "ops", doc);
+	else
+		rig_ctl_usage("'%s' must hold {\"ops\": [...]}, an array of ops or one op object",
+		              path);
+	json_decref(doc);
+	return body;
+}
+
+int rig_ctl_edit(struct rig_ctl *c)
+{
+	const char *shot = rig_ctl_opt(c, RIG_CTL_O_SHOT);
+	const char *expected = rig_ctl_opt(c, RIG_CTL_O_EXPECTED_VERSION);
+	const char *path = c->args[0];
+	bool is_stdin = strcmp(path, "-") == 0;
+	long long version = 0;
+	struct rig_bytes text;
+	struct rig_url u;
+	json_t *body = NULL, *receipt = NULL;
+	int rc = RIG_EXIT_USAGE;
+	if (!shot)
+		return rig_ctl_usage("--shot is required");
+	if (expected && (rig_args_llong(&version, expected, false) != 0 || version < 0))
+		return rig_ctl_usage("--expected-version '%s' is not a version number", expected);
+	rig_bytes_init(&text);
+	rig_url_init(&u);
+	if (read_all(&text, path) != 0)
+		goto out;
+	json_error_t jerr;
+	json_t *doc = json_loadb(text.data ? text.data : "", text.len, 0, &jerr);
+	if (!doc) {
+		rig_ctl_usage("%s%s%s is not JSON: line %d, column %d: %s", is_stdin ? "" : "'",
+		              is_stdin ? "stdin" : path, is_stdin ? "" : "'", jerr.line,
+		              jerr.column, jerr.text);
+		goto out;
+	}
+	if (!(body = batch_body(doc, path)))
+		goto out;
+	if (expected)
+		json_object_set_new(body, "expectedVersion", json_integer(version));
+	rig_url_path(&u, "/v1/shots");
+	rig_url_segment(&u, shot);
+	rig_url_path(&u, "/edits");
+	if (rig_ctl_flag(c, RIG_CTL_O_DRY_RUN))
+		rig_url_query(&u, "dryRun", "true");
+	rc = rig_ctl_call(c, "POST", rig_url_get(&u), body,
+	                  rig_ctl_opt(c, RIG_CTL_O_IDEMPOTENCY_KEY), NULL, &receipt);
+	if (rc == RIG_EXIT_OK)
+		rc = c->format == RIG_CTL_TABLE ? rig_ctl_print_receipt(receipt)
+		                                : rig_ctl_print_json(receipt);
+out:
+	json_decref(receipt);
+	json_decref(body);
+	rig_url_release(&u);
+	rig_bytes_release(&text);
+	return rc;
+}
+
+int rig_ctl_print_receipt(const json_t *r)
+{
+	const char *id = json_string_value(json_object_get(r, "receiptId"));
+	const char *shot = json_string_value(json_object_get(r, "shotId"));
+	const char *actor = json_string_value(json_object_get(r, "actor"));
+	const char *at = json_string_value(json_object_get(r, "appliedAt"));
+	const char *key = json_string_value(json_object_get(r, "idempotencyKey"));
+	json_int_t from = json_integer_value(json_object_get(r, "fromVersion"));
+	json_int_t to = json_integer_value(json_object_get(r, "toVersion"));
+	json_t *ops = json_object_get(r, "ops");
+	json_t *changed = json_object_get(r, "changedLayers");
+	if (json_is_true(json_object_get(r, "dryRun")))
+		printf("dry run: the batch is valid; nothing was written\n");
+	printf("receipt  %s\n", id ? id : "-");
+	printf("shot     %s  version %" JSON_INTEGER_FORMAT " → %" JSON_INTEGER_FORMAT "%s\n",
+	       shot ? shot : "?", from, to,
+	       json_is_true(json_object_get(r, "dryRun")) ? " (if applied)" : "");
+	printf("actor    %s\n", actor ? actor : "-");
+	if (at)
+		printf("%s  %s\n",
+		       json_is_true(json_object_get(r, "dryRun")) ? "checked" : "applied", at);
+	if (key)
+		printf("key      %s\n", key);
+	size_t i;
+	json_t *op;
+	json_array_foreach(ops, i, op)
+	{
+		const char *name = json_string_value(json_object_get(op, "op"));
+		const char *layer = json_string_value(json_object_get(op, "layerId"));
+		printf("%s %3zu  %-28s %s\n", i ? "        " : "ops     ", i, name ? name : "?",
+		       layer ? layer : "");
+	}
+	printf("changed  ");
+	for (i = 0; i < json_array_size(changed); i++)
+		printf("%s%s", i ? ", " : "", json_string_value(json_array_get(changed, i)));
+	printf("%s\n", json_array_size(changed) ? "" : "-");
+	return ferror(stdout) ? rig_report_fail(stderr, RIG_CTL_PROG, "cannot write the output")
+	                      : RIG_EXIT_OK;
+}

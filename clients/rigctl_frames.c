@@ -1,0 +1,192 @@
+/* rigctl frames: streams GET /v1/shots/{id}/layers/{id}/frames (obj or f32)
+ * into one file per frame through frame_split.c, with a progress bar on
+ * stderr when it is a terminal.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "frame_split.h"
+#include "report.h"
+#include "rigctl.h"
+#include "url.h"
+
+#define BAR_WIDTH 30
+
+struct progress {
+	bool on;
+	size_t fallback_total; /* from --from/--to/--step when the stream does not say */
+	int last_fill;
+	size_t last_n;
+};
+
+static void draw(struct progress *p, const struct rig_split *s)
+{
+	size_t total = s->n_expected ? s->n_expected : p->fallback_total;
+	if (!p->on)
+		return;
+	if (total == 0) {
+		fprintf(stderr, "\rframes written: %zu", s->n_written);
+		return;
+	}
+	int fill = (int)(s->n_written * BAR_WIDTH / (total ? total : 1));
+	if (fill > BAR_WIDTH)
+		fill = BAR_WIDTH;
+	/* Redraw when the bar or the hundredth changes, not for every frame. */
+	if (fill == p->last_fill && s->n_written != total &&
+	    s->n_written * 100 / total == p->last_n * 100 / total)
+		return;
+	p->last_fill = fill;
+	p->last_n = s->n_written;
+	fprintf(stderr, "\rframes [%.*s%.*s] %zu/%zu", fill, "##############################",
+	        BAR_WIDTH - fill, "..............................", s->n_written, total);
+	fflush(stderr);
+}
+
+static void on_frame(void *ctx, const struct rig_split *s)
+{
+	draw(ctx, s);
+}
+
+static int sink(void *ctx, const char *data, size_t len)
+{
+	return rig_split_feed(ctx, data, len) == 0 ? 0 : 1;
+}
+
+/* mkdir -p: creates dir and its missing parents. Returns 0 or -1 (errno). */
+static int make_dirs(const char *dir)
+{
+	char path[4096];
+	size_t len = strlen(dir);
+	if (len == 0 || len >= sizeof path) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	memcpy(path, dir, len + 1);
+	for (size_t i = 1; i <= len; i++) {
+		if (path[i] != '/' && path[i] != '\0')
+			continue;
+		char saved = path[i];
+		path[i] = '\0';
+		if (mkdir(path, 0777) != 0 && errno != EEXIST)
+			return -1;
+		path[i] = saved;
+	}
+	struct stat st;
+	if (stat(dir, &st) != 0)
+		return -1;
+	if (!S_ISDIR(st.st_mode)) {
+		errno = ENOTDIR;
+		return -1;
+	}
+	return 0;
+}
+
+/* Checks the frame options. Returns RIG_EXIT_OK or a usage error (printed). */
+static int check_options(const struct rig_ctl *c, enum rig_split_format *out_format,
+                         size_t *out_fallback_total)
+{
+	const char *format = rig_ctl_opt(c, RIG_CTL_O_FORMAT);
+	const char *space = rig_ctl_opt(c, RIG_CTL_O_SPACE);
+	const enum rig_ctl_opt numbers[] = {RIG_CTL_O_FROM, RIG_CTL_O_TO, RIG_CTL_O_STEP};
+	double v[3] = {0, 0, 1};
+	if (!rig_ctl_opt(c, RIG_CTL_O_SHOT) || !rig_ctl_opt(c, RIG_CTL_O_LAYER) ||
+	    !rig_ctl_opt(c, RIG_CTL_O_OUT))
+		return rig_ctl_usage("frames needs --shot, --layer and --out");
+	if (format && strcmp(format, "obj") != 0 && strcmp(format, "f32") != 0)
+		return rig_ctl_usage("frames --format '%s' is not obj or f32", format);
+	*out_format = format && strcmp(format, "f32") == 0 ? RIG_SPLIT_F32 : RIG_SPLIT_OBJ;
+	if (space && strcmp(space, "local") != 0 && strcmp(space, "shot") != 0)
+		return rig_ctl_usage("--space '%s' is not local or shot", space);
+	for (size_t i = 0; i < 3; i++) {
+		const char *text = rig_ctl_opt(c, numbers[i]);
+		if (text && rig_args_double(&v[i], text) != 0)
+			return rig_ctl_usage("--%s '%s' is not a finite number",
+			                     c->opts[numbers[i]].name, text);
+	}
+	/* The server's own count (h_frame_range.c), for the bar until the stream says. */
+	*out_fallback_total = 0;
+	if (rig_ctl_opt(c, RIG_CTL_O_FROM) && rig_ctl_opt(c, RIG_CTL_O_TO) && v[2] > 0 &&
+	    v[1] >= v[0])
+		*out_fallback_total = (size_t)(floor((v[1] - v[0]) / v[2] + 1e-9) + 1);
+	return RIG_EXIT_OK;
+}
+
+static int print_summary(const struct rig_ctl *c, const struct rig_split *s, const char *dir)
+{
+	if (c->format == RIG_CTL_TABLE) {
+		if (s->n_written == 0)
+			printf("no frames written to %s\n", dir);
+		else
+			printf("wrote %zu frame file%s to %s (%s%s%s)\n", s->n_written,
+			       s->n_written == 1 ? "" : "s", dir, s->first_name,
+			       s->n_written > 1 ? " … " : "", s->n_written > 1 ? s->last_name : "");
+		return RIG_EXIT_OK;
+	}
+	json_t *o =
+	    json_pack("{s:s, s:I, s:s, s:s}", "dir", dir, "frames", (json_int_t)s->n_written,
+	              "first", s->first_name, "last", s->last_name);
+	int rc = o ? rig_ctl_print_json(o) : rig_report_fail(stderr, RIG_CTL_PROG, "out of memory");
+	json_decref(o);
+	return rc;
+}
+
+int rig_ctl_frames(struct rig_ctl *c)
+{
+	enum rig_split_format format = RIG_SPLIT_OBJ;
+	struct progress progress = {.on = false, .last_fill = -1};
+	const char *dir = rig_ctl_opt(c, RIG_CTL_O_OUT);
+	int rc = check_options(c, &format, &progress.fallback_total);
+	if (rc != RIG_EXIT_OK)
+		return rc;
+	if (make_dirs(dir) != 0)
+		return rig_report_fail(stderr, RIG_CTL_PROG, "cannot create the directory '%s': %s",
+		                       dir, strerror(errno));
+	progress.on = !rig_ctl_flag(c, RIG_CTL_O_NO_PROGRESS) && isatty(STDERR_FILENO);
+	struct rig_split split;
+	struct rig_http_resp resp;
+	struct rig_url u;
+	rig_split_init(&split, format, dir, on_frame, &progress);
+	rig_http_resp_init(&resp);
+	rig_url_init(&u);
+	rig_url_path(&u, "/v1/shots");
+	rig_url_segment(&u, rig_ctl_opt(c, RIG_CTL_O_SHOT));
+	rig_url_path(&u, "/layers");
+	rig_url_segment(&u, rig_ctl_opt(c, RIG_CTL_O_LAYER));
+	rig_url_path(&u, "/frames");
+	rig_url_query(&u, "from", rig_ctl_opt(c, RIG_CTL_O_FROM));
+	rig_url_query(&u, "to", rig_ctl_opt(c, RIG_CTL_O_TO));
+	rig_url_query(&u, "step", rig_ctl_opt(c, RIG_CTL_O_STEP));
+	rig_url_query(&u, "space", rig_ctl_opt(c, RIG_CTL_O_SPACE));
+	rig_url_query(&u, "format", format == RIG_SPLIT_F32 ? "f32" : "obj");
+	struct rig_http_req req = {.target = rig_url_get(&u), .sink = sink, .sink_ctx = &split};
+	if (!req.target) {
+		rc = rig_report_fail(stderr, RIG_CTL_PROG, "out of memory");
+		goto out;
+	}
+	int sent = rig_http_send(&c->http, &req, &resp);
+	if (progress.on && split.n_written)
+		fputc('\n', stderr);
+	if (sent != 0 && resp.sink_rc) {
+		rc = rig_report_fail(stderr, RIG_CTL_PROG, "%s", split.error);
+	} else if (sent != 0 || !rig_http_ok(&resp)) {
+		rc = rig_report_send(stderr, RIG_CTL_PROG, sent, &c->http, &resp);
+	} else if (rig_split_finish(&split) != 0) {
+		rc = rig_report_fail(stderr, RIG_CTL_PROG, "%s", split.error);
+	} else {
+		rc = print_summary(c, &split, dir);
+		goto out;
+	}
+	if (split.n_written)
+		fprintf(stderr, RIG_CTL_PROG ": %zu complete frame file%s kept in %s\n",
+		        split.n_written, split.n_written == 1 ? " is" : "s are", dir);
+out:
+	rig_url_release(&u);
+	rig_http_resp_release(&resp);
+	rig_split_release(&split);
+	return rc;
+}

@@ -1,0 +1,514 @@
+/* rigctl commands that read and manage resources: projects, shots, layers
+ * and receipts, with paged lists streamed as pages arrive. Edits and frame
+ * ranges have their own files.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "output.h"
+#include "report.h"
+#include "rigctl.h"
+#include "table.h"
+#include "url.h"
+
+/* ============================== paged lists ============================== */
+
+struct list_view {
+	const char *items_name; /* the array member of a page */
+	size_t n_cols;
+	const char *headers[8];
+	bool right[8];
+	/* Adds the cells of one item to t. */
+	void (*cells)(struct rig_table *t, json_t *item);
+};
+
+/* Adds one cell: the member's text, "-" when missing or null. */
+static void cell(struct rig_table *t, json_t *item, const char *key)
+{
+	json_t *v = json_object_get(item, key);
+	struct rig_bytes b;
+	rig_bytes_init(&b);
+	if (!v || json_is_null(v) || rig_out_cell(&b, v) != 0)
+		rig_table_cell(t, "-");
+	else
+		rig_table_cell(t, b.data ? b.data : "");
+	rig_bytes_release(&b);
+}
+
+/* Prints one page's items in the chosen format; *printed_any says whether an
+ * item was already printed (for the commas of json). */
+static int print_items(struct rig_ctl *c, struct rig_table *t, const struct list_view *v,
+                       json_t *items, bool *printed_any)
+{
+	size_t i;
+	json_t *item;
+	json_array_foreach(items, i, item)
+	{
+		if (c->format == RIG_CTL_TABLE) {
+			v->cells(t, item);
+			continue;
+		}
+		if (c->format == RIG_CTL_JSON && *printed_any && fputc(',', stdout) == EOF)
+			return -1;
+		struct rig_bytes b;
+		rig_bytes_init(&b);
+		int rc = rig_out_json(&b, item);
+		if (rc == 0 && c->format == RIG_CTL_NDJSON)
+			rc = rig_bytes_puts(&b, "\n");
+		if (rc == 0 && fwrite(b.data, 1, b.len, stdout) != b.len)
+			rc = -1;
+		rig_bytes_release(&b);
+		if (rc)
+			return -1;
+		*printed_any = true;
+	}
+	/* A table's header waits for its first row. */
+	return c->format == RIG_CTL_TABLE && json_array_size(items) ? rig_table_flush(t, stdout)
+	                                                            : 0;
+}
+
+/* Lists path (already encoded) page by page: every page when all, else the
+ * first. json prints one array of the items, ndjson one item per line. */
+static int list_pages(struct rig_ctl *c, const char *path, const struct list_view *v, bool all)
+{
+	struct rig_table t;
+	json_t *page = NULL;
+	char *token = NULL;
+	bool printed_any = false, more = false;
+	size_t n_items = 0;
+	int rc = RIG_EXIT_OK;
+	if (!path)
+		return rig_report_fail(stderr, RIG_CTL_PROG, "out of memory");
+	rig_table_init(&t, v->n_cols, v->headers, v->right);
+	for (size_t n_pages = 0;; n_pages++) {
+		struct rig_url u;
+		rig_url_init(&u);
+		rig_url_path(&u, path);
+		rig_url_query(&u, "pageSize", rig_ctl_opt(c, RIG_CTL_O_PAGE_SIZE));
+		rig_url_query(&u, "pageToken", token);
+		rc = rig_ctl_call(c, "GET", rig_url_get(&u), NULL, NULL, NULL, &page);
+		rig_url_release(&u);
+		if (rc != RIG_EXIT_OK)
+			goto out;
+		json_t *items = json_object_get(page, v->items_name);
+		n_items += json_array_size(items);
+		/* Open the array only once there is something to put in it. */
+		if (n_pages == 0 && c->format == RIG_CTL_JSON && fputc('[', stdout) == EOF)
+			goto out_write;
+		if (print_items(c, &t, v, items, &printed_any) != 0 || fflush(stdout) != 0)
+			goto out_write;
+		const char *next = json_string_value(json_object_get(page, "nextPageToken"));
+		more = next != NULL;
+		if (!next || !all)
+			break;
+		if (token && strcmp(token, next) == 0) {
+			rc = rig_report_fail(stderr, RIG_CTL_PROG,
+			                     "the server sent the same page token twice");
+			goto out;
+		}
+		free(token);
+		if (!(token = strdup(next))) {
+			rc = rig_report_fail(stderr, RIG_CTL_PROG, "out of memory");
+			goto out;
+		}
+		json_decref(page);
+		page = NULL;
+	}
+	if (c->format == RIG_CTL_JSON && fputs("]\n", stdout) == EOF)
+		goto out_write;
+	if (c->format == RIG_CTL_TABLE) {
+		if (n_items == 0)
+			printf("(no %s)\n", v->items_name);
+		else if (more)
+			printf("\nmore %s follow: add --all to list them all\n", v->items_name);
+	}
+	goto out;
+out_write:
+	rc = rig_report_fail(stderr, RIG_CTL_PROG, "cannot write the output");
+out:
+	json_decref(page);
+	free(token);
+	rig_table_release(&t);
+	return rc;
+}
+
+/* ================================ projects ================================ */
+
+static void project_cells(struct rig_table *t, json_t *p)
+{
+	cell(t, p, "projectId");
+	cell(t, p, "name");
+	cell(t, p, "createdAt");
+}
+
+static const struct list_view project_view = {
+    "projects", 3, {"project", "name", "created"}, {0}, project_cells};
+
+/* Appends "/v1/<collection>/<id><suffix>" to u (initialised, empty) and
+ * returns its text (NULL when memory ran out). */
+static const char *target(struct rig_url *u, const char *collection, const char *id,
+                          const char *suffix)
+{
+	rig_url_path(u, "/v1/");
+	rig_url_path(u, collection);
+	if (id)
+		rig_url_segment(u, id);
+	if (suffix)
+		rig_url_path(u, suffix);
+	return rig_url_get(u);
+}
+
+/* Runs one request and prints the object it answers. */
+static int call_and_print(struct rig_ctl *c, const char *method, const char *tgt,
+                          const json_t *body, const char *if_match)
+{
+	json_t *out = NULL;
+	int rc = rig_ctl_call(c, method, tgt, body, rig_ctl_opt(c, RIG_CTL_O_IDEMPOTENCY_KEY),
+	                      if_match, &out);
+	if (rc == RIG_EXIT_OK)
+		rc = rig_ctl_print_object(c, out);
+	json_decref(out);
+	return rc;
+}
+
+int rig_ctl_projects(struct rig_ctl *c)
+{
+	struct rig_url u;
+	json_t *body = NULL;
+	int rc;
+	rig_url_init(&u);
+	switch (c->cmd) {
+	case RIG_CTL_PROJECTS_LIST:
+		rc = list_pages(c, "/v1/projects", &project_view, true);
+		break;
+	case RIG_CTL_PROJECTS_CREATE:
+		body = json_pack("{s:s}", "name", c->args[0]);
+		if (body && rig_ctl_opt(c, RIG_CTL_O_ID))
+			json_object_set_new(body, "projectId",
+			                    json_string(rig_ctl_opt(c, RIG_CTL_O_ID)));
+		rc = body
+		         ? call_and_print(c, "POST", target(&u, "projects", NULL, NULL), body, NULL)
+		         : rig_report_fail(stderr, RIG_CTL_PROG, "out of memory");
+		break;
+	case RIG_CTL_PROJECTS_SHOW:
+		rc = call_and_print(c, "GET", target(&u, "projects", c->args[0], NULL), NULL, NULL);
+		break;
+	default:
+		rc = call_and_print(c, "DELETE", target(&u, "projects", c->args[0], NULL), NULL,
+		                    NULL);
+		break;
+	}
+	rig_url_release(&u);
+	json_decref(body);
+	return rc;
+}
+
+/* ================================= shots ================================= */
+
+static void shot_cells(struct rig_table *t, json_t *s)
+{
+	char a[RIG_OUT_DOUBLE_MAX], b[RIG_OUT_DOUBLE_MAX];
+	cell(t, s, "shotId");
+	cell(t, s, "name");
+	cell(t, s, "fps");
+	rig_out_double(a, json_number_value(json_object_get(s, "frameStart")));
+	rig_out_double(b, json_number_value(json_object_get(s, "frameEnd")));
+	rig_table_cellf(t, "%s–%s", a, b);
+	cell(t, s, "version");
+	cell(t, s, "createdAt");
+}
+
+static const struct list_view shot_view = {"shots",
+                                           6,
+                                           {"shot", "name", "fps", "frames", "version", "created"},
+                                           {0, 0, 1, 1, 1, 0},
+                                           shot_cells};
+
+/* The body of shots create, or NULL with a usage error printed (*rc set). */
+static json_t *shot_body(struct rig_ctl *c, int *rc)
+{
+	static const struct {
+		enum rig_ctl_opt opt;
+		const char *field;
+	} numbers[] = {{RIG_CTL_O_FPS, "fps"},
+	               {RIG_CTL_O_FRAME_START, "frameStart"},
+	               {RIG_CTL_O_FRAME_END, "frameEnd"}};
+	json_t *body = json_pack("{s:s}", "name", c->args[0]);
+	if (!body) {
+		*rc = rig_report_fail(stderr, RIG_CTL_PROG, "out of memory");
+		return NULL;
+	}
+	if (rig_ctl_opt(c, RIG_CTL_O_ID))
+		json_object_set_new(body, "shotId", json_string(rig_ctl_opt(c, RIG_CTL_O_ID)));
+	for (size_t i = 0; i < 3; i++) {
+		const char *text = rig_ctl_opt(c, numbers[i].opt);
+		double v;
+		if (!text)
+			continue;
+		if (rig_args_double(&v, text) != 0) {
+			*rc = rig_ctl_usage("--%s '%s' is not a finite number",
+			                    c->opts[numbers[i].opt].name, text);
+			json_decref(body);
+			return NULL;
+		}
+		json_object_set_new(body, numbers[i].field, json_real(v));
+	}
+	return body;
+}
+
+static int shot_show(struct rig_ctl *c)
+{
+	struct rig_url u;
+	json_t *shot = NULL;
+	rig_url_init(&u);
+	int rc =
+	    rig_ctl_call(c, "GET", target(&u, "shots", c->args[0], NULL), NULL, NULL, NULL, &shot);
+	rig_url_release(&u);
+	if (rc != RIG_EXIT_OK)
+		return rc;
+	if (c->format != RIG_CTL_TABLE) {
+		rc = rig_ctl_print_json(shot);
+	} else {
+		static const char *const skip[] = {"layers", NULL};
+		rc = rig_ctl_print_fields(shot, skip);
+		if (rc == RIG_EXIT_OK) {
+			printf("\n");
+			rc = rig_ctl_print_tree(json_object_get(shot, "layers"));
+		}
+	}
+	json_decref(shot);
+	return rc;
+}
+
+int rig_ctl_shots(struct rig_ctl *c)
+{
+	struct rig_url u;
+	const char *project = rig_ctl_opt(c, RIG_CTL_O_PROJECT);
+	const char *v = rig_ctl_opt(c, RIG_CTL_O_IF_MATCH);
+	char if_match[40];
+	long long version = 0;
+	json_t *body = NULL;
+	int rc = RIG_EXIT_OK;
+	if ((c->cmd == RIG_CTL_SHOTS_LIST || c->cmd == RIG_CTL_SHOTS_CREATE) && !project)
+		return rig_ctl_usage("--project is required");
+	if (v && rig_args_llong(&version, v, false) != 0)
+		return rig_ctl_usage("--if-match '%s' is not a version number", v);
+	snprintf(if_match, sizeof if_match, "\"%lld\"", version);
+	rig_url_init(&u);
+	switch (c->cmd) {
+	case RIG_CTL_SHOTS_LIST:
+		rc = list_pages(c, target(&u, "projects", project, "/shots"), &shot_view, true);
+		break;
+	case RIG_CTL_SHOTS_CREATE:
+		body = shot_body(c, &rc);
+		if (body)
+			rc = call_and_print(c, "POST", target(&u, "projects", project, "/shots"),
+			                    body, NULL);
+		break;
+	case RIG_CTL_SHOTS_SHOW:
+		rc = shot_show(c);
+		break;
+	default:
+		rc = call_and_print(c, "DELETE", target(&u, "shots", c->args[0], NULL), NULL,
+		                    v ? if_match : NULL);
+		break;
+	}
+	rig_url_release(&u);
+	json_decref(body);
+	return rc;
+}
+
+/* ================================= layers ================================= */
+
+/* "mesh, skin 4 vertices 2 triangles 2 joints, 3 keys" for one layer. */
+static void describe_layer(struct rig_bytes *b, json_t *l)
+{
+	const char *kind = json_string_value(json_object_get(l, "kind"));
+	const char *name = json_string_value(json_object_get(l, "name"));
+	const char *id = json_string_value(json_object_get(l, "layerId"));
+	json_t *binding = json_object_get(l, "binding");
+	json_int_t keys = json_integer_value(json_object_get(l, "keyCount"));
+	rig_bytes_printf(b, "%s  (%s", id ? id : "?", kind ? kind : "?");
+	if (json_is_object(binding))
+		rig_bytes_printf(b,
+		                 ", %s: %" JSON_INTEGER_FORMAT " vertices, %" JSON_INTEGER_FORMAT
+		                 " triangles, %" JSON_INTEGER_FORMAT " joints",
+		                 json_string_value(json_object_get(binding, "kind")),
+		                 json_integer_value(json_object_get(binding, "vertexCount")),
+		                 json_integer_value(json_object_get(binding, "triangleCount")),
+		                 json_integer_value(json_object_get(binding, "jointCount")));
+	if (keys)
+		rig_bytes_printf(b, ", %" JSON_INTEGER_FORMAT " key%s", keys, keys == 1 ? "" : "s");
+	rig_bytes_puts(b, ")");
+	if (name && id && strcmp(name, id) != 0)
+		rig_bytes_printf(b, "  \"%s\"", name);
+}
+
+/* Whether layer i is the last child of its parent (or the last root). */
+static bool is_last_sibling(const json_t *layers, size_t i)
+{
+	json_t *l = json_array_get(layers, i);
+	const char *id = json_string_value(json_object_get(l, "layerId"));
+	const char *parent = json_string_value(json_object_get(l, "parentId"));
+	for (size_t k = i + 1; k < json_array_size(layers) && !parent; k++)
+		if (json_is_null(json_object_get(json_array_get(layers, k), "parentId")))
+			return false;
+	if (!parent || !id)
+		return true;
+	for (size_t k = 0; k < json_array_size(layers); k++) {
+		json_t *p = json_array_get(layers, k);
+		const char *pid = json_string_value(json_object_get(p, "layerId"));
+		if (pid && strcmp(pid, parent) == 0) {
+			json_t *children = json_object_get(p, "children");
+			size_t n = json_array_size(children);
+			const char *last =
+			    json_string_value(json_array_get(children, n ? n - 1 : 0));
+			return !last || strcmp(last, id) == 0;
+		}
+	}
+	return true;
+}
+
+int rig_ctl_print_tree(const json_t *layers)
+{
+	bool more[64] = {false};
+	struct rig_bytes line;
+	rig_bytes_init(&line);
+	if (json_array_size(layers) == 0)
+		printf("(no layers)\n");
+	for (size_t i = 0; i < json_array_size(layers); i++) {
+		json_t *l = json_array_get(layers, i);
+		json_int_t depth = json_integer_value(json_object_get(l, "depth"));
+		size_t d = depth < 0 ? 0 : depth > 63 ? 63 : (size_t)depth;
+		bool last = is_last_sibling(layers, i);
+		rig_bytes_clear(&line);
+		for (size_t k = 1; k < d; k++)
+			rig_bytes_puts(&line, more[k] ? "│  " : "   ");
+		if (d > 0)
+			rig_bytes_puts(&line, last ? "└─ " : "├─ ");
+		more[d] = !last;
+		describe_layer(&line, l);
+		printf("%s\n", line.data ? line.data : "");
+	}
+	rig_bytes_release(&line);
+	return ferror(stdout) ? rig_report_fail(stderr, RIG_CTL_PROG, "cannot write the output")
+	                      : RIG_EXIT_OK;
+}
+
+/* One layer in table form: its fields, then its keys channel by channel. */
+static int print_layer(json_t *l)
+{
+	static const char *const skip[] = {"keys", NULL};
+	int rc = rig_ctl_print_fields(l, skip);
+	const char *channel;
+	json_t *keys;
+	struct rig_bytes b;
+	rig_bytes_init(&b);
+	json_object_foreach(json_object_get(l, "keys"), channel, keys)
+	{
+		size_t i;
+		json_t *k;
+		rig_bytes_clear(&b);
+		json_array_foreach(keys, i, k)
+		{
+			char f[RIG_OUT_DOUBLE_MAX];
+			rig_out_double(f, json_number_value(json_object_get(k, "frame")));
+			rig_bytes_printf(&b, "%s%s: ", i ? ", " : "", f);
+			rig_out_cell(&b, json_object_get(k, "value"));
+			const char *interp = json_string_value(json_object_get(k, "interp"));
+			if (interp && strcmp(interp, "linear") != 0)
+				rig_bytes_printf(&b, " (%s)", interp);
+		}
+		printf("key %-10s %s\n", channel, b.data ? b.data : "");
+	}
+	rig_bytes_release(&b);
+	return rc;
+}
+
+int rig_ctl_layers(struct rig_ctl *c)
+{
+	const char *shot = rig_ctl_opt(c, RIG_CTL_O_SHOT);
+	struct rig_url u;
+	json_t *got = NULL;
+	if (!shot)
+		return rig_ctl_usage("--shot is required");
+	rig_url_init(&u);
+	target(&u, "shots", shot, NULL);
+	if (c->n_args) {
+		rig_url_path(&u, "/layers");
+		rig_url_segment(&u, c->args[0]);
+	}
+	int rc = rig_ctl_call(c, "GET", rig_url_get(&u), NULL, NULL, NULL, &got);
+	rig_url_release(&u);
+	if (rc != RIG_EXIT_OK)
+		return rc;
+	json_t *layers = json_object_get(got, "layers");
+	if (c->n_args)
+		rc = c->format == RIG_CTL_TABLE ? print_layer(got) : rig_ctl_print_json(got);
+	else if (c->format == RIG_CTL_TABLE)
+		rc = rig_ctl_print_tree(layers);
+	else if (c->format == RIG_CTL_JSON)
+		rc = rig_ctl_print_json(layers);
+	else
+		for (size_t i = 0; i < json_array_size(layers) && rc == RIG_EXIT_OK; i++)
+			rc = rig_ctl_print_json(json_array_get(layers, i));
+	json_decref(got);
+	return rc;
+}
+
+/* ================================ receipts ================================ */
+
+static void receipt_cells(struct rig_table *t, json_t *r)
+{
+	json_t *changed = json_object_get(r, "changedLayers");
+	struct rig_bytes b;
+	rig_bytes_init(&b);
+	cell(t, r, "receiptId");
+	rig_table_cellf(t, "%" JSON_INTEGER_FORMAT "→%" JSON_INTEGER_FORMAT,
+	                json_integer_value(json_object_get(r, "fromVersion")),
+	                json_integer_value(json_object_get(r, "toVersion")));
+	cell(t, r, "actor");
+	cell(t, r, "appliedAt");
+	rig_table_cellf(t, "%zu", json_array_size(json_object_get(r, "ops")));
+	for (size_t i = 0; i < json_array_size(changed); i++)
+		rig_bytes_printf(&b, "%s%s", i ? ", " : "",
+		                 json_string_value(json_array_get(changed, i)));
+	rig_table_cell(t, b.data ? b.data : "");
+	rig_bytes_release(&b);
+}
+
+static const struct list_view receipt_view = {
+    "receipts",
+    6,
+    {"receipt", "version", "actor", "applied", "ops", "changed layers"},
+    {0, 1, 0, 0, 1, 0},
+    receipt_cells};
+
+int rig_ctl_receipts(struct rig_ctl *c)
+{
+	const char *shot = rig_ctl_opt(c, RIG_CTL_O_SHOT);
+	struct rig_url u;
+	int rc;
+	if (!c->n_args && !shot)
+		return rig_ctl_usage("--shot (or a RECEIPT_ID) is required");
+	if (c->n_args &&
+	    (shot || rig_ctl_flag(c, RIG_CTL_O_ALL) || rig_ctl_opt(c, RIG_CTL_O_PAGE_SIZE)))
+		return rig_ctl_usage("'receipts RECEIPT_ID' takes no --shot, --all or --page-size");
+	rig_url_init(&u);
+	if (c->n_args) {
+		/* One receipt by id. */
+		json_t *r = NULL;
+		rc = rig_ctl_call(c, "GET", target(&u, "receipts", c->args[0], NULL), NULL, NULL,
+		                  NULL, &r);
+		if (rc == RIG_EXIT_OK)
+			rc = c->format == RIG_CTL_TABLE ? rig_ctl_print_receipt(r)
+			                                : rig_ctl_print_json(r);
+		json_decref(r);
+	} else {
+		rc = list_pages(c, target(&u, "shots", shot, "/receipts"), &receipt_view,
+		                rig_ctl_flag(c, RIG_CTL_O_ALL));
+	}
+	rig_url_release(&u);
+	return rc;
+}
