@@ -1,0 +1,108 @@
+/* libFuzzer target over the request decoder and the op validator: arbitrary
+ * bytes as an edit-batch body. The body is parsed as the server parses it,
+ * every op is decoded, the decoded ops are applied to an in-memory shot (a
+ * small joint hierarchy and a skinned mesh, no database) and the whole shot is
+ * validated, then every rejection is rendered as the problem+json the client
+ * would get. Nothing may crash, leak or trip a sanitizer, and every rejection
+ * must be a structured error with a stable code.
+ */
+#include <jansson.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ops.h"
+#include "problem.h"
+
+/* The shot every input edits: root → a → b joints, mesh "m" skinned to a and b. */
+static void build_shot(struct rig_shot_model *m)
+{
+	memset(m, 0, sizeof *m);
+	strcpy(m->id, "s");
+	strcpy(m->project_id, "p");
+	m->name = strdup("shot");
+	rig_shot_model_add(m, "root", "root", RIG_LAYER_GROUP, NULL);
+	rig_shot_model_add(m, "a", "a", RIG_LAYER_GROUP, "root");
+	rig_shot_model_add(m, "b", "b", RIG_LAYER_GROUP, "a");
+	struct rig_model_layer *mesh = rig_shot_model_add(m, "m", "m", RIG_LAYER_MESH, "root");
+	struct rig_skin_def *d = &mesh->skin;
+	static const double src[8] = {0, 0, 10, 0, 10, 10, 0, 10};
+	static const uint32_t tris[6] = {0, 1, 2, 0, 2, 3};
+	static const uint32_t offsets[5] = {0, 1, 3, 4, 5};
+	static const struct rig_skin_influence infl[5] = {{0, 1}, {0, 0.5}, {1, 0.5}, {1, 1}, {0, 1}};
+	d->n_verts = 4;
+	d->source = malloc(sizeof src);
+	memcpy(d->source, src, sizeof src);
+	d->n_tris = 2;
+	d->triangles = malloc(sizeof tris);
+	memcpy(d->triangles, tris, sizeof tris);
+	d->n_joints = 2;
+	d->joints = calloc(2, sizeof *d->joints);
+	strcpy(d->joints[0].id, "ja");
+	strcpy(d->joints[0].layer_id, "a");
+	strcpy(d->joints[1].id, "jb");
+	strcpy(d->joints[1].layer_id, "b");
+	d->joints[0].bind = d->joints[1].bind = rig_affine_identity();
+	d->n_weight_lists = 4;
+	d->weight_offsets = malloc(sizeof offsets);
+	memcpy(d->weight_offsets, offsets, sizeof offsets);
+	d->influences = malloc(sizeof infl);
+	memcpy(d->influences, infl, sizeof infl);
+	mesh->binding = RIG_BINDING_SKIN;
+	mesh->skin_loaded = true; /* in memory: the op never asks the (absent) database */
+	mesh->skin_n_verts = 4;
+	mesh->skin_n_tris = 2;
+}
+
+static void check_rejection(const struct rig_errs *errs)
+{
+	if (!rig_errs_any(errs))
+		return;
+	for (size_t i = 0; i < errs->count; i++)
+		if (errs->items[i].code <= RIG_OK || errs->items[i].code >= RIG_CODE_COUNT)
+			abort(); /* every rejection carries a stable code */
+	struct rig_resp resp = {0};
+	rig_problem_errs(&resp, errs, 0);
+	if (!resp.body || resp.status < 400)
+		abort();
+	rig_resp_release(&resp);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	json_error_t jerr;
+	json_t *body = json_loadb((const char *)data, size, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL,
+				  &jerr);
+	json_t *ops = json_object_get(body, "ops");
+	if (!json_is_array(ops) || json_array_size(ops) > 256) {
+		json_decref(body);
+		return 0;
+	}
+	struct rig_errs *errs = malloc(sizeof *errs);
+	rig_errs_init(errs);
+	size_t n = json_array_size(ops);
+	struct rig_op *decoded = calloc(n ? n : 1, sizeof *decoded);
+	int bad = 0;
+	for (size_t i = 0; i < n; i++)
+		bad |= rig_op_decode(&decoded[i], json_array_get(ops, i), (long)i, errs) != 0;
+	if (!bad) {
+		struct rig_shot_model model;
+		build_shot(&model);
+		struct rig_op_ctx ctx = {&model, NULL, errs, json_array(), json_object(), -1, NULL, 0};
+		size_t i = 0;
+		while (i < n && rig_op_apply(&ctx, &decoded[i]) == 0)
+			i++;
+		if (i == n)
+			rig_ops_validate_shot(&ctx);
+		json_decref(ctx.changed);
+		json_decref(ctx.last_op);
+		rig_shot_model_release(&model);
+	}
+	check_rejection(errs);
+	for (size_t i = 0; i < n; i++)
+		rig_op_release(&decoded[i]);
+	free(decoded);
+	free(errs);
+	json_decref(body);
+	return 0;
+}
