@@ -84,7 +84,7 @@ int rig_report_response(FILE *f, const char *prog, const struct rig_http_resp *r
 		fprintf(f, "  (%" JSON_INTEGER_FORMAT " errors in all; the first %zu are shown)\n",
 		        json_integer_value(total), json_array_size(errors));
 	if (json_is_true(json_object_get(p, "retryable")))
-		fprintf(f, "  this error is retryable: the same request may succeed later\n");
+		fprintf(f, "  retryable: true\n");
 	const char *type = json_string_value(json_object_get(p, "type"));
 	if (type && type[0] == '/')
 		fprintf(f, "  how to fix it: GET %s\n", type);
