@@ -24,6 +24,9 @@ json_t *rig_api__parse_body(struct rig_req *req, struct rig_resp *resp);
 /* Answers a storage failure (negative enum rig_code) as a problem. */
 void rig_api__fail(struct rig_resp *resp, int rc, const char *what);
 
+/* As rig_api__fail for a shot lookup: a missing shot is a 404 naming shotId. */
+void rig_api__fail_shot(struct rig_resp *resp, int rc, const char *shot_id);
+
 /* Begins a write transaction (BEGIN IMMEDIATE) on conn; 0 or negative rig code. */
 int rig_api__begin(sqlite3 *conn);
 

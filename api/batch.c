@@ -188,7 +188,7 @@ int rig_batch_apply(sqlite3 *conn, const struct rig_batch *b, struct rig_resp *r
 	}
 	int src = rig_shot_load(&model, conn, b->shot_id);
 	if (src) {
-		rig_api__fail(resp, src, "shot");
+		rig_api__fail_shot(resp, src, b->shot_id);
 		goto out;
 	}
 	if (b->has_expected_version && model.version != b->expected_version) {

@@ -59,6 +59,15 @@ void rig_api__fail(struct rig_resp *resp, int rc, const char *what)
 		rig_resp_header(resp, "Retry-After", "1");
 }
 
+void rig_api__fail_shot(struct rig_resp *resp, int rc, const char *shot_id)
+{
+	if (rc == -RIG_NOT_FOUND)
+		rig_problem(resp, RIG_NOT_FOUND, json_pack("{s:s}", "shotId", shot_id),
+			    "shot '%s' does not exist", shot_id);
+	else
+		rig_api__fail(resp, rc, "reading the shot");
+}
+
 int rig_api__begin(sqlite3 *conn)
 {
 	int rc = sqlite3_exec(conn, "BEGIN IMMEDIATE", NULL, NULL, NULL);

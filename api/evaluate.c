@@ -21,7 +21,7 @@ int rig_eval_open(struct rig_eval *ev, sqlite3 *conn, const char *shot_id, struc
 	if (!rc && !(ev->skins = calloc(ev->view.scene.n_layers + 1, sizeof *ev->skins)))
 		rc = -RIG_INTERNAL;
 	if (rc) {
-		rig_api__fail(resp, rc, "shot");
+		rig_api__fail_shot(resp, rc, shot_id);
 		return -1;
 	}
 	return 0;

@@ -312,6 +312,8 @@ void rig_h_frame_range(struct rig_req *req, struct rig_resp *resp)
 	resp->content_type = rg->fmt == RIG_FRAMES_F32   ? "application/octet-stream"
 			     : rg->fmt == RIG_FRAMES_OBJ ? "model/obj"
 							 : "application/json";
+	rig_resp_header(resp, "X-Rigd-Frame-Count", "%zu", rg->n_frames);
+	rig_resp_header(resp, "X-Rigd-Vertex-Count", "%zu", rg->n_verts);
 	resp->stream = stream_cb;
 	resp->stream_free = range_free;
 	resp->stream_ctx = rg;

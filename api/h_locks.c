@@ -113,7 +113,7 @@ void rig_h_lock_acquire(struct rig_req *req, struct rig_resp *resp)
 	if (!rc)
 		rc = rig_shot_load(&m, conn, req->params[0]);
 	if (rc) {
-		rig_api__fail(resp, rc, "shot");
+		rig_api__fail_shot(resp, rc, req->params[0]);
 		goto out;
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -186,7 +186,7 @@ void rig_h_lock_list(struct rig_req *req, struct rig_resp *resp)
 	rig_db_release(req->app->db, conn);
 	if (rc) {
 		json_decref(list);
-		rig_api__fail(resp, rc, "shot");
+		rig_api__fail_shot(resp, rc, req->params[0]);
 		return;
 	}
 	rig_resp_json(resp, 200, json_pack("{s:s, s:o}", "shotId", req->params[0], "locks", list),

@@ -103,7 +103,10 @@ void rig_h_plan_create(struct rig_req *req, struct rig_resp *resp)
 			    json_pack("{s:s, s:s}", "pointer", "/planId", "planId", p.id),
 			    "plan id '%s' is already in use", p.id);
 	} else if (rc) {
-		rig_api__fail(resp, rc, rc == -RIG_NOT_FOUND ? "shot" : "creating the plan");
+		if (rc == -RIG_NOT_FOUND)
+			rig_api__fail_shot(resp, rc, p.shot_id);
+		else
+			rig_api__fail(resp, rc, "creating the plan");
 	} else {
 		rig_resp_json(resp, 201, plan_json(&stored), NULL);
 		rig_resp_header(resp, "Location", "/v1/plans/%s", p.id);
@@ -155,7 +158,7 @@ void rig_h_plan_list(struct rig_req *req, struct rig_resp *resp)
 	rig_db_release(req->app->db, conn);
 	if (rc) {
 		json_decref(p.items);
-		rig_api__fail(resp, rc, "shot");
+		rig_api__fail_shot(resp, rc, req->params[0]);
 		return;
 	}
 	rig_api__page_finish(req, resp, "plans", req->params[0], &p, "plans",

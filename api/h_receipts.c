@@ -52,7 +52,7 @@ void rig_h_receipt_list(struct rig_req *req, struct rig_resp *resp)
 	rig_db_release(req->app->db, conn);
 	if (rc) {
 		json_decref(p.items);
-		rig_api__fail(resp, rc, "shot");
+		rig_api__fail_shot(resp, rc, req->params[0]);
 		return;
 	}
 	rig_api__page_finish(req, resp, "receipts", req->params[0], &p, "receipts",

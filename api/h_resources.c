@@ -250,7 +250,7 @@ void rig_h_shot_delete(struct rig_req *req, struct rig_resp *resp)
 				   "shot '%s' is at version %lld, not %lld", req->params[0],
 				   (long long)current, expected);
 	} else if (rc) {
-		rig_api__fail(resp, rc, "shot");
+		rig_api__fail_shot(resp, rc, req->params[0]);
 	} else {
 		rig_resp_json(resp, 200, json_pack("{s:s, s:b}", "shotId", req->params[0],
 						   "deleted", 1), NULL);

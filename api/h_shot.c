@@ -26,7 +26,7 @@ void rig_h_shot_get(struct rig_req *req, struct rig_resp *resp)
 		rc = rig_shot_load(&m, conn, req->params[0]);
 	rig_db_release(req->app->db, conn);
 	if (rc) {
-		rig_api__fail(resp, rc, "shot");
+		rig_api__fail_shot(resp, rc, req->params[0]);
 	} else if (!not_modified(req, resp, m.version)) {
 		rig_resp_json(resp, 200, rig_api__shot_json(&m), NULL);
 		rig_api__etag(resp, m.version);
@@ -43,7 +43,7 @@ void rig_h_layer_get(struct rig_req *req, struct rig_resp *resp)
 		rc = rig_shot_load(&m, conn, req->params[0]);
 	rig_db_release(req->app->db, conn);
 	if (rc) {
-		rig_api__fail(resp, rc, "shot");
+		rig_api__fail_shot(resp, rc, req->params[0]);
 		goto out;
 	}
 	const struct rig_model_layer *l = rig_shot_model_find(&m, req->params[1]);

@@ -7,6 +7,8 @@
  * generated from this list; nothing else spells a code or a status.
  *
  * X(name, status, retryable, title, rule, fix)
+ * retryable: whether sending the very same request again later can succeed
+ * (a version conflict cannot: the request must be rebuilt).
  */
 #ifndef RIG_CODES_H
 #define RIG_CODES_H
@@ -113,11 +115,11 @@
 	X(BATCH_TOO_LARGE, 413, false, "Too many operations",                                         \
 	  "A batch holds between 1 and the maxOpsPerBatch of GET /v1/limits operations.",             \
 	  "Split the batch into several batches.")                                                    \
-	X(VERSION_CONFLICT, 409, true, "Shot version conflict",                                       \
+	X(VERSION_CONFLICT, 409, false, "Shot version conflict",                                       \
 	  "A write that states the shot version it expects applies only while the shot is at that "   \
 	  "version (409 for expectedVersion in the body, 412 for If-Match).",                         \
 	  "Read the shot again (currentVersion is in the error), rebuild the edit and resend.")       \
-	X(PLAN_VERSION_CONFLICT, 409, true, "Plan version conflict",                                  \
+	X(PLAN_VERSION_CONFLICT, 409, false, "Plan version conflict",                                  \
 	  "A plan revision or apply states the plan version it was based on.",                        \
 	  "Read the plan again and resend with its current planVersion.")                             \
 	X(PLAN_APPLIED, 409, false, "Plan already applied",                                           \

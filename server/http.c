@@ -46,7 +46,8 @@ struct request {
 static const char cors_allow_headers[] =
 	"Content-Type, If-Match, If-None-Match, Idempotency-Key, X-Rigd-Actor, X-Request-Id";
 static const char cors_expose_headers[] =
-	"ETag, Location, Idempotency-Replayed, X-Request-Id, Retry-After, Allow";
+	"ETag, Location, Idempotency-Replayed, X-Request-Id, Retry-After, Allow, X-Rigd-Frame-Count,"
+	" X-Rigd-Vertex-Count";
 
 static const char *lookup_header(void *ctx, const char *name)
 {

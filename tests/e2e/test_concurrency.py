@@ -62,7 +62,8 @@ class Concurrency(RigdTestCase):
                 body = self.assertProblem(r, 409, "VERSION_CONFLICT")
                 self.assertEqual(body["currentVersion"], v + 1, body)
                 self.assertEqual(body["expectedVersion"], v, body)
-                self.assertIs(body["retryable"], True)
+                # resending the same stale request cannot succeed: rebuild it
+                self.assertIs(body["retryable"], False)
             self.assertEqual(self.version(), v + 1)
             # the winner's value is what is stored
             key = self.rigd.get("/v1/shots/s1/layers/a").json["keys"]["rotation"]

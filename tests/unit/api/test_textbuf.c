@@ -1,0 +1,78 @@
+/* Response text: shortest round-trip doubles, JSON strings, UTF-8 scrubbing. */
+#include <criterion/criterion.h>
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "textbuf.h"
+
+static void round_trips(double v)
+{
+	char s[32];
+	rig_format_double(s, v);
+	cr_assert_eq(strtod(s, NULL), v, "%s does not read back as %.17g", s, v);
+}
+
+Test(format_double, prints_the_shortest_form_that_reads_back)
+{
+	char s[32];
+	rig_format_double(s, 0.1);
+	cr_assert_str_eq(s, "0.1");
+	rig_format_double(s, 100);
+	cr_assert_str_eq(s, "100");
+	rig_format_double(s, 0.1 + 0.2);
+	cr_assert_str_eq(s, "0.30000000000000004");
+	rig_format_double(s, -2.5);
+	cr_assert_str_eq(s, "-2.5");
+}
+
+Test(format_double, round_trips_edge_values)
+{
+	double edges[] = {0.0, -0.0, DBL_MIN, DBL_MAX, DBL_EPSILON, 1e-300, 5e-324, 1.0 / 3.0,
+			  103.53553390593274, -8.535533905932738};
+	for (size_t i = 0; i < sizeof edges / sizeof edges[0]; i++)
+		round_trips(edges[i]);
+	unsigned long long x = 88172645463325252ull; /* xorshift: many random bit patterns */
+	for (int i = 0; i < 20000; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		double v;
+		memcpy(&v, &x, sizeof v);
+		if (isfinite(v))
+			round_trips(v);
+	}
+}
+
+Test(buf, escapes_json_strings)
+{
+	struct rig_buf b;
+	rig_buf_init(&b);
+	rig_buf_json_string(&b, "a\"b\\c\n\x01");
+	rig_buf_put(&b, "", 1);
+	cr_assert_str_eq(b.data, "\"a\\\"b\\\\c\\u000a\\u0001\"");
+	rig_buf_release(&b);
+}
+
+Test(buf, writes_little_endian_binary)
+{
+	struct rig_buf b;
+	rig_buf_init(&b);
+	rig_buf_u32le(&b, 0x01020304u);
+	rig_buf_f32le(&b, 1.0f);
+	cr_assert_eq(b.len, 8);
+	const unsigned char want[8] = {4, 3, 2, 1, 0, 0, 0x80, 0x3f};
+	cr_assert_arr_eq(b.data, want, 8);
+	rig_buf_release(&b);
+}
+
+Test(utf8, scrubs_invalid_bytes_and_controls)
+{
+	char s[] = "ok \xc3\xa9 \xff bad \xed\xa0\x80 surrogate \x01 ctl";
+	cr_assert_not(rig_utf8_is_clean(s));
+	rig_utf8_scrub(s);
+	cr_assert_str_eq(s, "ok \xc3\xa9 ? bad ??? surrogate ? ctl");
+	cr_assert(rig_utf8_is_clean(s));
+	cr_assert(rig_utf8_is_clean("plain ascii, caf\xc3\xa9, \xf0\x9f\x99\x82"));
+}
