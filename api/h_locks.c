@@ -174,13 +174,11 @@ static int collect(void *ctx, const struct rig_lock *l)
 	return 0;
 }
 
-static int shot_exists(void *ctx, const struct rig_shot_row *row) { return 0; }
-
 void rig_h_lock_list(struct rig_req *req, struct rig_resp *resp)
 {
 	json_t *list = json_array();
 	sqlite3 *conn = rig_db_acquire(req->app->db);
-	int rc = rig_shot_get(conn, req->params[0], shot_exists, NULL);
+	int rc = rig_shot_version(conn, req->params[0], &(long long){0});
 	if (!rc)
 		rc = rig_locks_live(conn, req->params[0], rig_api__now_ms(), collect, list);
 	rig_db_release(req->app->db, conn);

@@ -55,14 +55,6 @@ static void read_content(json_t *body, struct rig_errs *errs, struct rig_plan *p
 	}
 }
 
-static int shot_exists(void *ctx, const struct rig_shot_row *row) { return 0; }
-
-static int store_shot_version(void *ctx, const struct rig_shot_row *row)
-{
-	*(json_t **)ctx = json_integer(row->version);
-	return 0;
-}
-
 void rig_h_plan_create(struct rig_req *req, struct rig_resp *resp)
 {
 	json_t *body = rig_api__parse_body(req, resp);
@@ -91,7 +83,7 @@ void rig_h_plan_create(struct rig_req *req, struct rig_resp *resp)
 	sqlite3 *conn = rig_db_acquire(req->app->db);
 	int rc = rig_api__begin(conn);
 	if (!rc)
-		rc = rig_shot_get(conn, p.shot_id, shot_exists, NULL);
+		rc = rig_shot_version(conn, p.shot_id, &(long long){0});
 	if (!rc)
 		rc = rig_plan_insert(conn, &p);
 	struct rig_plan stored;
@@ -152,7 +144,7 @@ void rig_h_plan_list(struct rig_req *req, struct rig_resp *resp)
 	if (rig_api__page_start(req, resp, "plans", req->params[0], &p, &after))
 		return;
 	sqlite3 *conn = rig_db_acquire(req->app->db);
-	int rc = rig_shot_get(conn, req->params[0], shot_exists, NULL);
+	int rc = rig_shot_version(conn, req->params[0], &(long long){0});
 	if (!rc)
 		rc = rig_plan_list(conn, req->params[0], after, p.limit + 1, collect, &p);
 	rig_db_release(req->app->db, conn);
@@ -302,9 +294,9 @@ void rig_h_plan_validate(struct rig_req *req, struct rig_resp *resp)
 				receipt ? receipt : json_null());
 	if (json_object_get(problem, "errorCount"))
 		json_object_set(out, "errorCount", json_object_get(problem, "errorCount"));
-	json_t *shot = NULL;
-	if (rig_shot_get(conn, p.shot_id, store_shot_version, &shot) == 0)
-		json_object_set_new(out, "shotVersion", shot);
+	long long shot_version;
+	if (rig_shot_version(conn, p.shot_id, &shot_version) == 0)
+		json_object_set_new(out, "shotVersion", json_integer(shot_version));
 	json_decref(problem);
 	rig_resp_json(resp, 200, out, NULL);
 out:

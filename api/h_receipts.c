@@ -36,8 +36,6 @@ static int collect(void *ctx, long long seq, const char *body)
 	return 0;
 }
 
-static int shot_exists(void *ctx, const struct rig_shot_row *row) { return 0; }
-
 void rig_h_receipt_list(struct rig_req *req, struct rig_resp *resp)
 {
 	struct rig_page p;
@@ -45,7 +43,7 @@ void rig_h_receipt_list(struct rig_req *req, struct rig_resp *resp)
 	if (rig_api__page_start(req, resp, "receipts", req->params[0], &p, &cursor))
 		return;
 	sqlite3 *conn = rig_db_acquire(req->app->db);
-	int rc = rig_shot_get(conn, req->params[0], shot_exists, NULL);
+	int rc = rig_shot_version(conn, req->params[0], &(long long){0});
 	if (!rc) /* newest first: continue below the cursor */
 		rc = rig_receipt_list(conn, req->params[0], cursor ? cursor : LLONG_MAX, p.limit + 1,
 				      collect, &p);

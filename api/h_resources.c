@@ -239,16 +239,14 @@ void rig_h_shot_delete(struct rig_req *req, struct rig_resp *resp)
 	if (!rc)
 		rc = rig_shot_delete(conn, req->params[0], has_if_match ? expected : -1);
 	if (rc == -RIG_VERSION_CONFLICT) {
-		json_t *shot = NULL;
-		rig_shot_get(conn, req->params[0], store_shot, &shot);
-		json_int_t current = json_integer_value(json_object_get(shot, "version"));
-		json_decref(shot);
+		long long current = -1;
+		rig_shot_version(conn, req->params[0], &current);
 		rig_problem_status(resp, 412, RIG_VERSION_CONFLICT,
 				   json_pack("{s:s, s:I, s:I}", "shotId", req->params[0],
 					     "expectedVersion", (json_int_t)expected,
-					     "currentVersion", current),
-				   "shot '%s' is at version %lld, not %lld", req->params[0],
-				   (long long)current, expected);
+					     "currentVersion", (json_int_t)current),
+				   "shot '%s' is at version %lld, not %lld", req->params[0], current,
+				   expected);
 	} else if (rc) {
 		rig_api__fail_shot(resp, rc, req->params[0]);
 	} else {

@@ -17,35 +17,39 @@ static bool not_modified(struct rig_req *req, struct rig_resp *resp, long long v
 	return true;
 }
 
-void rig_h_shot_get(struct rig_req *req, struct rig_resp *resp)
+/* Loads the shot named in the path from one read snapshot; -1 with resp filled. */
+static int load_shot(struct rig_req *req, struct rig_resp *resp, struct rig_shot_model *m)
 {
-	struct rig_shot_model m;
 	sqlite3 *conn = rig_db_acquire(req->app->db);
 	int rc = sqlite3_exec(conn, "BEGIN", NULL, NULL, NULL) == SQLITE_OK ? 0 : -RIG_INTERNAL;
 	if (!rc)
-		rc = rig_shot_load(&m, conn, req->params[0]);
+		rc = rig_shot_load(m, conn, req->params[0]);
+	else
+		memset(m, 0, sizeof *m);
 	rig_db_release(req->app->db, conn);
-	if (rc) {
+	if (rc)
 		rig_api__fail_shot(resp, rc, req->params[0]);
-	} else if (!not_modified(req, resp, m.version)) {
+	return rc ? -1 : 0;
+}
+
+void rig_h_shot_get(struct rig_req *req, struct rig_resp *resp)
+{
+	struct rig_shot_model m;
+	if (load_shot(req, resp, &m) != 0)
+		goto out;
+	if (!not_modified(req, resp, m.version)) {
 		rig_resp_json(resp, 200, rig_api__shot_json(&m), NULL);
 		rig_api__etag(resp, m.version);
 	}
+out:
 	rig_shot_model_release(&m);
 }
 
 void rig_h_layer_get(struct rig_req *req, struct rig_resp *resp)
 {
 	struct rig_shot_model m;
-	sqlite3 *conn = rig_db_acquire(req->app->db);
-	int rc = sqlite3_exec(conn, "BEGIN", NULL, NULL, NULL) == SQLITE_OK ? 0 : -RIG_INTERNAL;
-	if (!rc)
-		rc = rig_shot_load(&m, conn, req->params[0]);
-	rig_db_release(req->app->db, conn);
-	if (rc) {
-		rig_api__fail_shot(resp, rc, req->params[0]);
+	if (load_shot(req, resp, &m) != 0)
 		goto out;
-	}
 	const struct rig_model_layer *l = rig_shot_model_find(&m, req->params[1]);
 	if (!l) {
 		rig_problem(resp, RIG_NOT_FOUND,

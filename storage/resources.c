@@ -164,6 +164,21 @@ int rig_shot_get(sqlite3 *db, const char *id, rig_shot_fn fn, void *ctx)
 	return rc;
 }
 
+int rig_shot_version(sqlite3 *db, const char *id, long long *out_version)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = rig_db__prepare(&st, db, "SELECT version FROM shots WHERE id = ?");
+	if (rc)
+		return rc;
+	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+	int s = sqlite3_step(st);
+	if (s == SQLITE_ROW)
+		*out_version = sqlite3_column_int64(st, 0);
+	rc = s == SQLITE_ROW ? 0 : s == SQLITE_DONE ? -RIG_NOT_FOUND : rig_db_fail(s);
+	sqlite3_finalize(st);
+	return rc;
+}
+
 int rig_shot_list(sqlite3 *db, const char *project_id, long long after_seq, size_t limit,
 		  rig_shot_fn fn, void *ctx)
 {
@@ -186,16 +201,9 @@ int rig_shot_delete(sqlite3 *db, const char *id, long long expected_version)
 {
 	if (expected_version < 0)
 		return delete_by_id(db, "DELETE FROM shots WHERE id = ?", id);
-	sqlite3_stmt *st = NULL;
-	int rc = rig_db__prepare(&st, db, "SELECT version FROM shots WHERE id = ?");
-	if (rc)
-		return rc;
-	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
-	int s = sqlite3_step(st);
-	if (s == SQLITE_ROW)
-		rc = sqlite3_column_int64(st, 0) == expected_version ? 0 : -RIG_VERSION_CONFLICT;
-	else
-		rc = s == SQLITE_DONE ? -RIG_NOT_FOUND : rig_db_fail(s);
-	sqlite3_finalize(st);
+	long long version;
+	int rc = rig_shot_version(db, id, &version);
+	if (rc == 0 && version != expected_version)
+		rc = -RIG_VERSION_CONFLICT;
 	return rc ? rc : delete_by_id(db, "DELETE FROM shots WHERE id = ?", id);
 }
