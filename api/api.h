@@ -27,8 +27,9 @@ void rig_api__fail(struct rig_resp *resp, int rc, const char *what);
 /* As rig_api__fail for a shot lookup: a missing shot is a 404 naming shotId. */
 void rig_api__fail_shot(struct rig_resp *resp, int rc, const char *shot_id);
 
-/* Begins a write transaction (BEGIN IMMEDIATE) on conn; 0 or negative rig code. */
-int rig_api__begin(sqlite3 *conn);
+/* Begins a write transaction on conn, a connection borrowed from the request's
+ * database (rig_db_begin_write); 0 or a negative rig code. */
+int rig_api__begin(struct rig_req *req, sqlite3 *conn);
 
 /* Finishes a successful write: stores resp under the request's idempotency key
  * (if any) and commits. On failure rolls back, replaces resp with a problem and

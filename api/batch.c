@@ -246,10 +246,10 @@ out:
 	return rc;
 }
 
-int rig_batch_run(sqlite3 *conn, const struct rig_batch *b, struct rig_resp *resp,
-		  json_t **out_receipt)
+int rig_batch_run(struct rig_req *req, sqlite3 *conn, const struct rig_batch *b,
+		  struct rig_resp *resp, json_t **out_receipt)
 {
-	int rc = rig_api__begin(conn);
+	int rc = rig_api__begin(req, conn);
 	if (rc) {
 		rig_api__fail(resp, rc, "starting the batch");
 		return -1;
@@ -333,7 +333,7 @@ void rig_h_edits(struct rig_req *req, struct rig_resp *resp)
 	}
 	sqlite3 *conn = rig_db_acquire(req->app->db);
 	json_t *receipt = NULL;
-	if (rig_batch_run(conn, &b, resp, &receipt) == 0) {
+	if (rig_batch_run(req, conn, &b, resp, &receipt) == 0) {
 		long long to = json_integer_value(json_object_get(receipt, "toVersion"));
 		rig_resp_json(resp, b.dry_run ? 200 : 201, receipt, NULL);
 		rig_api__etag(resp, b.dry_run ? to - 1 : to);

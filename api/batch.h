@@ -36,8 +36,8 @@ struct rig_batch {
  * applies them (rig_batch_apply). On success returns 0 with *out_receipt (new
  * reference) and, unless dry_run, the transaction still open for the caller to
  * commit. On failure fills resp with the problem, rolls back and returns -1. */
-int rig_batch_run(sqlite3 *conn, const struct rig_batch *batch, struct rig_resp *resp,
-		  json_t **out_receipt);
+int rig_batch_run(struct rig_req *req, sqlite3 *conn, const struct rig_batch *batch,
+		  struct rig_resp *resp, json_t **out_receipt);
 
 /* The same inside a transaction the caller opened (and will end, whatever
  * happens): decodes, loads the shot, checks the expected version, the fence and

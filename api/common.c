@@ -68,10 +68,9 @@ void rig_api__fail_shot(struct rig_resp *resp, int rc, const char *shot_id)
 		rig_api__fail(resp, rc, "reading the shot");
 }
 
-int rig_api__begin(sqlite3 *conn)
+int rig_api__begin(struct rig_req *req, sqlite3 *conn)
 {
-	int rc = sqlite3_exec(conn, "BEGIN IMMEDIATE", NULL, NULL, NULL);
-	return rc == SQLITE_OK ? 0 : rig_db_fail(rc);
+	return rig_db_begin_write(req->app->db, conn);
 }
 
 int rig_api__commit(struct rig_req *req, sqlite3 *conn, struct rig_resp *resp)

@@ -109,7 +109,7 @@ void rig_h_lock_acquire(struct rig_req *req, struct rig_resp *resp)
 		goto out;
 	}
 	conn = rig_db_acquire(req->app->db);
-	int rc = rig_api__begin(conn);
+	int rc = rig_api__begin(req, conn);
 	if (!rc)
 		rc = rig_shot_load(&m, conn, req->params[0]);
 	if (rc) {
@@ -235,7 +235,7 @@ void rig_h_lock_renew(struct rig_req *req, struct rig_resp *resp)
 	struct rig_lock lock;
 	memset(&lock, 0, sizeof lock);
 	sqlite3 *conn = rig_db_acquire(req->app->db);
-	int rc = rig_api__begin(conn);
+	int rc = rig_api__begin(req, conn);
 	if (rc)
 		rig_api__fail(resp, rc, "lock");
 	else if (owned_lock(req, resp, conn, &lock) == 0) {
@@ -260,7 +260,7 @@ void rig_h_lock_release(struct rig_req *req, struct rig_resp *resp)
 	struct rig_lock lock;
 	memset(&lock, 0, sizeof lock);
 	sqlite3 *conn = rig_db_acquire(req->app->db);
-	int rc = rig_api__begin(conn);
+	int rc = rig_api__begin(req, conn);
 	if (rc) {
 		rig_api__fail(resp, rc, "lock");
 	} else if (rig_lock_get(conn, req->params[0], &lock) != 0) {

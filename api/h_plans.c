@@ -81,7 +81,7 @@ void rig_h_plan_create(struct rig_req *req, struct rig_resp *resp)
 	rig_strlcpy(p.shot_id, req->params[0], sizeof p.shot_id);
 	rig_strlcpy(p.author, req->actor, sizeof p.author);
 	sqlite3 *conn = rig_db_acquire(req->app->db);
-	int rc = rig_api__begin(conn);
+	int rc = rig_api__begin(req, conn);
 	if (!rc)
 		rc = rig_shot_version(conn, p.shot_id, &(long long){0});
 	if (!rc)
@@ -204,7 +204,7 @@ void rig_h_plan_revise(struct rig_req *req, struct rig_resp *resp)
 		goto out;
 	}
 	sqlite3 *conn = rig_db_acquire(req->app->db);
-	int rc = rig_api__begin(conn);
+	int rc = rig_api__begin(req, conn);
 	if (!rc)
 		rc = rig_plan_get(conn, req->params[0], &cur);
 	if (rc) {
@@ -338,7 +338,7 @@ void rig_h_plan_apply(struct rig_req *req, struct rig_resp *resp)
 	struct rig_batch b;
 	memset(&b, 0, sizeof b);
 	sqlite3 *conn = rig_db_acquire(req->app->db);
-	int rc = rig_api__begin(conn);
+	int rc = rig_api__begin(req, conn);
 	if (!rc)
 		rc = rig_plan_get(conn, req->params[0], &p);
 	if (rc) {
@@ -385,7 +385,7 @@ void rig_h_plan_delete(struct rig_req *req, struct rig_resp *resp)
 	struct rig_plan p;
 	memset(&p, 0, sizeof p);
 	sqlite3 *conn = rig_db_acquire(req->app->db);
-	int rc = rig_api__begin(conn);
+	int rc = rig_api__begin(req, conn);
 	if (!rc)
 		rc = rig_plan_get(conn, req->params[0], &p);
 	if (rc)

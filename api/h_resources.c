@@ -53,7 +53,7 @@ void rig_h_project_create(struct rig_req *req, struct rig_resp *resp)
 	if (!id[0])
 		rig_api__new_id(id, "p-");
 	sqlite3 *conn = rig_db_acquire(req->app->db);
-	int rc = rig_api__begin(conn);
+	int rc = rig_api__begin(req, conn);
 	if (!rc)
 		rc = rig_project_insert(conn, id, name);
 	json_t *created = NULL;
@@ -110,7 +110,7 @@ void rig_h_project_get(struct rig_req *req, struct rig_resp *resp)
 void rig_h_project_delete(struct rig_req *req, struct rig_resp *resp)
 {
 	sqlite3 *conn = rig_db_acquire(req->app->db);
-	int rc = rig_api__begin(conn);
+	int rc = rig_api__begin(req, conn);
 	if (!rc)
 		rc = rig_project_delete(conn, req->params[0]);
 	if (rc) {
@@ -178,7 +178,7 @@ void rig_h_shot_create(struct rig_req *req, struct rig_resp *resp)
 	if (!row.id[0])
 		rig_api__new_id(row.id, "s-");
 	sqlite3 *conn = rig_db_acquire(req->app->db);
-	int rc = rig_api__begin(conn);
+	int rc = rig_api__begin(req, conn);
 	if (!rc)
 		rc = rig_shot_insert(conn, &row);
 	json_t *created = NULL;
@@ -235,7 +235,7 @@ void rig_h_shot_delete(struct rig_req *req, struct rig_resp *resp)
 	if (rig_api__if_match(req, resp, &expected, &has_if_match))
 		return;
 	sqlite3 *conn = rig_db_acquire(req->app->db);
-	int rc = rig_api__begin(conn);
+	int rc = rig_api__begin(req, conn);
 	if (!rc)
 		rc = rig_shot_delete(conn, req->params[0], has_if_match ? expected : -1);
 	if (rc == -RIG_VERSION_CONFLICT) {

@@ -2,6 +2,7 @@
 #include "db.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,8 @@
 struct rig_db {
 	pthread_mutex_t lock;
 	pthread_cond_t freed;
+	pthread_mutex_t write_turn;
+	_Atomic(sqlite3 *) writer; /* holder of write_turn, NULL when free */
 	sqlite3 **idle; /* stack of free connections */
 	size_t n_idle;
 	sqlite3 **all;
@@ -93,6 +96,7 @@ struct rig_db *rig_db_open(const struct rig_db_options *opt, char *err, size_t e
 		goto out_oom;
 	pthread_mutex_init(&db->lock, NULL);
 	pthread_cond_init(&db->freed, NULL);
+	pthread_mutex_init(&db->write_turn, NULL);
 	for (size_t i = 0; i < n; i++) {
 		sqlite3 *conn = rig_db_connect(opt->path, opt->durability, opt->busy_timeout_ms,
 					       err, err_size);
@@ -126,6 +130,7 @@ void rig_db_close(struct rig_db *db)
 		sqlite3_close_v2(db->all[i]);
 	pthread_cond_destroy(&db->freed);
 	pthread_mutex_destroy(&db->lock);
+	pthread_mutex_destroy(&db->write_turn);
 	free(db->all);
 	free(db->idle);
 	free(db);
@@ -141,10 +146,28 @@ sqlite3 *rig_db_acquire(struct rig_db *db)
 	return conn;
 }
 
+int rig_db_begin_write(struct rig_db *db, sqlite3 *conn)
+{
+	pthread_mutex_lock(&db->write_turn);
+	atomic_store(&db->writer, conn);
+	int rc = sqlite3_exec(conn, "BEGIN IMMEDIATE", NULL, NULL, NULL);
+	if (rc == SQLITE_OK)
+		return 0;
+	atomic_store(&db->writer, NULL);
+	pthread_mutex_unlock(&db->write_turn);
+	return rig_db_fail(rc);
+}
+
 void rig_db_release(struct rig_db *db, sqlite3 *conn)
 {
 	if (!sqlite3_get_autocommit(conn))
 		sqlite3_exec(conn, "ROLLBACK", NULL, NULL, NULL);
+	/* Only the holder ever stores its own conn in writer, so this unlocked read
+	 * can only be true for the thread that holds the turn. */
+	if (atomic_load(&db->writer) == conn) {
+		atomic_store(&db->writer, NULL);
+		pthread_mutex_unlock(&db->write_turn);
+	}
 	pthread_mutex_lock(&db->lock);
 	db->idle[db->n_idle++] = conn;
 	pthread_cond_signal(&db->freed);

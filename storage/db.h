@@ -37,8 +37,16 @@ void rig_db_close(struct rig_db *db);
 /* Borrows a connection, waiting while all are in use. Return it with rig_db_release(). */
 sqlite3 *rig_db_acquire(struct rig_db *db);
 
-/* Returns a borrowed connection to the pool; rolls back a transaction left open. */
+/* Returns a borrowed connection to the pool; rolls back a transaction left open
+ * and gives up the write turn if conn holds it. */
 void rig_db_release(struct rig_db *db, sqlite3 *conn);
+
+/* Takes the process's write turn for conn, then BEGIN IMMEDIATE. Writers of one
+ * process queue on a mutex (woken the moment the turn frees) instead of polling
+ * SQLite's busy handler, whose sleeps would idle the disk between commits; the
+ * busy timeout still arbitrates between processes. The turn is held until
+ * rig_db_release(conn). Returns 0 or a negative rig code (turn not held then). */
+int rig_db_begin_write(struct rig_db *db, sqlite3 *conn);
 
 /* True when the database answers and its schema is the newest this binary knows. */
 bool rig_db_ready(struct rig_db *db);

@@ -96,9 +96,21 @@ class Rigd:
     def kill(self):
         return self.stop(signal.SIGKILL)
 
+    SANITIZER_MARKS = ("ERROR: AddressSanitizer", "ERROR: LeakSanitizer", "runtime error:")
+
+    def sanitizer_report(self):
+        """The sanitizer findings in the server's log (ASan/UBSan builds), or ""."""
+        log = self.read_log() if os.path.exists(self.log_path) else ""
+        hits = [i for i, line in enumerate(log.splitlines())
+                if any(mark in line for mark in self.SANITIZER_MARKS)]
+        return "" if not hits else "\n".join(log.splitlines()[hits[0]:hits[0] + 40])
+
     def cleanup(self):
         self.stop()
+        report = self.sanitizer_report()
         shutil.rmtree(self.tmp, ignore_errors=True)
+        if report:
+            raise AssertionError("rigd reported a sanitizer finding:\n" + report)
 
     def __enter__(self):
         return self.start()
