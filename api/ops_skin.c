@@ -539,10 +539,20 @@ static int apply_capture(struct rig_op_ctx *ctx, struct rig_op *op)
 	/* frame is the mesh layer's signed local frame. */
 	if (rig_resolver_joint_poses(poses, r, mesh, op->u.capture.frame + l->time_offset,
 				     ctx->errs) != 0) {
-		/* The resolver speaks shot frames; the caller sent the mesh's local one. */
-		for (size_t k = from; k < ctx->errs->count; k++)
-			if (ctx->errs->items[k].has_frame)
-				ctx->errs->items[k].frame = op->u.capture.frame;
+		/* The resolver speaks shot frames; the caller sent the mesh's local one:
+		 * frame is the local frame, shotFrame the one the detail names. */
+		for (size_t k = from; k < ctx->errs->count; k++) {
+			struct rig_err *e = &ctx->errs->items[k];
+			if (!e->has_frame)
+				continue;
+			char shot_frame[32], detail[RIG_ERR_DETAIL_MAX];
+			snprintf(shot_frame, sizeof shot_frame, "%.17g", e->frame);
+			rig_err_extra(e, "shotFrame", shot_frame);
+			e->frame = op->u.capture.frame;
+			snprintf(detail, sizeof detail, "%s; local frame %.17g of layer '%s'", e->detail,
+				 e->frame, l->id);
+			rig_strlcpy(e->detail, detail, sizeof e->detail);
+		}
 		goto out_scope;
 	}
 	for (size_t j = 0; j < l->skin.n_joints; j++)

@@ -393,6 +393,8 @@ int rig_resolver_joint_poses(struct rig_affine *out, struct rig_resolver *r, lon
 					 c == RIG_NO_LAYER ? "the shot root" : scene->layers[c].id,
 					 m->id, shot_frame, def->joints[j].id);
 			name_joint(e, def, j);
+			if (c != RIG_NO_LAYER)
+				rig_err_extra(e, "ancestorLayerId", scene->layers[c].id);
 			continue;
 		}
 		out[j] = rig_affine_mul(inv, path_at(r, c, jl, shot_frame));
