@@ -41,7 +41,7 @@ static void print_extras(FILE *f, const char *indent, json_t *o)
 	rig_bytes_release(&cell);
 }
 
-static void print_error(FILE *f, size_t i, json_t *e)
+void rig_report_error(FILE *f, size_t i, const json_t *e)
 {
 	const char *code = json_string_value(json_object_get(e, "code"));
 	const char *detail = json_string_value(json_object_get(e, "detail"));
@@ -53,7 +53,7 @@ static void print_error(FILE *f, size_t i, json_t *e)
 	if (json_is_integer(op))
 		fprintf(f, " (op %" JSON_INTEGER_FORMAT ")", json_integer_value(op));
 	fprintf(f, ": %s\n", detail ? detail : "(no detail)");
-	print_extras(f, "    ", e);
+	print_extras(f, "    ", (json_t *)e);
 }
 
 int rig_report_response(FILE *f, const char *prog, const struct rig_http_resp *resp)
@@ -78,7 +78,7 @@ int rig_report_response(FILE *f, const char *prog, const struct rig_http_resp *r
 	json_t *errors = json_object_get(p, "errors");
 	size_t i;
 	json_t *e;
-	json_array_foreach(errors, i, e) print_error(f, i, e);
+	json_array_foreach(errors, i, e) rig_report_error(f, i, e);
 	json_t *total = json_object_get(p, "errorCount");
 	if (json_is_integer(total) && (size_t)json_integer_value(total) > json_array_size(errors))
 		fprintf(f, "  (%" JSON_INTEGER_FORMAT " errors in all; the first %zu are shown)\n",

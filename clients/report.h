@@ -7,6 +7,7 @@
 #ifndef RIG_REPORT_H
 #define RIG_REPORT_H
 
+#include <jansson.h>
 #include <stdio.h>
 
 #include "http_client.h"
@@ -22,6 +23,11 @@ enum rig_exit {
  * under it. A problem+json body (or any JSON object with a code) prints its
  * members; other bodies print their first line. Returns RIG_EXIT_FAIL. */
 int rig_report_response(FILE *f, const char *prog, const struct rig_http_resp *resp);
+
+/* Prints error e (the i-th of a list, counted from 0) as the problem
+ * printout does: "  error <i+1>: CODE at POINTER (op N): detail", then its
+ * other members on an indented line. */
+void rig_report_error(FILE *f, size_t i, const json_t *e);
 
 /* Prints the transport failure kept in h->error. Returns RIG_EXIT_FAIL. */
 int rig_report_transport(FILE *f, const char *prog, const struct rig_http *h);

@@ -1,6 +1,8 @@
 /* rigctl: the rigd API from a terminal (SPEC §9). This file parses the
- * command line, picks the command and holds the helpers every command uses;
- * the commands live in rigctl_resources.c, rigctl_edit.c and rigctl_frames.c.
+ * command line, picks the command, prints --help and holds the helpers every
+ * command uses (calls, paged lists, option values); the commands live in
+ * rigctl_resources.c, rigctl_edit.c, rigctl_frames.c, rigctl_plans.c and
+ * rigctl_locks.c.
  */
 #include "rigctl.h"
 
@@ -27,9 +29,11 @@ static const char usage_text[] =
     "  shots delete ID [--if-match VERSION]\n"
     "  layers --shot ID [LAYER_ID]   the layer tree, or one layer with its keys\n"
     "  edit --shot ID FILE [--expected-version N] [--dry-run] [--idempotency-key K]\n"
+    "       [--lock-id L --fencing-token T]\n"
     "                                apply a batch of ops and print the receipt; FILE\n"
     "                                holds {\"ops\": [...]}, a bare [ops] array or one op\n"
-    "                                object; '-' reads stdin\n"
+    "                                object; '-' reads stdin. --lock-id/--fencing-token\n"
+    "                                prove a lock is still held (else LOCK_LOST)\n"
     "  receipts --shot ID [--all] [--page-size N]\n"
     "                                receipts, newest first (one page unless --all)\n"
     "  receipts RECEIPT_ID           one receipt\n"
@@ -40,6 +44,20 @@ static const char usage_text[] =
     "                                DIR/frame_<n>.f32 (RIGF, frameCount 1); from/to default\n"
     "                                to the shot's range, format to obj. A progress bar\n"
     "                                shows on stderr when it is a terminal.\n"
+    "  plan create --shot ID FILE [--title T] [--base-version N | --pin] [--id PLAN_ID]\n"
+    "  plan list --shot ID [--all] [--page-size N]\n"
+    "  plan show PLAN_ID\n"
+    "  plan validate PLAN_ID         dry run; prints ok or every error, exit 1 if not ok\n"
+    "  plan revise PLAN_ID FILE --plan-version N [--title T]\n"
+    "              [--base-version N | --pin | --unpin]\n"
+    "  plan apply PLAN_ID --plan-version N [--lock-id L --fencing-token T]\n"
+    "  plan delete PLAN_ID\n"
+    "                                saved plans: see 'rigctl plan --help'\n"
+    "  lock acquire --shot ID LAYER_ID... [--ttl S]\n"
+    "  lock list --shot ID\n"
+    "  lock renew LOCK_ID [--ttl S]\n"
+    "  lock release LOCK_ID\n"
+    "                                layer locks: see 'rigctl lock --help'\n"
     "\n"
     "Options for every command:\n"
     "  --url URL        server (default: $RIGD_URL, else " RIG_HTTP_DEFAULT_URL ")\n"
@@ -47,12 +65,15 @@ static const char usage_text[] =
     "  --format F       table (default on a terminal), json (default otherwise: one\n"
     "                   JSON document; lists are one array) or ndjson (one object\n"
     "                   per line)\n"
-    "  --idempotency-key K   on create, delete and edit: the server answers a retry\n"
-    "                   with the first response instead of applying it twice\n"
-    "  -h, --help       this text\n"
+    "  --idempotency-key K   on create, delete, edit and the plan and lock writes:\n"
+    "                   the server answers a retry with the first response\n"
+    "                   instead of applying it twice\n"
+    "  -h, --help       this text ('rigctl plan --help', 'rigctl lock --help': those\n"
+    "                   commands in detail)\n"
     "\n"
-    "Exit codes: 0 ok, 1 the server refused (its problem is printed on stderr) or\n"
-    "could not be reached, 2 usage error (including an unreadable edit FILE).\n"
+    "Exit codes: 0 ok, 1 the server refused (its problem is printed on stderr),\n"
+    "could not be reached or (plan validate) found the plan would not apply, 2 usage\n"
+    "error (including an unreadable ops FILE).\n"
     "\n"
     "Examples:\n"
     "  rigctl projects create Demo --id demo\n"
@@ -62,30 +83,145 @@ static const char usage_text[] =
     "      rigctl edit --shot s1 - --dry-run\n"
     "  rigctl layers --shot s1\n"
     "  rigctl receipts --shot s1 --all --format ndjson | jq .toVersion\n"
-    "  rigctl frames --shot s1 --layer arm --from 0 --to 48 --format obj --out frames/\n";
+    "  rigctl frames --shot s1 --layer arm --from 0 --to 48 --format obj --out frames/\n"
+    "  rigctl plan create --shot s1 fix.json --title 'Fix the elbow' --pin --id fix-1\n"
+    "  rigctl --actor ana lock acquire --shot s1 arm lower --ttl 300\n";
+
+static const char plan_help[] =
+    "Usage: rigctl [--url URL] [--actor NAME] [--format table|json|ndjson] plan VERB ...\n"
+    "\n"
+    "A plan is a saved batch of ops for one shot, checked and reviewed before it is\n"
+    "applied. Its planVersion is 1 at creation and goes up with every revision;\n"
+    "revise and apply state the version you reviewed, so nobody overwrites or\n"
+    "applies a plan that changed under them (PLAN_VERSION_CONFLICT). A pinned plan\n"
+    "(baseVersion set) applies only while the shot is still at that version\n"
+    "(VERSION_CONFLICT after someone else's edit, never rebased); an unpinned one\n"
+    "applies to the current version.\n"
+    "\n"
+    "  plan create --shot ID FILE [--title T] [--base-version N | --pin] [--id PLAN_ID]\n"
+    "        save a draft. FILE holds {\"ops\": [...]}, a bare [ops] array or one op\n"
+    "        object ('-' reads stdin); an {\"ops\"} object may also carry title and\n"
+    "        baseVersion (the flags win) and its other members are ignored, so the\n"
+    "        JSON of 'plan show' can be edited and sent back. --pin pins the plan\n"
+    "        to the shot's current version.\n"
+    "  plan list --shot ID [--all] [--page-size N]\n"
+    "        the shot's plans, oldest first (one page unless --all)\n"
+    "  plan show PLAN_ID\n"
+    "  plan validate PLAN_ID\n"
+    "        dry run against the current shot; nothing is written. Prints ok and\n"
+    "        the receipt it would produce, or every error with its code, pointer\n"
+    "        and op index, and exits 1 when the plan would not apply.\n"
+    "  plan revise PLAN_ID FILE --plan-version N [--title T]\n"
+    "              [--base-version N | --pin | --unpin]\n"
+    "        replace the ops of the draft at version N (sent as If-Match). The\n"
+    "        title and the pin stay as they are unless FILE or a flag sets them;\n"
+    "        --title '' clears the title, --unpin the pin.\n"
+    "  plan apply PLAN_ID --plan-version N [--lock-id L --fencing-token T]\n"
+    "        apply version N as one edit and print its receipt; the plan is then\n"
+    "        applied and immutable (applying again: PLAN_APPLIED)\n"
+    "  plan delete PLAN_ID           delete a draft\n"
+    "\n"
+    "--idempotency-key K applies to create, revise, apply and delete. 'rigctl\n"
+    "--help' lists the options of every command.\n"
+    "\n"
+    "Exit codes: 0 ok; 1 the server refused (its problem is printed on stderr) or\n"
+    "validate found errors; 2 usage error (including an unreadable FILE).\n"
+    "\n"
+    "Examples:\n"
+    "  rigctl plan create --shot s1 fix.json --title 'Fix the elbow' --pin --id fix-1\n"
+    "  rigctl plan validate fix-1\n"
+    "  rigctl plan revise fix-1 fix-v2.json --plan-version 1\n"
+    "  rigctl plan apply fix-1 --plan-version 2\n"
+    "  rigctl plan show fix-1 --format json > plan.json   # edit its ops, then\n"
+    "  rigctl plan revise fix-1 plan.json --plan-version 2\n"
+    "  rigctl plan list --shot s1 --all --format ndjson |\n"
+    "      jq -r 'select(.status == \"draft\") | .planId'\n";
+
+static const char lock_help[] =
+    "Usage: rigctl [--url URL] [--actor NAME] [--format table|json|ndjson] lock VERB ...\n"
+    "\n"
+    "A lock keeps other actors (--actor, $RIGD_ACTOR) from changing some layers of\n"
+    "a shot for a lease of --ttl seconds (1-3600, default 60): their edits and plan\n"
+    "applies that touch those layers fail with LAYER_LOCKED. Its fencing token can\n"
+    "go along with the owner's writes (edit and plan apply --lock-id L\n"
+    "--fencing-token T) to prove the lock is still held: once it was released or\n"
+    "has expired they fail with LOCK_LOST instead of landing.\n"
+    "\n"
+    "  lock acquire --shot ID LAYER_ID... [--ttl S]\n"
+    "        lock the layers and print lockId and fencingToken (LOCK_CONFLICT\n"
+    "        when another owner's live lock overlaps)\n"
+    "  lock list --shot ID             the shot's live locks\n"
+    "  lock renew LOCK_ID [--ttl S]    restart the lease from now (with the same\n"
+    "                                  ttl unless --ttl); owner only\n"
+    "  lock release LOCK_ID            owner only\n"
+    "\n"
+    "--idempotency-key K applies to acquire, renew and release. 'rigctl --help'\n"
+    "lists the options of every command.\n"
+    "\n"
+    "Exit codes: 0 ok; 1 the server refused (LOCK_CONFLICT, LOCK_NOT_OWNER,\n"
+    "LOCK_LOST, ...) or could not be reached; 2 usage error.\n"
+    "\n"
+    "Examples:\n"
+    "  rigctl --actor ana lock acquire --shot s1 arm lower --ttl 300\n"
+    "  rigctl --actor ana edit --shot s1 fix.json --lock-id k-81d44511f062c164 \\\n"
+    "      --fencing-token 3\n"
+    "  rigctl --actor ana lock renew k-81d44511f062c164\n"
+    "  rigctl lock list --shot s1 --format ndjson | jq -r .owner\n"
+    "  rigctl --actor ana lock release k-81d44511f062c164\n"
+    "  lock=$(rigctl --actor ana lock acquire --shot s1 arm --format json)\n"
+    "  rigctl --actor ana plan apply fix-1 --plan-version 2 \\\n"
+    "      --lock-id \"$(jq -r .lockId <<<\"$lock\")\" \\\n"
+    "      --fencing-token \"$(jq .fencingToken <<<\"$lock\")\"\n";
 
 struct command {
 	const char *name;
-	const char *verb; /* NULL: the command takes no verb */
+	const char *alias; /* another spelling of name, or NULL */
+	const char *verb;  /* NULL: the command takes no verb */
 	enum rig_ctl_cmd bit;
 	size_t min_args, max_args;
+	const char *needs; /* what too few positional words lack */
 	int (*run)(struct rig_ctl *c);
 };
 
+#define ID "an ID"
+#define FILE_ARG "a FILE (or '-' for stdin)"
+#define PLAN_ID "a PLAN_ID"
+#define LOCK_ID "a LOCK_ID"
+
 static const struct command commands[] = {
-    {"projects", "list", RIG_CTL_PROJECTS_LIST, 0, 0, rig_ctl_projects},
-    {"projects", "create", RIG_CTL_PROJECTS_CREATE, 1, 1, rig_ctl_projects},
-    {"projects", "show", RIG_CTL_PROJECTS_SHOW, 1, 1, rig_ctl_projects},
-    {"projects", "delete", RIG_CTL_PROJECTS_DELETE, 1, 1, rig_ctl_projects},
-    {"shots", "list", RIG_CTL_SHOTS_LIST, 0, 0, rig_ctl_shots},
-    {"shots", "create", RIG_CTL_SHOTS_CREATE, 1, 1, rig_ctl_shots},
-    {"shots", "show", RIG_CTL_SHOTS_SHOW, 1, 1, rig_ctl_shots},
-    {"shots", "delete", RIG_CTL_SHOTS_DELETE, 1, 1, rig_ctl_shots},
-    {"layers", NULL, RIG_CTL_LAYERS, 0, 1, rig_ctl_layers},
-    {"edit", NULL, RIG_CTL_EDIT, 1, 1, rig_ctl_edit},
-    {"receipts", NULL, RIG_CTL_RECEIPTS, 0, 1, rig_ctl_receipts},
-    {"frames", NULL, RIG_CTL_FRAMES, 0, 0, rig_ctl_frames},
+    {"projects", NULL, "list", RIG_CTL_PROJECTS_LIST, 0, 0, NULL, rig_ctl_projects},
+    {"projects", NULL, "create", RIG_CTL_PROJECTS_CREATE, 1, 1, "a NAME", rig_ctl_projects},
+    {"projects", NULL, "show", RIG_CTL_PROJECTS_SHOW, 1, 1, ID, rig_ctl_projects},
+    {"projects", NULL, "delete", RIG_CTL_PROJECTS_DELETE, 1, 1, ID, rig_ctl_projects},
+    {"shots", NULL, "list", RIG_CTL_SHOTS_LIST, 0, 0, NULL, rig_ctl_shots},
+    {"shots", NULL, "create", RIG_CTL_SHOTS_CREATE, 1, 1, "a NAME", rig_ctl_shots},
+    {"shots", NULL, "show", RIG_CTL_SHOTS_SHOW, 1, 1, ID, rig_ctl_shots},
+    {"shots", NULL, "delete", RIG_CTL_SHOTS_DELETE, 1, 1, ID, rig_ctl_shots},
+    {"layers", NULL, NULL, RIG_CTL_LAYERS, 0, 1, NULL, rig_ctl_layers},
+    {"edit", NULL, NULL, RIG_CTL_EDIT, 1, 1, FILE_ARG, rig_ctl_edit},
+    {"receipts", NULL, NULL, RIG_CTL_RECEIPTS, 0, 1, NULL, rig_ctl_receipts},
+    {"frames", NULL, NULL, RIG_CTL_FRAMES, 0, 0, NULL, rig_ctl_frames},
+    {"plan", "plans", "create", RIG_CTL_PLAN_CREATE, 1, 1, FILE_ARG, rig_ctl_plans},
+    {"plan", "plans", "show", RIG_CTL_PLAN_SHOW, 1, 1, PLAN_ID, rig_ctl_plans},
+    {"plan", "plans", "list", RIG_CTL_PLAN_LIST, 0, 0, NULL, rig_ctl_plans},
+    {"plan", "plans", "validate", RIG_CTL_PLAN_VALIDATE, 1, 1, PLAN_ID, rig_ctl_plans},
+    {"plan", "plans", "revise", RIG_CTL_PLAN_REVISE, 2, 2, "a PLAN_ID and " FILE_ARG,
+     rig_ctl_plans},
+    {"plan", "plans", "apply", RIG_CTL_PLAN_APPLY, 1, 1, PLAN_ID, rig_ctl_plans},
+    {"plan", "plans", "delete", RIG_CTL_PLAN_DELETE, 1, 1, PLAN_ID, rig_ctl_plans},
+    {"lock", "locks", "acquire", RIG_CTL_LOCK_ACQUIRE, 1, RIG_CTL_MAX_WORDS - 2,
+     "at least one LAYER_ID", rig_ctl_locks},
+    {"lock", "locks", "renew", RIG_CTL_LOCK_RENEW, 1, 1, LOCK_ID, rig_ctl_locks},
+    {"lock", "locks", "release", RIG_CTL_LOCK_RELEASE, 1, 1, LOCK_ID, rig_ctl_locks},
+    {"lock", "locks", "list", RIG_CTL_LOCK_LIST, 0, 0, NULL, rig_ctl_locks},
 };
+
+#undef ID
+#undef FILE_ARG
+#undef PLAN_ID
+#undef LOCK_ID
+
+#define N_COMMANDS (sizeof commands / sizeof commands[0])
 
 /* ---- helpers for the commands ---- */
 
@@ -108,6 +244,54 @@ int rig_ctl_usage(const char *fmt, ...)
 	va_end(ap);
 	fputs("\nTry '" RIG_CTL_PROG " --help'.\n", stderr);
 	return RIG_EXIT_USAGE;
+}
+
+int rig_ctl_int_opt(const struct rig_ctl *c, enum rig_ctl_opt o, long long min_value,
+                    long long *out)
+{
+	const char *text = rig_ctl_opt(c, o);
+	long long v;
+	if (!text)
+		return RIG_EXIT_OK;
+	if (rig_args_llong(&v, text, false) != 0 || v < min_value)
+		return rig_ctl_usage("--%s '%s' is not a whole number of at least %lld",
+		                     c->opts[o].name, text, min_value);
+	*out = v;
+	return RIG_EXIT_OK;
+}
+
+int rig_ctl_fence_opts(const struct rig_ctl *c, json_t *body)
+{
+	const char *lock_id = rig_ctl_opt(c, RIG_CTL_O_LOCK_ID);
+	long long token = 0;
+	int rc = rig_ctl_int_opt(c, RIG_CTL_O_FENCING_TOKEN, 1, &token);
+	if (rc != RIG_EXIT_OK)
+		return rc;
+	if (!lock_id != !rig_ctl_opt(c, RIG_CTL_O_FENCING_TOKEN))
+		return rig_ctl_usage("--lock-id and --fencing-token go together");
+	if (!lock_id)
+		return RIG_EXIT_OK;
+	json_t *id = json_string(lock_id);
+	if (!id)
+		return rig_ctl_usage("--lock-id '%s' is not valid UTF-8", lock_id);
+	if (json_object_set_new(body, "lockId", id) != 0 ||
+	    json_object_set_new(body, "fencingToken", json_integer(token)) != 0) {
+		json_object_del(body, "lockId");
+		return rig_report_fail(stderr, RIG_CTL_PROG, "out of memory");
+	}
+	return RIG_EXIT_OK;
+}
+
+const char *rig_ctl_target(struct rig_url *u, const char *collection, const char *id,
+                           const char *suffix)
+{
+	rig_url_path(u, "/v1/");
+	rig_url_path(u, collection);
+	if (id)
+		rig_url_segment(u, id);
+	if (suffix)
+		rig_url_path(u, suffix);
+	return rig_url_get(u);
 }
 
 int rig_ctl_call(struct rig_ctl *c, const char *method, const char *target, const json_t *body,
@@ -200,16 +384,132 @@ int rig_ctl_print_object(const struct rig_ctl *c, const json_t *o)
 	return c->format == RIG_CTL_TABLE ? rig_ctl_print_fields(o, NULL) : rig_ctl_print_json(o);
 }
 
+/* ---- paged lists ---- */
+
+void rig_ctl_cell(struct rig_table *t, json_t *item, const char *key)
+{
+	json_t *v = json_object_get(item, key);
+	struct rig_bytes b;
+	rig_bytes_init(&b);
+	if (!v || json_is_null(v) || rig_out_cell(&b, v) != 0)
+		rig_table_cell(t, "-");
+	else
+		rig_table_cell(t, b.data ? b.data : "");
+	rig_bytes_release(&b);
+}
+
+/* Prints one page's items in the chosen format; *printed_any says whether an
+ * item was already printed (for the commas of json). */
+static int print_items(struct rig_ctl *c, struct rig_table *t, const struct rig_ctl_list_view *v,
+                       json_t *items, bool *printed_any)
+{
+	size_t i;
+	json_t *item;
+	json_array_foreach(items, i, item)
+	{
+		if (c->format == RIG_CTL_TABLE) {
+			v->cells(t, item);
+			continue;
+		}
+		if (c->format == RIG_CTL_JSON && *printed_any && fputc(',', stdout) == EOF)
+			return -1;
+		struct rig_bytes b;
+		rig_bytes_init(&b);
+		int rc = rig_out_json(&b, item);
+		if (rc == 0 && c->format == RIG_CTL_NDJSON)
+			rc = rig_bytes_puts(&b, "\n");
+		if (rc == 0 && fwrite(b.data, 1, b.len, stdout) != b.len)
+			rc = -1;
+		rig_bytes_release(&b);
+		if (rc)
+			return -1;
+		*printed_any = true;
+	}
+	/* A table's header waits for its first row. */
+	return c->format == RIG_CTL_TABLE && json_array_size(items) ? rig_table_flush(t, stdout)
+	                                                            : 0;
+}
+
+int rig_ctl_list_pages(struct rig_ctl *c, const char *path, const struct rig_ctl_list_view *v,
+                       bool all)
+{
+	struct rig_table t;
+	json_t *page = NULL;
+	char *token = NULL;
+	bool printed_any = false, more = false;
+	size_t n_items = 0;
+	int rc = RIG_EXIT_OK;
+	if (!path)
+		return rig_report_fail(stderr, RIG_CTL_PROG, "out of memory");
+	rig_table_init(&t, v->n_cols, v->headers, v->right);
+	for (size_t n_pages = 0;; n_pages++) {
+		struct rig_url u;
+		rig_url_init(&u);
+		rig_url_path(&u, path);
+		rig_url_query(&u, "pageSize", rig_ctl_opt(c, RIG_CTL_O_PAGE_SIZE));
+		rig_url_query(&u, "pageToken", token);
+		rc = rig_ctl_call(c, "GET", rig_url_get(&u), NULL, NULL, NULL, &page);
+		rig_url_release(&u);
+		if (rc != RIG_EXIT_OK)
+			goto out;
+		json_t *items = json_object_get(page, v->items_name);
+		n_items += json_array_size(items);
+		/* Open the array only once there is something to put in it. */
+		if (n_pages == 0 && c->format == RIG_CTL_JSON && fputc('[', stdout) == EOF)
+			goto out_write;
+		if (print_items(c, &t, v, items, &printed_any) != 0 || fflush(stdout) != 0)
+			goto out_write;
+		const char *next = json_string_value(json_object_get(page, "nextPageToken"));
+		more = next != NULL;
+		if (!next || !all)
+			break;
+		if (token && strcmp(token, next) == 0) {
+			rc = rig_report_fail(stderr, RIG_CTL_PROG,
+			                     "the server sent the same page token twice");
+			goto out;
+		}
+		free(token);
+		if (!(token = strdup(next))) {
+			rc = rig_report_fail(stderr, RIG_CTL_PROG, "out of memory");
+			goto out;
+		}
+		json_decref(page);
+		page = NULL;
+	}
+	if (c->format == RIG_CTL_JSON && fputs("]\n", stdout) == EOF)
+		goto out_write;
+	if (c->format == RIG_CTL_TABLE) {
+		if (n_items == 0)
+			printf("(no %s)\n", v->items_name);
+		else if (more)
+			printf("\nmore %s follow: add --all to list them all\n", v->items_name);
+	}
+	goto out;
+out_write:
+	rc = rig_report_fail(stderr, RIG_CTL_PROG, "cannot write the output");
+out:
+	json_decref(page);
+	free(token);
+	rig_table_release(&t);
+	return rc;
+}
+
 /* ---- the command line ---- */
+
+/* Whether word names cmd (its name or alias). */
+static bool names(const struct command *cmd, const char *word)
+{
+	return strcmp(cmd->name, word) == 0 || (cmd->alias && strcmp(cmd->alias, word) == 0);
+}
 
 /* Finds the command for the positional words; *n_used says how many name it. */
 static const struct command *find_command(const char *const *words, size_t n_words, size_t *n_used)
 {
 	if (n_words == 0)
 		return NULL;
-	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+	for (size_t i = 0; i < N_COMMANDS; i++) {
 		const struct command *cmd = &commands[i];
-		if (strcmp(cmd->name, words[0]) != 0)
+		if (!names(cmd, words[0]))
 			continue;
 		if (!cmd->verb) {
 			*n_used = 1;
@@ -234,22 +534,32 @@ static int check_command(const struct command *cmd, const struct rig_opt *opts, 
 	if (!cmd) {
 		if (n_words == 0)
 			return rig_ctl_usage("a command is required");
-		bool known = false;
-		for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-			known |= strcmp(commands[i].name, words[0]) == 0;
-		if (known)
-			return rig_ctl_usage("'%s %s' is not a command (try list, create, show or"
-			                     " delete)",
-			                     words[0], n_words > 1 ? words[1] : "");
+		/* A known command with a wrong verb: name the verbs it has. */
+		char verbs[128] = "";
+		size_t n_verbs = 0;
+		for (size_t i = 0; i < N_COMMANDS; i++)
+			if (names(&commands[i], words[0]))
+				n_verbs++;
+		for (size_t i = 0, k = 0; i < N_COMMANDS; i++) {
+			if (!names(&commands[i], words[0]))
+				continue;
+			k++;
+			size_t len = strlen(verbs);
+			snprintf(verbs + len, sizeof verbs - len, "%s%s",
+			         k == 1         ? ""
+			         : k == n_verbs ? " or "
+			                        : ", ",
+			         commands[i].verb);
+		}
+		if (n_verbs)
+			return rig_ctl_usage("'%s %s' is not a command (try %s)", words[0],
+			                     n_words > 1 ? words[1] : "", verbs);
 		return rig_ctl_usage("'%s' is not a command", words[0]);
 	}
 	const char *label = cmd->verb ? cmd->verb : "";
 	if (n_args < cmd->min_args)
 		return rig_ctl_usage("'%s%s%s' needs %s", cmd->name, cmd->verb ? " " : "", label,
-		                     cmd->bit == RIG_CTL_EDIT ? "a FILE (or '-' for stdin)"
-		                     : cmd->bit & (RIG_CTL_PROJECTS_CREATE | RIG_CTL_SHOTS_CREATE)
-		                         ? "a NAME"
-		                         : "an ID");
+		                     cmd->needs);
 	if (n_args > cmd->max_args)
 		return rig_ctl_usage("unexpected argument '%s'", words[cmd->max_args]);
 	for (size_t o = 0; o < RIG_CTL_O_COUNT; o++) {
@@ -263,16 +573,25 @@ static int check_command(const struct command *cmd, const struct rig_opt *opts, 
 int main(int argc, char **argv)
 {
 	const unsigned creates = RIG_CTL_PROJECTS_CREATE | RIG_CTL_SHOTS_CREATE;
-	const unsigned writes =
-	    creates | RIG_CTL_PROJECTS_DELETE | RIG_CTL_SHOTS_DELETE | RIG_CTL_EDIT;
-	const unsigned per_shot = RIG_CTL_LAYERS | RIG_CTL_EDIT | RIG_CTL_RECEIPTS | RIG_CTL_FRAMES;
-	const unsigned lists = RIG_CTL_PROJECTS_LIST | RIG_CTL_SHOTS_LIST | RIG_CTL_RECEIPTS;
+	const unsigned plan_writes =
+	    RIG_CTL_PLAN_CREATE | RIG_CTL_PLAN_REVISE | RIG_CTL_PLAN_APPLY | RIG_CTL_PLAN_DELETE;
+	const unsigned lock_writes =
+	    RIG_CTL_LOCK_ACQUIRE | RIG_CTL_LOCK_RENEW | RIG_CTL_LOCK_RELEASE;
+	const unsigned writes = creates | RIG_CTL_PROJECTS_DELETE | RIG_CTL_SHOTS_DELETE |
+	                        RIG_CTL_EDIT | plan_writes | lock_writes;
+	const unsigned per_shot = RIG_CTL_LAYERS | RIG_CTL_EDIT | RIG_CTL_RECEIPTS |
+	                          RIG_CTL_FRAMES | RIG_CTL_PLAN_CREATE | RIG_CTL_PLAN_LIST |
+	                          RIG_CTL_LOCK_ACQUIRE | RIG_CTL_LOCK_LIST;
+	const unsigned lists =
+	    RIG_CTL_PROJECTS_LIST | RIG_CTL_SHOTS_LIST | RIG_CTL_RECEIPTS | RIG_CTL_PLAN_LIST;
+	const unsigned plan_content = RIG_CTL_PLAN_CREATE | RIG_CTL_PLAN_REVISE;
+	const unsigned fenced = RIG_CTL_EDIT | RIG_CTL_PLAN_APPLY;
 	struct rig_opt opts[RIG_CTL_O_COUNT] = {
 	    [RIG_CTL_O_URL] = {"url", true, 0, NULL, false},
 	    [RIG_CTL_O_ACTOR] = {"actor", true, 0, NULL, false},
 	    [RIG_CTL_O_FORMAT] = {"format", true, 0, NULL, false},
 	    [RIG_CTL_O_HELP] = {"help", false, 0, NULL, false},
-	    [RIG_CTL_O_ID] = {"id", true, creates, NULL, false},
+	    [RIG_CTL_O_ID] = {"id", true, creates | RIG_CTL_PLAN_CREATE, NULL, false},
 	    [RIG_CTL_O_PROJECT] = {"project", true, RIG_CTL_SHOTS_LIST | RIG_CTL_SHOTS_CREATE, NULL,
 	                           false},
 	    [RIG_CTL_O_FPS] = {"fps", true, RIG_CTL_SHOTS_CREATE, NULL, false},
@@ -284,7 +603,7 @@ int main(int argc, char **argv)
 	    [RIG_CTL_O_LAYER] = {"layer", true, RIG_CTL_FRAMES, NULL, false},
 	    [RIG_CTL_O_EXPECTED_VERSION] = {"expected-version", true, RIG_CTL_EDIT, NULL, false},
 	    [RIG_CTL_O_DRY_RUN] = {"dry-run", false, RIG_CTL_EDIT, NULL, false},
-	    [RIG_CTL_O_ALL] = {"all", false, RIG_CTL_RECEIPTS, NULL, false},
+	    [RIG_CTL_O_ALL] = {"all", false, RIG_CTL_RECEIPTS | RIG_CTL_PLAN_LIST, NULL, false},
 	    [RIG_CTL_O_PAGE_SIZE] = {"page-size", true, lists, NULL, false},
 	    [RIG_CTL_O_FROM] = {"from", true, RIG_CTL_FRAMES, NULL, false},
 	    [RIG_CTL_O_TO] = {"to", true, RIG_CTL_FRAMES, NULL, false},
@@ -292,15 +611,31 @@ int main(int argc, char **argv)
 	    [RIG_CTL_O_SPACE] = {"space", true, RIG_CTL_FRAMES, NULL, false},
 	    [RIG_CTL_O_OUT] = {"out", true, RIG_CTL_FRAMES, NULL, false},
 	    [RIG_CTL_O_NO_PROGRESS] = {"no-progress", false, RIG_CTL_FRAMES, NULL, false},
+	    [RIG_CTL_O_TITLE] = {"title", true, plan_content, NULL, false},
+	    [RIG_CTL_O_BASE_VERSION] = {"base-version", true, plan_content, NULL, false},
+	    [RIG_CTL_O_PIN] = {"pin", false, plan_content, NULL, false},
+	    [RIG_CTL_O_UNPIN] = {"unpin", false, RIG_CTL_PLAN_REVISE, NULL, false},
+	    [RIG_CTL_O_PLAN_VERSION] = {"plan-version", true,
+	                                RIG_CTL_PLAN_REVISE | RIG_CTL_PLAN_APPLY, NULL, false},
+	    [RIG_CTL_O_LOCK_ID] = {"lock-id", true, fenced, NULL, false},
+	    [RIG_CTL_O_FENCING_TOKEN] = {"fencing-token", true, fenced, NULL, false},
+	    [RIG_CTL_O_TTL] = {"ttl", true, RIG_CTL_LOCK_ACQUIRE | RIG_CTL_LOCK_RENEW, NULL, false},
 	};
-	const char *words[8];
+	const char *words[RIG_CTL_MAX_WORDS];
 	size_t n_words = 0, n_used = 0;
 	char err[256];
-	if (rig_args_parse(opts, RIG_CTL_O_COUNT, argc, argv, words, 8, &n_words, err,
-	                   sizeof err) != 0)
+	if (rig_args_parse(opts, RIG_CTL_O_COUNT, argc, argv, words, RIG_CTL_MAX_WORDS, &n_words,
+	                   err, sizeof err) != 0)
 		return rig_ctl_usage("%s", err);
 	if (opts[RIG_CTL_O_HELP].seen) {
-		fputs(usage_text, stdout);
+		/* "rigctl plan --help" and "rigctl lock --help" have pages of their own. */
+		const char *topic = n_words ? words[0] : "";
+		if (strcmp(topic, "plan") == 0 || strcmp(topic, "plans") == 0)
+			fputs(plan_help, stdout);
+		else if (strcmp(topic, "lock") == 0 || strcmp(topic, "locks") == 0)
+			fputs(lock_help, stdout);
+		else
+			fputs(usage_text, stdout);
 		return RIG_EXIT_OK;
 	}
 	const struct command *cmd = find_command(words, n_words, &n_used);

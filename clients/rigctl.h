@@ -1,7 +1,8 @@
 /* What the rigctl command files share: the parsed command line, the options
- * and the commands they apply to, and small helpers to call the API and print
- * results. rigctl.c parses and dispatches; rigctl_resources.c (projects,
- * shots, layers, receipts), rigctl_edit.c and rigctl_frames.c run commands.
+ * and the commands they apply to, and small helpers to call the API, page
+ * through lists and print results. rigctl.c parses and dispatches;
+ * rigctl_resources.c (projects, shots, layers, receipts), rigctl_edit.c,
+ * rigctl_frames.c, rigctl_plans.c and rigctl_locks.c run commands.
  */
 #ifndef RIG_CTL_H
 #define RIG_CTL_H
@@ -11,6 +12,8 @@
 
 #include "args.h"
 #include "http_client.h"
+#include "table.h"
+#include "url.h"
 
 #define RIG_CTL_PROG "rigctl"
 
@@ -28,7 +31,22 @@ enum rig_ctl_cmd {
 	RIG_CTL_EDIT = 1u << 9,
 	RIG_CTL_RECEIPTS = 1u << 10,
 	RIG_CTL_FRAMES = 1u << 11,
+	RIG_CTL_PLAN_CREATE = 1u << 12,
+	RIG_CTL_PLAN_SHOW = 1u << 13,
+	RIG_CTL_PLAN_LIST = 1u << 14,
+	RIG_CTL_PLAN_VALIDATE = 1u << 15,
+	RIG_CTL_PLAN_REVISE = 1u << 16,
+	RIG_CTL_PLAN_APPLY = 1u << 17,
+	RIG_CTL_PLAN_DELETE = 1u << 18,
+	RIG_CTL_LOCK_ACQUIRE = 1u << 19,
+	RIG_CTL_LOCK_RENEW = 1u << 20,
+	RIG_CTL_LOCK_RELEASE = 1u << 21,
+	RIG_CTL_LOCK_LIST = 1u << 22,
 };
+
+/* The most positional words a command line may hold (lock acquire takes up
+ * to 1000 layer ids, the server's limit, after "lock acquire"). */
+#define RIG_CTL_MAX_WORDS 1002
 
 /* Options, indexing rig_ctl.opts. */
 enum rig_ctl_opt {
@@ -55,6 +73,14 @@ enum rig_ctl_opt {
 	RIG_CTL_O_SPACE,
 	RIG_CTL_O_OUT,
 	RIG_CTL_O_NO_PROGRESS,
+	RIG_CTL_O_TITLE,
+	RIG_CTL_O_BASE_VERSION,
+	RIG_CTL_O_PIN,
+	RIG_CTL_O_UNPIN,
+	RIG_CTL_O_PLAN_VERSION,
+	RIG_CTL_O_LOCK_ID,
+	RIG_CTL_O_FENCING_TOKEN,
+	RIG_CTL_O_TTL,
 	RIG_CTL_O_COUNT
 };
 
@@ -81,6 +107,23 @@ bool rig_ctl_flag(const struct rig_ctl *c, enum rig_ctl_opt o);
  * RIG_EXIT_USAGE. */
 int rig_ctl_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* Reads option o as a whole number of at least min_value into *out when it
+ * was given (*out unchanged otherwise). Returns RIG_EXIT_OK, or
+ * RIG_EXIT_USAGE with the problem printed. */
+int rig_ctl_int_opt(const struct rig_ctl *c, enum rig_ctl_opt o, long long min_value,
+                    long long *out);
+
+/* Reads --lock-id and --fencing-token (both or neither) into body as lockId
+ * and fencingToken. Returns RIG_EXIT_OK, or RIG_EXIT_USAGE with the problem
+ * printed (body then unchanged). */
+int rig_ctl_fence_opts(const struct rig_ctl *c, json_t *body);
+
+/* Appends "/v1/<collection>[/<id>][<suffix>]" to u (initialised, empty; id
+ * percent-encoded, suffix literal) and returns its text, borrowed from u
+ * (NULL when memory ran out). */
+const char *rig_ctl_target(struct rig_url *u, const char *collection, const char *id,
+                           const char *suffix);
+
 /* Sends method target with body (serialised exactly, may be NULL) and
  * idempotency_key/if_match headers (may be NULL). On a 2xx answer stores the
  * parsed JSON body in *out (a new reference; NULL when out is NULL or the body
@@ -101,6 +144,35 @@ int rig_ctl_print_fields(const json_t *o, const char *const *skip);
 /* Prints o for the chosen format: fields for table, one JSON line otherwise. */
 int rig_ctl_print_object(const struct rig_ctl *c, const json_t *o);
 
+/* How the items of a list print as a table. */
+struct rig_ctl_list_view {
+	const char *items_name; /* the array member of a page ("receipts") */
+	size_t n_cols;
+	const char *headers[8];
+	bool right[8];
+	/* Adds the cells of one item to t. */
+	void (*cells)(struct rig_table *t, json_t *item);
+};
+
+/* Adds the cell for item's member key to t: its text, "-" when missing or
+ * null. */
+void rig_ctl_cell(struct rig_table *t, json_t *item, const char *key);
+
+/* Lists path (an encoded target, may be NULL when memory ran out) page by
+ * page, following nextPageToken when all, else printing the first page only;
+ * --page-size is passed on. json prints one array of the items, ndjson one
+ * item per line, table the view's columns (and a hint when pages remain).
+ * Works for unpaged lists too (one answer without nextPageToken). Returns an
+ * exit code. */
+int rig_ctl_list_pages(struct rig_ctl *c, const char *path, const struct rig_ctl_list_view *v,
+                       bool all);
+
+/* Reads an ops FILE (path, "-" for stdin): {"ops": [...], ...} as is, a bare
+ * array of ops (wrapped as {"ops": [...]}) or one op object. Stores a new
+ * reference to that object in *out and returns RIG_EXIT_OK, or returns
+ * RIG_EXIT_USAGE with the problem printed (unreadable, not JSON, no ops). */
+int rig_ctl_read_ops(json_t **out, const char *path);
+
 /* Commands. Each returns an exit code and prints its own failures. */
 int rig_ctl_projects(struct rig_ctl *c);
 int rig_ctl_shots(struct rig_ctl *c);
@@ -108,10 +180,18 @@ int rig_ctl_layers(struct rig_ctl *c);
 int rig_ctl_receipts(struct rig_ctl *c);
 int rig_ctl_edit(struct rig_ctl *c);
 int rig_ctl_frames(struct rig_ctl *c);
+int rig_ctl_plans(struct rig_ctl *c);
+int rig_ctl_locks(struct rig_ctl *c);
 
-/* Prints a receipt (table format) as a short summary: versions, ops, changed
- * layers; dry runs say nothing was written. Returns an exit code. */
+/* Prints a receipt (table format) as a short summary: versions, the plan it
+ * applied (if any), ops, changed layers; dry runs say nothing was written.
+ * Returns an exit code. */
 int rig_ctl_print_receipt(const json_t *receipt);
+
+/* Prints ops (an array of op objects or receipt entries) as "ops" lines of
+ * index, op name and layer id, under the 8-column labels of the receipt
+ * printout; "ops      -" when empty. Output errors show in ferror(stdout). */
+void rig_ctl_print_ops(const json_t *ops);
 
 /* Prints layers (a shot's "layers" array, parents before children, with depth
  * and children) as an indented tree. Returns an exit code. */

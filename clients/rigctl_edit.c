@@ -1,6 +1,7 @@
 /* rigctl edit: sends a batch of ops from a file (or stdin) to
- * POST /v1/shots/{id}/edits and prints the receipt; and the receipt printout
- * that rigctl receipts shares.
+ * POST /v1/shots/{id}/edits and prints the receipt; the ops-file reader that
+ * rigctl plan shares; and the receipt printout that rigctl receipts and
+ * rigctl plan apply share.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -56,23 +57,13 @@ static json_t *batch_body(json_t *doc, const char *path)
 	return body;
 }
 
-int rig_ctl_edit(struct rig_ctl *c)
+int rig_ctl_read_ops(json_t **out, const char *path)
 {
-	const char *shot = rig_ctl_opt(c, RIG_CTL_O_SHOT);
-	const char *expected = rig_ctl_opt(c, RIG_CTL_O_EXPECTED_VERSION);
-	const char *path = c->args[0];
 	bool is_stdin = strcmp(path, "-") == 0;
-	long long version = 0;
 	struct rig_bytes text;
-	struct rig_url u;
-	json_t *body = NULL, *receipt = NULL;
 	int rc = RIG_EXIT_USAGE;
-	if (!shot)
-		return rig_ctl_usage("--shot is required");
-	if (expected && (rig_args_llong(&version, expected, false) != 0 || version < 0))
-		return rig_ctl_usage("--expected-version '%s' is not a version number", expected);
+	*out = NULL;
 	rig_bytes_init(&text);
-	rig_url_init(&u);
 	if (read_all(&text, path) != 0)
 		goto out;
 	json_error_t jerr;
@@ -83,10 +74,32 @@ int rig_ctl_edit(struct rig_ctl *c)
 		              jerr.column, jerr.text);
 		goto out;
 	}
-	if (!(body = batch_body(doc, path)))
+	if ((*out = batch_body(doc, path)) != NULL)
+		rc = RIG_EXIT_OK;
+out:
+	rig_bytes_release(&text);
+	return rc;
+}
+
+int rig_ctl_edit(struct rig_ctl *c)
+{
+	const char *shot = rig_ctl_opt(c, RIG_CTL_O_SHOT);
+	const char *expected = rig_ctl_opt(c, RIG_CTL_O_EXPECTED_VERSION);
+	long long version = 0;
+	struct rig_url u;
+	json_t *body = NULL, *receipt = NULL;
+	int rc;
+	if (!shot)
+		return rig_ctl_usage("--shot is required");
+	if (expected && (rig_args_llong(&version, expected, false) != 0 || version < 0))
+		return rig_ctl_usage("--expected-version '%s' is not a version number", expected);
+	rig_url_init(&u);
+	if ((rc = rig_ctl_read_ops(&body, c->args[0])) != RIG_EXIT_OK)
 		goto out;
 	if (expected)
 		json_object_set_new(body, "expectedVersion", json_integer(version));
+	if ((rc = rig_ctl_fence_opts(c, body)) != RIG_EXIT_OK)
+		goto out;
 	rig_url_path(&u, "/v1/shots");
 	rig_url_segment(&u, shot);
 	rig_url_path(&u, "/edits");
@@ -101,8 +114,22 @@ out:
 	json_decref(receipt);
 	json_decref(body);
 	rig_url_release(&u);
-	rig_bytes_release(&text);
 	return rc;
+}
+
+void rig_ctl_print_ops(const json_t *ops)
+{
+	size_t i;
+	json_t *op;
+	if (json_array_size(ops) == 0)
+		printf("ops      -\n");
+	json_array_foreach(ops, i, op)
+	{
+		const char *name = json_string_value(json_object_get(op, "op"));
+		const char *layer = json_string_value(json_object_get(op, "layerId"));
+		printf("%s %3zu  %-28s %s\n", i ? "        " : "ops     ", i, name ? name : "?",
+		       layer ? layer : "");
+	}
 }
 
 int rig_ctl_print_receipt(const json_t *r)
@@ -114,7 +141,7 @@ int rig_ctl_print_receipt(const json_t *r)
 	const char *key = json_string_value(json_object_get(r, "idempotencyKey"));
 	json_int_t from = json_integer_value(json_object_get(r, "fromVersion"));
 	json_int_t to = json_integer_value(json_object_get(r, "toVersion"));
-	json_t *ops = json_object_get(r, "ops");
+	const char *plan = json_string_value(json_object_get(r, "planId"));
 	json_t *changed = json_object_get(r, "changedLayers");
 	if (json_is_true(json_object_get(r, "dryRun")))
 		printf("dry run: the batch is valid; nothing was written\n");
@@ -128,17 +155,12 @@ int rig_ctl_print_receipt(const json_t *r)
 		       json_is_true(json_object_get(r, "dryRun")) ? "checked" : "applied", at);
 	if (key)
 		printf("key      %s\n", key);
-	size_t i;
-	json_t *op;
-	json_array_foreach(ops, i, op)
-	{
-		const char *name = json_string_value(json_object_get(op, "op"));
-		const char *layer = json_string_value(json_object_get(op, "layerId"));
-		printf("%s %3zu  %-28s %s\n", i ? "        " : "ops     ", i, name ? name : "?",
-		       layer ? layer : "");
-	}
+	if (plan)
+		printf("plan     %s  version %" JSON_INTEGER_FORMAT "\n", plan,
+		       json_integer_value(json_object_get(r, "planVersion")));
+	rig_ctl_print_ops(json_object_get(r, "ops"));
 	printf("changed  ");
-	for (i = 0; i < json_array_size(changed); i++)
+	for (size_t i = 0; i < json_array_size(changed); i++)
 		printf("%s%s", i ? ", " : "", json_string_value(json_array_get(changed, i)));
 	printf("%s\n", json_array_size(changed) ? "" : "-");
 	return ferror(stdout) ? rig_report_fail(stderr, RIG_CTL_PROG, "cannot write the output")

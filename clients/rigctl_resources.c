@@ -1,6 +1,6 @@
 /* rigctl commands that read and manage resources: projects, shots, layers
- * and receipts, with paged lists streamed as pages arrive. Edits and frame
- * ranges have their own files.
+ * and receipts (their paged lists stream through rig_ctl_list_pages). Edits,
+ * frame ranges, plans and locks have their own files.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,152 +12,17 @@
 #include "table.h"
 #include "url.h"
 
-/* ============================== paged lists ============================== */
-
-struct list_view {
-	const char *items_name; /* the array member of a page */
-	size_t n_cols;
-	const char *headers[8];
-	bool right[8];
-	/* Adds the cells of one item to t. */
-	void (*cells)(struct rig_table *t, json_t *item);
-};
-
-/* Adds one cell: the member's text, "-" when missing or null. */
-static void cell(struct rig_table *t, json_t *item, const char *key)
-{
-	json_t *v = json_object_get(item, key);
-	struct rig_bytes b;
-	rig_bytes_init(&b);
-	if (!v || json_is_null(v) || rig_out_cell(&b, v) != 0)
-		rig_table_cell(t, "-");
-	else
-		rig_table_cell(t, b.data ? b.data : "");
-	rig_bytes_release(&b);
-}
-
-/* Prints one page's items in the chosen format; *printed_any says whether an
- * item was already printed (for the commas of json). */
-static int print_items(struct rig_ctl *c, struct rig_table *t, const struct list_view *v,
-                       json_t *items, bool *printed_any)
-{
-	size_t i;
-	json_t *item;
-	json_array_foreach(items, i, item)
-	{
-		if (c->format == RIG_CTL_TABLE) {
-			v->cells(t, item);
-			continue;
-		}
-		if (c->format == RIG_CTL_JSON && *printed_any && fputc(',', stdout) == EOF)
-			return -1;
-		struct rig_bytes b;
-		rig_bytes_init(&b);
-		int rc = rig_out_json(&b, item);
-		if (rc == 0 && c->format == RIG_CTL_NDJSON)
-			rc = rig_bytes_puts(&b, "\n");
-		if (rc == 0 && fwrite(b.data, 1, b.len, stdout) != b.len)
-			rc = -1;
-		rig_bytes_release(&b);
-		if (rc)
-			return -1;
-		*printed_any = true;
-	}
-	/* A table's header waits for its first row. */
-	return c->format == RIG_CTL_TABLE && json_array_size(items) ? rig_table_flush(t, stdout)
-	                                                            : 0;
-}
-
-/* Lists path (already encoded) page by page: every page when all, else the
- * first. json prints one array of the items, ndjson one item per line. */
-static int list_pages(struct rig_ctl *c, const char *path, const struct list_view *v, bool all)
-{
-	struct rig_table t;
-	json_t *page = NULL;
-	char *token = NULL;
-	bool printed_any = false, more = false;
-	size_t n_items = 0;
-	int rc = RIG_EXIT_OK;
-	if (!path)
-		return rig_report_fail(stderr, RIG_CTL_PROG, "out of memory");
-	rig_table_init(&t, v->n_cols, v->headers, v->right);
-	for (size_t n_pages = 0;; n_pages++) {
-		struct rig_url u;
-		rig_url_init(&u);
-		rig_url_path(&u, path);
-		rig_url_query(&u, "pageSize", rig_ctl_opt(c, RIG_CTL_O_PAGE_SIZE));
-		rig_url_query(&u, "pageToken", token);
-		rc = rig_ctl_call(c, "GET", rig_url_get(&u), NULL, NULL, NULL, &page);
-		rig_url_release(&u);
-		if (rc != RIG_EXIT_OK)
-			goto out;
-		json_t *items = json_object_get(page, v->items_name);
-		n_items += json_array_size(items);
-		/* Open the array only once there is something to put in it. */
-		if (n_pages == 0 && c->format == RIG_CTL_JSON && fputc('[', stdout) == EOF)
-			goto out_write;
-		if (print_items(c, &t, v, items, &printed_any) != 0 || fflush(stdout) != 0)
-			goto out_write;
-		const char *next = json_string_value(json_object_get(page, "nextPageToken"));
-		more = next != NULL;
-		if (!next || !all)
-			break;
-		if (token && strcmp(token, next) == 0) {
-			rc = rig_report_fail(stderr, RIG_CTL_PROG,
-			                     "the server sent the same page token twice");
-			goto out;
-		}
-		free(token);
-		if (!(token = strdup(next))) {
-			rc = rig_report_fail(stderr, RIG_CTL_PROG, "out of memory");
-			goto out;
-		}
-		json_decref(page);
-		page = NULL;
-	}
-	if (c->format == RIG_CTL_JSON && fputs("]\n", stdout) == EOF)
-		goto out_write;
-	if (c->format == RIG_CTL_TABLE) {
-		if (n_items == 0)
-			printf("(no %s)\n", v->items_name);
-		else if (more)
-			printf("\nmore %s follow: add --all to list them all\n", v->items_name);
-	}
-	goto out;
-out_write:
-	rc = rig_report_fail(stderr, RIG_CTL_PROG, "cannot write the output");
-out:
-	json_decref(page);
-	free(token);
-	rig_table_release(&t);
-	return rc;
-}
-
 /* ================================ projects ================================ */
 
 static void project_cells(struct rig_table *t, json_t *p)
 {
-	cell(t, p, "projectId");
-	cell(t, p, "name");
-	cell(t, p, "createdAt");
+	rig_ctl_cell(t, p, "projectId");
+	rig_ctl_cell(t, p, "name");
+	rig_ctl_cell(t, p, "createdAt");
 }
 
-static const struct list_view project_view = {
+static const struct rig_ctl_list_view project_view = {
     "projects", 3, {"project", "name", "created"}, {0}, project_cells};
-
-/* Appends "/v1/<collection>/<id><suffix>" to u (initialised, empty) and
- * returns its text (NULL when memory ran out). */
-static const char *target(struct rig_url *u, const char *collection, const char *id,
-                          const char *suffix)
-{
-	rig_url_path(u, "/v1/");
-	rig_url_path(u, collection);
-	if (id)
-		rig_url_segment(u, id);
-	if (suffix)
-		rig_url_path(u, suffix);
-	return rig_url_get(u);
-}
 
 /* Runs one request and prints the object it answers. */
 static int call_and_print(struct rig_ctl *c, const char *method, const char *tgt,
@@ -180,23 +45,24 @@ int rig_ctl_projects(struct rig_ctl *c)
 	rig_url_init(&u);
 	switch (c->cmd) {
 	case RIG_CTL_PROJECTS_LIST:
-		rc = list_pages(c, "/v1/projects", &project_view, true);
+		rc = rig_ctl_list_pages(c, "/v1/projects", &project_view, true);
 		break;
 	case RIG_CTL_PROJECTS_CREATE:
 		body = json_pack("{s:s}", "name", c->args[0]);
 		if (body && rig_ctl_opt(c, RIG_CTL_O_ID))
 			json_object_set_new(body, "projectId",
 			                    json_string(rig_ctl_opt(c, RIG_CTL_O_ID)));
-		rc = body
-		         ? call_and_print(c, "POST", target(&u, "projects", NULL, NULL), body, NULL)
-		         : rig_report_fail(stderr, RIG_CTL_PROG, "out of memory");
+		rc = body ? call_and_print(c, "POST", rig_ctl_target(&u, "projects", NULL, NULL),
+		                           body, NULL)
+		          : rig_report_fail(stderr, RIG_CTL_PROG, "out of memory");
 		break;
 	case RIG_CTL_PROJECTS_SHOW:
-		rc = call_and_print(c, "GET", target(&u, "projects", c->args[0], NULL), NULL, NULL);
+		rc = call_and_print(c, "GET", rig_ctl_target(&u, "projects", c->args[0], NULL),
+		                    NULL, NULL);
 		break;
 	default:
-		rc = call_and_print(c, "DELETE", target(&u, "projects", c->args[0], NULL), NULL,
-		                    NULL);
+		rc = call_and_print(c, "DELETE", rig_ctl_target(&u, "projects", c->args[0], NULL),
+		                    NULL, NULL);
 		break;
 	}
 	rig_url_release(&u);
@@ -209,21 +75,22 @@ int rig_ctl_projects(struct rig_ctl *c)
 static void shot_cells(struct rig_table *t, json_t *s)
 {
 	char a[RIG_OUT_DOUBLE_MAX], b[RIG_OUT_DOUBLE_MAX];
-	cell(t, s, "shotId");
-	cell(t, s, "name");
-	cell(t, s, "fps");
+	rig_ctl_cell(t, s, "shotId");
+	rig_ctl_cell(t, s, "name");
+	rig_ctl_cell(t, s, "fps");
 	rig_out_double(a, json_number_value(json_object_get(s, "frameStart")));
 	rig_out_double(b, json_number_value(json_object_get(s, "frameEnd")));
 	rig_table_cellf(t, "%s–%s", a, b);
-	cell(t, s, "version");
-	cell(t, s, "createdAt");
+	rig_ctl_cell(t, s, "version");
+	rig_ctl_cell(t, s, "createdAt");
 }
 
-static const struct list_view shot_view = {"shots",
-                                           6,
-                                           {"shot", "name", "fps", "frames", "version", "created"},
-                                           {0, 0, 1, 1, 1, 0},
-                                           shot_cells};
+static const struct rig_ctl_list_view shot_view = {
+    "shots",
+    6,
+    {"shot", "name", "fps", "frames", "version", "created"},
+    {0, 0, 1, 1, 1, 0},
+    shot_cells};
 
 /* The body of shots create, or NULL with a usage error printed (*rc set). */
 static json_t *shot_body(struct rig_ctl *c, int *rc)
@@ -262,8 +129,8 @@ static int shot_show(struct rig_ctl *c)
 	struct rig_url u;
 	json_t *shot = NULL;
 	rig_url_init(&u);
-	int rc =
-	    rig_ctl_call(c, "GET", target(&u, "shots", c->args[0], NULL), NULL, NULL, NULL, &shot);
+	int rc = rig_ctl_call(c, "GET", rig_ctl_target(&u, "shots", c->args[0], NULL), NULL, NULL,
+	                      NULL, &shot);
 	rig_url_release(&u);
 	if (rc != RIG_EXIT_OK)
 		return rc;
@@ -298,20 +165,22 @@ int rig_ctl_shots(struct rig_ctl *c)
 	rig_url_init(&u);
 	switch (c->cmd) {
 	case RIG_CTL_SHOTS_LIST:
-		rc = list_pages(c, target(&u, "projects", project, "/shots"), &shot_view, true);
+		rc = rig_ctl_list_pages(c, rig_ctl_target(&u, "projects", project, "/shots"),
+		                        &shot_view, true);
 		break;
 	case RIG_CTL_SHOTS_CREATE:
 		body = shot_body(c, &rc);
 		if (body)
-			rc = call_and_print(c, "POST", target(&u, "projects", project, "/shots"),
-			                    body, NULL);
+			rc = call_and_print(c, "POST",
+			                    rig_ctl_target(&u, "projects", project, "/shots"), body,
+			                    NULL);
 		break;
 	case RIG_CTL_SHOTS_SHOW:
 		rc = shot_show(c);
 		break;
 	default:
-		rc = call_and_print(c, "DELETE", target(&u, "shots", c->args[0], NULL), NULL,
-		                    v ? if_match : NULL);
+		rc = call_and_print(c, "DELETE", rig_ctl_target(&u, "shots", c->args[0], NULL),
+		                    NULL, v ? if_match : NULL);
 		break;
 	}
 	rig_url_release(&u);
@@ -434,7 +303,7 @@ int rig_ctl_layers(struct rig_ctl *c)
 	if (!shot)
 		return rig_ctl_usage("--shot is required");
 	rig_url_init(&u);
-	target(&u, "shots", shot, NULL);
+	rig_ctl_target(&u, "shots", shot, NULL);
 	if (c->n_args) {
 		rig_url_path(&u, "/layers");
 		rig_url_segment(&u, c->args[0]);
@@ -464,12 +333,12 @@ static void receipt_cells(struct rig_table *t, json_t *r)
 	json_t *changed = json_object_get(r, "changedLayers");
 	struct rig_bytes b;
 	rig_bytes_init(&b);
-	cell(t, r, "receiptId");
+	rig_ctl_cell(t, r, "receiptId");
 	rig_table_cellf(t, "%" JSON_INTEGER_FORMAT "→%" JSON_INTEGER_FORMAT,
 	                json_integer_value(json_object_get(r, "fromVersion")),
 	                json_integer_value(json_object_get(r, "toVersion")));
-	cell(t, r, "actor");
-	cell(t, r, "appliedAt");
+	rig_ctl_cell(t, r, "actor");
+	rig_ctl_cell(t, r, "appliedAt");
 	rig_table_cellf(t, "%zu", json_array_size(json_object_get(r, "ops")));
 	for (size_t i = 0; i < json_array_size(changed); i++)
 		rig_bytes_printf(&b, "%s%s", i ? ", " : "",
@@ -478,7 +347,7 @@ static void receipt_cells(struct rig_table *t, json_t *r)
 	rig_bytes_release(&b);
 }
 
-static const struct list_view receipt_view = {
+static const struct rig_ctl_list_view receipt_view = {
     "receipts",
     6,
     {"receipt", "version", "actor", "applied", "ops", "changed layers"},
@@ -499,15 +368,15 @@ int rig_ctl_receipts(struct rig_ctl *c)
 	if (c->n_args) {
 		/* One receipt by id. */
 		json_t *r = NULL;
-		rc = rig_ctl_call(c, "GET", target(&u, "receipts", c->args[0], NULL), NULL, NULL,
-		                  NULL, &r);
+		rc = rig_ctl_call(c, "GET", rig_ctl_target(&u, "receipts", c->args[0], NULL), NULL,
+		                  NULL, NULL, &r);
 		if (rc == RIG_EXIT_OK)
 			rc = c->format == RIG_CTL_TABLE ? rig_ctl_print_receipt(r)
 			                                : rig_ctl_print_json(r);
 		json_decref(r);
 	} else {
-		rc = list_pages(c, target(&u, "shots", shot, "/receipts"), &receipt_view,
-		                rig_ctl_flag(c, RIG_CTL_O_ALL));
+		rc = rig_ctl_list_pages(c, rig_ctl_target(&u, "shots", shot, "/receipts"),
+		                        &receipt_view, rig_ctl_flag(c, RIG_CTL_O_ALL));
 	}
 	rig_url_release(&u);
 	return rc;
