@@ -57,19 +57,6 @@ void rig_buf_printf(struct rig_buf *b, const char *fmt, ...)
 	b->len += (size_t)n;
 }
 
-int rig_format_double(char *out, double v)
-{
-	/* The fewest significant digits (15, 16 or 17) that parse back exactly;
-	 * 17 always do for a double. */
-	int n = 0;
-	for (int digits = 15; digits <= 17; digits++) {
-		n = snprintf(out, 32, "%.*g", digits, v);
-		if (digits == 17 || strtod(out, NULL) == v)
-			break;
-	}
-	return n;
-}
-
 void rig_buf_double(struct rig_buf *b, double v)
 {
 	char tmp[32];

@@ -40,7 +40,9 @@ void rig_buf_u32le(struct rig_buf *b, uint32_t v);
 void rig_buf_f32le(struct rig_buf *b, float v);
 void rig_buf_f64le(struct rig_buf *b, double v);
 
-/* Writes the shortest round-trip decimal of v into out (≥ 32 bytes); returns its length. */
+/* Writes a decimal of finite v that reads back as exactly v, in the shortest form
+ * for nearly all values (Grisu2, api/dtoa.c), into out (≥ 32 bytes); returns its
+ * length. */
 int rig_format_double(char *out, double v);
 
 /* Replaces every byte that is not part of valid UTF-8 (and every control
