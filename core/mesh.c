@@ -176,13 +176,10 @@ static bool triangle_holds(double a_src, double a_dst)
 	return kept >= COLLAPSED_RELATIVE * fabs(a_src) && kept <= DBL_MAX;
 }
 
-/* The fast pass: true when the deformed mesh breaks no rule. No branches per
- * vertex or triangle, so it runs at memory speed next to the skinning kernel. */
-static bool deformed_is_valid(const double *src, const double *dst, size_t n_verts,
-			      const uint32_t *tris, size_t n_tris)
+/* x·0 is 0 for a finite x and NaN otherwise: true when every coordinate is
+ * finite. Four accumulators keep the additions out of one dependency chain. */
+static bool all_finite(const double *dst, size_t n_verts)
 {
-	/* x·0 is 0 for a finite x and NaN otherwise; four accumulators keep the
-	 * additions out of one long dependency chain. */
 	double probe[4] = {0, 0, 0, 0};
 	size_t i = 0, n = 2 * n_verts;
 	for (; i + 4 <= n; i += 4)
@@ -190,7 +187,16 @@ static bool deformed_is_valid(const double *src, const double *dst, size_t n_ver
 			probe[k] += dst[i + (size_t)k] * 0.0;
 	for (; i < n; i++)
 		probe[0] += dst[i] * 0.0;
-	bool is_valid = (probe[0] + probe[1]) + (probe[2] + probe[3]) == 0;
+	return (probe[0] + probe[1]) + (probe[2] + probe[3]) == 0;
+}
+
+/* The fast pass: true when the deformed mesh breaks no rule. No branches per
+ * vertex or triangle, so it runs at memory speed next to the skinning kernel.
+ * Source areas come from src_area2 when given, else from src. */
+static bool deformed_is_valid(const double *src, const double *src_area2, const double *dst,
+			      size_t n_verts, const uint32_t *tris, size_t n_tris)
+{
+	bool is_valid = all_finite(dst, n_verts);
 	size_t n_bad = 0;
 	for (size_t t = 0; t < n_tris; t++) {
 		/* The index stream is sequential, but the hardware prefetcher alone
@@ -198,8 +204,8 @@ static bool deformed_is_valid(const double *src, const double *dst, size_t n_ver
 		size_t ahead = t + PREFETCH_AHEAD < n_tris ? t + PREFETCH_AHEAD : n_tris - 1;
 		prefetch(&tris[3 * ahead]);
 		const uint32_t *v = &tris[3 * t];
-		n_bad += !triangle_holds(area2(src, v[0], v[1], v[2]),
-					 area2(dst, v[0], v[1], v[2]));
+		double a_src = src_area2 ? src_area2[t] : area2(src, v[0], v[1], v[2]);
+		n_bad += !triangle_holds(a_src, area2(dst, v[0], v[1], v[2]));
 	}
 	return is_valid && n_bad == 0;
 }
@@ -237,10 +243,25 @@ static void report_deformed(const double *src, const double *dst, size_t n_verts
 	}
 }
 
+void rig_mesh_areas2(double *out, const double *xy, const uint32_t *tris, size_t n_tris)
+{
+	for (size_t t = 0; t < n_tris; t++)
+		out[t] = area2(xy, tris[3 * t], tris[3 * t + 1], tris[3 * t + 2]);
+}
+
+int rig_mesh_check_deformed_areas(const double *src, const double *src_area2, const double *dst,
+				  size_t n_verts, const uint32_t *tris, size_t n_tris,
+				  struct rig_errs *errs)
+{
+	if (deformed_is_valid(src, src_area2, dst, n_verts, tris, n_tris))
+		return 0;
+	return rig_mesh_check_deformed(src, dst, n_verts, tris, n_tris, errs);
+}
+
 int rig_mesh_check_deformed(const double *src, const double *dst, size_t n_verts,
 			    const uint32_t *tris, size_t n_tris, struct rig_errs *errs)
 {
-	if (deformed_is_valid(src, dst, n_verts, tris, n_tris))
+	if (deformed_is_valid(src, NULL, dst, n_verts, tris, n_tris))
 		return 0;
 	size_t before = errs->total;
 	report_deformed(src, dst, n_verts, tris, n_tris, errs);

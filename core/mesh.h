@@ -32,4 +32,14 @@ int rig_mesh_check_source(const double *xy, size_t n_verts, const uint32_t *tris
 int rig_mesh_check_deformed(const double *src, const double *dst, size_t n_verts,
 			    const uint32_t *tris, size_t n_tris, struct rig_errs *errs);
 
+/* Twice the signed area of every triangle into out (n_tris doubles). */
+void rig_mesh_areas2(double *out, const double *xy, const uint32_t *tris, size_t n_tris);
+
+/* rig_mesh_check_deformed with the source areas precomputed by rig_mesh_areas2
+ * (the skin evaluator keeps them): the same rules, half the gathers per frame.
+ * src is read only to report violations. */
+int rig_mesh_check_deformed_areas(const double *src, const double *src_area2, const double *dst,
+				  size_t n_verts, const uint32_t *tris, size_t n_tris,
+				  struct rig_errs *errs);
+
 #endif

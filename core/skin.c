@@ -33,6 +33,7 @@ struct rig_skin {
 	uint8_t *k_joints;               /* per influence, in def order */
 	double *k_weights;               /* per influence, in def order */
 	size_t uniform_count;            /* influences per vertex when all equal, else 0 */
+	double *src_area2;               /* twice each source triangle's signed area */
 };
 
 /* ------------------------------------------------------------------------ */
@@ -329,8 +330,11 @@ static int finish(struct rig_skin *skin)
 	skin->id_order = alloc_array(d->n_joints, sizeof *skin->id_order);
 	skin->k_joints = alloc_array(n_infl, sizeof *skin->k_joints);
 	skin->k_weights = alloc_array(n_infl, sizeof *skin->k_weights);
-	if (!skin->inv_binds || !skin->id_order || !skin->k_joints || !skin->k_weights)
+	skin->src_area2 = alloc_array(d->n_tris, sizeof *skin->src_area2);
+	if (!skin->inv_binds || !skin->id_order || !skin->k_joints || !skin->k_weights ||
+	    !skin->src_area2)
 		return -1;
+	rig_mesh_areas2(skin->src_area2, d->source, d->triangles, d->n_tris);
 	for (size_t j = 0; j < d->n_joints; j++)
 		if (rig_affine_invert(&skin->inv_binds[j], &d->joints[j].bind) != 0)
 			return -1;
@@ -422,6 +426,7 @@ void rig_skin_free(struct rig_skin *skin)
 	free(skin->id_order);
 	free(skin->k_joints);
 	free(skin->k_weights);
+	free(skin->src_area2);
 	free(skin);
 }
 
@@ -664,6 +669,6 @@ int rig_skin_evaluate(double *out_xy, const struct rig_skin *skin, const struct 
 	if (errs->total != before)
 		return -1;
 	rig_skin_deform(out_xy, skin, poses);
-	return rig_mesh_check_deformed(d->source, out_xy, d->n_verts, d->triangles, d->n_tris,
-				       errs);
+	return rig_mesh_check_deformed_areas(d->source, skin->src_area2, out_xy, d->n_verts,
+					     d->triangles, d->n_tris, errs);
 }
