@@ -169,8 +169,17 @@ static int decode_weights(const struct rig_jr *jr, json_t *skin, struct rig_skin
 	if (!json_is_array(weights))
 		return rig_jr_fail(jr, "weights", "field 'weights' must be one influence list per vertex");
 	size_t n = json_array_size(weights), total = 0;
-	if (n > RIG_MAX_VERTICES)
-		n = RIG_MAX_VERTICES + 1; /* enough to report the count mismatch */
+	if (n > RIG_MAX_VERTICES) {
+		/* Past the vertex limit no list can match a valid mesh: say so without
+		 * decoding millions of lists. */
+		struct rig_err *e = rig_errs_add(jr->errs, RIG_SKIN_WEIGHTS,
+						 "there are %zu weight lists; a mesh has at most %d "
+						 "vertices",
+						 n, RIG_MAX_VERTICES);
+		e->op_index = jr->op_index;
+		snprintf(e->pointer, sizeof e->pointer, "%s/weights", jr->base);
+		return -1;
+	}
 	for (size_t v = 0; v < n; v++) {
 		size_t k = json_array_size(json_array_get(weights, v));
 		total += k > RIG_MAX_INFLUENCES ? RIG_MAX_INFLUENCES + 1 : k;

@@ -159,6 +159,13 @@
 	X(PRECONDITION_INVALID, 400, false, "Invalid precondition",                                   \
 	  "If-Match carries one strong entity tag such as \"12\".",                                   \
 	  "Send If-Match with the quoted version from the shot's ETag.")                              \
+	X(HEADERS_TOO_LARGE, 431, false, "Request headers too large",                                 \
+	  "A request carries at most 100 header fields of at most 8 KiB each.",                       \
+	  "Send fewer or shorter headers.")                                                           \
+	X(AMBIGUOUS_FRAMING, 400, false, "Ambiguous request framing",                                 \
+	  "A request states its body length once: one Content-Length, or chunked Transfer-Encoding "  \
+	  "without Content-Length.",                                                                  \
+	  "Send a single Content-Length header (the connection is closed after this answer).")        \
 	X(BODY_TOO_LARGE, 413, false, "Request body too large",                                       \
 	  "A request body is at most the maxBodyBytes of GET /v1/limits.",                            \
 	  "Send a smaller body, for example by splitting an edit batch.")                             \

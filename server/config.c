@@ -24,7 +24,8 @@ static const char usage[] =
 	"                             loss; process: synchronous=NORMAL, they survive a crash\n"
 	"                             of rigd but not of the machine (RIGD_DURABILITY, full)\n"
 	"  --max-body BYTES           largest request body; larger is 413 (RIGD_MAX_BODY, 67108864)\n"
-	"  --threads N                HTTP worker threads (RIGD_THREADS, number of cores)\n"
+	"  --threads N                HTTP I/O threads and frame workers (RIGD_THREADS, cores)\n"
+	"  --workers N                request handler threads (RIGD_WORKERS, 4 x cores, >= 8)\n"
 	"  --connection-timeout S     idle seconds before a connection is closed\n"
 	"                             (RIGD_CONNECTION_TIMEOUT, 30)\n"
 	"  --max-connections N        concurrent connections (RIGD_MAX_CONNECTIONS, 1024)\n"
@@ -88,6 +89,10 @@ static int apply(struct rig_config *cfg, const char *name, const char *v)
 		if (parse_uint(&n, v, 256))
 			return -1;
 		cfg->threads = (unsigned)n;
+	} else if (!strcmp(name, "workers")) {
+		if (parse_uint(&n, v, 1024))
+			return -1;
+		cfg->workers = (unsigned)n;
 	} else if (!strcmp(name, "connection-timeout")) {
 		if (parse_uint(&n, v, 86400))
 			return -1;
@@ -115,6 +120,7 @@ static const char *const names[] = {"db",
 				    "durability",
 				    "max-body",
 				    "threads",
+				    "workers",
 				    "connection-timeout",
 				    "max-connections",
 				    "drain-timeout",
@@ -130,6 +136,7 @@ int rig_config_parse(struct rig_config *cfg, int argc, char **argv)
 	cfg->max_body_bytes = 64u << 20;
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
 	cfg->threads = cores > 0 ? (unsigned)cores : 2;
+	cfg->workers = 4 * cfg->threads > 8 ? 4 * cfg->threads : 8;
 	cfg->connection_timeout_s = 30;
 	cfg->max_connections = 1024;
 	cfg->drain_timeout_s = 10;

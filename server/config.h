@@ -15,6 +15,7 @@ struct rig_config {
 	enum rig_durability durability;  /* --durability full|process, RIGD_DURABILITY */
 	size_t max_body_bytes;           /* --max-body, RIGD_MAX_BODY; default 64 MiB */
 	unsigned threads;                /* --threads, RIGD_THREADS; default: the number of cores */
+	unsigned workers;                /* --workers, RIGD_WORKERS; default: 4 × cores, at least 8 */
 	unsigned connection_timeout_s;   /* --connection-timeout, RIGD_CONNECTION_TIMEOUT; default 30 */
 	unsigned max_connections;        /* --max-connections, RIGD_MAX_CONNECTIONS; default 1024 */
 	unsigned drain_timeout_s;        /* --drain-timeout, RIGD_DRAIN_TIMEOUT; default 10 */

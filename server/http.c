@@ -1,41 +1,86 @@
-/* libmicrohttpd glue of http.h. */
+/* libmicrohttpd glue of http.h.
+ *
+ * libmicrohttpd's thread pool does the I/O only. Once a request's body is in,
+ * its connection is suspended and the handler runs on a worker (workers.h);
+ * the worker resumes the connection with the response ready. So a long edit
+ * batch never stalls the other connections an I/O thread serves.
+ *
+ * Guards against hostile clients, before any handler runs: a bounded number
+ * and size of header fields (431), exactly one way of framing the body (400 and
+ * the connection closed, so a smuggled second request is never read), the body
+ * limit (413), a cap on connections (refused at accept), and a sweeper that
+ * closes requests whose headers or body trickle in too slowly.
+ */
 #include "http.h"
 
 #include <arpa/inet.h>
 #include <microhttpd.h>
 #include <netdb.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/socket.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "exchange.h"
 #include "ids.h"
 #include "log.h"
 #include "problem.h"
 #include "textbuf.h"
+#include "workers.h"
+
+#define MAX_HEADER_FIELDS 100
+#define MAX_HEADER_BYTES 8192
+/* A body must arrive at this average rate once the connection timeout has passed. */
+#define MIN_UPLOAD_BYTES_PER_SECOND 1024
+
+struct request;
+
+/* A connection, for the sweeper: when it last started waiting for a request. */
+struct conn_state {
+	struct conn_state *prev, *next; /* in http->conns */
+	int fd;
+	bool has_request;      /* a request line arrived and its request is not done */
+	struct timespec idle_since;
+};
 
 struct rig_http {
 	struct MHD_Daemon *daemon;
 	struct rig_app *app;
+	struct rig_workers *workers;
 	size_t max_body;
 	unsigned port;
+	unsigned timeout_s;
+	long max_connections;
+	atomic_long connections;
 	atomic_long in_flight;
 	atomic_ulong next_request;
+	pthread_mutex_t live_lock; /* guards both lists and every use of their fds */
+	struct request *live;      /* requests not completed, for the sweeper */
+	struct conn_state *conns;  /* open connections, for the sweeper */
 };
 
-/* One request's state across libmicrohttpd's calls. */
+/* One request's state across libmicrohttpd's calls and its worker. */
 struct request {
 	struct rig_http *http;
+	struct MHD_Connection *conn;
+	struct request *prev, *next; /* in http->live */
+	int fd;
 	char *body;
 	size_t len, cap;
 	bool too_large;
-	bool answered;
+	atomic_bool answered;   /* read by the sweeper */
 	bool arrived_draining;
-	bool headers_seen;  /* the access handler ran once (headers complete) */
-	bool encoded_slash; /* the raw path hides a '/' or NUL in an escape */
+	atomic_bool headers_seen; /* the access handler ran once (headers complete) */
+	bool encoded_slash;     /* the raw path hides a '/' or NUL in an escape */
+	atomic_bool dispatched; /* handed to a worker; exempt from the sweeper */
+	atomic_bool response_ready;
+	atomic_size_t received; /* body bytes so far, for the sweeper */
+	struct rig_resp resp; /* filled by the worker */
 	int status;
 	char method[16];
 	char path[256];
@@ -48,6 +93,13 @@ static const char cors_allow_headers[] =
 static const char cors_expose_headers[] =
 	"ETag, Location, Idempotency-Replayed, X-Request-Id, Retry-After, Allow, X-Rigd-Frame-Count,"
 	" X-Rigd-Vertex-Count";
+
+static double seconds_since(const struct timespec *t)
+{
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - t->tv_sec) + (double)(now.tv_nsec - t->tv_nsec) / 1e9;
+}
 
 static const char *lookup_header(void *ctx, const char *name)
 {
@@ -73,7 +125,7 @@ static enum MHD_Result add_arg(void *cls, enum MHD_ValueKind kind, const char *k
 }
 
 static enum MHD_Result send_resp(struct MHD_Connection *conn, struct request *r,
-				 struct rig_resp *resp)
+				 struct rig_resp *resp, bool close_after)
 {
 	struct MHD_Response *mr;
 	if (resp->stream) {
@@ -100,6 +152,8 @@ static enum MHD_Result send_resp(struct MHD_Connection *conn, struct request *r,
 	MHD_add_response_header(mr, "Access-Control-Allow-Headers", cors_allow_headers);
 	MHD_add_response_header(mr, "Access-Control-Expose-Headers", cors_expose_headers);
 	MHD_add_response_header(mr, "Access-Control-Max-Age", "600");
+	if (close_after)
+		MHD_add_response_header(mr, "Connection", "close");
 	r->status = resp->status;
 	r->answered = true;
 	enum MHD_Result ok = MHD_queue_response(conn, (unsigned)resp->status, mr);
@@ -107,15 +161,142 @@ static enum MHD_Result send_resp(struct MHD_Connection *conn, struct request *r,
 	return ok;
 }
 
-static enum MHD_Result send_too_large(struct MHD_Connection *conn, struct request *r)
+/* Answers a problem decided by the front itself (limits, framing). */
+static enum MHD_Result send_problem(struct MHD_Connection *conn, struct request *r,
+				    enum rig_code code, json_t *extra, const char *detail,
+				    bool close_after)
 {
 	struct rig_resp resp = {0};
-	rig_problem(&resp, RIG_BODY_TOO_LARGE,
-		    json_pack("{s:I}", "maxBodyBytes", (json_int_t)r->http->max_body),
-		    "the request body is larger than %zu bytes", r->http->max_body);
-	enum MHD_Result ok = send_resp(conn, r, &resp);
+	rig_problem(&resp, code, extra, "%s", detail);
+	enum MHD_Result ok = send_resp(conn, r, &resp, close_after);
 	rig_resp_release(&resp);
 	return ok;
+}
+
+static enum MHD_Result send_too_large(struct MHD_Connection *conn, struct request *r)
+{
+	char detail[96];
+	snprintf(detail, sizeof detail, "the request body is larger than %zu bytes",
+		 r->http->max_body);
+	return send_problem(conn, r, RIG_BODY_TOO_LARGE,
+			    json_pack("{s:I}", "maxBodyBytes", (json_int_t)r->http->max_body),
+			    detail, true);
+}
+
+/* ---- the live list and the sweeper ---- */
+
+static void live_add(struct rig_http *h, struct request *r)
+{
+	pthread_mutex_lock(&h->live_lock);
+	r->next = h->live;
+	if (h->live)
+		h->live->prev = r;
+	h->live = r;
+	pthread_mutex_unlock(&h->live_lock);
+}
+
+static void live_remove(struct rig_http *h, struct request *r)
+{
+	pthread_mutex_lock(&h->live_lock);
+	if (r->prev)
+		r->prev->next = r->next;
+	else
+		h->live = r->next;
+	if (r->next)
+		r->next->prev = r->prev;
+	pthread_mutex_unlock(&h->live_lock);
+}
+
+void rig_http_sweep(struct rig_http *h)
+{
+	pthread_mutex_lock(&h->live_lock);
+	/* A connection trickling its request line never reaches request_new, and
+	 * each byte resets libmicrohttpd's idle timer: close it here. */
+	for (struct conn_state *c = h->conns; c; c = c->next) {
+		if (c->has_request || c->fd < 0 || seconds_since(&c->idle_since) <= h->timeout_s)
+			continue;
+		shutdown(c->fd, SHUT_RDWR);
+		c->fd = -1;
+	}
+	for (struct request *r = h->live; r; r = r->next) {
+		if (r->dispatched || r->answered || r->fd < 0)
+			continue;
+		double age = seconds_since(&r->started);
+		if (age <= h->timeout_s)
+			continue;
+		bool slow_headers = !r->headers_seen;
+		bool slow_body = r->headers_seen && (double)atomic_load(&r->received) <
+							    (age - h->timeout_s) * MIN_UPLOAD_BYTES_PER_SECOND;
+		if (slow_headers || slow_body) {
+			/* The connection is still libmicrohttpd's (it leaves the live list
+			 * under this lock first); shutting the socket down makes it close
+			 * the connection on its own thread. */
+			shutdown(r->fd, SHUT_RDWR);
+			r->fd = -1;
+		}
+	}
+	pthread_mutex_unlock(&h->live_lock);
+}
+
+/* ---- connections ---- */
+
+static enum MHD_Result accept_policy(void *cls, const struct sockaddr *addr, socklen_t addrlen)
+{
+	struct rig_http *h = cls;
+	return atomic_load(&h->connections) < h->max_connections ? MHD_YES : MHD_NO;
+}
+
+static void on_connection(void *cls, struct MHD_Connection *conn, void **socket_context,
+			  enum MHD_ConnectionNotificationCode toe)
+{
+	struct rig_http *h = cls;
+	if (toe == MHD_CONNECTION_NOTIFY_STARTED) {
+		atomic_fetch_add(&h->connections, 1);
+		struct conn_state *c = calloc(1, sizeof *c);
+		if (!c)
+			return;
+		const union MHD_ConnectionInfo *info =
+			MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+		c->fd = info ? info->connect_fd : -1;
+		clock_gettime(CLOCK_MONOTONIC, &c->idle_since);
+		pthread_mutex_lock(&h->live_lock);
+		c->next = h->conns;
+		if (h->conns)
+			h->conns->prev = c;
+		h->conns = c;
+		pthread_mutex_unlock(&h->live_lock);
+		*socket_context = c;
+		return;
+	}
+	atomic_fetch_sub(&h->connections, 1);
+	struct conn_state *c = *socket_context;
+	if (!c)
+		return;
+	pthread_mutex_lock(&h->live_lock);
+	if (c->prev)
+		c->prev->next = c->next;
+	else
+		h->conns = c->next;
+	if (c->next)
+		c->next->prev = c->prev;
+	pthread_mutex_unlock(&h->live_lock);
+	free(c);
+	*socket_context = NULL;
+}
+
+/* Marks the connection of conn busy with a request, or idle from now. */
+static void connection_busy(struct rig_http *h, struct MHD_Connection *conn, bool busy)
+{
+	const union MHD_ConnectionInfo *info =
+		MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+	struct conn_state *c = info ? info->socket_context : NULL;
+	if (!c)
+		return;
+	pthread_mutex_lock(&h->live_lock);
+	c->has_request = busy;
+	if (!busy)
+		clock_gettime(CLOCK_MONOTONIC, &c->idle_since);
+	pthread_mutex_unlock(&h->live_lock);
 }
 
 /* libmicrohttpd's URI log callback: the first sight of a request, with the
@@ -127,6 +308,10 @@ static void *request_new(void *cls, const char *uri, struct MHD_Connection *conn
 	if (!r)
 		return NULL;
 	r->http = h;
+	r->conn = conn;
+	const union MHD_ConnectionInfo *info =
+		MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+	r->fd = info ? info->connect_fd : -1;
 	clock_gettime(CLOCK_MONOTONIC, &r->started);
 	/* Ids never need escapes; an escaped '/' or NUL would smuggle a path
 	 * separator into an id after decoding. */
@@ -138,7 +323,8 @@ static void *request_new(void *cls, const char *uri, struct MHD_Connection *conn
 			r->encoded_slash = true;
 	r->arrived_draining = atomic_load(&h->app->draining);
 	atomic_fetch_add(&h->in_flight, 1);
-	(void)conn;
+	live_add(h, r);
+	connection_busy(h, conn, true);
 	return r;
 }
 
@@ -159,6 +345,75 @@ static void request_headers(struct request *r, struct MHD_Connection *conn, cons
 			 atomic_fetch_add(&r->http->next_request, 1));
 }
 
+struct header_census {
+	size_t fields;
+	size_t longest;
+	int content_lengths;
+	bool transfer_encoding;
+};
+
+static enum MHD_Result count_header(void *cls, enum MHD_ValueKind kind, const char *key,
+				    const char *value)
+{
+	struct header_census *c = cls;
+	size_t len = strlen(key) + (value ? strlen(value) : 0);
+	c->fields++;
+	if (len > c->longest)
+		c->longest = len;
+	if (!strcasecmp(key, "Content-Length"))
+		c->content_lengths++;
+	if (!strcasecmp(key, "Transfer-Encoding"))
+		c->transfer_encoding = true;
+	return MHD_YES;
+}
+
+/* Refuses oversized or ambiguously framed requests; returns true when answered. */
+static bool refuse_headers(struct MHD_Connection *conn, struct request *r, enum MHD_Result *ok)
+{
+	struct header_census c = {0};
+	MHD_get_connection_values(conn, MHD_HEADER_KIND, count_header, &c);
+	if (c.fields > MAX_HEADER_FIELDS || c.longest > MAX_HEADER_BYTES) {
+		*ok = send_problem(conn, r, RIG_HEADERS_TOO_LARGE,
+				   json_pack("{s:i, s:i}", "maxHeaderFields", MAX_HEADER_FIELDS,
+					     "maxHeaderBytes", MAX_HEADER_BYTES),
+				   "the request has too many or too long header fields", true);
+		return true;
+	}
+	if (c.content_lengths > 1 || (c.content_lengths && c.transfer_encoding)) {
+		*ok = send_problem(conn, r, RIG_AMBIGUOUS_FRAMING, NULL,
+				   "the request states its body length more than once", true);
+		return true;
+	}
+	return false;
+}
+
+/* ---- handlers on the workers ---- */
+
+static void run_handler(void *arg)
+{
+	struct request *r = arg;
+	struct MHD_Connection *conn = r->conn;
+	struct rig_buf query;
+	rig_buf_init(&query);
+	MHD_get_connection_values(conn, MHD_GET_ARGUMENT_KIND, add_arg, &query);
+	rig_buf_put(&query, "", 1);
+	struct rig_req req = {.method = r->method,
+			      .path = r->path,
+			      .body = r->body ? r->body : "",
+			      .body_len = r->len,
+			      .header = lookup_header,
+			      .query = lookup_query,
+			      .ctx = conn,
+			      .request_id = r->request_id,
+			      .query_string = query.oom ? "" : query.data,
+			      .arrived_draining = r->arrived_draining,
+			      .app = r->http->app};
+	rig_api_handle(&req, &r->resp);
+	rig_buf_release(&query);
+	r->response_ready = true;
+	MHD_resume_connection(conn);
+}
+
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url,
 				  const char *method, const char *version, const char *upload,
 				  size_t *upload_size, void **con_cls)
@@ -168,15 +423,23 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 	if (!r)
 		return MHD_NO; /* out of memory in request_new */
 	if (!r->headers_seen) {
-		/* First call: headers only. Queue nothing yet, so the connection stays
-		 * keep-alive; refuse an announced oversized body right away. */
+		/* First call: headers only. Queue nothing for a good request yet, so
+		 * the connection stays keep-alive. */
 		request_headers(r, conn, url, method);
+		enum MHD_Result ok;
+		if (refuse_headers(conn, r, &ok))
+			return ok;
 		const char *cl = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Content-Length");
 		if (cl && strtoull(cl, NULL, 10) > h->max_body) {
 			r->too_large = true;
 			return send_too_large(conn, r);
 		}
 		return MHD_YES;
+	}
+	if (r->response_ready) {
+		enum MHD_Result ok = send_resp(conn, r, &r->resp, false);
+		rig_resp_release(&r->resp);
+		return ok;
 	}
 	if (r->answered)
 		return MHD_YES;
@@ -198,42 +461,27 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 		}
 		memcpy(r->body + r->len, upload, *upload_size);
 		r->len += *upload_size;
+		atomic_store(&r->received, r->len);
 		r->body[r->len] = '\0';
 		*upload_size = 0;
 		return MHD_YES;
 	}
 	if (r->too_large)
 		return send_too_large(conn, r);
-	if (r->encoded_slash) {
-		struct rig_resp bad = {0};
-		rig_problem(&bad, RIG_INVALID_QUERY, json_pack("{s:s}", "parameter", "path"),
-			    "the path escapes a '/' or NUL inside an id; ids are 1-64 characters of"
-			    " [A-Za-z0-9_.:-]");
-		enum MHD_Result ok = send_resp(conn, r, &bad);
-		rig_resp_release(&bad);
-		return ok;
+	if (r->encoded_slash)
+		return send_problem(conn, r, RIG_INVALID_QUERY, json_pack("{s:s}", "parameter", "path"),
+				    "the path escapes a '/' or NUL inside an id; ids are 1-64"
+				    " characters of [A-Za-z0-9_.:-]",
+				    false);
+	/* The whole request is in: run its handler on a worker. */
+	r->dispatched = true;
+	MHD_suspend_connection(conn);
+	if (rig_workers_submit(h->workers, run_handler, r) != 0) {
+		r->dispatched = false;
+		MHD_resume_connection(conn);
+		return MHD_NO;
 	}
-	struct rig_buf query;
-	rig_buf_init(&query);
-	MHD_get_connection_values(conn, MHD_GET_ARGUMENT_KIND, add_arg, &query);
-	rig_buf_put(&query, "", 1);
-	struct rig_req req = {.method = method,
-			      .path = url,
-			      .body = r->body ? r->body : "",
-			      .body_len = r->len,
-			      .header = lookup_header,
-			      .query = lookup_query,
-			      .ctx = conn,
-			      .request_id = r->request_id,
-			      .query_string = query.oom ? "" : query.data,
-			      .arrived_draining = r->arrived_draining,
-			      .app = h->app};
-	struct rig_resp resp = {0};
-	rig_api_handle(&req, &resp);
-	rig_buf_release(&query);
-	enum MHD_Result ok = send_resp(conn, r, &resp);
-	rig_resp_release(&resp);
-	return ok;
+	return MHD_YES;
 }
 
 static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
@@ -243,16 +491,16 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 	struct request *r = *con_cls;
 	if (!r)
 		return;
-	struct timespec now;
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	double ms = (double)(now.tv_sec - r->started.tv_sec) * 1e3 +
-		    (double)(now.tv_nsec - r->started.tv_nsec) / 1e6;
+	live_remove(h, r);
+	connection_busy(h, conn, false);
+	double ms = seconds_since(&r->started) * 1e3;
 	json_t *fields = json_pack("{s:s, s:s, s:i, s:f, s:s, s:I}", "method", r->method, "path",
 				   r->path, "status", r->answered ? r->status : 0, "durationMs", ms,
 				   "requestId", r->request_id, "requestBytes", (json_int_t)r->len);
 	if (toe != MHD_REQUEST_TERMINATED_COMPLETED_OK)
 		json_object_set_new(fields, "terminated", json_integer(toe));
 	rig_log("info", "request", fields);
+	rig_resp_release(&r->resp);
 	free(r->body);
 	free(r);
 	*con_cls = NULL;
@@ -269,8 +517,17 @@ struct rig_http *rig_http_start(struct rig_app *app, const struct rig_config *cf
 	}
 	h->app = app;
 	h->max_body = cfg->max_body_bytes;
+	h->timeout_s = cfg->connection_timeout_s;
+	h->max_connections = cfg->max_connections;
+	atomic_init(&h->connections, 0);
 	atomic_init(&h->in_flight, 0);
 	atomic_init(&h->next_request, 1);
+	pthread_mutex_init(&h->live_lock, NULL);
+	h->workers = rig_workers_start(cfg->workers);
+	if (!h->workers) {
+		snprintf(err, err_size, "cannot start %u worker threads", cfg->workers);
+		goto fail;
+	}
 
 	struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM,
 				 .ai_flags = AI_NUMERICHOST | AI_PASSIVE};
@@ -280,30 +537,36 @@ struct rig_http *rig_http_start(struct rig_app *app, const struct rig_config *cf
 	if (getaddrinfo(cfg->host, port, &hints, &ai) != 0 || !ai) {
 		snprintf(err, err_size, "cannot parse listen address '%s' (use a numeric IP)",
 			 cfg->host);
-		free(h);
-		return NULL;
+		goto fail;
 	}
 	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ITC |
-			 MHD_USE_ERROR_LOG;
+			 MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ERROR_LOG;
 	if (ai->ai_family == AF_INET6)
 		flags |= MHD_USE_IPv6;
+	/* libmicrohttpd's own limit sits above ours: at it, it stops accepting and
+	 * clients wait in the backlog; below it, accept_policy closes them at once. */
 	h->daemon = MHD_start_daemon(
-		flags, 0, NULL, NULL, on_request, h, MHD_OPTION_SOCK_ADDR, ai->ai_addr,
+		flags, 0, accept_policy, h, on_request, h, MHD_OPTION_SOCK_ADDR, ai->ai_addr,
 		MHD_OPTION_THREAD_POOL_SIZE, cfg->threads, MHD_OPTION_CONNECTION_TIMEOUT,
-		cfg->connection_timeout_s, MHD_OPTION_CONNECTION_LIMIT, cfg->max_connections,
-		MHD_OPTION_NOTIFY_COMPLETED, on_completed, h, MHD_OPTION_URI_LOG_CALLBACK,
-		request_new, h, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
-		(size_t)256 * 1024, MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024, MHD_OPTION_END);
+		cfg->connection_timeout_s, MHD_OPTION_CONNECTION_LIMIT, cfg->max_connections + 64,
+		MHD_OPTION_NOTIFY_COMPLETED, on_completed, h, MHD_OPTION_NOTIFY_CONNECTION,
+		on_connection, h, MHD_OPTION_URI_LOG_CALLBACK, request_new, h,
+		MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)256 * 1024,
+		MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024, MHD_OPTION_END);
 	freeaddrinfo(ai);
 	if (!h->daemon) {
 		snprintf(err, err_size, "cannot listen on %s:%u (in use, or not a local address)",
 			 cfg->host, cfg->port);
-		free(h);
-		return NULL;
+		goto fail;
 	}
 	const union MHD_DaemonInfo *info = MHD_get_daemon_info(h->daemon, MHD_DAEMON_INFO_BIND_PORT);
 	h->port = info ? info->port : cfg->port;
 	return h;
+fail:
+	rig_workers_stop(h->workers);
+	pthread_mutex_destroy(&h->live_lock);
+	free(h);
+	return NULL;
 }
 
 unsigned rig_http_port(const struct rig_http *h) { return h->port; }
@@ -321,6 +584,10 @@ void rig_http_stop(struct rig_http *h)
 {
 	if (!h)
 		return;
-	MHD_stop_daemon(h->daemon);
+	/* Finish every handler first: each resumes its connection, and
+	 * libmicrohttpd can only stop with no connection suspended. */
+	rig_workers_stop(h->workers);
+	MHD_stop_daemon(h->daemon); /* every connection's CLOSED notice frees its state */
+	pthread_mutex_destroy(&h->live_lock);
 	free(h);
 }

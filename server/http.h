@@ -29,7 +29,13 @@ void rig_http_quiesce(struct rig_http *h);
 /* Requests currently being processed or answered. */
 long rig_http_in_flight(const struct rig_http *h);
 
-/* Stops the daemon (closing every connection) and frees h; NULL is a no-op. */
+/* Closes requests whose headers have not arrived within the connection timeout
+ * or whose body arrives slower than 1 KiB/s after it (slow-client attacks hold
+ * a connection open one byte at a time). Called by the server's timer. */
+void rig_http_sweep(struct rig_http *h);
+
+/* Finishes the handlers still running, stops the daemon (closing every
+ * connection) and frees h; NULL is a no-op. */
 void rig_http_stop(struct rig_http *h);
 
 #endif

@@ -21,10 +21,17 @@ struct server {
 	uv_loop_t *loop;
 	uv_signal_t sigterm, sigint;
 	uv_timer_t housekeeping;
+	uv_timer_t sweep;
 	uv_timer_t drain;
 	uint64_t drain_deadline_ms;
 	bool draining;
 };
+
+static void on_sweep(uv_timer_t *t)
+{
+	struct server *s = t->data;
+	rig_http_sweep(s->http);
+}
 
 static void on_housekeeping(uv_timer_t *t)
 {
@@ -87,7 +94,7 @@ int main(int argc, char **argv)
 	char err[512];
 	struct rig_db_options dbo = {.path = s.cfg.db_path,
 				     .durability = s.cfg.durability,
-				     .pool_size = s.cfg.threads + 2};
+				     .pool_size = s.cfg.workers + 2};
 	struct rig_db *db = rig_db_open(&dbo, err, sizeof err);
 	if (!db) {
 		rig_log("error", "cannot open database",
@@ -119,7 +126,9 @@ int main(int argc, char **argv)
 	uv_signal_start(&s.sigint, on_signal, SIGINT);
 	uv_timer_init(s.loop, &s.housekeeping);
 	uv_timer_init(s.loop, &s.drain);
-	s.housekeeping.data = s.drain.data = &s;
+	uv_timer_init(s.loop, &s.sweep);
+	s.housekeeping.data = s.drain.data = s.sweep.data = &s;
+	uv_timer_start(&s.sweep, on_sweep, 500, 500);
 	uv_timer_start(&s.housekeeping, on_housekeeping, 0, 1000ull * s.cfg.housekeeping_s);
 
 	rig_log("info", "listening",

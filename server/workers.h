@@ -1,0 +1,24 @@
+/* A fixed pool of worker threads running request handlers, so libmicrohttpd's
+ * I/O threads never block on a handler: a long edit batch (parse, apply,
+ * fsync) occupies one worker while reads on every other connection go on.
+ */
+#ifndef RIG_WORKERS_H
+#define RIG_WORKERS_H
+
+#include <stddef.h>
+
+struct rig_workers;
+
+typedef void (*rig_work_fn)(void *arg);
+
+/* Starts n threads. Returns NULL when out of resources. */
+struct rig_workers *rig_workers_start(size_t n);
+
+/* Queues fn(arg); it runs on some worker, in submission order per worker. */
+int rig_workers_submit(struct rig_workers *w, rig_work_fn fn, void *arg);
+
+/* Runs every queued job to the end, joins the threads and frees the pool; NULL
+ * is a no-op. */
+void rig_workers_stop(struct rig_workers *w);
+
+#endif
