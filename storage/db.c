@@ -126,8 +126,12 @@ void rig_db_close(struct rig_db *db)
 {
 	if (!db)
 		return;
-	for (size_t i = 0; i < db->n_all; i++)
+	for (size_t i = 0; i < db->n_all; i++) {
+		sqlite3_stmt *st;
+		while ((st = sqlite3_next_stmt(db->all[i], NULL)))
+			sqlite3_finalize(st);
 		sqlite3_close_v2(db->all[i]);
+	}
 	pthread_cond_destroy(&db->freed);
 	pthread_mutex_destroy(&db->lock);
 	pthread_mutex_destroy(&db->write_turn);
@@ -193,8 +197,26 @@ int rig_db_fail(int sqlite_rc)
 
 int rig_db__prepare(sqlite3_stmt **st, sqlite3 *db, const char *sql)
 {
-	int rc = sqlite3_prepare_v2(db, sql, -1, st, NULL);
+	/* Statements stay prepared on their connection (rig_db__finish resets
+	 * them): reuse an idle one with the same text before parsing again. A
+	 * statement handed out is busy from its first step, and no repository
+	 * prepares the same text twice before stepping, so an idle match is free. */
+	for (sqlite3_stmt *p = sqlite3_next_stmt(db, NULL); p; p = sqlite3_next_stmt(db, p)) {
+		if (!sqlite3_stmt_busy(p) && strcmp(sqlite3_sql(p), sql) == 0) {
+			*st = p;
+			return 0;
+		}
+	}
+	int rc = sqlite3_prepare_v3(db, sql, -1, SQLITE_PREPARE_PERSISTENT, st, NULL);
 	return rc == SQLITE_OK ? 0 : rig_db_fail(rc);
+}
+
+void rig_db__finish(sqlite3_stmt *st)
+{
+	if (!st)
+		return;
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
 }
 
 int rig_db__step_done(sqlite3_stmt *st)

@@ -59,9 +59,13 @@ const unsigned char *rig_db_secret(const struct rig_db *db);
  * is -RIG_STORAGE_UNAVAILABLE (retryable), anything else -RIG_INTERNAL. */
 int rig_db_fail(int sqlite_rc);
 
-/* Internals shared by the repositories: prepare a statement (0 or a negative
- * rig code) and step one that returns no rows. */
+/* Internals shared by the repositories. rig_db__prepare hands out a statement
+ * for sql (0 or a negative rig code), reusing one the connection already
+ * prepared; give it back with rig_db__finish (never sqlite3_finalize), which
+ * resets it and clears its bindings. rig_db__step_done steps one that returns
+ * no rows. */
 int rig_db__prepare(sqlite3_stmt **st, sqlite3 *db, const char *sql);
+void rig_db__finish(sqlite3_stmt *st);
 int rig_db__step_done(sqlite3_stmt *st);
 
 /* Opens one configured connection (pragmas applied, no migrations): used by the

@@ -45,7 +45,7 @@ static int load_layers(sqlite3 *db, struct rig_lock *lock)
 	if (s != SQLITE_DONE)
 		rc = rig_db_fail(s);
 out:
-	sqlite3_finalize(st);
+	rig_db__finish(st);
 	return rc;
 }
 
@@ -83,7 +83,7 @@ int rig_locks_live(sqlite3 *db, const char *shot_id, long long now_ms, rig_lock_
 	}
 	if (rc == 0 && s != SQLITE_DONE)
 		rc = rig_db_fail(s);
-	sqlite3_finalize(st);
+	rig_db__finish(st);
 	return rc;
 }
 
@@ -102,7 +102,7 @@ int rig_lock_get(sqlite3 *db, const char *lock_id, struct rig_lock *out)
 	} else {
 		rc = s == SQLITE_DONE ? -RIG_NOT_FOUND : rig_db_fail(s);
 	}
-	sqlite3_finalize(st);
+	rig_db__finish(st);
 	return rc;
 }
 
@@ -119,7 +119,7 @@ int rig_lock_insert(sqlite3 *db, struct rig_lock *lock)
 	if (s == SQLITE_ROW)
 		lock->fencing_token = sqlite3_column_int64(st, 0);
 	rc = s == SQLITE_ROW ? 0 : s == SQLITE_DONE ? -RIG_NOT_FOUND : rig_db_fail(s);
-	sqlite3_finalize(st);
+	rig_db__finish(st);
 	if (rc)
 		return rc;
 	rc = rig_db__prepare(&st, db,
@@ -135,7 +135,7 @@ int rig_lock_insert(sqlite3 *db, struct rig_lock *lock)
 	sqlite3_bind_int64(st, 6, lock->expires_ms);
 	s = sqlite3_step(st);
 	rc = s == SQLITE_DONE ? 0 : rig_db_fail(s);
-	sqlite3_finalize(st);
+	rig_db__finish(st);
 	for (size_t i = 0; rc == 0 && i < lock->n_layers; i++) {
 		rc = rig_db__prepare(&st, db, "INSERT OR IGNORE INTO lock_layers(lock_id, layer_id, pos) VALUES (?, ?, ?)");
 		if (rc)
@@ -145,7 +145,7 @@ int rig_lock_insert(sqlite3 *db, struct rig_lock *lock)
 		sqlite3_bind_int64(st, 3, (sqlite3_int64)i);
 		s = sqlite3_step(st);
 		rc = s == SQLITE_DONE ? 0 : rig_db_fail(s);
-		sqlite3_finalize(st);
+		rig_db__finish(st);
 	}
 	return rc;
 }
@@ -161,7 +161,7 @@ int rig_lock_renew(sqlite3 *db, const char *lock_id, long long ttl_seconds, long
 	sqlite3_bind_text(st, 3, lock_id, -1, SQLITE_STATIC);
 	int s = sqlite3_step(st);
 	rc = s == SQLITE_DONE ? (sqlite3_changes(db) ? 0 : -RIG_NOT_FOUND) : rig_db_fail(s);
-	sqlite3_finalize(st);
+	rig_db__finish(st);
 	return rc;
 }
 
@@ -174,7 +174,7 @@ int rig_lock_delete(sqlite3 *db, const char *lock_id)
 	sqlite3_bind_text(st, 1, lock_id, -1, SQLITE_STATIC);
 	int s = sqlite3_step(st);
 	rc = s == SQLITE_DONE ? (sqlite3_changes(db) ? 0 : -RIG_NOT_FOUND) : rig_db_fail(s);
-	sqlite3_finalize(st);
+	rig_db__finish(st);
 	return rc;
 }
 
@@ -188,6 +188,6 @@ int rig_locks_sweep(sqlite3 *db, long long now_ms, long long *out_deleted)
 	int s = sqlite3_step(st);
 	rc = s == SQLITE_DONE ? 0 : rig_db_fail(s);
 	*out_deleted = rc ? 0 : sqlite3_changes64(db);
-	sqlite3_finalize(st);
+	rig_db__finish(st);
 	return rc;
 }

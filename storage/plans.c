@@ -70,7 +70,7 @@ int rig_plan_insert(sqlite3 *db, const struct rig_plan *p)
 		rc = -RIG_NOT_FOUND;
 	else
 		rc = rig_db_fail(s);
-	sqlite3_finalize(st);
+	rig_db__finish(st);
 	return rc;
 }
 
@@ -87,7 +87,7 @@ int rig_plan_get(sqlite3 *db, const char *id, struct rig_plan *out)
 		rc = row_to_plan(st, out);
 	else
 		rc = s == SQLITE_DONE ? -RIG_NOT_FOUND : rig_db_fail(s);
-	sqlite3_finalize(st);
+	rig_db__finish(st);
 	return rc;
 }
 
@@ -110,7 +110,7 @@ int rig_plan_revise(sqlite3 *db, const struct rig_plan *p, long long expected_pl
 	rc = rig_db__step_done(st);
 	if (rc == 0 && sqlite3_changes(db) != 1)
 		rc = -RIG_PLAN_VERSION_CONFLICT;
-	sqlite3_finalize(st);
+	rig_db__finish(st);
 	return rc;
 }
 
@@ -127,7 +127,7 @@ int rig_plan_mark_applied(sqlite3 *db, const char *id, const char *receipt_id)
 	rc = rig_db__step_done(st);
 	if (rc == 0 && sqlite3_changes(db) != 1)
 		rc = -RIG_PLAN_APPLIED;
-	sqlite3_finalize(st);
+	rig_db__finish(st);
 	return rc;
 }
 
@@ -141,7 +141,7 @@ int rig_plan_delete(sqlite3 *db, const char *id)
 	rc = rig_db__step_done(st);
 	if (rc == 0 && sqlite3_changes(db) != 1)
 		rc = -RIG_NOT_FOUND;
-	sqlite3_finalize(st);
+	rig_db__finish(st);
 	return rc;
 }
 
@@ -167,6 +167,6 @@ int rig_plan_list(sqlite3 *db, const char *shot_id, long long after_seq, size_t 
 	}
 	if (rc == 0 && s != SQLITE_DONE)
 		rc = rig_db_fail(s);
-	sqlite3_finalize(st);
+	rig_db__finish(st);
 	return rc;
 }

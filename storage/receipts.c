@@ -20,7 +20,7 @@ int rig_receipt_insert(sqlite3 *db, const char *id, const char *shot_id, long lo
 	sqlite3_bind_int64(st, 3, to_version);
 	sqlite3_bind_text(st, 4, body, -1, SQLITE_STATIC);
 	rc = rig_db__step_done(st);
-	sqlite3_finalize(st);
+	rig_db__finish(st);
 	return rc;
 }
 
@@ -38,7 +38,7 @@ int rig_receipt_get(sqlite3 *db, const char *id, char **out_body)
 	} else {
 		rc = s == SQLITE_DONE ? -RIG_NOT_FOUND : rig_db_fail(s);
 	}
-	sqlite3_finalize(st);
+	rig_db__finish(st);
 	return rc;
 }
 
@@ -59,7 +59,7 @@ int rig_receipt_list(sqlite3 *db, const char *shot_id, long long before_seq, siz
 		rc = fn(ctx, sqlite3_column_int64(st, 0), (const char *)sqlite3_column_text(st, 1));
 	if (rc == 0 && s != SQLITE_DONE)
 		rc = rig_db_fail(s);
-	sqlite3_finalize(st);
+	rig_db__finish(st);
 	return rc;
 }
 
@@ -94,7 +94,7 @@ int rig_idem_get(sqlite3 *db, const char *key, long long not_before_unix, struct
 	} else {
 		rc = s == SQLITE_DONE ? -RIG_NOT_FOUND : rig_db_fail(s);
 	}
-	sqlite3_finalize(st);
+	rig_db__finish(st);
 	return rc;
 }
 
@@ -114,7 +114,7 @@ int rig_idem_put(sqlite3 *db, const char *key, const char *request_hash, int sta
 	sqlite3_bind_int64(st, 5, now_unix);
 	sqlite3_bind_text(st, 6, headers, -1, SQLITE_STATIC);
 	rc = rig_db__step_done(st);
-	sqlite3_finalize(st);
+	rig_db__finish(st);
 	return rc;
 }
 
@@ -127,6 +127,6 @@ int rig_idem_sweep(sqlite3 *db, long long before_unix, long long *out_deleted)
 	sqlite3_bind_int64(st, 1, before_unix);
 	rc = rig_db__step_done(st);
 	*out_deleted = rc ? 0 : sqlite3_changes64(db);
-	sqlite3_finalize(st);
+	rig_db__finish(st);
 	return rc;
 }

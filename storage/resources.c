@@ -75,7 +75,7 @@ int rig_project_insert(sqlite3 *db, const char *id, const char *name)
 	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC);
 	rc = step_insert(st);
-	sqlite3_finalize(st);
+	rig_db__finish(st);
 	return rc;
 }
 
@@ -90,7 +90,7 @@ int rig_project_get(sqlite3 *db, const char *id, rig_project_fn fn, void *ctx)
 	rc = walk_projects(st, fn, ctx, &n);
 	if (rc == 0 && n == 0)
 		rc = -RIG_NOT_FOUND;
-	sqlite3_finalize(st);
+	rig_db__finish(st);
 	return rc;
 }
 
@@ -106,7 +106,7 @@ int rig_project_list(sqlite3 *db, long long after_seq, size_t limit, rig_project
 	sqlite3_bind_int64(st, 2, (sqlite3_int64)limit);
 	size_t n = 0;
 	rc = walk_projects(st, fn, ctx, &n);
-	sqlite3_finalize(st);
+	rig_db__finish(st);
 	return rc;
 }
 
@@ -119,7 +119,7 @@ static int delete_by_id(sqlite3 *db, const char *sql, const char *id)
 	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
 	int s = sqlite3_step(st);
 	rc = s == SQLITE_DONE ? (sqlite3_changes(db) ? 0 : -RIG_NOT_FOUND) : rig_db_fail(s);
-	sqlite3_finalize(st);
+	rig_db__finish(st);
 	return rc;
 }
 
@@ -143,7 +143,7 @@ int rig_shot_insert(sqlite3 *db, const struct rig_shot_row *row)
 	sqlite3_bind_double(st, 5, row->frame_start);
 	sqlite3_bind_double(st, 6, row->frame_end);
 	rc = step_insert(st);
-	sqlite3_finalize(st);
+	rig_db__finish(st);
 	return rc;
 }
 
@@ -160,7 +160,7 @@ int rig_shot_get(sqlite3 *db, const char *id, rig_shot_fn fn, void *ctx)
 	rc = walk_shots(st, fn, ctx, &n);
 	if (rc == 0 && n == 0)
 		rc = -RIG_NOT_FOUND;
-	sqlite3_finalize(st);
+	rig_db__finish(st);
 	return rc;
 }
 
@@ -175,7 +175,7 @@ int rig_shot_version(sqlite3 *db, const char *id, long long *out_version)
 	if (s == SQLITE_ROW)
 		*out_version = sqlite3_column_int64(st, 0);
 	rc = s == SQLITE_ROW ? 0 : s == SQLITE_DONE ? -RIG_NOT_FOUND : rig_db_fail(s);
-	sqlite3_finalize(st);
+	rig_db__finish(st);
 	return rc;
 }
 
@@ -193,7 +193,7 @@ int rig_shot_list(sqlite3 *db, const char *project_id, long long after_seq, size
 	sqlite3_bind_int64(st, 3, (sqlite3_int64)limit);
 	size_t n = 0;
 	rc = walk_shots(st, fn, ctx, &n);
-	sqlite3_finalize(st);
+	rig_db__finish(st);
 	return rc;
 }
 

@@ -59,7 +59,7 @@ static int load_layers(struct rig_shot_model *m, sqlite3 *db)
 	if (s != SQLITE_DONE)
 		rc = rig_db_fail(s);
 out:
-	sqlite3_finalize(st);
+	rig_db__finish(st);
 	return rc;
 }
 
@@ -91,7 +91,7 @@ static int load_skin_joints(struct rig_shot_model *m, sqlite3 *db)
 	if (s != SQLITE_DONE)
 		rc = rig_db_fail(s);
 out:
-	sqlite3_finalize(st);
+	rig_db__finish(st);
 	return rc;
 }
 
@@ -125,7 +125,7 @@ int rig_shot_load(struct rig_shot_model *out, sqlite3 *db, const char *shot_id)
 	if (rc == 0)
 		rc = load_skin_joints(out, db);
 out:
-	sqlite3_finalize(st);
+	rig_db__finish(st);
 	return rc;
 }
 
@@ -168,13 +168,13 @@ int rig_shot_load_skin(sqlite3 *db, const struct rig_shot_model *m, struct rig_m
 	int s = sqlite3_step(st);
 	if (s != SQLITE_ROW) {
 		rc = s == SQLITE_DONE ? -RIG_INTERNAL : rig_db_fail(s);
-		sqlite3_finalize(st);
+		rig_db__finish(st);
 		return rc;
 	}
 	sqlite3_int64 rowid = sqlite3_column_int64(st, 0);
 	size_t offsets_size = (size_t)sqlite3_column_int64(st, 1);
 	size_t influences_size = (size_t)sqlite3_column_int64(st, 2);
-	sqlite3_finalize(st);
+	rig_db__finish(st);
 	unsigned char *source = NULL, *tris = NULL, *offsets = NULL, *influences = NULL;
 	rc = read_blob(&source, db, rowid, "source", l->skin_n_verts * 16);
 	if (!rc)
@@ -206,7 +206,7 @@ static int delete_layer(sqlite3 *db, const char *shot_id, const char *layer_id)
 	sqlite3_bind_text(st, 1, shot_id, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 2, layer_id, -1, SQLITE_STATIC);
 	rc = rig_db__step_done(st);
-	sqlite3_finalize(st);
+	rig_db__finish(st);
 	return rc;
 }
 
@@ -243,7 +243,7 @@ static int write_layer(sqlite3 *db, const char *shot_id, const struct rig_model_
 	sqlite3_bind_int64(st, 15, l->ord);
 	rc = rig_db__step_done(st);
 out:
-	sqlite3_finalize(st);
+	rig_db__finish(st);
 	free(keys);
 	return rc;
 }
@@ -257,7 +257,7 @@ static int write_skin(sqlite3 *db, const char *shot_id, const struct rig_model_l
 	sqlite3_bind_text(st, 1, shot_id, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 2, l->id, -1, SQLITE_STATIC);
 	rc = rig_db__step_done(st);
-	sqlite3_finalize(st);
+	rig_db__finish(st);
 	st = NULL;
 	if (rc || l->binding != RIG_BINDING_SKIN)
 		return rc;
@@ -287,7 +287,7 @@ static int write_skin(sqlite3 *db, const char *shot_id, const struct rig_model_l
 	for (int i = 0; i < 5; i++)
 		sqlite3_bind_blob64(st, 6 + i, blobs[i], sizes[i], SQLITE_STATIC);
 	rc = rig_db__step_done(st);
-	sqlite3_finalize(st);
+	rig_db__finish(st);
 out_free:
 	for (int i = 0; i < 5; i++)
 		free(blobs[i]);
@@ -327,6 +327,6 @@ int rig_shot_set_version(sqlite3 *db, const char *shot_id, long long from, long 
 	rc = rig_db__step_done(st);
 	if (rc == 0 && sqlite3_changes(db) != 1)
 		rc = -RIG_VERSION_CONFLICT;
-	sqlite3_finalize(st);
+	rig_db__finish(st);
 	return rc;
 }
