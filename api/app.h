@@ -27,13 +27,15 @@ struct rig_app_limits {
 	unsigned connection_timeout_seconds;
 };
 
-struct rig_inflight; /* the set of idempotency keys being processed */
+struct rig_inflight;   /* the set of idempotency keys being processed */
+struct rig_shot_cache; /* the write path's last committed shot (batch.h) */
 
 struct rig_app {
 	struct rig_db *db;
 	struct rig_app_limits limits;
 	atomic_bool draining;
 	struct rig_inflight *inflight;
+	struct rig_shot_cache *shot_cache;
 };
 
 /* Sets up the app over an open database; returns 0 or -1 on OOM. */

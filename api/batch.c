@@ -10,7 +10,65 @@
 #include "ops.h"
 #include "locks.h"
 #include "receipts.h"
+#include "resources.h"
 #include "shot_repo.h"
+
+struct rig_shot_cache {
+	bool valid;
+	struct rig_shot_model model; /* mirrors the stored shot at model.version */
+	bool pending;
+	struct rig_shot_model next; /* written by a batch, awaiting its COMMIT */
+};
+
+struct rig_shot_cache *rig_shot_cache_new(void) { return calloc(1, sizeof(struct rig_shot_cache)); }
+
+void rig_shot_cache_free(struct rig_shot_cache *cache)
+{
+	if (!cache)
+		return;
+	rig_shot_model_release(&cache->model);
+	rig_shot_model_release(&cache->next);
+	free(cache);
+}
+
+void rig_batch_settle(struct rig_app *app, bool committed)
+{
+	struct rig_shot_cache *c = app->shot_cache;
+	if (!c || !c->pending)
+		return;
+	c->pending = false;
+	if (committed) {
+		rig_shot_model_release(&c->model);
+		c->model = c->next;
+		c->valid = true;
+	} else {
+		rig_shot_model_release(&c->next);
+	}
+	memset(&c->next, 0, sizeof c->next);
+}
+
+/* Loads the shot into *out, from the cache when it still mirrors the stored
+ * shot (same row, same version), else from the database. */
+static int load_for_batch(struct rig_shot_model *out, sqlite3 *conn, const struct rig_batch *b)
+{
+	struct rig_shot_cache *c = b->use_cache ? b->app->shot_cache : NULL;
+	if (c && c->pending) { /* a batch whose caller never settled: not committed */
+		rig_shot_model_release(&c->next);
+		c->pending = false;
+	}
+	if (c && c->valid && strcmp(c->model.id, b->shot_id) == 0) {
+		long long seq = -1, version = -1;
+		int rc = rig_shot_stamp(conn, b->shot_id, &seq, &version);
+		c->valid = false;
+		if (rc == 0 && seq == c->model.seq && version == c->model.version) {
+			*out = c->model; /* taken: a failed batch must not leave it half-edited */
+			memset(&c->model, 0, sizeof c->model);
+			return 0;
+		}
+		rig_shot_model_release(&c->model);
+	}
+	return rig_shot_load(out, conn, b->shot_id);
+}
 
 /* Decodes every op, reporting every problem of every op. Returns the decoded
  * array (calloc'd) or NULL when any op is invalid. */
@@ -186,7 +244,7 @@ int rig_batch_apply(sqlite3 *conn, const struct rig_batch *b, struct rig_resp *r
 		rig_problem_errs(resp, errs, 0);
 		goto out;
 	}
-	int src = rig_shot_load(&model, conn, b->shot_id);
+	int src = load_for_batch(&model, conn, b);
 	if (src) {
 		rig_api__fail_shot(resp, src, b->shot_id);
 		goto out;
@@ -230,6 +288,14 @@ int rig_batch_apply(sqlite3 *conn, const struct rig_batch *b, struct rig_resp *r
 			json_decref(receipt);
 			rig_api__fail(resp, src, "writing the batch");
 			goto out;
+		}
+		if (b->use_cache && b->app->shot_cache) {
+			struct rig_shot_cache *c = b->app->shot_cache;
+			rig_shot_model_settle(&model);
+			model.version++;
+			c->next = model;
+			c->pending = true;
+			memset(&model, 0, sizeof model);
 		}
 	}
 	*out_receipt = receipt;
@@ -283,6 +349,7 @@ void rig_h_edits(struct rig_req *req, struct rig_resp *resp)
 	static const char *const allowed[] = {"ops", "expectedVersion", "lockId", "fencingToken",
 					      NULL};
 	struct rig_batch b = {.shot_id = req->params[0],
+			      .app = req->app,
 			      .dry_run = dry && !strcmp(dry, "true"),
 			      .actor = req->actor,
 			      .idem_key = req->idem_key,
@@ -331,6 +398,7 @@ void rig_h_edits(struct rig_req *req, struct rig_resp *resp)
 		b.expected_version = if_match;
 		b.conflict_status = 412;
 	}
+	b.use_cache = !b.dry_run;
 	sqlite3 *conn = rig_db_acquire(req->app->db);
 	json_t *receipt = NULL;
 	if (rig_batch_run(req, conn, &b, resp, &receipt) == 0) {
@@ -338,7 +406,7 @@ void rig_h_edits(struct rig_req *req, struct rig_resp *resp)
 		rig_resp_json(resp, b.dry_run ? 200 : 201, receipt, NULL);
 		rig_api__etag(resp, b.dry_run ? to - 1 : to);
 		if (!b.dry_run)
-			rig_api__commit(req, conn, resp);
+			rig_batch_settle(req->app, rig_api__commit(req, conn, resp) == 0);
 	}
 	rig_db_release(req->app->db, conn);
 out:

@@ -27,6 +27,8 @@ struct rig_batch {
 	const char *actor;
 	const char *idem_key; /* recorded on the receipt; may be NULL */
 	json_t *receipt_extra; /* members merged into the receipt (planId, …); borrowed, may be NULL */
+	struct rig_app *app;   /* for the write path's shot cache, when use_cache */
+	bool use_cache;        /* the caller holds the write turn and calls rig_batch_settle */
 	bool has_fence;        /* the batch proves it holds lock_id at fencing_token */
 	char lock_id[RIG_ID_MAX + 1];
 	long long fencing_token;
@@ -45,5 +47,17 @@ int rig_batch_run(struct rig_req *req, sqlite3 *conn, const struct rig_batch *ba
  * version and the receipt. Returns 0 with *out_receipt, or -1 with resp filled. */
 int rig_batch_apply(sqlite3 *conn, const struct rig_batch *batch, struct rig_resp *resp,
 		    json_t **out_receipt);
+
+/* The write path keeps the shot it last committed in memory (one shot per
+ * process), so the next batch on it need not read every layer back: a batch
+ * with use_cache takes the cached model when the stored shot's row and version
+ * still match it (checked inside the batch's transaction), else loads it. A
+ * successful batch leaves its model pending; the caller settles it after the
+ * COMMIT: kept when committed, dropped when not. Only ever touched under the
+ * write turn, so it needs no lock of its own. Evaluation (reads) never uses it. */
+struct rig_shot_cache;
+struct rig_shot_cache *rig_shot_cache_new(void);
+void rig_shot_cache_free(struct rig_shot_cache *cache);
+void rig_batch_settle(struct rig_app *app, bool committed);
 
 #endif

@@ -354,6 +354,8 @@ void rig_h_plan_apply(struct rig_req *req, struct rig_resp *resp)
 		goto out_rollback;
 	}
 	plan_batch(&b, &ops, &p, req, false);
+	b.app = req->app;
+	b.use_cache = true;
 	b.has_fence = has_token;
 	rig_strlcpy(b.lock_id, lock_id, sizeof b.lock_id);
 	b.fencing_token = fencing_token;
@@ -364,12 +366,13 @@ void rig_h_plan_apply(struct rig_req *req, struct rig_resp *resp)
 	if (rc) {
 		json_decref(receipt);
 		rig_api__fail(resp, rc, "marking the plan applied");
+		rig_batch_settle(req->app, false);
 		goto out_rollback;
 	}
 	long long to = json_integer_value(json_object_get(receipt, "toVersion"));
 	rig_resp_json(resp, 201, receipt, NULL);
 	rig_api__etag(resp, to);
-	rig_api__commit(req, conn, resp);
+	rig_batch_settle(req->app, rig_api__commit(req, conn, resp) == 0);
 	goto out;
 out_rollback:
 	sqlite3_exec(conn, "ROLLBACK", NULL, NULL, NULL);

@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "api.h"
+#include "batch.h"
 #include "frames.h"
 #include "ids.h"
 #include "locks.h"
@@ -162,8 +163,12 @@ int rig_app_init(struct rig_app *app, struct rig_db *db, const struct rig_app_li
 	app->limits = *limits;
 	atomic_init(&app->draining, false);
 	app->inflight = calloc(1, sizeof *app->inflight);
-	if (!app->inflight)
+	app->shot_cache = rig_shot_cache_new();
+	if (!app->inflight || !app->shot_cache) {
+		free(app->inflight);
+		rig_shot_cache_free(app->shot_cache);
 		return -1;
+	}
 	pthread_mutex_init(&app->inflight->lock, NULL);
 	return 0;
 }
@@ -177,6 +182,8 @@ void rig_app_release(struct rig_app *app)
 		pthread_mutex_destroy(&app->inflight->lock);
 		free(app->inflight);
 	}
+	rig_shot_cache_free(app->shot_cache);
+	app->shot_cache = NULL;
 	app->inflight = NULL;
 }
 

@@ -164,19 +164,27 @@ int rig_shot_get(sqlite3 *db, const char *id, rig_shot_fn fn, void *ctx)
 	return rc;
 }
 
-int rig_shot_version(sqlite3 *db, const char *id, long long *out_version)
+int rig_shot_stamp(sqlite3 *db, const char *id, long long *out_seq, long long *out_version)
 {
 	sqlite3_stmt *st = NULL;
-	int rc = rig_db__prepare(&st, db, "SELECT version FROM shots WHERE id = ?");
+	int rc = rig_db__prepare(&st, db, "SELECT seq, version FROM shots WHERE id = ?");
 	if (rc)
 		return rc;
 	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
 	int s = sqlite3_step(st);
-	if (s == SQLITE_ROW)
-		*out_version = sqlite3_column_int64(st, 0);
+	if (s == SQLITE_ROW) {
+		*out_seq = sqlite3_column_int64(st, 0);
+		*out_version = sqlite3_column_int64(st, 1);
+	}
 	rc = s == SQLITE_ROW ? 0 : s == SQLITE_DONE ? -RIG_NOT_FOUND : rig_db_fail(s);
 	rig_db__finish(st);
 	return rc;
+}
+
+int rig_shot_version(sqlite3 *db, const char *id, long long *out_version)
+{
+	long long seq;
+	return rig_shot_stamp(db, id, &seq, out_version);
 }
 
 int rig_shot_list(sqlite3 *db, const char *project_id, long long after_seq, size_t limit,

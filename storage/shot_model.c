@@ -22,6 +22,28 @@ void rig_shot_model_release(struct rig_shot_model *m)
 	memset(m, 0, sizeof *m);
 }
 
+void rig_shot_model_settle(struct rig_shot_model *m)
+{
+	size_t kept = 0;
+	for (size_t i = 0; i < m->n_layers; i++) {
+		struct rig_model_layer *l = &m->layers[i];
+		if (l->deleted) {
+			layer_release(l);
+			continue;
+		}
+		if (l->binding_dirty && l->binding == RIG_BINDING_SKIN) {
+			l->skin_n_verts = l->skin.n_verts;
+			l->skin_n_tris = l->skin.n_tris;
+		}
+		l->is_new = l->dirty = l->binding_dirty = l->pending_delete = false;
+		l->binding_op = -1;
+		if (kept != i)
+			m->layers[kept] = *l;
+		kept++;
+	}
+	m->n_layers = kept;
+}
+
 long rig_shot_model_index(const struct rig_shot_model *m, const char *id)
 {
 	for (size_t i = 0; i < m->n_layers; i++)

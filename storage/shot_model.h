@@ -59,11 +59,17 @@ struct rig_shot_model {
 	double frame_start;
 	double frame_end;
 	long long version;
+	long long seq; /* the shot row's never-reused rowid: tells a re-created shot apart */
 	struct rig_model_layer *layers; /* deleted ones stay, flagged, until saved */
 	size_t n_layers;
 	size_t cap_layers;
 	long long next_ord;
 };
+
+/* After the model's changes were written (rig_shot_save) and committed: drops
+ * deleted layers, clears every layer's change flags and records the counts of
+ * changed skins, so the model again mirrors the stored shot. */
+void rig_shot_model_settle(struct rig_shot_model *m);
 
 /* Frees everything the model owns and zeroes it. Safe on a zeroed model. */
 void rig_shot_model_release(struct rig_shot_model *m);

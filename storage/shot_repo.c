@@ -100,7 +100,7 @@ int rig_shot_load(struct rig_shot_model *out, sqlite3 *db, const char *shot_id)
 	memset(out, 0, sizeof *out);
 	sqlite3_stmt *st = NULL;
 	int rc = rig_db__prepare(&st, db,
-			 "SELECT id, project_id, name, fps, frame_start, frame_end, version"
+			 "SELECT id, project_id, name, fps, frame_start, frame_end, version, seq"
 			 " FROM shots WHERE id = ?");
 	if (rc)
 		return rc;
@@ -117,6 +117,7 @@ int rig_shot_load(struct rig_shot_model *out, sqlite3 *db, const char *shot_id)
 	out->frame_start = sqlite3_column_double(st, 4);
 	out->frame_end = sqlite3_column_double(st, 5);
 	out->version = sqlite3_column_int64(st, 6);
+	out->seq = sqlite3_column_int64(st, 7);
 	if (!out->name) {
 		rc = -RIG_INTERNAL;
 		goto out;
