@@ -326,6 +326,19 @@ int rig_batch_run(struct rig_req *req, sqlite3 *conn, const struct rig_batch *b,
 	return rc;
 }
 
+int rig_batch_read_fence(struct rig_batch *b, json_t *body, const struct rig_jr *jr)
+{
+	bool has_token = false;
+	int rc = rig_jr_id(jr, body, "lockId", false, false, b->lock_id, NULL);
+	rc |= rig_jr_int(jr, body, "fencingToken", false, 1, INT64_MAX, &b->fencing_token,
+			 &has_token);
+	b->has_fence = b->lock_id[0] != '\0';
+	if (b->has_fence != has_token)
+		rc = rig_jr_fail(jr, b->has_fence ? "fencingToken" : "lockId",
+				 "lockId and fencingToken go together");
+	return rc;
+}
+
 /* ---- POST /v1/shots/{shotId}/edits ---- */
 
 void rig_h_edits(struct rig_req *req, struct rig_resp *resp)
@@ -357,13 +370,7 @@ void rig_h_edits(struct rig_req *req, struct rig_resp *resp)
 	rig_jr_known(&jr, body, allowed);
 	rig_jr_int(&jr, body, "expectedVersion", false, 0, INT64_MAX, &b.expected_version,
 		   &b.has_expected_version);
-	bool has_token = false;
-	rig_jr_id(&jr, body, "lockId", false, false, b.lock_id, NULL);
-	rig_jr_int(&jr, body, "fencingToken", false, 1, INT64_MAX, &b.fencing_token, &has_token);
-	b.has_fence = b.lock_id[0] != '\0';
-	if (b.has_fence != has_token)
-		rig_jr_fail(&jr, b.has_fence ? "fencingToken" : "lockId",
-			    "lockId and fencingToken go together");
+	rig_batch_read_fence(&b, body, &jr);
 	b.ops = json_object_get(body, "ops");
 	if (rig_errs_any(&errs) && json_is_array(b.ops) &&
 	    json_array_size(b.ops) <= RIG_MAX_OPS_PER_BATCH) {

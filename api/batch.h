@@ -16,6 +16,7 @@
 #include <stdbool.h>
 
 #include "api.h"
+#include "jsonread.h"
 
 struct rig_batch {
 	const char *shot_id;
@@ -47,6 +48,10 @@ int rig_batch_run(struct rig_req *req, sqlite3 *conn, const struct rig_batch *ba
  * version and the receipt. Returns 0 with *out_receipt, or -1 with resp filled. */
 int rig_batch_apply(sqlite3 *conn, const struct rig_batch *batch, struct rig_resp *resp,
 		    json_t **out_receipt);
+
+/* Reads the optional lockId and fencingToken of body (they go together) into
+ * b's fence. Returns 0, or -1 with violations recorded through jr. */
+int rig_batch_read_fence(struct rig_batch *b, json_t *body, const struct rig_jr *jr);
 
 /* The write path keeps the shot it last committed in memory (one shot per
  * process), so the next batch on it need not read every layer back: a batch

@@ -317,16 +317,12 @@ void rig_h_plan_apply(struct rig_req *req, struct rig_resp *resp)
 	rig_errs_init(&errs);
 	struct rig_jr jr = {&errs, RIG_INVALID_FIELD, "", RIG_NO_INDEX};
 	static const char *const allowed[] = {"planVersion", "lockId", "fencingToken", NULL};
-	long long reviewed = 0, fencing_token = 0;
-	char lock_id[RIG_ID_MAX + 1] = "";
-	bool has_token = false;
+	long long reviewed = 0;
+	struct rig_batch fence;
+	memset(&fence, 0, sizeof fence);
 	rig_jr_known(&jr, body, allowed);
 	rig_jr_int(&jr, body, "planVersion", true, 1, INT64_MAX, &reviewed, NULL);
-	rig_jr_id(&jr, body, "lockId", false, false, lock_id, NULL);
-	rig_jr_int(&jr, body, "fencingToken", false, 1, INT64_MAX, &fencing_token, &has_token);
-	if ((lock_id[0] != '\0') != has_token)
-		rig_jr_fail(&jr, has_token ? "lockId" : "fencingToken",
-			    "lockId and fencingToken go together");
+	rig_batch_read_fence(&fence, body, &jr);
 	json_decref(body);
 	if (rig_errs_any(&errs)) {
 		rig_problem_errs(resp, &errs, 0);
@@ -356,9 +352,9 @@ void rig_h_plan_apply(struct rig_req *req, struct rig_resp *resp)
 	plan_batch(&b, &ops, &p, req, false);
 	b.app = req->app;
 	b.use_cache = true;
-	b.has_fence = has_token;
-	rig_strlcpy(b.lock_id, lock_id, sizeof b.lock_id);
-	b.fencing_token = fencing_token;
+	b.has_fence = fence.has_fence;
+	memcpy(b.lock_id, fence.lock_id, sizeof b.lock_id);
+	b.fencing_token = fence.fencing_token;
 	if (rig_batch_apply(conn, &b, resp, &receipt) != 0)
 		goto out_rollback;
 	rc = rig_plan_mark_applied(conn, p.id,

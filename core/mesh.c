@@ -8,6 +8,7 @@
  * and no pointer.
  */
 #include "mesh.h"
+#include "prefetch.h"
 
 #include <assert.h>
 #include <float.h>
@@ -24,14 +25,6 @@
 /* Triangles ahead of the deformed-mesh loop to prefetch. */
 #define PREFETCH_AHEAD 128
 
-static inline void prefetch(const void *p)
-{
-#if defined(__GNUC__)
-	__builtin_prefetch(p);
-#else
-	(void)p;
-#endif
-}
 
 /* 2A of triangle (a, b, c); inlined in the loops (the public wrapper is not). */
 static inline double area2(const double *xy, uint32_t a, uint32_t b, uint32_t c)
@@ -202,7 +195,7 @@ static bool deformed_is_valid(const double *src, const double *src_area2, const 
 		/* The index stream is sequential, but the hardware prefetcher alone
 		 * leaves a 2M-triangle mesh waiting on it. */
 		size_t ahead = t + PREFETCH_AHEAD < n_tris ? t + PREFETCH_AHEAD : n_tris - 1;
-		prefetch(&tris[3 * ahead]);
+		rig_core__prefetch(&tris[3 * ahead]);
 		const uint32_t *v = &tris[3 * t];
 		double a_src = src_area2 ? src_area2[t] : area2(src, v[0], v[1], v[2]);
 		n_bad += !triangle_holds(a_src, area2(dst, v[0], v[1], v[2]));

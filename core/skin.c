@@ -22,6 +22,7 @@
 #include "ids.h"
 #include "rig_limits.h"
 #include "mesh.h"
+#include "prefetch.h"
 
 /* The kernel's indices are one byte wide. */
 _Static_assert(RIG_MAX_JOINTS <= 256, "joint indices must fit in uint8_t");
@@ -561,14 +562,6 @@ static inline void blend_finish(double *out, const double *src, const pair c[3])
 	memcpy(out, &r, sizeof r);
 }
 
-static inline void prefetch(const void *p)
-{
-#if defined(__GNUC__)
-	__builtin_prefetch(p);
-#else
-	(void)p;
-#endif
-}
 
 /* Every vertex has exactly n_per influences. For 1–4, n_per is a constant at
  * the call site, so the body below folds to straight-line code with no branch. */
@@ -579,9 +572,9 @@ deform_uniform(double *restrict out, const double *restrict src, const uint8_t *
 {
 	for (size_t v = 0; v < n_verts; v++) {
 		size_t ahead = v + PREFETCH_AHEAD < n_verts ? v + PREFETCH_AHEAD : n_verts - 1;
-		prefetch(&weights[n_per * ahead]);
-		prefetch(&joints[n_per * ahead]);
-		prefetch(&src[2 * ahead]);
+		rig_core__prefetch(&weights[n_per * ahead]);
+		rig_core__prefetch(&joints[n_per * ahead]);
+		rig_core__prefetch(&src[2 * ahead]);
 		const uint8_t *j = &joints[n_per * v];
 		const double *w = &weights[n_per * v];
 		pair c[3];
