@@ -318,13 +318,11 @@ void rig_op_release(struct rig_op *op)
 
 void rig_op__changed(struct rig_op_ctx *ctx, const char *layer_id)
 {
+	/* last_op doubles as the set of ids already listed (hashed by jansson). */
+	bool listed = json_object_get(ctx->last_op, layer_id) != NULL;
 	json_object_set_new(ctx->last_op, layer_id, json_integer(ctx->current_op));
-	size_t i;
-	json_t *v;
-	json_array_foreach(ctx->changed, i, v)
-		if (strcmp(json_string_value(v), layer_id) == 0)
-			return;
-	json_array_append_new(ctx->changed, json_string(layer_id));
+	if (!listed)
+		json_array_append_new(ctx->changed, json_string(layer_id));
 }
 
 static struct rig_err *op_error(struct rig_op_ctx *ctx, const struct rig_op *op,

@@ -13,11 +13,46 @@ static void layer_release(struct rig_model_layer *l)
 	memset(l, 0, sizeof *l);
 }
 
+/* ---- the id index: lookups stay O(1) in shots of thousands of layers ---- */
+
+static size_t id_hash(const char *id)
+{
+	uint64_t h = 14695981039346656037ull; /* FNV-1a */
+	for (; *id; id++)
+		h = (h ^ (unsigned char)*id) * 1099511628211ull;
+	return (size_t)h;
+}
+
+static void index_insert(struct rig_shot_model *m, size_t layer)
+{
+	size_t mask = m->n_slots - 1;
+	size_t at = id_hash(m->layers[layer].id) & mask;
+	while (m->slots[at])
+		at = (at + 1) & mask;
+	m->slots[at] = (uint32_t)(layer + 1);
+}
+
+/* Rebuilds the index over the live layers, sized for n_layers; without memory
+ * the index is dropped and lookups scan. */
+static void index_rebuild(struct rig_shot_model *m)
+{
+	size_t n = 16;
+	while (n < 2 * (m->n_layers + 1))
+		n *= 2;
+	free(m->slots);
+	m->slots = calloc(n, sizeof *m->slots);
+	m->n_slots = m->slots ? n : 0;
+	for (size_t i = 0; m->slots && i < m->n_layers; i++)
+		if (!m->layers[i].deleted)
+			index_insert(m, i);
+}
+
 void rig_shot_model_release(struct rig_shot_model *m)
 {
 	for (size_t i = 0; i < m->n_layers; i++)
 		layer_release(&m->layers[i]);
 	free(m->layers);
+	free(m->slots);
 	free(m->name);
 	memset(m, 0, sizeof *m);
 }
@@ -42,13 +77,24 @@ void rig_shot_model_settle(struct rig_shot_model *m)
 		kept++;
 	}
 	m->n_layers = kept;
+	index_rebuild(m);
 }
 
 long rig_shot_model_index(const struct rig_shot_model *m, const char *id)
 {
-	for (size_t i = 0; i < m->n_layers; i++)
-		if (!m->layers[i].deleted && strcmp(m->layers[i].id, id) == 0)
-			return (long)i;
+	if (!m->slots) {
+		for (size_t i = 0; i < m->n_layers; i++)
+			if (!m->layers[i].deleted && strcmp(m->layers[i].id, id) == 0)
+				return (long)i;
+		return -1;
+	}
+	/* Deleted layers keep their slots until the next rebuild: skip them. */
+	size_t mask = m->n_slots - 1;
+	for (size_t at = id_hash(id) & mask; m->slots[at]; at = (at + 1) & mask) {
+		const struct rig_model_layer *l = &m->layers[m->slots[at] - 1];
+		if (!l->deleted && strcmp(l->id, id) == 0)
+			return (long)(m->slots[at] - 1);
+	}
 	return -1;
 }
 
@@ -84,6 +130,10 @@ struct rig_model_layer *rig_shot_model_add(struct rig_shot_model *m, const char 
 	l->is_new = true;
 	l->dirty = true;
 	l->binding_op = -1;
+	if (2 * (m->n_layers + 1) > m->n_slots)
+		index_rebuild(m);
+	else
+		index_insert(m, m->n_layers - 1);
 	return l;
 }
 

@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "keys.h"
 #include "rig.h"
@@ -64,6 +65,8 @@ struct rig_shot_model {
 	size_t n_layers;
 	size_t cap_layers;
 	long long next_ord;
+	uint32_t *slots; /* id index, open addressing: layer index + 1, 0 empty; may be NULL */
+	size_t n_slots;  /* a power of two above twice the layers indexed */
 };
 
 /* After the model's changes were written (rig_shot_save) and committed: drops
