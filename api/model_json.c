@@ -66,33 +66,72 @@ json_t *rig_api__layer_json(const struct rig_model_layer *l, bool with_keys)
 	return o;
 }
 
-/* Appends layer i and its subtree to list; children are the live layers whose
- * parent is i, in m->layers (creation) order. depth guards a corrupt tree. */
-static void append_subtree(json_t *list, const struct rig_shot_model *m, size_t i, size_t depth)
+/* Pushes the children of parent p (index n: the shot root) on the stack so the
+ * first child is popped first. */
+static void push_children(size_t *stack, size_t *top, const long *first, const long *next,
+			  size_t *depth, long p, size_t child_depth)
 {
-	const struct rig_model_layer *l = &m->layers[i];
-	json_t *o = rig_api__layer_json(l, false);
-	json_t *children = json_array();
-	json_object_set_new(o, "children", children);
-	json_object_set_new(o, "depth", json_integer((json_int_t)depth));
-	json_array_append_new(list, o);
-	if (depth > m->n_layers)
-		return;
-	for (size_t k = 0; k < m->n_layers; k++) {
-		const struct rig_model_layer *c = &m->layers[k];
-		if (c->deleted || strcmp(c->parent_id, l->id) != 0)
-			continue;
-		json_array_append_new(children, json_string(c->id));
-		append_subtree(list, m, k, depth + 1);
+	size_t from = *top;
+	for (long c = first[p]; c >= 0; c = next[c]) {
+		depth[c] = child_depth;
+		stack[(*top)++] = (size_t)c;
+	}
+	for (size_t a = from, b = *top; b > a + 1; a++, b--) {
+		size_t t = stack[a];
+		stack[a] = stack[b - 1];
+		stack[b - 1] = t;
 	}
 }
 
+/* The shot with its layers depth-first: parents before children, siblings in
+ * creation order. Children lists are built once (parent indices through the id
+ * index) and the walk uses an explicit stack, so a deep or wide tree of many
+ * thousands of layers costs O(n). */
 json_t *rig_api__shot_json(const struct rig_shot_model *m)
 {
+	size_t n = m->n_layers;
+	long *first = malloc((n + 1) * sizeof *first); /* first child, or -1 */
+	long *next = malloc((n + 1) * sizeof *next);   /* next sibling, or -1 */
+	long *last = malloc((n + 1) * sizeof *last);   /* last child, to append in order */
+	size_t *stack = malloc((n + 1) * sizeof *stack);
+	size_t *depth = malloc((n + 1) * sizeof *depth);
 	json_t *layers = json_array();
-	for (size_t i = 0; i < m->n_layers; i++)
-		if (!m->layers[i].deleted && !m->layers[i].parent_id[0])
-			append_subtree(layers, m, i, 0);
+	if (!first || !next || !last || !stack || !depth)
+		goto out;
+	for (size_t i = 0; i <= n; i++)
+		first[i] = next[i] = last[i] = -1;
+	for (size_t i = 0; i < n; i++) {
+		const struct rig_model_layer *l = &m->layers[i];
+		if (l->deleted)
+			continue;
+		long p = l->parent_id[0] ? rig_shot_model_index(m, l->parent_id) : (long)n;
+		if (p < 0)
+			p = (long)n; /* a dangling parent cannot be stored; show it at the root */
+		if (last[p] < 0)
+			first[p] = (long)i;
+		else
+			next[last[p]] = (long)i;
+		last[p] = (long)i;
+	}
+	size_t top = 0;
+	push_children(stack, &top, first, next, depth, (long)n, 0);
+	while (top) {
+		size_t i = stack[--top];
+		json_t *o = rig_api__layer_json(&m->layers[i], false);
+		json_t *children = json_array();
+		for (long c = first[i]; c >= 0; c = next[c])
+			json_array_append_new(children, json_string(m->layers[c].id));
+		json_object_set_new(o, "children", children);
+		json_object_set_new(o, "depth", json_integer((json_int_t)depth[i]));
+		json_array_append_new(layers, o);
+		push_children(stack, &top, first, next, depth, (long)i, depth[i] + 1);
+	}
+out:
+	free(first);
+	free(next);
+	free(last);
+	free(stack);
+	free(depth);
 	return json_pack("{s:s, s:s, s:s, s:f, s:f, s:f, s:I, s:o}", "shotId", m->id, "projectId",
 			 m->project_id, "name", m->name, "fps", m->fps, "frameStart",
 			 m->frame_start, "frameEnd", m->frame_end, "version",
