@@ -10,5 +10,5 @@ cmake -S . -B build-bench -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRIG_BUILD_TESTS=OF
 cmake --build build-bench -j"$(nproc)"
 core_out=$(./build-bench/bench/bench_core | tee /dev/stderr)
 # The single-thread cost of one skin evaluate of 10,000 vertices (µs), for the range baseline.
-eval_us=$(printf '%s\n' "$core_out" | awk '/^10000 vertices/{f=1} f && /skin evaluate/{print $(NF-5); exit}')
+eval_us=$(printf '%s\n' "$core_out" | awk '/^10000 vertices/{f=1} f && /skin evaluate/{print $(NF-4); exit}')
 python3 bench/run_http.py "$PWD/build-bench" "$eval_us"
