@@ -36,6 +36,10 @@ int rig_api__begin(struct rig_req *req, sqlite3 *conn);
  * returns a negative rig code. */
 int rig_api__commit(struct rig_req *req, sqlite3 *conn, struct rig_resp *resp);
 
+/* Stores resp under the request's idempotency key, if it has one, in conn's open
+ * transaction. 0 or a negative rig code. */
+int rig_api__store_response(struct rig_req *req, sqlite3 *conn, const struct rig_resp *resp);
+
 /* Reads pageSize (default RIG_DEFAULT_PAGE_SIZE, larger values coerced to
  * RIG_MAX_PAGE_SIZE, zero/negative/non-integer → 400). Returns 0 or -1 with resp filled. */
 int rig_api__page_size(struct rig_req *req, struct rig_resp *resp, size_t *out);
@@ -57,6 +61,10 @@ static inline bool rig_page_full(struct rig_page *p)
 	p->more = true;
 	return true;
 }
+
+/* Stores resp under the request's idempotency key, if it has one, in conn's open
+ * transaction. 0 or a negative rig code. */
+int rig_api__store_response(struct rig_req *req, sqlite3 *conn, const struct rig_resp *resp);
 
 /* Reads pageSize and pageToken for a list of `kind` scoped to `scope` and sets
  * *after to the cursor to continue after (0 on the first page). Returns 0, or

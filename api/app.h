@@ -29,6 +29,7 @@ struct rig_app_limits {
 
 struct rig_inflight;   /* the set of idempotency keys being processed */
 struct rig_shot_cache; /* the write path's last committed shot (batch.h) */
+struct rig_committer;  /* group commit of edit batches (committer.h) */
 
 struct rig_app {
 	struct rig_db *db;
@@ -36,6 +37,7 @@ struct rig_app {
 	atomic_bool draining;
 	struct rig_inflight *inflight;
 	struct rig_shot_cache *shot_cache;
+	struct rig_committer *committer;
 };
 
 /* Sets up the app over an open database; returns 0 or -1 on OOM. */

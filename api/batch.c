@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "committer.h"
 #include "jsonread.h"
 #include "ops.h"
 #include "locks.h"
@@ -45,6 +46,17 @@ void rig_batch_settle(struct rig_app *app, bool committed)
 		rig_shot_model_release(&c->next);
 	}
 	memset(&c->next, 0, sizeof c->next);
+}
+
+void rig_batch_forget(struct rig_app *app)
+{
+	struct rig_shot_cache *c = app->shot_cache;
+	if (!c)
+		return;
+	rig_batch_settle(app, false);
+	if (c->valid)
+		rig_shot_model_release(&c->model);
+	c->valid = false;
 }
 
 /* Loads the shot into *out, from the cache when it still mirrors the stored
@@ -406,6 +418,10 @@ void rig_h_edits(struct rig_req *req, struct rig_resp *resp)
 		b.conflict_status = 412;
 	}
 	b.use_cache = !b.dry_run;
+	if (!b.dry_run && req->app->committer) {
+		rig_committer_run(req->app->committer, req, &b, resp);
+		goto out;
+	}
 	sqlite3 *conn = rig_db_acquire(req->app->db);
 	json_t *receipt = NULL;
 	if (rig_batch_run(req, conn, &b, resp, &receipt) == 0) {

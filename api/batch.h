@@ -65,4 +65,7 @@ struct rig_shot_cache *rig_shot_cache_new(void);
 void rig_shot_cache_free(struct rig_shot_cache *cache);
 void rig_batch_settle(struct rig_app *app, bool committed);
 
+/* Drops the cached shot (a COMMIT that held cached changes failed). */
+void rig_batch_forget(struct rig_app *app);
+
 #endif

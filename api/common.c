@@ -73,7 +73,7 @@ int rig_api__begin(struct rig_req *req, sqlite3 *conn)
 	return rig_db_begin_write(req->app->db, conn);
 }
 
-int rig_api__commit(struct rig_req *req, sqlite3 *conn, struct rig_resp *resp)
+int rig_api__store_response(struct rig_req *req, sqlite3 *conn, const struct rig_resp *resp)
 {
 	int rc = 0;
 	if (req->idem_key) {
@@ -88,6 +88,12 @@ int rig_api__commit(struct rig_req *req, sqlite3 *conn, struct rig_resp *resp)
 			  : -RIG_INTERNAL;
 		free(text);
 	}
+	return rc;
+}
+
+int rig_api__commit(struct rig_req *req, sqlite3 *conn, struct rig_resp *resp)
+{
+	int rc = rig_api__store_response(req, conn, resp);
 	if (rc == 0) {
 		int s = sqlite3_exec(conn, "COMMIT", NULL, NULL, NULL);
 		rc = s == SQLITE_OK ? 0 : rig_db_fail(s);

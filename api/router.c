@@ -11,6 +11,7 @@
 
 #include "api.h"
 #include "batch.h"
+#include "committer.h"
 #include "frames.h"
 #include "ids.h"
 #include "locks.h"
@@ -170,11 +171,14 @@ int rig_app_init(struct rig_app *app, struct rig_db *db, const struct rig_app_li
 		return -1;
 	}
 	pthread_mutex_init(&app->inflight->lock, NULL);
+	app->committer = rig_committer_start(app); /* NULL: batches commit one by one */
 	return 0;
 }
 
 void rig_app_release(struct rig_app *app)
 {
+	rig_committer_stop(app->committer);
+	app->committer = NULL;
 	if (app->inflight) {
 		for (size_t i = 0; i < app->inflight->n; i++)
 			free(app->inflight->keys[i]);

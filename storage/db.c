@@ -162,16 +162,21 @@ int rig_db_begin_write(struct rig_db *db, sqlite3 *conn)
 	return rig_db_fail(rc);
 }
 
-void rig_db_release(struct rig_db *db, sqlite3 *conn)
+void rig_db_end_write(struct rig_db *db, sqlite3 *conn)
 {
-	if (!sqlite3_get_autocommit(conn))
-		sqlite3_exec(conn, "ROLLBACK", NULL, NULL, NULL);
 	/* Only the holder ever stores its own conn in writer, so this unlocked read
 	 * can only be true for the thread that holds the turn. */
 	if (atomic_load(&db->writer) == conn) {
 		atomic_store(&db->writer, NULL);
 		pthread_mutex_unlock(&db->write_turn);
 	}
+}
+
+void rig_db_release(struct rig_db *db, sqlite3 *conn)
+{
+	if (!sqlite3_get_autocommit(conn))
+		sqlite3_exec(conn, "ROLLBACK", NULL, NULL, NULL);
+	rig_db_end_write(db, conn);
 	pthread_mutex_lock(&db->lock);
 	db->idle[db->n_idle++] = conn;
 	pthread_cond_signal(&db->freed);

@@ -48,6 +48,9 @@ void rig_db_release(struct rig_db *db, sqlite3 *conn);
  * rig_db_release(conn). Returns 0 or a negative rig code (turn not held then). */
 int rig_db_begin_write(struct rig_db *db, sqlite3 *conn);
 
+/* Gives up the write turn if conn holds it (rig_db_release does this too). */
+void rig_db_end_write(struct rig_db *db, sqlite3 *conn);
+
 /* True when the database answers and its schema is the newest this binary knows. */
 bool rig_db_ready(struct rig_db *db);
 

@@ -1,0 +1,168 @@
+/* The group committer of committer.h. */
+#include "committer.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_GROUP 64
+
+struct job {
+	struct rig_req *req;
+	const struct rig_batch *batch;
+	struct rig_resp *resp;
+	bool applied; /* inside the group, waiting for the COMMIT */
+	bool done;
+	struct job *next;
+};
+
+struct rig_committer {
+	struct rig_app *app;
+	sqlite3 *conn; /* the committer thread's own */
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t queued;
+	pthread_cond_t finished;
+	struct job *head, *tail; /* queued, not yet in a group */
+	bool stopping;
+};
+
+/* Runs one batch inside the group's transaction, under its own savepoint. */
+static void apply_one(struct rig_committer *c, struct job *j)
+{
+	json_t *receipt = NULL;
+	sqlite3_exec(c->conn, "SAVEPOINT batch", NULL, NULL, NULL);
+	if (rig_batch_apply(c->conn, j->batch, j->resp, &receipt) != 0) {
+		sqlite3_exec(c->conn, "ROLLBACK TO batch; RELEASE batch", NULL, NULL, NULL);
+		return;
+	}
+	long long to = json_integer_value(json_object_get(receipt, "toVersion"));
+	rig_resp_json(j->resp, 201, receipt, NULL);
+	rig_api__etag(j->resp, to);
+	int rc = rig_api__store_response(j->req, c->conn, j->resp);
+	if (rc) {
+		sqlite3_exec(c->conn, "ROLLBACK TO batch; RELEASE batch", NULL, NULL, NULL);
+		rig_resp_release(j->resp);
+		rig_api__fail(j->resp, rc, "storing the response");
+		rig_batch_settle(c->app, false);
+		return;
+	}
+	sqlite3_exec(c->conn, "RELEASE batch", NULL, NULL, NULL);
+	/* Later batches of the group may start from this model: the group's
+	 * transaction already holds its writes. A failed COMMIT drops it below. */
+	rig_batch_settle(c->app, true);
+	j->applied = true;
+}
+
+/* Begins, applies and commits one group; answers every job in it. */
+static void run_group(struct rig_committer *c, struct job *group)
+{
+	int rc = rig_db_begin_write(c->app->db, c->conn);
+	for (struct job *j = group; j; j = j->next) {
+		if (rc)
+			rig_api__fail(j->resp, rc, "starting the batch");
+		else
+			apply_one(c, j);
+	}
+	if (rc == 0) {
+		int s = sqlite3_exec(c->conn, "COMMIT", NULL, NULL, NULL);
+		if (s != SQLITE_OK) {
+			sqlite3_exec(c->conn, "ROLLBACK", NULL, NULL, NULL);
+			rig_batch_forget(c->app);
+			for (struct job *j = group; j; j = j->next) {
+				if (!j->applied)
+					continue;
+				rig_resp_release(j->resp);
+				rig_api__fail(j->resp, rig_db_fail(s), "committing the batch");
+			}
+		}
+		rig_db_end_write(c->app->db, c->conn);
+	}
+	/* Read next before done: a waiter whose job is done returns and its job
+	 * (on its stack) goes away as soon as it sees done under the lock. */
+	pthread_mutex_lock(&c->lock);
+	for (struct job *j = group, *next; j; j = next) {
+		next = j->next;
+		j->done = true;
+	}
+	pthread_cond_broadcast(&c->finished);
+	pthread_mutex_unlock(&c->lock);
+}
+
+static void *run(void *arg)
+{
+	struct rig_committer *c = arg;
+	pthread_mutex_lock(&c->lock);
+	for (;;) {
+		while (!c->head && !c->stopping)
+			pthread_cond_wait(&c->queued, &c->lock);
+		if (!c->head)
+			break;
+		/* Everything queued during the last group's fsync forms the next group. */
+		struct job *group = c->head, *last = group;
+		for (int n = 1; n < MAX_GROUP && last->next; n++)
+			last = last->next;
+		c->head = last->next;
+		if (!c->head)
+			c->tail = NULL;
+		last->next = NULL;
+		pthread_mutex_unlock(&c->lock);
+		run_group(c, group);
+		pthread_mutex_lock(&c->lock);
+	}
+	pthread_mutex_unlock(&c->lock);
+	return NULL;
+}
+
+struct rig_committer *rig_committer_start(struct rig_app *app)
+{
+	struct rig_committer *c = calloc(1, sizeof *c);
+	if (!c)
+		return NULL;
+	c->app = app;
+	pthread_mutex_init(&c->lock, NULL);
+	pthread_cond_init(&c->queued, NULL);
+	pthread_cond_init(&c->finished, NULL);
+	c->conn = rig_db_acquire(app->db);
+	if (pthread_create(&c->thread, NULL, run, c) != 0) {
+		rig_db_release(app->db, c->conn);
+		pthread_cond_destroy(&c->finished);
+		pthread_cond_destroy(&c->queued);
+		pthread_mutex_destroy(&c->lock);
+		free(c);
+		return NULL;
+	}
+	return c;
+}
+
+void rig_committer_run(struct rig_committer *c, struct rig_req *req, const struct rig_batch *b,
+		       struct rig_resp *resp)
+{
+	struct job j = {.req = req, .batch = b, .resp = resp};
+	pthread_mutex_lock(&c->lock);
+	if (c->tail)
+		c->tail->next = &j;
+	else
+		c->head = &j;
+	c->tail = &j;
+	pthread_cond_signal(&c->queued);
+	while (!j.done)
+		pthread_cond_wait(&c->finished, &c->lock);
+	pthread_mutex_unlock(&c->lock);
+}
+
+void rig_committer_stop(struct rig_committer *c)
+{
+	if (!c)
+		return;
+	pthread_mutex_lock(&c->lock);
+	c->stopping = true;
+	pthread_cond_signal(&c->queued);
+	pthread_mutex_unlock(&c->lock);
+	pthread_join(c->thread, NULL);
+	rig_db_release(c->app->db, c->conn);
+	pthread_cond_destroy(&c->finished);
+	pthread_cond_destroy(&c->queued);
+	pthread_mutex_destroy(&c->lock);
+	free(c);
+}
