@@ -1,10 +1,10 @@
 /* GET /v1/shots/{shotId}/layers/{layerId}/frames: a frame range for render
  * farms, streamed as JSON, f32 or OBJ.
  *
- * Frames are evaluated in parallel on libuv's work queue, at most
- * RIG_RANGE_WINDOW ahead of what the client has read, and encoded one at a time
- * as libmicrohttpd pulls bytes, so a 10,000-frame request holds a handful of
- * frames in memory, not all of them. Each window slot owns a resolver; the shot
+ * Frames are evaluated and encoded in parallel on libuv's work queue, at most
+ * RIG_RANGE_WINDOW ahead of what the client has read, and handed to
+ * libmicrohttpd in order as it pulls bytes, so a 10,000-frame request holds a
+ * handful of frames in memory, not all of them. Each window slot owns a resolver; the shot
  * and skins are shared read-only. Frame i is from + i·step (multiplied, never
  * accumulated, so frames are exact and independent of the range).
  *
@@ -30,6 +30,7 @@ struct slot {
 	bool done;
 	int rc;
 	double *xy;
+	struct rig_buf encoded; /* the frame's bytes, encoded on the worker too */
 	struct rig_resolver *resolver;
 	struct rig_errs errs;
 };
@@ -58,12 +59,47 @@ struct range {
 
 static double frame_at(const struct range *rg, size_t i) { return rg->from + (double)i * rg->step; }
 
+/* Encodes frame i into b. Reads only what the range fixed before streaming, so
+ * workers encode in parallel. */
+static void encode_frame(struct rig_buf *b, const struct range *rg, size_t i, const double *xy)
+{
+	double f = frame_at(rg, i);
+	if (rg->fmt == RIG_FRAMES_F32) {
+		rig_frames__f32_frame(b, f, xy, rg->n_verts);
+	} else if (rg->fmt == RIG_FRAMES_JSON) {
+		rig_buf_puts(b, i ? ",{\"frame\":" : "{\"frame\":");
+		rig_buf_double(b, f);
+		rig_buf_puts(b, ",\"vertices\":");
+		rig_frames__json_vertices(b, xy, rg->n_verts);
+		rig_buf_puts(b, "}");
+	} else {
+		/* One object per frame; OBJ indices are global and 1-based. */
+		rig_buf_puts(b, "o frame_");
+		rig_buf_double(b, f);
+		rig_buf_puts(b, "\n");
+		for (size_t v = 0; v < rg->n_verts; v++) {
+			rig_buf_puts(b, "v ");
+			rig_buf_double(b, xy[2 * v]);
+			rig_buf_puts(b, " ");
+			rig_buf_double(b, xy[2 * v + 1]);
+			rig_buf_puts(b, " 0\n");
+		}
+		size_t base = i * rg->n_verts + 1;
+		for (size_t t = 0; t < rg->n_tris; t++)
+			rig_buf_printf(b, "f %zu %zu %zu\n", base + rg->tris[3 * t],
+				       base + rg->tris[3 * t + 1], base + rg->tris[3 * t + 2]);
+	}
+}
+
 static void work_cb(uv_work_t *w)
 {
 	struct slot *s = w->data;
 	rig_errs_init(&s->errs);
 	s->rc = rig_eval_frame(s->xy, s->resolver, &s->range->ev, s->range->layer,
 			       frame_at(s->range, s->index), s->range->shot_space, &s->errs);
+	rig_buf_clear(&s->encoded);
+	if (s->rc == 0)
+		encode_frame(&s->encoded, s->range, s->index, s->xy);
 }
 
 static void after_cb(uv_work_t *w, int status)
@@ -121,37 +157,6 @@ static void encode_header(struct range *rg)
 	}
 }
 
-static void encode_frame(struct range *rg, size_t i, const double *xy)
-{
-	struct rig_buf *b = &rg->out;
-	double f = frame_at(rg, i);
-	if (rg->fmt == RIG_FRAMES_F32) {
-		rig_frames__f32_frame(b, f, xy, rg->n_verts);
-	} else if (rg->fmt == RIG_FRAMES_JSON) {
-		rig_buf_puts(b, i ? ",{\"frame\":" : "{\"frame\":");
-		rig_buf_double(b, f);
-		rig_buf_puts(b, ",\"vertices\":");
-		rig_frames__json_vertices(b, xy, rg->n_verts);
-		rig_buf_puts(b, "}");
-	} else {
-		/* One object per frame; OBJ indices are global and 1-based. */
-		rig_buf_puts(b, "o frame_");
-		rig_buf_double(b, f);
-		rig_buf_puts(b, "\n");
-		for (size_t v = 0; v < rg->n_verts; v++) {
-			rig_buf_puts(b, "v ");
-			rig_buf_double(b, xy[2 * v]);
-			rig_buf_puts(b, " ");
-			rig_buf_double(b, xy[2 * v + 1]);
-			rig_buf_puts(b, " 0\n");
-		}
-		size_t base = i * rg->n_verts + 1;
-		for (size_t t = 0; t < rg->n_tris; t++)
-			rig_buf_printf(b, "f %zu %zu %zu\n", base + rg->tris[3 * t],
-				       base + rg->tris[3 * t + 1], base + rg->tris[3 * t + 2]);
-	}
-}
-
 /* Produces the next piece of the body into rg->out; false at the end. */
 static bool produce(struct range *rg)
 {
@@ -168,7 +173,10 @@ static bool produce(struct range *rg)
 			rg->failed = true;
 			return false;
 		}
-		encode_frame(rg, rg->next_emit, s->xy);
+		/* The worker encoded it: swap buffers instead of copying. */
+		struct rig_buf spare = rg->out;
+		rg->out = s->encoded;
+		s->encoded = spare;
 		s->done = false;
 		rg->next_emit++;
 		schedule(rg);
@@ -210,6 +218,7 @@ static void range_free(void *ctx)
 	}
 	for (size_t i = 0; i < RIG_RANGE_WINDOW; i++) {
 		free(rg->slots[i].xy);
+		rig_buf_release(&rg->slots[i].encoded);
 		rig_resolver_free(rg->slots[i].resolver);
 	}
 	rig_buf_release(&rg->out);
