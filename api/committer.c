@@ -24,6 +24,7 @@ struct rig_committer {
 	pthread_cond_t queued;
 	pthread_cond_t finished;
 	struct job *head, *tail; /* queued, not yet in a group */
+	bool running;            /* a group is being applied or committed */
 	bool stopping;
 };
 
@@ -94,10 +95,14 @@ static void *run(void *arg)
 	struct rig_committer *c = arg;
 	pthread_mutex_lock(&c->lock);
 	for (;;) {
-		while (!c->head && !c->stopping)
+		while ((!c->head || c->running) && !c->stopping)
 			pthread_cond_wait(&c->queued, &c->lock);
+		if (c->running) { /* stopping while a lone batch runs: let it finish */
+			pthread_cond_wait(&c->queued, &c->lock);
+			continue;
+		}
 		if (!c->head)
-			break;
+			break; /* stopping, nothing left */
 		/* Everything queued during the last group's fsync forms the next group. */
 		struct job *group = c->head, *last = group;
 		for (int n = 1; n < MAX_GROUP && last->next; n++)
@@ -106,9 +111,11 @@ static void *run(void *arg)
 		if (!c->head)
 			c->tail = NULL;
 		last->next = NULL;
+		c->running = true;
 		pthread_mutex_unlock(&c->lock);
 		run_group(c, group);
 		pthread_mutex_lock(&c->lock);
+		c->running = false;
 	}
 	pthread_mutex_unlock(&c->lock);
 	return NULL;
@@ -140,6 +147,19 @@ void rig_committer_run(struct rig_committer *c, struct rig_req *req, const struc
 {
 	struct job j = {.req = req, .batch = b, .resp = resp};
 	pthread_mutex_lock(&c->lock);
+	if (!c->running && !c->head && !c->stopping) {
+		/* Idle: commit this lone batch on the caller's thread, sparing it two
+		 * hand-offs. Batches arriving meanwhile queue for the committer
+		 * thread, which starts once this one is done. */
+		c->running = true;
+		pthread_mutex_unlock(&c->lock);
+		run_group(c, &j);
+		pthread_mutex_lock(&c->lock);
+		c->running = false;
+		pthread_cond_signal(&c->queued); /* queued batches, or a stop, may wait on us */
+		pthread_mutex_unlock(&c->lock);
+		return;
+	}
 	if (c->tail)
 		c->tail->next = &j;
 	else
