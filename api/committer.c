@@ -28,57 +28,83 @@ struct rig_committer {
 	bool stopping;
 };
 
-/* Runs one batch inside the group's transaction, under its own savepoint. */
-static void apply_one(struct rig_committer *c, struct job *j)
+static bool exec_ok(sqlite3 *db, const char *sql)
+{
+	return sqlite3_exec(db, sql, NULL, NULL, NULL) == SQLITE_OK;
+}
+
+/* Undoes one batch inside the group. False when that failed, or when SQLite
+ * has already rolled the whole transaction back (an I/O error, a full disk):
+ * then every batch of the group is gone. */
+static bool undo_one(sqlite3 *db)
+{
+	return exec_ok(db, "ROLLBACK TO batch") && exec_ok(db, "RELEASE batch") &&
+	       !sqlite3_get_autocommit(db);
+}
+
+/* Runs one batch inside the group's transaction, under its own savepoint.
+ * Returns 0 when applied, 1 when the batch failed alone (its problem is in
+ * its response, the group goes on), -1 when the group's transaction is lost. */
+static int apply_one(struct rig_committer *c, struct job *j)
 {
 	json_t *receipt = NULL;
-	sqlite3_exec(c->conn, "SAVEPOINT batch", NULL, NULL, NULL);
-	if (rig_batch_apply(c->conn, j->batch, j->resp, &receipt) != 0) {
-		sqlite3_exec(c->conn, "ROLLBACK TO batch; RELEASE batch", NULL, NULL, NULL);
-		return;
-	}
+	if (!exec_ok(c->conn, "SAVEPOINT batch"))
+		return -1;
+	if (rig_batch_apply(c->conn, j->batch, j->resp, &receipt) != 0)
+		return undo_one(c->conn) ? 1 : -1;
 	long long to = json_integer_value(json_object_get(receipt, "toVersion"));
 	rig_resp_json(j->resp, 201, receipt, NULL);
 	rig_api__etag(j->resp, to);
 	int rc = rig_api__store_response(j->req, c->conn, j->resp);
-	if (rc) {
-		sqlite3_exec(c->conn, "ROLLBACK TO batch; RELEASE batch", NULL, NULL, NULL);
-		rig_resp_release(j->resp);
-		rig_api__fail(j->resp, rc, "storing the response");
+	if (rc || !exec_ok(c->conn, "RELEASE batch") || sqlite3_get_autocommit(c->conn)) {
+		bool intact = rc && undo_one(c->conn);
 		rig_batch_settle(c->app, false);
-		return;
+		rig_resp_release(j->resp);
+		rig_api__fail(j->resp, rc ? rc : -RIG_STORAGE_UNAVAILABLE, "storing the batch");
+		return intact ? 1 : -1;
 	}
-	sqlite3_exec(c->conn, "RELEASE batch", NULL, NULL, NULL);
 	/* Later batches of the group may start from this model: the group's
 	 * transaction already holds its writes. A failed COMMIT drops it below. */
 	rig_batch_settle(c->app, true);
 	j->applied = true;
+	return 0;
 }
 
-/* Begins, applies and commits one group; answers every job in it. */
+/* Begins, applies and commits one group; answers every job in it. A batch is
+ * answered 201 only when the COMMIT holding it returned; when the group's
+ * transaction is lost, no batch of it was written, so each is answered 503
+ * and may be retried. */
 static void run_group(struct rig_committer *c, struct job *group)
 {
 	int rc = rig_db_begin_write(c->app->db, c->conn);
+	bool lost = rc != 0;
 	for (struct job *j = group; j; j = j->next) {
-		if (rc)
-			rig_api__fail(j->resp, rc, "starting the batch");
-		else
-			apply_one(c, j);
-	}
-	if (rc == 0) {
-		int s = sqlite3_exec(c->conn, "COMMIT", NULL, NULL, NULL);
-		if (s != SQLITE_OK) {
-			sqlite3_exec(c->conn, "ROLLBACK", NULL, NULL, NULL);
-			rig_batch_forget(c->app);
-			for (struct job *j = group; j; j = j->next) {
-				if (!j->applied)
-					continue;
-				rig_resp_release(j->resp);
-				rig_api__fail(j->resp, rig_db_fail(s), "committing the batch");
-			}
+		if (lost) {
+			rig_resp_release(j->resp);
+			rig_api__fail(j->resp, rc ? rc : -RIG_STORAGE_UNAVAILABLE, "committing the batch");
+			continue;
 		}
-		rig_db_end_write(c->app->db, c->conn);
+		if (apply_one(c, j) < 0) {
+			lost = true;
+			if (j->resp->status == 0) /* its savepoint never opened */
+				rig_api__fail(j->resp, -RIG_STORAGE_UNAVAILABLE, "starting the batch");
+		}
 	}
+	if (!lost && !exec_ok(c->conn, "COMMIT"))
+		lost = true;
+	if (lost) {
+		if (!sqlite3_get_autocommit(c->conn))
+			exec_ok(c->conn, "ROLLBACK");
+		rig_batch_forget(c->app);
+		for (struct job *j = group; j; j = j->next) {
+			if (!j->applied)
+				continue;
+			rig_resp_release(j->resp);
+			rig_api__fail(j->resp, -RIG_STORAGE_UNAVAILABLE, "committing the batch");
+		}
+	}
+	if (rc == 0)
+		rig_db_end_write(c->app->db, c->conn);
 	/* Read next before done: a waiter whose job is done returns and its job
 	 * (on its stack) goes away as soon as it sees done under the lock. */
 	pthread_mutex_lock(&c->lock);

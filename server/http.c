@@ -78,6 +78,7 @@ struct request {
 	atomic_bool headers_seen; /* the access handler ran once (headers complete) */
 	bool encoded_slash;     /* the raw path hides a '/' or NUL in an escape */
 	atomic_bool dispatched; /* handed to a worker; exempt from the sweeper */
+	bool swept;             /* the sweeper shut its socket down (under live_lock) */
 	atomic_bool response_ready;
 	atomic_size_t received; /* body bytes so far, for the sweeper */
 	struct rig_resp resp; /* filled by the worker */
@@ -233,6 +234,7 @@ void rig_http_sweep(struct rig_http *h)
 			 * the connection on its own thread. */
 			shutdown(r->fd, SHUT_RDWR);
 			r->fd = -1;
+			r->swept = true;
 		}
 	}
 	pthread_mutex_unlock(&h->live_lock);
@@ -473,13 +475,23 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 				    "the path escapes a '/' or NUL inside an id; ids are 1-64"
 				    " characters of [A-Za-z0-9_.:-]",
 				    false);
-	/* The whole request is in: run its handler on a worker. */
-	r->dispatched = true;
+	/* The whole request is in: run its handler on a worker — unless the
+	 * sweeper already closed the socket (the handler's answer would be lost
+	 * after its effects were applied). */
+	pthread_mutex_lock(&h->live_lock);
+	bool swept = r->swept;
+	if (!swept)
+		r->dispatched = true;
+	pthread_mutex_unlock(&h->live_lock);
+	if (swept)
+		return MHD_NO;
 	MHD_suspend_connection(conn);
 	if (rig_workers_submit(h->workers, run_handler, r) != 0) {
-		r->dispatched = false;
+		/* Stopping (or out of memory): answer here once resumed. */
+		rig_problem(&r->resp, RIG_SHUTTING_DOWN, NULL, "the server is shutting down");
+		rig_resp_header(&r->resp, "Connection", "close");
+		r->response_ready = true;
 		MHD_resume_connection(conn);
-		return MHD_NO;
 	}
 	return MHD_YES;
 }
@@ -563,7 +575,7 @@ struct rig_http *rig_http_start(struct rig_app *app, const struct rig_config *cf
 	h->port = info ? info->port : cfg->port;
 	return h;
 fail:
-	rig_workers_stop(h->workers);
+	rig_workers_free(h->workers);
 	pthread_mutex_destroy(&h->live_lock);
 	free(h);
 	return NULL;
@@ -585,9 +597,13 @@ void rig_http_stop(struct rig_http *h)
 	if (!h)
 		return;
 	/* Finish every handler first: each resumes its connection, and
-	 * libmicrohttpd can only stop with no connection suspended. */
-	rig_workers_stop(h->workers);
+	 * libmicrohttpd can only stop with no connection suspended. Requests that
+	 * complete meanwhile on kept-alive connections find the pool draining and
+	 * are answered 503 on the I/O thread; the pool stays allocated until the
+	 * daemon (and every callback that could submit) has stopped. */
+	rig_workers_drain(h->workers);
 	MHD_stop_daemon(h->daemon); /* every connection's CLOSED notice frees its state */
+	rig_workers_free(h->workers);
 	pthread_mutex_destroy(&h->live_lock);
 	free(h);
 }

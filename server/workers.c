@@ -15,7 +15,8 @@ struct rig_workers {
 	pthread_mutex_t lock;
 	pthread_cond_t ready;
 	struct job *head, *tail;
-	bool stopping;
+	bool stopping; /* draining: no new jobs */
+	bool joined;
 	size_t n_threads;
 	pthread_t threads[];
 };
@@ -53,7 +54,7 @@ struct rig_workers *rig_workers_start(size_t n)
 		if (pthread_create(&w->threads[w->n_threads], NULL, run, w) != 0)
 			break;
 	if (w->n_threads == 0) {
-		rig_workers_stop(w);
+		rig_workers_free(w);
 		return NULL;
 	}
 	return w;
@@ -68,6 +69,11 @@ int rig_workers_submit(struct rig_workers *w, rig_work_fn fn, void *arg)
 	j->arg = arg;
 	j->next = NULL;
 	pthread_mutex_lock(&w->lock);
+	if (w->stopping) {
+		pthread_mutex_unlock(&w->lock);
+		free(j);
+		return -1;
+	}
 	if (w->tail)
 		w->tail->next = j;
 	else
@@ -78,16 +84,23 @@ int rig_workers_submit(struct rig_workers *w, rig_work_fn fn, void *arg)
 	return 0;
 }
 
-void rig_workers_stop(struct rig_workers *w)
+void rig_workers_drain(struct rig_workers *w)
 {
-	if (!w)
-		return;
 	pthread_mutex_lock(&w->lock);
 	w->stopping = true;
 	pthread_cond_broadcast(&w->ready);
+	bool joined = w->joined;
+	w->joined = true;
 	pthread_mutex_unlock(&w->lock);
-	for (size_t i = 0; i < w->n_threads; i++)
+	for (size_t i = 0; !joined && i < w->n_threads; i++)
 		pthread_join(w->threads[i], NULL);
+}
+
+void rig_workers_free(struct rig_workers *w)
+{
+	if (!w)
+		return;
+	rig_workers_drain(w);
 	pthread_cond_destroy(&w->ready);
 	pthread_mutex_destroy(&w->lock);
 	free(w);
