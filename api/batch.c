@@ -251,7 +251,7 @@ int rig_batch_apply(sqlite3 *conn, const struct rig_batch *b, struct rig_resp *r
 		goto out;
 	}
 	rig_errs_init(errs);
-	ops = decode_all(b->ops, errs);
+	ops = b->decoded ? b->decoded : decode_all(b->ops, errs);
 	if (!ops) {
 		rig_problem_errs(resp, errs, 0);
 		goto out;
@@ -313,9 +313,10 @@ int rig_batch_apply(sqlite3 *conn, const struct rig_batch *b, struct rig_resp *r
 	*out_receipt = receipt;
 	rc = 0;
 out:
-	for (size_t i = 0; ops && i < n_ops; i++)
+	for (size_t i = 0; ops && !b->decoded && i < n_ops; i++)
 		rig_op_release(&ops[i]);
-	free(ops);
+	if (!b->decoded)
+		free(ops);
 	free(locks.items);
 	rig_shot_model_release(&model);
 	json_decref(ctx.changed);
@@ -384,13 +385,11 @@ void rig_h_edits(struct rig_req *req, struct rig_resp *resp)
 		   &b.has_expected_version);
 	rig_batch_read_fence(&b, body, &jr);
 	b.ops = json_object_get(body, "ops");
-	if (rig_errs_any(&errs) && json_is_array(b.ops) &&
-	    json_array_size(b.ops) <= RIG_MAX_OPS_PER_BATCH) {
-		/* Report the ops' own problems beside the envelope's, in one answer. */
-		struct rig_op *ops = decode_all(b.ops, &errs);
-		for (size_t i = 0; ops && i < json_array_size(b.ops); i++)
-			rig_op_release(&ops[i]);
-		free(ops);
+	if (json_is_array(b.ops) && json_array_size(b.ops) <= RIG_MAX_OPS_PER_BATCH) {
+		/* Decoded here, before the write turn or the committer: a large skin
+		 * never holds up other writers while it is parsed. The ops' own
+		 * problems go beside the envelope's, in one answer. */
+		b.decoded = decode_all(b.ops, &errs);
 	}
 	if (!json_is_array(b.ops) || json_array_size(b.ops) == 0) {
 		rig_jr_fail(&jr, "ops", "field 'ops' must be a non-empty array of ops");
@@ -433,5 +432,8 @@ void rig_h_edits(struct rig_req *req, struct rig_resp *resp)
 	}
 	rig_db_release(req->app->db, conn);
 out:
+	for (size_t i = 0; b.decoded && i < json_array_size(b.ops); i++)
+		rig_op_release(&b.decoded[i]);
+	free(b.decoded);
 	json_decref(body);
 }

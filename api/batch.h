@@ -17,10 +17,12 @@
 
 #include "api.h"
 #include "jsonread.h"
+#include "ops.h"
 
 struct rig_batch {
 	const char *shot_id;
 	json_t *ops; /* borrowed array */
+	struct rig_op *decoded; /* ops already decoded (borrowed; used once), or NULL */
 	bool has_expected_version;
 	long long expected_version;
 	int conflict_status; /* 409 for a body expectedVersion, 412 for If-Match */
