@@ -290,7 +290,7 @@ int rig_batch_apply(sqlite3 *conn, const struct rig_batch *b, struct rig_resp *r
 	if (!b->dry_run) {
 		char *text = json_dumps(receipt, JSON_COMPACT | JSON_REAL_PRECISION(17));
 		const char *id = json_string_value(json_object_get(receipt, "receiptId"));
-		src = text ? rig_shot_save(conn, &model) : -RIG_INTERNAL;
+		src = text ? rig_shot_save(conn, &model, model.version + 1) : -RIG_INTERNAL;
 		if (!src)
 			src = rig_shot_set_version(conn, model.id, model.version, model.version + 1);
 		if (!src)
@@ -303,8 +303,7 @@ int rig_batch_apply(sqlite3 *conn, const struct rig_batch *b, struct rig_resp *r
 		}
 		if (b->use_cache && b->app->shot_cache) {
 			struct rig_shot_cache *c = b->app->shot_cache;
-			rig_shot_model_settle(&model);
-			model.version++;
+			rig_shot_model_settle(&model, model.version + 1);
 			c->next = model;
 			c->pending = true;
 			memset(&model, 0, sizeof model);

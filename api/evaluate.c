@@ -9,10 +9,12 @@
 #include "mesh_map.h"
 #include "shot_repo.h"
 
-int rig_eval_open(struct rig_eval *ev, sqlite3 *conn, const char *shot_id, struct rig_resp *resp)
+int rig_eval_open(struct rig_eval *ev, sqlite3 *conn, struct rig_skin_cache *cache,
+		  const char *shot_id, struct rig_resp *resp)
 {
 	memset(ev, 0, sizeof *ev);
 	ev->conn = conn;
+	ev->cache = cache;
 	int rc = sqlite3_exec(conn, "BEGIN", NULL, NULL, NULL) == SQLITE_OK ? 0 : -RIG_INTERNAL;
 	if (!rc)
 		rc = rig_shot_load(&ev->model, conn, shot_id);
@@ -58,24 +60,34 @@ static int prepare_one(struct rig_eval *ev, long s, struct rig_errs *errs)
 	if (ev->skins[s])
 		return 0;
 	struct rig_model_layer *l = model_layer(ev, s);
-	int rc = rig_shot_load_skin(ev->conn, &ev->model, l);
-	if (rc) {
-		struct rig_err *e = rig_errs_add(errs, (enum rig_code)-rc, "cannot load the skin of '%s'",
-						 l->id);
-		rig_strlcpy(e->layer_id, l->id, sizeof e->layer_id);
-		return -1;
-	}
-	/* A stored skin passed every rule when it was written: the evaluator takes
-	 * its arrays after a structural check instead of validating a copy. */
-	size_t from = errs->count;
-	ev->skins[s] = rig_skin_take(&l->skin, errs);
-	l->skin_loaded = false;
+	ev->skins[s] = rig_skin_cache_get(ev->cache, ev->model.seq, l->id, l->skin_revision);
 	if (!ev->skins[s]) {
-		for (size_t k = from; k < errs->count; k++)
-			rig_strlcpy(errs->items[k].layer_id, l->id, sizeof errs->items[k].layer_id);
-		return -1;
+		int rc = rig_shot_load_skin(ev->conn, &ev->model, l);
+		if (rc) {
+			struct rig_err *e = rig_errs_add(errs, (enum rig_code)-rc,
+							 "cannot load the skin of '%s'", l->id);
+			rig_strlcpy(e->layer_id, l->id, sizeof e->layer_id);
+			return -1;
+		}
+		/* A stored skin passed every rule when it was written: the evaluator
+		 * takes its arrays after a structural check instead of validating a copy. */
+		size_t from = errs->count;
+		struct rig_skin *skin = rig_skin_take(&l->skin, errs);
+		l->skin_loaded = false;
+		if (!skin) {
+			for (size_t k = from; k < errs->count; k++)
+				rig_strlcpy(errs->items[k].layer_id, l->id,
+					    sizeof errs->items[k].layer_id);
+			return -1;
+		}
+		ev->skins[s] = rig_skin_cache_put(ev->cache, ev->model.seq, l->id, l->skin_revision,
+						  skin);
+		if (!ev->skins[s]) {
+			rig_errs_add(errs, RIG_INTERNAL, "out of memory sharing the skin of '%s'", l->id);
+			return -1;
+		}
 	}
-	ev->view.layers[s].skin = ev->skins[s];
+	ev->view.layers[s].skin = rig_skin_ref_skin(ev->skins[s]);
 	return 0;
 }
 
@@ -92,7 +104,7 @@ int rig_eval_prepare(struct rig_eval *ev, long layer, bool shot_space, struct ri
 
 const struct rig_skin *rig_eval_skin(const struct rig_eval *ev, long layer)
 {
-	return ev->skins[layer];
+	return ev->skins[layer] ? rig_skin_ref_skin(ev->skins[layer]) : NULL;
 }
 
 /* Carries points from layer's local space up to shot space: through each
@@ -107,7 +119,7 @@ static int to_shot_space(double *xy, size_t n, struct rig_resolver *r, const str
 		long p = ev->view.layers[x].parent;
 		if (p == RIG_NO_LAYER || !ev->view.layers[p].deformed)
 			continue;
-		const struct rig_skin_def *d = rig_skin_def_of(ev->skins[p]);
+		const struct rig_skin_def *d = rig_skin_def_of(rig_eval_skin(ev, p));
 		double *deformed = malloc(2 * d->n_verts * sizeof *deformed);
 		if (!deformed) {
 			rig_errs_add(errs, RIG_INTERNAL, "out of memory");
@@ -130,14 +142,14 @@ int rig_eval_frame(double *out_xy, struct rig_resolver *r, const struct rig_eval
 		return -1;
 	if (!shot_space)
 		return 0;
-	return to_shot_space(out_xy, rig_skin_def_of(ev->skins[layer])->n_verts, r, ev, layer,
+	return to_shot_space(out_xy, rig_skin_def_of(rig_eval_skin(ev, layer))->n_verts, r, ev, layer,
 			     frame, errs);
 }
 
 int rig_eval_map_points(double *xy, size_t n, struct rig_resolver *r, const struct rig_eval *ev,
 			long layer, double frame, bool shot_space, struct rig_errs *errs)
 {
-	const struct rig_skin_def *d = rig_skin_def_of(ev->skins[layer]);
+	const struct rig_skin_def *d = rig_skin_def_of(rig_eval_skin(ev, layer));
 	double *deformed = malloc(2 * d->n_verts * sizeof *deformed);
 	if (!deformed) {
 		rig_errs_add(errs, RIG_INTERNAL, "out of memory");
@@ -155,7 +167,7 @@ int rig_eval_map_points(double *xy, size_t n, struct rig_resolver *r, const stru
 void rig_eval_release(struct rig_eval *ev)
 {
 	for (size_t i = 0; ev->skins && i < ev->view.scene.n_layers; i++)
-		rig_skin_free(ev->skins[i]);
+		rig_skin_cache_release(ev->cache, ev->skins[i]);
 	free(ev->skins);
 	rig_scene_view_release(&ev->view);
 	rig_shot_model_release(&ev->model);

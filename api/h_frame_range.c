@@ -277,7 +277,8 @@ void rig_h_frame_range(struct rig_req *req, struct rig_resp *resp)
 	sqlite3 *conn = rig_db_acquire(req->app->db);
 	if (rig_frames__space(req, resp, &rg->shot_space) ||
 	    rig_frames__format(req, resp, true, &rg->fmt) ||
-	    rig_eval_open(&rg->ev, conn, req->params[0], resp) != 0 || parse_range(req, resp, rg) ||
+	    rig_eval_open(&rg->ev, conn, req->app->skin_cache, req->params[0], resp) != 0 ||
+	    parse_range(req, resp, rg) ||
 	    (rg->layer = rig_eval_find_skinned(&rg->ev, req->params[1], resp)) < 0)
 		goto fail;
 	if (rig_frames__etag(req, resp, rg->ev.model.version))

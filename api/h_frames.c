@@ -194,7 +194,7 @@ void rig_h_frame(struct rig_req *req, struct rig_resp *resp)
 		return;
 	}
 	rig_errs_init(errs);
-	if (rig_eval_open(&ev, conn, req->params[0], resp) != 0)
+	if (rig_eval_open(&ev, conn, req->app->skin_cache, req->params[0], resp) != 0)
 		goto out;
 	targets = calloc(ev.view.scene.n_layers + 1, sizeof *targets);
 	results = calloc(ev.view.scene.n_layers + 1, sizeof *results);
@@ -327,7 +327,7 @@ void rig_h_map_points(struct rig_req *req, struct rig_resp *resp)
 		goto out;
 	}
 	conn = rig_db_acquire(req->app->db);
-	if (rig_eval_open(&ev, conn, req->params[0], resp) != 0)
+	if (rig_eval_open(&ev, conn, req->app->skin_cache, req->params[0], resp) != 0)
 		goto out;
 	long layer = rig_eval_find_skinned(&ev, req->params[1], resp);
 	if (layer < 0)

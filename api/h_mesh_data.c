@@ -202,7 +202,7 @@ void rig_h_mesh_data(struct rig_req *req, struct rig_resp *resp)
 	struct rig_buf b;
 	rig_buf_init(&b);
 	sqlite3 *conn = rig_db_acquire(req->app->db);
-	if (rig_eval_open(&ev, conn, req->params[0], resp) != 0)
+	if (rig_eval_open(&ev, conn, req->app->skin_cache, req->params[0], resp) != 0)
 		goto out;
 	long mi = rig_shot_model_index(&ev.model, req->params[1]);
 	if (mi < 0) {

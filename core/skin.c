@@ -418,6 +418,17 @@ struct rig_skin *rig_skin_take(struct rig_skin_def *def, struct rig_errs *errs)
 	return skin;
 }
 
+size_t rig_skin_bytes(const struct rig_skin *skin)
+{
+	const struct rig_skin_def *d = &skin->def;
+	size_t n_infl = d->weight_offsets[d->n_verts];
+	return sizeof *skin + d->n_verts * 2 * sizeof *d->source +
+	       d->n_tris * (3 * sizeof *d->triangles + sizeof *skin->src_area2) +
+	       d->n_joints * (sizeof *d->joints + sizeof *skin->inv_binds + sizeof *skin->id_order) +
+	       (d->n_verts + 1) * sizeof *d->weight_offsets +
+	       n_infl * (sizeof *d->influences + sizeof *skin->k_joints + sizeof *skin->k_weights);
+}
+
 void rig_skin_free(struct rig_skin *skin)
 {
 	if (!skin)

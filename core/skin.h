@@ -92,6 +92,10 @@ struct rig_skin *rig_skin_new(const struct rig_skin_def *def, struct rig_errs *e
  * rig_skin_free(). */
 struct rig_skin *rig_skin_take(struct rig_skin_def *def, struct rig_errs *errs);
 
+/* The bytes an evaluator holds (its struct and every array), for caches that
+ * bound their memory. */
+size_t rig_skin_bytes(const struct rig_skin *skin);
+
 /* Frees an evaluator; NULL is a no-op. */
 void rig_skin_free(struct rig_skin *skin);
 

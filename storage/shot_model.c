@@ -57,8 +57,9 @@ void rig_shot_model_release(struct rig_shot_model *m)
 	memset(m, 0, sizeof *m);
 }
 
-void rig_shot_model_settle(struct rig_shot_model *m)
+void rig_shot_model_settle(struct rig_shot_model *m, long long committed_version)
 {
+	m->version = committed_version;
 	size_t kept = 0;
 	for (size_t i = 0; i < m->n_layers; i++) {
 		struct rig_model_layer *l = &m->layers[i];
@@ -69,6 +70,7 @@ void rig_shot_model_settle(struct rig_shot_model *m)
 		if (l->binding_dirty && l->binding == RIG_BINDING_SKIN) {
 			l->skin_n_verts = l->skin.n_verts;
 			l->skin_n_tris = l->skin.n_tris;
+			l->skin_revision = committed_version;
 		}
 		l->is_new = l->dirty = l->binding_dirty = l->pending_delete = false;
 		l->binding_op = -1;

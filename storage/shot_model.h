@@ -42,6 +42,7 @@ struct rig_model_layer {
 	bool skin_loaded;
 	size_t skin_n_verts; /* counts as stored, valid even when not loaded */
 	size_t skin_n_tris;
+	long long skin_revision; /* the shot version that wrote the stored skin row */
 
 	bool is_new;        /* not in the database yet */
 	bool dirty;         /* layer row must be written */
@@ -69,10 +70,11 @@ struct rig_shot_model {
 	size_t n_slots;  /* a power of two above twice the layers indexed */
 };
 
-/* After the model's changes were written (rig_shot_save) and committed: drops
- * deleted layers, clears every layer's change flags and records the counts of
- * changed skins, so the model again mirrors the stored shot. */
-void rig_shot_model_settle(struct rig_shot_model *m);
+/* After the model's changes were written (rig_shot_save) and committed as
+ * committed_version: drops deleted layers, clears every layer's change flags,
+ * records the counts and revision of changed skins and the new version, so the
+ * model again mirrors the stored shot. */
+void rig_shot_model_settle(struct rig_shot_model *m, long long committed_version);
 
 /* Frees everything the model owns and zeroes it. Safe on a zeroed model. */
 void rig_shot_model_release(struct rig_shot_model *m);

@@ -67,7 +67,7 @@ static int load_skin_joints(struct rig_shot_model *m, sqlite3 *db)
 {
 	sqlite3_stmt *st = NULL;
 	int rc = rig_db__prepare(&st, db,
-			 "SELECT layer_id, n_verts, n_tris, n_joints, joints FROM skins"
+			 "SELECT layer_id, n_verts, n_tris, n_joints, joints, revision FROM skins"
 			 " WHERE shot_id = ?");
 	if (rc)
 		return rc;
@@ -81,6 +81,7 @@ static int load_skin_joints(struct rig_shot_model *m, sqlite3 *db)
 		l->binding = RIG_BINDING_SKIN;
 		l->skin_n_verts = (size_t)sqlite3_column_int64(st, 1);
 		l->skin_n_tris = (size_t)sqlite3_column_int64(st, 2);
+		l->skin_revision = sqlite3_column_int64(st, 5);
 		if (rig_blob_joints_decode(&l->skin, (size_t)sqlite3_column_int64(st, 3),
 					   sqlite3_column_blob(st, 4),
 					   (size_t)sqlite3_column_bytes(st, 4)) != 0) {
@@ -249,7 +250,8 @@ out:
 	return rc;
 }
 
-static int write_skin(sqlite3 *db, const char *shot_id, const struct rig_model_layer *l)
+static int write_skin(sqlite3 *db, const char *shot_id, const struct rig_model_layer *l,
+		      long long revision)
 {
 	sqlite3_stmt *st = NULL;
 	int rc = rig_db__prepare(&st, db, "DELETE FROM skins WHERE shot_id = ? AND layer_id = ?");
@@ -276,8 +278,8 @@ static int write_skin(sqlite3 *db, const char *shot_id, const struct rig_model_l
 		goto out_free;
 	rc = rig_db__prepare(&st, db,
 		     "INSERT INTO skins(shot_id, layer_id, n_verts, n_tris, n_joints, joints,"
-		     " source, triangles, weight_offsets, influences)"
-		     " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+		     " source, triangles, weight_offsets, influences, revision)"
+		     " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
 	if (rc)
 		goto out_free;
 	sqlite3_bind_text(st, 1, shot_id, -1, SQLITE_STATIC);
@@ -287,6 +289,7 @@ static int write_skin(sqlite3 *db, const char *shot_id, const struct rig_model_l
 	sqlite3_bind_int64(st, 5, (sqlite3_int64)d->n_joints);
 	for (int i = 0; i < 5; i++)
 		sqlite3_bind_blob64(st, 6 + i, blobs[i], sizes[i], SQLITE_STATIC);
+	sqlite3_bind_int64(st, 11, revision);
 	rc = rig_db__step_done(st);
 	rig_db__finish(st);
 out_free:
@@ -295,7 +298,7 @@ out_free:
 	return rc;
 }
 
-int rig_shot_save(sqlite3 *db, const struct rig_shot_model *m)
+int rig_shot_save(sqlite3 *db, const struct rig_shot_model *m, long long to_version)
 {
 	int rc = 0;
 	/* Deletions first, so an id deleted and created again in one batch is free. */
@@ -311,7 +314,7 @@ int rig_shot_save(sqlite3 *db, const struct rig_shot_model *m)
 		if (l->dirty)
 			rc = write_layer(db, m->id, l);
 		if (!rc && l->binding_dirty)
-			rc = write_skin(db, m->id, l);
+			rc = write_skin(db, m->id, l, to_version);
 	}
 	return rc;
 }

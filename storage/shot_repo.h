@@ -21,8 +21,9 @@ int rig_shot_load_skin(sqlite3 *db, const struct rig_shot_model *m, struct rig_m
 
 /* Writes back every change of m: deletes deleted layers (with their keys and
  * skins), inserts new ones, updates dirty ones, rewrites or deletes dirty skins.
- * Does not change the shot's version. */
-int rig_shot_save(sqlite3 *db, const struct rig_shot_model *m);
+ * Rewritten skins record to_version, the version the caller is about to commit
+ * (their revision: see migrations/0006). Does not change the shot's version. */
+int rig_shot_save(sqlite3 *db, const struct rig_shot_model *m, long long to_version);
 
 /* Moves the shot's version from `from` to `to`; -RIG_VERSION_CONFLICT when the
  * stored version is not `from`. */

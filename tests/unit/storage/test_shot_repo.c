@@ -71,7 +71,7 @@ Test(shot_repo, saves_and_loads_layers_keys_and_skins)
 	square_skin(&mesh->skin);
 	mesh->binding = RIG_BINDING_SKIN;
 	mesh->binding_dirty = true;
-	cr_assert_eq(rig_shot_save(db, &m), 0);
+	cr_assert_eq(rig_shot_save(db, &m, m.version + 1), 0);
 	rig_shot_model_release(&m);
 
 	cr_assert_eq(rig_shot_load(&m, db, "s"), 0);
@@ -116,13 +116,13 @@ Test(shot_repo, deleting_a_layer_drops_its_skin_and_allows_reusing_the_id)
 	square_skin(&mesh->skin);
 	mesh->binding = RIG_BINDING_SKIN;
 	mesh->binding_dirty = true;
-	cr_assert_eq(rig_shot_save(db, &m), 0);
+	cr_assert_eq(rig_shot_save(db, &m, m.version + 1), 0);
 	rig_shot_model_release(&m);
 
 	rig_shot_load(&m, db, "s");
 	rig_shot_model_find(&m, "mesh")->deleted = true;
 	rig_shot_model_add(&m, "mesh", "Again", RIG_LAYER_GROUP, NULL);
-	cr_assert_eq(rig_shot_save(db, &m), 0);
+	cr_assert_eq(rig_shot_save(db, &m, m.version + 1), 0);
 	rig_shot_model_release(&m);
 
 	rig_shot_load(&m, db, "s");
