@@ -334,7 +334,7 @@ int rig_batch_run(struct rig_req *req, sqlite3 *conn, const struct rig_batch *b,
 	}
 	rc = rig_batch_apply(conn, b, resp, out_receipt);
 	if (rc || b->dry_run)
-		sqlite3_exec(conn, "ROLLBACK", NULL, NULL, NULL);
+		rig_db_exec(conn, "ROLLBACK");
 	return rc;
 }
 

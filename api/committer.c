@@ -30,7 +30,7 @@ struct rig_committer {
 
 static bool exec_ok(sqlite3 *db, const char *sql)
 {
-	return sqlite3_exec(db, sql, NULL, NULL, NULL) == SQLITE_OK;
+	return rig_db_exec(db, sql) == SQLITE_OK;
 }
 
 /* Undoes one batch inside the group. False when that failed, or when SQLite

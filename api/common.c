@@ -95,11 +95,11 @@ int rig_api__commit(struct rig_req *req, sqlite3 *conn, struct rig_resp *resp)
 {
 	int rc = rig_api__store_response(req, conn, resp);
 	if (rc == 0) {
-		int s = sqlite3_exec(conn, "COMMIT", NULL, NULL, NULL);
+		int s = rig_db_exec(conn, "COMMIT");
 		rc = s == SQLITE_OK ? 0 : rig_db_fail(s);
 	}
 	if (rc) {
-		sqlite3_exec(conn, "ROLLBACK", NULL, NULL, NULL);
+		rig_db_exec(conn, "ROLLBACK");
 		free(resp->body);
 		resp->body = NULL;
 		resp->n_headers = 0;

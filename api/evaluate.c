@@ -15,7 +15,7 @@ int rig_eval_open(struct rig_eval *ev, sqlite3 *conn, struct rig_skin_cache *cac
 	memset(ev, 0, sizeof *ev);
 	ev->conn = conn;
 	ev->cache = cache;
-	int rc = sqlite3_exec(conn, "BEGIN", NULL, NULL, NULL) == SQLITE_OK ? 0 : -RIG_INTERNAL;
+	int rc = rig_db_exec(conn, "BEGIN") == SQLITE_OK ? 0 : -RIG_INTERNAL;
 	if (!rc)
 		rc = rig_shot_load(&ev->model, conn, shot_id);
 	if (!rc && rig_scene_view_init(&ev->view, &ev->model) != 0)

@@ -263,7 +263,7 @@ void rig_h_plan_validate(struct rig_req *req, struct rig_resp *resp)
 	struct rig_batch b;
 	memset(&b, 0, sizeof b);
 	sqlite3 *conn = rig_db_acquire(req->app->db);
-	int rc = sqlite3_exec(conn, "BEGIN", NULL, NULL, NULL) == SQLITE_OK ? 0 : -RIG_INTERNAL;
+	int rc = rig_db_exec(conn, "BEGIN") == SQLITE_OK ? 0 : -RIG_INTERNAL;
 	if (!rc)
 		rc = rig_plan_get(conn, req->params[0], &p);
 	if (rc) {
@@ -300,7 +300,7 @@ void rig_h_plan_validate(struct rig_req *req, struct rig_resp *resp)
 	json_decref(problem);
 	rig_resp_json(resp, 200, out, NULL);
 out:
-	sqlite3_exec(conn, "ROLLBACK", NULL, NULL, NULL);
+	rig_db_exec(conn, "ROLLBACK");
 	rig_db_release(req->app->db, conn);
 	rig_resp_release(&dry);
 	json_decref(ops);
@@ -371,7 +371,7 @@ void rig_h_plan_apply(struct rig_req *req, struct rig_resp *resp)
 	rig_batch_settle(req->app, rig_api__commit(req, conn, resp) == 0);
 	goto out;
 out_rollback:
-	sqlite3_exec(conn, "ROLLBACK", NULL, NULL, NULL);
+	rig_db_exec(conn, "ROLLBACK");
 out:
 	rig_db_release(req->app->db, conn);
 	json_decref(ops);

@@ -21,7 +21,7 @@ static bool not_modified(struct rig_req *req, struct rig_resp *resp, long long v
 static int load_shot(struct rig_req *req, struct rig_resp *resp, struct rig_shot_model *m)
 {
 	sqlite3 *conn = rig_db_acquire(req->app->db);
-	int rc = sqlite3_exec(conn, "BEGIN", NULL, NULL, NULL) == SQLITE_OK ? 0 : -RIG_INTERNAL;
+	int rc = rig_db_exec(conn, "BEGIN") == SQLITE_OK ? 0 : -RIG_INTERNAL;
 	if (!rc)
 		rc = rig_shot_load(m, conn, req->params[0]);
 	else

@@ -84,8 +84,17 @@ out:
 	return rc;
 }
 
+/* SQLite's memory statistics put one global mutex around every allocation:
+ * handler threads reading shots at once queue on it. rigd never reads them. */
+static void configure_sqlite(void)
+{
+	sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+}
+
 struct rig_db *rig_db_open(const struct rig_db_options *opt, char *err, size_t err_size)
 {
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+	pthread_once(&once, configure_sqlite);
 	size_t n = opt->pool_size ? opt->pool_size : 8;
 	struct rig_db *db = calloc(1, sizeof *db);
 	if (!db)
@@ -154,7 +163,7 @@ int rig_db_begin_write(struct rig_db *db, sqlite3 *conn)
 {
 	pthread_mutex_lock(&db->write_turn);
 	atomic_store(&db->writer, conn);
-	int rc = sqlite3_exec(conn, "BEGIN IMMEDIATE", NULL, NULL, NULL);
+	int rc = rig_db_exec(conn, "BEGIN IMMEDIATE");
 	if (rc == SQLITE_OK)
 		return 0;
 	atomic_store(&db->writer, NULL);
@@ -175,7 +184,7 @@ void rig_db_end_write(struct rig_db *db, sqlite3 *conn)
 void rig_db_release(struct rig_db *db, sqlite3 *conn)
 {
 	if (!sqlite3_get_autocommit(conn))
-		sqlite3_exec(conn, "ROLLBACK", NULL, NULL, NULL);
+		rig_db_exec(conn, "ROLLBACK");
 	rig_db_end_write(db, conn);
 	pthread_mutex_lock(&db->lock);
 	db->idle[db->n_idle++] = conn;
@@ -214,6 +223,16 @@ int rig_db__prepare(sqlite3_stmt **st, sqlite3 *db, const char *sql)
 	}
 	int rc = sqlite3_prepare_v3(db, sql, -1, SQLITE_PREPARE_PERSISTENT, st, NULL);
 	return rc == SQLITE_OK ? 0 : rig_db_fail(rc);
+}
+
+int rig_db_exec(sqlite3 *conn, const char *sql)
+{
+	sqlite3_stmt *st = NULL;
+	if (rig_db__prepare(&st, conn, sql) != 0)
+		return sqlite3_errcode(conn) != SQLITE_OK ? sqlite3_errcode(conn) : SQLITE_ERROR;
+	int rc = sqlite3_step(st);
+	rig_db__finish(st);
+	return rc == SQLITE_DONE ? SQLITE_OK : rc;
 }
 
 void rig_db__finish(sqlite3_stmt *st)

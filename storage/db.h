@@ -48,6 +48,11 @@ void rig_db_release(struct rig_db *db, sqlite3 *conn);
  * rig_db_release(conn). Returns 0 or a negative rig code (turn not held then). */
 int rig_db_begin_write(struct rig_db *db, sqlite3 *conn);
 
+/* Runs one statement that returns no rows (BEGIN, COMMIT, SAVEPOINT…) from the
+ * connection's statement cache, so it is parsed once per connection. Returns
+ * the SQLite result code (SQLITE_OK on success). */
+int rig_db_exec(sqlite3 *conn, const char *sql);
+
 /* Gives up the write turn if conn holds it (rig_db_release does this too). */
 void rig_db_end_write(struct rig_db *db, sqlite3 *conn);
 

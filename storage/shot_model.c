@@ -82,6 +82,20 @@ void rig_shot_model_settle(struct rig_shot_model *m, long long committed_version
 	index_rebuild(m);
 }
 
+static int by_ord(const void *a, const void *b)
+{
+	long long x = ((const struct rig_model_layer *)a)->ord;
+	long long y = ((const struct rig_model_layer *)b)->ord;
+	return (x > y) - (x < y);
+}
+
+void rig_shot_model_sort(struct rig_shot_model *m)
+{
+	if (m->n_layers > 1)
+		qsort(m->layers, m->n_layers, sizeof *m->layers, by_ord);
+	index_rebuild(m);
+}
+
 long rig_shot_model_index(const struct rig_shot_model *m, const char *id)
 {
 	if (!m->slots) {

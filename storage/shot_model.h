@@ -76,6 +76,10 @@ struct rig_shot_model {
  * model again mirrors the stored shot. */
 void rig_shot_model_settle(struct rig_shot_model *m, long long committed_version);
 
+/* Puts the layers in creation order (ord), for a loader that read them in
+ * another order, and rebuilds the id index. */
+void rig_shot_model_sort(struct rig_shot_model *m);
+
 /* Frees everything the model owns and zeroes it. Safe on a zeroed model. */
 void rig_shot_model_release(struct rig_shot_model *m);
 

@@ -26,7 +26,7 @@ static int load_layers(struct rig_shot_model *m, sqlite3 *db)
 	int rc = rig_db__prepare(&st, db,
 			 "SELECT id, ord, name, kind, parent_id, position_x, position_y, rotation,"
 			 " scale_x, scale_y, pivot_x, pivot_y, time_offset, keys"
-			 " FROM layers WHERE shot_id = ? ORDER BY ord");
+			 " FROM layers WHERE shot_id = ?"); /* sorted in C: SQLite's sorter copies every keys blob */
 	if (rc)
 		return rc;
 	sqlite3_bind_text(st, 1, m->id, -1, SQLITE_STATIC);
@@ -58,6 +58,8 @@ static int load_layers(struct rig_shot_model *m, sqlite3 *db)
 	}
 	if (s != SQLITE_DONE)
 		rc = rig_db_fail(s);
+	else
+		rig_shot_model_sort(m);
 out:
 	rig_db__finish(st);
 	return rc;
