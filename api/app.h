@@ -25,13 +25,13 @@ struct rig_app_limits {
 	size_t max_body_bytes;
 	size_t max_connections;
 	unsigned connection_timeout_seconds;
-	size_t skin_cache_bytes; /* prepared skins shared by reads; 0 shares none */
+	size_t read_cache_bytes; /* decoded shots and skins shared by reads; 0 shares none */
 };
 
 struct rig_inflight;   /* the set of idempotency keys being processed */
 struct rig_shot_cache; /* the write path's last committed shot (batch.h) */
 struct rig_committer;  /* group commit of edit batches (committer.h) */
-struct rig_skin_cache; /* prepared skin evaluators shared by reads (skin_cache.h) */
+struct rig_read_cache; /* decoded shots and skins shared by reads (read_cache.h) */
 
 struct rig_app {
 	struct rig_db *db;
@@ -40,7 +40,7 @@ struct rig_app {
 	struct rig_inflight *inflight;
 	struct rig_shot_cache *shot_cache;
 	struct rig_committer *committer;
-	struct rig_skin_cache *skin_cache;
+	struct rig_read_cache *read_cache;
 };
 
 /* Sets up the app over an open database; returns 0 or -1 on OOM. */

@@ -7,18 +7,50 @@
 
 #include "api.h"
 #include "mesh_map.h"
+#include "resources.h"
 #include "shot_repo.h"
 
-int rig_eval_open(struct rig_eval *ev, sqlite3 *conn, struct rig_skin_cache *cache,
+static void free_model(void *m)
+{
+	rig_shot_model_release(m);
+	free(m);
+}
+
+/* Takes the shot (seq, version) from the cache, else loads and files it. */
+static int take_model(struct rig_eval *ev, const char *shot_id, long long seq, long long version)
+{
+	ev->model_ref = rig_read_cache_get(ev->cache, seq, "", version);
+	if (!ev->model_ref) {
+		struct rig_shot_model *m = malloc(sizeof *m);
+		if (!m)
+			return -RIG_INTERNAL;
+		int rc = rig_shot_load(m, ev->conn, shot_id);
+		if (rc) {
+			free_model(m);
+			return rc;
+		}
+		ev->model_ref = rig_read_cache_put(ev->cache, seq, "", version, m,
+						   rig_shot_model_bytes(m), free_model);
+		if (!ev->model_ref)
+			return -RIG_INTERNAL;
+	}
+	ev->model = rig_read_ref_value(ev->model_ref);
+	return 0;
+}
+
+int rig_eval_open(struct rig_eval *ev, sqlite3 *conn, struct rig_read_cache *cache,
 		  const char *shot_id, struct rig_resp *resp)
 {
 	memset(ev, 0, sizeof *ev);
 	ev->conn = conn;
 	ev->cache = cache;
+	long long seq = 0, version = 0;
 	int rc = rig_db_exec(conn, "BEGIN") == SQLITE_OK ? 0 : -RIG_INTERNAL;
 	if (!rc)
-		rc = rig_shot_load(&ev->model, conn, shot_id);
-	if (!rc && rig_scene_view_init(&ev->view, &ev->model) != 0)
+		rc = rig_shot_stamp(conn, shot_id, &seq, &version);
+	if (!rc)
+		rc = take_model(ev, shot_id, seq, version);
+	if (!rc && rig_scene_view_init(&ev->view, ev->model) != 0)
 		rc = -RIG_INTERNAL;
 	if (!rc && !(ev->skins = calloc(ev->view.scene.n_layers + 1, sizeof *ev->skins)))
 		rc = -RIG_INTERNAL;
@@ -31,14 +63,14 @@ int rig_eval_open(struct rig_eval *ev, sqlite3 *conn, struct rig_skin_cache *cac
 
 long rig_eval_find_skinned(struct rig_eval *ev, const char *layer_id, struct rig_resp *resp)
 {
-	long i = rig_shot_model_index(&ev->model, layer_id);
+	long i = rig_shot_model_index(ev->model, layer_id);
 	if (i < 0) {
 		rig_problem(resp, RIG_NOT_FOUND,
-			    json_pack("{s:s, s:s}", "shotId", ev->model.id, "layerId", layer_id),
-			    "shot '%s' has no layer '%s'", ev->model.id, layer_id);
+			    json_pack("{s:s, s:s}", "shotId", ev->model->id, "layerId", layer_id),
+			    "shot '%s' has no layer '%s'", ev->model->id, layer_id);
 		return -1;
 	}
-	if (ev->model.layers[i].binding != RIG_BINDING_SKIN) {
+	if (ev->model->layers[i].binding != RIG_BINDING_SKIN) {
 		rig_problem(resp, RIG_MESH_BINDING_KIND, json_pack("{s:s}", "layerId", layer_id),
 			    "layer '%s' has no skin binding to evaluate", layer_id);
 		return -1;
@@ -47,47 +79,60 @@ long rig_eval_find_skinned(struct rig_eval *ev, const char *layer_id, struct rig
 }
 
 /* The model layer behind scene index s. */
-static struct rig_model_layer *model_layer(const struct rig_eval *ev, long s)
+static const struct rig_model_layer *model_layer(const struct rig_eval *ev, long s)
 {
-	for (size_t i = 0; i < ev->model.n_layers; i++)
+	for (size_t i = 0; i < ev->model->n_layers; i++)
 		if (ev->view.index_of[i] == s)
-			return &ev->model.layers[i];
+			return &ev->model->layers[i];
 	return NULL;
+}
+
+static void free_skin(void *skin)
+{
+	rig_skin_free(skin);
+}
+
+/* Prepares the evaluator of a stored skin from its rows (cache miss). */
+static struct rig_skin *prepare_skin(struct rig_eval *ev, const struct rig_model_layer *l,
+				     struct rig_errs *errs)
+{
+	struct rig_skin_def arrays;
+	int rc = rig_shot_read_skin(ev->conn, ev->model, l, &arrays);
+	if (rc) {
+		struct rig_err *e = rig_errs_add(errs, (enum rig_code)-rc,
+						 "cannot load the skin of '%s'", l->id);
+		rig_strlcpy(e->layer_id, l->id, sizeof e->layer_id);
+		return NULL;
+	}
+	/* A stored skin passed every rule when it was written: the evaluator takes
+	 * its arrays after a structural check instead of validating a copy. */
+	size_t from = errs->count;
+	struct rig_skin *skin = rig_skin_take(&arrays, errs);
+	rig_shot_skin_arrays_release(&arrays);
+	for (size_t k = from; !skin && k < errs->count; k++)
+		rig_strlcpy(errs->items[k].layer_id, l->id, sizeof errs->items[k].layer_id);
+	return skin;
 }
 
 static int prepare_one(struct rig_eval *ev, long s, struct rig_errs *errs)
 {
 	if (ev->skins[s])
 		return 0;
-	struct rig_model_layer *l = model_layer(ev, s);
-	ev->skins[s] = rig_skin_cache_get(ev->cache, ev->model.seq, l->id, l->skin_revision);
+	const struct rig_model_layer *l = model_layer(ev, s);
+	ev->skins[s] = rig_read_cache_get(ev->cache, ev->model->seq, l->id, l->skin_revision);
 	if (!ev->skins[s]) {
-		int rc = rig_shot_load_skin(ev->conn, &ev->model, l);
-		if (rc) {
-			struct rig_err *e = rig_errs_add(errs, (enum rig_code)-rc,
-							 "cannot load the skin of '%s'", l->id);
-			rig_strlcpy(e->layer_id, l->id, sizeof e->layer_id);
+		struct rig_skin *skin = prepare_skin(ev, l, errs);
+		if (!skin)
 			return -1;
-		}
-		/* A stored skin passed every rule when it was written: the evaluator
-		 * takes its arrays after a structural check instead of validating a copy. */
-		size_t from = errs->count;
-		struct rig_skin *skin = rig_skin_take(&l->skin, errs);
-		l->skin_loaded = false;
-		if (!skin) {
-			for (size_t k = from; k < errs->count; k++)
-				rig_strlcpy(errs->items[k].layer_id, l->id,
-					    sizeof errs->items[k].layer_id);
-			return -1;
-		}
-		ev->skins[s] = rig_skin_cache_put(ev->cache, ev->model.seq, l->id, l->skin_revision,
-						  skin);
+		ev->skins[s] = rig_read_cache_put(ev->cache, ev->model->seq, l->id,
+						  l->skin_revision, skin, rig_skin_bytes(skin),
+						  free_skin);
 		if (!ev->skins[s]) {
 			rig_errs_add(errs, RIG_INTERNAL, "out of memory sharing the skin of '%s'", l->id);
 			return -1;
 		}
 	}
-	ev->view.layers[s].skin = rig_skin_ref_skin(ev->skins[s]);
+	ev->view.layers[s].skin = rig_read_ref_value(ev->skins[s]);
 	return 0;
 }
 
@@ -104,7 +149,7 @@ int rig_eval_prepare(struct rig_eval *ev, long layer, bool shot_space, struct ri
 
 const struct rig_skin *rig_eval_skin(const struct rig_eval *ev, long layer)
 {
-	return ev->skins[layer] ? rig_skin_ref_skin(ev->skins[layer]) : NULL;
+	return ev->skins[layer] ? rig_read_ref_value(ev->skins[layer]) : NULL;
 }
 
 /* Carries points from layer's local space up to shot space: through each
@@ -167,9 +212,9 @@ int rig_eval_map_points(double *xy, size_t n, struct rig_resolver *r, const stru
 void rig_eval_release(struct rig_eval *ev)
 {
 	for (size_t i = 0; ev->skins && i < ev->view.scene.n_layers; i++)
-		rig_skin_cache_release(ev->cache, ev->skins[i]);
+		rig_read_cache_release(ev->cache, ev->skins[i]);
 	free(ev->skins);
 	rig_scene_view_release(&ev->view);
-	rig_shot_model_release(&ev->model);
+	rig_read_cache_release(ev->cache, ev->model_ref);
 	memset(ev, 0, sizeof *ev);
 }

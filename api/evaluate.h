@@ -1,10 +1,10 @@
-/* Evaluating a stored shot for one read request: the shot loaded in one read
- * snapshot, its scene view, and the skin evaluators the request needs. Shared
- * read-only by the threads that evaluate frames of the request; each thread
- * brings its own resolver (rig.h). The resolver and every evaluated matrix and
- * vertex are dropped at the end of the request; only the prepared evaluators
- * of stored skins (inputs, named by their stored revision) are shared with
- * other requests, through skin_cache.h.
+/* Evaluating a stored shot for one read request: the shot as one read
+ * snapshot sees it, its scene view, and the skin evaluators the request needs.
+ * Shared read-only by the threads that evaluate frames of the request; each
+ * thread brings its own resolver (rig.h). The resolver and every evaluated
+ * matrix and vertex are dropped at the end of the request; the decoded shot and
+ * the prepared evaluators (inputs, named by their stored versions) are shared
+ * with other requests through read_cache.h.
  */
 #ifndef RIG_EVALUATE_H
 #define RIG_EVALUATE_H
@@ -15,21 +15,22 @@
 #include "exchange.h"
 #include "rig.h"
 #include "shot_model.h"
-#include "skin_cache.h"
+#include "read_cache.h"
 
 struct rig_eval {
-	struct rig_shot_model model;
-	struct rig_scene_view view;
-	struct rig_skin_ref **skins;   /* per scene layer; held; NULL until prepared */
-	struct rig_skin_cache *cache;  /* borrowed */
-	sqlite3 *conn;                 /* borrowed while preparing (read transaction open) */
+	const struct rig_shot_model *model; /* held through model_ref; never changed */
+	struct rig_read_ref *model_ref;
+	struct rig_scene_view view;         /* the request's own */
+	struct rig_read_ref **skins;        /* per scene layer: evaluators held; NULL until prepared */
+	struct rig_read_cache *cache;       /* borrowed */
+	sqlite3 *conn;                      /* borrowed while preparing (read transaction open) */
 };
 
-/* Loads the shot into ev inside a read transaction on conn (left open, so
- * skins load from the same snapshot). Skin evaluators come from and go to
- * cache. Returns 0, or -1 with resp filled (404…). Release with
+/* Opens a read transaction on conn (left open, so skins load from the same
+ * snapshot) and takes the shot at the version it sees from cache, loading it on
+ * a miss. Returns 0, or -1 with resp filled (404…). Release with
  * rig_eval_release() in every case. */
-int rig_eval_open(struct rig_eval *ev, sqlite3 *conn, struct rig_skin_cache *cache,
+int rig_eval_open(struct rig_eval *ev, sqlite3 *conn, struct rig_read_cache *cache,
 		  const char *shot_id, struct rig_resp *resp);
 
 /* The scene index of a skinned mesh layer, or -1 with resp filled: 404 for an

@@ -229,8 +229,8 @@ static void range_free(void *ctx)
 /* Parses from/to/step (defaults: the shot's range, step 1). 0 or -1 with resp filled. */
 static int parse_range(struct rig_req *req, struct rig_resp *resp, struct range *rg)
 {
-	double to = rg->ev.model.frame_end;
-	rg->from = rg->ev.model.frame_start;
+	double to = rg->ev.model->frame_end;
+	rg->from = rg->ev.model->frame_start;
 	rg->step = 1;
 	const char *names[3] = {"from", "to", "step"};
 	double *fields[3] = {&rg->from, &to, &rg->step};
@@ -277,11 +277,11 @@ void rig_h_frame_range(struct rig_req *req, struct rig_resp *resp)
 	sqlite3 *conn = rig_db_acquire(req->app->db);
 	if (rig_frames__space(req, resp, &rg->shot_space) ||
 	    rig_frames__format(req, resp, true, &rg->fmt) ||
-	    rig_eval_open(&rg->ev, conn, req->app->skin_cache, req->params[0], resp) != 0 ||
+	    rig_eval_open(&rg->ev, conn, req->app->read_cache, req->params[0], resp) != 0 ||
 	    parse_range(req, resp, rg) ||
 	    (rg->layer = rig_eval_find_skinned(&rg->ev, req->params[1], resp)) < 0)
 		goto fail;
-	if (rig_frames__etag(req, resp, rg->ev.model.version))
+	if (rig_frames__etag(req, resp, rg->ev.model->version))
 		goto fail;
 	if (rig_eval_prepare(&rg->ev, rg->layer, rg->shot_space, errs) != 0) {
 		rig_frames__eval_failed(resp, errs);
@@ -293,9 +293,9 @@ void rig_h_frame_range(struct rig_req *req, struct rig_resp *resp)
 	rg->n_verts = d->n_verts;
 	rg->tris = d->triangles;
 	rg->n_tris = d->n_tris;
-	rg->version = rg->ev.model.version;
+	rg->version = rg->ev.model->version;
 	rig_strlcpy(rg->layer_id, req->params[1], sizeof rg->layer_id);
-	rig_strlcpy(rg->shot_id, rg->ev.model.id, sizeof rg->shot_id);
+	rig_strlcpy(rg->shot_id, rg->ev.model->id, sizeof rg->shot_id);
 	rig_buf_init(&rg->out);
 	for (size_t i = 0; i < RIG_RANGE_WINDOW; i++) {
 		struct slot *s = &rg->slots[i];

@@ -139,8 +139,8 @@ static long pick_layers(long *targets, struct rig_eval *ev, const char *list, st
 {
 	long n = 0;
 	if (!list) {
-		for (size_t i = 0; i < ev->model.n_layers; i++)
-			if (!ev->model.layers[i].deleted && ev->model.layers[i].binding == RIG_BINDING_SKIN)
+		for (size_t i = 0; i < ev->model->n_layers; i++)
+			if (!ev->model->layers[i].deleted && ev->model->layers[i].binding == RIG_BINDING_SKIN)
 				targets[n++] = ev->view.index_of[i];
 		return n;
 	}
@@ -194,7 +194,7 @@ void rig_h_frame(struct rig_req *req, struct rig_resp *resp)
 		return;
 	}
 	rig_errs_init(errs);
-	if (rig_eval_open(&ev, conn, req->app->skin_cache, req->params[0], resp) != 0)
+	if (rig_eval_open(&ev, conn, req->app->read_cache, req->params[0], resp) != 0)
 		goto out;
 	targets = calloc(ev.view.scene.n_layers + 1, sizeof *targets);
 	results = calloc(ev.view.scene.n_layers + 1, sizeof *results);
@@ -210,7 +210,7 @@ void rig_h_frame(struct rig_req *req, struct rig_resp *resp)
 			    "format f32 needs exactly one layer (use ?layers=<id>)");
 		goto out;
 	}
-	if (rig_frames__etag(req, resp, ev.model.version))
+	if (rig_frames__etag(req, resp, ev.model->version))
 		goto out;
 	for (long i = 0; i < n; i++)
 		if (rig_eval_prepare(&ev, targets[i], shot_space, errs) != 0) {
@@ -244,8 +244,8 @@ void rig_h_frame(struct rig_req *req, struct rig_resp *resp)
 		resp->content_type = "application/octet-stream";
 	} else {
 		rig_buf_puts(&b, "{\"shotId\":");
-		rig_buf_json_string(&b, ev.model.id);
-		rig_buf_printf(&b, ",\"shotVersion\":%lld,\"frame\":", ev.model.version);
+		rig_buf_json_string(&b, ev.model->id);
+		rig_buf_printf(&b, ",\"shotVersion\":%lld,\"frame\":", ev.model->version);
 		rig_buf_double(&b, frame);
 		rig_buf_printf(&b, ",\"space\":\"%s\",\"layers\":[", shot_space ? "shot" : "local");
 		for (long i = 0; i < n; i++) {
@@ -327,7 +327,7 @@ void rig_h_map_points(struct rig_req *req, struct rig_resp *resp)
 		goto out;
 	}
 	conn = rig_db_acquire(req->app->db);
-	if (rig_eval_open(&ev, conn, req->app->skin_cache, req->params[0], resp) != 0)
+	if (rig_eval_open(&ev, conn, req->app->read_cache, req->params[0], resp) != 0)
 		goto out;
 	long layer = rig_eval_find_skinned(&ev, req->params[1], resp);
 	if (layer < 0)
@@ -345,8 +345,8 @@ void rig_h_map_points(struct rig_req *req, struct rig_resp *resp)
 	struct rig_buf b;
 	rig_buf_init(&b);
 	rig_buf_puts(&b, "{\"shotId\":");
-	rig_buf_json_string(&b, ev.model.id);
-	rig_buf_printf(&b, ",\"shotVersion\":%lld,\"layerId\":", ev.model.version);
+	rig_buf_json_string(&b, ev.model->id);
+	rig_buf_printf(&b, ",\"shotVersion\":%lld,\"layerId\":", ev.model->version);
 	rig_buf_json_string(&b, req->params[1]);
 	rig_buf_puts(&b, ",\"frame\":");
 	rig_buf_double(&b, frame);

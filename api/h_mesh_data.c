@@ -196,35 +196,40 @@ void rig_h_mesh_data(struct rig_req *req, struct rig_resp *resp)
 	if (parse_query(req, resp, &q))
 		return;
 	struct rig_eval ev;
+	struct rig_skin_def arrays = {0};
 	struct rig_errs *errs = NULL;
 	struct rig_resolver *r = NULL;
 	double *evaluated = NULL;
 	struct rig_buf b;
 	rig_buf_init(&b);
 	sqlite3 *conn = rig_db_acquire(req->app->db);
-	if (rig_eval_open(&ev, conn, req->app->skin_cache, req->params[0], resp) != 0)
+	if (rig_eval_open(&ev, conn, req->app->read_cache, req->params[0], resp) != 0)
 		goto out;
-	long mi = rig_shot_model_index(&ev.model, req->params[1]);
+	long mi = rig_shot_model_index(ev.model, req->params[1]);
 	if (mi < 0) {
 		rig_problem(resp, RIG_NOT_FOUND,
-			    json_pack("{s:s, s:s}", "shotId", ev.model.id, "layerId", req->params[1]),
-			    "shot '%s' has no layer '%s'", ev.model.id, req->params[1]);
+			    json_pack("{s:s, s:s}", "shotId", ev.model->id, "layerId", req->params[1]),
+			    "shot '%s' has no layer '%s'", ev.model->id, req->params[1]);
 		goto out;
 	}
-	struct rig_model_layer *l = &ev.model.layers[mi];
-	if (open_token(req, resp, &q, ev.model.version) || rig_frames__etag(req, resp, ev.model.version))
+	const struct rig_model_layer *l = &ev.model->layers[mi];
+	if (open_token(req, resp, &q, ev.model->version) ||
+	    rig_frames__etag(req, resp, ev.model->version))
 		goto out;
 	bool skinned = l->binding == RIG_BINDING_SKIN;
-	bool needs_arrays = skinned && (q.kind == K_VERTICES || q.kind == K_TRIANGLES ||
-					q.kind == K_WEIGHTS);
-	int rc = needs_arrays ? rig_shot_load_skin(conn, &ev.model, l) : 0;
+	/* Evaluated vertices come with the evaluator's arrays; the other array
+	 * kinds read the stored arrays as written (weights bit for bit). */
+	bool evaluates = skinned && q.kind == K_VERTICES && q.has_frame;
+	bool needs_arrays = skinned && !evaluates &&
+			    (q.kind == K_VERTICES || q.kind == K_TRIANGLES || q.kind == K_WEIGHTS);
+	int rc = needs_arrays ? rig_shot_read_skin(conn, ev.model, l, &arrays) : 0;
 	if (rc) {
 		rig_api__fail(resp, rc, "loading the skin");
 		goto out;
 	}
-	const struct rig_skin_def *d = skinned ? &l->skin : NULL;
-	const double *xy = skinned ? l->skin.source : NULL;
-	if (skinned && q.kind == K_VERTICES && q.has_frame) {
+	const struct rig_skin_def *d = !skinned ? NULL : needs_arrays ? &arrays : &l->skin;
+	const double *xy = d ? d->source : NULL;
+	if (evaluates) {
 		long s = ev.view.index_of[mi];
 		errs = malloc(sizeof *errs);
 		evaluated = malloc(2 * l->skin_n_verts * sizeof *evaluated);
@@ -242,15 +247,15 @@ void rig_h_mesh_data(struct rig_req *req, struct rig_resp *resp)
 			goto out;
 		}
 		xy = evaluated;
-		d = rig_skin_def_of(rig_eval_skin(&ev, s)); /* the evaluator took the arrays */
+		d = rig_skin_def_of(rig_eval_skin(&ev, s));
 	}
 	size_t total = collection_size(&q, d);
 	rig_buf_puts(&b, "{\"shotId\":");
-	rig_buf_json_string(&b, ev.model.id);
+	rig_buf_json_string(&b, ev.model->id);
 	rig_buf_puts(&b, ",\"layerId\":");
 	rig_buf_json_string(&b, l->id);
 	rig_buf_printf(&b, ",\"kind\":\"%s\",\"shotVersion\":%lld,\"total\":%zu,", kind_names[q.kind],
-		       ev.model.version, total);
+		       ev.model->version, total);
 	if (q.has_frame) {
 		rig_buf_puts(&b, "\"frame\":");
 		rig_buf_double(&b, q.frame);
@@ -278,9 +283,9 @@ void rig_h_mesh_data(struct rig_req *req, struct rig_resp *resp)
 	rig_buf_printf(&b, "],\"count\":%zu,\"limitedBy\":", n);
 	rig_buf_puts(&b, limited_by ? (limited_by[0] == 'p' ? "\"pageSize\"" : "\"maxBytes\"") : "null");
 	if (i < total) {
-		json_t *t = json_pack("{s:s, s:s, s:s, s:s, s:I, s:I}", "k", "mesh", "s", ev.model.id,
+		json_t *t = json_pack("{s:s, s:s, s:s, s:s, s:I, s:I}", "k", "mesh", "s", ev.model->id,
 				      "l", l->id, "q", q.fingerprint, "v",
-				      (json_int_t)ev.model.version, "o", (json_int_t)i);
+				      (json_int_t)ev.model->version, "o", (json_int_t)i);
 		char *token = rig_api__token_make(req->app, t);
 		json_decref(t);
 		if (token) {
@@ -300,6 +305,7 @@ void rig_h_mesh_data(struct rig_req *req, struct rig_resp *resp)
 	resp->body_len = b.len;
 	rig_buf_init(&b);
 out:
+	rig_shot_skin_arrays_release(&arrays);
 	rig_buf_release(&b);
 	rig_resolver_free(r);
 	free(evaluated);

@@ -12,7 +12,7 @@
 #include "api.h"
 #include "batch.h"
 #include "committer.h"
-#include "skin_cache.h"
+#include "read_cache.h"
 #include "frames.h"
 #include "ids.h"
 #include "locks.h"
@@ -166,11 +166,11 @@ int rig_app_init(struct rig_app *app, struct rig_db *db, const struct rig_app_li
 	atomic_init(&app->draining, false);
 	app->inflight = calloc(1, sizeof *app->inflight);
 	app->shot_cache = rig_shot_cache_new();
-	app->skin_cache = rig_skin_cache_new(limits->skin_cache_bytes);
-	if (!app->inflight || !app->shot_cache || !app->skin_cache) {
+	app->read_cache = rig_read_cache_new(limits->read_cache_bytes);
+	if (!app->inflight || !app->shot_cache || !app->read_cache) {
 		free(app->inflight);
 		rig_shot_cache_free(app->shot_cache);
-		rig_skin_cache_free(app->skin_cache);
+		rig_read_cache_free(app->read_cache);
 		return -1;
 	}
 	pthread_mutex_init(&app->inflight->lock, NULL);
@@ -191,8 +191,8 @@ void rig_app_release(struct rig_app *app)
 	}
 	rig_shot_cache_free(app->shot_cache);
 	app->shot_cache = NULL;
-	rig_skin_cache_free(app->skin_cache);
-	app->skin_cache = NULL;
+	rig_read_cache_free(app->read_cache);
+	app->read_cache = NULL;
 	app->inflight = NULL;
 }
 

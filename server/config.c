@@ -33,8 +33,8 @@ static const char usage[] =
 	"                             (RIGD_DRAIN_TIMEOUT, 10)\n"
 	"  --housekeeping-interval S  seconds between sweeps of expired idempotency keys\n"
 	"                             (RIGD_HOUSEKEEPING_INTERVAL, 60)\n"
-	"  --skin-cache-mb MB         memory for prepared skins shared by reads; 0 prepares\n"
-	"                             every skin per request (RIGD_SKIN_CACHE_MB, 256)\n"
+	"  --read-cache-mb MB         memory for decoded shots and prepared skins shared by\n"
+	"                             reads; 0 loads them per request (RIGD_READ_CACHE_MB, 256)\n"
 	"  --help                     this text\n"
 	"\n"
 	"Logs are JSON lines on stderr. The first line with \"msg\":\"listening\" gives the port.\n";
@@ -107,10 +107,10 @@ static int apply(struct rig_config *cfg, const char *name, const char *v)
 		if (parse_uint(&n, v, 3600))
 			return -1;
 		cfg->drain_timeout_s = (unsigned)n;
-	} else if (!strcmp(name, "skin-cache-mb")) {
+	} else if (!strcmp(name, "read-cache-mb")) {
 		if (strcmp(v, "0") != 0 && parse_uint(&n, v, 1ULL << 20))
 			return -1;
-		cfg->skin_cache_mb = strcmp(v, "0") ? (long long)n : 0;
+		cfg->read_cache_mb = strcmp(v, "0") ? (long long)n : 0;
 	} else if (!strcmp(name, "housekeeping-interval")) {
 		if (parse_uint(&n, v, 86400))
 			return -1;
@@ -131,7 +131,7 @@ static const char *const names[] = {"db",
 				    "max-connections",
 				    "drain-timeout",
 				    "housekeeping-interval",
-				    "skin-cache-mb"};
+				    "read-cache-mb"};
 
 int rig_config_parse(struct rig_config *cfg, int argc, char **argv)
 {
@@ -145,7 +145,7 @@ int rig_config_parse(struct rig_config *cfg, int argc, char **argv)
 	cfg->threads = cores > 0 ? (unsigned)cores : 2;
 	cfg->workers = 4 * cfg->threads > 8 ? 4 * cfg->threads : 8;
 	cfg->connection_timeout_s = 30;
-	cfg->skin_cache_mb = 256;
+	cfg->read_cache_mb = 256;
 	cfg->max_connections = 1024;
 	cfg->drain_timeout_s = 10;
 	cfg->housekeeping_s = 60;

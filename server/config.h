@@ -19,7 +19,7 @@ struct rig_config {
 	unsigned connection_timeout_s;   /* --connection-timeout, RIGD_CONNECTION_TIMEOUT; default 30 */
 	unsigned max_connections;        /* --max-connections, RIGD_MAX_CONNECTIONS; default 1024 */
 	unsigned drain_timeout_s;        /* --drain-timeout, RIGD_DRAIN_TIMEOUT; default 10 */
-	long long skin_cache_mb;         /* --skin-cache-mb, RIGD_SKIN_CACHE_MB; default 256, 0 = none */
+	long long read_cache_mb;         /* --read-cache-mb, RIGD_READ_CACHE_MB; default 256, 0 = none */
 	unsigned housekeeping_s;         /* --housekeeping-interval, RIGD_HOUSEKEEPING_INTERVAL; default 60 */
 };
 

@@ -57,6 +57,18 @@ void rig_shot_model_release(struct rig_shot_model *m)
 	memset(m, 0, sizeof *m);
 }
 
+size_t rig_shot_model_bytes(const struct rig_shot_model *m)
+{
+	size_t bytes = sizeof *m + m->cap_layers * sizeof *m->layers + m->n_slots * sizeof *m->slots;
+	for (size_t i = 0; i < m->n_layers; i++) {
+		const struct rig_model_layer *l = &m->layers[i];
+		bytes += strlen(l->name) + 1 + l->skin.n_joints * sizeof *l->skin.joints;
+		for (int c = 0; c < RIG_CH_COUNT; c++)
+			bytes += l->keys[c].cap * sizeof *l->keys[c].items;
+	}
+	return bytes;
+}
+
 void rig_shot_model_settle(struct rig_shot_model *m, long long committed_version)
 {
 	m->version = committed_version;

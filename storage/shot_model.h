@@ -76,6 +76,10 @@ struct rig_shot_model {
  * model again mirrors the stored shot. */
 void rig_shot_model_settle(struct rig_shot_model *m, long long committed_version);
 
+/* The bytes the model holds (struct, layers, names, keys, skin joints; not
+ * loaded skin arrays), for caches that bound their memory. */
+size_t rig_shot_model_bytes(const struct rig_shot_model *m);
+
 /* Puts the layers in creation order (ord), for a loader that read them in
  * another order, and rebuilds the id index. */
 void rig_shot_model_sort(struct rig_shot_model *m);

@@ -157,10 +157,10 @@ static int read_blob(unsigned char **out, sqlite3 *db, sqlite3_int64 rowid, cons
 	return 0;
 }
 
-int rig_shot_load_skin(sqlite3 *db, const struct rig_shot_model *m, struct rig_model_layer *l)
+int rig_shot_read_skin(sqlite3 *db, const struct rig_shot_model *m,
+		       const struct rig_model_layer *l, struct rig_skin_def *out)
 {
-	if (l->skin_loaded || l->binding != RIG_BINDING_SKIN || l->binding_dirty)
-		return 0;
+	memset(out, 0, sizeof *out);
 	sqlite3_stmt *st = NULL;
 	int rc = rig_db__prepare(&st, db,
 				 "SELECT rowid, length(weight_offsets), length(influences) FROM skins"
@@ -187,18 +187,47 @@ int rig_shot_load_skin(sqlite3 *db, const struct rig_shot_model *m, struct rig_m
 		rc = read_blob(&offsets, db, rowid, "weight_offsets", offsets_size);
 	if (!rc)
 		rc = read_blob(&influences, db, rowid, "influences", influences_size);
-	if (!rc && (rig_blob_source_take(&l->skin, l->skin_n_verts, &source) ||
-		    rig_blob_triangles_take(&l->skin, l->skin_n_tris, &tris) ||
-		    rig_blob_weights_decode(&l->skin, l->skin_n_verts, offsets, offsets_size,
+	if (!rc && (rig_blob_source_take(out, l->skin_n_verts, &source) ||
+		    rig_blob_triangles_take(out, l->skin_n_tris, &tris) ||
+		    rig_blob_weights_decode(out, l->skin_n_verts, offsets, offsets_size,
 					    influences, influences_size)))
 		rc = -RIG_INTERNAL;
 	free(source);
 	free(tris);
 	free(offsets);
 	free(influences);
-	if (!rc)
-		l->skin_loaded = true;
-	return rc;
+	if (rc) {
+		rig_shot_skin_arrays_release(out);
+		return rc;
+	}
+	out->joints = l->skin.joints;
+	out->n_joints = l->skin.n_joints;
+	return 0;
+}
+
+void rig_shot_skin_arrays_release(struct rig_skin_def *def)
+{
+	def->joints = NULL; /* borrowed */
+	rig_skin_def_release(def);
+}
+
+int rig_shot_load_skin(sqlite3 *db, const struct rig_shot_model *m, struct rig_model_layer *l)
+{
+	if (l->skin_loaded || l->binding != RIG_BINDING_SKIN || l->binding_dirty)
+		return 0;
+	struct rig_skin_def arrays;
+	int rc = rig_shot_read_skin(db, m, l, &arrays);
+	if (rc)
+		return rc;
+	l->skin.source = arrays.source;
+	l->skin.n_verts = arrays.n_verts;
+	l->skin.triangles = arrays.triangles;
+	l->skin.n_tris = arrays.n_tris;
+	l->skin.weight_offsets = arrays.weight_offsets;
+	l->skin.influences = arrays.influences;
+	l->skin.n_weight_lists = arrays.n_weight_lists;
+	l->skin_loaded = true;
+	return 0;
 }
 
 static int delete_layer(sqlite3 *db, const char *shot_id, const char *layer_id)

@@ -15,8 +15,18 @@
  * *out, which it overwrites. Release with rig_shot_model_release() even on failure. */
 int rig_shot_load(struct rig_shot_model *out, sqlite3 *db, const char *shot_id);
 
-/* Loads the heavy arrays (source, triangles, weights) of a skinned layer of m
- * that is not new; no-op when already loaded. */
+/* Reads the heavy arrays (source, triangles, weights) of skinned layer l of m,
+ * not new, into *out, which it overwrites: the arrays are out's own, its joints
+ * are l's (borrowed). Changes neither m nor l, so a shared model can serve.
+ * Release with rig_shot_skin_arrays_release(). */
+int rig_shot_read_skin(sqlite3 *db, const struct rig_shot_model *m,
+		       const struct rig_model_layer *l, struct rig_skin_def *out);
+
+/* Frees the arrays rig_shot_read_skin() read (not the borrowed joints). */
+void rig_shot_skin_arrays_release(struct rig_skin_def *def);
+
+/* Loads the heavy arrays of a skinned layer of m that is not new into the
+ * layer's own def (the write path); no-op when already loaded. */
 int rig_shot_load_skin(sqlite3 *db, const struct rig_shot_model *m, struct rig_model_layer *l);
 
 /* Writes back every change of m: deletes deleted layers (with their keys and

@@ -1,8 +1,8 @@
-"""Prepared skins are shared across reads (api/skin_cache.c) but a read must always
-see the skin of its own snapshot. Every test reads a frame first (so the evaluator
-is cached), changes the skin or its surroundings through the API, and checks the
-next read against the independent computation of test_skin_refmath; and the bytes
-of a cached server equal those of a server that prepares every skin per request.
+"""Decoded shots and prepared skins are shared across reads (api/read_cache.c), but a
+read must always see the shot of its own snapshot. Every test reads frames first (so
+both are cached), changes the skin or its surroundings through the API, and checks
+the next read against the independent computation of test_skin_refmath; and the
+bytes of a cached server equal those of a server that loads everything per request.
 """
 from rigd_harness import Rigd, RigdTestCase, main
 from test_frames_eval import hierarchy
@@ -80,14 +80,14 @@ class SkinCache(ShotHelpers, RigdTestCase):
         cached = [self.frame(f, layers="mesh", fmt="f32").body for f in FRAMES]
         cached += [self.frame(f, layers="mesh", fmt="f32").body for f in FRAMES]
         self.rigd.stop()
-        with Rigd(db_path=self.rigd.db_path, extra_args=["--skin-cache-mb", "0"]) as plain:
+        with Rigd(db_path=self.rigd.db_path, extra_args=["--read-cache-mb", "0"]) as plain:
             fresh = [self.frame(f, layers="mesh", fmt="f32", rigd=plain).body for f in FRAMES]
         self.assertEqual(cached, fresh + fresh)
 
 
 class TinyCache(ShotHelpers, RigdTestCase):
     """A cache too small for one skin still answers every read correctly."""
-    server_args = ("--skin-cache-mb", "0")
+    server_args = ("--read-cache-mb", "0")
 
     def test_reads_without_sharing(self):
         self.shot = self.rigd.make_shot("p", "s", frameStart=0, frameEnd=24)
