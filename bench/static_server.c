@@ -45,6 +45,7 @@ int main(int argc, char **argv)
 	struct MHD_Daemon *d = MHD_start_daemon(
 		MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL, 0, NULL, NULL, on_request, &b,
 		MHD_OPTION_THREAD_POOL_SIZE, threads, MHD_OPTION_CONNECTION_TIMEOUT, 30u,
+		MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)64 * 1024, /* as rigd (server/http.c) */
 		MHD_OPTION_END);
 	if (!d)
 		return 1;

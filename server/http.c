@@ -35,6 +35,10 @@
 
 #define MAX_HEADER_FIELDS 100
 #define MAX_HEADER_BYTES 8192
+/* Each connection's libmicrohttpd pool: headers, read buffer, response head.
+ * libmicrohttpd zeroes the whole pool between keep-alive requests, so a big
+ * pool costs every request; 64 KiB holds the header limits above with room. */
+#define CONNECTION_MEMORY ((size_t)64 * 1024)
 /* A body must arrive at this average rate once the connection timeout has passed. */
 #define MIN_UPLOAD_BYTES_PER_SECOND 1024
 
@@ -563,7 +567,7 @@ struct rig_http *rig_http_start(struct rig_app *app, const struct rig_config *cf
 		cfg->connection_timeout_s, MHD_OPTION_CONNECTION_LIMIT, cfg->max_connections + 64,
 		MHD_OPTION_NOTIFY_COMPLETED, on_completed, h, MHD_OPTION_NOTIFY_CONNECTION,
 		on_connection, h, MHD_OPTION_URI_LOG_CALLBACK, request_new, h,
-		MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)256 * 1024,
+		MHD_OPTION_CONNECTION_MEMORY_LIMIT, CONNECTION_MEMORY,
 		MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024, MHD_OPTION_END);
 	freeaddrinfo(ai);
 	if (!h->daemon) {
