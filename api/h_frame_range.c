@@ -1,16 +1,19 @@
 /* GET /v1/shots/{shotId}/layers/{layerId}/frames: a frame range for render
  * farms, streamed as JSON, f32 or OBJ.
  *
- * Frames are evaluated and encoded in parallel on libuv's work queue, at most
- * RIG_RANGE_WINDOW ahead of what the client has read, and handed to
- * libmicrohttpd in order as it pulls bytes, so a 10,000-frame request holds a
- * handful of frames in memory, not all of them. Each window slot owns a resolver; the shot
- * and skins are shared read-only. Frame i is from + i·step (multiplied, never
- * accumulated, so frames are exact and independent of the range).
+ * Frames are evaluated and encoded in parallel on libuv's work queue, in chunks
+ * of a few consecutive frames (about CHUNK_BYTES of output, so each hand-off
+ * between threads carries real work), at most RIG_RANGE_WINDOW chunks ahead of
+ * what the client has read, and handed to libmicrohttpd in order as it pulls
+ * bytes: a 10,000-frame request holds a handful of frames in memory, not all
+ * of them. Each window slot owns a resolver; the shot and skins are shared
+ * read-only. Frame i is from + i·step (multiplied, never accumulated, so
+ * frames are exact and independent of the range).
  *
  * The first frame is evaluated before the response starts, so most evaluation
- * errors are a 422. An error on a later frame aborts the connection; the client
- * sees a short body (the f32 header's frameCount and the JSON brackets tell).
+ * errors are a 422. An error on a later frame aborts the connection after the
+ * frames before it; the client sees a short body (the f32 header's frameCount
+ * and the JSON brackets tell).
  */
 #include <math.h>
 #include <stdio.h>
@@ -22,13 +25,17 @@
 #include "evaluate.h"
 #include "frames.h"
 
+#define CHUNK_BYTES (512 * 1024) /* output a worker produces per hand-off */
+#define CHUNK_MAX_FRAMES 64
+
 struct slot {
 	uv_work_t work;
 	struct range *range;
-	size_t index; /* frame index being evaluated */
+	size_t first, count; /* the chunk: frame indices first … first + count − 1 */
+	size_t n_done;       /* frames evaluated and encoded, in order */
 	bool busy;
 	bool done;
-	int rc;
+	int rc; /* -1: frame first + n_done failed (errs says why) */
 	double *xy;
 	struct rig_buf encoded; /* the frame's bytes, encoded on the worker too */
 	struct rig_resolver *resolver;
@@ -43,7 +50,9 @@ struct range {
 	enum rig_frame_format fmt;
 	double from, step;
 	size_t n_frames;
-	size_t next_emit, next_schedule;
+	size_t chunk; /* frames per slot */
+	size_t next_emit, next_schedule; /* frame indices; multiples of chunk */
+	bool fail_next; /* the emitted chunk stopped at a failed frame */
 	uv_loop_t loop;
 	bool loop_open;
 	struct slot slots[RIG_RANGE_WINDOW];
@@ -94,12 +103,18 @@ static void encode_frame(struct rig_buf *b, const struct range *rg, size_t i, co
 static void work_cb(uv_work_t *w)
 {
 	struct slot *s = w->data;
+	const struct range *rg = s->range;
 	rig_errs_init(&s->errs);
-	s->rc = rig_eval_frame(s->xy, s->resolver, &s->range->ev, s->range->layer,
-			       frame_at(s->range, s->index), s->range->shot_space, &s->errs);
 	rig_buf_clear(&s->encoded);
-	if (s->rc == 0)
-		encode_frame(&s->encoded, s->range, s->index, s->xy);
+	s->rc = 0;
+	for (s->n_done = 0; s->n_done < s->count; s->n_done++) {
+		size_t i = s->first + s->n_done;
+		s->rc = rig_eval_frame(s->xy, s->resolver, &rg->ev, rg->layer, frame_at(rg, i),
+				       rg->shot_space, &s->errs);
+		if (s->rc)
+			break;
+		encode_frame(&s->encoded, rg, i, s->xy);
+	}
 }
 
 static void after_cb(uv_work_t *w, int status)
@@ -111,15 +126,22 @@ static void after_cb(uv_work_t *w, int status)
 		s->rc = -1;
 }
 
-/* Keeps the window full: queues frames up to RIG_RANGE_WINDOW past next_emit. */
+static struct slot *slot_of(struct range *rg, size_t frame)
+{
+	return &rg->slots[frame / rg->chunk % RIG_RANGE_WINDOW];
+}
+
+/* Keeps the window full: queues chunks up to RIG_RANGE_WINDOW past next_emit. */
 static int schedule(struct range *rg)
 {
 	while (rg->next_schedule < rg->n_frames &&
-	       rg->next_schedule < rg->next_emit + RIG_RANGE_WINDOW) {
-		struct slot *s = &rg->slots[rg->next_schedule % RIG_RANGE_WINDOW];
+	       rg->next_schedule < rg->next_emit + RIG_RANGE_WINDOW * rg->chunk) {
+		struct slot *s = slot_of(rg, rg->next_schedule);
 		if (s->busy || s->done)
 			break;
-		s->index = rg->next_schedule++;
+		s->first = rg->next_schedule;
+		s->count = rg->n_frames - s->first < rg->chunk ? rg->n_frames - s->first : rg->chunk;
+		rg->next_schedule += s->count;
 		s->busy = true;
 		s->work.data = s;
 		if (uv_queue_work(&rg->loop, &s->work, work_cb, after_cb) != 0)
@@ -128,15 +150,16 @@ static int schedule(struct range *rg)
 	return 0;
 }
 
-/* Waits for the next frame in order; returns its slot, or NULL when it failed. */
-static struct slot *next_frame(struct range *rg)
+/* Waits for the next chunk in order; returns its slot (check n_done and rc),
+ * or NULL when it could not be queued. */
+static struct slot *next_chunk(struct range *rg)
 {
-	struct slot *s = &rg->slots[rg->next_emit % RIG_RANGE_WINDOW];
+	struct slot *s = slot_of(rg, rg->next_emit);
 	if (schedule(rg) != 0)
 		return NULL;
 	while (!s->done)
 		uv_run(&rg->loop, UV_RUN_ONCE);
-	return s->rc == 0 ? s : NULL;
+	return s;
 }
 
 static void encode_header(struct range *rg)
@@ -167,9 +190,13 @@ static bool produce(struct range *rg)
 		encode_header(rg);
 		return true;
 	}
+	if (rg->fail_next) {
+		rg->failed = true;
+		return false;
+	}
 	if (rg->next_emit < rg->n_frames) {
-		struct slot *s = next_frame(rg);
-		if (!s) {
+		struct slot *s = next_chunk(rg);
+		if (!s || s->n_done == 0) {
 			rg->failed = true;
 			return false;
 		}
@@ -178,7 +205,8 @@ static bool produce(struct range *rg)
 		rg->out = s->encoded;
 		s->encoded = spare;
 		s->done = false;
-		rg->next_emit++;
+		rg->fail_next = s->rc != 0;
+		rg->next_emit += s->count;
 		schedule(rg);
 		return true;
 	}
@@ -296,6 +324,11 @@ void rig_h_frame_range(struct rig_req *req, struct rig_resp *resp)
 	rg->version = rg->ev.model->version;
 	rig_strlcpy(rg->layer_id, req->params[1], sizeof rg->layer_id);
 	rig_strlcpy(rg->shot_id, rg->ev.model->id, sizeof rg->shot_id);
+	size_t frame_bytes = rg->fmt == RIG_FRAMES_F32 ? 8 * rg->n_verts + 8
+			     : rg->fmt == RIG_FRAMES_JSON ? 48 * rg->n_verts
+							  : 48 * rg->n_verts + 24 * rg->n_tris;
+	rg->chunk = CHUNK_BYTES / frame_bytes;
+	rg->chunk = rg->chunk < 1 ? 1 : rg->chunk > CHUNK_MAX_FRAMES ? CHUNK_MAX_FRAMES : rg->chunk;
 	rig_buf_init(&rg->out);
 	for (size_t i = 0; i < RIG_RANGE_WINDOW; i++) {
 		struct slot *s = &rg->slots[i];
@@ -312,8 +345,8 @@ void rig_h_frame_range(struct rig_req *req, struct rig_resp *resp)
 		goto fail;
 	}
 	rg->loop_open = true;
-	struct slot *first = next_frame(rg);
-	if (!first) {
+	struct slot *first = next_chunk(rg);
+	if (!first || first->n_done == 0) {
 		struct slot *s = &rg->slots[0];
 		rig_frames__eval_failed(resp, s->errs.total ? &s->errs : errs);
 		goto fail;

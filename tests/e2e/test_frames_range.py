@@ -256,14 +256,18 @@ class Stream(RangeCase):
                 self.assertEqual(e.get("frame"), 5.0, e)
 
     def test_error_on_a_later_frame_never_looks_complete(self):
-        """Frames 0..4 are fine, 5 collapses: a 200 stream cannot turn into a 422, but the
-        client must be able to tell the body is not a complete, valid answer."""
+        """Frames before 5 are fine, 5 collapses: a 200 stream cannot turn into a 422, but
+        the client must be able to tell the body is not a complete, valid answer. Frames
+        are evaluated in chunks of consecutive frames: from=-200 puts the failure in a
+        later chunk than the first."""
         s = mirror_scene()
         self.apply_ops(s.all_ops())
-        for fmt in ("f32", "json", "obj"):
+        for fmt, start in (("f32", 0), ("json", 0), ("obj", 0), ("f32", -200), ("json", -200)):
             conn = self.rigd.connect()
+            n_frames = 9 - start
             try:
-                conn.request("GET", f"/v1/shots/{self.shot}/layers/m/frames?from=0&to=8&format={fmt}")
+                conn.request("GET", f"/v1/shots/{self.shot}/layers/m/frames"
+                                    f"?from={start}&to=8&format={fmt}")
                 resp = conn.getresponse()
                 if resp.status == 422:
                     continue                                 # refusing up front is fine too
@@ -283,7 +287,7 @@ class Stream(RangeCase):
                     json.loads(data)
             else:
                 objects, _ = parse_obj(data.decode())
-                self.assertLess(len(objects), 9, "a truncated OBJ must not hold every frame")
+                self.assertLess(len(objects), n_frames, "a truncated OBJ must not hold every frame")
 
 
 if __name__ == "__main__":
