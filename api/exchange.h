@@ -72,4 +72,10 @@ void rig_resp_release(struct rig_resp *resp);
  * problem+json). Never fails. */
 void rig_api_handle(struct rig_req *req, struct rig_resp *resp);
 
+/* True for a write whose work is bounded by its body (creating a project or a
+ * shot, an edit batch, locks, storing a plan), as opposed to reads and to
+ * writes that evaluate meshes or apply stored plans. The server may run such a
+ * request on the thread that read it (server/http.c: runs_inline). */
+bool rig_api_route_is_quick(const char *method, const char *path);
+
 #endif

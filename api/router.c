@@ -24,42 +24,43 @@ struct route {
 	const char *method;
 	const char *pattern; /* segments; "{}" captures an id into req->params */
 	rig_handler handler;
+	bool quick; /* a write whose work is bounded by its (small) body: rig_api_route_is_quick */
 };
 
 static const struct route routes[] = {
-	{"GET", "/healthz", rig_h_healthz},
-	{"GET", "/readyz", rig_h_readyz},
-	{"GET", "/v1/limits", rig_h_limits},
-	{"GET", "/v1/errors", rig_h_errors},
-	{"GET", "/v1/errors/{}", rig_h_error},
-	{"POST", "/v1/projects", rig_h_project_create},
-	{"GET", "/v1/projects", rig_h_project_list},
-	{"GET", "/v1/projects/{}", rig_h_project_get},
-	{"DELETE", "/v1/projects/{}", rig_h_project_delete},
-	{"POST", "/v1/projects/{}/shots", rig_h_shot_create},
-	{"GET", "/v1/projects/{}/shots", rig_h_shot_list},
-	{"GET", "/v1/shots/{}", rig_h_shot_get},
-	{"DELETE", "/v1/shots/{}", rig_h_shot_delete},
-	{"GET", "/v1/shots/{}/layers/{}", rig_h_layer_get},
-	{"POST", "/v1/shots/{}/edits", rig_h_edits},
-	{"GET", "/v1/shots/{}/receipts", rig_h_receipt_list},
-	{"GET", "/v1/receipts/{}", rig_h_receipt_get},
-	{"GET", "/v1/shots/{}/frames/{}", rig_h_frame},
-	{"GET", "/v1/shots/{}/layers/{}/frames", rig_h_frame_range},
-	{"POST", "/v1/shots/{}/layers/{}/map-points", rig_h_map_points},
-	{"POST", "/v1/skin/evaluate", rig_h_skin_evaluate},
-	{"GET", "/v1/shots/{}/layers/{}/mesh-data/{}", rig_h_mesh_data},
-	{"POST", "/v1/shots/{}/locks", rig_h_lock_acquire},
-	{"GET", "/v1/shots/{}/locks", rig_h_lock_list},
-	{"POST", "/v1/locks/{}/renew", rig_h_lock_renew},
-	{"DELETE", "/v1/locks/{}", rig_h_lock_release},
-	{"POST", "/v1/shots/{}/plans", rig_h_plan_create},
-	{"GET", "/v1/shots/{}/plans", rig_h_plan_list},
-	{"GET", "/v1/plans/{}", rig_h_plan_get},
-	{"PUT", "/v1/plans/{}", rig_h_plan_revise},
-	{"POST", "/v1/plans/{}/validate", rig_h_plan_validate},
-	{"POST", "/v1/plans/{}/apply", rig_h_plan_apply},
-	{"DELETE", "/v1/plans/{}", rig_h_plan_delete},
+	{"GET", "/healthz", rig_h_healthz, false},
+	{"GET", "/readyz", rig_h_readyz, false},
+	{"GET", "/v1/limits", rig_h_limits, false},
+	{"GET", "/v1/errors", rig_h_errors, false},
+	{"GET", "/v1/errors/{}", rig_h_error, false},
+	{"POST", "/v1/projects", rig_h_project_create, true},
+	{"GET", "/v1/projects", rig_h_project_list, false},
+	{"GET", "/v1/projects/{}", rig_h_project_get, false},
+	{"DELETE", "/v1/projects/{}", rig_h_project_delete, false},
+	{"POST", "/v1/projects/{}/shots", rig_h_shot_create, true},
+	{"GET", "/v1/projects/{}/shots", rig_h_shot_list, false},
+	{"GET", "/v1/shots/{}", rig_h_shot_get, false},
+	{"DELETE", "/v1/shots/{}", rig_h_shot_delete, false},
+	{"GET", "/v1/shots/{}/layers/{}", rig_h_layer_get, false},
+	{"POST", "/v1/shots/{}/edits", rig_h_edits, true},
+	{"GET", "/v1/shots/{}/receipts", rig_h_receipt_list, false},
+	{"GET", "/v1/receipts/{}", rig_h_receipt_get, false},
+	{"GET", "/v1/shots/{}/frames/{}", rig_h_frame, false},
+	{"GET", "/v1/shots/{}/layers/{}/frames", rig_h_frame_range, false},
+	{"POST", "/v1/shots/{}/layers/{}/map-points", rig_h_map_points, false},
+	{"POST", "/v1/skin/evaluate", rig_h_skin_evaluate, false},
+	{"GET", "/v1/shots/{}/layers/{}/mesh-data/{}", rig_h_mesh_data, false},
+	{"POST", "/v1/shots/{}/locks", rig_h_lock_acquire, true},
+	{"GET", "/v1/shots/{}/locks", rig_h_lock_list, false},
+	{"POST", "/v1/locks/{}/renew", rig_h_lock_renew, true},
+	{"DELETE", "/v1/locks/{}", rig_h_lock_release, true},
+	{"POST", "/v1/shots/{}/plans", rig_h_plan_create, true},
+	{"GET", "/v1/shots/{}/plans", rig_h_plan_list, false},
+	{"GET", "/v1/plans/{}", rig_h_plan_get, false},
+	{"PUT", "/v1/plans/{}", rig_h_plan_revise, true},
+	{"POST", "/v1/plans/{}/validate", rig_h_plan_validate, false},
+	{"POST", "/v1/plans/{}/apply", rig_h_plan_apply, false},
+	{"DELETE", "/v1/plans/{}", rig_h_plan_delete, false},
 };
 
 /* Matches path against pattern, capturing ids. 1 = match, 0 = no match,
@@ -317,6 +318,16 @@ static void dispatch(struct rig_req *req, struct rig_resp *resp, const struct ro
 	if (!idempotency_preflight(req, resp))
 		route->handler(req, resp);
 	inflight_leave(req->app->inflight, req->idem_key);
+}
+
+bool rig_api_route_is_quick(const char *method, const char *path)
+{
+	char params[RIG_MAX_PATH_PARAMS][RIG_ID_MAX + 1];
+	for (size_t i = 0; i < sizeof routes / sizeof routes[0]; i++)
+		if (routes[i].quick && strcmp(routes[i].method, method) == 0 &&
+		    match(routes[i].pattern, path, params) > 0)
+			return true;
+	return false;
 }
 
 void rig_api_handle(struct rig_req *req, struct rig_resp *resp)

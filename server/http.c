@@ -39,6 +39,7 @@
  * libmicrohttpd zeroes the whole pool between keep-alive requests, so a big
  * pool costs every request; 64 KiB holds the header limits above with room. */
 #define CONNECTION_MEMORY ((size_t)64 * 1024)
+#define INLINE_MAX_BODY (16 * 1024) /* see runs_inline() */
 /* A body must arrive at this average rate once the connection timeout has passed. */
 #define MIN_UPLOAD_BYTES_PER_SECOND 1024
 
@@ -395,9 +396,9 @@ static bool refuse_headers(struct MHD_Connection *conn, struct request *r, enum 
 
 /* ---- handlers on the workers ---- */
 
-static void run_handler(void *arg)
+/* Runs the request's handler; its answer is left in r->resp. */
+static void handle(struct request *r)
 {
-	struct request *r = arg;
 	struct MHD_Connection *conn = r->conn;
 	struct rig_buf query;
 	rig_buf_init(&query);
@@ -417,7 +418,24 @@ static void run_handler(void *arg)
 	rig_api_handle(&req, &r->resp);
 	rig_buf_release(&query);
 	r->response_ready = true;
-	MHD_resume_connection(conn);
+}
+
+static void run_handler(void *arg)
+{
+	struct request *r = arg;
+	handle(r);
+	MHD_resume_connection(r->conn);
+}
+
+/* A small quick write (rig_api_route_is_quick) while no other request is in
+ * flight runs on the I/O thread that read it: a lone client (an agent, an
+ * editor) then skips two thread hand-offs per edit. Everything else goes to
+ * the workers, so a slow request never holds up an I/O thread's other
+ * connections, and concurrent edits keep meeting in group commits. */
+static bool runs_inline(struct rig_http *h, const struct request *r)
+{
+	return r->len <= INLINE_MAX_BODY && atomic_load(&h->in_flight) == 1 &&
+	       rig_api_route_is_quick(r->method, r->path);
 }
 
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url,
@@ -489,6 +507,12 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 	pthread_mutex_unlock(&h->live_lock);
 	if (swept)
 		return MHD_NO;
+	if (runs_inline(h, r)) {
+		handle(r);
+		enum MHD_Result ok = send_resp(conn, r, &r->resp, false);
+		rig_resp_release(&r->resp);
+		return ok;
+	}
 	MHD_suspend_connection(conn);
 	if (rig_workers_submit(h->workers, run_handler, r) != 0) {
 		/* Stopping (or out of memory): answer here once resumed. */

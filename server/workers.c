@@ -79,8 +79,9 @@ int rig_workers_submit(struct rig_workers *w, rig_work_fn fn, void *arg)
 	else
 		w->head = j;
 	w->tail = j;
-	pthread_cond_signal(&w->ready);
 	pthread_mutex_unlock(&w->lock);
+	/* After unlocking, so the woken worker does not block on the lock at once. */
+	pthread_cond_signal(&w->ready);
 	return 0;
 }
 

@@ -288,8 +288,9 @@ def router_routes():
         src = f.read()
     table = re.search(r"static\s+const\s+struct\s+route\s+routes\[\]\s*=\s*\{(.*?)\n\};", src, re.S)
     assert table, "api/router.c: the routes[] table was not found"
-    routes = re.findall(r'\{\s*"([A-Z]+)"\s*,\s*"([^"]+)"\s*,\s*(\w+)\s*\}', table.group(1))
-    assert routes, "api/router.c: no {method, pattern, handler} rows in routes[]"
+    routes = re.findall(r'\{\s*"([A-Z]+)"\s*,\s*"([^"]+)"\s*,\s*(\w+)\s*,\s*(?:true|false)\s*\}',
+                        table.group(1))
+    assert routes, "api/router.c: no {method, pattern, handler, quick} rows in routes[]"
     return [(m, p) for m, p, _ in routes]
 
 
