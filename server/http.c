@@ -533,13 +533,9 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 		return;
 	live_remove(h, r);
 	connection_busy(h, conn, false);
-	double ms = seconds_since(&r->started) * 1e3;
-	json_t *fields = json_pack("{s:s, s:s, s:i, s:f, s:s, s:I}", "method", r->method, "path",
-				   r->path, "status", r->answered ? r->status : 0, "durationMs", ms,
-				   "requestId", r->request_id, "requestBytes", (json_int_t)r->len);
-	if (toe != MHD_REQUEST_TERMINATED_COMPLETED_OK)
-		json_object_set_new(fields, "terminated", json_integer(toe));
-	rig_log("info", "request", fields);
+	rig_log_request(r->method, r->path, r->answered ? r->status : 0,
+			seconds_since(&r->started) * 1e3, r->request_id, (long long)r->len,
+			toe != MHD_REQUEST_TERMINATED_COMPLETED_OK ? (int)toe : -1);
 	rig_resp_release(&r->resp);
 	free(r->body);
 	free(r);

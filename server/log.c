@@ -1,21 +1,29 @@
 /* JSON log lines of log.h. */
 #include "log.h"
 
+#include "textbuf.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
-void rig_log(const char *level, const char *msg, json_t *fields)
+/* Now as 2026-01-02T03:04:05.678Z. */
+static void stamp_now(char out[40])
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_REALTIME, &ts);
 	struct tm tm;
 	gmtime_r(&ts.tv_sec, &tm);
+	snprintf(out, 40, "%04d-%02d-%02dT%02d:%02d:%02d.%03ldZ", tm.tm_year + 1900, tm.tm_mon + 1,
+		 tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, ts.tv_nsec / 1000000);
+}
+
+void rig_log(const char *level, const char *msg, json_t *fields)
+{
 	char stamp[40];
-	snprintf(stamp, sizeof stamp, "%04d-%02d-%02dT%02d:%02d:%02d.%03ldZ", tm.tm_year + 1900,
-		 tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, ts.tv_nsec / 1000000);
+	stamp_now(stamp);
 	json_t *line = json_pack("{s:s, s:s, s:s}", "ts", stamp, "level", level, "msg", msg);
 	if (fields) {
 		json_object_update(line, fields);
@@ -35,4 +43,33 @@ void rig_log(const char *level, const char *msg, json_t *fields)
 	}
 	free(buf);
 	free(text);
+}
+
+void rig_log_request(const char *method, const char *path, int status, double duration_ms,
+		     const char *request_id, long long request_bytes, int terminated)
+{
+	char stamp[40];
+	stamp_now(stamp);
+	char *clean_path = strdup(path);
+	if (!clean_path)
+		return;
+	rig_utf8_scrub(clean_path); /* a refused request's path may be any bytes */
+	struct rig_buf b;
+	rig_buf_init(&b);
+	rig_buf_printf(&b, "{\"ts\":\"%s\",\"level\":\"info\",\"msg\":\"request\",\"method\":", stamp);
+	rig_buf_json_string(&b, method);
+	rig_buf_puts(&b, ",\"path\":");
+	rig_buf_json_string(&b, clean_path);
+	rig_buf_printf(&b, ",\"status\":%d,\"durationMs\":%.6g,\"requestId\":", status, duration_ms);
+	rig_buf_json_string(&b, request_id);
+	rig_buf_printf(&b, ",\"requestBytes\":%lld", request_bytes);
+	if (terminated >= 0)
+		rig_buf_printf(&b, ",\"terminated\":%d", terminated);
+	rig_buf_puts(&b, "}\n");
+	if (!b.oom) {
+		ssize_t w = write(STDERR_FILENO, b.data, b.len);
+		(void)w;
+	}
+	rig_buf_release(&b);
+	free(clean_path);
 }
