@@ -148,6 +148,12 @@ static struct diyfp cached_power(int e, int *k)
 static const uint32_t pow10_u32[] = {1,      10,      100,      1000,      10000,
 				     100000, 1000000, 10000000, 100000000, 1000000000};
 
+static const uint64_t pow10_u64[20] = {
+	1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull,
+	100000000ull, 1000000000ull, 10000000000ull, 100000000000ull, 1000000000000ull,
+	10000000000000ull, 100000000000000ull, 1000000000000000ull, 10000000000000000ull,
+	100000000000000000ull, 1000000000000000000ull, 10000000000000000000ull};
+
 /* Moves the last digit down while that keeps the value inside the rounding
  * interval and brings it closer to the exact value. */
 static void round_weed(char *buf, int len, uint64_t delta, uint64_t rest, uint64_t ten_kappa,
@@ -157,6 +163,35 @@ static void round_weed(char *buf, int len, uint64_t delta, uint64_t rest, uint64
 	       (rest + ten_kappa < wp_w || wp_w - rest > rest + ten_kappa - wp_w)) {
 		buf[len - 1]--;
 		rest += ten_kappa;
+	}
+}
+
+/* The leading digit of p1 (below 10^kappa), leaving the rest in *p1. A switch
+ * of constant divisors: the compiler turns each into a multiplication, where a
+ * table divisor costs a hardware division per digit. */
+static uint32_t take_digit(uint32_t *p1, int kappa)
+{
+	uint32_t d;
+	switch (kappa) {
+#define DIGIT(k, p10)            \
+	case k:                  \
+		d = *p1 / (p10); \
+		*p1 %= (p10);    \
+		return d;
+	DIGIT(10, 1000000000u)
+	DIGIT(9, 100000000u)
+	DIGIT(8, 10000000u)
+	DIGIT(7, 1000000u)
+	DIGIT(6, 100000u)
+	DIGIT(5, 10000u)
+	DIGIT(4, 1000u)
+	DIGIT(3, 100u)
+	DIGIT(2, 10u)
+#undef DIGIT
+	default:
+		d = *p1;
+		*p1 = 0;
+		return d;
 	}
 }
 
@@ -172,8 +207,7 @@ static int digit_gen(char *buf, struct diyfp w, struct diyfp mp, uint64_t delta,
 		kappa--;
 	int len = 0;
 	while (kappa > 0) {
-		uint32_t d = p1 / pow10_u32[kappa - 1];
-		p1 %= pow10_u32[kappa - 1];
+		uint32_t d = take_digit(&p1, kappa);
 		if (d || len)
 			buf[len++] = (char)('0' + d);
 		kappa--;
@@ -194,11 +228,7 @@ static int digit_gen(char *buf, struct diyfp w, struct diyfp mp, uint64_t delta,
 		kappa--;
 		if (p2 < delta) {
 			*k += kappa;
-			uint64_t scale = 1;
-			for (int i = 0; i < -kappa && i < 20; i++)
-				scale *= 10;
-			if (-kappa >= 20)
-				scale = 0;
+			uint64_t scale = -kappa < 20 ? pow10_u64[-kappa] : 0;
 			round_weed(buf, len, delta, p2, one.f, wp_w * scale);
 			return len;
 		}
