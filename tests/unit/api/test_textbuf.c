@@ -2,6 +2,7 @@
 #include <criterion/criterion.h>
 #include <float.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -123,4 +124,22 @@ Test(format_double, has_no_more_digits_than_the_printf_search)
 	 * conservative interval misses the short candidate); stay below 1 %. */
 	cr_assert_lt(longer, 5000, "%zu of 500000 values had more digits than needed", longer);
 	cr_log_info("%zu of 500000 values had more digits than needed", longer);
+}
+
+Test(format_double, round_trips_random_bit_patterns)
+{
+	/* Every exponent and significand pattern, not only "nice" decimals. */
+	uint64_t x = 0x9e3779b97f4a7c15ull; /* fixed seed: the same values every run */
+	for (int i = 0; i < 1000000; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		double v;
+		memcpy(&v, &x, sizeof v);
+		if (!isfinite(v))
+			continue;
+		char s[32];
+		rig_format_double(s, v);
+		cr_assert_eq(strtod(s, NULL), v, "%s does not read back as %a", s, v);
+	}
 }
