@@ -141,8 +141,8 @@ static void attribute(struct rig_errs *errs, size_t from, const struct rig_op_ct
 static json_t *receipt_json(const struct rig_batch *b, const struct rig_op *ops, size_t n_ops,
 			    const struct rig_op_ctx *ctx, long long from_version)
 {
-	char id[RIG_ID_MAX + 1], at[40];
-	rig_api__new_id(id, "r-");
+	char id[RIG_RECEIPT_ID_MAX], at[40];
+	rig_receipt_id(id, ctx->model->seq, from_version + 1);
 	rig_api__iso8601(at, rig_api__now_ms());
 	json_t *list = json_array();
 	for (size_t i = 0; i < n_ops; i++)
@@ -314,7 +314,7 @@ int rig_batch_apply(sqlite3 *conn, const struct rig_batch *b, struct rig_resp *r
 		if (!src)
 			src = rig_shot_set_version(conn, model.id, model.version, model.version + 1);
 		if (!src)
-			src = rig_receipt_insert(conn, id, model.id, model.version + 1, text);
+			src = rig_receipt_insert(conn, id, model.seq, model.version + 1, text);
 		free(text);
 		if (src) {
 			json_decref(receipt);

@@ -7,6 +7,8 @@
 #include "receipts.h"
 #include "resources.h"
 
+#define RECEIPT_PAGES "receipts-by-version" /* the page-token kind */
+
 void rig_h_receipt_get(struct rig_req *req, struct rig_resp *resp)
 {
 	char *body = NULL;
@@ -23,12 +25,12 @@ void rig_h_receipt_get(struct rig_req *req, struct rig_resp *resp)
 	resp->body_len = strlen(body);
 }
 
-static int collect(void *ctx, long long seq, const char *body)
+static int collect(void *ctx, long long to_version, const char *body)
 {
 	struct rig_page *p = ctx;
 	if (rig_page_full(p))
 		return 0;
-	p->last_seq = seq;
+	p->last_seq = to_version;
 	json_t *r = json_loads(body, 0, NULL);
 	if (!r)
 		return -RIG_INTERNAL;
@@ -40,12 +42,15 @@ void rig_h_receipt_list(struct rig_req *req, struct rig_resp *resp)
 {
 	struct rig_page p;
 	long long cursor;
-	if (rig_api__page_start(req, resp, "receipts", req->params[0], &p, &cursor))
+	/* Cursors are toVersions since schema version 7; the kind changed with
+	 * them, so a token minted before (a global row number) is refused. */
+	if (rig_api__page_start(req, resp, RECEIPT_PAGES, req->params[0], &p, &cursor))
 		return;
 	sqlite3 *conn = rig_db_acquire(req->app->db);
-	int rc = rig_shot_version(conn, req->params[0], &(long long){0});
-	if (!rc) /* newest first: continue below the cursor */
-		rc = rig_receipt_list(conn, req->params[0], cursor ? cursor : LLONG_MAX, p.limit + 1,
+	long long shot_seq = 0;
+	int rc = rig_shot_stamp(conn, req->params[0], &shot_seq, &(long long){0});
+	if (!rc) /* newest first: continue below the cursor (a toVersion) */
+		rc = rig_receipt_list(conn, shot_seq, cursor ? cursor : LLONG_MAX, p.limit + 1,
 				      collect, &p);
 	rig_db_release(req->app->db, conn);
 	if (rc) {
@@ -53,6 +58,6 @@ void rig_h_receipt_list(struct rig_req *req, struct rig_resp *resp)
 		rig_api__fail_shot(resp, rc, req->params[0]);
 		return;
 	}
-	rig_api__page_finish(req, resp, "receipts", req->params[0], &p, "receipts",
+	rig_api__page_finish(req, resp, RECEIPT_PAGES, req->params[0], &p, "receipts",
 			     json_pack("{s:s}", "shotId", req->params[0]));
 }

@@ -1,36 +1,81 @@
 /* Receipts and idempotency rows of receipts.h. */
 #include "receipts.h"
 
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "codes.h"
 #include "db.h"
 
-int rig_receipt_insert(sqlite3 *db, const char *id, const char *shot_id, long long to_version,
+void rig_receipt_id(char out[RIG_RECEIPT_ID_MAX], long long shot_seq, long long to_version)
+{
+	snprintf(out, RIG_RECEIPT_ID_MAX, "r.%lld.%lld", shot_seq, to_version);
+}
+
+int rig_receipt_insert(sqlite3 *db, const char *id, long long shot_seq, long long to_version,
 		       const char *body)
 {
 	sqlite3_stmt *st = NULL;
 	int rc = rig_db__prepare(&st, db,
-			 "INSERT INTO receipts(id, shot_id, to_version, body) VALUES (?, ?, ?, ?)");
+				 "INSERT INTO receipts(shot_seq, to_version, id, body) VALUES (?, ?, ?, ?)");
 	if (rc)
 		return rc;
-	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, shot_id, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 3, to_version);
+	sqlite3_bind_int64(st, 1, shot_seq);
+	sqlite3_bind_int64(st, 2, to_version);
+	sqlite3_bind_text(st, 3, id, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 4, body, -1, SQLITE_STATIC);
 	rc = rig_db__step_done(st);
 	rig_db__finish(st);
 	return rc;
 }
 
+/* Reads a canonical decimal (no sign, no leading zero, no overflow) from *p. */
+static bool read_decimal(const char **p, long long *out)
+{
+	const char *s = *p;
+	if (*s < '0' || *s > '9' || (s[0] == '0' && s[1] >= '0' && s[1] <= '9'))
+		return false;
+	long long v = 0;
+	for (; *s >= '0' && *s <= '9'; s++) {
+		if (v > (LLONG_MAX - (*s - '0')) / 10)
+			return false;
+		v = v * 10 + (*s - '0');
+	}
+	*p = s;
+	*out = v;
+	return true;
+}
+
+/* The key of a "r.<seq>.<version>" id; false for any other string. */
+static bool parse_id(const char *id, long long *shot_seq, long long *to_version)
+{
+	const char *p = id;
+	return p[0] == 'r' && p[1] == '.' && (p += 2, read_decimal(&p, shot_seq)) && *p++ == '.' &&
+	       read_decimal(&p, to_version) && *p == '\0';
+}
+
 int rig_receipt_get(sqlite3 *db, const char *id, char **out_body)
 {
+	long long shot_seq, to_version;
+	bool keyed = parse_id(id, &shot_seq, &to_version);
+	if (!keyed && strncmp(id, "r-", 2) != 0)
+		return -RIG_NOT_FOUND;
 	sqlite3_stmt *st = NULL;
-	int rc = rig_db__prepare(&st, db, "SELECT body FROM receipts WHERE id = ?");
+	/* The GLOB term lets SQLite use the partial index of legacy ids. */
+	int rc = rig_db__prepare(&st, db,
+				 keyed ? "SELECT body FROM receipts WHERE shot_seq = ? AND to_version = ?"
+				       : "SELECT body FROM receipts WHERE id = ? AND id GLOB 'r-*'");
 	if (rc)
 		return rc;
-	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+	if (keyed) {
+		sqlite3_bind_int64(st, 1, shot_seq);
+		sqlite3_bind_int64(st, 2, to_version);
+	} else {
+		sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+	}
 	int s = sqlite3_step(st);
 	if (s == SQLITE_ROW) {
 		*out_body = strdup((const char *)sqlite3_column_text(st, 0));
@@ -42,17 +87,17 @@ int rig_receipt_get(sqlite3 *db, const char *id, char **out_body)
 	return rc;
 }
 
-int rig_receipt_list(sqlite3 *db, const char *shot_id, long long before_seq, size_t limit,
+int rig_receipt_list(sqlite3 *db, long long shot_seq, long long before_version, size_t limit,
 		     rig_receipt_fn fn, void *ctx)
 {
 	sqlite3_stmt *st = NULL;
 	int rc = rig_db__prepare(&st, db,
-			 "SELECT seq, body FROM receipts WHERE shot_id = ? AND seq < ?"
-			 " ORDER BY seq DESC LIMIT ?");
+				 "SELECT to_version, body FROM receipts WHERE shot_seq = ? AND to_version < ?"
+				 " ORDER BY to_version DESC LIMIT ?");
 	if (rc)
 		return rc;
-	sqlite3_bind_text(st, 1, shot_id, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 2, before_seq);
+	sqlite3_bind_int64(st, 1, shot_seq);
+	sqlite3_bind_int64(st, 2, before_version);
 	sqlite3_bind_int64(st, 3, (sqlite3_int64)limit);
 	int s;
 	while (rc == 0 && (s = sqlite3_step(st)) == SQLITE_ROW)

@@ -8,20 +8,29 @@
 #include <sqlite3.h>
 #include <stddef.h>
 
-/* Inserts a receipt; body is its JSON text. */
-int rig_receipt_insert(sqlite3 *db, const char *id, const char *shot_id, long long to_version,
+/* A receipt is keyed by its shot's seq (never reused) and the version the
+ * batch moved the shot to; its id names that key (migrations/0007). */
+#define RIG_RECEIPT_ID_MAX 48
+
+/* The id of the receipt of shot seq's move to to_version: "r.<seq>.<version>". */
+void rig_receipt_id(char out[RIG_RECEIPT_ID_MAX], long long shot_seq, long long to_version);
+
+/* Inserts a receipt; body is its JSON text, id its rig_receipt_id(). */
+int rig_receipt_insert(sqlite3 *db, const char *id, long long shot_seq, long long to_version,
 		       const char *body);
 
 /* Sets *out_body to a malloc'd copy of the receipt's JSON (caller frees);
- * -RIG_NOT_FOUND when missing. */
+ * -RIG_NOT_FOUND when missing. Takes both id forms: "r.<seq>.<version>" and
+ * the random "r-<hex>" of receipts written before schema version 7. */
 int rig_receipt_get(sqlite3 *db, const char *id, char **out_body);
 
-/* Called once per receipt with its paging cursor and JSON text (borrowed). */
-typedef int (*rig_receipt_fn)(void *ctx, long long seq, const char *body);
+/* Called once per receipt with its paging cursor (its toVersion) and JSON text
+ * (borrowed). */
+typedef int (*rig_receipt_fn)(void *ctx, long long to_version, const char *body);
 
-/* Walks up to limit receipts of the shot, newest first, with seq < before_seq
- * (pass LLONG_MAX for the first page). */
-int rig_receipt_list(sqlite3 *db, const char *shot_id, long long before_seq, size_t limit,
+/* Walks up to limit receipts of shot seq, newest first, with toVersion <
+ * before_version (pass LLONG_MAX for the first page). */
+int rig_receipt_list(sqlite3 *db, long long shot_seq, long long before_version, size_t limit,
 		     rig_receipt_fn fn, void *ctx);
 
 /* A stored response of an applied write. Strings are malloc'd (free with

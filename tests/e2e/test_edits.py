@@ -16,7 +16,7 @@ def db_rows(db_path):
     try:
         out = {}
         for table, order in (("shots", "id"), ("layers", "shot_id, id"),
-                             ("receipts", "seq"), ("skins", "shot_id, layer_id")):
+                             ("receipts", "shot_seq, to_version"), ("skins", "shot_id, layer_id")):
             out[table] = conn.execute(f"SELECT * FROM {table} ORDER BY {order}").fetchall()
         return out
     finally:
