@@ -105,6 +105,17 @@ class Migrated(RigdTestCase):
         self.assertEqual(len(self.listed()), 2)
 
 
+    def test_deleting_the_project_deletes_every_receipt_of_its_shots(self):
+        self.rigd.edit("s1", POSE)
+        self.assertEqual(self.rigd.delete("/v1/projects/p").status, 200)
+        conn = sqlite3.connect(self.db)
+        left = conn.execute("SELECT count(*) FROM receipts").fetchone()[0]
+        conn.close()
+        self.assertEqual(left, 0)
+        for rid in self.old:
+            self.assertProblem(self.rigd.get(f"/v1/receipts/{rid}"), 404, "NOT_FOUND")
+
+
 class Ids(RigdTestCase):
     def test_receipt_ids_name_shot_and_version(self):
         self.rigd.make_shot("p", "s")
