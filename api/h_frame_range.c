@@ -2,13 +2,15 @@
  * farms, streamed as JSON, f32 or OBJ.
  *
  * Frames are evaluated and encoded in parallel on libuv's work queue, in chunks
- * of a few consecutive frames (about CHUNK_BYTES of output, so each hand-off
- * between threads carries real work), at most RIG_RANGE_WINDOW chunks ahead of
+ * of consecutive frames (about CHUNK_BYTES of output, so each hand-off between
+ * threads carries real work; the first chunk is frame 0 alone, so the answer
+ * starts, or fails with a 422, as soon as it is known), a few chunks ahead of
  * what the client has read, and handed to libmicrohttpd in order as it pulls
- * bytes: a 10,000-frame request holds a handful of frames in memory, not all
- * of them. Each window slot owns a resolver; the shot and skins are shared
- * read-only. Frame i is from + i·step (multiplied, never accumulated, so
- * frames are exact and independent of the range).
+ * bytes: a stream holds at most CHUNK_WINDOW chunks (or RIG_RANGE_WINDOW
+ * frames, when one frame alone exceeds CHUNK_BYTES), never every frame. Each
+ * window slot owns a resolver; the shot and skins are shared read-only. Frame
+ * i is from + i·step (multiplied, never accumulated, so frames are exact and
+ * independent of the range).
  *
  * The first frame is evaluated before the response starts, so most evaluation
  * errors are a 422. An error on a later frame aborts the connection after the
@@ -27,6 +29,7 @@
 
 #define CHUNK_BYTES (512 * 1024) /* output a worker produces per hand-off */
 #define CHUNK_MAX_FRAMES 64
+#define CHUNK_WINDOW 6 /* chunks in flight when chunks hold several frames */
 
 struct slot {
 	uv_work_t work;
@@ -50,8 +53,9 @@ struct range {
 	enum rig_frame_format fmt;
 	double from, step;
 	size_t n_frames;
-	size_t chunk; /* frames per slot */
-	size_t next_emit, next_schedule; /* frame indices; multiples of chunk */
+	size_t chunk;   /* frames per chunk after the first */
+	size_t n_slots; /* chunks in flight: RIG_RANGE_WINDOW, or CHUNK_WINDOW */
+	size_t next_emit, next_schedule; /* chunk indices */
 	bool fail_next; /* the emitted chunk stopped at a failed frame */
 	uv_loop_t loop;
 	bool loop_open;
@@ -126,22 +130,34 @@ static void after_cb(uv_work_t *w, int status)
 		s->rc = -1;
 }
 
-static struct slot *slot_of(struct range *rg, size_t frame)
+/* The first frame of chunk k: chunk 0 is frame 0 alone, then rg->chunk each. */
+static size_t chunk_first(const struct range *rg, size_t k)
 {
-	return &rg->slots[frame / rg->chunk % RIG_RANGE_WINDOW];
+	return k == 0 ? 0 : 1 + (k - 1) * rg->chunk;
 }
 
-/* Keeps the window full: queues chunks up to RIG_RANGE_WINDOW past next_emit. */
+static bool chunk_exists(const struct range *rg, size_t k)
+{
+	return chunk_first(rg, k) < rg->n_frames;
+}
+
+static struct slot *slot_of(struct range *rg, size_t k)
+{
+	return &rg->slots[k % rg->n_slots];
+}
+
+/* Keeps the window full: queues chunks up to n_slots past next_emit. */
 static int schedule(struct range *rg)
 {
-	while (rg->next_schedule < rg->n_frames &&
-	       rg->next_schedule < rg->next_emit + RIG_RANGE_WINDOW * rg->chunk) {
+	while (chunk_exists(rg, rg->next_schedule) &&
+	       rg->next_schedule < rg->next_emit + rg->n_slots) {
 		struct slot *s = slot_of(rg, rg->next_schedule);
 		if (s->busy || s->done)
 			break;
-		s->first = rg->next_schedule;
-		s->count = rg->n_frames - s->first < rg->chunk ? rg->n_frames - s->first : rg->chunk;
-		rg->next_schedule += s->count;
+		size_t want = rg->next_schedule == 0 ? 1 : rg->chunk;
+		s->first = chunk_first(rg, rg->next_schedule);
+		s->count = rg->n_frames - s->first < want ? rg->n_frames - s->first : want;
+		rg->next_schedule++;
 		s->busy = true;
 		s->work.data = s;
 		if (uv_queue_work(&rg->loop, &s->work, work_cb, after_cb) != 0)
@@ -194,7 +210,7 @@ static bool produce(struct range *rg)
 		rg->failed = true;
 		return false;
 	}
-	if (rg->next_emit < rg->n_frames) {
+	if (chunk_exists(rg, rg->next_emit)) {
 		struct slot *s = next_chunk(rg);
 		if (!s || s->n_done == 0) {
 			rg->failed = true;
@@ -206,7 +222,7 @@ static bool produce(struct range *rg)
 		s->encoded = spare;
 		s->done = false;
 		rg->fail_next = s->rc != 0;
-		rg->next_emit += s->count;
+		rg->next_emit++;
 		schedule(rg);
 		return true;
 	}
@@ -329,8 +345,9 @@ void rig_h_frame_range(struct rig_req *req, struct rig_resp *resp)
 							  : 48 * rg->n_verts + 24 * rg->n_tris;
 	rg->chunk = CHUNK_BYTES / frame_bytes;
 	rg->chunk = rg->chunk < 1 ? 1 : rg->chunk > CHUNK_MAX_FRAMES ? CHUNK_MAX_FRAMES : rg->chunk;
+	rg->n_slots = rg->chunk > 1 ? CHUNK_WINDOW : RIG_RANGE_WINDOW;
 	rig_buf_init(&rg->out);
-	for (size_t i = 0; i < RIG_RANGE_WINDOW; i++) {
+	for (size_t i = 0; i < rg->n_slots; i++) {
 		struct slot *s = &rg->slots[i];
 		s->range = rg;
 		s->xy = malloc(2 * rg->n_verts * sizeof *s->xy);

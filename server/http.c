@@ -427,14 +427,18 @@ static void run_handler(void *arg)
 	MHD_resume_connection(r->conn);
 }
 
-/* A small quick write (rig_api_route_is_quick) while no other request is in
- * flight runs on the I/O thread that read it: a lone client (an agent, an
- * editor) then skips two thread hand-offs per edit. Everything else goes to
- * the workers, so a slow request never holds up an I/O thread's other
- * connections, and concurrent edits keep meeting in group commits. */
+/* A small quick write (rig_api_route_is_quick) from the only open connection,
+ * with no other request in flight, runs on the I/O thread that read it: a lone
+ * client (an agent, a script) then skips two thread hand-offs per edit. With
+ * a second connection open, everything goes to the workers, so a slow request
+ * never holds up another connection an I/O thread serves, and concurrent edits
+ * keep meeting in group commits. Never while draining: after the drain the
+ * workers refuse new requests (503, nothing applied), and an inline write
+ * could be applied with its answer lost as the daemon stops. */
 static bool runs_inline(struct rig_http *h, const struct request *r)
 {
-	return r->len <= INLINE_MAX_BODY && atomic_load(&h->in_flight) == 1 &&
+	return r->len <= INLINE_MAX_BODY && atomic_load(&h->connections) == 1 &&
+	       atomic_load(&h->in_flight) == 1 && !atomic_load(&h->app->draining) &&
 	       rig_api_route_is_quick(r->method, r->path);
 }
 
