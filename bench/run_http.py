@@ -17,6 +17,7 @@ and 50 plain layers for multi-op batches), then drives it with bench/loadgen:
 import json
 import math
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -29,12 +30,13 @@ from rigd_harness import Rigd  # noqa: E402
 SECONDS = float(os.environ.get("BENCH_SECONDS", "4"))
 CORE_EVAL_US = float(sys.argv[2]) if len(sys.argv) > 2 else 0.0
 CORES = os.cpu_count() or 2
+ROUNDS = int(os.environ.get("BENCH_ROUNDS", "3"))
 LOADGEN = os.path.join(BUILD, "bench", "loadgen")
 
 
-def loadgen(port, method, path, body=None, connections=1, expect=200, headers=()):
+def loadgen(port, method, path, body=None, connections=1, expect=200, headers=(), seconds=None):
     args = [LOADGEN, "127.0.0.1", str(port), method, path, "--connections", str(connections),
-            "--seconds", str(SECONDS), "--expect", str(expect)]
+            "--seconds", str(seconds or SECONDS), "--expect", str(expect)]
     tmp = None
     if body is not None:
         tmp = tempfile.NamedTemporaryFile("w", suffix=".json", delete=False)
@@ -107,29 +109,45 @@ def row(name, value, unit, baseline=None, base_name="", ratio_target=None):
     print(text)
 
 
+def bare_tps(tmp, seconds):
+    out = subprocess.run([os.path.join(BUILD, "bench", "bench_sqlite"), os.path.join(tmp, "bare.db"),
+                          "FULL", str(seconds)], capture_output=True, text=True, check=True).stdout
+    return json.loads(out)["tps"]
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="rigd-bench-", dir=BUILD)
     db = os.path.join(tmp, "bench.db")
-    bare = json.loads(subprocess.run([os.path.join(BUILD, "bench", "bench_sqlite"),
-                                      os.path.join(tmp, "bare.db"), "FULL", str(SECONDS)],
-                                     capture_output=True, text=True, check=True).stdout)
     print(f"\nrigd HTTP benchmarks ({CORES} cores, {SECONDS:g} s per case, synchronous=FULL, "
           f"database under {tmp})")
-    print("\nedit batches (commits/s)")
+    print(f"\nedit batches (commits/s; {ROUNDS} rounds per case, each the bare SQLite baseline then "
+          "rigd,\n  for SECONDS/2 each, so a drifting disk affects both; medians shown)")
     with Rigd(db_path=db) as r:
         build_fixture(r)
         one = {"ops": [{"op": "layer.pose", "layerId": "p0", "transform": {"rotation": 1}}]}
         fifty = {"ops": [{"op": "layer.pose", "layerId": f"p{i}", "transform": {"rotation": 2}}
                          for i in range(50)]}
-        base = bare["tps"]
+        bases = []
         for name, body in (("1-op batch", one), ("50-op batch", fifty)):
             for c in (1, 8):
-                res = loadgen(r.port, "POST", "/v1/shots/s/edits", body, connections=c, expect=201)
+                rates, base_rates, ratios = [], [], []
+                for _ in range(ROUNDS):
+                    base_rates.append(bare_tps(tmp, SECONDS / 2))
+                    res = loadgen(r.port, "POST", "/v1/shots/s/edits", body, connections=c,
+                                  expect=201, seconds=SECONDS / 2)
+                    rates.append(res["rps"])
+                    ratios.append(rates[-1] / base_rates[-1])
+                bases += base_rates
                 target = (0.5 if c == 1 else 1.0) if name == "1-op batch" else None
-                row(f"{name}, {c} client{'s' if c > 1 else ''}", res["rps"], "commits/s", base,
-                    "bare SQLite tx/s", target)
-        print(f"  (bare SQLite transaction: {bare['tps']:,.1f} tx/s, "
-              f"{1000 / bare['tps']:.2f} ms per fsync'd commit)")
+                ratio = statistics.median(ratios)
+                text = (f"  {name + ', ' + str(c) + ' client' + ('s' if c > 1 else ''):<44} "
+                        f"{statistics.median(rates):>12,.1f} commits/s  vs bare SQLite tx/s "
+                        f"{statistics.median(base_rates):,.1f}  ratio {ratio:.2f}")
+                if target is not None:
+                    text += "  (target ≥ %.2f: %s)" % (target, "met" if ratio >= target else "NOT met")
+                print(text + f"  [rounds: {', '.join(f'{x:.2f}' for x in ratios)}]")
+        bare = statistics.median(bases)
+        print(f"  (bare SQLite transaction: {bare:,.1f} tx/s, {1000 / bare:.2f} ms per fsync'd commit)")
 
         print("\none frame, 10,000-vertex 64-joint 4-influence skin, 8 keep-alive clients")
         f32 = loadgen(r.port, "GET", "/v1/shots/s/frames/500?layers=mesh&format=f32", connections=8)
