@@ -335,14 +335,17 @@ class Flags(Base):
         res = self.run_rigd(["--help"])
         self.assertEqual(res.returncode, 0, res.stderr)
         out = res.stdout + res.stderr
-        for flag in ("--db", "--listen", "--durability", "--max-body"):
+        for flag in ("--db", "--listen", "--durability", "--max-body", "--read-cache-mb"):
             self.assertIn(flag, out)
-        for env in ("RIGD_DB", "RIGD_LISTEN", "RIGD_DURABILITY", "RIGD_MAX_BODY"):
+        for env in ("RIGD_DB", "RIGD_LISTEN", "RIGD_DURABILITY", "RIGD_MAX_BODY",
+                    "RIGD_READ_CACHE_MB"):
             self.assertIn(env, out)
 
     def test_invalid_flags_exit_2(self):
         for args in (["--bogus"], ["--bogus", "x"], ["--max-body", "abc"], ["--max-body", "-5"],
-                     ["--durability", "fast"], ["--listen", "nope"], ["stray"], ["--db"]):
+                     ["--durability", "fast"], ["--listen", "nope"], ["stray"], ["--db"],
+                     ["--read-cache-mb", "abc"], ["--read-cache-mb", "-1"],
+                     ["--read-cache-mb", "1048577"], ["--read-cache-mb", ""]):
             with self.subTest(args=args):
                 res = self.run_rigd(args + (["--db", os.path.join(self.tmp, "x.db")]
                                             if "--db" not in args else []))
@@ -352,6 +355,13 @@ class Flags(Base):
                             cwd=self.tmp)
         self.assertEqual(res.returncode, 2)
         self.assertIn("RIGD_MAX_BODY", res.stderr)
+
+    def test_read_cache_mb_at_its_edges(self):
+        for value in ("0", "1048576"):
+            with self.subTest(value=value):
+                a = self.start(env={"RIGD_READ_CACHE_MB": value})
+                self.assertEqual(a.get("/readyz").json, {"status": "ready"})
+                self.assertEqual(a.stop(), 0)
 
     def test_unknown_flag_message_names_it_unknown(self):
         res = self.run_rigd(["--bogus"])
