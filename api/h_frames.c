@@ -91,15 +91,25 @@ bool rig_frames__etag(struct rig_req *req, struct rig_resp *resp, long long vers
 
 void rig_frames__json_vertices(struct rig_buf *b, const double *xy, size_t n)
 {
-	rig_buf_puts(b, "[");
+	/* Straight into reserved room, a vertex at a time: "[x,y]," is at most
+	 * 2 · 32 + 4 bytes (rig_format_double's bound), with no per-piece calls. */
+	if (!rig_buf_reserve(b, 2))
+		return;
+	b->data[b->len++] = '[';
 	for (size_t i = 0; i < n; i++) {
-		rig_buf_puts(b, i ? ",[" : "[");
-		rig_buf_double(b, xy[2 * i]);
-		rig_buf_puts(b, ",");
-		rig_buf_double(b, xy[2 * i + 1]);
-		rig_buf_puts(b, "]");
+		if (!rig_buf_reserve(b, 2 * 32 + 4))
+			return;
+		char *p = b->data + b->len;
+		if (i)
+			*p++ = ',';
+		*p++ = '[';
+		p += rig_format_double(p, xy[2 * i]);
+		*p++ = ',';
+		p += rig_format_double(p, xy[2 * i + 1]);
+		*p++ = ']';
+		b->len = (size_t)(p - b->data);
 	}
-	rig_buf_puts(b, "]");
+	b->data[b->len++] = ']';
 }
 
 void rig_frames__f32_header(struct rig_buf *b, uint32_t n_verts, uint32_t n_frames)
