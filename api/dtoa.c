@@ -1,256 +1,184 @@
-/* Shortest-form decimal printing of doubles for JSON responses: Grisu2
- * (F. Loitsch, "Printing Floating-Point Numbers Quickly and Accurately with
- * Integers", PLDI 2010). The digits always read back as the same double; they
- * are the shortest possible for all but a small fraction of values, where one
- * more digit than needed may appear. No allocation, no locale, no printf.
+/* Shortest decimal printing of doubles for JSON responses: Ryu (Ulf Adams,
+ * "Ryū: fast float-to-string conversion", PLDI 2018). The digits are the
+ * shortest that read back as the same double, and of those the closest to it.
+ * No allocation, no locale, no printf. The multipliers are in dtoa_tables.h,
+ * generated with exact integers by scripts/gen_dtoa_tables.py.
  */
 #include <math.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 
+#include "dtoa_tables.h"
 #include "textbuf.h"
 
-/* A floating point number f · 2^e with a 64-bit significand. */
-struct diyfp {
-	uint64_t f;
-	int e;
-};
+/* ⌊log10(2^e)⌋ and ⌊log10(5^e)⌋ for the exponents doubles need, and the
+ * bit length of 5^e (1 for e = 0). */
+static inline uint32_t log10_pow2(int32_t e) { return ((uint32_t)e * 78913) >> 18; }
+static inline uint32_t log10_pow5(int32_t e) { return ((uint32_t)e * 732923) >> 20; }
+static inline int32_t pow5_bits(int32_t e) { return (int32_t)(((uint32_t)e * 1217359) >> 19) + 1; }
 
-static struct diyfp from_double(double d)
+static inline uint32_t pow5_factor(uint64_t v)
 {
-	uint64_t bits;
-	memcpy(&bits, &d, sizeof bits);
-	uint64_t frac = bits & 0xfffffffffffffull;
-	int biased = (int)((bits >> 52) & 0x7ff);
-	if (biased)
-		return (struct diyfp){frac | (1ull << 52), biased - 1075};
-	return (struct diyfp){frac, -1074}; /* subnormal */
+	uint32_t n = 0;
+	while (v % 5 == 0) {
+		v /= 5;
+		n++;
+	}
+	return n;
 }
 
-static struct diyfp normalize(struct diyfp x)
+static inline bool multiple_of_pow5(uint64_t v, uint32_t p) { return pow5_factor(v) >= p; }
+static inline bool multiple_of_pow2(uint64_t v, uint32_t p) { return (v & ((1ull << p) - 1)) == 0; }
+
+/* (m · mul) >> j for the 128-bit multiplier mul = {low, high}, j ≥ 64. */
+static inline uint64_t mul_shift(uint64_t m, const uint64_t mul[2], int32_t j)
 {
-	int shift = __builtin_clzll(x.f);
-	return (struct diyfp){x.f << shift, x.e - shift};
+	unsigned __int128 b0 = (unsigned __int128)m * mul[0];
+	unsigned __int128 b2 = (unsigned __int128)m * mul[1];
+	return (uint64_t)(((b0 >> 64) + b2) >> (j - 64));
 }
 
-/* The product's upper 64 bits, rounded. */
-static struct diyfp multiply(struct diyfp a, struct diyfp b)
+/* The shortest digits of the double with significand m2 · 2^e2 (the IEEE
+ * fields already decoded) as an integer, and its decimal exponent. */
+static uint64_t shortest(uint64_t m2, int32_t e2, bool mm_shift, int32_t *exp10)
 {
-	unsigned __int128 p = (unsigned __int128)a.f * b.f;
-	uint64_t hi = (uint64_t)(p >> 64), lo = (uint64_t)p;
-	return (struct diyfp){hi + (lo >> 63), a.e + b.e + 64};
+	bool even = (m2 & 1) == 0;
+	uint64_t mv = 4 * m2;
+	uint64_t vr, vp, vm;
+	int32_t e10;
+	bool vm_zeros = false, vr_zeros = false; /* the removed digits were all 0 */
+	if (e2 >= 0) {
+		uint32_t q = log10_pow2(e2) - (e2 > 3);
+		e10 = (int32_t)q;
+		int32_t i = -e2 + (int32_t)q + RIG_POW5_INV_BITCOUNT + pow5_bits((int32_t)q) - 1;
+		vr = mul_shift(mv, rig_pow5_inv_split[q], i);
+		vp = mul_shift(mv + 2, rig_pow5_inv_split[q], i);
+		vm = mul_shift(mv - 1 - mm_shift, rig_pow5_inv_split[q], i);
+		if (q <= 21) {
+			if (mv % 5 == 0)
+				vr_zeros = multiple_of_pow5(mv, q);
+			else if (even)
+				vm_zeros = multiple_of_pow5(mv - 1 - mm_shift, q);
+			else
+				vp -= multiple_of_pow5(mv + 2, q);
+		}
+	} else {
+		uint32_t q = log10_pow5(-e2) - (-e2 > 1);
+		e10 = (int32_t)q + e2;
+		int32_t i = -e2 - (int32_t)q;
+		int32_t j = (int32_t)q - (pow5_bits(i) - RIG_POW5_BITCOUNT);
+		vr = mul_shift(mv, rig_pow5_split[i], j);
+		vp = mul_shift(mv + 2, rig_pow5_split[i], j);
+		vm = mul_shift(mv - 1 - mm_shift, rig_pow5_split[i], j);
+		if (q <= 1) {
+			vr_zeros = true;
+			if (even)
+				vm_zeros = mm_shift;
+			else
+				vp--;
+		} else if (q < 63) {
+			vr_zeros = multiple_of_pow2(mv, q);
+		}
+	}
+	int32_t removed = 0;
+	uint64_t out;
+	if (vm_zeros || vr_zeros) {
+		/* Rare: ties and exact boundaries need every removed digit. */
+		uint32_t last = 0;
+		while (vp / 10 > vm / 10) {
+			vm_zeros &= vm % 10 == 0;
+			vr_zeros &= last == 0;
+			last = (uint32_t)(vr % 10);
+			vr /= 10;
+			vp /= 10;
+			vm /= 10;
+			removed++;
+		}
+		if (vm_zeros) {
+			while (vm % 10 == 0) {
+				vr_zeros &= last == 0;
+				last = (uint32_t)(vr % 10);
+				vr /= 10;
+				vp /= 10;
+				vm /= 10;
+				removed++;
+			}
+		}
+		if (vr_zeros && last == 5 && vr % 2 == 0)
+			last = 4; /* an exact tie rounds to even */
+		out = vr + ((vr == vm && (!even || !vm_zeros)) || last >= 5);
+	} else {
+		bool round_up = false;
+		if (vp / 100 > vm / 100) {
+			round_up = vr % 100 >= 50;
+			vr /= 100;
+			vp /= 100;
+			vm /= 100;
+			removed += 2;
+		}
+		while (vp / 10 > vm / 10) {
+			round_up = vr % 10 >= 5;
+			vr /= 10;
+			vp /= 10;
+			vm /= 10;
+			removed++;
+		}
+		out = vr + (vr == vm || round_up);
+	}
+	*exp10 = e10 + removed;
+	return out;
 }
 
-/* 10^k for k = -348, -340, …, 340, normalised (generated with exact arithmetic). */
-static const struct diyfp cached_powers[] = {
-	{0xfa8fd5a0081c0288ull, -1220}, /* 1e-348 */
-	{0xbaaee17fa23ebf76ull, -1193}, /* 1e-340 */
-	{0x8b16fb203055ac76ull, -1166}, /* 1e-332 */
-	{0xcf42894a5dce35eaull, -1140}, /* 1e-324 */
-	{0x9a6bb0aa55653b2dull, -1113}, /* 1e-316 */
-	{0xe61acf033d1a45dfull, -1087}, /* 1e-308 */
-	{0xab70fe17c79ac6caull, -1060}, /* 1e-300 */
-	{0xff77b1fcbebcdc4full, -1034}, /* 1e-292 */
-	{0xbe5691ef416bd60cull, -1007}, /* 1e-284 */
-	{0x8dd01fad907ffc3cull, -980}, /* 1e-276 */
-	{0xd3515c2831559a83ull, -954}, /* 1e-268 */
-	{0x9d71ac8fada6c9b5ull, -927}, /* 1e-260 */
-	{0xea9c227723ee8bcbull, -901}, /* 1e-252 */
-	{0xaecc49914078536dull, -874}, /* 1e-244 */
-	{0x823c12795db6ce57ull, -847}, /* 1e-236 */
-	{0xc21094364dfb5637ull, -821}, /* 1e-228 */
-	{0x9096ea6f3848984full, -794}, /* 1e-220 */
-	{0xd77485cb25823ac7ull, -768}, /* 1e-212 */
-	{0xa086cfcd97bf97f4ull, -741}, /* 1e-204 */
-	{0xef340a98172aace5ull, -715}, /* 1e-196 */
-	{0xb23867fb2a35b28eull, -688}, /* 1e-188 */
-	{0x84c8d4dfd2c63f3bull, -661}, /* 1e-180 */
-	{0xc5dd44271ad3cdbaull, -635}, /* 1e-172 */
-	{0x936b9fcebb25c996ull, -608}, /* 1e-164 */
-	{0xdbac6c247d62a584ull, -582}, /* 1e-156 */
-	{0xa3ab66580d5fdaf6ull, -555}, /* 1e-148 */
-	{0xf3e2f893dec3f126ull, -529}, /* 1e-140 */
-	{0xb5b5ada8aaff80b8ull, -502}, /* 1e-132 */
-	{0x87625f056c7c4a8bull, -475}, /* 1e-124 */
-	{0xc9bcff6034c13053ull, -449}, /* 1e-116 */
-	{0x964e858c91ba2655ull, -422}, /* 1e-108 */
-	{0xdff9772470297ebdull, -396}, /* 1e-100 */
-	{0xa6dfbd9fb8e5b88full, -369}, /* 1e-92 */
-	{0xf8a95fcf88747d94ull, -343}, /* 1e-84 */
-	{0xb94470938fa89bcfull, -316}, /* 1e-76 */
-	{0x8a08f0f8bf0f156bull, -289}, /* 1e-68 */
-	{0xcdb02555653131b6ull, -263}, /* 1e-60 */
-	{0x993fe2c6d07b7facull, -236}, /* 1e-52 */
-	{0xe45c10c42a2b3b06ull, -210}, /* 1e-44 */
-	{0xaa242499697392d3ull, -183}, /* 1e-36 */
-	{0xfd87b5f28300ca0eull, -157}, /* 1e-28 */
-	{0xbce5086492111aebull, -130}, /* 1e-20 */
-	{0x8cbccc096f5088ccull, -103}, /* 1e-12 */
-	{0xd1b71758e219652cull, -77}, /* 1e-4 */
-	{0x9c40000000000000ull, -50}, /* 1e4 */
-	{0xe8d4a51000000000ull, -24}, /* 1e12 */
-	{0xad78ebc5ac620000ull, 3}, /* 1e20 */
-	{0x813f3978f8940984ull, 30}, /* 1e28 */
-	{0xc097ce7bc90715b3ull, 56}, /* 1e36 */
-	{0x8f7e32ce7bea5c70ull, 83}, /* 1e44 */
-	{0xd5d238a4abe98068ull, 109}, /* 1e52 */
-	{0x9f4f2726179a2245ull, 136}, /* 1e60 */
-	{0xed63a231d4c4fb27ull, 162}, /* 1e68 */
-	{0xb0de65388cc8ada8ull, 189}, /* 1e76 */
-	{0x83c7088e1aab65dbull, 216}, /* 1e84 */
-	{0xc45d1df942711d9aull, 242}, /* 1e92 */
-	{0x924d692ca61be758ull, 269}, /* 1e100 */
-	{0xda01ee641a708deaull, 295}, /* 1e108 */
-	{0xa26da3999aef774aull, 322}, /* 1e116 */
-	{0xf209787bb47d6b85ull, 348}, /* 1e124 */
-	{0xb454e4a179dd1877ull, 375}, /* 1e132 */
-	{0x865b86925b9bc5c2ull, 402}, /* 1e140 */
-	{0xc83553c5c8965d3dull, 428}, /* 1e148 */
-	{0x952ab45cfa97a0b3ull, 455}, /* 1e156 */
-	{0xde469fbd99a05fe3ull, 481}, /* 1e164 */
-	{0xa59bc234db398c25ull, 508}, /* 1e172 */
-	{0xf6c69a72a3989f5cull, 534}, /* 1e180 */
-	{0xb7dcbf5354e9beceull, 561}, /* 1e188 */
-	{0x88fcf317f22241e2ull, 588}, /* 1e196 */
-	{0xcc20ce9bd35c78a5ull, 614}, /* 1e204 */
-	{0x98165af37b2153dfull, 641}, /* 1e212 */
-	{0xe2a0b5dc971f303aull, 667}, /* 1e220 */
-	{0xa8d9d1535ce3b396ull, 694}, /* 1e228 */
-	{0xfb9b7cd9a4a7443cull, 720}, /* 1e236 */
-	{0xbb764c4ca7a44410ull, 747}, /* 1e244 */
-	{0x8bab8eefb6409c1aull, 774}, /* 1e252 */
-	{0xd01fef10a657842cull, 800}, /* 1e260 */
-	{0x9b10a4e5e9913129ull, 827}, /* 1e268 */
-	{0xe7109bfba19c0c9dull, 853}, /* 1e276 */
-	{0xac2820d9623bf429ull, 880}, /* 1e284 */
-	{0x80444b5e7aa7cf85ull, 907}, /* 1e292 */
-	{0xbf21e44003acdd2dull, 933}, /* 1e300 */
-	{0x8e679c2f5e44ff8full, 960}, /* 1e308 */
-	{0xd433179d9c8cb841ull, 986}, /* 1e316 */
-	{0x9e19db92b4e31ba9ull, 1013}, /* 1e324 */
-	{0xeb96bf6ebadf77d9ull, 1039}, /* 1e332 */
-	{0xaf87023b9bf0ee6bull, 1066}, /* 1e340 */
-};
+static const char two_digits[200] =
+	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
 
-/* The cached power c = 10^-k whose product with a number of exponent e has
- * its binary exponent in [-60, -32]. */
-static struct diyfp cached_power(int e, int *k)
+/* Writes the 8 digits of v < 10^8, zero-padded, two at a time. */
+static void eight_digits(char *out, uint32_t v)
 {
-	double dk = (-61 - e) * 0.30102999566398114 + 347; /* log10(2) */
-	int ik = (int)dk;
-	if (dk - ik > 0)
-		ik++;
-	unsigned index = (unsigned)((ik >> 3) + 1);
-	*k = -(-348 + (int)index * 8);
-	return cached_powers[index];
-}
-
-static const uint32_t pow10_u32[] = {1,      10,      100,      1000,      10000,
-				     100000, 1000000, 10000000, 100000000, 1000000000};
-
-static const uint64_t pow10_u64[20] = {
-	1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull,
-	100000000ull, 1000000000ull, 10000000000ull, 100000000000ull, 1000000000000ull,
-	10000000000000ull, 100000000000000ull, 1000000000000000ull, 10000000000000000ull,
-	100000000000000000ull, 1000000000000000000ull, 10000000000000000000ull};
-
-/* Moves the last digit down while that keeps the value inside the rounding
- * interval and brings it closer to the exact value. */
-static void round_weed(char *buf, int len, uint64_t delta, uint64_t rest, uint64_t ten_kappa,
-		       uint64_t wp_w)
-{
-	while (rest < wp_w && delta - rest >= ten_kappa &&
-	       (rest + ten_kappa < wp_w || wp_w - rest > rest + ten_kappa - wp_w)) {
-		buf[len - 1]--;
-		rest += ten_kappa;
+	for (int i = 6; i >= 0; i -= 2) {
+		memcpy(&out[i], &two_digits[2 * (v % 100)], 2);
+		v /= 100;
 	}
 }
 
-/* The leading digit of p1 (below 10^kappa), leaving the rest in *p1. A switch
- * of constant divisors: the compiler turns each into a multiplication, where a
- * table divisor costs a hardware division per digit. */
-static uint32_t take_digit(uint32_t *p1, int kappa)
+/* The decimal digits of d > 0 (at most 17 here) into buf; returns how many.
+ * Split into 8-digit pieces so the divisions are 32-bit and two digits at a
+ * time: a digit-by-digit 64-bit loop was the formatter's slowest part. */
+static int decimal(char *buf, uint64_t d)
 {
-	uint32_t d;
-	switch (kappa) {
-#define DIGIT(k, p10)            \
-	case k:                  \
-		d = *p1 / (p10); \
-		*p1 %= (p10);    \
-		return d;
-	DIGIT(10, 1000000000u)
-	DIGIT(9, 100000000u)
-	DIGIT(8, 10000000u)
-	DIGIT(7, 1000000u)
-	DIGIT(6, 100000u)
-	DIGIT(5, 10000u)
-	DIGIT(4, 1000u)
-	DIGIT(3, 100u)
-	DIGIT(2, 10u)
-#undef DIGIT
-	default:
-		d = *p1;
-		*p1 = 0;
-		return d;
-	}
-}
-
-/* Generates the digits of Mp (the upper boundary, scaled) within delta. */
-static int digit_gen(char *buf, struct diyfp w, struct diyfp mp, uint64_t delta, int *k)
-{
-	struct diyfp one = {1ull << -mp.e, mp.e};
-	uint64_t wp_w = mp.f - w.f;
-	uint32_t p1 = (uint32_t)(mp.f >> -one.e);
-	uint64_t p2 = mp.f & (one.f - 1);
-	int kappa = 10;
-	while (kappa > 0 && p1 < pow10_u32[kappa - 1])
-		kappa--;
+	char tmp[24];
+	uint32_t top = (uint32_t)(d / 10000000000000000ull); /* digits above 16 */
+	uint64_t rest = d % 10000000000000000ull;
+	eight_digits(&tmp[0], (uint32_t)(rest / 100000000));
+	eight_digits(&tmp[8], (uint32_t)(rest % 100000000));
+	int start = 0;
+	while (start < 15 && tmp[start] == '0')
+		start++;
 	int len = 0;
-	while (kappa > 0) {
-		uint32_t d = take_digit(&p1, kappa);
-		if (d || len)
-			buf[len++] = (char)('0' + d);
-		kappa--;
-		uint64_t rest = ((uint64_t)p1 << -one.e) + p2;
-		if (rest <= delta) {
-			*k += kappa;
-			round_weed(buf, len, delta, rest, (uint64_t)pow10_u32[kappa] << -one.e, wp_w);
-			return len;
-		}
+	if (top) {
+		buf[len++] = (char)('0' + top); /* shortest forms have ≤ 17 digits: top < 10 */
+		start = 0;
 	}
-	for (;;) {
-		p2 *= 10;
-		delta *= 10;
-		char d = (char)(p2 >> -one.e);
-		if (d || len)
-			buf[len++] = (char)('0' + d);
-		p2 &= one.f - 1;
-		kappa--;
-		if (p2 < delta) {
-			*k += kappa;
-			uint64_t scale = -kappa < 20 ? pow10_u64[-kappa] : 0;
-			round_weed(buf, len, delta, p2, one.f, wp_w * scale);
-			return len;
-		}
-	}
+	memcpy(&buf[len], &tmp[start], (size_t)(16 - start));
+	return len + 16 - start;
 }
 
 /* The digits of v > 0 and its decimal exponent: v ≈ digits · 10^k. */
-static int grisu2(char *buf, double v, int *k)
+static int digits_of(char *buf, double v, int *k)
 {
-	struct diyfp x = from_double(v);
-	/* The boundaries halfway to the neighbouring doubles. */
-	struct diyfp plus = normalize((struct diyfp){(x.f << 1) + 1, x.e - 1});
-	struct diyfp minus = x.f == (1ull << 52) ? (struct diyfp){(x.f << 2) - 1, x.e - 2}
-						  : (struct diyfp){(x.f << 1) - 1, x.e - 1};
-	minus.f <<= minus.e - plus.e;
-	minus.e = plus.e;
-	struct diyfp c = cached_power(plus.e, k);
-	struct diyfp w = multiply(normalize(x), c);
-	struct diyfp wp = multiply(plus, c), wm = multiply(minus, c);
-	wm.f++;
-	wp.f--;
-	return digit_gen(buf, w, wp, wp.f - wm.f, k);
+	uint64_t bits;
+	memcpy(&bits, &v, sizeof bits);
+	uint64_t frac = bits & ((1ull << 52) - 1);
+	uint32_t biased = (uint32_t)((bits >> 52) & 0x7ff);
+	uint64_t m2 = biased ? frac | (1ull << 52) : frac;
+	int32_t e2 = (biased ? (int32_t)biased : 1) - 1075 - 2;
+	int32_t e10;
+	uint64_t d = shortest(m2, e2, frac != 0 || biased <= 1, &e10);
+	*k = e10;
+	return decimal(buf, d);
 }
 
 /* Lays digits · 10^k out as a JSON number. */
@@ -313,6 +241,6 @@ int rig_format_double(char *out, double v)
 	}
 	char digits[24];
 	int k = 0;
-	int len = grisu2(digits, v, &k);
+	int len = digits_of(digits, v, &k);
 	return (int)(p - out) + layout(p, digits, len, k);
 }

@@ -40,8 +40,8 @@ void rig_buf_u32le(struct rig_buf *b, uint32_t v);
 void rig_buf_f32le(struct rig_buf *b, float v);
 void rig_buf_f64le(struct rig_buf *b, double v);
 
-/* Writes a decimal of finite v that reads back as exactly v, in the shortest form
- * for nearly all values (Grisu2, api/dtoa.c), into out (≥ 32 bytes); returns its
+/* Writes the shortest decimal that reads back as exactly finite v (of those,
+ * the closest to v; Ryu, api/dtoa.c) into out (≥ 32 bytes); returns its
  * length. */
 int rig_format_double(char *out, double v);
 
