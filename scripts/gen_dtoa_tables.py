@@ -7,9 +7,11 @@ double printer in api/dtoa.c (Ulf Adams' Ryu, PLDI 2018).
                 (5^i shifted left when it is shorter than 125 bits)
 
 Each entry is stored as {low 64 bits, high 64 bits}. Exact integer arithmetic:
-run it again and the header comes out byte for byte the same.
+run it again and the header comes out byte for byte the same (tests/e2e/
+test_generated_tables.py checks that). An argument writes elsewhere.
 """
 import os
+import sys
 
 INV_BITS, BITS = 125, 125
 INV_SIZE, SIZE = 342, 326
@@ -38,8 +40,8 @@ def main():
     out += ["};", "", f"static const uint64_t rig_pow5_split[{SIZE}][2] = {{"]
     out += [f"\t{entry(v)}," for v in pos]
     out += ["};", "", "#endif", ""]
-    path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "api",
-                        "dtoa_tables.h")
+    path = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
+        os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "api", "dtoa_tables.h")
     with open(path, "w", encoding="ascii") as f:
         f.write("\n".join(out))
 
