@@ -39,6 +39,18 @@ static inline uint64_t mul_shift(uint64_t m, const uint64_t mul[2], int32_t j)
 	return (uint64_t)(((b0 >> 64) + b2) >> (j - 64));
 }
 
+/* Drops the last digit of vr, vp and vm, keeping vr's in *last and noting
+ * whether every digit dropped before it was 0. */
+static inline void drop_digit(uint64_t *vr, uint64_t *vp, uint64_t *vm, uint32_t *last,
+			      bool *vr_zeros)
+{
+	*vr_zeros &= *last == 0;
+	*last = (uint32_t)(*vr % 10);
+	*vr /= 10;
+	*vp /= 10;
+	*vm /= 10;
+}
+
 /* The shortest digits of the double with significand m2 · 2^e2 (the IEEE
  * fields already decoded) as an integer, and its decimal exponent. */
 static uint64_t shortest(uint64_t m2, int32_t e2, bool mm_shift, int32_t *exp10)
@@ -88,22 +100,12 @@ static uint64_t shortest(uint64_t m2, int32_t e2, bool mm_shift, int32_t *exp10)
 		uint32_t last = 0;
 		while (vp / 10 > vm / 10) {
 			vm_zeros &= vm % 10 == 0;
-			vr_zeros &= last == 0;
-			last = (uint32_t)(vr % 10);
-			vr /= 10;
-			vp /= 10;
-			vm /= 10;
+			drop_digit(&vr, &vp, &vm, &last, &vr_zeros);
 			removed++;
 		}
-		if (vm_zeros) {
-			while (vm % 10 == 0) {
-				vr_zeros &= last == 0;
-				last = (uint32_t)(vr % 10);
-				vr /= 10;
-				vp /= 10;
-				vm /= 10;
-				removed++;
-			}
+		while (vm_zeros && vm % 10 == 0) {
+			drop_digit(&vr, &vp, &vm, &last, &vr_zeros);
+			removed++;
 		}
 		if (vr_zeros && last == 5 && vr % 2 == 0)
 			last = 4; /* an exact tie rounds to even */

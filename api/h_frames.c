@@ -126,7 +126,7 @@ void rig_frames__f32_header(struct rig_buf *b, uint32_t n_verts, uint32_t n_fram
 static float f32_of(double v)
 {
 	double a = fabs(v);
-	if (a <= FLT_MAX)
+	if (!(a > FLT_MAX)) /* NaN too: it converts as the vector path converts it */
 		return (float)v;
 	float r = a < (double)FLT_MAX + 0x1p103 ? FLT_MAX : INFINITY;
 	return v < 0 ? -r : r;

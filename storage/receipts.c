@@ -67,12 +67,14 @@ int rig_receipt_get(sqlite3 *db, const char *id, char **out_body)
 	/* The GLOB term lets SQLite use the partial index of legacy ids. */
 	int rc = rig_db__prepare(&st, db,
 				 keyed ? "SELECT body FROM receipts WHERE shot_seq = ? AND to_version = ?"
+					 " AND id = ?" /* a migrated r-<hex> row has no second id */
 				       : "SELECT body FROM receipts WHERE id = ? AND id GLOB 'r-*'");
 	if (rc)
 		return rc;
 	if (keyed) {
 		sqlite3_bind_int64(st, 1, shot_seq);
 		sqlite3_bind_int64(st, 2, to_version);
+		sqlite3_bind_text(st, 3, id, -1, SQLITE_STATIC);
 	} else {
 		sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
 	}

@@ -105,6 +105,13 @@ class Migrated(RigdTestCase):
         self.assertEqual(len(self.listed()), 2)
 
 
+    def test_a_migrated_receipt_has_only_its_own_id(self):
+        conn = sqlite3.connect(self.db)
+        seq = conn.execute("SELECT seq FROM shots WHERE id = 's1'").fetchone()[0]
+        conn.close()
+        self.assertProblem(self.rigd.get(f"/v1/receipts/r.{seq}.1"), 404, "NOT_FOUND")
+        self.assertEqual(self.rigd.get(f"/v1/receipts/{self.old[0]}").status, 200)
+
     def test_deleting_the_project_deletes_every_receipt_of_its_shots(self):
         self.rigd.edit("s1", POSE)
         self.assertEqual(self.rigd.delete("/v1/projects/p").status, 200)
@@ -114,6 +121,25 @@ class Migrated(RigdTestCase):
         self.assertEqual(left, 0)
         for rid in self.old:
             self.assertProblem(self.rigd.get(f"/v1/receipts/{rid}"), 404, "NOT_FOUND")
+
+
+class Paging(RigdTestCase):
+    def test_a_token_of_a_deleted_shot_does_not_page_its_re_creation(self):
+        for attempt in range(2):
+            self.rigd.make_shot("p", "s")
+            self.rigd.edit("s", [{"op": "layer.create", "layerId": "a", "name": "a",
+                                  "kind": "group"}])
+            for _ in range(9 + 2 * attempt):
+                self.rigd.edit("s", POSE)
+            first = self.rigd.get("/v1/shots/s/receipts?pageSize=2")
+            self.assertEqual(first.status, 200, first)
+            if attempt == 0:
+                token = first.json["nextPageToken"]
+                self.assertEqual(self.rigd.get(f"/v1/shots/s/receipts?pageSize=2&pageToken={token}")
+                                 .status, 200)
+                self.assertEqual(self.rigd.delete("/v1/shots/s").status, 200)
+        r = self.rigd.get(f"/v1/shots/s/receipts?pageSize=2&pageToken={token}")
+        self.assertProblem(r, 400, "PAGE_TOKEN_INVALID")
 
 
 class Ids(RigdTestCase):

@@ -59,3 +59,25 @@ Test(f32_frame, values_beyond_the_float_range_round_as_ieee)
 	}
 	rig_buf_release(&b);
 }
+
+Test(f32_frame, nan_converts_the_same_in_the_vector_body_and_the_scalar_tail)
+{
+	double xy[10];
+	for (size_t i = 0; i < 10; i++)
+		xy[i] = i % 2 ? NAN : -NAN;
+	struct rig_buf b;
+	rig_buf_init(&b);
+	rig_frames__f32_frame(&b, 0, xy, 5); /* 8 in the vector body, 2 in the tail */
+	uint32_t body[2], tail[2];
+	memcpy(&body[0], (const char *)b.data + 8 + 4 * 6, 4);
+	memcpy(&body[1], (const char *)b.data + 8 + 4 * 7, 4);
+	memcpy(&tail[0], (const char *)b.data + 8 + 4 * 8, 4);
+	memcpy(&tail[1], (const char *)b.data + 8 + 4 * 9, 4);
+	for (int k = 0; k < 2; k++) {
+		float f;
+		memcpy(&f, &tail[k], 4);
+		cr_assert(isnan(f), "the tail kept NaN");
+		cr_assert_eq(body[k], tail[k], "NaN bits %08x vs %08x", body[k], tail[k]);
+	}
+	rig_buf_release(&b);
+}
