@@ -168,6 +168,25 @@ static int decimal(char *buf, uint64_t d)
 	return len + 16 - start;
 }
 
+int rig_format_u64(char *out, uint64_t v)
+{
+	char tmp[20];
+	int n = 20;
+	for (; v >= 100; v /= 100) {
+		n -= 2;
+		memcpy(&tmp[n], &two_digits[2 * (v % 100)], 2);
+	}
+	if (v >= 10) {
+		n -= 2;
+		memcpy(&tmp[n], &two_digits[2 * v], 2);
+	} else {
+		tmp[--n] = (char)('0' + v);
+	}
+	memcpy(out, &tmp[n], (size_t)(20 - n));
+	out[20 - n] = '\0';
+	return 20 - n;
+}
+
 /* The digits of v > 0 and its decimal exponent: v ≈ digits · 10^k. */
 static int digits_of(char *buf, double v, int *k)
 {

@@ -45,6 +45,9 @@ void rig_buf_f64le(struct rig_buf *b, double v);
  * length. */
 int rig_format_double(char *out, double v);
 
+/* Writes v in decimal into out (≥ 21 bytes); returns its length. */
+int rig_format_u64(char *out, uint64_t v);
+
 /* Replaces every byte that is not part of valid UTF-8 (and every control
  * character but tab) with '?', in place, so the text can go into JSON. */
 void rig_utf8_scrub(char *s);

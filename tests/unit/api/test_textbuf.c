@@ -200,3 +200,25 @@ Test(format_double, round_trips_random_bit_patterns)
 		cr_assert_eq(strtod(s, NULL), v, "%s does not read back as %a", s, v);
 	}
 }
+
+Test(format_u64, matches_printf)
+{
+	uint64_t fixed[] = {0, 9, 10, 99, 100, 101, 12345, 999999999, 1000000000, UINT64_MAX};
+	char ours[32], ref[32];
+	for (size_t i = 0; i < sizeof fixed / sizeof fixed[0]; i++) {
+		int n = rig_format_u64(ours, fixed[i]);
+		snprintf(ref, sizeof ref, "%llu", (unsigned long long)fixed[i]);
+		cr_assert_str_eq(ours, ref);
+		cr_assert_eq((size_t)n, strlen(ref));
+	}
+	uint64_t x = 0x853c49e6748fea9bull;
+	for (int i = 0; i < 100000; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		uint64_t v = x >> (x % 64); /* every length */
+		rig_format_u64(ours, v);
+		snprintf(ref, sizeof ref, "%llu", (unsigned long long)v);
+		cr_assert_str_eq(ours, ref);
+	}
+}
