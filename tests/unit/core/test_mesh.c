@@ -2,7 +2,11 @@
  * MESH_DEGENERATE) at and past their edges, every violation reported, and the
  * deformed checks (MESH_GEOMETRY, MESH_WINDING, MESH_COLLAPSED). */
 #include <criterion/criterion.h>
+#include <float.h>
 #include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
 
 #include "rig_limits.h"
 #include "mesh.h"
@@ -260,4 +264,111 @@ Test(mesh_deformed, rejects_an_area_that_overflows)
 	cr_expect_eq(errs.items[0].code, RIG_MESH_GEOMETRY);
 	cr_expect_eq(errs.items[0].triangle_index, 0);
 	cr_expect_eq(errs.items[0].vertex_index, RIG_NO_INDEX);
+}
+
+/* A reference verdict written here, not taken from core: every triangle keeps
+ * its winding and at least 1e-6 of its source area, with finite vertices. */
+static bool reference_holds(const double *src, const double *dst, size_t n_verts,
+			    const uint32_t *tris, size_t n_tris)
+{
+	for (size_t i = 0; i < 2 * n_verts; i++)
+		if (!isfinite(dst[i]))
+			return false;
+	for (size_t t = 0; t < n_tris; t++) {
+		const uint32_t *v = &tris[3 * t];
+		double s = (src[2 * v[1]] - src[2 * v[0]]) * (src[2 * v[2] + 1] - src[2 * v[0] + 1]) -
+			   (src[2 * v[1] + 1] - src[2 * v[0] + 1]) * (src[2 * v[2]] - src[2 * v[0]]);
+		double d = (dst[2 * v[1]] - dst[2 * v[0]]) * (dst[2 * v[2] + 1] - dst[2 * v[0] + 1]) -
+			   (dst[2 * v[1] + 1] - dst[2 * v[0] + 1]) * (dst[2 * v[2]] - dst[2 * v[0]]);
+		double kept = s > 0 ? d : -d;
+		if (!(kept >= 1e-6 * fabs(s) && kept <= DBL_MAX))
+			return false;
+	}
+	return true;
+}
+
+Test(mesh_deformed, the_fast_pass_with_source_areas_agrees_with_a_reference)
+{
+	/* Random fans of 1-9 triangles, each deformed so some triangles flip,
+	 * collapse to just above or below the 1e-6 edge, or get a non-finite
+	 * vertex. The fast pass only filters (the slow pass decides when it says
+	 * no), so what matters is that it never lets a broken mesh through. */
+	uint64_t x = 0xda942042e4dd58b5ull;
+	size_t agree = 0, failing = 0;
+	for (int round = 0; round < 20000; round++) {
+		double src[2 * 11], dst[2 * 11], areas[9];
+		uint32_t tris[3 * 9];
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		size_t n_tris = 1 + x % 9, n_verts = n_tris + 2;
+		for (size_t v = 0; v < n_verts; v++) { /* a convex fan around vertex 0 */
+			double angle = v == 0 ? 0 : 0.3 * (double)v;
+			double r = v == 0 ? 0 : 10;
+			src[2 * v] = r * cos(angle);
+			src[2 * v + 1] = r * sin(angle);
+		}
+		for (size_t t = 0; t < n_tris; t++) {
+			tris[3 * t] = 0;
+			tris[3 * t + 1] = (uint32_t)t + 1;
+			tris[3 * t + 2] = (uint32_t)t + 2;
+		}
+		rig_mesh_areas2(areas, src, tris, n_tris);
+		double sy = 1;
+		switch ((x >> 8) % 6) {
+		case 0: sy = 1; break;                 /* unchanged */
+		case 1: sy = -1; break;                /* mirrored: every triangle flips */
+		case 2: sy = 1e-6; break;              /* exactly at the collapse edge */
+		case 3: sy = 1e-6 * (1 - 1e-12); break; /* just below it */
+		case 4: sy = 1e-6 * (1 + 1e-12); break; /* just above it */
+		default: sy = 0.5; break;
+		}
+		for (size_t v = 0; v < n_verts; v++) {
+			dst[2 * v] = src[2 * v];
+			dst[2 * v + 1] = src[2 * v + 1] * sy;
+		}
+		if ((x >> 16) % 7 == 0) /* one vertex moved across its neighbour: one triangle folds */
+			dst[2 * (1 + (x >> 20) % (n_verts - 1))] *= -3;
+		if ((x >> 24) % 11 == 0)
+			dst[(x >> 28) % (2 * n_verts)] = (x >> 32) % 2 ? NAN : INFINITY;
+		struct rig_errs errs;
+		rig_errs_init(&errs);
+		bool fast = rig_mesh_check_deformed_areas(src, areas, dst, n_verts, tris, n_tris,
+							  &errs) == 0;
+		bool want = reference_holds(src, dst, n_verts, tris, n_tris);
+		cr_assert_eq(fast, want, "round %d: %zu triangles, fast says %d", round, n_tris, fast);
+		cr_assert_eq(fast, errs.total == 0);
+		agree++;
+		failing += !want;
+	}
+	cr_assert_gt(failing, 2000, "the rounds exercise failures (%zu)", failing);
+	cr_assert_gt(agree - failing, 2000, "and passes");
+}
+
+Test(mesh_deformed, the_fast_pass_decides_the_exact_collapse_edge)
+{
+	/* Three separate triangles of source area 2 (2A = 2), each squashed in
+	 * turn to 2A' = 1e-6 · 2 exactly (kept: the rule is ≥), then one step
+	 * below (collapsed). */
+	double src[18], areas[3];
+	uint32_t tris[9] = {0, 1, 2, 3, 4, 5, 6, 7, 8};
+	for (int t = 0; t < 3; t++) {
+		double o = 10.0 * t;
+		double tri[6] = {o, 0, o + 1, 0, o, 2};
+		memcpy(&src[6 * t], tri, sizeof tri);
+	}
+	rig_mesh_areas2(areas, src, tris, 3);
+	double edge = 1e-6 * 2.0;
+	for (int which = 0; which < 3; which++) {
+		for (int below = 0; below < 2; below++) {
+			double dst[18];
+			memcpy(dst, src, sizeof dst);
+			dst[6 * which + 5] = below ? nextafter(edge, 0) : edge;
+			struct rig_errs errs;
+			rig_errs_init(&errs);
+			int rc = rig_mesh_check_deformed_areas(src, areas, dst, 9, tris, 3, &errs);
+			cr_assert_eq(rc, below ? -1 : 0, "triangle %d, %s the edge", which,
+				     below ? "below" : "at");
+		}
+	}
 }
