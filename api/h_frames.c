@@ -92,8 +92,10 @@ bool rig_frames__etag(struct rig_req *req, struct rig_resp *resp, long long vers
 void rig_frames__json_vertices(struct rig_buf *b, const double *xy, size_t n)
 {
 	/* Straight into reserved room, a vertex at a time: "[x,y]," is at most
-	 * 2 · 32 + 4 bytes (rig_format_double's bound), with no per-piece calls. */
-	if (!rig_buf_reserve(b, 2))
+	 * 2 · 32 + 4 bytes (rig_format_double's bound), with no per-piece calls.
+	 * Room for typical numbers (20 characters) is reserved up front so the
+	 * buffer grows once, not by doubling and copying. */
+	if (!rig_buf_reserve(b, 2 + 44 * n))
 		return;
 	b->data[b->len++] = '[';
 	for (size_t i = 0; i < n; i++) {
