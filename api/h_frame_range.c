@@ -6,8 +6,9 @@
  * threads carries real work; the first chunk is frame 0 alone, so the answer
  * starts, or fails with a 422, as soon as it is known), a few chunks ahead of
  * what the client has read, and handed to libmicrohttpd in order as it pulls
- * bytes: a stream holds at most CHUNK_WINDOW chunks (or RIG_RANGE_WINDOW
- * frames, when one frame alone exceeds CHUNK_BYTES), never every frame. Each
+ * bytes: a stream holds at most CHUNK_WINDOW chunks, or, when one frame alone
+ * exceeds CHUNK_BYTES, as many single frames as fit WINDOW_BYTES (at least one
+ * per core, at most RIG_RANGE_WINDOW), never every frame. Each
  * window slot owns a resolver; the shot and skins are shared read-only. Frame
  * i is from + i·step (multiplied, never accumulated, so frames are exact and
  * independent of the range).
@@ -21,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <uv.h>
 
 #include "api.h"
@@ -30,6 +32,7 @@
 #define CHUNK_BYTES (512 * 1024) /* output a worker produces per hand-off */
 #define CHUNK_MAX_FRAMES 64
 #define CHUNK_WINDOW 6 /* chunks in flight when chunks hold several frames */
+#define WINDOW_BYTES (8 << 20) /* single-frame slots in flight: this much, 2 to 8 */
 
 struct slot {
 	uv_work_t work;
@@ -54,7 +57,7 @@ struct range {
 	double from, step;
 	size_t n_frames;
 	size_t chunk;   /* frames per chunk after the first */
-	size_t n_slots; /* chunks in flight: RIG_RANGE_WINDOW, or CHUNK_WINDOW */
+	size_t n_slots; /* chunks in flight (see WINDOW_BYTES, CHUNK_WINDOW) */
 	size_t next_emit, next_schedule; /* chunk indices */
 	bool fail_next; /* the emitted chunk stopped at a failed frame */
 	uv_loop_t loop;
@@ -366,7 +369,16 @@ void rig_h_frame_range(struct rig_req *req, struct rig_resp *resp)
 							  : 48 * rg->n_verts + 24 * rg->n_tris;
 	rg->chunk = CHUNK_BYTES / frame_bytes;
 	rg->chunk = rg->chunk < 1 ? 1 : rg->chunk > CHUNK_MAX_FRAMES ? CHUNK_MAX_FRAMES : rg->chunk;
-	rg->n_slots = rg->chunk > 1 ? CHUNK_WINDOW : RIG_RANGE_WINDOW;
+	/* A slot holds its frame's evaluated doubles (16 bytes a vertex) and its
+	 * encoding: large frames get fewer slots, but never fewer than the cores
+	 * (every core keeps a frame to evaluate). */
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	size_t least = cores < 2 ? 2 : cores > RIG_RANGE_WINDOW ? RIG_RANGE_WINDOW : (size_t)cores;
+	size_t by_bytes = WINDOW_BYTES / (frame_bytes + 16 * rg->n_verts);
+	rg->n_slots = rg->chunk > 1	      ? CHUNK_WINDOW
+		      : by_bytes < least	      ? least
+		      : by_bytes > RIG_RANGE_WINDOW ? RIG_RANGE_WINDOW
+						    : by_bytes;
 	rig_buf_init(&rg->out);
 	for (size_t i = 0; i < rg->n_slots; i++) {
 		struct slot *s = &rg->slots[i];
