@@ -52,13 +52,22 @@ struct rig_page {
 	bool more;          /* a row past the page exists: the page gets a token */
 };
 
-/* For list callbacks: true (and p->more set) when the page is already full, so
- * the row must not be added. */
+/* True (and p->more set) when the page is already full. */
 static inline bool rig_page_full(struct rig_page *p)
 {
 	if (json_array_size(p->items) < p->limit)
 		return false;
 	p->more = true;
+	return true;
+}
+
+/* For list callbacks: true when the row with cursor seq belongs on the page
+ * (its cursor is then the page's last); false when the page is full. */
+static inline bool rig_page_take(struct rig_page *p, long long seq)
+{
+	if (rig_page_full(p))
+		return false;
+	p->last_seq = seq;
 	return true;
 }
 

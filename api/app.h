@@ -26,6 +26,7 @@ struct rig_app_limits {
 	size_t max_connections;
 	unsigned connection_timeout_seconds;
 	size_t read_cache_bytes; /* decoded shots and skins shared by reads; 0 shares none */
+	unsigned frame_workers;  /* libuv's work-queue threads (--threads); 0 counts as 2 */
 };
 
 struct rig_inflight;   /* the set of idempotency keys being processed */

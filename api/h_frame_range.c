@@ -8,7 +8,7 @@
  * what the client has read, and handed to libmicrohttpd in order as it pulls
  * bytes: a stream holds at most CHUNK_WINDOW chunks, or, when one frame alone
  * exceeds CHUNK_BYTES, as many single frames as fit WINDOW_BYTES (at least one
- * per core, at most RIG_RANGE_WINDOW), never every frame. Each
+ * per frame worker, at most RIG_RANGE_WINDOW), never every frame. Each
  * window slot owns a resolver; the shot and skins are shared read-only. Frame
  * i is from + i·step (multiplied, never accumulated, so frames are exact and
  * independent of the range).
@@ -22,7 +22,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include <uv.h>
 
 #include "api.h"
@@ -72,6 +71,8 @@ struct range {
 	const uint32_t *tris;
 	size_t n_tris;
 };
+
+static size_t clamp_size(size_t v, size_t lo, size_t hi) { return v < lo ? lo : v > hi ? hi : v; }
 
 static double frame_at(const struct range *rg, size_t i) { return rg->from + (double)i * rg->step; }
 
@@ -367,18 +368,14 @@ void rig_h_frame_range(struct rig_req *req, struct rig_resp *resp)
 	size_t frame_bytes = rg->fmt == RIG_FRAMES_F32 ? 8 * rg->n_verts + 8
 			     : rg->fmt == RIG_FRAMES_JSON ? 48 * rg->n_verts
 							  : 48 * rg->n_verts + 24 * rg->n_tris;
-	rg->chunk = CHUNK_BYTES / frame_bytes;
-	rg->chunk = rg->chunk < 1 ? 1 : rg->chunk > CHUNK_MAX_FRAMES ? CHUNK_MAX_FRAMES : rg->chunk;
+	rg->chunk = clamp_size(CHUNK_BYTES / frame_bytes, 1, CHUNK_MAX_FRAMES);
 	/* A slot holds its frame's evaluated doubles (16 bytes a vertex) and its
-	 * encoding: large frames get fewer slots, but never fewer than the cores
-	 * (every core keeps a frame to evaluate). */
-	long cores = sysconf(_SC_NPROCESSORS_ONLN);
-	size_t least = cores < 2 ? 2 : cores > RIG_RANGE_WINDOW ? RIG_RANGE_WINDOW : (size_t)cores;
-	size_t by_bytes = WINDOW_BYTES / (frame_bytes + 16 * rg->n_verts);
-	rg->n_slots = rg->chunk > 1	      ? CHUNK_WINDOW
-		      : by_bytes < least	      ? least
-		      : by_bytes > RIG_RANGE_WINDOW ? RIG_RANGE_WINDOW
-						    : by_bytes;
+	 * encoding: large frames get fewer slots, but never fewer than the frame
+	 * workers (each keeps a frame to evaluate). */
+	size_t least = clamp_size(req->app->limits.frame_workers, 2, RIG_RANGE_WINDOW);
+	rg->n_slots = rg->chunk > 1 ? CHUNK_WINDOW
+				    : clamp_size(WINDOW_BYTES / (frame_bytes + 16 * rg->n_verts), least,
+						 RIG_RANGE_WINDOW);
 	rig_buf_init(&rg->out);
 	for (size_t i = 0; i < rg->n_slots; i++) {
 		struct slot *s = &rg->slots[i];

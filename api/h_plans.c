@@ -130,10 +130,8 @@ void rig_h_plan_get(struct rig_req *req, struct rig_resp *resp)
 static int collect(void *ctx, const struct rig_plan *p)
 {
 	struct rig_page *page = ctx;
-	if (rig_page_full(page))
-		return 0;
-	page->last_seq = p->seq;
-	json_array_append_new(page->items, plan_json(p));
+	if (rig_page_take(page, p->seq))
+		json_array_append_new(page->items, plan_json(p));
 	return 0;
 }
 

@@ -29,9 +29,8 @@ void rig_h_receipt_get(struct rig_req *req, struct rig_resp *resp)
 static int collect(void *ctx, long long to_version, const char *body)
 {
 	struct rig_page *p = ctx;
-	if (rig_page_full(p))
+	if (!rig_page_take(p, to_version))
 		return 0;
-	p->last_seq = to_version;
 	json_t *r = json_loads(body, 0, NULL);
 	if (!r)
 		return -RIG_INTERNAL;

@@ -19,10 +19,8 @@ static json_t *project_json(const struct rig_project_row *row)
 static int collect_project(void *ctx, const struct rig_project_row *row)
 {
 	struct rig_page *p = ctx;
-	if (rig_page_full(p))
-		return 0;
-	p->last_seq = row->seq;
-	json_array_append_new(p->items, project_json(row));
+	if (rig_page_take(p, row->seq))
+		json_array_append_new(p->items, project_json(row));
 	return 0;
 }
 
@@ -136,10 +134,8 @@ static json_t *shot_json(const struct rig_shot_row *row)
 static int collect_shot(void *ctx, const struct rig_shot_row *row)
 {
 	struct rig_page *p = ctx;
-	if (rig_page_full(p))
-		return 0;
-	p->last_seq = row->seq;
-	json_array_append_new(p->items, shot_json(row));
+	if (rig_page_take(p, row->seq))
+		json_array_append_new(p->items, shot_json(row));
 	return 0;
 }
 

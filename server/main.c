@@ -105,7 +105,8 @@ int main(int argc, char **argv)
 	struct rig_app_limits limits = {.max_body_bytes = s.cfg.max_body_bytes,
 					.max_connections = s.cfg.max_connections,
 					.connection_timeout_seconds = s.cfg.connection_timeout_s,
-					.read_cache_bytes = (size_t)s.cfg.read_cache_mb << 20};
+					.read_cache_bytes = (size_t)s.cfg.read_cache_mb << 20,
+					.frame_workers = s.cfg.threads};
 	if (rig_app_init(&s.app, db, &limits) != 0) {
 		rig_db_close(db);
 		return 1;
