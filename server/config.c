@@ -108,9 +108,12 @@ static int apply(struct rig_config *cfg, const char *name, const char *v)
 			return -1;
 		cfg->drain_timeout_s = (unsigned)n;
 	} else if (!strcmp(name, "read-cache-mb")) {
-		if (strcmp(v, "0") != 0 && parse_uint(&n, v, 1ULL << 20))
+		if (!strcmp(v, "0"))
+			cfg->read_cache_mb = 0; /* parse_uint refuses 0; here it turns sharing off */
+		else if (parse_uint(&n, v, 1ULL << 20))
 			return -1;
-		cfg->read_cache_mb = strcmp(v, "0") ? (long long)n : 0;
+		else
+			cfg->read_cache_mb = (long long)n;
 	} else if (!strcmp(name, "housekeeping-interval")) {
 		if (parse_uint(&n, v, 86400))
 			return -1;
