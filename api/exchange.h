@@ -32,7 +32,10 @@ struct rig_req {
 
 	/* Filled by the router. */
 	char params[RIG_MAX_PATH_PARAMS][RIG_ID_MAX + 1];
-	char actor[129];
+	char actor[129];            /* the name receipts, plans and locks record */
+	/* Who is calling, for ownership (locks) and for scoping idempotency keys:
+	 * "token:<id>" when authenticated, "actor:<name>" under --auth off. */
+	char principal[140];
 	const char *idem_key;       /* Idempotency-Key, NULL when none */
 	char idem_hash[65];         /* hex SHA-256 of method, path and body */
 };

@@ -20,47 +20,68 @@
 #include "sha256.h"
 #include "textbuf.h"
 
+/* Who may call a route (auth.c): nobody needs a token for a public route; the
+ * others need the scope named, on every project (a global scope) or on the
+ * project the route's first path id belongs to (struct route.owner). */
+enum route_access { ACCESS_PUBLIC, ACCESS_READ, ACCESS_EDIT, ACCESS_ADMIN };
+
+/* What the first path id of a route names, so a project-scoped token can be
+ * checked against the project that owns it. */
+enum route_owner { OWNER_NONE, OWNER_PROJECT, OWNER_SHOT, OWNER_PLAN, OWNER_LOCK, OWNER_RECEIPT };
+
 struct route {
 	const char *method;
 	const char *pattern; /* segments; "{}" captures an id into req->params */
 	rig_handler handler;
 	bool quick; /* a write whose work is bounded by its (small) body: rig_api_route_is_quick */
+	enum route_access access;
+	enum route_owner owner;
+	const char *query; /* the query parameters the route reads, space-separated; NULL: none */
 };
 
+#define PAGED "pageSize pageToken"
+
 static const struct route routes[] = {
-	{"GET", "/healthz", rig_h_healthz, false},
-	{"GET", "/readyz", rig_h_readyz, false},
-	{"GET", "/v1/limits", rig_h_limits, false},
-	{"GET", "/v1/errors", rig_h_errors, false},
-	{"GET", "/v1/errors/{}", rig_h_error, false},
-	{"POST", "/v1/projects", rig_h_project_create, true},
-	{"GET", "/v1/projects", rig_h_project_list, false},
-	{"GET", "/v1/projects/{}", rig_h_project_get, false},
-	{"DELETE", "/v1/projects/{}", rig_h_project_delete, false},
-	{"POST", "/v1/projects/{}/shots", rig_h_shot_create, true},
-	{"GET", "/v1/projects/{}/shots", rig_h_shot_list, false},
-	{"GET", "/v1/shots/{}", rig_h_shot_get, false},
-	{"DELETE", "/v1/shots/{}", rig_h_shot_delete, false},
-	{"GET", "/v1/shots/{}/layers/{}", rig_h_layer_get, false},
-	{"POST", "/v1/shots/{}/edits", rig_h_edits, true},
-	{"GET", "/v1/shots/{}/receipts", rig_h_receipt_list, false},
-	{"GET", "/v1/receipts/{}", rig_h_receipt_get, false},
-	{"GET", "/v1/shots/{}/frames/{}", rig_h_frame, false},
-	{"GET", "/v1/shots/{}/layers/{}/frames", rig_h_frame_range, false},
-	{"POST", "/v1/shots/{}/layers/{}/map-points", rig_h_map_points, false},
-	{"POST", "/v1/skin/evaluate", rig_h_skin_evaluate, false},
-	{"GET", "/v1/shots/{}/layers/{}/mesh-data/{}", rig_h_mesh_data, false},
-	{"POST", "/v1/shots/{}/locks", rig_h_lock_acquire, true},
-	{"GET", "/v1/shots/{}/locks", rig_h_lock_list, false},
-	{"POST", "/v1/locks/{}/renew", rig_h_lock_renew, true},
-	{"DELETE", "/v1/locks/{}", rig_h_lock_release, true},
-	{"POST", "/v1/shots/{}/plans", rig_h_plan_create, true},
-	{"GET", "/v1/shots/{}/plans", rig_h_plan_list, false},
-	{"GET", "/v1/plans/{}", rig_h_plan_get, false},
-	{"PUT", "/v1/plans/{}", rig_h_plan_revise, true},
-	{"POST", "/v1/plans/{}/validate", rig_h_plan_validate, false},
-	{"POST", "/v1/plans/{}/apply", rig_h_plan_apply, false},
-	{"DELETE", "/v1/plans/{}", rig_h_plan_delete, false},
+	{"GET", "/healthz", rig_h_healthz, false, ACCESS_PUBLIC, OWNER_NONE, NULL},
+	{"GET", "/readyz", rig_h_readyz, false, ACCESS_PUBLIC, OWNER_NONE, NULL},
+	{"GET", "/v1/limits", rig_h_limits, false, ACCESS_READ, OWNER_NONE, NULL},
+	{"GET", "/v1/errors", rig_h_errors, false, ACCESS_PUBLIC, OWNER_NONE, NULL},
+	{"GET", "/v1/errors/{}", rig_h_error, false, ACCESS_PUBLIC, OWNER_NONE, NULL},
+	{"POST", "/v1/projects", rig_h_project_create, true, ACCESS_ADMIN, OWNER_NONE, NULL},
+	{"GET", "/v1/projects", rig_h_project_list, false, ACCESS_READ, OWNER_NONE, PAGED},
+	{"GET", "/v1/projects/{}", rig_h_project_get, false, ACCESS_READ, OWNER_PROJECT, NULL},
+	{"DELETE", "/v1/projects/{}", rig_h_project_delete, false, ACCESS_ADMIN, OWNER_PROJECT,
+	 NULL},
+	{"POST", "/v1/projects/{}/shots", rig_h_shot_create, true, ACCESS_EDIT, OWNER_PROJECT,
+	 NULL},
+	{"GET", "/v1/projects/{}/shots", rig_h_shot_list, false, ACCESS_READ, OWNER_PROJECT, PAGED},
+	{"GET", "/v1/shots/{}", rig_h_shot_get, false, ACCESS_READ, OWNER_SHOT, NULL},
+	{"DELETE", "/v1/shots/{}", rig_h_shot_delete, false, ACCESS_ADMIN, OWNER_SHOT, NULL},
+	{"GET", "/v1/shots/{}/layers/{}", rig_h_layer_get, false, ACCESS_READ, OWNER_SHOT, NULL},
+	{"POST", "/v1/shots/{}/edits", rig_h_edits, true, ACCESS_EDIT, OWNER_SHOT, "dryRun"},
+	{"GET", "/v1/shots/{}/receipts", rig_h_receipt_list, false, ACCESS_READ, OWNER_SHOT, PAGED},
+	{"GET", "/v1/receipts/{}", rig_h_receipt_get, false, ACCESS_READ, OWNER_RECEIPT, NULL},
+	{"GET", "/v1/shots/{}/frames/{}", rig_h_frame, false, ACCESS_READ, OWNER_SHOT,
+	 "layers space format"},
+	{"GET", "/v1/shots/{}/layers/{}/frames", rig_h_frame_range, false, ACCESS_READ, OWNER_SHOT,
+	 "from to step space format"},
+	{"POST", "/v1/shots/{}/layers/{}/map-points", rig_h_map_points, false, ACCESS_READ,
+	 OWNER_SHOT, "space"},
+	{"POST", "/v1/skin/evaluate", rig_h_skin_evaluate, false, ACCESS_READ, OWNER_NONE, NULL},
+	{"GET", "/v1/shots/{}/layers/{}/mesh-data/{}", rig_h_mesh_data, false, ACCESS_READ,
+	 OWNER_SHOT, "frame space maxBytes " PAGED},
+	{"POST", "/v1/shots/{}/locks", rig_h_lock_acquire, true, ACCESS_EDIT, OWNER_SHOT, NULL},
+	{"GET", "/v1/shots/{}/locks", rig_h_lock_list, false, ACCESS_READ, OWNER_SHOT, NULL},
+	{"POST", "/v1/locks/{}/renew", rig_h_lock_renew, true, ACCESS_EDIT, OWNER_LOCK, NULL},
+	{"DELETE", "/v1/locks/{}", rig_h_lock_release, true, ACCESS_EDIT, OWNER_LOCK, NULL},
+	{"POST", "/v1/shots/{}/plans", rig_h_plan_create, true, ACCESS_EDIT, OWNER_SHOT, NULL},
+	{"GET", "/v1/shots/{}/plans", rig_h_plan_list, false, ACCESS_READ, OWNER_SHOT, PAGED},
+	{"GET", "/v1/plans/{}", rig_h_plan_get, false, ACCESS_READ, OWNER_PLAN, NULL},
+	{"PUT", "/v1/plans/{}", rig_h_plan_revise, true, ACCESS_EDIT, OWNER_PLAN, NULL},
+	{"POST", "/v1/plans/{}/validate", rig_h_plan_validate, false, ACCESS_EDIT, OWNER_PLAN,
+	 NULL},
+	{"POST", "/v1/plans/{}/apply", rig_h_plan_apply, false, ACCESS_EDIT, OWNER_PLAN, NULL},
+	{"DELETE", "/v1/plans/{}", rig_h_plan_delete, false, ACCESS_EDIT, OWNER_PLAN, NULL},
 };
 
 /* Matches path against pattern, capturing ids. 1 = match, 0 = no match,
@@ -222,6 +243,7 @@ static int resolve_actor(struct rig_req *req, struct rig_resp *resp)
 	const char *actor = rig_api__header(req, "X-Rigd-Actor");
 	if (!actor) {
 		strcpy(req->actor, "anonymous");
+		snprintf(req->principal, sizeof req->principal, "actor:%s", req->actor);
 		return 0;
 	}
 	size_t len = strlen(actor);
@@ -231,6 +253,7 @@ static int resolve_actor(struct rig_req *req, struct rig_resp *resp)
 		return -1;
 	}
 	memcpy(req->actor, actor, len + 1);
+	snprintf(req->principal, sizeof req->principal, "actor:%s", req->actor);
 	return 0;
 }
 
