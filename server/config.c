@@ -35,6 +35,15 @@ static const char usage[] =
 	"                             (RIGD_HOUSEKEEPING_INTERVAL, 60)\n"
 	"  --read-cache-mb MB         memory for decoded shots and prepared skins shared by\n"
 	"                             reads; 0 loads them per request (RIGD_READ_CACHE_MB, 256)\n"
+	"  --auth on|off              on: every request but /healthz, /readyz, the error catalogue\n"
+	"                             and the OpenAPI document needs a bearer token; off: no\n"
+	"                             checks, for local development only (RIGD_AUTH, on)\n"
+	"  --cors-origin ORIGIN       allow browser pages from ORIGIN (repeatable; RIGD_CORS_ORIGIN,\n"
+	"                             comma-separated); none: no cross-origin access\n"
+	"  --tls-cert PEM             serve HTTPS with this certificate chain (RIGD_TLS_CERT)\n"
+	"  --tls-key PEM              ... and this private key (RIGD_TLS_KEY)\n"
+	"  --rate-limit N             requests per second per token, bursts of 2N; 0: unlimited\n"
+	"                             (RIGD_RATE_LIMIT, 0)\n"
 	"  --help                     this text\n"
 	"\n"
 	"Logs are JSON lines on stderr. The first line with \"msg\":\"listening\" gives the port.\n";
@@ -63,6 +72,28 @@ static int parse_uint(unsigned long long *out, const char *v, unsigned long long
 	if (errno || !*v || *end || n == 0 || n > max || v[0] == '-')
 		return -1;
 	*out = n;
+	return 0;
+}
+
+/* Adds each comma-separated origin of v ("scheme://host[:port]", no path). */
+static int add_cors_origins(struct rig_config *cfg, const char *v)
+{
+	while (*v) {
+		size_t len = strcspn(v, ",");
+		if (len == 0 || len >= sizeof cfg->cors_origins[0] ||
+		    cfg->n_cors_origins == RIG_MAX_CORS_ORIGINS)
+			return -1;
+		char *o = cfg->cors_origins[cfg->n_cors_origins];
+		memcpy(o, v, len);
+		o[len] = '\0';
+		const char *host = strstr(o, "://");
+		if (!host || host == o || !host[3] || strchr(host + 3, '/') || strpbrk(o, " \t*"))
+			return -1;
+		cfg->n_cors_origins++;
+		v += len;
+		if (*v == ',')
+			v++;
+	}
 	return 0;
 }
 
@@ -118,6 +149,30 @@ static int apply(struct rig_config *cfg, const char *name, const char *v)
 		if (parse_uint(&n, v, 86400))
 			return -1;
 		cfg->housekeeping_s = (unsigned)n;
+	} else if (!strcmp(name, "auth")) {
+		if (!strcmp(v, "on"))
+			cfg->auth_off = false;
+		else if (!strcmp(v, "off"))
+			cfg->auth_off = true;
+		else
+			return -1;
+	} else if (!strcmp(name, "cors-origin")) {
+		return add_cors_origins(cfg, v);
+	} else if (!strcmp(name, "tls-cert")) {
+		if (!*v || strlen(v) >= sizeof cfg->tls_cert)
+			return -1;
+		rig_strlcpy(cfg->tls_cert, v, sizeof cfg->tls_cert);
+	} else if (!strcmp(name, "tls-key")) {
+		if (!*v || strlen(v) >= sizeof cfg->tls_key)
+			return -1;
+		rig_strlcpy(cfg->tls_key, v, sizeof cfg->tls_key);
+	} else if (!strcmp(name, "rate-limit")) {
+		if (!strcmp(v, "0"))
+			cfg->rate_limit = 0;
+		else if (parse_uint(&n, v, 1000000))
+			return -1;
+		else
+			cfg->rate_limit = (double)n;
 	} else {
 		return -2;
 	}
@@ -134,7 +189,12 @@ static const char *const names[] = {"db",
 				    "max-connections",
 				    "drain-timeout",
 				    "housekeeping-interval",
-				    "read-cache-mb"};
+				    "read-cache-mb",
+				    "auth",
+				    "cors-origin",
+				    "tls-cert",
+				    "tls-key",
+				    "rate-limit"};
 
 int rig_config_parse(struct rig_config *cfg, int argc, char **argv)
 {

@@ -4,9 +4,12 @@
 #ifndef RIG_CONFIG_H
 #define RIG_CONFIG_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "db.h"
+
+#define RIG_MAX_CORS_ORIGINS 16
 
 struct rig_config {
 	char db_path[1024];              /* --db, RIGD_DB; default ./rigd.db */
@@ -21,6 +24,14 @@ struct rig_config {
 	unsigned drain_timeout_s;        /* --drain-timeout, RIGD_DRAIN_TIMEOUT; default 10 */
 	long long read_cache_mb;         /* --read-cache-mb, RIGD_READ_CACHE_MB; default 256, 0 = none */
 	unsigned housekeeping_s;         /* --housekeeping-interval, RIGD_HOUSEKEEPING_INTERVAL; default 60 */
+	bool auth_off;                   /* --auth on|off, RIGD_AUTH; default on (off: development only) */
+	/* --cors-origin ORIGIN, repeatable (RIGD_CORS_ORIGIN, comma-separated);
+	 * none: no CORS headers at all. */
+	char cors_origins[RIG_MAX_CORS_ORIGINS][256];
+	unsigned n_cors_origins;
+	char tls_cert[1024];             /* --tls-cert PEM, RIGD_TLS_CERT; with --tls-key: HTTPS */
+	char tls_key[1024];              /* --tls-key PEM, RIGD_TLS_KEY */
+	double rate_limit;               /* --rate-limit N, RIGD_RATE_LIMIT: requests/s per token, 0 = none */
 };
 
 /* Fills cfg from defaults, then the environment, then argv. Returns 0 to run,

@@ -42,10 +42,12 @@ class Response:
 class Rigd:
     """One rigd process. Use as a context manager or call start()/stop()."""
 
-    def __init__(self, db_path=None, extra_args=(), env=None):
+    def __init__(self, db_path=None, extra_args=(), env=None, auth=False):
         self.tmp = tempfile.mkdtemp(prefix="rigd-e2e-")
         self.db_path = db_path or os.path.join(self.tmp, "rigd.db")
-        self.extra_args = list(extra_args)
+        # Most suites test behaviour other than authentication and run with
+        # --auth off; tests/e2e/test_auth*.py start rigd with auth=True.
+        self.extra_args = ([] if auth else ["--auth", "off"]) + list(extra_args)
         self.env = env
         self.proc = None
         self.port = None
