@@ -93,6 +93,11 @@ char *rig_api__token_make(struct rig_app *app, json_t *payload);
  * issued by a server on this database (forged, truncated, tampered). */
 json_t *rig_api__token_open(struct rig_app *app, const char *token);
 
+/* Appends an audit record of action (token.create, token.revoke, lock.break)
+ * by the request's caller, with fields (reference stolen) merged in, in conn's
+ * open transaction. 0 or a negative rig code. */
+int rig_api__audit(struct rig_req *req, sqlite3 *conn, const char *action, json_t *fields);
+
 /* A query parameter, or NULL. */
 static inline const char *rig_api__query(struct rig_req *req, const char *name)
 {
@@ -159,5 +164,10 @@ void rig_h_plan_revise(struct rig_req *req, struct rig_resp *resp);
 void rig_h_plan_validate(struct rig_req *req, struct rig_resp *resp);
 void rig_h_plan_apply(struct rig_req *req, struct rig_resp *resp);
 void rig_h_plan_delete(struct rig_req *req, struct rig_resp *resp);
+void rig_h_token_create(struct rig_req *req, struct rig_resp *resp);
+void rig_h_token_list(struct rig_req *req, struct rig_resp *resp);
+void rig_h_token_get(struct rig_req *req, struct rig_resp *resp);
+void rig_h_token_revoke(struct rig_req *req, struct rig_resp *resp);
+void rig_h_audit_list(struct rig_req *req, struct rig_resp *resp);
 
 #endif

@@ -155,6 +155,8 @@ static json_t *receipt_json(const struct rig_batch *b, const struct rig_op *ops,
 			      b->idem_key ? json_string(b->idem_key) : json_null(), "fromVersion",
 			      (json_int_t)from_version, "toVersion", (json_int_t)(from_version + 1),
 			      "appliedAt", at, "ops", list, "changedLayers", ctx->changed);
+	json_object_set_new(r, "tokenId",
+			    b->token_id && b->token_id[0] ? json_string(b->token_id) : json_null());
 	if (b->receipt_extra)
 		json_object_update(r, b->receipt_extra);
 	if (b->dry_run)
@@ -174,7 +176,7 @@ static void version_conflict(struct rig_resp *resp, const struct rig_batch *b, l
 
 /* Collects the live locks of other owners, one entry per locked layer. */
 struct lock_collect {
-	const char *actor;
+	const char *principal;
 	struct rig_foreign_lock *items;
 	size_t n, cap;
 };
@@ -182,7 +184,7 @@ struct lock_collect {
 static int collect_lock(void *ctx, const struct rig_lock *lock)
 {
 	struct lock_collect *c = ctx;
-	if (strcmp(lock->owner, c->actor) == 0)
+	if (strcmp(lock->owner_id, c->principal) == 0)
 		return 0;
 	for (size_t i = 0; i < lock->n_layers; i++) {
 		if (c->n == c->cap) {
@@ -218,7 +220,7 @@ static int check_fence(sqlite3 *conn, const struct rig_batch *b, long long now_m
 		why = "belongs to another shot";
 	else if (lock.expires_ms <= now_ms)
 		why = "has expired";
-	else if (strcmp(lock.owner, b->actor) != 0)
+	else if (strcmp(lock.owner_id, b->principal) != 0)
 		why = "is held by another owner";
 	else if (lock.fencing_token != b->fencing_token)
 		why = "has another fencing token";
@@ -262,7 +264,7 @@ int rig_batch_apply(sqlite3 *conn, const struct rig_batch *b, struct rig_resp *r
 	struct rig_shot_model model;
 	memset(&model, 0, sizeof model);
 	struct rig_op_ctx ctx = {&model, conn, errs, json_array(), json_object(), -1, NULL, 0};
-	struct lock_collect locks = {b->actor, NULL, 0, 0};
+	struct lock_collect locks = {b->principal, NULL, 0, 0};
 	size_t n_ops = json_array_size(b->ops);
 	struct rig_op *ops = NULL;
 	int rc = -1;
@@ -397,6 +399,8 @@ void rig_h_edits(struct rig_req *req, struct rig_resp *resp)
 			      .app = req->app,
 			      .dry_run = dry && !strcmp(dry, "true"),
 			      .actor = req->actor,
+			      .principal = req->principal,
+			      .token_id = req->token_id,
 			      .idem_key = req->idem_key,
 			      .conflict_status = 409};
 	rig_jr_known(&jr, body, allowed);

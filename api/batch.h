@@ -28,6 +28,8 @@ struct rig_batch {
 	int conflict_status; /* 409 for a body expectedVersion, 412 for If-Match */
 	bool dry_run;
 	const char *actor;
+	const char *principal; /* owns locks (exchange.h) */
+	const char *token_id;  /* recorded in the receipt; "" or NULL when none */
 	const char *idem_key; /* recorded on the receipt; may be NULL */
 	json_t *receipt_extra; /* members merged into the receipt (planId, …); borrowed, may be NULL */
 	struct rig_app *app;   /* for the write path's shot cache, when use_cache */

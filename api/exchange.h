@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "err.h"
+#include "tokens.h"
 
 struct rig_app;
 
@@ -36,6 +37,9 @@ struct rig_req {
 	/* Who is calling, for ownership (locks) and for scoping idempotency keys:
 	 * "token:<id>" when authenticated, "actor:<name>" under --auth off. */
 	char principal[140];
+	char token_id[RIG_ID_MAX + 1]; /* the caller's API token, "" when none */
+	char scopes[RIG_TOKEN_SCOPES_MAX]; /* its scopes (auth.h); "admin" under --auth off */
+	int level;                     /* its enum rig_scope on the project the path names */
 	const char *idem_key;       /* Idempotency-Key, NULL when none */
 	char idem_hash[65];         /* hex SHA-256 of method, path and body */
 };

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "api.h"
+#include "auth.h"
 #include "ids.h"
 #include "jsonread.h"
 #include "locks.h"
@@ -36,7 +37,7 @@ static int read_ttl(json_t *body, struct rig_errs *errs, long long *ttl)
 }
 
 struct conflict {
-	const char *actor;
+	const char *principal;
 	const char *const *layers;
 	size_t n;
 	json_t *found; /* the first other owner's lock overlapping, or NULL */
@@ -46,7 +47,7 @@ struct conflict {
 static int find_conflict(void *ctx, const struct rig_lock *l)
 {
 	struct conflict *c = ctx;
-	if (strcmp(l->owner, c->actor) == 0)
+	if (strcmp(l->owner_id, c->principal) == 0)
 		return 0;
 	for (size_t i = 0; i < l->n_layers; i++)
 		for (size_t k = 0; k < c->n; k++)
@@ -129,7 +130,7 @@ void rig_h_lock_acquire(struct rig_req *req, struct rig_resp *resp)
 		goto out;
 	}
 	long long now = rig_api__now_ms();
-	struct conflict c = {req->actor, layers, n, NULL, ""};
+	struct conflict c = {req->principal, layers, n, NULL, ""};
 	rc = rig_locks_live(conn, m.id, now, find_conflict, &c);
 	if (rc == 1) {
 		json_t *extra = json_pack("{s:o, s:s}", "conflictingLock", c.found, "layerId", c.layer);
@@ -147,6 +148,7 @@ void rig_h_lock_acquire(struct rig_req *req, struct rig_resp *resp)
 	rig_api__new_id(lock.id, "k-");
 	rig_strlcpy(lock.shot_id, m.id, sizeof lock.shot_id);
 	rig_strlcpy(lock.owner, req->actor, sizeof lock.owner);
+	rig_strlcpy(lock.owner_id, req->principal, sizeof lock.owner_id);
 	lock.ttl_seconds = ttl;
 	lock.expires_ms = now + 1000 * ttl;
 	lock.layer_ids = (char **)layers;
@@ -200,7 +202,7 @@ static int owned_lock(struct rig_req *req, struct rig_resp *resp, sqlite3 *conn,
 		rig_api__fail(resp, rc, "lock");
 		return -1;
 	}
-	if (strcmp(out->owner, req->actor) != 0) {
+	if (strcmp(out->owner_id, req->principal) != 0) {
 		rig_problem(resp, RIG_LOCK_NOT_OWNER,
 			    json_pack("{s:s, s:s}", "lockId", out->id, "owner", out->owner),
 			    "lock '%s' is owned by '%.60s'", out->id, out->owner);
@@ -255,24 +257,57 @@ void rig_h_lock_renew(struct rig_req *req, struct rig_resp *resp)
 	rig_db_release(req->app->db, conn);
 }
 
+/* An admin of the lock's project breaking another identity's lock: the lock
+ * goes and an audit record keeps who broke whose lock on which layers. */
+static int break_lock(struct rig_req *req, sqlite3 *conn, const struct rig_lock *lock)
+{
+	json_t *layers = json_array();
+	for (size_t i = 0; i < lock->n_layers; i++)
+		json_array_append_new(layers, json_string(lock->layer_ids[i]));
+	int rc = rig_lock_delete(conn, lock->id);
+	if (!rc)
+		rc = rig_api__audit(req, conn, "lock.break",
+				    json_pack("{s:s, s:s, s:s, s:s, s:o, s:I}", "lockId", lock->id,
+					      "shotId", lock->shot_id, "lockOwner", lock->owner,
+					      "lockOwnerId", lock->owner_id, "layerIds", layers,
+					      "fencingToken", (json_int_t)lock->fencing_token));
+	else
+		json_decref(layers);
+	return rc;
+}
+
 void rig_h_lock_release(struct rig_req *req, struct rig_resp *resp)
 {
+	const char *force = rig_api__query(req, "force");
+	if (force && strcmp(force, "true") && strcmp(force, "false")) {
+		rig_problem(resp, RIG_INVALID_QUERY, json_pack("{s:s}", "parameter", "force"),
+			    "force must be true or false");
+		return;
+	}
+	bool forced = force && !strcmp(force, "true");
 	struct rig_lock lock;
 	memset(&lock, 0, sizeof lock);
 	sqlite3 *conn = rig_db_acquire(req->app->db);
 	int rc = rig_api__begin(req, conn);
+	bool mine = false, broken = false;
 	if (rc) {
 		rig_api__fail(resp, rc, "lock");
 	} else if (rig_lock_get(conn, req->params[0], &lock) != 0) {
 		rig_api__fail(resp, -RIG_NOT_FOUND, "lock");
-	} else if (strcmp(lock.owner, req->actor) != 0) {
+	} else if (!(mine = strcmp(lock.owner_id, req->principal) == 0) &&
+		   !(forced && req->level >= RIG_SCOPE_ADMIN)) {
 		rig_problem(resp, RIG_LOCK_NOT_OWNER,
 			    json_pack("{s:s, s:s}", "lockId", lock.id, "owner", lock.owner),
-			    "lock '%s' is owned by '%.60s'", lock.id, lock.owner);
-	} else if ((rc = rig_lock_delete(conn, lock.id)) != 0) {
+			    "lock '%s' is owned by '%.60s'%s", lock.id, lock.owner,
+			    forced ? "; only an admin of its project may break it"
+				   : "; an admin of its project may break it with ?force=true");
+	} else if ((rc = mine ? rig_lock_delete(conn, lock.id) : break_lock(req, conn, &lock)) != 0) {
 		rig_api__fail(resp, rc, "releasing the lock");
 	} else {
-		rig_resp_json(resp, 200, json_pack("{s:s, s:b}", "lockId", lock.id, "released", 1),
+		broken = !mine;
+		rig_resp_json(resp, 200,
+			      json_pack("{s:s, s:b, s:b}", "lockId", lock.id, "released", 1, "broken",
+					broken),
 			      NULL);
 		rig_api__commit(req, conn, resp);
 	}

@@ -247,6 +247,8 @@ static void plan_batch(struct rig_batch *b, json_t **out_ops, const struct rig_p
 	b->conflict_status = 409;
 	b->dry_run = dry_run;
 	b->actor = req->actor;
+	b->principal = req->principal;
+	b->token_id = req->token_id;
 	b->idem_key = req->idem_key;
 	b->receipt_extra = json_pack("{s:s, s:I}", "planId", p->id, "planVersion",
 				     (json_int_t)p->plan_version);

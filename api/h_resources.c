@@ -1,9 +1,11 @@
 /* Projects and shots: create, list (paged, oldest first), get, delete. */
 #include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "api.h"
+#include "auth.h"
 #include "ids.h"
 #include "jsonread.h"
 #include "resources.h"
@@ -16,11 +18,19 @@ static json_t *project_json(const struct rig_project_row *row)
 			 row->created_at);
 }
 
+struct project_walk {
+	struct rig_page page;
+	const char *scopes; /* the caller's, when it may read only some projects; else NULL */
+};
+
 static int collect_project(void *ctx, const struct rig_project_row *row)
 {
-	struct rig_page *p = ctx;
-	if (rig_page_take(p, row->seq))
-		json_array_append_new(p->items, project_json(row));
+	struct project_walk *w = ctx;
+	if (w->scopes && rig_scopes_level(w->scopes, row->id) < RIG_SCOPE_READ)
+		return 0;
+	if (!rig_page_take(&w->page, row->seq))
+		return w->scopes ? 1 : 0; /* a filtered walk stops itself (no SQL limit) */
+	json_array_append_new(w->page.items, project_json(row));
 	return 0;
 }
 
@@ -77,19 +87,24 @@ out:
 
 void rig_h_project_list(struct rig_req *req, struct rig_resp *resp)
 {
-	struct rig_page p;
+	struct project_walk w = {.scopes = NULL};
 	long long after;
-	if (rig_api__page_start(req, resp, "projects", "", &p, &after))
+	if (rig_api__page_start(req, resp, "projects", "", &w.page, &after))
 		return;
+	/* A token scoped to some projects lists only those: the walk filters rows
+	 * and ends itself once the page is full and one more row is readable. */
+	if (rig_scopes_level(req->scopes, NULL) < RIG_SCOPE_READ)
+		w.scopes = req->scopes;
+	size_t limit = w.scopes ? (size_t)INT64_MAX : w.page.limit + 1;
 	sqlite3 *conn = rig_db_acquire(req->app->db);
-	int rc = rig_project_list(conn, after, p.limit + 1, collect_project, &p);
+	int rc = rig_project_list(conn, after, limit, collect_project, &w);
 	rig_db_release(req->app->db, conn);
-	if (rc) {
-		json_decref(p.items);
+	if (rc < 0) {
+		json_decref(w.page.items);
 		rig_api__fail(resp, rc, "listing projects");
 		return;
 	}
-	rig_api__page_finish(req, resp, "projects", "", &p, "projects", NULL);
+	rig_api__page_finish(req, resp, "projects", "", &w.page, "projects", NULL);
 }
 
 void rig_h_project_get(struct rig_req *req, struct rig_resp *resp)

@@ -10,24 +10,39 @@
 #include <time.h>
 
 #include "api.h"
+#include "auth.h"
 #include "batch.h"
 #include "committer.h"
 #include "read_cache.h"
 #include "frames.h"
 #include "ids.h"
 #include "locks.h"
+#include "ratelimit.h"
 #include "receipts.h"
+#include "resources.h"
 #include "sha256.h"
 #include "textbuf.h"
 
 /* Who may call a route (auth.c): nobody needs a token for a public route; the
  * others need the scope named, on every project (a global scope) or on the
  * project the route's first path id belongs to (struct route.owner). */
-enum route_access { ACCESS_PUBLIC, ACCESS_READ, ACCESS_EDIT, ACCESS_ADMIN };
+enum route_access {
+	ACCESS_PUBLIC = RIG_SCOPE_NONE,
+	ACCESS_READ = RIG_SCOPE_READ,
+	ACCESS_EDIT = RIG_SCOPE_EDIT,
+	ACCESS_ADMIN = RIG_SCOPE_ADMIN,
+};
 
 /* What the first path id of a route names, so a project-scoped token can be
  * checked against the project that owns it. */
-enum route_owner { OWNER_NONE, OWNER_PROJECT, OWNER_SHOT, OWNER_PLAN, OWNER_LOCK, OWNER_RECEIPT };
+enum route_owner {
+	OWNER_NONE = -1,
+	OWNER_PROJECT = RIG_RESOURCE_PROJECT,
+	OWNER_SHOT = RIG_RESOURCE_SHOT,
+	OWNER_PLAN = RIG_RESOURCE_PLAN,
+	OWNER_LOCK = RIG_RESOURCE_LOCK,
+	OWNER_RECEIPT = RIG_RESOURCE_RECEIPT,
+};
 
 struct route {
 	const char *method;
@@ -73,7 +88,7 @@ static const struct route routes[] = {
 	{"POST", "/v1/shots/{}/locks", rig_h_lock_acquire, true, ACCESS_EDIT, OWNER_SHOT, NULL},
 	{"GET", "/v1/shots/{}/locks", rig_h_lock_list, false, ACCESS_READ, OWNER_SHOT, NULL},
 	{"POST", "/v1/locks/{}/renew", rig_h_lock_renew, true, ACCESS_EDIT, OWNER_LOCK, NULL},
-	{"DELETE", "/v1/locks/{}", rig_h_lock_release, true, ACCESS_EDIT, OWNER_LOCK, NULL},
+	{"DELETE", "/v1/locks/{}", rig_h_lock_release, true, ACCESS_EDIT, OWNER_LOCK, "force"},
 	{"POST", "/v1/shots/{}/plans", rig_h_plan_create, true, ACCESS_EDIT, OWNER_SHOT, NULL},
 	{"GET", "/v1/shots/{}/plans", rig_h_plan_list, false, ACCESS_READ, OWNER_SHOT, PAGED},
 	{"GET", "/v1/plans/{}", rig_h_plan_get, false, ACCESS_READ, OWNER_PLAN, NULL},
@@ -82,6 +97,11 @@ static const struct route routes[] = {
 	 NULL},
 	{"POST", "/v1/plans/{}/apply", rig_h_plan_apply, false, ACCESS_EDIT, OWNER_PLAN, NULL},
 	{"DELETE", "/v1/plans/{}", rig_h_plan_delete, false, ACCESS_EDIT, OWNER_PLAN, NULL},
+	{"POST", "/v1/tokens", rig_h_token_create, false, ACCESS_ADMIN, OWNER_NONE, NULL},
+	{"GET", "/v1/tokens", rig_h_token_list, false, ACCESS_ADMIN, OWNER_NONE, PAGED},
+	{"GET", "/v1/tokens/{}", rig_h_token_get, false, ACCESS_ADMIN, OWNER_NONE, NULL},
+	{"DELETE", "/v1/tokens/{}", rig_h_token_revoke, false, ACCESS_ADMIN, OWNER_NONE, NULL},
+	{"GET", "/v1/audit", rig_h_audit_list, false, ACCESS_ADMIN, OWNER_NONE, PAGED},
 };
 
 /* Matches path against pattern, capturing ids. 1 = match, 0 = no match,
@@ -189,10 +209,13 @@ int rig_app_init(struct rig_app *app, struct rig_db *db, const struct rig_app_li
 	app->inflight = calloc(1, sizeof *app->inflight);
 	app->shot_cache = rig_shot_cache_new();
 	app->read_cache = rig_read_cache_new(limits->read_cache_bytes);
-	if (!app->inflight || !app->shot_cache || !app->read_cache) {
+	app->ratelimit = limits->rate_limit > 0 ? rig_ratelimit_new(limits->rate_limit) : NULL;
+	if (!app->inflight || !app->shot_cache || !app->read_cache ||
+	    (limits->rate_limit > 0 && !app->ratelimit)) {
 		free(app->inflight);
 		rig_shot_cache_free(app->shot_cache);
 		rig_read_cache_free(app->read_cache);
+		rig_ratelimit_free(app->ratelimit);
 		return -1;
 	}
 	pthread_mutex_init(&app->inflight->lock, NULL);
@@ -215,6 +238,8 @@ void rig_app_release(struct rig_app *app)
 	app->shot_cache = NULL;
 	rig_read_cache_free(app->read_cache);
 	app->read_cache = NULL;
+	rig_ratelimit_free(app->ratelimit);
+	app->ratelimit = NULL;
 	app->inflight = NULL;
 }
 
@@ -234,27 +259,6 @@ long long rig_app_housekeeping(struct rig_app *app)
 static bool is_write(const char *method)
 {
 	return strcmp(method, "GET") && strcmp(method, "HEAD") && strcmp(method, "OPTIONS");
-}
-
-/* The caller's identity. The one seam where authentication will plug in: today
- * the X-Rigd-Actor header (1–128 characters), default "anonymous". */
-static int resolve_actor(struct rig_req *req, struct rig_resp *resp)
-{
-	const char *actor = rig_api__header(req, "X-Rigd-Actor");
-	if (!actor) {
-		strcpy(req->actor, "anonymous");
-		snprintf(req->principal, sizeof req->principal, "actor:%s", req->actor);
-		return 0;
-	}
-	size_t len = strlen(actor);
-	if (len < 1 || len >= sizeof req->actor || !rig_utf8_is_clean(actor)) {
-		rig_problem(resp, RIG_INVALID_QUERY, json_pack("{s:s}", "parameter", "X-Rigd-Actor"),
-			    "header 'X-Rigd-Actor' must be 1 to 128 bytes of UTF-8 text");
-		return -1;
-	}
-	memcpy(req->actor, actor, len + 1);
-	snprintf(req->principal, sizeof req->principal, "actor:%s", req->actor);
-	return 0;
 }
 
 static void fingerprint(struct rig_req *req)
@@ -320,7 +324,7 @@ static bool idempotency_preflight(struct rig_req *req, struct rig_resp *resp)
 
 static void dispatch(struct rig_req *req, struct rig_resp *resp, const struct route *route)
 {
-	if (resolve_actor(req, resp))
+	if (rig_auth_gate(req, resp, (enum rig_scope)route->access, route->owner))
 		return;
 	req->idem_key = is_write(req->method) ? rig_api__header(req, "Idempotency-Key") : NULL;
 	if (!req->idem_key) {

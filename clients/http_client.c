@@ -5,11 +5,43 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The first line of the file at path (without its newline), or NULL. */
+static char *first_line(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	char line[256];
+	char *out = NULL;
+	if (fgets(line, sizeof line, f)) {
+		line[strcspn(line, "\r\n")] = '\0';
+		if (line[0])
+			out = strdup(line);
+	}
+	fclose(f);
+	return out;
+}
+
+char *rig_http_find_token(void)
+{
+	const char *env = getenv("RIGD_TOKEN");
+	if (env && *env)
+		return strdup(env);
+	const char *file = getenv("RIGD_TOKEN_FILE");
+	if (file && *file)
+		return first_line(file);
+	const char *db = getenv("RIGD_DB");
+	char path[1100];
+	snprintf(path, sizeof path, "%s.token", db && *db ? db : "./rigd.db");
+	return first_line(path);
+}
+
 int rig_http_init(struct rig_http *h, const char *base_url, const char *actor)
 {
 	memset(h, 0, sizeof *h);
 	h->base_url = strdup(base_url);
 	h->actor = actor ? strdup(actor) : NULL;
+	h->token = rig_http_find_token();
 	h->curl = curl_easy_init();
 	if (!h->base_url || (actor && !h->actor) || !h->curl) {
 		snprintf(h->error, sizeof h->error,
@@ -28,6 +60,7 @@ void rig_http_release(struct rig_http *h)
 		curl_easy_cleanup(h->curl);
 	free(h->base_url);
 	free(h->actor);
+	free(h->token);
 	memset(h, 0, sizeof *h);
 }
 
@@ -88,6 +121,12 @@ static struct curl_slist *headers_for(const struct rig_http *h, const struct rig
 	}
 	const char *names[] = {"X-Rigd-Actor", "Idempotency-Key", "If-Match"};
 	const char *values[] = {h->actor, req->idempotency_key, req->if_match};
+	if (h->token) {
+		snprintf(line, sizeof line, "Authorization: Bearer %s", h->token);
+		if (!(next = curl_slist_append(list, line)))
+			goto out_fail;
+		list = next;
+	}
 	for (size_t i = 0; i < 3; i++) {
 		if (!values[i])
 			continue;

@@ -22,6 +22,7 @@ struct rig_http {
 	CURL *curl;                        /* owned */
 	char *base_url;                    /* owned; no trailing '/' */
 	char *actor;                       /* owned; NULL sends no X-Rigd-Actor */
+	char *token;                       /* owned; NULL sends no Authorization */
 	char error[CURL_ERROR_SIZE + 512]; /* the last transport failure, readable */
 };
 
@@ -49,9 +50,16 @@ struct rig_http_resp {
 };
 
 /* Sets up a client for base_url (trailing slashes dropped) sending actor as
- * X-Rigd-Actor when not NULL. Copies both strings. Returns 0, or -1 with a
- * message in h->error (out of memory, no curl handle); release either way. */
+ * X-Rigd-Actor when not NULL, and the API token found by rig_http_find_token
+ * as a bearer token. Copies both strings. Returns 0, or -1 with a message in
+ * h->error (out of memory, no curl handle); release either way. */
 int rig_http_init(struct rig_http *h, const char *base_url, const char *actor);
+
+/* The API token to send: $RIGD_TOKEN, else the first line of the file
+ * $RIGD_TOKEN_FILE, else of "$RIGD_DB.token", else of ./rigd.db.token (the
+ * bootstrap token rigd writes beside its default database). Returns a new
+ * string (free it), or NULL when there is none. */
+char *rig_http_find_token(void);
 
 /* Frees the handle and the copies. Safe after a failed init. */
 void rig_http_release(struct rig_http *h);

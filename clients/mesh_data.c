@@ -22,6 +22,8 @@ static const char usage_text[] =
     "Reads a layer's mesh collection from rigd, one page or all of them.\n"
     "\n"
     "  --url URL          server (default: $RIGD_URL, else " RIG_HTTP_DEFAULT_URL ")\n"
+    "  The API token is $RIGD_TOKEN, else the first line of $RIGD_TOKEN_FILE, else of\n"
+    "  $RIGD_DB.token, else of ./rigd.db.token (the admin token rigd writes on first start).\n"
     "  --shot ID          the shot\n"
     "  --layer ID         the mesh layer\n"
     "  --kind KIND        joints | weights | vertices | triangles | keyframes\n"

@@ -147,6 +147,18 @@
 	X(INVALID_FIELD, 422, false, "Invalid field",                                                 \
 	  "A resource body has the documented fields, types and ranges.",                             \
 	  "Fix the field at the pointer given.")                                                      \
+	X(UNAUTHENTICATED, 401, false, "Authentication required",                                    \
+	  "Every route except /healthz, /readyz, the error catalogue and the OpenAPI document needs " \
+	  "a live API token sent as Authorization: Bearer <token>.",                                  \
+	  "Send a token that is not revoked or expired; an admin creates one with POST /v1/tokens " \
+	  "or rigd token create.")                                                                    \
+	X(FORBIDDEN, 403, false, "Scope missing",                                                     \
+	  "A token acts only within its scopes: read, edit or admin, on every project or on one.",    \
+	  "Use a token with the requiredScope given, on the projectId given (or on every project).")  \
+	X(RATE_LIMITED, 429, true, "Too many requests",                                               \
+	  "Each token may send --rate-limit requests per second on average, in bursts of twice " \
+	  "that.",                                                                                    \
+	  "Wait for the Retry-After interval, then send again.")                                     \
 	X(NOT_FOUND, 404, false, "Not found",                                                         \
 	  "The addressed resource exists.",                                                           \
 	  "Check the ids in the path.")                                                               \

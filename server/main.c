@@ -10,9 +10,11 @@
 #include <uv.h>
 
 #include "app.h"
+#include "auth.h"
 #include "config.h"
 #include "http.h"
 #include "log.h"
+#include "token_cli.h"
 
 struct server {
 	struct rig_config cfg;
@@ -77,6 +79,8 @@ static void on_signal(uv_signal_t *h, int signum)
 
 int main(int argc, char **argv)
 {
+	if (argc > 1 && strcmp(argv[1], "token") == 0)
+		return rig_token_cli(argc - 1, argv + 1);
 	struct server s;
 	memset(&s, 0, sizeof s);
 	int rc = rig_config_parse(&s.cfg, argc, argv);
@@ -106,7 +110,31 @@ int main(int argc, char **argv)
 					.max_connections = s.cfg.max_connections,
 					.connection_timeout_seconds = s.cfg.connection_timeout_s,
 					.read_cache_bytes = (size_t)s.cfg.read_cache_mb << 20,
-					.frame_workers = s.cfg.threads};
+					.frame_workers = s.cfg.threads,
+					.auth_off = s.cfg.auth_off,
+					.rate_limit = s.cfg.rate_limit};
+	if (s.cfg.auth_off) {
+		rig_log("warn", "authentication is off",
+			json_pack("{s:s}", "detail",
+				  "--auth off: every caller may do anything and names itself with"
+				  " X-Rigd-Actor; for local development only"));
+	} else {
+		bool created = false;
+		char path[1100];
+		if (rig_auth_bootstrap(db, s.cfg.db_path, &created, path, sizeof path, err,
+				       sizeof err) != 0) {
+			rig_log("error", "cannot create the bootstrap token",
+				json_pack("{s:s}", "error", err));
+			fprintf(stderr, "rigd: %s\n", err);
+			rig_db_close(db);
+			return 1;
+		}
+		if (created)
+			rig_log("info", "bootstrap admin token written",
+				json_pack("{s:s, s:s}", "path", path, "detail",
+					  "send it as 'Authorization: Bearer <token>'; rigctl and"
+					  " mesh-data read it from RIGD_TOKEN or this file"));
+	}
 	if (rig_app_init(&s.app, db, &limits) != 0) {
 		rig_db_close(db);
 		return 1;

@@ -58,9 +58,10 @@ static void row_to_lock(sqlite3_stmt *st, struct rig_lock *l)
 	l->fencing_token = sqlite3_column_int64(st, 3);
 	l->ttl_seconds = sqlite3_column_int64(st, 4);
 	l->expires_ms = sqlite3_column_int64(st, 5);
+	rig_strlcpy(l->owner_id, (const char *)sqlite3_column_text(st, 6), sizeof l->owner_id);
 }
 
-#define LOCK_COLUMNS "id, shot_id, owner, fencing_token, ttl_seconds, expires_ms"
+#define LOCK_COLUMNS "id, shot_id, owner, fencing_token, ttl_seconds, expires_ms, owner_id"
 
 int rig_locks_live(sqlite3 *db, const char *shot_id, long long now_ms, rig_lock_fn fn, void *ctx)
 {
@@ -124,7 +125,8 @@ int rig_lock_insert(sqlite3 *db, struct rig_lock *lock)
 		return rc;
 	rc = rig_db__prepare(&st, db,
 		     "INSERT INTO locks(id, shot_id, owner, fencing_token, ttl_seconds, expires_ms,"
-		     " created_at) VALUES (?, ?, ?, ?, ?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))");
+		     " created_at, owner_id)"
+		     " VALUES (?, ?, ?, ?, ?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), ?)");
 	if (rc)
 		return rc;
 	sqlite3_bind_text(st, 1, lock->id, -1, SQLITE_STATIC);
@@ -133,6 +135,7 @@ int rig_lock_insert(sqlite3 *db, struct rig_lock *lock)
 	sqlite3_bind_int64(st, 4, lock->fencing_token);
 	sqlite3_bind_int64(st, 5, lock->ttl_seconds);
 	sqlite3_bind_int64(st, 6, lock->expires_ms);
+	sqlite3_bind_text(st, 7, lock->owner_id, -1, SQLITE_STATIC);
 	s = sqlite3_step(st);
 	rc = s == SQLITE_DONE ? 0 : rig_db_fail(s);
 	rig_db__finish(st);

@@ -1,6 +1,7 @@
 /* Projects and shots of resources.h. */
 #include "resources.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "codes.h"
@@ -214,4 +215,44 @@ int rig_shot_delete(sqlite3 *db, const char *id, long long expected_version)
 	if (rc == 0 && version != expected_version)
 		rc = -RIG_VERSION_CONFLICT;
 	return rc ? rc : delete_by_id(db, "DELETE FROM shots WHERE id = ?", id);
+}
+
+int rig_resource_project(sqlite3 *db, enum rig_resource kind, const char *id,
+			 char out[RIG_ID_MAX + 1])
+{
+	static const char *const sql[] = {
+		[RIG_RESOURCE_PROJECT] = "SELECT id FROM projects WHERE id = ?1",
+		[RIG_RESOURCE_SHOT] = "SELECT project_id FROM shots WHERE id = ?1",
+		[RIG_RESOURCE_PLAN] = "SELECT s.project_id FROM plans p JOIN shots s ON s.id = p.shot_id"
+				      " WHERE p.id = ?1",
+		[RIG_RESOURCE_LOCK] = "SELECT s.project_id FROM locks l JOIN shots s ON s.id = l.shot_id"
+				      " WHERE l.id = ?1",
+		/* "r.<seq>.<version>" is its own key (migration 7); older "r-<hex>"
+		 * ids are found through their partial index. */
+		[RIG_RESOURCE_RECEIPT] =
+			"SELECT s.project_id FROM receipts r JOIN shots s ON s.seq = r.shot_seq"
+			" WHERE r.shot_seq = ?2 AND r.to_version = ?3 AND r.id = ?1"
+			" UNION ALL SELECT s.project_id FROM receipts r JOIN shots s"
+			" ON s.seq = r.shot_seq WHERE r.id = ?1 AND r.id GLOB 'r-*'",
+	};
+	out[0] = '\0';
+	sqlite3_stmt *st = NULL;
+	int rc = rig_db__prepare(&st, db, sql[kind]);
+	if (rc)
+		return rc;
+	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+	if (kind == RIG_RESOURCE_RECEIPT) {
+		long long seq = -1, version = -1;
+		if (sscanf(id, "r.%lld.%lld", &seq, &version) != 2)
+			seq = version = -1;
+		sqlite3_bind_int64(st, 2, seq);
+		sqlite3_bind_int64(st, 3, version);
+	}
+	int s = sqlite3_step(st);
+	if (s == SQLITE_ROW)
+		rig_strlcpy(out, (const char *)sqlite3_column_text(st, 0), RIG_ID_MAX + 1);
+	else
+		rc = s == SQLITE_DONE ? -RIG_NOT_FOUND : rig_db_fail(s);
+	rig_db__finish(st);
+	return rc;
 }

@@ -67,4 +67,18 @@ int rig_shot_list(sqlite3 *db, const char *project_id, long long after_seq, size
  * shot is at that version (-RIG_VERSION_CONFLICT otherwise). */
 int rig_shot_delete(sqlite3 *db, const char *id, long long expected_version);
 
+/* Resources a path can name, for finding the project that owns one. */
+enum rig_resource {
+	RIG_RESOURCE_PROJECT,
+	RIG_RESOURCE_SHOT,
+	RIG_RESOURCE_PLAN,
+	RIG_RESOURCE_LOCK,
+	RIG_RESOURCE_RECEIPT,
+};
+
+/* Sets out to the id of the project that owns the resource `id` of `kind`
+ * (a project owns itself); -RIG_NOT_FOUND when there is no such resource. */
+int rig_resource_project(sqlite3 *db, enum rig_resource kind, const char *id,
+			 char out[RIG_ID_MAX + 1]);
+
 #endif

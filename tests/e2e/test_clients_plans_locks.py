@@ -395,7 +395,7 @@ class LockCommands(RigctlCase):
         self.fails("LOCK_NOT_OWNER", "lock", "renew", lock["lockId"], actor="bob")
         self.fails("LOCK_NOT_OWNER", "lock", "release", lock["lockId"], actor="bob")
         self.assertEqual(self.ok_json("lock", "release", lock["lockId"], actor="ana"),
-                         {"lockId": lock["lockId"], "released": True})
+                         {"lockId": lock["lockId"], "released": True, "broken": False})
         self.assertEqual(self.ok_json("lock", "list", "--shot", S), [])
         self.assertIn("(no locks)", self.ok("lock", "list", "--shot", S, "--format", "table"))
         # Released: bob may edit, and the old fence no longer proves anything.

@@ -1,0 +1,211 @@
+/* The `rigd token` subcommands of token_cli.h. */
+#include "token_cli.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "auth.h"
+#include "codes.h"
+#include "db.h"
+#include "tokens.h"
+
+static const char usage[] =
+	"usage: rigd token create [--db PATH] --name NAME --scope SCOPE [--scope SCOPE...]\n"
+	"                         [--expires-in SECONDS]\n"
+	"       rigd token list   [--db PATH]\n"
+	"       rigd token revoke [--db PATH] TOKEN_ID\n"
+	"\n"
+	"Manages API tokens in the database directly (the server may be running).\n"
+	"SCOPE is read, edit or admin (each includes the ones before it), alone for every\n"
+	"project or as SCOPE:PROJECT_ID for one; repeat --scope for several.\n"
+	"create prints the token's secret on stdout, once: it is stored only as a hash.\n"
+	"--db defaults to $RIGD_DB, else ./rigd.db.\n";
+
+struct args {
+	const char *db, *name, *id;
+	const char *scopes[RIG_TOKEN_MAX_SCOPES + 1];
+	size_t n_scopes;
+	long long expires_in;
+};
+
+static int usage_error(const char *msg, const char *arg)
+{
+	fprintf(stderr, "rigd token: %s%s%s\n%s", msg, arg ? " " : "", arg ? arg : "", usage);
+	return 2;
+}
+
+static int parse(struct args *a, int argc, char **argv, bool wants_id)
+{
+	memset(a, 0, sizeof *a);
+	a->db = getenv("RIGD_DB") ? getenv("RIGD_DB") : "./rigd.db";
+	for (int i = 2; i < argc; i++) {
+		const char *arg = argv[i];
+		const char *value = i + 1 < argc ? argv[i + 1] : NULL;
+		if (!strcmp(arg, "--db") || !strcmp(arg, "--name") || !strcmp(arg, "--scope") ||
+		    !strcmp(arg, "--expires-in")) {
+			if (!value)
+				return usage_error("missing value for", arg);
+			i++;
+			if (!strcmp(arg, "--db")) {
+				a->db = value;
+			} else if (!strcmp(arg, "--name")) {
+				a->name = value;
+			} else if (!strcmp(arg, "--scope")) {
+				if (a->n_scopes == RIG_TOKEN_MAX_SCOPES)
+					return usage_error("too many --scope options", NULL);
+				a->scopes[a->n_scopes++] = value;
+			} else {
+				char *end = NULL;
+				errno = 0;
+				a->expires_in = strtoll(value, &end, 10);
+				if (errno || *end || a->expires_in < 1)
+					return usage_error("--expires-in needs a positive number of"
+							   " seconds, not", value);
+			}
+		} else if (wants_id && !a->id && arg[0] != '-') {
+			a->id = arg;
+		} else {
+			return usage_error("unexpected argument", arg);
+		}
+	}
+	return 0;
+}
+
+static struct rig_db *open_db(const char *path)
+{
+	char err[512];
+	struct rig_db_options dbo = {.path = path, .pool_size = 1};
+	struct rig_db *db = rig_db_open(&dbo, err, sizeof err);
+	if (!db)
+		fprintf(stderr, "rigd token: %s\n", err);
+	return db;
+}
+
+static int create(struct args *a)
+{
+	if (!a->name || !a->name[0] || strlen(a->name) > RIG_TOKEN_NAME_MAX)
+		return usage_error("--name needs 1 to 128 bytes", NULL);
+	char scopes[RIG_TOKEN_SCOPES_MAX], err[160];
+	size_t bad;
+	if (rig_scopes_canonical(scopes, a->scopes, a->n_scopes, &bad, err, sizeof err))
+		return usage_error(err, NULL);
+	struct rig_db *db = open_db(a->db);
+	if (!db)
+		return 1;
+	sqlite3 *conn = rig_db_acquire(db);
+	struct rig_token t;
+	char secret[RIG_TOKEN_SECRET_MAX];
+	int rc = rig_db_begin_write(db, conn);
+	if (!rc)
+		rc = rig_auth_token_create(conn, a->name, scopes, a->expires_in > 0,
+					   (long long)time(NULL) + a->expires_in, "cli", &t, secret);
+	if (!rc) {
+		char body[1600];
+		snprintf(body, sizeof body,
+			 "{\"action\":\"token.create\",\"actor\":\"cli\",\"tokenId\":null,"
+			 "\"subjectTokenId\":\"%s\",\"scopes\":\"%s\"}",
+			 t.id, scopes);
+		rc = rig_audit_insert(conn, "token.create", "cli", NULL, body, NULL);
+	}
+	if (!rc && rig_db_exec(conn, "COMMIT") != SQLITE_OK)
+		rc = -RIG_STORAGE_UNAVAILABLE;
+	rig_db_release(db, conn);
+	rig_db_close(db);
+	if (rc) {
+		fprintf(stderr, "rigd token: cannot create the token (%s)\n",
+			rig_code_name((enum rig_code)-rc));
+		return 1;
+	}
+	printf("%s\n", secret);
+	fprintf(stderr, "created token %s '%s' with scopes '%s'; its secret is printed once\n",
+		t.id, t.name, scopes);
+	return 0;
+}
+
+static int print_token(void *ctx, const struct rig_token *t)
+{
+	char expires[32] = "never";
+	if (t->has_expiry) {
+		time_t when = (time_t)t->expires_unix;
+		struct tm tm;
+		gmtime_r(&when, &tm);
+		strftime(expires, sizeof expires, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	}
+	printf("%-16s %-20s %-8s %-21s %s\n", t->id, t->name, t->revoked ? "revoked" : "live",
+	       expires, t->scopes);
+	return 0;
+}
+
+static int list(struct args *a)
+{
+	struct rig_db *db = open_db(a->db);
+	if (!db)
+		return 1;
+	sqlite3 *conn = rig_db_acquire(db);
+	printf("%-16s %-20s %-8s %-21s %s\n", "token", "name", "state", "expires", "scopes");
+	int rc = rig_token_list(conn, 0, (size_t)-1 >> 1, print_token, NULL);
+	rig_db_release(db, conn);
+	rig_db_close(db);
+	if (rc) {
+		fprintf(stderr, "rigd token: cannot list tokens (%s)\n",
+			rig_code_name((enum rig_code)-rc));
+		return 1;
+	}
+	return 0;
+}
+
+static int revoke(struct args *a)
+{
+	if (!a->id)
+		return usage_error("revoke needs a TOKEN_ID", NULL);
+	struct rig_db *db = open_db(a->db);
+	if (!db)
+		return 1;
+	sqlite3 *conn = rig_db_acquire(db);
+	int rc = rig_db_begin_write(db, conn);
+	if (!rc)
+		rc = rig_token_revoke(conn, a->id);
+	if (!rc) {
+		char body[256];
+		snprintf(body, sizeof body,
+			 "{\"action\":\"token.revoke\",\"actor\":\"cli\",\"tokenId\":null,"
+			 "\"subjectTokenId\":\"%.64s\"}",
+			 a->id);
+		rc = rig_audit_insert(conn, "token.revoke", "cli", NULL, body, NULL);
+	}
+	if (!rc && rig_db_exec(conn, "COMMIT") != SQLITE_OK)
+		rc = -RIG_STORAGE_UNAVAILABLE;
+	rig_db_release(db, conn);
+	rig_db_close(db);
+	if (rc) {
+		fprintf(stderr, "rigd token: cannot revoke '%s' (%s)\n", a->id,
+			rc == -RIG_NOT_FOUND ? "no such token" : rig_code_name((enum rig_code)-rc));
+		return 1;
+	}
+	fprintf(stderr, "revoked token %s\n", a->id);
+	return 0;
+}
+
+int rig_token_cli(int argc, char **argv)
+{
+	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		fputs(usage, argc < 2 ? stderr : stdout);
+		return argc < 2 ? 2 : 0;
+	}
+	struct args a;
+	bool is_revoke = !strcmp(argv[1], "revoke");
+	int rc = parse(&a, argc, argv, is_revoke);
+	if (rc)
+		return rc;
+	if (!strcmp(argv[1], "create"))
+		return create(&a);
+	if (!strcmp(argv[1], "list"))
+		return list(&a);
+	if (is_revoke)
+		return revoke(&a);
+	return usage_error("unknown subcommand", argv[1]);
+}
