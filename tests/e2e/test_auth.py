@@ -93,6 +93,7 @@ MATRIX = [
     ("health is public", None, "GET", "/healthz", None, 200, None),
     ("readiness is public", None, "GET", "/readyz", None, 200, None),
     ("the error catalogue is public", None, "GET", "/v1/errors/SKIN_WEIGHTS", None, 200, None),
+    ("the OpenAPI document is public", None, "GET", "/v1/openapi.yaml", None, 200, None),
     ("limits need a token", None, "GET", "/v1/limits", None, 401, "UNAUTHENTICATED"),
     ("a global reader reads p1", "reader", "GET", "/v1/shots/s1", None, 200, None),
     ("a global reader reads p2", "reader", "GET", "/v1/shots/s2/layers/arm", None, 200, None),
@@ -199,6 +200,13 @@ class Matrix(unittest.TestCase):
         a = srv.call("reader_p1", "GET", "/v1/shots/s2").json
         b = srv.call("reader", "GET", "/v1/shots/zz").json
         self.assertEqual(a["detail"].replace("s2", "X"), b["detail"].replace("zz", "X"))
+
+    def test_the_served_openapi_document_is_the_repository_file(self):
+        r = self.srv.rigd.get("/v1/openapi.yaml")
+        self.assertEqual(r.header("Content-Type"), "application/yaml")
+        root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+        with open(os.path.join(root, "openapi.yaml"), "rb") as f:
+            self.assertEqual(r.body, f.read())
 
     def test_forbidden_names_the_scope_and_project(self):
         r = self.srv.call("reader_p1", "POST", "/v1/shots/s1/edits", EDIT)
