@@ -12,6 +12,7 @@
 #include "err.h"
 
 struct rig_app;
+struct rig_idem;
 
 #define RIG_MAX_PATH_PARAMS 4
 #define RIG_MAX_RESP_HEADERS 8
@@ -37,7 +38,12 @@ struct rig_req {
 	 * "token:<id>" when authenticated, "actor:<name>" under --auth off. */
 	char principal[140];
 	const char *idem_key;       /* Idempotency-Key, NULL when none */
-	char idem_hash[65];         /* hex SHA-256 of method, path and body */
+	char idem_hash[65];         /* hex SHA-256 of method, path, query, actor and body */
+	/* While a keyed write's handler runs: where rig_api__begin puts the
+	 * response it finds stored for (principal, key) inside the write
+	 * transaction, to be answered instead of the handler's (idempotency.h).
+	 * Owned by the router; NULL otherwise. */
+	struct rig_idem *idem_replay;
 };
 
 struct rig_resp_header {

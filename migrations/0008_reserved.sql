@@ -1,0 +1,2 @@
+-- rigd schema, version 8: reserved for the token tables (issue 11, authentication).
+-- Placeholder so that version 9 applies on this branch; replaced when the branches merge.
