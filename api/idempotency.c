@@ -171,6 +171,12 @@ void rig_api__idem_run(struct rig_req *req, struct rig_resp *resp, rig_handler h
 			    "header 'Idempotency-Key' must be 1 to 255 bytes of UTF-8 text");
 		return;
 	}
+	if (!req->principal[0]) {
+		/* '' marks rows stored before keys were scoped (receipts.h): a key
+		 * with no owner would share them. resolve_actor always sets one. */
+		rig_problem(resp, RIG_INTERNAL, NULL, "the request has no principal");
+		return;
+	}
 	fingerprint(req);
 	sqlite3 *conn = rig_db_acquire(req->app->db);
 	int rc = lookup(req, conn, &stored);

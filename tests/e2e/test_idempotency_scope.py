@@ -6,9 +6,10 @@ as two identities. Receipts publish their key: knowing Alice's key must give Bob
 neither a refusal (IDEMPOTENCY_KEY_REUSED) nor Alice's stored response.
 
 TwoProcesses runs two rigd on one database file and fires the same key and body
-at both at once, many rounds, on three kinds of write (edits through the group
-committer, project creation and plan apply through rig_api__begin): exactly one
-application per key, every other answer a replay or 409 IDEMPOTENCY_IN_PROGRESS.
+at both at once, many rounds, on four kinds of write (edits through the group
+committer; project creation, lock acquire and plan apply through
+rig_api__begin): exactly one application per key, every other answer a replay
+or 409 IDEMPOTENCY_IN_PROGRESS.
 """
 import sqlite3
 import threading
@@ -291,6 +292,20 @@ class TwoProcesses(unittest.TestCase):
             self.assertEqual(first.status, 201)
         receipts = self.a.get("/v1/shots/s1/receipts?pageSize=1000").json["receipts"]
         self.assertEqual(len(receipts), self.ROUNDS)
+
+    def test_lock_acquire_applies_once_across_processes(self):
+        # The owner's own locks never conflict, so without the check inside the
+        # transaction a retry at both servers holds two leases.
+        r = self.a.post(E, {"ops": [{"op": "layer.create", "layerId": "a", "name": "a",
+                                     "kind": "group"}]})
+        self.assertEqual(r.status, 201, r)
+        for rnd in range(self.ROUNDS):
+            first = self.assert_applied_once(self.fire(
+                "POST", "/v1/shots/s1/locks", {"layerIds": ["a"], "ttlSeconds": 600},
+                f"lock-{rnd}"))
+            self.assertEqual(first.status, 201)
+        locks = self.b.get("/v1/shots/s1/locks").json["locks"]
+        self.assertEqual(len(locks), self.ROUNDS, locks)
 
 
 if __name__ == "__main__":
