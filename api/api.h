@@ -28,7 +28,12 @@ void rig_api__fail(struct rig_resp *resp, int rc, const char *what);
 void rig_api__fail_shot(struct rig_resp *resp, int rc, const char *shot_id);
 
 /* Begins a write transaction on conn, a connection borrowed from the request's
- * database (rig_db_begin_write); 0 or a negative rig code. */
+ * database (rig_db_begin_write), then looks the request's idempotency key up
+ * again under the write lock (rig_api__idem_recheck). Returns 0 with the
+ * transaction open, or a negative rig code with none open: the database is
+ * busy, or the key was recorded meanwhile (-RIG_IDEMPOTENCY_IN_PROGRESS; the
+ * router then answers the stored response whatever problem the handler puts in
+ * resp). */
 int rig_api__begin(struct rig_req *req, sqlite3 *conn);
 
 /* Finishes a successful write: stores resp under the request's idempotency key

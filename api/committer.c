@@ -1,5 +1,6 @@
 /* The group committer of committer.h. */
 #include "committer.h"
+#include "idempotency.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -48,6 +49,15 @@ static bool undo_one(sqlite3 *db)
 static int apply_one(struct rig_committer *c, struct job *j)
 {
 	json_t *receipt = NULL;
+	/* The key may have been recorded since the request's first lookup (by
+	 * another process on the database): look again under the group's write
+	 * lock, before this batch writes anything. rig_api__idem_run answers the
+	 * stored response in place of the placeholder problem. */
+	int rc = rig_api__idem_recheck(j->req, c->conn);
+	if (rc) {
+		rig_api__fail(j->resp, rc, "checking the idempotency key");
+		return sqlite3_get_autocommit(c->conn) ? -1 : 1;
+	}
 	if (!exec_ok(c->conn, "SAVEPOINT batch"))
 		return -1;
 	if (rig_batch_apply(c->conn, j->batch, j->resp, &receipt) != 0)
@@ -55,7 +65,7 @@ static int apply_one(struct rig_committer *c, struct job *j)
 	long long to = json_integer_value(json_object_get(receipt, "toVersion"));
 	rig_resp_json(j->resp, 201, receipt, NULL);
 	rig_api__etag(j->resp, to);
-	int rc = rig_api__store_response(j->req, c->conn, j->resp);
+	rc = rig_api__store_response(j->req, c->conn, j->resp);
 	if (rc || !exec_ok(c->conn, "RELEASE batch") || sqlite3_get_autocommit(c->conn)) {
 		bool intact = rc && undo_one(c->conn);
 		rig_batch_settle(c->app, false);

@@ -1,5 +1,6 @@
 /* Helpers shared by the handlers (see api.h): body parsing, storage failures,
  * write transactions with idempotent responses, paging, tokens, ids, ETags.
+ * The idempotency keys themselves are in idempotency.c.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -11,7 +12,7 @@
 #include <time.h>
 
 #include "api.h"
-#include "receipts.h"
+#include "idempotency.h"
 #include "sha256.h"
 
 json_t *rig_api__parse_body(struct rig_req *req, struct rig_resp *resp)
@@ -70,23 +71,11 @@ void rig_api__fail_shot(struct rig_resp *resp, int rc, const char *shot_id)
 
 int rig_api__begin(struct rig_req *req, sqlite3 *conn)
 {
-	return rig_db_begin_write(req->app->db, conn);
-}
-
-int rig_api__store_response(struct rig_req *req, sqlite3 *conn, const struct rig_resp *resp)
-{
-	int rc = 0;
-	if (req->idem_key) {
-		json_t *headers = json_array();
-		for (size_t i = 0; i < resp->n_headers; i++)
-			json_array_append_new(headers, json_pack("[s, s]", resp->headers[i].name,
-								 resp->headers[i].value));
-		char *text = json_dumps(headers, JSON_COMPACT);
-		json_decref(headers);
-		rc = text ? rig_idem_put(conn, req->idem_key, req->idem_hash, resp->status,
-					 resp->body ? resp->body : "", text, (long long)time(NULL))
-			  : -RIG_INTERNAL;
-		free(text);
+	int rc = rig_db_begin_write(req->app->db, conn);
+	if (rc == 0 && (rc = rig_api__idem_recheck(req, conn)) != 0) {
+		/* Recorded meanwhile (or unreadable): apply nothing. */
+		rig_db_exec(conn, "ROLLBACK");
+		rig_db_end_write(req->app->db, conn);
 	}
 	return rc;
 }

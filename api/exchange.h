@@ -13,6 +13,7 @@
 #include "tokens.h"
 
 struct rig_app;
+struct rig_idem;
 
 #define RIG_MAX_PATH_PARAMS 4
 #define RIG_MAX_RESP_HEADERS 8
@@ -41,7 +42,12 @@ struct rig_req {
 	char scopes[RIG_TOKEN_SCOPES_MAX]; /* its scopes (auth.h); "admin" under --auth off */
 	int level;                     /* its enum rig_scope on the project the path names */
 	const char *idem_key;       /* Idempotency-Key, NULL when none */
-	char idem_hash[65];         /* hex SHA-256 of method, path and body */
+	char idem_hash[65];         /* hex SHA-256 of method, path, query, actor and body */
+	/* While a keyed write's handler runs: where rig_api__begin puts the
+	 * response it finds stored for (principal, key) inside the write
+	 * transaction, to be answered instead of the handler's (idempotency.h).
+	 * Owned by the router; NULL otherwise. */
+	struct rig_idem *idem_replay;
 };
 
 struct rig_resp_header {

@@ -1,6 +1,5 @@
 /* The routing table and the dispatcher: path matching, 404/405, draining,
- * the caller's identity, and idempotency keys (replay, reuse, in progress)
- * around every write.
+ * the caller's identity; every keyed write goes through idempotency.c.
  */
 #include <pthread.h>
 #include <stdarg.h>
@@ -15,6 +14,7 @@
 #include "committer.h"
 #include "read_cache.h"
 #include "frames.h"
+#include "idempotency.h"
 #include "ids.h"
 #include "locks.h"
 #include "ratelimit.h"
@@ -158,68 +158,24 @@ void rig_resp_release(struct rig_resp *resp)
 	memset(resp, 0, sizeof *resp);
 }
 
-/* ---- idempotency keys being processed (process-wide) ---- */
-
-struct rig_inflight {
-	pthread_mutex_t lock;
-	char **keys;
-	size_t n, cap;
-};
-
-static bool inflight_enter(struct rig_inflight *f, const char *key)
-{
-	bool ok = true;
-	pthread_mutex_lock(&f->lock);
-	for (size_t i = 0; i < f->n && ok; i++)
-		ok = strcmp(f->keys[i], key) != 0;
-	if (ok && f->n == f->cap) {
-		size_t cap = f->cap ? 2 * f->cap : 16;
-		char **grown = realloc(f->keys, cap * sizeof *grown);
-		if (grown) {
-			f->keys = grown;
-			f->cap = cap;
-		}
-	}
-	if (ok && f->n < f->cap && (f->keys[f->n] = strdup(key)))
-		f->n++;
-	else if (ok)
-		ok = false;
-	pthread_mutex_unlock(&f->lock);
-	return ok;
-}
-
-static void inflight_leave(struct rig_inflight *f, const char *key)
-{
-	pthread_mutex_lock(&f->lock);
-	for (size_t i = 0; i < f->n; i++) {
-		if (strcmp(f->keys[i], key) == 0) {
-			free(f->keys[i]);
-			f->keys[i] = f->keys[--f->n];
-			break;
-		}
-	}
-	pthread_mutex_unlock(&f->lock);
-}
-
 int rig_app_init(struct rig_app *app, struct rig_db *db, const struct rig_app_limits *limits)
 {
 	memset(app, 0, sizeof *app);
 	app->db = db;
 	app->limits = *limits;
 	atomic_init(&app->draining, false);
-	app->inflight = calloc(1, sizeof *app->inflight);
+	app->inflight = rig_api__inflight_new();
 	app->shot_cache = rig_shot_cache_new();
 	app->read_cache = rig_read_cache_new(limits->read_cache_bytes);
 	app->ratelimit = limits->rate_limit > 0 ? rig_ratelimit_new(limits->rate_limit) : NULL;
 	if (!app->inflight || !app->shot_cache || !app->read_cache ||
 	    (limits->rate_limit > 0 && !app->ratelimit)) {
-		free(app->inflight);
+		rig_api__inflight_free(app->inflight);
 		rig_shot_cache_free(app->shot_cache);
 		rig_read_cache_free(app->read_cache);
 		rig_ratelimit_free(app->ratelimit);
 		return -1;
 	}
-	pthread_mutex_init(&app->inflight->lock, NULL);
 	app->committer = rig_committer_start(app); /* NULL: batches commit one by one */
 	return 0;
 }
@@ -228,13 +184,7 @@ void rig_app_release(struct rig_app *app)
 {
 	rig_committer_stop(app->committer);
 	app->committer = NULL;
-	if (app->inflight) {
-		for (size_t i = 0; i < app->inflight->n; i++)
-			free(app->inflight->keys[i]);
-		free(app->inflight->keys);
-		pthread_mutex_destroy(&app->inflight->lock);
-		free(app->inflight);
-	}
+	rig_api__inflight_free(app->inflight);
 	rig_shot_cache_free(app->shot_cache);
 	app->shot_cache = NULL;
 	rig_read_cache_free(app->read_cache);
@@ -262,90 +212,15 @@ static bool is_write(const char *method)
 	return strcmp(method, "GET") && strcmp(method, "HEAD") && strcmp(method, "OPTIONS");
 }
 
-static void fingerprint(struct rig_req *req)
-{
-	struct rig_sha256 s;
-	unsigned char digest[32];
-	rig_sha256_init(&s);
-	rig_sha256_update(&s, req->method, strlen(req->method) + 1);
-	rig_sha256_update(&s, req->path, strlen(req->path) + 1);
-	if (req->query_string)
-		rig_sha256_update(&s, req->query_string, strlen(req->query_string) + 1);
-	rig_sha256_update(&s, req->actor, strlen(req->actor) + 1);
-	rig_sha256_update(&s, req->body ? req->body : "", req->body_len);
-	rig_sha256_final(digest, &s);
-	rig_hex32(req->idem_hash, digest);
-}
-
-/* Returns true when the request was answered from a stored response or refused. */
-static bool idempotency_preflight(struct rig_req *req, struct rig_resp *resp)
-{
-	size_t len = strlen(req->idem_key);
-	if (len < 1 || len > 255 || !rig_utf8_is_clean(req->idem_key)) {
-		rig_problem(resp, RIG_INVALID_QUERY,
-			    json_pack("{s:s}", "parameter", "Idempotency-Key"),
-			    "header 'Idempotency-Key' must be 1 to 255 bytes of UTF-8 text");
-		return true;
-	}
-	fingerprint(req);
-	sqlite3 *conn = rig_db_acquire(req->app->db);
-	struct rig_idem stored;
-	int rc = rig_idem_get(conn, req->idem_key, (long long)time(NULL) - RIG_IDEM_TTL_SECONDS,
-			      &stored);
-	rig_db_release(req->app->db, conn);
-	if (rc == -RIG_NOT_FOUND)
-		return false;
-	if (rc) {
-		rig_api__fail(resp, rc, "reading the idempotency key");
-		return true;
-	}
-	if (strcmp(stored.request_hash, req->idem_hash) != 0) {
-		rig_problem(resp, RIG_IDEMPOTENCY_KEY_REUSED,
-			    json_pack("{s:s}", "idempotencyKey", req->idem_key),
-			    "idempotency key '%.100s' was used for a different request",
-			    req->idem_key);
-	} else {
-		resp->status = stored.status;
-		resp->content_type = "application/json";
-		resp->body = stored.response;
-		resp->body_len = strlen(stored.response);
-		stored.response = NULL;
-		json_t *headers = json_loads(stored.headers, 0, NULL);
-		size_t i;
-		json_t *h;
-		json_array_foreach(headers, i, h)
-			rig_resp_header(resp, json_string_value(json_array_get(h, 0)), "%s",
-					json_string_value(json_array_get(h, 1)));
-		json_decref(headers);
-		rig_resp_header(resp, "Idempotency-Replayed", "true");
-	}
-	rig_idem_release(&stored);
-	return true;
-}
-
 static void dispatch(struct rig_req *req, struct rig_resp *resp, const struct route *route)
 {
 	if (rig_auth_gate(req, resp, (enum rig_scope)route->access, route->owner))
 		return;
 	req->idem_key = is_write(req->method) ? rig_api__header(req, "Idempotency-Key") : NULL;
-	if (!req->idem_key) {
+	if (req->idem_key)
+		rig_api__idem_run(req, resp, route->handler);
+	else
 		route->handler(req, resp);
-		return;
-	}
-	if (idempotency_preflight(req, resp))
-		return;
-	if (!inflight_enter(req->app->inflight, req->idem_key)) {
-		rig_problem(resp, RIG_IDEMPOTENCY_IN_PROGRESS,
-			    json_pack("{s:s}", "idempotencyKey", req->idem_key),
-			    "a request with idempotency key '%.100s' is still being processed",
-			    req->idem_key);
-		return;
-	}
-	/* Re-check under the in-flight mark: the first request may have committed
-	 * between our lookup and our mark. */
-	if (!idempotency_preflight(req, resp))
-		route->handler(req, resp);
-	inflight_leave(req->app->inflight, req->idem_key);
 }
 
 bool rig_api_route_is_quick(const char *method, const char *path)

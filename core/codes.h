@@ -126,10 +126,10 @@
 	  "An applied plan is immutable and cannot be applied again.",                                \
 	  "Read the receipt named by receiptId; create a new plan for further edits.")                \
 	X(IDEMPOTENCY_KEY_REUSED, 422, false, "Idempotency key reused",                               \
-	  "An Idempotency-Key names one request; the same key with a different request is refused.",  \
+	  "An Idempotency-Key names one request of its caller; the same caller's key with a different request is refused.", \
 	  "Use a fresh Idempotency-Key for a different request.")                                     \
 	X(IDEMPOTENCY_IN_PROGRESS, 409, true, "Request in progress",                                  \
-	  "A request with this Idempotency-Key is still being processed.",                            \
+	  "A request of this caller with this Idempotency-Key is still being processed.",             \
 	  "Retry after a short wait; you will receive the original response.")                        \
 	X(PAGE_TOKEN_STALE, 410, false, "Page token stale",                                           \
 	  "A page token is valid only while the shot is at the version it was issued at.",           \

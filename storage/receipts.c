@@ -118,17 +118,23 @@ void rig_idem_release(struct rig_idem *idem)
 	memset(idem, 0, sizeof *idem);
 }
 
-int rig_idem_get(sqlite3 *db, const char *key, long long not_before_unix, struct rig_idem *out)
+int rig_idem_get(sqlite3 *db, const char *principal, const char *key, const char *request_hash,
+		 long long not_before_unix, struct rig_idem *out)
 {
 	memset(out, 0, sizeof *out);
 	sqlite3_stmt *st = NULL;
+	/* A non-empty principal sorts after the legacy '': its own row comes first. */
 	int rc = rig_db__prepare(&st, db,
 			 "SELECT request_hash, status, response, headers FROM idempotency"
-			 " WHERE key = ? AND created_unix >= ?");
+			 " WHERE key = ?1 AND created_unix >= ?4"
+			 " AND (principal = ?2 OR (principal = '' AND request_hash = ?3))"
+			 " ORDER BY principal DESC LIMIT 1");
 	if (rc)
 		return rc;
 	sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 2, not_before_unix);
+	sqlite3_bind_text(st, 2, principal, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, request_hash, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 4, not_before_unix);
 	int s = sqlite3_step(st);
 	if (s == SQLITE_ROW) {
 		out->request_hash = strdup((const char *)sqlite3_column_text(st, 0));
@@ -145,21 +151,22 @@ int rig_idem_get(sqlite3 *db, const char *key, long long not_before_unix, struct
 	return rc;
 }
 
-int rig_idem_put(sqlite3 *db, const char *key, const char *request_hash, int status,
-		 const char *response, const char *headers, long long now_unix)
+int rig_idem_put(sqlite3 *db, const char *principal, const char *key, const char *request_hash,
+		 int status, const char *response, const char *headers, long long now_unix)
 {
 	sqlite3_stmt *st = NULL;
 	int rc = rig_db__prepare(&st, db,
-			 "INSERT OR REPLACE INTO idempotency(key, request_hash, status, response,"
-			 " created_unix, headers) VALUES (?, ?, ?, ?, ?, ?)");
+			 "INSERT OR REPLACE INTO idempotency(principal, key, request_hash, status,"
+			 " response, created_unix, headers) VALUES (?, ?, ?, ?, ?, ?, ?)");
 	if (rc)
 		return rc;
-	sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, request_hash, -1, SQLITE_STATIC);
-	sqlite3_bind_int(st, 3, status);
-	sqlite3_bind_text(st, 4, response, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 5, now_unix);
-	sqlite3_bind_text(st, 6, headers, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 1, principal, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, key, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, request_hash, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 4, status);
+	sqlite3_bind_text(st, 5, response, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 6, now_unix);
+	sqlite3_bind_text(st, 7, headers, -1, SQLITE_STATIC);
 	rc = rig_db__step_done(st);
 	rig_db__finish(st);
 	return rc;

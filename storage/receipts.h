@@ -42,14 +42,21 @@ struct rig_idem {
 	char *headers; /* JSON array of [name, value] pairs */
 };
 
-/* Looks the key up; -RIG_NOT_FOUND when absent or older than not_before_unix. */
-int rig_idem_get(sqlite3 *db, const char *key, long long not_before_unix, struct rig_idem *out);
+/* Looks up principal's key, ignoring rows created before not_before_unix
+ * (expired). A row stored before keys were scoped (schema version 9: principal
+ * '') counts only when its request_hash equals request_hash; a principal's own
+ * row wins over it. Fills *out (release with rig_idem_release) or returns
+ * -RIG_NOT_FOUND, or another negative rig code with *out zeroed. */
+int rig_idem_get(sqlite3 *db, const char *principal, const char *key, const char *request_hash,
+		 long long not_before_unix, struct rig_idem *out);
 
+/* Frees the strings of idem and zeroes it; a zeroed idem is a no-op. */
 void rig_idem_release(struct rig_idem *idem);
 
-/* Stores the response of an applied write under key (replacing an expired one). */
-int rig_idem_put(sqlite3 *db, const char *key, const char *request_hash, int status,
-		 const char *response, const char *headers, long long now_unix);
+/* Stores the response of an applied write under (principal, key), replacing an
+ * expired row of theirs. Strings are copied by SQLite. */
+int rig_idem_put(sqlite3 *db, const char *principal, const char *key, const char *request_hash,
+		 int status, const char *response, const char *headers, long long now_unix);
 
 /* Deletes keys created before before_unix; sets *out_deleted. */
 int rig_idem_sweep(sqlite3 *db, long long before_unix, long long *out_deleted);
