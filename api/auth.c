@@ -83,6 +83,34 @@ enum rig_scope rig_scopes_level(const char *scopes, const char *project_id)
 	return best;
 }
 
+json_t *rig_scopes_json(const char *scopes)
+{
+	json_t *list = json_array();
+	for (const char *p = scopes; *p;) {
+		size_t len = strcspn(p, " ");
+		json_array_append_new(list, json_stringn(p, len));
+		p += len;
+		while (*p == ' ')
+			p++;
+	}
+	return list;
+}
+
+/* Appends the audit record of a token created or revoked outside a request
+ * (the bootstrap token, `rigd token`): actor is "bootstrap" or "cli". */
+int rig_auth_audit_offline(sqlite3 *conn, const char *action, const char *actor,
+			   const struct rig_token *t)
+{
+	json_t *record = json_pack("{s:s, s:s, s:n, s:s, s:s, s:o}", "action", action, "actor",
+				   actor, "tokenId", "subjectTokenId", t->id, "name", t->name,
+				   "scopes", rig_scopes_json(t->scopes));
+	char *text = record ? json_dumps(record, JSON_COMPACT) : NULL;
+	json_decref(record);
+	int rc = text ? rig_audit_insert(conn, action, actor, NULL, text, NULL) : -RIG_INTERNAL;
+	free(text);
+	return rc;
+}
+
 /* ---- secrets ---- */
 
 static void base64url(char *out, const unsigned char *in, size_t n)
@@ -198,6 +226,8 @@ int rig_auth_bootstrap(struct rig_db *db, const char *db_path, bool *created, ch
 	char secret[RIG_TOKEN_SECRET_MAX] = "";
 	if (!rc && count == 0)
 		rc = rig_auth_token_create(conn, "admin", "admin", false, 0, "bootstrap", &t, secret);
+	if (!rc && count == 0)
+		rc = rig_auth_audit_offline(conn, "token.create", "bootstrap", &t);
 	/* The file first: a token nobody can read would lock everyone out. */
 	if (!rc && count == 0 && write_secret_file(path, secret, err, err_size) != 0)
 		rc = -1;

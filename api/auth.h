@@ -11,6 +11,7 @@
 #ifndef RIG_AUTH_H
 #define RIG_AUTH_H
 
+#include <jansson.h>
 #include <sqlite3.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -37,6 +38,9 @@ int rig_scopes_canonical(char out[RIG_TOKEN_SCOPES_MAX], const char *const *item
  * scopes and its scopes on that project. NULL project_id: global scopes only. */
 enum rig_scope rig_scopes_level(const char *scopes, const char *project_id);
 
+/* The scope list as a JSON array of strings (new reference). */
+json_t *rig_scopes_json(const char *scopes);
+
 /* Creates a token named name with canonical scopes (rig_scopes_canonical) and
  * writes it in conn's open transaction (or on its own when none is open).
  * created_by is the creating token's id, or "cli" / "bootstrap". The new
@@ -45,6 +49,12 @@ enum rig_scope rig_scopes_level(const char *scopes, const char *project_id);
 int rig_auth_token_create(sqlite3 *conn, const char *name, const char *scopes, bool has_expiry,
 			  long long expires_unix, const char *created_by, struct rig_token *out,
 			  char secret[RIG_TOKEN_SECRET_MAX]);
+
+/* Appends the audit record of action ("token.create", "token.revoke") on t
+ * done outside a request, by actor "bootstrap" or "cli", in conn's open
+ * transaction. 0 or a negative enum rig_code. */
+int rig_auth_audit_offline(sqlite3 *conn, const char *action, const char *actor,
+			   const struct rig_token *t);
 
 /* On a database where no token was ever created, creates the bootstrap admin
  * token ("admin", scope admin) and writes its secret, one line, to

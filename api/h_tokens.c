@@ -16,14 +16,7 @@
 
 static json_t *token_json(const struct rig_token *t)
 {
-	json_t *scopes = json_array();
-	for (const char *p = t->scopes; *p;) {
-		size_t len = strcspn(p, " ");
-		json_array_append_new(scopes, json_stringn(p, len));
-		p += len;
-		while (*p == ' ')
-			p++;
-	}
+	json_t *scopes = rig_scopes_json(t->scopes);
 	json_t *expires = json_null();
 	if (t->has_expiry) {
 		char at[40];
@@ -110,8 +103,8 @@ void rig_h_token_create(struct rig_req *req, struct rig_resp *resp)
 					   req->token_id[0] ? req->token_id : "auth-off", &t, secret);
 	if (!rc)
 		rc = rig_api__audit(req, conn, "token.create",
-				    json_pack("{s:s, s:s, s:s}", "subjectTokenId", t.id, "name",
-					      t.name, "scopes", t.scopes));
+				    json_pack("{s:s, s:s, s:o}", "subjectTokenId", t.id, "name",
+					      t.name, "scopes", rig_scopes_json(t.scopes)));
 	if (!rc) {
 		int s = rig_db_exec(conn, "COMMIT");
 		rc = s == SQLITE_OK ? 0 : rig_db_fail(s);
@@ -184,7 +177,8 @@ void rig_h_token_revoke(struct rig_req *req, struct rig_resp *resp)
 		rc = rig_token_revoke(conn, t.id);
 	if (!rc && !was_revoked)
 		rc = rig_api__audit(req, conn, "token.revoke",
-				    json_pack("{s:s, s:s}", "subjectTokenId", t.id, "name", t.name));
+				    json_pack("{s:s, s:s, s:o}", "subjectTokenId", t.id, "name", t.name,
+					      "scopes", rig_scopes_json(t.scopes)));
 	if (!rc)
 		rc = rig_token_get(conn, req->params[0], &t);
 	if (rc) {

@@ -101,8 +101,10 @@
 	  "A lock cannot overlap another owner's live lock.",                                         \
 	  "Wait for the lock named by lockId or lock other layers.")                                  \
 	X(LOCK_NOT_OWNER, 403, false, "Not the lock owner",                                          \
-	  "Only the owner of a lock (the X-Rigd-Actor that acquired it) may renew or release it.",    \
-	  "Send the request as the lock's owner, or wait for the lock to expire.")                    \
+	  "Only the identity that acquired a lock (its API token; its X-Rigd-Actor under --auth "   \
+	  "off) may renew or release it; an admin of its project may break it with ?force=true.",   \
+	  "Send the request with the lock owner's token, wait for the lock to expire, or ask an "   \
+	  "admin of the project to break it.")                                                        \
 	X(LOCK_LOST, 423, false, "Lock lost",                                                         \
 	  "A batch that proves a lock with a fencing token must carry the lock's current token.",     \
 	  "Acquire the lock again and resend with its new fencingToken.")                             \

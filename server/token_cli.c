@@ -103,14 +103,8 @@ static int create(struct args *a)
 	if (!rc)
 		rc = rig_auth_token_create(conn, a->name, scopes, a->expires_in > 0,
 					   (long long)time(NULL) + a->expires_in, "cli", &t, secret);
-	if (!rc) {
-		char body[1600];
-		snprintf(body, sizeof body,
-			 "{\"action\":\"token.create\",\"actor\":\"cli\",\"tokenId\":null,"
-			 "\"subjectTokenId\":\"%s\",\"scopes\":\"%s\"}",
-			 t.id, scopes);
-		rc = rig_audit_insert(conn, "token.create", "cli", NULL, body, NULL);
-	}
+	if (!rc)
+		rc = rig_auth_audit_offline(conn, "token.create", "cli", &t);
 	if (!rc && rig_db_exec(conn, "COMMIT") != SQLITE_OK)
 		rc = -RIG_STORAGE_UNAVAILABLE;
 	rig_db_release(db, conn);
@@ -166,17 +160,14 @@ static int revoke(struct args *a)
 	if (!db)
 		return 1;
 	sqlite3 *conn = rig_db_acquire(db);
+	struct rig_token t;
 	int rc = rig_db_begin_write(db, conn);
 	if (!rc)
+		rc = rig_token_get(conn, a->id, &t);
+	if (!rc)
 		rc = rig_token_revoke(conn, a->id);
-	if (!rc) {
-		char body[256];
-		snprintf(body, sizeof body,
-			 "{\"action\":\"token.revoke\",\"actor\":\"cli\",\"tokenId\":null,"
-			 "\"subjectTokenId\":\"%.64s\"}",
-			 a->id);
-		rc = rig_audit_insert(conn, "token.revoke", "cli", NULL, body, NULL);
-	}
+	if (!rc)
+		rc = rig_auth_audit_offline(conn, "token.revoke", "cli", &t);
 	if (!rc && rig_db_exec(conn, "COMMIT") != SQLITE_OK)
 		rc = -RIG_STORAGE_UNAVAILABLE;
 	rig_db_release(db, conn);

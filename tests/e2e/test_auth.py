@@ -315,8 +315,10 @@ class LockTheft(unittest.TestCase):
         self.assertEqual(broke[0]["tokenId"], srv.tokens["admin_p1"]["tokenId"])
         self.assertEqual(broke[0]["lockOwner"], "editor_p1")
         self.assertEqual(broke[0]["layerIds"], ["arm"])
-        created = [a["name"] for a in records if a["action"] == "token.create"]
-        self.assertIn("editor_b", created)
+        created = [(a["actor"], a["name"], a["scopes"]) for a in records
+                   if a["action"] == "token.create"]
+        self.assertIn(("bootstrap", "admin", ["admin"]), created)
+        self.assertIn(("admin", "editor_b", ["edit:p1"]), created)
         self.assertIn("token.revoke", [a["action"] for a in records])
 
     def test_an_admin_of_another_project_cannot_see_the_lock(self):
