@@ -44,8 +44,8 @@
 	  "The operation needs a layer whose binding is a skin.",                                     \
 	  "Put a skin on the layer first with layer.skin, or address a skinned mesh layer.")          \
 	X(SKIN_JOINTS, 422, false, "Invalid skin joints",                                             \
-	  "A skin has 1 to 256 joints; joint ids are 1-64 characters of [A-Za-z0-9_.:-] and "         \
-	  "distinct.",                                                                                \
+	  "A skin has 1 to 256 joints; joint ids are 1-64 characters of [A-Za-z0-9_.:-] other "       \
+	  "than '.' and '..', and distinct.",                                                         \
 	  "Rename or remove the joint named by jointIndex.")                                          \
 	X(SKIN_BIND, 422, false, "Invalid bind matrix",                                               \
 	  "A bind is six finite numbers [a, b, c, d, e, f] and safely invertible: "                   \
@@ -144,6 +144,11 @@
 	X(INVALID_QUERY, 400, false, "Invalid query or header",                                       \
 	  "Query parameters, path ids and headers have the documented format.",                       \
 	  "Fix the parameter named by parameter.")                                                    \
+	X(INVALID_PARAMETER, 400, false, "Unknown or repeated query parameter",                       \
+	  "A request carries only the query parameters its route documents, each at most once "       \
+	  "and with a value (name=value); names are compared after percent-decoding.",                \
+	  "Remove or rename the parameter named by parameter; validParameters lists the ones "        \
+	  "the route reads.")                                                                         \
 	X(INVALID_FIELD, 422, false, "Invalid field",                                                 \
 	  "A resource body has the documented fields, types and ranges.",                             \
 	  "Fix the field at the pointer given.")                                                      \
