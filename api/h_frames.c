@@ -181,6 +181,11 @@ static long pick_layers(long *targets, struct rig_eval *ev, const char *list, st
 				targets[n++] = ev->view.index_of[i];
 		return n;
 	}
+	if (!*list) {
+		rig_problem(resp, RIG_INVALID_QUERY, json_pack("{s:s}", "parameter", "layers"),
+			    "layers must be a comma-separated list of layer ids");
+		return -1;
+	}
 	const char *p = list;
 	while (*p) {
 		const char *comma = strchr(p, ',');
