@@ -19,10 +19,11 @@
 #define RIG_CODES(X)                                                                              \
 	X(MESH_GEOMETRY, 422, false, "Invalid mesh geometry",                                         \
 	  "A mesh has between 3 and 1,048,576 source vertices, every coordinate is a finite number, " \
-	  "and evaluated vertices stay finite.",                                                      \
+	  "and evaluated vertices stay finite (within the float range, |v| <= FLT_MAX after "         \
+	  "rounding, when sent as format f32).",                                                      \
 	  "Send finite x and y for every vertex and keep the vertex count within the limits of "     \
 	  "GET /v1/limits; if it happened at evaluation, change the pose that sent a vertex to "      \
-	  "infinity.")                                                                                \
+	  "infinity (or beyond the float range; or ask for format json).")                            \
 	X(MESH_TOPOLOGY, 422, false, "Invalid mesh topology",                                         \
 	  "Each triangle is three distinct vertex indices inside the source array, and a mesh has "   \
 	  "between 1 and 2,097,152 triangles.",                                                       \
