@@ -7,6 +7,11 @@ any non-finite vertex: 422 MESH_GEOMETRY naming the vertex, layer and frame
 for a single frame or the first frame of a range; a later frame of a range
 aborts the stream after the frames before it (the body never looks complete).
 A value that rounds to FLT_MAX still fits and is sent.
+
+The same class of bug in every format: the evaluator checks vertices in the
+layer's local space, but carrying them up to shot space (or mapping points)
+can still overflow a double. Such vertices used to print as
+1.797693134862316e308 in a 200 JSON body; they are now 422 MESH_GEOMETRY too.
 """
 import http.client
 import math
@@ -117,6 +122,60 @@ class F32Overflow(RigdTestCase):
             self.assertOverflow(self.frame(0, "f32"), 0)
         self.assertEqual(self.rigd.get("/healthz").status, 200)
 
+
+class NonFiniteAfterEvaluation(RigdTestCase):
+    """P (scale 1e300) holds both the joint (scale 1e10) and the mesh: the local
+    evaluation is finite (1e11), shot space is 1e311 = infinity."""
+
+    def setUp(self):
+        super().setUp()
+        self.rigd.make_shot("p1", S, frameStart=0, frameEnd=3)
+        self.rigd.edit(S, [
+            {"op": "layer.create", "layerId": "P", "name": "P", "kind": "group",
+             "transform": {"scale": [1e300, 1e300]}},
+            {"op": "layer.create", "layerId": "bone", "name": "Bone", "kind": "group",
+             "parentId": "P", "transform": {"scale": [1e10, 1e10]}},
+            {"op": "layer.create", "layerId": "arm", "name": "Arm", "kind": "mesh",
+             "parentId": "P"},
+            {"op": "layer.skin", "layerId": "arm", "skin": SKIN},
+        ])
+
+    def assertInfinite(self, r, frame=0.0):
+        body = self.assertProblem(r, 422, "MESH_GEOMETRY")
+        self.assertEqual([e["vertexIndex"] for e in body["errors"]], [1, 2], body)
+        for e in body["errors"]:
+            self.assertEqual((e["layerId"], e["frame"]), ("arm", frame), e)
+
+    def test_local_space_is_finite(self):
+        r = self.rigd.get(f"/v1/shots/{S}/frames/0?layers=arm")
+        self.assertEqual(r.status, 200, r)
+        self.assertEqual(r.json["layers"][0]["vertices"], [[0, 0], [1e11, 0], [0, 1e11]])
+
+    def test_shot_space_overflow_is_422_in_every_format(self):
+        base = f"/v1/shots/{S}"
+        for fmt in ("json", "f32"):
+            with self.subTest(route="frame", fmt=fmt):
+                self.assertInfinite(self.rigd.get(
+                    f"{base}/frames/0?layers=arm&space=shot&format={fmt}"))
+        for fmt in ("json", "f32", "obj"):
+            with self.subTest(route="range", fmt=fmt):
+                self.assertInfinite(self.rigd.get(
+                    f"{base}/layers/arm/frames?from=0&to=3&space=shot&format={fmt}"))
+        with self.subTest(route="mesh-data"):
+            self.assertInfinite(self.rigd.get(
+                f"{base}/layers/arm/mesh-data/vertices?frame=0&space=shot"))
+
+    def test_mapped_points_that_overflow_are_422(self):
+        r = self.rigd.post(f"/v1/shots/{S}/layers/arm/map-points?space=shot",
+                           {"frame": 0, "points": [[0, 0], [1, 1]]})
+        body = self.assertProblem(r, 422, "MESH_GEOMETRY")
+        errors = body["errors"]
+        self.assertEqual([e["pointer"] for e in errors], ["/points/1"], body)
+        self.assertEqual((errors[0]["layerId"], errors[0]["frame"]), ("arm", 0.0))
+        r = self.rigd.post(f"/v1/shots/{S}/layers/arm/map-points",
+                           {"frame": 0, "points": [[0, 0], [1, 1]]})
+        self.assertEqual(r.status, 200, r)
+        self.assertEqual(r.json["points"], [[0, 0], [1e10, 1e10]])
 
 if __name__ == "__main__":
     main()
