@@ -324,10 +324,13 @@ static bool idempotency_preflight(struct rig_req *req, struct rig_resp *resp)
 
 static int hex_digit(char c)
 {
-	return c >= '0' && c <= '9' ? c - '0'
-	       : c >= 'A' && c <= 'F' ? c - 'A' + 10
-	       : c >= 'a' && c <= 'f' ? c - 'a' + 10
-				      : -1;
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	return -1;
 }
 
 /* A parameter name as a client would read it: name (n bytes of the canonical,
@@ -403,14 +406,13 @@ static bool query_refused(struct rig_req *req, struct rig_resp *resp, const stru
 		int k = param_index(route, p, n_name);
 		param_display(shown, p, n_name);
 		if (k < 0 || k >= MAX_ROUTE_PARAMS || (seen & (UINT32_C(1) << k))) {
-			bool repeated = k >= 0;
+			const char *why = k >= 0 ? "is given more than once"
+					  : route->query ? "is not one this route reads"
+					  : "given, but this route reads none";
 			rig_problem(resp, RIG_INVALID_PARAMETER,
 				    json_pack("{s:s, s:o}", "parameter", shown, "validParameters",
 					      valid_params_json(route)),
-				    repeated ? "query parameter '%s' is given more than once"
-				    : route->query ? "query parameter '%s' is not one this route reads"
-						   : "query parameter '%s' given, but this route reads none",
-				    shown);
+				    "query parameter '%s' %s", shown, why);
 			return true;
 		}
 		seen |= UINT32_C(1) << k;
