@@ -1,6 +1,7 @@
 /* Request-scoped evaluation of evaluate.h. */
 #include "evaluate.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -180,15 +181,46 @@ static int to_shot_space(double *xy, size_t n, struct rig_resolver *r, const str
 	return 0;
 }
 
+/* Reports every point of xy (n points) that is not finite as MESH_GEOMETRY
+ * naming layer and frame: the arithmetic after the checked evaluation (up to
+ * shot space, mapping points) can still overflow. Vertices carry
+ * vertex_index, mapped points the pointer of the request's point. Returns 0,
+ * or -1 when one was found. */
+static int check_finite(const double *xy, size_t n, bool are_vertices, const struct rig_eval *ev,
+			long layer, double frame, struct rig_errs *errs)
+{
+	size_t before = errs->total;
+	for (size_t i = 0; i < n; i++) {
+		if (isfinite(xy[2 * i]) && isfinite(xy[2 * i + 1]))
+			continue;
+		struct rig_err *e =
+			are_vertices
+				? rig_errs_add(errs, RIG_MESH_GEOMETRY,
+					       "deformed vertex %zu is not finite in shot space", i)
+				: rig_errs_add(errs, RIG_MESH_GEOMETRY, "mapped point %zu is not finite",
+					       i);
+		if (are_vertices)
+			e->vertex_index = (long)i;
+		else
+			snprintf(e->pointer, sizeof e->pointer, "/points/%zu", i);
+		rig_strlcpy(e->layer_id, ev->view.layers[layer].id, sizeof e->layer_id);
+		e->has_frame = true;
+		e->frame = frame;
+	}
+	return errs->total == before ? 0 : -1;
+}
+
 int rig_eval_frame(double *out_xy, struct rig_resolver *r, const struct rig_eval *ev, long layer,
 		   double frame, bool shot_space, struct rig_errs *errs)
 {
 	if (rig_resolver_evaluate(out_xy, r, layer, frame, errs) != 0)
 		return -1;
 	if (!shot_space)
-		return 0;
-	return to_shot_space(out_xy, rig_skin_def_of(rig_eval_skin(ev, layer))->n_verts, r, ev, layer,
-			     frame, errs);
+		return 0; /* the evaluator checked every vertex */
+	size_t n = rig_skin_def_of(rig_eval_skin(ev, layer))->n_verts;
+	if (to_shot_space(out_xy, n, r, ev, layer, frame, errs) != 0)
+		return -1;
+	return check_finite(out_xy, n, true, ev, layer, frame, errs);
 }
 
 int rig_eval_map_points(double *xy, size_t n, struct rig_resolver *r, const struct rig_eval *ev,
@@ -206,6 +238,8 @@ int rig_eval_map_points(double *xy, size_t n, struct rig_resolver *r, const stru
 	free(deformed);
 	if (rc == 0 && shot_space)
 		rc = to_shot_space(xy, n, r, ev, layer, frame, errs);
+	if (rc == 0)
+		rc = check_finite(xy, n, false, ev, layer, frame, errs);
 	return rc;
 }
 

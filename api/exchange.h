@@ -23,12 +23,15 @@ struct rig_req {
 	const char *path;
 	const char *body; /* NUL-terminated; body_len bytes */
 	size_t body_len;
-	/* Header and query lookups; NULL when absent. */
+	/* Header and query lookups; NULL when absent (a bare "?k" reads as ""). */
 	const char *(*header)(void *ctx, const char *name);
 	const char *(*query)(void *ctx, const char *name);
 	void *ctx;
 	const char *request_id;
-	const char *query_string; /* canonical "k=v&…" of the query, "" when none */
+	/* The query as the server decoded it, re-encoded canonically: "k=v&…" in
+	 * the order sent, names and values percent-encoding every byte outside
+	 * [A-Za-z0-9._~-], a bare "k" without "="; "" when none. */
+	const char *query_string;
 	bool arrived_draining;    /* the request arrived after shutdown began */
 	struct rig_app *app;
 

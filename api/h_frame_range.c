@@ -112,12 +112,18 @@ static void encode_obj(struct rig_buf *b, const struct range *rg, size_t i, doub
 }
 
 /* Encodes frame i into b. Reads only what the range fixed before streaming, so
- * workers encode in parallel. */
-static void encode_frame(struct rig_buf *b, const struct range *rg, size_t i, const double *xy)
+ * workers encode in parallel. Returns 0, or -1 with b unchanged and errs
+ * filled when the frame cannot be encoded (f32 overflow: MESH_GEOMETRY). */
+static int encode_frame(struct rig_buf *b, const struct range *rg, size_t i, const double *xy,
+			struct rig_errs *errs)
 {
 	double f = frame_at(rg, i);
 	if (rg->fmt == RIG_FRAMES_F32) {
-		rig_frames__f32_frame(b, f, xy, rg->n_verts);
+		if (rig_frames__f32_frame(b, f, xy, rg->n_verts) != 0) {
+			rig_frames__f32_report(errs, xy, rg->n_verts, rg->tris, rg->n_tris,
+					       rg->layer_id, f);
+			return -1;
+		}
 	} else if (rg->fmt == RIG_FRAMES_JSON) {
 		rig_buf_puts(b, i ? ",{\"frame\":" : "{\"frame\":");
 		rig_buf_double(b, f);
@@ -127,6 +133,7 @@ static void encode_frame(struct rig_buf *b, const struct range *rg, size_t i, co
 	} else {
 		encode_obj(b, rg, i, f, xy);
 	}
+	return 0;
 }
 
 static void work_cb(uv_work_t *w)
@@ -140,9 +147,8 @@ static void work_cb(uv_work_t *w)
 		size_t i = s->first + s->n_done;
 		s->rc = rig_eval_frame(s->xy, s->resolver, &rg->ev, rg->layer, frame_at(rg, i),
 				       rg->shot_space, &s->errs);
-		if (s->rc)
+		if (s->rc || (s->rc = encode_frame(&s->encoded, rg, i, s->xy, &s->errs)) != 0)
 			break;
-		encode_frame(&s->encoded, rg, i, s->xy);
 	}
 }
 

@@ -134,33 +134,76 @@ static float f32_of(double v)
 	return v < 0 ? -r : r;
 }
 
-void rig_frames__f32_frame(struct rig_buf *b, double frame, const double *xy, size_t n)
+/* True when a float's exponent is all ones: infinity or NaN. */
+static bool f32_bits_overflow(uint32_t bits) { return (bits & 0x7f800000u) == 0x7f800000u; }
+
+int rig_frames__f32_frame(struct rig_buf *b, double frame, const double *xy, size_t n)
 {
 	if (!rig_buf_reserve(b, 8 + 8 * n))
-		return;
+		return 0; /* b->oom tells */
+	size_t start = b->len;
 	rig_buf_f64le(b, frame);
 	/* One pass straight into the reserved bytes: the encoder runs once per
-	 * vertex of every frame a render farm fetches. */
+	 * vertex of every frame a render farm fetches. Overflow (a value that
+	 * rounds to ±infinity, or NaN) is collected on the side, without a branch
+	 * per value, and decided once at the end. */
 	unsigned char *p = (unsigned char *)b->data + b->len;
 	size_t i = 0;
+	uint32_t bad = 0;
 #if defined(__SSE2__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 	/* Four at a time; cvtpd2ps rounds as f32_of() below does. */
+	const __m128i exp_mask = _mm_set1_epi32(0x7f800000);
+	__m128i bad4 = _mm_setzero_si128();
 	for (; i + 4 <= 2 * n; i += 4) {
 		__m128 lo = _mm_cvtpd_ps(_mm_loadu_pd(&xy[i]));
 		__m128 hi = _mm_cvtpd_ps(_mm_loadu_pd(&xy[i + 2]));
-		_mm_storeu_ps((float *)(void *)&p[4 * i], _mm_movelh_ps(lo, hi));
+		__m128 f = _mm_movelh_ps(lo, hi);
+		_mm_storeu_ps((float *)(void *)&p[4 * i], f);
+		__m128i e = _mm_and_si128(_mm_castps_si128(f), exp_mask);
+		bad4 = _mm_or_si128(bad4, _mm_cmpeq_epi32(e, exp_mask));
 	}
+	bad = (uint32_t)_mm_movemask_epi8(bad4);
 #endif
 	for (; i < 2 * n; i++) {
 		float f = f32_of(xy[i]);
 		uint32_t bits;
 		memcpy(&bits, &f, sizeof bits);
+		bad |= f32_bits_overflow(bits);
 		p[4 * i] = (unsigned char)bits;
 		p[4 * i + 1] = (unsigned char)(bits >> 8);
 		p[4 * i + 2] = (unsigned char)(bits >> 16);
 		p[4 * i + 3] = (unsigned char)(bits >> 24);
 	}
+	if (bad) {
+		b->len = start;
+		return -1;
+	}
 	b->len += 8 * n;
+	return 0;
+}
+
+void rig_frames__f32_report(struct rig_errs *errs, const double *xy, size_t n,
+			    const uint32_t *tris, size_t n_tris, const char *layer_id, double frame)
+{
+	for (size_t v = 0; v < n; v++) {
+		float fx = f32_of(xy[2 * v]), fy = f32_of(xy[2 * v + 1]);
+		if (isfinite(fx) && isfinite(fy))
+			continue;
+		bool is_kept = errs->count < RIG_ERRS_KEEP;
+		struct rig_err *e = rig_errs_add(errs, RIG_MESH_GEOMETRY,
+						 "deformed vertex %zu is beyond the float range of "
+						 "format f32",
+						 v);
+		e->vertex_index = (long)v;
+		rig_strlcpy(e->layer_id, layer_id, sizeof e->layer_id);
+		e->has_frame = true;
+		e->frame = frame;
+		for (size_t t = 0; is_kept && t < 3 * n_tris; t++)
+			if (tris[t] == v) {
+				e->triangle_index = (long)(t / 3);
+				break;
+			}
+	}
 }
 
 /* Answers an evaluation failure: 422 with every error, each naming layer and frame. */
@@ -180,6 +223,11 @@ static long pick_layers(long *targets, struct rig_eval *ev, const char *list, st
 			if (!ev->model->layers[i].deleted && ev->model->layers[i].binding == RIG_BINDING_SKIN)
 				targets[n++] = ev->view.index_of[i];
 		return n;
+	}
+	if (!*list) {
+		rig_problem(resp, RIG_INVALID_QUERY, json_pack("{s:s}", "parameter", "layers"),
+			    "layers must be a comma-separated list of layer ids");
+		return -1;
 	}
 	const char *p = list;
 	while (*p) {
@@ -277,7 +325,14 @@ void rig_h_frame(struct rig_req *req, struct rig_resp *resp)
 		size_t nv = rig_skin_def_of(rig_eval_skin(&ev, targets[0]))->n_verts;
 		rig_buf_reserve(&b, 16 + 8 + 8 * nv);
 		rig_frames__f32_header(&b, (uint32_t)nv, 1);
-		rig_frames__f32_frame(&b, frame, results[0], nv);
+		if (rig_frames__f32_frame(&b, frame, results[0], nv) != 0) {
+			const struct rig_skin_def *d = rig_skin_def_of(rig_eval_skin(&ev, targets[0]));
+			rig_buf_release(&b);
+			rig_frames__f32_report(errs, results[0], nv, d->triangles, d->n_tris,
+					       ev.view.layers[targets[0]].id, frame);
+			rig_frames__eval_failed(resp, errs);
+			goto out;
+		}
 		resp->content_type = "application/octet-stream";
 	} else {
 		rig_buf_puts(&b, "{\"shotId\":");

@@ -92,7 +92,8 @@ void rig_h_lock_acquire(struct rig_req *req, struct rig_resp *resp)
 		if (!json_is_string(v) || !rig_id_is_valid(json_string_value(v))) {
 			char key[32];
 			snprintf(key, sizeof key, "layerIds/%zu", i);
-			rig_jr_fail(&jr, key, "layer ids are 1-64 characters of [A-Za-z0-9_.:-]");
+			rig_jr_fail(&jr, key, "layer ids are 1-64 characters of [A-Za-z0-9_.:-] other"
+					    " than '.' and '..'");
 			continue;
 		}
 		const char *id = json_string_value(v);

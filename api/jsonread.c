@@ -81,7 +81,8 @@ int rig_jr_id(const struct rig_jr *jr, json_t *obj, const char *key, bool requir
 	}
 	if (!json_is_string(v) || !rig_id_is_valid_n(json_string_value(v), json_string_length(v)))
 		return rig_jr_fail(jr, key,
-				   "field '%s' must be an id of 1-64 characters [A-Za-z0-9_.:-]%s",
+				   "field '%s' must be an id of 1-64 characters [A-Za-z0-9_.:-]"
+				   " other than '.' and '..'%s",
 				   key, nullable ? " or null" : "");
 	memcpy(out, json_string_value(v), json_string_length(v) + 1);
 	return 0;

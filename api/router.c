@@ -212,9 +212,120 @@ static bool is_write(const char *method)
 	return strcmp(method, "GET") && strcmp(method, "HEAD") && strcmp(method, "OPTIONS");
 }
 
+/* ---- query parameters ---- */
+
+#define MAX_ROUTE_PARAMS 32 /* bits of query_refused's seen mask; routes read at most 7 */
+
+static int hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	return -1;
+}
+
+/* A parameter name as a client would read it: name (n bytes of the canonical,
+ * percent-encoded query) decoded when that gives clean UTF-8, else as it
+ * stands in the canonical query; at most 128 bytes. Writes out[129]. */
+static void param_display(char out[129], const char *name, size_t n)
+{
+	size_t len = 0;
+	for (size_t i = 0; i < n && len < 128; i++) {
+		int hi = i + 2 < n ? hex_digit(name[i + 1]) : -1;
+		int lo = i + 2 < n ? hex_digit(name[i + 2]) : -1;
+		if (name[i] == '%' && hi >= 0 && lo >= 0) {
+			out[len++] = (char)(hi << 4 | lo);
+			i += 2;
+		} else {
+			out[len++] = name[i];
+		}
+	}
+	out[len] = '\0';
+	if (strlen(out) != len || !rig_utf8_is_clean(out))
+		snprintf(out, 129, "%.*s", (int)(n < 128 ? n : 128), name);
+}
+
+/* The route's parameters as a JSON array of strings (new reference). */
+static json_t *valid_params_json(const struct route *route)
+{
+	json_t *a = json_array();
+	const char *p = route->query ? route->query : "";
+	while (*p) {
+		size_t n = strcspn(p, " ");
+		if (n)
+			json_array_append_new(a, json_stringn(p, n));
+		p += n + (p[n] == ' ');
+	}
+	return a;
+}
+
+/* Index of name (n bytes) among the route's space-separated parameters, or -1. */
+static int param_index(const struct route *route, const char *name, size_t n)
+{
+	const char *p = route->query ? route->query : "";
+	for (int k = 0; *p; k++) {
+		size_t len = strcspn(p, " ");
+		if (len == n && memcmp(p, name, n) == 0)
+			return k;
+		p += len + (p[len] == ' ');
+	}
+	return -1;
+}
+
+/* Refuses a query the route does not read (SPEC: unknown and repeated
+ * parameters are errors, never ignored): walks the canonical query string,
+ * where names are percent-encoded after libmicrohttpd decoded them, so
+ * "dry%52un" is dryRun and a '&', '=' or NUL inside a name is no structure.
+ * Empty segments ("a=1&&b=2") are skipped. Returns true with resp filled: 400
+ * INVALID_PARAMETER for an unknown or repeated name, 400 INVALID_QUERY for a
+ * value with a NUL byte. */
+static bool query_refused(struct rig_req *req, struct rig_resp *resp, const struct route *route)
+{
+	const char *p = req->query_string ? req->query_string : "";
+	uint32_t seen = 0;
+	char shown[129];
+	while (*p) {
+		size_t len = strcspn(p, "&");
+		size_t n_name = strcspn(p, "&=");
+		bool has_value = n_name < len;
+		const char *value = p + n_name + 1;
+		size_t n_value = has_value ? len - n_name - 1 : 0;
+		if (n_name == 0 && !has_value) {
+			p += len + (p[len] == '&');
+			continue;
+		}
+		int k = param_index(route, p, n_name);
+		param_display(shown, p, n_name);
+		if (k < 0 || k >= MAX_ROUTE_PARAMS || (seen & (UINT32_C(1) << k))) {
+			const char *why = k >= 0 ? "is given more than once"
+					  : route->query ? "is not one this route reads"
+					  : "given, but this route reads none";
+			rig_problem(resp, RIG_INVALID_PARAMETER,
+				    json_pack("{s:s, s:o}", "parameter", shown, "validParameters",
+					      valid_params_json(route)),
+				    "query parameter '%s' %s", shown, why);
+			return true;
+		}
+		seen |= UINT32_C(1) << k;
+		for (size_t i = 0; i + 2 < n_value; i++)
+			if (memcmp(value + i, "%00", 3) == 0) {
+				rig_problem(resp, RIG_INVALID_QUERY, json_pack("{s:s}", "parameter", shown),
+					    "query parameter '%s' contains a NUL byte", shown);
+				return true;
+			}
+		p += len + (p[len] == '&');
+	}
+	return false;
+}
+
 static void dispatch(struct rig_req *req, struct rig_resp *resp, const struct route *route)
 {
 	if (rig_auth_gate(req, resp, (enum rig_scope)route->access, route->owner))
+		return;
+	if (query_refused(req, resp, route))
 		return;
 	req->idem_key = is_write(req->method) ? rig_api__header(req, "Idempotency-Key") : NULL;
 	if (req->idem_key)
@@ -279,7 +390,8 @@ void rig_api_handle(struct rig_req *req, struct rig_resp *resp)
 	}
 	if (bad_id) {
 		rig_problem(resp, RIG_INVALID_QUERY, json_pack("{s:s}", "parameter", "path"),
-			    "an id in the path is not 1-64 characters of [A-Za-z0-9_.:-]");
+			    "an id in the path is not 1-64 characters of [A-Za-z0-9_.:-]"
+			    " other than '.' and '..'");
 		return;
 	}
 	rig_problem(resp, RIG_NOT_FOUND, NULL, "no route for '%.100s'", req->path);

@@ -19,10 +19,11 @@
 #define RIG_CODES(X)                                                                              \
 	X(MESH_GEOMETRY, 422, false, "Invalid mesh geometry",                                         \
 	  "A mesh has between 3 and 1,048,576 source vertices, every coordinate is a finite number, " \
-	  "and evaluated vertices stay finite.",                                                      \
+	  "and evaluated vertices stay finite (within the float range, |v| <= FLT_MAX after "         \
+	  "rounding, when sent as format f32).",                                                      \
 	  "Send finite x and y for every vertex and keep the vertex count within the limits of "     \
 	  "GET /v1/limits; if it happened at evaluation, change the pose that sent a vertex to "      \
-	  "infinity.")                                                                                \
+	  "infinity (or beyond the float range; or ask for format json).")                            \
 	X(MESH_TOPOLOGY, 422, false, "Invalid mesh topology",                                         \
 	  "Each triangle is three distinct vertex indices inside the source array, and a mesh has "   \
 	  "between 1 and 2,097,152 triangles.",                                                       \
@@ -44,8 +45,8 @@
 	  "The operation needs a layer whose binding is a skin.",                                     \
 	  "Put a skin on the layer first with layer.skin, or address a skinned mesh layer.")          \
 	X(SKIN_JOINTS, 422, false, "Invalid skin joints",                                             \
-	  "A skin has 1 to 256 joints; joint ids are 1-64 characters of [A-Za-z0-9_.:-] and "         \
-	  "distinct.",                                                                                \
+	  "A skin has 1 to 256 joints; joint ids are 1-64 characters of [A-Za-z0-9_.:-] other "       \
+	  "than '.' and '..', and distinct.",                                                         \
 	  "Rename or remove the joint named by jointIndex.")                                          \
 	X(SKIN_BIND, 422, false, "Invalid bind matrix",                                               \
 	  "A bind is six finite numbers [a, b, c, d, e, f] and safely invertible: "                   \
@@ -146,6 +147,11 @@
 	X(INVALID_QUERY, 400, false, "Invalid query or header",                                       \
 	  "Query parameters, path ids and headers have the documented format.",                       \
 	  "Fix the parameter named by parameter.")                                                    \
+	X(INVALID_PARAMETER, 400, false, "Unknown or repeated query parameter",                       \
+	  "A request carries only the query parameters its route documents, each at most once "       \
+	  "and with a value (name=value); names are compared after percent-decoding.",                \
+	  "Remove or rename the parameter named by parameter; validParameters lists the ones "        \
+	  "the route reads.")                                                                         \
 	X(INVALID_FIELD, 422, false, "Invalid field",                                                 \
 	  "A resource body has the documented fields, types and ranges.",                             \
 	  "Fix the field at the pointer given.")                                                      \

@@ -9,6 +9,10 @@ bool rig_id_is_valid_n(const char *s, size_t len)
 {
 	if (len < 1 || len > RIG_ID_MAX)
 		return false;
+	/* "." and ".." are path segments HTTP clients normalise away (RFC 3986
+	 * §5.2.4), so an object named so could never be addressed again. */
+	if (s[0] == '.' && (len == 1 || (len == 2 && s[1] == '.')))
+		return false;
 	for (size_t i = 0; i < len; i++) {
 		char c = s[i];
 		bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||

@@ -1,5 +1,6 @@
 /* The id rule of SPEC §1, used for project, shot, layer, plan, lock, receipt and
- * joint ids alike: 1–64 characters of [A-Za-z0-9_.:-].
+ * joint ids alike: 1–64 characters of [A-Za-z0-9_.:-], except "." and ".."
+ * (path segments HTTP clients remove; other ids with dots are valid).
  */
 #ifndef RIG_IDS_H
 #define RIG_IDS_H

@@ -240,7 +240,8 @@ static void check_joints(const struct rig_skin_def *def, struct rig_errs *errs)
 		struct rig_err *e = NULL;
 		if (!id_is_valid(joint->id)) {
 			e = joint_err(errs, RIG_SKIN_JOINTS, j, joint,
-				      "is not 1-64 characters of [A-Za-z0-9_.:-]");
+				      "is not 1-64 characters of [A-Za-z0-9_.:-] other than '.' and"
+				      " '..'");
 		} else if (n <= RIG_MAX_JOINTS) { /* quadratic: only within the limit */
 			for (size_t i = 0; i < j && !e; i++)
 				if (strcmp(def->joints[i].id, joint->id) == 0)

@@ -112,21 +112,56 @@ static const char *lookup_header(void *ctx, const char *name)
 	return MHD_lookup_connection_value(ctx, MHD_HEADER_KIND, name);
 }
 
+/* A query parameter by its decoded name. A bare "?name" (no '=') reads as
+ * the empty value, so a handler cannot mistake it for an absent parameter. */
 static const char *lookup_query(void *ctx, const char *name)
 {
-	return MHD_lookup_connection_value(ctx, MHD_GET_ARGUMENT_KIND, name);
+	const char *value = NULL;
+	if (MHD_lookup_connection_value_n(ctx, MHD_GET_ARGUMENT_KIND, name, strlen(name), &value,
+					  NULL) != MHD_YES)
+		return NULL;
+	return value ? value : "";
 }
 
-/* Appends one query argument to the canonical query string (order as sent). */
-static enum MHD_Result add_arg(void *cls, enum MHD_ValueKind kind, const char *key,
-			       const char *value)
+/* Appends n bytes percent-encoding every byte outside RFC 3986's unreserved
+ * set, so '&', '=', '%' and NUL inside a decoded name or value cannot be
+ * mistaken for structure. */
+static void put_encoded(struct rig_buf *b, const char *s, size_t n)
 {
-	struct rig_buf *b = cls;
-	if (b->len)
+	static const char hex[] = "0123456789ABCDEF";
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		bool plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+			     (c >= '0' && c <= '9') || c == '-' || c == '.' || c == '_' || c == '~';
+		if (plain) {
+			rig_buf_put(b, s + i, 1);
+		} else {
+			char esc[3] = {'%', hex[c >> 4], hex[c & 15]};
+			rig_buf_put(b, esc, 3);
+		}
+	}
+}
+
+struct canon_query {
+	struct rig_buf buf;
+	size_t n_args;
+};
+
+/* Appends one query argument to the canonical query string (order as sent):
+ * name and value as libmicrohttpd decoded them, re-encoded by put_encoded;
+ * a bare "?name" stays without '='. */
+static enum MHD_Result add_arg(void *cls, enum MHD_ValueKind kind, const char *key,
+			       size_t key_size, const char *value, size_t value_size)
+{
+	struct canon_query *q = cls;
+	struct rig_buf *b = &q->buf;
+	if (q->n_args++)
 		rig_buf_puts(b, "&");
-	rig_buf_puts(b, key);
-	rig_buf_puts(b, "=");
-	rig_buf_puts(b, value ? value : "");
+	put_encoded(b, key ? key : "", key ? key_size : 0);
+	if (value) {
+		rig_buf_puts(b, "=");
+		put_encoded(b, value, value_size);
+	}
 	return MHD_YES;
 }
 
@@ -400,10 +435,10 @@ static bool refuse_headers(struct MHD_Connection *conn, struct request *r, enum 
 static void handle(struct request *r)
 {
 	struct MHD_Connection *conn = r->conn;
-	struct rig_buf query;
-	rig_buf_init(&query);
-	MHD_get_connection_values(conn, MHD_GET_ARGUMENT_KIND, add_arg, &query);
-	rig_buf_put(&query, "", 1);
+	struct canon_query query = {.n_args = 0};
+	rig_buf_init(&query.buf);
+	MHD_get_connection_values_n(conn, MHD_GET_ARGUMENT_KIND, add_arg, &query);
+	rig_buf_put(&query.buf, "", 1);
 	struct rig_req req = {.method = r->method,
 			      .path = r->path,
 			      .body = r->body ? r->body : "",
@@ -412,11 +447,15 @@ static void handle(struct request *r)
 			      .query = lookup_query,
 			      .ctx = conn,
 			      .request_id = r->request_id,
-			      .query_string = query.oom ? "" : query.data,
+			      .query_string = query.buf.data,
 			      .arrived_draining = r->arrived_draining,
 			      .app = r->http->app};
-	rig_api_handle(&req, &r->resp);
-	rig_buf_release(&query);
+	/* Without its canonical query the request's parameters cannot be checked. */
+	if (query.buf.oom)
+		rig_problem(&r->resp, RIG_INTERNAL, NULL, "out of memory");
+	else
+		rig_api_handle(&req, &r->resp);
+	rig_buf_release(&query.buf);
 	r->response_ready = true;
 }
 
@@ -499,7 +538,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 	if (r->encoded_slash)
 		return send_problem(conn, r, RIG_INVALID_QUERY, json_pack("{s:s}", "parameter", "path"),
 				    "the path escapes a '/' or NUL inside an id; ids are 1-64"
-				    " characters of [A-Za-z0-9_.:-]",
+				    " characters of [A-Za-z0-9_.:-] other than '.' and '..'",
 				    false);
 	/* The whole request is in: run its handler on a worker — unless the
 	 * sweeper already closed the socket (the handler's answer would be lost

@@ -283,15 +283,35 @@ def facts(doc):
 
 # ---- what the sources say -----------------------------------------------------
 
-def router_routes():
+def router_table():
+    """The rows of api/router.c's routes[]: (method, pattern, query parameters).
+
+    A row is {method, pattern, handler, quick, ...more columns}; the seventh
+    column, when present, is the space-separated query parameters the route
+    reads (string literals and #define'd string macros such as PAGED; NULL: none).
+    """
     with open(ROUTER, encoding="utf-8") as f:
         src = f.read()
     table = re.search(r"static\s+const\s+struct\s+route\s+routes\[\]\s*=\s*\{(.*?)\n\};", src, re.S)
     assert table, "api/router.c: the routes[] table was not found"
-    routes = re.findall(r'\{\s*"([A-Z]+)"\s*,\s*"([^"]+)"\s*,\s*(\w+)\s*,\s*(?:true|false)\s*\}',
-                        table.group(1))
-    assert routes, "api/router.c: no {method, pattern, handler, quick} rows in routes[]"
-    return [(m, p) for m, p, _ in routes]
+    macros = {name: "".join(re.findall(r'"([^"]*)"', body))
+              for name, body in re.findall(r'^#define\s+(\w+)\s+("[^\n]*)$', src, re.M)}
+    rows = re.findall(r'\{\s*"([A-Z]+)"\s*,\s*"([^"]+)"\s*,\s*\w+\s*,\s*(?:true|false)\s*((?:,[^{}]*)?)\}',
+                      table.group(1))
+    assert rows, "api/router.c: no {method, pattern, handler, quick, ...} rows in routes[]"
+    out = []
+    for method, pattern, rest in rows:
+        fields = [f.strip() for f in rest.split(",")[1:]]
+        query = fields[2] if len(fields) > 2 else "NULL"
+        text = ""
+        for lit, name in re.findall(r'"([^"]*)"|(\w+)', query):
+            text += lit if not name else ("" if name == "NULL" else macros[name])
+        out.append((method, pattern, sorted(text.split())))
+    return out
+
+
+def router_routes():
+    return [(m, p) for m, p, _ in router_table()]
 
 
 def source_op_names():
@@ -325,6 +345,22 @@ class OpenApiStatic(unittest.TestCase):
         self.assertEqual(extra, [],
                          "openapi.yaml documents operations api/router.c does not route "
                          "(routes of SPEC.md that do not exist yet must stay out)")
+
+    def test_query_parameters_match_the_routing_table(self):
+        """Each operation documents exactly the query parameters its row of
+        routes[] lets through (the server refuses every other one)."""
+        ops = {}
+        for path, item in self.doc["paths"].items():
+            shared = item.get("parameters") or []
+            for method, op in item.items():
+                if method in HTTP_METHODS:
+                    ops[(method.upper(), norm_path(path))] = shared + (op.get("parameters") or [])
+        for method, pattern, query in router_table():
+            with self.subTest(route=f"{method} {pattern}"):
+                params = [schema_at(self.doc, p["$ref"]) if "$ref" in p else p
+                          for p in ops[(method, pattern)]]
+                documented = sorted(p["name"] for p in params if p["in"] == "query")
+                self.assertEqual(documented, query)
 
     def test_every_operation_has_an_id_and_a_4xx(self):
         seen = set()

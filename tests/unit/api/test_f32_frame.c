@@ -1,5 +1,7 @@
 /* The f32 frame encoder: little-endian floats exactly as the (float) cast
- * rounds them, for every length (the vector body and the scalar tail). */
+ * rounds them, for every length (the vector body and the scalar tail); a
+ * frame with a value that does not fit a float (rounds to ±infinity, or NaN)
+ * is refused whole, wherever the value sits, and reported per vertex. */
 #include <criterion/criterion.h>
 #include <float.h>
 #include <math.h>
@@ -25,7 +27,7 @@ Test(f32_frame, each_value_is_the_float_cast_little_endian)
 		}
 		struct rig_buf b;
 		rig_buf_init(&b);
-		rig_frames__f32_frame(&b, 12.5, xy, n);
+		cr_assert_eq(rig_frames__f32_frame(&b, 12.5, xy, n), 0);
 		cr_assert_eq(b.len, 8 + 8 * n);
 		double frame;
 		memcpy(&frame, b.data, 8);
@@ -43,15 +45,15 @@ Test(f32_frame, each_value_is_the_float_cast_little_endian)
 	}
 }
 
-Test(f32_frame, values_beyond_the_float_range_round_as_ieee)
+Test(f32_frame, values_that_round_to_flt_max_are_kept)
 {
-	/* In the vector body (first four) and the scalar tail (last two). */
-	double xy[6] = {(double)FLT_MAX * 2, -(double)FLT_MAX * 2, (double)FLT_MAX + 0x1p102,
-			(double)FLT_MAX + 0x1p103, -(double)FLT_MAX - 0x1p102, 1e300};
-	float want[6] = {INFINITY, -INFINITY, FLT_MAX, INFINITY, -FLT_MAX, INFINITY};
+	/* Below the halfway point to 2^128 a double rounds to ±FLT_MAX: it fits. */
+	double xy[6] = {(double)FLT_MAX, -(double)FLT_MAX, (double)FLT_MAX + 0x1p102,
+			1e38, -(double)FLT_MAX - 0x1p102, (double)FLT_MAX + 0x1p102};
+	float want[6] = {FLT_MAX, -FLT_MAX, FLT_MAX, 1e38f, -FLT_MAX, FLT_MAX};
 	struct rig_buf b;
 	rig_buf_init(&b);
-	rig_frames__f32_frame(&b, 0, xy, 3);
+	cr_assert_eq(rig_frames__f32_frame(&b, 0, xy, 3), 0);
 	for (size_t i = 0; i < 6; i++) {
 		float got;
 		memcpy(&got, (const char *)b.data + 8 + 4 * i, 4);
@@ -60,24 +62,56 @@ Test(f32_frame, values_beyond_the_float_range_round_as_ieee)
 	rig_buf_release(&b);
 }
 
-Test(f32_frame, nan_converts_the_same_in_the_vector_body_and_the_scalar_tail)
+Test(f32_frame, a_value_beyond_the_float_range_refuses_the_frame_wherever_it_is)
 {
-	double xy[10];
-	for (size_t i = 0; i < 10; i++)
-		xy[i] = i % 2 ? NAN : -NAN;
+	/* Each bad value at every position of frames of 1 to 9 vertices: the
+	 * vector body (four at a time) and the scalar tail both catch it. */
+	const double bad[] = {(double)FLT_MAX * 2, -(double)FLT_MAX * 2, (double)FLT_MAX + 0x1p103,
+			      -(double)FLT_MAX - 0x1p103, 1e39, 1e300, -1e300, INFINITY,
+			      -INFINITY, NAN, -NAN};
+	double xy[2 * 9];
+	for (size_t n = 1; n <= 9; n++) {
+		for (size_t at = 0; at < 2 * n; at++) {
+			for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+				for (size_t i = 0; i < 2 * n; i++)
+					xy[i] = (double)i - 3.5;
+				xy[at] = bad[k];
+				struct rig_buf b;
+				rig_buf_init(&b);
+				rig_buf_puts(&b, "head");
+				cr_assert_eq(rig_frames__f32_frame(&b, 1, xy, n), -1,
+					     "n=%zu at=%zu %a", n, at, bad[k]);
+				cr_assert_eq(b.len, 4, "the buffer is left as it was");
+				cr_assert_eq(memcmp(b.data, "head", 4), 0);
+				rig_buf_release(&b);
+			}
+		}
+	}
+}
+
+Test(f32_frame, the_report_names_every_vertex_that_does_not_fit)
+{
+	/* Vertices 1 (y) and 3 (x) overflow; vertex 2 rounds to FLT_MAX. */
+	double xy[8] = {0, 0, 1, 1e39, (double)FLT_MAX + 0x1p102, 2, -1e300, 3};
+	uint32_t tris[6] = {0, 2, 3, 0, 1, 2};
+	struct rig_errs errs;
+	rig_errs_init(&errs);
 	struct rig_buf b;
 	rig_buf_init(&b);
-	rig_frames__f32_frame(&b, 0, xy, 5); /* 8 in the vector body, 2 in the tail */
-	uint32_t body[2], tail[2];
-	memcpy(&body[0], (const char *)b.data + 8 + 4 * 6, 4);
-	memcpy(&body[1], (const char *)b.data + 8 + 4 * 7, 4);
-	memcpy(&tail[0], (const char *)b.data + 8 + 4 * 8, 4);
-	memcpy(&tail[1], (const char *)b.data + 8 + 4 * 9, 4);
-	for (int k = 0; k < 2; k++) {
-		float f;
-		memcpy(&f, &tail[k], 4);
-		cr_assert(isnan(f), "the tail kept NaN");
-		cr_assert_eq(body[k], tail[k], "NaN bits %08x vs %08x", body[k], tail[k]);
+	cr_assert_eq(rig_frames__f32_frame(&b, 7.5, xy, 4), -1);
+	rig_frames__f32_report(&errs, xy, 4, tris, 2, "arm", 7.5);
+	cr_assert_eq(errs.total, 2);
+	cr_assert_eq(errs.items[0].code, RIG_MESH_GEOMETRY);
+	cr_assert_eq(errs.items[0].vertex_index, 1);
+	cr_assert_eq(errs.items[0].triangle_index, 1);
+	cr_assert_eq(errs.items[1].vertex_index, 3);
+	cr_assert_eq(errs.items[1].triangle_index, 0);
+	for (int i = 0; i < 2; i++) {
+		cr_assert_str_eq(errs.items[i].layer_id, "arm");
+		cr_assert(errs.items[i].has_frame);
+		cr_assert_eq(errs.items[i].frame, 7.5);
 	}
+	cr_assert_str_eq(errs.items[0].detail,
+			 "deformed vertex 1 is beyond the float range of format f32");
 	rig_buf_release(&b);
 }
