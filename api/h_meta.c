@@ -22,8 +22,8 @@ void rig_h_readyz(struct rig_req *req, struct rig_resp *resp)
 		rig_resp_header(resp, "Retry-After", "5");
 		return;
 	}
-	json_object_set_new(o, "status", json_string("ready"));
-	rig_resp_json(resp, 200, o, NULL);
+	json_decref(o);
+	rig_resp_json(resp, 200, json_pack("{s:s}", "status", "ready"), NULL);
 }
 
 void rig_h_limits(struct rig_req *req, struct rig_resp *resp)
