@@ -22,9 +22,7 @@
  * /healthz and /readyz run on the I/O thread, never queued behind the workers.
  * CORS headers are sent only to origins on the --cors-origin list.
  *
- * A few checks read libmicrohttpd 0.9.75's in-place parse of the header block
- * (see request_line_has_nul and header_was_folded): that version keeps no raw
- * copy and folds obs-fold lines into the previous header's *name*.
+ * The syntax checks themselves live in http_syntax.c.
  */
 #include "http.h"
 
@@ -44,14 +42,13 @@
 #include <unistd.h>
 
 #include "exchange.h"
+#include "http_syntax.h"
 #include "ids.h"
 #include "log.h"
 #include "problem.h"
 #include "textbuf.h"
 #include "workers.h"
 
-#define MAX_HEADER_FIELDS 100
-#define MAX_HEADER_BYTES 8192
 /* Each connection's libmicrohttpd pool: headers, read buffer, response head.
  * libmicrohttpd zeroes the whole pool between keep-alive requests, so a big
  * pool costs every request; 64 KiB holds the header limits above with room. */
@@ -331,22 +328,6 @@ void rig_http_sweep(struct rig_http *h)
 
 /* ---- connections ---- */
 
-/* The client's address as 16 bytes (IPv4 mapped into IPv6); false if unknown. */
-static bool addr_key(unsigned char out[16], const struct sockaddr *addr)
-{
-	if (addr && addr->sa_family == AF_INET) {
-		memset(out, 0, 10);
-		out[10] = out[11] = 0xff;
-		memcpy(out + 12, &((const struct sockaddr_in *)addr)->sin_addr, 4);
-		return true;
-	}
-	if (addr && addr->sa_family == AF_INET6) {
-		memcpy(out, &((const struct sockaddr_in6 *)addr)->sin6_addr, 16);
-		return true;
-	}
-	return false;
-}
-
 /* The count of key's open connections (under live_lock); NULL when none. */
 static struct ip_count *ip_find(struct rig_http *h, const unsigned char key[16])
 {
@@ -379,7 +360,7 @@ static enum MHD_Result accept_policy(void *cls, const struct sockaddr *addr, soc
 {
 	struct rig_http *h = cls;
 	unsigned char key[16];
-	if (!addr_key(key, addr))
+	if (!rig_http__addr_key(key, addr))
 		return MHD_YES;
 	pthread_mutex_lock(&h->live_lock);
 	struct ip_count *e = ip_find(h, key);
@@ -404,7 +385,7 @@ static void on_connection(void *cls, struct MHD_Connection *conn, void **socket_
 		c->fd = info ? info->connect_fd : -1;
 		c->over_capacity = before >= h->max_connections;
 		info = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
-		c->has_addr = info && addr_key(c->addr, info->client_addr);
+		c->has_addr = info && rig_http__addr_key(c->addr, info->client_addr);
 		clock_gettime(CLOCK_MONOTONIC, &c->idle_since);
 		pthread_mutex_lock(&h->live_lock);
 		c->next = h->conns;
@@ -557,97 +538,6 @@ static void request_headers(struct request *r, struct MHD_Connection *conn, cons
 			 atomic_fetch_add(&r->http->next_request, 1));
 }
 
-struct header_census {
-	size_t fields;
-	size_t longest;
-	int content_lengths;
-	int transfer_encodings;
-	bool te_chunked;        /* the one Transfer-Encoding is exactly "chunked" */
-	bool has_host;
-	const char *bad_name;   /* a name that is not an RFC 9110 token */
-	const char *folded;     /* a name an obs-fold line was folded into */
-};
-
-static bool is_tchar(unsigned char ch)
-{
-	return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
-	       (ch && strchr("!#$%&'*+-.^_`|~", ch));
-}
-
-/* libmicrohttpd 0.9.75 parses each header line in place: the name ends where
- * the colon was (now a NUL) and the value starts after the colon's optional
- * whitespace. An obs-fold line (one starting with SP or HTAB) is appended to
- * the previous header's name in a new allocation, so that name no longer sits
- * right before its value. */
-static bool header_was_folded(const char *key, size_t key_len, const char *value)
-{
-	uintptr_t k = (uintptr_t)key + key_len, v = (uintptr_t)value;
-	if (!value || v <= k || v - k > MAX_HEADER_BYTES)
-		return true;
-	for (const char *p = key + key_len + 1; p < value; p++)
-		if (*p != ' ' && *p != '\t')
-			return true;
-	return false;
-}
-
-static enum MHD_Result count_header(void *cls, enum MHD_ValueKind kind, const char *key,
-				    size_t key_len, const char *value, size_t value_len)
-{
-	struct header_census *c = cls;
-	size_t len = key_len + value_len;
-	c->fields++;
-	if (len > c->longest)
-		c->longest = len;
-	for (size_t i = 0; i < key_len && !c->bad_name; i++)
-		if (!is_tchar((unsigned char)key[i]))
-			c->bad_name = key;
-	if (!key_len && !c->bad_name)
-		c->bad_name = key;
-	if (!c->folded && header_was_folded(key, key_len, value))
-		c->folded = key;
-	if (!strcasecmp(key, "Content-Length"))
-		c->content_lengths++;
-	if (!strcasecmp(key, "Host"))
-		c->has_host = true;
-	if (!strcasecmp(key, "Transfer-Encoding")) {
-		c->transfer_encodings++;
-		c->te_chunked = value && !strcasecmp(value, "chunked");
-	}
-	return MHD_YES;
-}
-
-/* libmicrohttpd cuts the request line "METHOD SP target SP version" into
- * NUL-terminated pieces in place; a NUL sent inside the method or the target
- * makes a piece end early, so it no longer reaches the next one. */
-static bool request_line_has_nul(const struct request *r, const char *method,
-				 const char *version)
-{
-	uintptr_t m_end = (uintptr_t)method + strlen(method);
-	if (r->raw_uri <= m_end || r->raw_uri - m_end > 64)
-		return true;
-	for (const char *p = method + strlen(method) + 1; (uintptr_t)p < r->raw_uri; p++)
-		if (*p != ' ')
-			return true;
-	return version && *version && (uintptr_t)version != r->raw_uri + r->raw_uri_len + 1;
-}
-
-/* Whether the request is a write carrying a body that is not JSON. */
-static bool body_not_json(struct MHD_Connection *conn, const char *method)
-{
-	if (!strcmp(method, "GET") || !strcmp(method, "HEAD") || !strcmp(method, "OPTIONS"))
-		return false;
-	const char *cl = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Content-Length");
-	const char *te = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Transfer-Encoding");
-	if (!te && (!cl || strspn(cl, "0") == strlen(cl)))
-		return false; /* no body: no Content-Type needed */
-	const char *ct = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Content-Type");
-	if (!ct)
-		return true;
-	ct += strspn(ct, " \t");
-	return strncasecmp(ct, "application/json", 16) != 0 ||
-	       (ct[16] != '\0' && ct[16] != ';' && ct[16] != ' ' && ct[16] != '\t');
-}
-
 /* Refuses malformed, oversized or ambiguously framed requests before any body
  * is read; returns true when answered (and the connection is then closed). */
 static bool refuse_headers(struct MHD_Connection *conn, struct request *r, const char *method,
@@ -673,13 +563,13 @@ static bool refuse_headers(struct MHD_Connection *conn, struct request *r, const
 				   true);
 		return true;
 	}
-	if (request_line_has_nul(r, method, version)) {
+	if (rig_http__request_line_has_nul(method, version, r->raw_uri, r->raw_uri_len)) {
 		*ok = send_problem(conn, r, RIG_MALFORMED_REQUEST, NULL,
 				   "the request line contains a NUL byte", true);
 		return true;
 	}
-	struct header_census c = {0};
-	MHD_get_connection_values_n(conn, MHD_HEADER_KIND, count_header, &c);
+	struct rig_header_census c;
+	rig_http__census(&c, conn);
 	if (c.fields > MAX_HEADER_FIELDS || c.longest > MAX_HEADER_BYTES) {
 		*ok = send_problem(conn, r, RIG_HEADERS_TOO_LARGE,
 				   json_pack("{s:i, s:i}", "maxHeaderFields", MAX_HEADER_FIELDS,
@@ -719,7 +609,7 @@ static bool refuse_headers(struct MHD_Connection *conn, struct request *r, const
 		*ok = send_too_large(conn, r);
 		return true;
 	}
-	if (body_not_json(conn, method)) {
+	if (rig_http__body_not_json(conn, method)) {
 		const char *ct = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Content-Type");
 		char detail[120];
 		snprintf(detail, sizeof detail, "a request body must be application/json, not '%.60s'",
@@ -890,46 +780,6 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 	atomic_fetch_sub(&h->in_flight, 1);
 }
 
-/* Reads a whole PEM file into a new NUL-terminated buffer (free it); NULL
- * with a message in err when it cannot be read. */
-static char *read_pem(const char *path, const char *what, char *err, size_t err_size)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	size_t len = 0, cap = 0;
-	if (!f) {
-		snprintf(err, err_size, "cannot read the TLS %s '%s': %s", what, path, strerror(errno));
-		return NULL;
-	}
-	for (;;) {
-		if (len + 4096 + 1 > cap) {
-			cap = cap ? 2 * cap : 8192;
-			char *grown = cap <= (1u << 20) ? realloc(buf, cap) : NULL;
-			if (!grown) {
-				snprintf(err, err_size, "the TLS %s '%s' is too large", what, path);
-				goto out_fail;
-			}
-			buf = grown;
-		}
-		size_t n = fread(buf + len, 1, cap - len - 1, f);
-		len += n;
-		if (n == 0)
-			break;
-	}
-	if (ferror(f) || len == 0) {
-		snprintf(err, err_size, "cannot read the TLS %s '%s': %s", what, path,
-			 len ? strerror(errno) : "empty file");
-		goto out_fail;
-	}
-	buf[len] = '\0';
-	fclose(f);
-	return buf;
-out_fail:
-	fclose(f);
-	free(buf);
-	return NULL;
-}
-
 struct rig_http *rig_http_start(struct rig_app *app, const struct rig_config *cfg, char *err,
 				size_t err_size)
 {
@@ -951,8 +801,8 @@ struct rig_http *rig_http_start(struct rig_app *app, const struct rig_config *cf
 	atomic_init(&h->next_request, 1);
 	pthread_mutex_init(&h->live_lock, NULL);
 	if (cfg->tls_cert[0]) {
-		h->tls_cert = read_pem(cfg->tls_cert, "certificate", err, err_size);
-		h->tls_key = h->tls_cert ? read_pem(cfg->tls_key, "key", err, err_size) : NULL;
+		h->tls_cert = rig_http__read_pem(cfg->tls_cert, "certificate", err, err_size);
+		h->tls_key = h->tls_cert ? rig_http__read_pem(cfg->tls_key, "key", err, err_size) : NULL;
 		if (!h->tls_key)
 			goto fail;
 	}
