@@ -34,6 +34,14 @@ static bool exec_ok(sqlite3 *db, const char *sql)
 	return rig_db_exec(db, sql) == SQLITE_OK;
 }
 
+/* Why the group's transaction was lost: a full disk when SQLite says so,
+ * else the database was unavailable (both leave nothing written). */
+static int lost_code(sqlite3 *db)
+{
+	int rc = rig_db_fail(sqlite3_extended_errcode(db));
+	return rc == -RIG_STORAGE_FULL ? rc : -RIG_STORAGE_UNAVAILABLE;
+}
+
 /* Undoes one batch inside the group. False when that failed, or when SQLite
  * has already rolled the whole transaction back (an I/O error, a full disk):
  * then every batch of the group is gone. */
@@ -70,7 +78,7 @@ static int apply_one(struct rig_committer *c, struct job *j)
 		bool intact = rc && undo_one(c->conn);
 		rig_batch_settle(c->app, false);
 		rig_resp_release(j->resp);
-		rig_api__fail(j->resp, rc ? rc : -RIG_STORAGE_UNAVAILABLE, "storing the batch");
+		rig_api__fail(j->resp, rc ? rc : lost_code(c->conn), "storing the batch");
 		return intact ? 1 : -1;
 	}
 	/* Later batches of the group may start from this model: the group's
@@ -88,20 +96,24 @@ static void run_group(struct rig_committer *c, struct job *group)
 {
 	int rc = rig_db_begin_write(c->app->db, c->conn);
 	bool lost = rc != 0;
+	int lost_rc = rc ? rc : -RIG_STORAGE_UNAVAILABLE;
 	for (struct job *j = group; j; j = j->next) {
 		if (lost) {
 			rig_resp_release(j->resp);
-			rig_api__fail(j->resp, rc ? rc : -RIG_STORAGE_UNAVAILABLE, "committing the batch");
+			rig_api__fail(j->resp, lost_rc, "committing the batch");
 			continue;
 		}
 		if (apply_one(c, j) < 0) {
 			lost = true;
+			lost_rc = lost_code(c->conn);
 			if (j->resp->status == 0) /* its savepoint never opened */
-				rig_api__fail(j->resp, -RIG_STORAGE_UNAVAILABLE, "starting the batch");
+				rig_api__fail(j->resp, lost_rc, "starting the batch");
 		}
 	}
-	if (!lost && !exec_ok(c->conn, "COMMIT"))
+	if (!lost && !exec_ok(c->conn, "COMMIT")) {
 		lost = true;
+		lost_rc = lost_code(c->conn);
+	}
 	if (lost) {
 		if (!sqlite3_get_autocommit(c->conn))
 			exec_ok(c->conn, "ROLLBACK");
@@ -110,7 +122,7 @@ static void run_group(struct rig_committer *c, struct job *group)
 			if (!j->applied)
 				continue;
 			rig_resp_release(j->resp);
-			rig_api__fail(j->resp, -RIG_STORAGE_UNAVAILABLE, "committing the batch");
+			rig_api__fail(j->resp, lost_rc, "committing the batch");
 		}
 	}
 	if (rc == 0)

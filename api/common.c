@@ -54,9 +54,13 @@ void rig_api__fail(struct rig_resp *resp, int rc, const char *what)
 		rig_problem(resp, code, NULL, "%s: not found", what);
 	else if (code == RIG_STORAGE_UNAVAILABLE)
 		rig_problem(resp, code, NULL, "%s: the database is busy", what);
+	else if (code == RIG_STORAGE_FULL)
+		rig_problem(resp, code, NULL, "%s: the database's disk is full; nothing was written",
+			    what);
 	else
 		rig_problem(resp, code, NULL, "%s failed", what);
-	if (rig_code_retryable(code))
+	/* A full disk stays full until an operator acts: no Retry-After hint. */
+	if (rig_code_retryable(code) && code != RIG_STORAGE_FULL)
 		rig_resp_header(resp, "Retry-After", "1");
 }
 

@@ -1,4 +1,6 @@
-/* Service routes: liveness, readiness, limits and the error catalogue. */
+/* Service routes: liveness, readiness, limits and the error catalogue.
+ * /healthz and /readyz run on the HTTP front's I/O thread (server/http.c), so
+ * they never wait for a worker or a pooled database connection. */
 #include "api.h"
 #include "rig_limits.h"
 
@@ -9,11 +11,18 @@ void rig_h_healthz(struct rig_req *req, struct rig_resp *resp)
 
 void rig_h_readyz(struct rig_req *req, struct rig_resp *resp)
 {
-	if (!rig_db_ready(req->app->db)) {
-		rig_problem(resp, RIG_STORAGE_UNAVAILABLE, NULL,
-			    "the database is not reachable or its schema is not current");
+	struct rig_db_health health;
+	bool ready = rig_db_probe(req->app->db, &health);
+	json_t *o = json_pack("{s:b}", "databaseReadable", health.readable);
+	if (health.space_known)
+		json_object_set_new(o, "freeBytes", json_integer((json_int_t)health.free_bytes));
+	if (!ready) {
+		json_object_set_new(o, "minFreeBytes", json_integer((json_int_t)RIG_DB_MIN_FREE_BYTES));
+		rig_problem(resp, RIG_STORAGE_UNAVAILABLE, o, "%s", health.error);
+		rig_resp_header(resp, "Retry-After", "5");
 		return;
 	}
+	json_decref(o);
 	rig_resp_json(resp, 200, json_pack("{s:s}", "status", "ready"), NULL);
 }
 

@@ -183,21 +183,38 @@
 	  "A request carries at most 100 header fields of at most 8 KiB each.",                       \
 	  "Send fewer or shorter headers.")                                                           \
 	X(AMBIGUOUS_FRAMING, 400, false, "Ambiguous request framing",                                 \
-	  "A request states its body length once: one Content-Length, or chunked Transfer-Encoding "  \
-	  "without Content-Length.",                                                                  \
+	  "A request states its body length once: one Content-Length, or Transfer-Encoding exactly "  \
+	  "'chunked' without Content-Length (no other transfer coding is supported).",                \
 	  "Send a single Content-Length header (the connection is closed after this answer).")        \
+	X(MALFORMED_REQUEST, 400, false, "Malformed HTTP request",                                    \
+	  "A request is plain HTTP/1.1 (RFC 9112): no NUL in the request line, header names without " \
+	  "whitespace before the colon, no obs-fold continuation lines, and a Host header.",         \
+	  "Send a well-formed request; the connection is closed after this answer.")                 \
+	X(URI_TOO_LONG, 414, false, "Request URI too long",                                           \
+	  "A request target is at most 16,384 bytes with at most 100 query parameters.",              \
+	  "Send a shorter path and fewer query parameters; the connection is closed after this "      \
+	  "answer.")                                                                                  \
 	X(BODY_TOO_LARGE, 413, false, "Request body too large",                                       \
 	  "A request body is at most the maxBodyBytes of GET /v1/limits.",                            \
 	  "Send a smaller body, for example by splitting an edit batch.")                             \
 	X(TOO_MANY_REQUESTS, 503, true, "Server busy",                                                \
 	  "The server accepts a bounded number of concurrent connections.",                           \
 	  "Retry after the Retry-After interval.")                                                    \
+	X(TOO_MANY_CONNECTIONS, 503, true, "Too many connections",                                    \
+	  "The server holds at most --max-connections open connections; past that a new connection "  \
+	  "is answered this and closed.",                                                             \
+	  "Retry after the Retry-After interval, and reuse keep-alive connections instead of "        \
+	  "opening many.")                                                                            \
 	X(SHUTTING_DOWN, 503, true, "Server shutting down",                                           \
 	  "A draining server finishes in-flight requests and refuses new ones.",                      \
 	  "Retry against another instance or after the restart.")                                     \
 	X(STORAGE_UNAVAILABLE, 503, true, "Storage unavailable",                                      \
 	  "The database answers within the busy timeout.",                                            \
 	  "Retry after a short wait.")                                                                \
+	X(STORAGE_FULL, 507, true, "Storage full",                                                    \
+	  "A write needs free space on the database's filesystem; nothing of a write that hit a "     \
+	  "full disk is kept.",                                                                       \
+	  "Free disk space on the server (the operator's job), then send the same request again.")   \
 	X(INTERNAL, 500, true, "Internal error",                                                      \
 	  "The server did not finish the request because of a fault on its side.",                   \
 	  "Retry; if it persists, report the requestId from the response.")

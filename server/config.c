@@ -28,7 +28,13 @@ static const char usage[] =
 	"  --workers N                request handler threads (RIGD_WORKERS, 4 x cores, >= 8)\n"
 	"  --connection-timeout S     idle seconds before a connection is closed\n"
 	"                             (RIGD_CONNECTION_TIMEOUT, 30)\n"
-	"  --max-connections N        concurrent connections (RIGD_MAX_CONNECTIONS, 1024)\n"
+	"  --max-connections N        concurrent connections; past it a new connection is answered\n"
+	"                             503 TOO_MANY_CONNECTIONS and closed (RIGD_MAX_CONNECTIONS, 1024)\n"
+	"  --max-connections-per-ip N concurrent connections from one client address; past it a new\n"
+	"                             one is refused at accept (RIGD_MAX_CONNECTIONS_PER_IP, 64)\n"
+	"  --header-timeout S         seconds a connection may take to send a request's whole header\n"
+	"                             block, counted from the connection (or its previous answer);\n"
+	"                             also bounds keep-alive idling (RIGD_HEADER_TIMEOUT, 10)\n"
 	"  --drain-timeout S          on SIGTERM/SIGINT, seconds to let in-flight requests finish\n"
 	"                             (RIGD_DRAIN_TIMEOUT, 10)\n"
 	"  --housekeeping-interval S  seconds between sweeps of expired idempotency keys\n"
@@ -40,8 +46,9 @@ static const char usage[] =
 	"                             checks, for local development only (RIGD_AUTH, on)\n"
 	"  --cors-origin ORIGIN       allow browser pages from ORIGIN (repeatable; RIGD_CORS_ORIGIN,\n"
 	"                             comma-separated); none: no cross-origin access\n"
-	"  --tls-cert PEM             serve HTTPS with this certificate chain (RIGD_TLS_CERT)\n"
-	"  --tls-key PEM              ... and this private key (RIGD_TLS_KEY)\n"
+	"  --tls-cert PEM             serve HTTPS with this certificate chain (RIGD_TLS_CERT);\n"
+	"                             needs --tls-key too\n"
+	"  --tls-key PEM              ... and this private key, unencrypted (RIGD_TLS_KEY)\n"
 	"  --rate-limit N             requests per second per token, bursts of 2N; 0: unlimited\n"
 	"                             (RIGD_RATE_LIMIT, 0)\n"
 	"  --help                     this text\n"
@@ -134,6 +141,14 @@ static int apply(struct rig_config *cfg, const char *name, const char *v)
 		if (parse_uint(&n, v, 65536))
 			return -1;
 		cfg->max_connections = (unsigned)n;
+	} else if (!strcmp(name, "max-connections-per-ip")) {
+		if (parse_uint(&n, v, 65536))
+			return -1;
+		cfg->max_connections_per_ip = (unsigned)n;
+	} else if (!strcmp(name, "header-timeout")) {
+		if (parse_uint(&n, v, 3600))
+			return -1;
+		cfg->header_timeout_s = (unsigned)n;
 	} else if (!strcmp(name, "drain-timeout")) {
 		if (parse_uint(&n, v, 3600))
 			return -1;
@@ -187,6 +202,8 @@ static const char *const names[] = {"db",
 				    "workers",
 				    "connection-timeout",
 				    "max-connections",
+				    "max-connections-per-ip",
+				    "header-timeout",
 				    "drain-timeout",
 				    "housekeeping-interval",
 				    "read-cache-mb",
@@ -210,6 +227,8 @@ int rig_config_parse(struct rig_config *cfg, int argc, char **argv)
 	cfg->connection_timeout_s = 30;
 	cfg->read_cache_mb = 256;
 	cfg->max_connections = 1024;
+	cfg->max_connections_per_ip = 64;
+	cfg->header_timeout_s = 10;
 	cfg->drain_timeout_s = 10;
 	cfg->housekeeping_s = 60;
 
@@ -267,6 +286,11 @@ int rig_config_parse(struct rig_config *cfg, int argc, char **argv)
 			fprintf(stderr, "rigd: invalid value '%s' for --%s\n", value, name);
 			return 2;
 		}
+	}
+	if (!cfg->tls_cert[0] != !cfg->tls_key[0]) {
+		fprintf(stderr, "rigd: --tls-cert and --tls-key go together (HTTPS needs both the"
+				" certificate and its private key)\n");
+		return 2;
 	}
 	return 0;
 }

@@ -21,6 +21,8 @@ struct rig_config {
 	unsigned workers;                /* --workers, RIGD_WORKERS; default: 4 × cores, at least 8 */
 	unsigned connection_timeout_s;   /* --connection-timeout, RIGD_CONNECTION_TIMEOUT; default 30 */
 	unsigned max_connections;        /* --max-connections, RIGD_MAX_CONNECTIONS; default 1024 */
+	unsigned max_connections_per_ip; /* --max-connections-per-ip, RIGD_MAX_CONNECTIONS_PER_IP; default 64 */
+	unsigned header_timeout_s;       /* --header-timeout, RIGD_HEADER_TIMEOUT; default 10 */
 	unsigned drain_timeout_s;        /* --drain-timeout, RIGD_DRAIN_TIMEOUT; default 10 */
 	long long read_cache_mb;         /* --read-cache-mb, RIGD_READ_CACHE_MB; default 256, 0 = none */
 	unsigned housekeeping_s;         /* --housekeeping-interval, RIGD_HOUSEKEEPING_INTERVAL; default 60 */

@@ -5,15 +5,29 @@
  * the worker resumes the connection with the response ready. So a long edit
  * batch never stalls the other connections an I/O thread serves.
  *
- * Guards against hostile clients, before any handler runs: a bounded number
- * and size of header fields (431), exactly one way of framing the body (400 and
- * the connection closed, so a smuggled second request is never read), the body
- * limit (413), a cap on connections (refused at accept), and a sweeper that
- * closes requests whose headers or body trickle in too slowly.
+ * Guards against hostile clients, before any handler runs (each answer that
+ * leaves part of the request unread also closes the connection, so a smuggled
+ * second request is never read):
+ * - well-formed HTTP/1.1 (400 MALFORMED_REQUEST): no NUL in the request line,
+ *   header names are tokens (no whitespace before the colon), no obs-fold
+ *   continuation lines, Host on HTTP/1.1;
+ * - exactly one way of framing the body (400 AMBIGUOUS_FRAMING), and no
+ *   transfer coding but "chunked";
+ * - a bounded request target (414), number and size of header fields (431),
+ *   body (413), and JSON bodies on writes (415);
+ * - connections: a cap per client address (refused at accept), a global cap
+ *   past which a connection is answered 503 TOO_MANY_CONNECTIONS and closed,
+ *   and a sweeper that closes connections whose header block takes longer than
+ *   the header timeout or whose body trickles in too slowly.
+ * /healthz and /readyz run on the I/O thread, never queued behind the workers.
+ * CORS headers are sent only to origins on the --cors-origin list.
+ *
+ * The syntax checks themselves live in http_syntax.c.
  */
 #include "http.h"
 
 #include <arpa/inet.h>
+#include <errno.h>
 #include <microhttpd.h>
 #include <netdb.h>
 #include <pthread.h>
@@ -21,20 +35,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
 #include <strings.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "exchange.h"
+#include "http_syntax.h"
 #include "ids.h"
 #include "log.h"
 #include "problem.h"
 #include "textbuf.h"
 #include "workers.h"
 
-#define MAX_HEADER_FIELDS 100
-#define MAX_HEADER_BYTES 8192
 /* Each connection's libmicrohttpd pool: headers, read buffer, response head.
  * libmicrohttpd zeroes the whole pool between keep-alive requests, so a big
  * pool costs every request; 64 KiB holds the header limits above with room. */
@@ -42,15 +56,35 @@
 #define INLINE_MAX_BODY (16 * 1024) /* see runs_inline() */
 /* A body must arrive at this average rate once the connection timeout has passed. */
 #define MIN_UPLOAD_BYTES_PER_SECOND 1024
+/* The request target: longer or with more parameters is 414 (libmicrohttpd's
+ * per-connection pool runs out near 700 parameters and then answers nothing). */
+#define MAX_URI_BYTES 16384
+#define MAX_QUERY_PARAMS 100
+/* Connections accepted past --max-connections only to be answered 503. */
+#define OVER_CAPACITY_SLACK 64
+/* ... and the seconds one of them may take to send its request headers. */
+#define OVER_CAPACITY_HEADER_SECONDS 2
 
 struct request;
+
+/* Open connections from one client address. */
+struct ip_count {
+	struct ip_count *next;
+	unsigned char addr[16]; /* IPv4 as ::ffff:a.b.c.d */
+	unsigned count;
+};
 
 /* A connection, for the sweeper: when it last started waiting for a request. */
 struct conn_state {
 	struct conn_state *prev, *next; /* in http->conns */
 	int fd;
 	bool has_request;      /* a request line arrived and its request is not done */
-	struct timespec idle_since;
+	bool headers_done;     /* its request's header block is complete */
+	bool over_capacity;    /* opened past --max-connections: answered 503 */
+	bool has_addr;
+	unsigned char addr[16];
+	struct request *req;   /* its request in progress, until on_completed */
+	struct timespec idle_since; /* start of the current header phase */
 };
 
 struct rig_http {
@@ -60,13 +94,19 @@ struct rig_http {
 	size_t max_body;
 	unsigned port;
 	unsigned timeout_s;
+	unsigned header_timeout_s;
+	unsigned max_per_ip;
 	long max_connections;
+	const struct rig_config *cfg; /* CORS origins; outlives the server */
+	char *tls_cert, *tls_key;     /* PEM, kept until the daemon stops */
+	atomic_llong last_refusal_log; /* monotonic second of the last per-IP refusal logged */
 	atomic_long connections;
 	atomic_long in_flight;
 	atomic_ulong next_request;
 	pthread_mutex_t live_lock; /* guards both lists and every use of their fds */
 	struct request *live;      /* requests not completed, for the sweeper */
 	struct conn_state *conns;  /* open connections, for the sweeper */
+	struct ip_count *ips;      /* connections per client address (under live_lock) */
 };
 
 /* One request's state across libmicrohttpd's calls and its worker. */
@@ -82,6 +122,10 @@ struct request {
 	bool arrived_draining;
 	atomic_bool headers_seen; /* the access handler ran once (headers complete) */
 	bool encoded_slash;     /* the raw path hides a '/' or NUL in an escape */
+	bool uri_too_long;      /* past MAX_URI_BYTES or MAX_QUERY_PARAMS: 414 */
+	bool over_capacity;     /* its connection is past --max-connections: 503 */
+	uintptr_t raw_uri;      /* where libmicrohttpd parsed the raw target from */
+	size_t raw_uri_len;     /* its length up to the first NUL */
 	atomic_bool dispatched; /* handed to a worker; exempt from the sweeper */
 	bool swept;             /* the sweeper shut its socket down (under live_lock) */
 	atomic_bool response_ready;
@@ -95,10 +139,11 @@ struct request {
 };
 
 static const char cors_allow_headers[] =
-	"Content-Type, If-Match, If-None-Match, Idempotency-Key, X-Rigd-Actor, X-Request-Id";
+	"Authorization, Content-Type, If-Match, If-None-Match, Idempotency-Key, X-Rigd-Actor,"
+	" X-Request-Id";
 static const char cors_expose_headers[] =
-	"ETag, Location, Idempotency-Replayed, X-Request-Id, Retry-After, Allow, X-Rigd-Frame-Count,"
-	" X-Rigd-Vertex-Count";
+	"ETag, Location, Idempotency-Replayed, X-Request-Id, Retry-After, Allow, WWW-Authenticate,"
+	" X-Rigd-Frame-Count, X-Rigd-Vertex-Count";
 
 static double seconds_since(const struct timespec *t)
 {
@@ -165,6 +210,31 @@ static enum MHD_Result add_arg(void *cls, enum MHD_ValueKind kind, const char *k
 	return MHD_YES;
 }
 
+/* CORS: nothing unless the request's Origin is on the --cors-origin list; then
+ * that origin (never "*"), and on a preflight the methods and headers. */
+static void add_cors(const struct rig_http *h, struct MHD_Connection *conn,
+		     const struct request *r, struct MHD_Response *mr)
+{
+	if (h->cfg->n_cors_origins == 0)
+		return;
+	MHD_add_response_header(mr, "Vary", "Origin");
+	const char *origin = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Origin");
+	bool allowed = false;
+	for (unsigned i = 0; origin && i < h->cfg->n_cors_origins && !allowed; i++)
+		allowed = strcmp(origin, h->cfg->cors_origins[i]) == 0;
+	if (!allowed)
+		return;
+	MHD_add_response_header(mr, "Access-Control-Allow-Origin", origin);
+	MHD_add_response_header(mr, "Access-Control-Expose-Headers", cors_expose_headers);
+	if (!strcmp(r->method, "OPTIONS") &&
+	    MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Access-Control-Request-Method")) {
+		MHD_add_response_header(mr, "Access-Control-Allow-Methods",
+					"GET, HEAD, POST, PUT, DELETE, OPTIONS");
+		MHD_add_response_header(mr, "Access-Control-Allow-Headers", cors_allow_headers);
+		MHD_add_response_header(mr, "Access-Control-Max-Age", "600");
+	}
+}
+
 static enum MHD_Result send_resp(struct MHD_Connection *conn, struct request *r,
 				 struct rig_resp *resp, bool close_after)
 {
@@ -187,12 +257,11 @@ static enum MHD_Result send_resp(struct MHD_Connection *conn, struct request *r,
 	for (size_t i = 0; i < resp->n_headers; i++)
 		MHD_add_response_header(mr, resp->headers[i].name, resp->headers[i].value);
 	MHD_add_response_header(mr, "X-Request-Id", r->request_id);
-	MHD_add_response_header(mr, "Access-Control-Allow-Origin", "*");
-	MHD_add_response_header(mr, "Access-Control-Allow-Methods",
-				"GET, POST, PUT, DELETE, OPTIONS");
-	MHD_add_response_header(mr, "Access-Control-Allow-Headers", cors_allow_headers);
-	MHD_add_response_header(mr, "Access-Control-Expose-Headers", cors_expose_headers);
-	MHD_add_response_header(mr, "Access-Control-Max-Age", "600");
+	add_cors(r->http, conn, r, mr);
+	if (resp->status == 507)
+		rig_log("error", "storage full",
+			json_pack("{s:s, s:s, s:s}", "method", r->method, "path", r->path,
+				  "requestId", r->request_id));
 	if (close_after)
 		MHD_add_response_header(mr, "Connection", "close");
 	r->status = resp->status;
@@ -251,24 +320,36 @@ static void live_remove(struct rig_http *h, struct request *r)
 void rig_http_sweep(struct rig_http *h)
 {
 	pthread_mutex_lock(&h->live_lock);
-	/* A connection trickling its request line never reaches request_new, and
-	 * each byte resets libmicrohttpd's idle timer: close it here. */
+	/* The header phase runs from the connection's start (or its previous
+	 * answer) to the end of the header block, whatever trickles meanwhile:
+	 * each byte resets libmicrohttpd's own idle timer. */
+	unsigned header_s = h->header_timeout_s < h->timeout_s ? h->header_timeout_s : h->timeout_s;
 	for (struct conn_state *c = h->conns; c; c = c->next) {
-		if (c->has_request || c->fd < 0 || seconds_since(&c->idle_since) <= h->timeout_s)
+		unsigned limit = c->over_capacity && header_s > OVER_CAPACITY_HEADER_SECONDS
+					 ? OVER_CAPACITY_HEADER_SECONDS
+					 : header_s;
+		if (c->headers_done || c->fd < 0 || seconds_since(&c->idle_since) <= limit)
 			continue;
 		shutdown(c->fd, SHUT_RDWR);
 		c->fd = -1;
+		if (c->req) {
+			c->req->fd = -1;
+			c->req->swept = true;
+		}
 	}
 	for (struct request *r = h->live; r; r = r->next) {
 		if (r->dispatched || r->answered || r->fd < 0)
 			continue;
 		double age = seconds_since(&r->started);
+		if (!r->headers_seen) {
+			/* its connection's header phase is bounded above */
+			continue;
+		}
 		if (age <= h->timeout_s)
 			continue;
-		bool slow_headers = !r->headers_seen;
-		bool slow_body = r->headers_seen && (double)atomic_load(&r->received) <
-							    (age - h->timeout_s) * MIN_UPLOAD_BYTES_PER_SECOND;
-		if (slow_headers || slow_body) {
+		bool slow_body = (double)atomic_load(&r->received) <
+				 (age - h->timeout_s) * MIN_UPLOAD_BYTES_PER_SECOND;
+		if (slow_body) {
 			/* The connection is still libmicrohttpd's (it leaves the live list
 			 * under this lock first); shutting the socket down makes it close
 			 * the connection on its own thread. */
@@ -282,10 +363,47 @@ void rig_http_sweep(struct rig_http *h)
 
 /* ---- connections ---- */
 
+/* The count of key's open connections (under live_lock); NULL when none. */
+static struct ip_count *ip_find(struct rig_http *h, const unsigned char key[16])
+{
+	for (struct ip_count *e = h->ips; e; e = e->next)
+		if (memcmp(e->addr, key, 16) == 0)
+			return e;
+	return NULL;
+}
+
+/* Logs a refused connection, at most once a second (an attack would flood the log). */
+static void log_refusal(struct rig_http *h, const unsigned char key[16])
+{
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	long long last = atomic_load(&h->last_refusal_log);
+	if (now.tv_sec == last || !atomic_compare_exchange_strong(&h->last_refusal_log, &last,
+								   (long long)now.tv_sec))
+		return;
+	char text[INET6_ADDRSTRLEN] = "?";
+	inet_ntop(AF_INET6, key, text, sizeof text);
+	rig_log("warn", "connection refused",
+		json_pack("{s:s, s:s, s:i}", "reason", "max-connections-per-ip", "client", text,
+			  "maxConnectionsPerIp", (int)h->max_per_ip));
+}
+
+/* Refuses a connection from an address that already holds --max-connections-per-ip
+ * (closed at once, nothing answered: answering would need the very slot the
+ * address is not allowed). The global cap is answered 503 in on_request. */
 static enum MHD_Result accept_policy(void *cls, const struct sockaddr *addr, socklen_t addrlen)
 {
 	struct rig_http *h = cls;
-	return atomic_load(&h->connections) < h->max_connections ? MHD_YES : MHD_NO;
+	unsigned char key[16];
+	if (!rig_http__addr_key(key, addr))
+		return MHD_YES;
+	pthread_mutex_lock(&h->live_lock);
+	struct ip_count *e = ip_find(h, key);
+	bool refuse = e && e->count >= h->max_per_ip;
+	pthread_mutex_unlock(&h->live_lock);
+	if (refuse)
+		log_refusal(h, key);
+	return refuse ? MHD_NO : MHD_YES;
 }
 
 static void on_connection(void *cls, struct MHD_Connection *conn, void **socket_context,
@@ -293,19 +411,34 @@ static void on_connection(void *cls, struct MHD_Connection *conn, void **socket_
 {
 	struct rig_http *h = cls;
 	if (toe == MHD_CONNECTION_NOTIFY_STARTED) {
-		atomic_fetch_add(&h->connections, 1);
+		long before = atomic_fetch_add(&h->connections, 1);
 		struct conn_state *c = calloc(1, sizeof *c);
 		if (!c)
 			return;
 		const union MHD_ConnectionInfo *info =
 			MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
 		c->fd = info ? info->connect_fd : -1;
+		c->over_capacity = before >= h->max_connections;
+		info = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+		c->has_addr = info && rig_http__addr_key(c->addr, info->client_addr);
 		clock_gettime(CLOCK_MONOTONIC, &c->idle_since);
 		pthread_mutex_lock(&h->live_lock);
 		c->next = h->conns;
 		if (h->conns)
 			h->conns->prev = c;
 		h->conns = c;
+		if (c->has_addr) {
+			struct ip_count *e = ip_find(h, c->addr);
+			if (!e && (e = calloc(1, sizeof *e))) {
+				memcpy(e->addr, c->addr, 16);
+				e->next = h->ips;
+				h->ips = e;
+			}
+			if (e)
+				e->count++;
+			else
+				c->has_addr = false;
+		}
 		pthread_mutex_unlock(&h->live_lock);
 		*socket_context = c;
 		return;
@@ -321,24 +454,60 @@ static void on_connection(void *cls, struct MHD_Connection *conn, void **socket_
 		h->conns = c->next;
 	if (c->next)
 		c->next->prev = c->prev;
+	if (c->has_addr) {
+		for (struct ip_count **p = &h->ips; *p; p = &(*p)->next) {
+			if (memcmp((*p)->addr, c->addr, 16) != 0)
+				continue;
+			struct ip_count *e = *p;
+			if (--e->count == 0) {
+				*p = e->next;
+				free(e);
+			}
+			break;
+		}
+	}
 	pthread_mutex_unlock(&h->live_lock);
 	free(c);
 	*socket_context = NULL;
 }
 
-/* Marks the connection of conn busy with a request, or idle from now. */
-static void connection_busy(struct rig_http *h, struct MHD_Connection *conn, bool busy)
+static struct conn_state *conn_state_of(struct MHD_Connection *conn)
 {
 	const union MHD_ConnectionInfo *info =
 		MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
-	struct conn_state *c = info ? info->socket_context : NULL;
+	return info ? info->socket_context : NULL;
+}
+
+/* Marks the connection of conn busy with request r, or idle from now (r NULL):
+ * a new header phase starts. */
+static void connection_busy(struct rig_http *h, struct MHD_Connection *conn, struct request *r)
+{
+	struct conn_state *c = conn_state_of(conn);
 	if (!c)
 		return;
 	pthread_mutex_lock(&h->live_lock);
-	c->has_request = busy;
-	if (!busy)
+	c->has_request = r != NULL;
+	c->req = r;
+	if (r) {
+		r->over_capacity = c->over_capacity;
+	} else {
+		c->headers_done = false;
 		clock_gettime(CLOCK_MONOTONIC, &c->idle_since);
+	}
 	pthread_mutex_unlock(&h->live_lock);
+}
+
+/* Ends the header phase of r's connection. False when the sweeper has already
+ * closed it (the request must not run: its answer would be lost). */
+static bool headers_done(struct rig_http *h, struct MHD_Connection *conn, struct request *r)
+{
+	struct conn_state *c = conn_state_of(conn);
+	pthread_mutex_lock(&h->live_lock);
+	bool swept = r->swept;
+	if (c && !swept)
+		c->headers_done = true;
+	pthread_mutex_unlock(&h->live_lock);
+	return !swept;
 }
 
 /* libmicrohttpd's URI log callback: the first sight of a request, with the
@@ -355,6 +524,8 @@ static void *request_new(void *cls, const char *uri, struct MHD_Connection *conn
 		MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
 	r->fd = info ? info->connect_fd : -1;
 	clock_gettime(CLOCK_MONOTONIC, &r->started);
+	r->raw_uri = (uintptr_t)uri;
+	r->raw_uri_len = strlen(uri);
 	/* Ids never need escapes; an escaped '/' or NUL would smuggle a path
 	 * separator into an id after decoding. */
 	size_t path_len = strcspn(uri, "?");
@@ -363,10 +534,25 @@ static void *request_new(void *cls, const char *uri, struct MHD_Connection *conn
 			r->encoded_slash = true;
 		else if (uri[i] == '%' && uri[i + 1] == '0' && uri[i + 2] == '0')
 			r->encoded_slash = true;
+	size_t params = 0;
+	if (uri[path_len] == '?')
+		for (const char *p = uri + path_len; *p; p++)
+			params += *p == '&' || *p == '?';
+	if (r->raw_uri_len > MAX_URI_BYTES || params > MAX_QUERY_PARAMS) {
+		/* libmicrohttpd splits the query into its connection pool right after
+		 * this callback; with ~700 parameters the pool runs out, and 0.9.75
+		 * then neither answers nor closes the connection. The buffer is
+		 * libmicrohttpd's own writable copy of the request line (the const is
+		 * the callback's API): ending the query at its '?' leaves nothing to
+		 * split, and on_request answers 414. */
+		r->uri_too_long = true;
+		if (uri[path_len] == '?')
+			((char *)uri)[path_len + 1] = '\0';
+	}
 	r->arrived_draining = atomic_load(&h->app->draining);
 	atomic_fetch_add(&h->in_flight, 1);
 	live_add(h, r);
-	connection_busy(h, conn, true);
+	connection_busy(h, conn, r);
 	return r;
 }
 
@@ -387,33 +573,38 @@ static void request_headers(struct request *r, struct MHD_Connection *conn, cons
 			 atomic_fetch_add(&r->http->next_request, 1));
 }
 
-struct header_census {
-	size_t fields;
-	size_t longest;
-	int content_lengths;
-	bool transfer_encoding;
-};
-
-static enum MHD_Result count_header(void *cls, enum MHD_ValueKind kind, const char *key,
-				    const char *value)
+/* Refuses malformed, oversized or ambiguously framed requests before any body
+ * is read; returns true when answered (and the connection is then closed). */
+static bool refuse_headers(struct MHD_Connection *conn, struct request *r, const char *method,
+			   const char *version, enum MHD_Result *ok)
 {
-	struct header_census *c = cls;
-	size_t len = strlen(key) + (value ? strlen(value) : 0);
-	c->fields++;
-	if (len > c->longest)
-		c->longest = len;
-	if (!strcasecmp(key, "Content-Length"))
-		c->content_lengths++;
-	if (!strcasecmp(key, "Transfer-Encoding"))
-		c->transfer_encoding = true;
-	return MHD_YES;
-}
-
-/* Refuses oversized or ambiguously framed requests; returns true when answered. */
-static bool refuse_headers(struct MHD_Connection *conn, struct request *r, enum MHD_Result *ok)
-{
-	struct header_census c = {0};
-	MHD_get_connection_values(conn, MHD_HEADER_KIND, count_header, &c);
+	struct rig_http *h = r->http;
+	if (r->over_capacity) {
+		struct rig_resp resp = {0};
+		rig_problem(&resp, RIG_TOO_MANY_CONNECTIONS,
+			    json_pack("{s:i}", "maxConnections", (int)h->max_connections),
+			    "the server has %ld connections open, its limit", h->max_connections);
+		rig_resp_header(&resp, "Retry-After", "1");
+		*ok = send_resp(conn, r, &resp, true);
+		rig_resp_release(&resp);
+		return true;
+	}
+	if (r->uri_too_long) {
+		*ok = send_problem(conn, r, RIG_URI_TOO_LONG,
+				   json_pack("{s:i, s:i}", "maxUriBytes", MAX_URI_BYTES,
+					     "maxQueryParameters", MAX_QUERY_PARAMS),
+				   "the request target is longer than 16384 bytes or has more than"
+				   " 100 query parameters",
+				   true);
+		return true;
+	}
+	if (rig_http__request_line_has_nul(method, version, r->raw_uri, r->raw_uri_len)) {
+		*ok = send_problem(conn, r, RIG_MALFORMED_REQUEST, NULL,
+				   "the request line contains a NUL byte", true);
+		return true;
+	}
+	struct rig_header_census c;
+	rig_http__census(&c, conn);
 	if (c.fields > MAX_HEADER_FIELDS || c.longest > MAX_HEADER_BYTES) {
 		*ok = send_problem(conn, r, RIG_HEADERS_TOO_LARGE,
 				   json_pack("{s:i, s:i}", "maxHeaderFields", MAX_HEADER_FIELDS,
@@ -421,9 +612,46 @@ static bool refuse_headers(struct MHD_Connection *conn, struct request *r, enum 
 				   "the request has too many or too long header fields", true);
 		return true;
 	}
-	if (c.content_lengths > 1 || (c.content_lengths && c.transfer_encoding)) {
+	if (c.folded || c.bad_name) {
+		char detail[160];
+		snprintf(detail, sizeof detail,
+			 c.folded ? "a header line continues the one before it (obs-fold), near"
+				    " header '%.40s'"
+				  : "header name '%.40s' is not a token (whitespace before the colon?)",
+			 c.folded ? c.folded : c.bad_name);
+		rig_utf8_scrub(detail);
+		*ok = send_problem(conn, r, RIG_MALFORMED_REQUEST, NULL, detail, true);
+		return true;
+	}
+	if (!c.has_host && version && !strcasecmp(version, "HTTP/1.1")) {
+		*ok = send_problem(conn, r, RIG_MALFORMED_REQUEST, NULL,
+				   "an HTTP/1.1 request needs a Host header", true);
+		return true;
+	}
+	if (c.content_lengths > 1 || (c.content_lengths && c.transfer_encodings)) {
 		*ok = send_problem(conn, r, RIG_AMBIGUOUS_FRAMING, NULL,
 				   "the request states its body length more than once", true);
+		return true;
+	}
+	if (c.transfer_encodings > 1 || (c.transfer_encodings && !c.te_chunked)) {
+		*ok = send_problem(conn, r, RIG_AMBIGUOUS_FRAMING, NULL,
+				   "the only transfer coding accepted is 'chunked', sent alone", true);
+		return true;
+	}
+	const char *cl = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Content-Length");
+	if (cl && strtoull(cl, NULL, 10) > h->max_body) {
+		r->too_large = true;
+		*ok = send_too_large(conn, r);
+		return true;
+	}
+	if (rig_http__body_not_json(conn, method)) {
+		const char *ct = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Content-Type");
+		char detail[120];
+		snprintf(detail, sizeof detail, "a request body must be application/json, not '%.60s'",
+			 ct ? ct : "(no Content-Type)");
+		rig_utf8_scrub(detail);
+		*ok = send_problem(conn, r, RIG_UNSUPPORTED_MEDIA_TYPE,
+				   json_pack("{s:s}", "contentType", ct ? ct : ""), detail, true);
 		return true;
 	}
 	return false;
@@ -481,6 +709,14 @@ static bool runs_inline(struct rig_http *h, const struct request *r)
 	       rig_api_route_is_quick(r->method, r->path);
 }
 
+/* Liveness and readiness answer on the I/O thread, never behind the workers
+ * (a probe that waits for evaluation work reports a healthy server as hung). */
+static bool is_probe(const struct request *r)
+{
+	return (!strcmp(r->method, "GET") || !strcmp(r->method, "HEAD")) &&
+	       (!strcmp(r->path, "/healthz") || !strcmp(r->path, "/readyz"));
+}
+
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url,
 				  const char *method, const char *version, const char *upload,
 				  size_t *upload_size, void **con_cls)
@@ -493,14 +729,11 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 		/* First call: headers only. Queue nothing for a good request yet, so
 		 * the connection stays keep-alive. */
 		request_headers(r, conn, url, method);
+		if (!headers_done(h, conn, r))
+			return MHD_NO;
 		enum MHD_Result ok;
-		if (refuse_headers(conn, r, &ok))
+		if (refuse_headers(conn, r, method, version, &ok))
 			return ok;
-		const char *cl = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Content-Length");
-		if (cl && strtoull(cl, NULL, 10) > h->max_body) {
-			r->too_large = true;
-			return send_too_large(conn, r);
-		}
 		return MHD_YES;
 	}
 	if (r->response_ready) {
@@ -550,7 +783,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 	pthread_mutex_unlock(&h->live_lock);
 	if (swept)
 		return MHD_NO;
-	if (runs_inline(h, r)) {
+	if (runs_inline(h, r) || is_probe(r)) {
 		handle(r);
 		enum MHD_Result ok = send_resp(conn, r, &r->resp, false);
 		rig_resp_release(&r->resp);
@@ -575,7 +808,7 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 	if (!r)
 		return;
 	live_remove(h, r);
-	connection_busy(h, conn, false);
+	connection_busy(h, conn, NULL);
 	rig_log_request(r->method, r->path, r->answered ? r->status : 0,
 			seconds_since(&r->started) * 1e3, r->request_id, (long long)r->len,
 			toe != MHD_REQUEST_TERMINATED_COMPLETED_OK ? (int)toe : -1);
@@ -597,11 +830,21 @@ struct rig_http *rig_http_start(struct rig_app *app, const struct rig_config *cf
 	h->app = app;
 	h->max_body = cfg->max_body_bytes;
 	h->timeout_s = cfg->connection_timeout_s;
+	h->header_timeout_s = cfg->header_timeout_s ? cfg->header_timeout_s : 10;
+	h->max_per_ip = cfg->max_connections_per_ip ? cfg->max_connections_per_ip : 64;
 	h->max_connections = cfg->max_connections;
+	h->cfg = cfg;
+	atomic_init(&h->last_refusal_log, 0);
 	atomic_init(&h->connections, 0);
 	atomic_init(&h->in_flight, 0);
 	atomic_init(&h->next_request, 1);
 	pthread_mutex_init(&h->live_lock, NULL);
+	if (cfg->tls_cert[0]) {
+		h->tls_cert = rig_http__read_pem(cfg->tls_cert, "certificate", err, err_size);
+		h->tls_key = h->tls_cert ? rig_http__read_pem(cfg->tls_key, "key", err, err_size) : NULL;
+		if (!h->tls_key)
+			goto fail;
+	}
 	h->workers = rig_workers_start(cfg->workers);
 	if (!h->workers) {
 		snprintf(err, err_size, "cannot start %u worker threads", cfg->workers);
@@ -622,20 +865,37 @@ struct rig_http *rig_http_start(struct rig_app *app, const struct rig_config *cf
 			 MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ERROR_LOG;
 	if (ai->ai_family == AF_INET6)
 		flags |= MHD_USE_IPv6;
-	/* libmicrohttpd's own limit sits above ours: at it, it stops accepting and
-	 * clients wait in the backlog; below it, accept_policy closes them at once. */
-	h->daemon = MHD_start_daemon(
-		flags, 0, accept_policy, h, on_request, h, MHD_OPTION_SOCK_ADDR, ai->ai_addr,
-		MHD_OPTION_THREAD_POOL_SIZE, cfg->threads, MHD_OPTION_CONNECTION_TIMEOUT,
-		cfg->connection_timeout_s, MHD_OPTION_CONNECTION_LIMIT, cfg->max_connections + 64,
-		MHD_OPTION_NOTIFY_COMPLETED, on_completed, h, MHD_OPTION_NOTIFY_CONNECTION,
-		on_connection, h, MHD_OPTION_URI_LOG_CALLBACK, request_new, h,
-		MHD_OPTION_CONNECTION_MEMORY_LIMIT, CONNECTION_MEMORY,
-		MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024, MHD_OPTION_END);
+	if (h->tls_cert)
+		flags |= MHD_USE_TLS;
+	/* libmicrohttpd's own limit sits above ours: between the two, connections
+	 * are accepted only to be answered 503 TOO_MANY_CONNECTIONS; at it,
+	 * libmicrohttpd stops accepting and clients wait in the backlog. */
+	struct MHD_OptionItem options[] = {
+		{MHD_OPTION_SOCK_ADDR, 0, ai->ai_addr},
+		{MHD_OPTION_THREAD_POOL_SIZE, cfg->threads, NULL},
+		{MHD_OPTION_CONNECTION_TIMEOUT, cfg->connection_timeout_s, NULL},
+		{MHD_OPTION_CONNECTION_LIMIT, cfg->max_connections + OVER_CAPACITY_SLACK, NULL},
+		{MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)on_completed, h},
+		{MHD_OPTION_NOTIFY_CONNECTION, (intptr_t)on_connection, h},
+		{MHD_OPTION_URI_LOG_CALLBACK, (intptr_t)request_new, h},
+		{MHD_OPTION_CONNECTION_MEMORY_LIMIT, CONNECTION_MEMORY, NULL},
+		{MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024, NULL},
+		{h->tls_cert ? MHD_OPTION_HTTPS_MEM_CERT : MHD_OPTION_END, 0, h->tls_cert},
+		{MHD_OPTION_HTTPS_MEM_KEY, 0, h->tls_key},
+		{MHD_OPTION_END, 0, NULL},
+	};
+	h->daemon = MHD_start_daemon(flags, 0, accept_policy, h, on_request, h, MHD_OPTION_ARRAY,
+				     options, MHD_OPTION_END);
 	freeaddrinfo(ai);
 	if (!h->daemon) {
-		snprintf(err, err_size, "cannot listen on %s:%u (in use, or not a local address)",
-			 cfg->host, cfg->port);
+		if (h->tls_cert)
+			snprintf(err, err_size,
+				 "cannot serve HTTPS on %s:%u (address in use or not local, or the"
+				 " certificate '%s' and key '%s' are not matching PEM)",
+				 cfg->host, cfg->port, cfg->tls_cert, cfg->tls_key);
+		else
+			snprintf(err, err_size, "cannot listen on %s:%u (in use, or not a local address)",
+				 cfg->host, cfg->port);
 		goto fail;
 	}
 	const union MHD_DaemonInfo *info = MHD_get_daemon_info(h->daemon, MHD_DAEMON_INFO_BIND_PORT);
@@ -644,6 +904,8 @@ struct rig_http *rig_http_start(struct rig_app *app, const struct rig_config *cf
 fail:
 	rig_workers_free(h->workers);
 	pthread_mutex_destroy(&h->live_lock);
+	free(h->tls_cert);
+	free(h->tls_key);
 	free(h);
 	return NULL;
 }
@@ -672,5 +934,12 @@ void rig_http_stop(struct rig_http *h)
 	MHD_stop_daemon(h->daemon); /* every connection's CLOSED notice frees its state */
 	rig_workers_free(h->workers);
 	pthread_mutex_destroy(&h->live_lock);
+	while (h->ips) { /* every CLOSED notice has run: normally empty already */
+		struct ip_count *next = h->ips->next;
+		free(h->ips);
+		h->ips = next;
+	}
+	free(h->tls_cert);
+	free(h->tls_key);
 	free(h);
 }

@@ -1,9 +1,12 @@
-/* The HTTP front: libmicrohttpd serving the API from a thread pool (epoll).
+/* The HTTP front: libmicrohttpd serving the API from a thread pool (epoll),
+ * over TLS when the configuration names a certificate and key.
  *
- * It reads request bodies up to the configured limit (413 past it), hands each
- * complete request to rig_api_handle(), adds CORS and request-id headers, and
- * logs one JSON line per request. It counts requests in flight so shutdown can
- * wait for them.
+ * It refuses malformed, ambiguous or oversized requests and non-JSON write
+ * bodies before any handler runs, bounds connections (per client address and
+ * in all) and slow clients, reads request bodies up to the configured limit
+ * (413 past it), hands each complete request to rig_api_handle(), adds CORS
+ * (for allow-listed origins only) and request-id headers, and logs one JSON
+ * line per request. It counts requests in flight so shutdown can wait for them.
  */
 #ifndef RIG_HTTP_H
 #define RIG_HTTP_H
@@ -15,8 +18,9 @@
 
 struct rig_http;
 
-/* Starts serving app on cfg's address. Returns a new server, or NULL with a
- * message in err. Stop with rig_http_stop(). */
+/* Starts serving app on cfg's address (HTTPS when cfg names a certificate and
+ * key, read here). Returns a new server, or NULL with a message in err. cfg is
+ * borrowed (its CORS origins) until rig_http_stop(). */
 struct rig_http *rig_http_start(struct rig_app *app, const struct rig_config *cfg, char *err,
 				size_t err_size);
 
@@ -29,9 +33,12 @@ void rig_http_quiesce(struct rig_http *h);
 /* Requests currently being processed or answered. */
 long rig_http_in_flight(const struct rig_http *h);
 
-/* Closes requests whose headers have not arrived within the connection timeout
- * or whose body arrives slower than 1 KiB/s after it (slow-client attacks hold
- * a connection open one byte at a time). Called by the server's timer. */
+/* Closes connections whose request headers are not complete within the header
+ * timeout (capped by the connection timeout; 2 s for a connection opened past
+ * the connection cap), counted from the connection's start or its previous
+ * answer, and requests whose body arrives slower than 1 KiB/s after the
+ * connection timeout (slow-client attacks hold a connection open one byte at a
+ * time). Called by the server's timer. */
 void rig_http_sweep(struct rig_http *h);
 
 /* Finishes the handlers still running, stops the daemon (closing every

@@ -162,10 +162,11 @@ int main(int argc, char **argv)
 	uv_timer_start(&s.housekeeping, on_housekeeping, 0, 1000ull * s.cfg.housekeeping_s);
 
 	rig_log("info", "listening",
-		json_pack("{s:s, s:i, s:s, s:s, s:i}", "host", s.cfg.host, "port",
+		json_pack("{s:s, s:i, s:s, s:s, s:i, s:b, s:i}", "host", s.cfg.host, "port",
 			  (int)rig_http_port(s.http), "db", s.cfg.db_path, "durability",
 			  s.cfg.durability == RIG_DURABILITY_FULL ? "full" : "process", "threads",
-			  (int)s.cfg.threads));
+			  (int)s.cfg.threads, "tls", s.cfg.tls_cert[0] != '\0', "corsOrigins",
+			  (int)s.cfg.n_cors_origins));
 
 	uv_run(s.loop, UV_RUN_DEFAULT);
 

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <sys/statvfs.h>
 
 #include "codes.h"
 #include "migrate.h"
@@ -21,6 +22,9 @@ struct rig_db {
 	sqlite3 **all;
 	size_t n_all;
 	unsigned char secret[32];
+	pthread_mutex_t probe_lock; /* guards probe */
+	sqlite3 *probe;             /* readiness probes only (rig_db_probe) */
+	char path[1024];
 };
 
 sqlite3 *rig_db_connect(const char *path, enum rig_durability durability, int busy_timeout_ms,
@@ -106,6 +110,8 @@ struct rig_db *rig_db_open(const struct rig_db_options *opt, char *err, size_t e
 	pthread_mutex_init(&db->lock, NULL);
 	pthread_cond_init(&db->freed, NULL);
 	pthread_mutex_init(&db->write_turn, NULL);
+	pthread_mutex_init(&db->probe_lock, NULL);
+	snprintf(db->path, sizeof db->path, "%s", opt->path);
 	for (size_t i = 0; i < n; i++) {
 		sqlite3 *conn = rig_db_connect(opt->path, opt->durability, opt->busy_timeout_ms,
 					       err, err_size);
@@ -117,6 +123,10 @@ struct rig_db *rig_db_open(const struct rig_db_options *opt, char *err, size_t e
 			       load_secret(conn, db->secret, err, err_size) != 0))
 			goto out_close;
 	}
+	/* A short busy timeout: a probe that waits long is itself a failed probe. */
+	db->probe = rig_db_connect(opt->path, opt->durability, 1000, err, err_size);
+	if (!db->probe)
+		goto out_close;
 	return db;
 out_oom:
 	snprintf(err, err_size, "out of memory");
@@ -141,6 +151,8 @@ void rig_db_close(struct rig_db *db)
 			sqlite3_finalize(st);
 		sqlite3_close_v2(db->all[i]);
 	}
+	sqlite3_close_v2(db->probe);
+	pthread_mutex_destroy(&db->probe_lock);
 	pthread_cond_destroy(&db->freed);
 	pthread_mutex_destroy(&db->lock);
 	pthread_mutex_destroy(&db->write_turn);
@@ -200,13 +212,43 @@ bool rig_db_ready(struct rig_db *db)
 	return rig_n_migrations > 0 && version == rig_migrations[rig_n_migrations - 1].version;
 }
 
+bool rig_db_probe(struct rig_db *db, struct rig_db_health *out)
+{
+	memset(out, 0, sizeof *out);
+	pthread_mutex_lock(&db->probe_lock);
+	int version = rig_migrate_current(db->probe);
+	if (version < 0)
+		snprintf(out->error, sizeof out->error, "the database cannot be read: %s",
+			 sqlite3_errmsg(db->probe));
+	else if (rig_n_migrations == 0 || version != rig_migrations[rig_n_migrations - 1].version)
+		snprintf(out->error, sizeof out->error,
+			 "the database schema is at version %d, not the current one", version);
+	else
+		out->readable = true;
+	pthread_mutex_unlock(&db->probe_lock);
+	struct statvfs fs;
+	if (statvfs(db->path, &fs) == 0) {
+		out->space_known = true;
+		out->free_bytes = (unsigned long long)fs.f_bavail * fs.f_frsize;
+		if (out->readable && out->free_bytes < RIG_DB_MIN_FREE_BYTES)
+			snprintf(out->error, sizeof out->error,
+				 "the database's filesystem has %llu bytes free, below %llu",
+				 out->free_bytes, RIG_DB_MIN_FREE_BYTES);
+	}
+	return out->error[0] == '\0';
+}
+
 const unsigned char *rig_db_secret(const struct rig_db *db) { return db->secret; }
 
 int rig_db_fail(int sqlite_rc)
 {
 	int primary = sqlite_rc & 0xff;
-	return primary == SQLITE_BUSY || primary == SQLITE_LOCKED ? -RIG_STORAGE_UNAVAILABLE
-								  : -RIG_INTERNAL;
+	if (primary == SQLITE_BUSY || primary == SQLITE_LOCKED)
+		return -RIG_STORAGE_UNAVAILABLE;
+	if (primary == SQLITE_FULL || sqlite_rc == SQLITE_IOERR_WRITE ||
+	    sqlite_rc == SQLITE_IOERR_SHMSIZE)
+		return -RIG_STORAGE_FULL;
+	return -RIG_INTERNAL;
 }
 
 int rig_db__prepare(sqlite3_stmt **st, sqlite3 *db, const char *sql)

@@ -59,12 +59,32 @@ void rig_db_end_write(struct rig_db *db, sqlite3 *conn);
 /* True when the database answers and its schema is the newest this binary knows. */
 bool rig_db_ready(struct rig_db *db);
 
+/* Readiness below this many free bytes on the database's filesystem. */
+#define RIG_DB_MIN_FREE_BYTES (8ull << 20)
+
+/* What rig_db_probe found. */
+struct rig_db_health {
+	bool readable;                 /* the schema version read back and is current */
+	bool space_known;              /* statvfs answered */
+	unsigned long long free_bytes; /* free to unprivileged writers, when space_known */
+	char error[160];               /* why not ready; "" when ready */
+};
+
+/* Probes the database cheaply for readiness on a connection of its own (never
+ * waiting for the pool, so it can run on an I/O thread): reads the schema
+ * version and asks statvfs for the free space of the database's filesystem.
+ * Fills out; returns true when ready (readable, and at least
+ * RIG_DB_MIN_FREE_BYTES free when the free space is known). */
+bool rig_db_probe(struct rig_db *db, struct rig_db_health *out);
+
 /* The server's secret for signing page tokens: 32 bytes stored in the database
  * (created by the first start), so every server on one database shares it. */
 const unsigned char *rig_db_secret(const struct rig_db *db);
 
 /* Maps a failed SQLite result code to a negative enum rig_code: busy or locked
- * is -RIG_STORAGE_UNAVAILABLE (retryable), anything else -RIG_INTERNAL. */
+ * is -RIG_STORAGE_UNAVAILABLE (retryable); a full disk (SQLITE_FULL, and the
+ * write errors SQLite reports when a file cannot grow: SQLITE_IOERR_WRITE,
+ * SQLITE_IOERR_SHMSIZE) is -RIG_STORAGE_FULL; anything else -RIG_INTERNAL. */
 int rig_db_fail(int sqlite_rc);
 
 /* Internals shared by the repositories. rig_db__prepare hands out a statement

@@ -3,7 +3,7 @@ documented status and code and leaves the shot as it was (SPEC §1, §7, §10; i
 import json
 import socket
 
-from rigd_harness import RigdTestCase, main
+from rigd_harness import Rigd, RigdTestCase, main
 
 E = "/v1/shots/s1/edits"
 CREATE = b'{"op":"layer.create","name":"a","kind":"group"'
@@ -256,28 +256,31 @@ class Routes(BadInputBase):
                 self.assertNotIn(method, allow)
 
     def test_options_preflight_204_with_cors(self):
-        for path in ("/v1/shots/s1/edits", "/v1/shots/s1", "/v1/projects"):
-            with self.subTest(path=path):
-                r = self.rigd.request("OPTIONS", path, headers={
-                    "Origin": "https://editor.example",
-                    "Access-Control-Request-Method": "POST",
-                    "Access-Control-Request-Headers": "content-type, if-match, idempotency-key"})
-                self.assertEqual(r.status, 204, r)
-                self.assertEqual(r.body, b"")
-                self.assertEqual(r.header("Access-Control-Allow-Origin"), "*")
-                methods = r.header("Access-Control-Allow-Methods") or ""
-                for m in ("GET", "POST", "DELETE"):
-                    self.assertIn(m, methods)
-                allow_headers = (r.header("Access-Control-Allow-Headers") or "").lower()
-                for h in ("content-type", "if-match", "if-none-match", "idempotency-key",
-                          "x-rigd-actor"):
-                    self.assertIn(h, allow_headers)
-        # ordinary and error responses carry CORS and expose ETag
-        r = self.rigd.get("/v1/shots/s1", headers={"Origin": "https://editor.example"})
-        self.assertEqual(r.header("Access-Control-Allow-Origin"), "*")
-        self.assertIn("etag", (r.header("Access-Control-Expose-Headers") or "").lower())
-        r = self.rigd.get("/v1/nope")
-        self.assertEqual(r.header("Access-Control-Allow-Origin"), "*")
+        # CORS is off unless --cors-origin lists the page's origin (test_edge_cors.py)
+        origin = "https://editor.example"
+        with Rigd(extra_args=("--cors-origin", origin)) as cors:
+            for path in ("/v1/shots/s1/edits", "/v1/shots/s1", "/v1/projects"):
+                with self.subTest(path=path):
+                    r = cors.request("OPTIONS", path, headers={
+                        "Origin": origin,
+                        "Access-Control-Request-Method": "POST",
+                        "Access-Control-Request-Headers": "content-type, if-match, idempotency-key"})
+                    self.assertEqual(r.status, 204, r)
+                    self.assertEqual(r.body, b"")
+                    self.assertEqual(r.header("Access-Control-Allow-Origin"), origin)
+                    methods = r.header("Access-Control-Allow-Methods") or ""
+                    for m in ("GET", "POST", "DELETE"):
+                        self.assertIn(m, methods)
+                    allow_headers = (r.header("Access-Control-Allow-Headers") or "").lower()
+                    for h in ("content-type", "if-match", "if-none-match", "idempotency-key",
+                              "x-rigd-actor", "authorization"):
+                        self.assertIn(h, allow_headers)
+            # ordinary and error responses carry CORS and expose ETag
+            r = cors.get("/v1/shots/s1", headers={"Origin": origin})
+            self.assertEqual(r.header("Access-Control-Allow-Origin"), origin)
+            self.assertIn("etag", (r.header("Access-Control-Expose-Headers") or "").lower())
+            r = cors.get("/v1/nope", headers={"Origin": origin})
+            self.assertEqual(r.header("Access-Control-Allow-Origin"), origin)
 
 
 class Actor(BadInputBase):

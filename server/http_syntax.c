@@ -1,0 +1,152 @@
+/* Syntax checks and helpers of http_syntax.h. */
+#include "http_syntax.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static bool is_tchar(unsigned char ch)
+{
+	return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+	       (ch && strchr("!#$%&'*+-.^_`|~", ch));
+}
+
+/* libmicrohttpd 0.9.75 parses each header line in place: the name ends where
+ * the colon was (now a NUL) and the value starts after the colon's optional
+ * whitespace. An obs-fold line (one starting with SP or HTAB) is appended to
+ * the previous header's name in a new allocation, so that name no longer sits
+ * right before its value. */
+static bool header_was_folded(const char *key, size_t key_len, const char *value)
+{
+	uintptr_t k = (uintptr_t)key + key_len, v = (uintptr_t)value;
+	if (!value || v <= k || v - k > MAX_HEADER_BYTES)
+		return true;
+	for (const char *p = key + key_len + 1; p < value; p++)
+		if (*p != ' ' && *p != '\t')
+			return true;
+	return false;
+}
+
+static enum MHD_Result count_header(void *cls, enum MHD_ValueKind kind, const char *key,
+				    size_t key_len, const char *value, size_t value_len)
+{
+	struct rig_header_census *c = cls;
+	size_t len = key_len + value_len;
+	c->fields++;
+	if (len > c->longest)
+		c->longest = len;
+	for (size_t i = 0; i < key_len && !c->bad_name; i++)
+		if (!is_tchar((unsigned char)key[i]))
+			c->bad_name = key;
+	if (!key_len && !c->bad_name)
+		c->bad_name = key;
+	if (!c->folded && header_was_folded(key, key_len, value))
+		c->folded = key;
+	if (!strcasecmp(key, "Content-Length"))
+		c->content_lengths++;
+	if (!strcasecmp(key, "Host"))
+		c->has_host = true;
+	if (!strcasecmp(key, "Transfer-Encoding")) {
+		c->transfer_encodings++;
+		c->te_chunked = value && !strcasecmp(value, "chunked");
+	}
+	return MHD_YES;
+}
+
+/* libmicrohttpd cuts the request line "METHOD SP target SP version" into
+ * NUL-terminated pieces in place; a NUL sent inside the method or the target
+ * makes a piece end early, so it no longer reaches the next one. */
+bool rig_http__request_line_has_nul(const char *method, const char *version, uintptr_t raw_uri,
+				    size_t raw_uri_len)
+{
+	uintptr_t m_end = (uintptr_t)method + strlen(method);
+	if (raw_uri <= m_end || raw_uri - m_end > 64)
+		return true;
+	for (const char *p = method + strlen(method) + 1; (uintptr_t)p < raw_uri; p++)
+		if (*p != ' ')
+			return true;
+	return version && *version && (uintptr_t)version != raw_uri + raw_uri_len + 1;
+}
+
+/* Whether the request is a write carrying a body that is not JSON. */
+bool rig_http__body_not_json(struct MHD_Connection *conn, const char *method)
+{
+	if (!strcmp(method, "GET") || !strcmp(method, "HEAD") || !strcmp(method, "OPTIONS"))
+		return false;
+	const char *cl = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Content-Length");
+	const char *te = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Transfer-Encoding");
+	if (!te && (!cl || strspn(cl, "0") == strlen(cl)))
+		return false; /* no body: no Content-Type needed */
+	const char *ct = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Content-Type");
+	if (!ct)
+		return true;
+	ct += strspn(ct, " \t");
+	return strncasecmp(ct, "application/json", 16) != 0 ||
+	       (ct[16] != '\0' && ct[16] != ';' && ct[16] != ' ' && ct[16] != '\t');
+}
+
+void rig_http__census(struct rig_header_census *out, struct MHD_Connection *conn)
+{
+	memset(out, 0, sizeof *out);
+	MHD_get_connection_values_n(conn, MHD_HEADER_KIND, count_header, out);
+}
+
+/* The client's address as 16 bytes (IPv4 mapped into IPv6); false if unknown. */
+bool rig_http__addr_key(unsigned char out[16], const struct sockaddr *addr)
+{
+	if (addr && addr->sa_family == AF_INET) {
+		memset(out, 0, 10);
+		out[10] = out[11] = 0xff;
+		memcpy(out + 12, &((const struct sockaddr_in *)addr)->sin_addr, 4);
+		return true;
+	}
+	if (addr && addr->sa_family == AF_INET6) {
+		memcpy(out, &((const struct sockaddr_in6 *)addr)->sin6_addr, 16);
+		return true;
+	}
+	return false;
+}
+
+/* Reads a whole PEM file into a new NUL-terminated buffer (free it); NULL
+ * with a message in err when it cannot be read. */
+char *rig_http__read_pem(const char *path, const char *what, char *err, size_t err_size)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t len = 0, cap = 0;
+	if (!f) {
+		snprintf(err, err_size, "cannot read the TLS %s '%s': %s", what, path, strerror(errno));
+		return NULL;
+	}
+	for (;;) {
+		if (len + 4096 + 1 > cap) {
+			cap = cap ? 2 * cap : 8192;
+			char *grown = cap <= (1u << 20) ? realloc(buf, cap) : NULL;
+			if (!grown) {
+				snprintf(err, err_size, "the TLS %s '%s' is too large", what, path);
+				goto out_fail;
+			}
+			buf = grown;
+		}
+		size_t n = fread(buf + len, 1, cap - len - 1, f);
+		len += n;
+		if (n == 0)
+			break;
+	}
+	if (ferror(f) || len == 0) {
+		snprintf(err, err_size, "cannot read the TLS %s '%s': %s", what, path,
+			 len ? strerror(errno) : "empty file");
+		goto out_fail;
+	}
+	buf[len] = '\0';
+	fclose(f);
+	return buf;
+out_fail:
+	fclose(f);
+	free(buf);
+	return NULL;
+}
