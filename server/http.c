@@ -135,6 +135,7 @@ struct request {
 	char method[16];
 	char path[256];
 	char request_id[80];
+	char token_id[RIG_ID_MAX + 1]; /* the caller's API token, for the access log; "" none */
 	struct timespec started;
 };
 
@@ -683,6 +684,7 @@ static void handle(struct request *r)
 		rig_problem(&r->resp, RIG_INTERNAL, NULL, "out of memory");
 	else
 		rig_api_handle(&req, &r->resp);
+	rig_strlcpy(r->token_id, req.token_id, sizeof r->token_id);
 	rig_buf_release(&query.buf);
 	r->response_ready = true;
 }
@@ -810,7 +812,7 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 	live_remove(h, r);
 	connection_busy(h, conn, NULL);
 	rig_log_request(r->method, r->path, r->answered ? r->status : 0,
-			seconds_since(&r->started) * 1e3, r->request_id, (long long)r->len,
+			seconds_since(&r->started) * 1e3, r->request_id, r->token_id, (long long)r->len,
 			toe != MHD_REQUEST_TERMINATED_COMPLETED_OK ? (int)toe : -1);
 	rig_resp_release(&r->resp);
 	free(r->body);

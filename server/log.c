@@ -46,7 +46,8 @@ void rig_log(const char *level, const char *msg, json_t *fields)
 }
 
 void rig_log_request(const char *method, const char *path, int status, double duration_ms,
-		     const char *request_id, long long request_bytes, int terminated)
+		     const char *request_id, const char *token_id, long long request_bytes,
+		     int terminated)
 {
 	char stamp[40];
 	stamp_now(stamp);
@@ -62,6 +63,10 @@ void rig_log_request(const char *method, const char *path, int status, double du
 	rig_buf_json_string(&b, clean_path);
 	rig_buf_printf(&b, ",\"status\":%d,\"durationMs\":%.6g,\"requestId\":", status, duration_ms);
 	rig_buf_json_string(&b, request_id);
+	if (token_id && *token_id) {
+		rig_buf_puts(&b, ",\"tokenId\":");
+		rig_buf_json_string(&b, token_id);
+	}
 	rig_buf_printf(&b, ",\"requestBytes\":%lld", request_bytes);
 	if (terminated >= 0)
 		rig_buf_printf(&b, ",\"terminated\":%d", terminated);

@@ -11,9 +11,11 @@ void rig_log(const char *level, const char *msg, json_t *fields);
 
 /* The access log line of one request, as rig_log("info", "request", …) would
  * write it with these fields, formatted without building a JSON tree (it runs
- * between a response and the connection's next request). terminated < 0: the
+ * between a response and the connection's next request). token_id "" or NULL:
+ * no "tokenId" field (unauthenticated). terminated < 0: the
  * request completed normally (no "terminated" field). */
 void rig_log_request(const char *method, const char *path, int status, double duration_ms,
-		     const char *request_id, long long request_bytes, int terminated);
+		     const char *request_id, const char *token_id, long long request_bytes,
+		     int terminated);
 
 #endif

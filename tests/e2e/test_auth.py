@@ -208,6 +208,17 @@ class Matrix(unittest.TestCase):
         with open(os.path.join(root, "openapi.yaml"), "rb") as f:
             self.assertEqual(r.body, f.read())
 
+    def test_the_access_log_names_the_token_never_its_secret(self):
+        srv = self.srv
+        r = srv.call("reader", "GET", "/v1/shots/s1", headers={"X-Request-Id": "log-check-1"})
+        self.assertEqual(r.status, 200)
+        log = srv.rigd.read_log()
+        line = next(json.loads(l) for l in log.splitlines() if "log-check-1" in l)
+        self.assertEqual(line["tokenId"], srv.tokens["reader"]["tokenId"])
+        for t in list(srv.tokens.values()):
+            self.assertNotIn(t["secret"], log)
+        self.assertNotIn(srv.admin, log)
+
     def test_forbidden_names_the_scope_and_project(self):
         r = self.srv.call("reader_p1", "POST", "/v1/shots/s1/edits", EDIT)
         self.assertEqual(r.json["requiredScope"], "edit")
