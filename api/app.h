@@ -27,12 +27,14 @@ struct rig_app_limits {
 	unsigned connection_timeout_seconds;
 	size_t read_cache_bytes; /* decoded shots and skins shared by reads; 0 shares none */
 	unsigned frame_workers;  /* libuv's work-queue threads (--threads); 0 counts as 2 */
+	size_t memory_budget_bytes; /* membudget.h; 0: unlimited */
 };
 
 struct rig_inflight;   /* the set of idempotency keys being processed */
 struct rig_shot_cache; /* the write path's last committed shot (batch.h) */
 struct rig_committer;  /* group commit of edit batches (committer.h) */
 struct rig_read_cache; /* decoded shots and skins shared by reads (read_cache.h) */
+struct rig_membudget;  /* bodies, parses and range streams (membudget.h) */
 
 struct rig_app {
 	struct rig_db *db;
@@ -42,6 +44,7 @@ struct rig_app {
 	struct rig_shot_cache *shot_cache;
 	struct rig_committer *committer;
 	struct rig_read_cache *read_cache;
+	struct rig_membudget *budget;
 };
 
 /* Sets up the app over an open database; returns 0 or -1 on OOM. */

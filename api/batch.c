@@ -84,7 +84,7 @@ static int load_for_batch(struct rig_shot_model *out, sqlite3 *conn, const struc
 
 /* Decodes every op, reporting every problem of every op. Returns the decoded
  * array (calloc'd) or NULL when any op is invalid. */
-static struct rig_op *decode_all(json_t *ops, struct rig_errs *errs)
+static struct rig_op *decode_all(json_t *ops, struct rig_bulk *bulk, struct rig_errs *errs)
 {
 	size_t n = json_array_size(ops);
 	struct rig_op *decoded = calloc(n ? n : 1, sizeof *decoded);
@@ -93,7 +93,7 @@ static struct rig_op *decode_all(json_t *ops, struct rig_errs *errs)
 		return NULL;
 	}
 	for (size_t i = 0; i < n; i++)
-		rig_op_decode(&decoded[i], json_array_get(ops, i), (long)i, errs);
+		rig_op_decode(&decoded[i], json_array_get(ops, i), (long)i, bulk, errs);
 	if (rig_errs_any(errs)) {
 		for (size_t i = 0; i < n; i++)
 			rig_op_release(&decoded[i]);
@@ -271,7 +271,7 @@ int rig_batch_apply(sqlite3 *conn, const struct rig_batch *b, struct rig_resp *r
 		goto out;
 	}
 	rig_errs_init(errs);
-	ops = b->decoded ? b->decoded : decode_all(b->ops, errs);
+	ops = b->decoded ? b->decoded : decode_all(b->ops, NULL, errs);
 	if (!ops) {
 		rig_problem_errs(resp, errs, 0);
 		goto out;
@@ -385,7 +385,7 @@ void rig_h_edits(struct rig_req *req, struct rig_resp *resp)
 			    "dryRun must be true or false");
 		return;
 	}
-	json_t *body = rig_api__parse_body(req, resp);
+	json_t *body = rig_api__parse_body_bulk(req, resp, RIG_BULK_EDITS);
 	if (!body)
 		return;
 	struct rig_errs errs;
@@ -408,7 +408,7 @@ void rig_h_edits(struct rig_req *req, struct rig_resp *resp)
 		/* Decoded here, before the write turn or the committer: a large skin
 		 * never holds up other writers while it is parsed. The ops' own
 		 * problems go beside the envelope's, in one answer. */
-		b.decoded = decode_all(b.ops, &errs);
+		b.decoded = decode_all(b.ops, req->bulk, &errs);
 	}
 	if (!json_is_array(b.ops) || json_array_size(b.ops) == 0) {
 		rig_jr_fail(&jr, "ops", "field 'ops' must be a non-empty array of ops");

@@ -11,10 +11,17 @@
 #include <time.h>
 
 #include "api.h"
+#include "bulk.h"
+#include "membudget.h"
 #include "receipts.h"
 #include "sha256.h"
 
 json_t *rig_api__parse_body(struct rig_req *req, struct rig_resp *resp)
+{
+	return rig_api__parse_body_bulk(req, resp, -1);
+}
+
+json_t *rig_api__parse_body_bulk(struct rig_req *req, struct rig_resp *resp, int mode)
 {
 	const char *ctype = rig_api__header(req, "Content-Type");
 	/* Bodies are JSON whatever the label says (curl -d sends form-urlencoded);
@@ -25,9 +32,23 @@ json_t *rig_api__parse_body(struct rig_req *req, struct rig_resp *resp)
 			    "content type '%.60s' is not application/json", ctype);
 		return NULL;
 	}
+	if (mode >= 0 && req->body_scratch && !req->bulk &&
+	    rig_bulk_extract(&req->bulk, req->body_scratch, req->body_len, (enum rig_bulk_mode)mode,
+			     RIG_BULK_MIN_BYTES) != 0) {
+		rig_problem(resp, RIG_MEMORY_BUSY, NULL,
+			    "the server ran out of memory reading the request body");
+		return NULL;
+	}
 	json_error_t jerr;
+	rig_membudget_parse_begin(req->app ? req->app->budget : NULL, req->mem);
 	json_t *doc = json_loadb(req->body ? req->body : "", req->body_len,
 				 JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &jerr);
+	rig_membudget_parse_end();
+	if (!doc && json_error_code(&jerr) == json_error_out_of_memory) {
+		rig_problem(resp, RIG_MEMORY_BUSY, NULL,
+			    "the server ran out of memory parsing the request body");
+		return NULL;
+	}
 	if (!doc) {
 		rig_problem(resp, RIG_MALFORMED_JSON,
 			    json_pack("{s:i, s:i, s:i}", "line", jerr.line, "column", jerr.column,
@@ -55,7 +76,7 @@ void rig_api__fail(struct rig_resp *resp, int rc, const char *what)
 		rig_problem(resp, code, NULL, "%s: the database is busy", what);
 	else
 		rig_problem(resp, code, NULL, "%s failed", what);
-	if (rig_code_retryable(code))
+	if (rig_code_retryable(code) && code != RIG_MEMORY_BUSY) /* rig_problem added it */
 		rig_resp_header(resp, "Retry-After", "1");
 }
 

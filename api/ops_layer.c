@@ -181,7 +181,8 @@ static int decode_frames(const struct rig_jr *jr, json_t *op, struct rig_op *out
 
 /* ---- decoding ---- */
 
-static int decode_layer_op(struct rig_op *out, json_t *op, const struct rig_jr *jr)
+static int decode_layer_op(struct rig_op *out, json_t *op, const struct rig_jr *jr,
+			   struct rig_bulk *bulk)
 {
 	int rc = 0;
 	switch (out->kind) {
@@ -269,12 +270,13 @@ static int decode_layer_op(struct rig_op *out, json_t *op, const struct rig_jr *
 		break;
 	}
 	default:
-		return rig_op__skin_decode(out, op, jr);
+		return rig_op__skin_decode(out, op, jr, bulk);
 	}
 	return rc;
 }
 
-int rig_op_decode(struct rig_op *out, json_t *value, long index, struct rig_errs *errs)
+int rig_op_decode(struct rig_op *out, json_t *value, long index, struct rig_bulk *bulk,
+		  struct rig_errs *errs)
 {
 	memset(out, 0, sizeof *out);
 	out->index = index;
@@ -290,7 +292,7 @@ int rig_op_decode(struct rig_op *out, json_t *value, long index, struct rig_errs
 			out->kind = op_names[i].kind;
 			out->name = op_names[i].name;
 			size_t before = errs->total;
-			decode_layer_op(out, value, &jr);
+			decode_layer_op(out, value, &jr, bulk);
 			return errs->total > before ? -1 : 0;
 		}
 	}

@@ -11,10 +11,12 @@
 
 #include "api.h"
 #include "batch.h"
+#include "bulk.h"
 #include "committer.h"
 #include "read_cache.h"
 #include "frames.h"
 #include "ids.h"
+#include "membudget.h"
 #include "locks.h"
 #include "receipts.h"
 #include "sha256.h"
@@ -189,10 +191,12 @@ int rig_app_init(struct rig_app *app, struct rig_db *db, const struct rig_app_li
 	app->inflight = calloc(1, sizeof *app->inflight);
 	app->shot_cache = rig_shot_cache_new();
 	app->read_cache = rig_read_cache_new(limits->read_cache_bytes);
-	if (!app->inflight || !app->shot_cache || !app->read_cache) {
+	app->budget = rig_membudget_new(limits->memory_budget_bytes);
+	if (!app->inflight || !app->shot_cache || !app->read_cache || !app->budget) {
 		free(app->inflight);
 		rig_shot_cache_free(app->shot_cache);
 		rig_read_cache_free(app->read_cache);
+		rig_membudget_free(app->budget);
 		return -1;
 	}
 	pthread_mutex_init(&app->inflight->lock, NULL);
@@ -215,6 +219,8 @@ void rig_app_release(struct rig_app *app)
 	app->shot_cache = NULL;
 	rig_read_cache_free(app->read_cache);
 	app->read_cache = NULL;
+	rig_membudget_free(app->budget);
+	app->budget = NULL;
 	app->inflight = NULL;
 }
 
@@ -383,6 +389,8 @@ void rig_api_handle(struct rig_req *req, struct rig_resp *resp)
 			return;
 		}
 		dispatch(req, resp, found);
+		rig_bulk_free(req->bulk); /* what the handler did not move out */
+		req->bulk = NULL;
 		return;
 	}
 	if (path_known && strcmp(req->method, "OPTIONS") == 0) {

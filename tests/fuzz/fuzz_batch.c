@@ -84,7 +84,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct rig_op *decoded = calloc(n ? n : 1, sizeof *decoded);
 	int bad = 0;
 	for (size_t i = 0; i < n; i++)
-		bad |= rig_op_decode(&decoded[i], json_array_get(ops, i), (long)i, errs) != 0;
+		bad |= rig_op_decode(&decoded[i], json_array_get(ops, i), (long)i, NULL, errs) != 0;
 	if (!bad) {
 		struct rig_shot_model model;
 		build_shot(&model);
