@@ -59,6 +59,31 @@ void rig_batch_forget(struct rig_app *app)
 	c->valid = false;
 }
 
+/* Skins at least this large leave the write-path cache without their arrays. */
+#define CACHE_SKIN_MAX_VERTS 65536
+
+/* Drops the heavy arrays of large skins from a settled model, as the loader
+ * leaves them (joints only; rig_shot_load_skin reads them back on demand): the
+ * cache keeps the tree and keys, not a copy of every stored mesh. */
+static void shed_large_skins(struct rig_shot_model *m)
+{
+	for (size_t i = 0; i < m->n_layers; i++) {
+		struct rig_model_layer *l = &m->layers[i];
+		if (!l->skin_loaded || l->skin_n_verts < CACHE_SKIN_MAX_VERTS)
+			continue;
+		free(l->skin.source);
+		free(l->skin.triangles);
+		free(l->skin.weight_offsets);
+		free(l->skin.influences);
+		l->skin.source = NULL;
+		l->skin.triangles = NULL;
+		l->skin.weight_offsets = NULL;
+		l->skin.influences = NULL;
+		l->skin.n_verts = l->skin.n_tris = l->skin.n_weight_lists = 0;
+		l->skin_loaded = false;
+	}
+}
+
 /* Loads the shot into *out, from the cache when it still mirrors the stored
  * shot (same row, same version), else from the database. */
 static int load_for_batch(struct rig_shot_model *out, sqlite3 *conn, const struct rig_batch *b)
@@ -324,6 +349,7 @@ int rig_batch_apply(sqlite3 *conn, const struct rig_batch *b, struct rig_resp *r
 		if (b->use_cache && b->app->shot_cache) {
 			struct rig_shot_cache *c = b->app->shot_cache;
 			rig_shot_model_settle(&model, model.version + 1);
+			shed_large_skins(&model);
 			c->next = model;
 			c->pending = true;
 			memset(&model, 0, sizeof model);
