@@ -221,7 +221,7 @@ static bool grow(void **p, size_t *cap, size_t need, size_t elem)
 {
 	if (need <= *cap)
 		return true;
-	size_t cap2 = *cap ? *cap : 1024;
+	size_t cap2 = *cap ? *cap : 64;
 	while (cap2 < need)
 		cap2 *= 2;
 	void *q = realloc(*p, cap2 * elem);
