@@ -43,8 +43,8 @@ json_t *rig_api__parse_body_bulk(struct rig_req *req, struct rig_resp *resp, int
 	rig_membudget_parse_begin(req->app ? req->app->budget : NULL, req->mem);
 	json_t *doc = json_loadb(req->body ? req->body : "", req->body_len,
 				 JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &jerr);
-	rig_membudget_parse_end();
-	if (!doc && json_error_code(&jerr) == json_error_out_of_memory) {
+	bool starved = rig_membudget_parse_end();
+	if (!doc && (starved || json_error_code(&jerr) == json_error_out_of_memory)) {
 		rig_problem(resp, RIG_MEMORY_BUSY, NULL,
 			    "the server ran out of memory parsing the request body");
 		return NULL;

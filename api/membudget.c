@@ -26,6 +26,8 @@ struct rig_membudget {
 };
 
 struct parse_ctx {
+	bool active;
+	bool failed; /* an allocation returned NULL since parse_begin */
 	struct rig_membudget *budget;
 	struct rig_mem_claim *claim;
 };
@@ -41,6 +43,8 @@ static void *counting_malloc(size_t n)
 {
 	void *p = malloc(n);
 	struct rig_mem_claim *c = parsing.claim;
+	if (!p && parsing.active)
+		parsing.failed = true;
 	if (!p || !c)
 		return p;
 	size_t bytes = chunk_bytes(p);
@@ -49,6 +53,7 @@ static void *counting_malloc(size_t n)
 		if (!rig_membudget_reserve(parsing.budget, c, need > PARSE_STEP ? need : PARSE_STEP) &&
 		    !rig_membudget_reserve(parsing.budget, c, need)) {
 			free(p);
+			parsing.failed = true;
 			return NULL;
 		}
 	}
@@ -110,16 +115,19 @@ void rig_membudget_settle(struct rig_membudget *b, struct rig_mem_claim *claim)
 
 void rig_membudget_parse_begin(struct rig_membudget *b, struct rig_mem_claim *claim)
 {
+	parsing.active = true;
+	parsing.failed = false;
 	parsing.budget = b;
 	parsing.claim = b ? claim : NULL;
 	if (claim)
 		claim->charged = 0;
 }
 
-void rig_membudget_parse_end(void)
+bool rig_membudget_parse_end(void)
 {
-	parsing.budget = NULL;
-	parsing.claim = NULL;
+	bool failed = parsing.failed;
+	parsing = (struct parse_ctx){0};
+	return failed;
 }
 
 void rig_membudget_want_trim(struct rig_membudget *b)

@@ -58,9 +58,11 @@ void rig_membudget_settle(struct rig_membudget *b, struct rig_mem_claim *claim);
 /* Charges jansson's allocations on this thread to claim until
  * rig_membudget_parse_end; claim must outlive the parse. Past the claim's
  * reservation each allocation draws from the budget's free bytes, and fails
- * (jansson then reports json_error_out_of_memory) when there are none. */
+ * when there are none. rig_membudget_parse_end says whether any allocation
+ * failed (over the budget or in malloc itself): jansson does not always report
+ * that itself (a failed append returns NULL with the error unset). */
 void rig_membudget_parse_begin(struct rig_membudget *b, struct rig_mem_claim *claim);
-void rig_membudget_parse_end(void);
+bool rig_membudget_parse_end(void);
 
 /* Notes that a large request just released its memory: the next
  * rig_membudget_trim gives free heap back to the kernel. */
