@@ -46,8 +46,8 @@ def grid_body(n, layer=b"m", joint_layer=b"joint"):
 
 
 def grid_for(body_mib):
-    """The grid side whose body is closest to body_mib MiB (about 88 bytes a vertex)."""
-    n = int((body_mib * 2**20 / 88) ** 0.5)
+    """The grid side whose body is closest to body_mib MiB (about 92 bytes a vertex)."""
+    n = int((body_mib * 2**20 / 92) ** 0.5)
     return max(n, 2)
 
 
