@@ -627,12 +627,17 @@ int rig_bulk_map_joints(struct rig_bulk_array *a, const struct rig_skin_def *def
 	return 0;
 }
 
-const char *rig_bulk_joint_id(const struct rig_bulk_array *a, const uint32_t *offsets, size_t v,
-			      size_t k)
+const char *rig_bulk_joint_id(const struct rig_bulk_array *a, const struct rig_skin_def *def,
+			      size_t v, size_t k)
 {
-	if (!a->id_of || v >= a->count || offsets[v] + k >= offsets[v + 1])
+	const uint32_t *offsets = def->weight_offsets;
+	if (!offsets || v >= def->n_weight_lists || offsets[v] + k >= offsets[v + 1])
 		return NULL;
-	return a->ids[a->id_of[offsets[v] + k]];
+	size_t at = offsets[v] + k;
+	uint32_t j = def->influences[at].joint;
+	if (j < def->n_joints)
+		return def->joints[j].id;
+	return a->id_of ? a->ids[a->id_of[at]] : NULL;
 }
 
 void rig_bulk_free(struct rig_bulk *b)

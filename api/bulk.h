@@ -77,9 +77,10 @@ struct rig_bulk_array *rig_bulk_find(struct rig_bulk *b, long op_index,
  * -1 when out of memory (a unchanged). */
 int rig_bulk_map_joints(struct rig_bulk_array *a, const struct rig_skin_def *def);
 
-/* The jointId text of influence k of vertex v (offsets as in def), or NULL. */
-const char *rig_bulk_joint_id(const struct rig_bulk_array *a, const uint32_t *offsets, size_t v,
-			      size_t k);
+/* The jointId text of influence k of vertex v, once a's weights moved into def
+ * (the joint's id when it is known, else the id a kept), or NULL. */
+const char *rig_bulk_joint_id(const struct rig_bulk_array *a, const struct rig_skin_def *def,
+			      size_t v, size_t k);
 
 /* Frees b and every array still in it; a no-op on NULL. */
 void rig_bulk_free(struct rig_bulk *b);

@@ -342,7 +342,7 @@ static void name_unknown_joints(struct rig_errs *errs, size_t from, json_t *weig
 			continue;
 		json_t *inf = json_array_get(json_array_get(weights, (size_t)e->vertex_index),
 					     (size_t)e->influence_index);
-		const char *id = a ? rig_bulk_joint_id(a, d->weight_offsets, (size_t)e->vertex_index,
+		const char *id = a ? rig_bulk_joint_id(a, d, (size_t)e->vertex_index,
 						       (size_t)e->influence_index)
 				   : json_string_value(json_object_get(inf, "jointId"));
 		if (id)
