@@ -26,6 +26,7 @@ struct rig_membudget {
 };
 
 struct parse_ctx {
+	size_t base; /* the claim's reservation when the parse began */
 	bool active;
 	bool failed; /* an allocation returned NULL since parse_begin */
 	struct rig_membudget *budget;
@@ -119,13 +120,22 @@ void rig_membudget_parse_begin(struct rig_membudget *b, struct rig_mem_claim *cl
 	parsing.failed = false;
 	parsing.budget = b;
 	parsing.claim = b ? claim : NULL;
-	if (claim)
+	if (claim) {
 		claim->charged = 0;
+		parsing.base = claim->reserved;
+	}
 }
 
 bool rig_membudget_parse_end(void)
 {
 	bool failed = parsing.failed;
+	struct rig_mem_claim *c = parsing.claim;
+	if (failed && c && c->reserved > parsing.base) {
+		/* jansson freed its partial tree: what the parse drew goes back now,
+		 * not when the request's connection is torn down. */
+		atomic_fetch_sub(&parsing.budget->used, c->reserved - parsing.base);
+		c->reserved = parsing.base;
+	}
 	parsing = (struct parse_ctx){0};
 	return failed;
 }

@@ -60,7 +60,8 @@ void rig_membudget_settle(struct rig_membudget *b, struct rig_mem_claim *claim);
  * reservation each allocation draws from the budget's free bytes, and fails
  * when there are none. rig_membudget_parse_end says whether any allocation
  * failed (over the budget or in malloc itself): jansson does not always report
- * that itself (a failed append returns NULL with the error unset). */
+ * that itself (a failed append returns NULL with the error unset). After a
+ * failed parse the bytes it drew past the claim's reservation go back at once. */
 void rig_membudget_parse_begin(struct rig_membudget *b, struct rig_mem_claim *claim);
 bool rig_membudget_parse_end(void);
 
