@@ -29,6 +29,15 @@ static void ws(struct scan *s)
 
 static bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
+/* Consumes c when it is next; never steps past the body's final NUL. */
+static bool eat(struct scan *s, char c)
+{
+	if (*s->p != c)
+		return false;
+	s->p++;
+	return true;
+}
+
 /* A JSON number, strictly. An integer token of at most 18 digits gives
  * *is_int and *ival; every token gives *dval as jansson's json_number_value
  * would. False for anything jansson would reject or might (19+ digit integers,
@@ -185,7 +194,7 @@ static bool skip_value(struct scan *s, int depth)
 				s->p++;
 				return true;
 			}
-			if (*s->p++ != ',')
+			if (!eat(s, ','))
 				return false;
 		}
 	case '{':
@@ -200,14 +209,14 @@ static bool skip_value(struct scan *s, int depth)
 			if (!string(s, &text, &len, &plain))
 				return false;
 			ws(s);
-			if (*s->p++ != ':' || !skip_value(s, depth + 1))
+			if (!eat(s, ':') || !skip_value(s, depth + 1))
 				return false;
 			ws(s);
 			if (*s->p == '}') {
 				s->p++;
 				return true;
 			}
-			if (*s->p++ != ',')
+			if (!eat(s, ','))
 				return false;
 		}
 	default:
@@ -238,7 +247,7 @@ static bool read_xy(struct scan *s, double out[2])
 {
 	bool seen[2] = {false, false}, is_int;
 	long long i;
-	if (*s->p++ != '{')
+	if (!eat(s, '{'))
 		return false;
 	for (int k = 0; k < 2; k++) {
 		ws(s);
@@ -247,7 +256,7 @@ static bool read_xy(struct scan *s, double out[2])
 			return false;
 		seen[which] = true;
 		ws(s);
-		if (*s->p++ != (k == 0 ? ',' : '}'))
+		if (!eat(s, (k == 0 ? ',' : '}')))
 			return false;
 	}
 	return true;
@@ -255,7 +264,7 @@ static bool read_xy(struct scan *s, double out[2])
 
 static bool read_triangle(struct scan *s, uint32_t out[3])
 {
-	if (*s->p++ != '[')
+	if (!eat(s, '['))
 		return false;
 	for (int k = 0; k < 3; k++) {
 		bool is_int;
@@ -267,7 +276,7 @@ static bool read_triangle(struct scan *s, uint32_t out[3])
 		/* as ops_skin.c's as_index: only an integer in [0, 2^32 - 1) is an index */
 		out[k] = is_int && i >= 0 && i < (long long)UINT32_MAX ? (uint32_t)i : UINT32_MAX;
 		ws(s);
-		if (*s->p++ != (k == 2 ? ']' : ','))
+		if (!eat(s, (k == 2 ? ']' : ',')))
 			return false;
 	}
 	return true;
@@ -309,7 +318,7 @@ static bool read_influence(struct scan *s, struct ids *ids, struct rig_skin_infl
 {
 	bool seen_id = false, seen_w = false, is_int;
 	long long i;
-	if (*s->p++ != '{')
+	if (!eat(s, '{'))
 		return false;
 	for (int k = 0; k < 2; k++) {
 		ws(s);
@@ -332,7 +341,7 @@ static bool read_influence(struct scan *s, struct ids *ids, struct rig_skin_infl
 			return false;
 		}
 		ws(s);
-		if (*s->p++ != (k == 0 ? ',' : '}'))
+		if (!eat(s, (k == 0 ? ',' : '}')))
 			return false;
 	}
 	return true;
@@ -382,7 +391,7 @@ static bool read_array(struct scan *s, struct rig_bulk_array *a)
 			if (!grow((void **)&a->offsets, &cap, n + 2, sizeof *a->offsets))
 				goto oom;
 			a->offsets[n] = (uint32_t)n_infl;
-			good = *s->p++ == '[';
+			good = eat(s, '[');
 			ws(s);
 			if (good && *s->p == ']') {
 				s->p++;
@@ -402,7 +411,7 @@ static bool read_array(struct scan *s, struct rig_bulk_array *a)
 					s->p++;
 					break;
 				}
-				good = good && *s->p++ == ',';
+				good = good && eat(s, ',');
 				ws(s);
 			}
 			break;
@@ -417,7 +426,7 @@ static bool read_array(struct scan *s, struct rig_bulk_array *a)
 			ok = true;
 			goto done;
 		}
-		if (*s->p++ != ',')
+		if (!eat(s, ','))
 			goto done;
 		ws(s);
 	}
@@ -499,7 +508,7 @@ static bool object(struct scan *s, member_fn member, long ctx, int depth)
 		if (!string(s, &key, &len, &plain))
 			return false;
 		ws(s);
-		if (*s->p++ != ':')
+		if (!eat(s, ':'))
 			return false;
 		ws(s);
 		if (!member(s, key, len, plain, ctx, depth + 1))
@@ -509,7 +518,7 @@ static bool object(struct scan *s, member_fn member, long ctx, int depth)
 			s->p++;
 			return true;
 		}
-		if (*s->p++ != ',')
+		if (!eat(s, ','))
 			return false;
 	}
 }
@@ -559,7 +568,7 @@ static bool root_member(struct scan *s, const char *key, size_t len, bool plain,
 			s->p++;
 			return true;
 		}
-		if (*s->p++ != ',')
+		if (!eat(s, ','))
 			return false;
 	}
 }
