@@ -64,6 +64,10 @@ Test(bulk, leaves_arrays_with_anything_unusual_untouched)
 		"{\"weights\":[[{\"jointId\":\"a\\n\",\"weight\":1}]]}", /* escape in an id */
 		"{\"weights\":[[{\"jointId\":\"a\",\"weight\":1,\"x\":0}]]}",
 		"{\"weights\":[[1,2,3,4,5,6,7,8,9]]}",
+		"{\"weights\":[[",                                 /* truncated: never read */
+		"{\"weights\":[[{\"jointId\":\"a\",\"weight\":1}", /* past the end */
+		"{\"source\":[{\"x\":1",
+		"{\"triangles\":[[0,1,",
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		char *body = strdup(cases[i]);
