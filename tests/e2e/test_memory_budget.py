@@ -6,6 +6,10 @@
   503 MEMORY_BUSY, Retry-After and Connection: close, and changes nothing; once
   the first upload's connection is gone its reservation is back and the very
   same batch is applied (201).
+- An open frame-range stream reserves its window: with the budget held by an
+  upload declared at the body limit, a range is 503 MEMORY_BUSY before any
+  frame is sent (a single frame, which reserves nothing, still answers), and
+  200 again once the upload is gone.
 - A body the whole budget can never hold is 413 BODY_TOO_LARGE, with
   maxBodyBytes = budget / 8 (also in GET /v1/limits).
 - A parse that outgrows the budget (a 16 MiB array of empty arrays: a jansson
@@ -26,6 +30,11 @@ import unittest
 from rigd_harness import Rigd, RigdTestCase, main
 
 E = "/v1/shots/s1/edits"
+SKIN = {"source": [{"x": 0, "y": 0}, {"x": 10, "y": 0}, {"x": 0, "y": 10}],
+        "triangles": [[0, 1, 2]],
+        "joints": [{"id": "j", "bind": [1, 0, 0, 1, 0, 0]}],
+        "weights": [[{"jointId": "j", "weight": 1}]] * 3,
+        "jointLayers": [{"jointId": "j", "layerId": "arm"}]}
 MiB = 1 << 20
 
 
@@ -118,6 +127,27 @@ class BudgetRefusal(RigdTestCase, Setup):
         self.assertIsNotNone(r)
         self.assertEqual(r.status, 201, r)
         self.assertEqual(self.rigd.get("/v1/shots/s1").json["version"], v0 + 1)
+
+    def test_range_stream_window_counts_against_the_budget(self):
+        self.setup_shot(self.rigd)
+        self.rigd.edit("s1", [{"op": "layer.create", "layerId": "m", "name": "M", "kind": "mesh"},
+                              {"op": "layer.skin", "layerId": "m", "skin": SKIN}])
+        rng = "/v1/shots/s1/layers/m/frames?from=0&to=10&format=f32"
+        self.assertEqual(self.rigd.get(rng).status, 200)
+        # an upload declared at the body limit holds the whole budget but 8 bytes
+        held = socket.create_connection(("127.0.0.1", self.rigd.port), timeout=30)
+        held.sendall(post_head(32 * MiB - 1) + b'{"ops":[')
+        time.sleep(0.3)
+        r = self.rigd.get(rng)
+        body = self.assertProblem(r, 503, "MEMORY_BUSY")
+        self.assertEqual(r.header("Retry-After"), "1")
+        self.assertEqual(body["memoryBudgetBytes"], 256 * MiB)
+        self.assertEqual(self.rigd.get("/v1/shots/s1/frames/0?layers=m").status, 200)
+        held.close()
+        deadline = time.monotonic() + 30
+        while self.rigd.get(rng).status == 503 and time.monotonic() < deadline:
+            time.sleep(0.2)
+        self.assertEqual(self.rigd.get(rng).status, 200)
 
     def test_body_the_whole_budget_cannot_hold_is_413(self):
         self.setup_shot(self.rigd)
