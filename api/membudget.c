@@ -51,8 +51,15 @@ static void *counting_malloc(size_t n)
 	size_t bytes = chunk_bytes(p);
 	if (c->charged + bytes > c->reserved) {
 		size_t need = c->charged + bytes - c->reserved;
-		if (!rig_membudget_reserve(parsing.budget, c, need > PARSE_STEP ? need : PARSE_STEP) &&
-		    !rig_membudget_reserve(parsing.budget, c, need)) {
+		/* One parse may hold at most half the budget beyond its own reservation
+		 * at admission, so a single pathological body cannot starve the rest. */
+		size_t cap = parsing.budget->limit / 2;
+		if (cap < parsing.base)
+			cap = parsing.base;
+		bool over = parsing.budget->limit && c->reserved + need > cap;
+		if (over ||
+		    (!rig_membudget_reserve(parsing.budget, c, need > PARSE_STEP ? need : PARSE_STEP) &&
+		     !rig_membudget_reserve(parsing.budget, c, need))) {
 			free(p);
 			parsing.failed = true;
 			return NULL;

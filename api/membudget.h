@@ -57,8 +57,9 @@ void rig_membudget_settle(struct rig_membudget *b, struct rig_mem_claim *claim);
 
 /* Charges jansson's allocations on this thread to claim until
  * rig_membudget_parse_end; claim must outlive the parse. Past the claim's
- * reservation each allocation draws from the budget's free bytes, and fails
- * when there are none. rig_membudget_parse_end says whether any allocation
+ * reservation each allocation draws from the budget's free bytes (one parse
+ * holds at most half the budget, or its admission reservation if larger), and
+ * fails when there are none. rig_membudget_parse_end says whether any allocation
  * failed (over the budget or in malloc itself): jansson does not always report
  * that itself (a failed append returns NULL with the error unset). After a
  * failed parse the bytes it drew past the claim's reservation go back at once. */
