@@ -114,7 +114,7 @@ static struct rig_op *decode_all(json_t *ops, struct rig_bulk *bulk, struct rig_
 	size_t n = json_array_size(ops);
 	struct rig_op *decoded = calloc(n ? n : 1, sizeof *decoded);
 	if (!decoded) {
-		rig_errs_add(errs, RIG_INTERNAL, "out of memory");
+		rig_errs_add(errs, RIG_MEMORY_BUSY, "the server ran out of memory decoding the ops");
 		return NULL;
 	}
 	for (size_t i = 0; i < n; i++)

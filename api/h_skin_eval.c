@@ -34,7 +34,7 @@ static struct rig_skin_pose *decode_poses(json_t *body, size_t *out_n, const str
 	size_t n = json_array_size(poses);
 	struct rig_skin_pose *out = calloc(n ? n : 1, sizeof *out);
 	if (!out) {
-		rig_jr_fail(jr, "poses", "out of memory");
+		rig_jr_out_of_memory(jr, "poses");
 		return NULL;
 	}
 	for (size_t i = 0; i < n; i++) {

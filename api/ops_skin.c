@@ -24,17 +24,6 @@ static void scope(struct rig_errs *errs, size_t from, long op_index, const char 
 	rig_errs_scope(errs, from, op_index, prefix);
 }
 
-/* Records that memory ran out while decoding field: MEMORY_BUSY (503), never
- * a client error. Returns -1. */
-static int out_of_memory(const struct rig_jr *jr, const char *field)
-{
-	struct rig_err *e = rig_errs_add(jr->errs, RIG_MEMORY_BUSY,
-					 "the server ran out of memory decoding '%s'", field);
-	e->op_index = jr->op_index;
-	snprintf(e->pointer, sizeof e->pointer, "%s/%s", jr->base, field);
-	return -1;
-}
-
 /* The array bulk decoded for field of this skin, when the tree holds its empty
  * stand-in there; NULL to decode the tree's array. */
 static struct rig_bulk_array *bulk_for(const struct rig_jr *jr, struct rig_bulk *bulk,
@@ -70,7 +59,7 @@ static int decode_source(const struct rig_jr *jr, json_t *skin, struct rig_skin_
 	}
 	d->source = malloc((n ? n : 1) * 2 * sizeof *d->source);
 	if (!d->source)
-		return out_of_memory(jr, "source");
+		return rig_jr_out_of_memory(jr, "source");
 	d->n_verts = n;
 	int rc = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -125,7 +114,7 @@ static int decode_triangles(const struct rig_jr *jr, json_t *skin, struct rig_sk
 	}
 	d->triangles = malloc((n ? n : 1) * 3 * sizeof *d->triangles);
 	if (!d->triangles)
-		return out_of_memory(jr, "triangles");
+		return rig_jr_out_of_memory(jr, "triangles");
 	d->n_tris = n;
 	int rc = 0;
 	for (size_t t = 0; t < n; t++) {
@@ -167,7 +156,7 @@ static int decode_joints(const struct rig_jr *jr, json_t *skin, struct rig_skin_
 	}
 	d->joints = calloc(n ? n : 1, sizeof *d->joints);
 	if (!d->joints)
-		return out_of_memory(jr, "joints");
+		return rig_jr_out_of_memory(jr, "joints");
 	d->n_joints = n;
 	int rc = 0;
 	for (size_t j = 0; j < n; j++) {
@@ -221,7 +210,7 @@ static int decode_weights(const struct rig_jr *jr, json_t *skin, struct rig_skin
 	}
 	if (a) { /* lists of at most RIG_MAX_INFLUENCES {jointId, weight}, checked */
 		if (rig_bulk_map_joints(a, d) != 0)
-			return out_of_memory(jr, "weights");
+			return rig_jr_out_of_memory(jr, "weights");
 		d->weight_offsets = a->offsets;
 		d->influences = a->influences;
 		a->offsets = NULL;
@@ -236,7 +225,7 @@ static int decode_weights(const struct rig_jr *jr, json_t *skin, struct rig_skin
 	d->weight_offsets = malloc((n + 1) * sizeof *d->weight_offsets);
 	d->influences = malloc((total ? total : 1) * sizeof *d->influences);
 	if (!d->weight_offsets || !d->influences)
-		return out_of_memory(jr, "weights");
+		return rig_jr_out_of_memory(jr, "weights");
 	d->n_weight_lists = n;
 	int rc = 0;
 	size_t at = 0;
@@ -591,7 +580,7 @@ static int apply_capture(struct rig_op_ctx *ctx, struct rig_op *op)
 	struct rig_affine *poses = NULL;
 	int rc = -1;
 	if (rig_scene_view_init(&view, ctx->model) != 0) {
-		op_error(ctx, op, RIG_MEMORY_BUSY, "", "out of memory");
+		op_error(ctx, op, RIG_MEMORY_BUSY, "", "the server ran out of memory");
 		return -1;
 	}
 	long mesh = view.index_of[l - ctx->model->layers];
@@ -602,7 +591,7 @@ static int apply_capture(struct rig_op_ctx *ctx, struct rig_op *op)
 	r = rig_resolver_new(&view.scene);
 	poses = calloc(l->skin.n_joints ? l->skin.n_joints : 1, sizeof *poses);
 	if (!r || !poses) {
-		op_error(ctx, op, RIG_MEMORY_BUSY, "", "out of memory");
+		op_error(ctx, op, RIG_MEMORY_BUSY, "", "the server ran out of memory");
 		goto out;
 	}
 	/* frame is the mesh layer's signed local frame. */
@@ -688,7 +677,7 @@ static int apply_weights_put(struct rig_op_ctx *ctx, struct rig_op *op)
 		struct rig_skin_influence *grown =
 			realloc(d->influences, new_total * sizeof *grown);
 		if (!grown) {
-			op_error(ctx, op, RIG_MEMORY_BUSY, "", "out of memory");
+			op_error(ctx, op, RIG_MEMORY_BUSY, "", "the server ran out of memory");
 			return -1;
 		}
 		d->influences = grown;
