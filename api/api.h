@@ -21,6 +21,14 @@ typedef void (*rig_handler)(struct rig_req *req, struct rig_resp *resp);
  * failure fills resp with a 400/415 problem and returns NULL. New reference. */
 json_t *rig_api__parse_body(struct rig_req *req, struct rig_resp *resp);
 
+/* Bodies at least this long go through the compact array decoder (bulk.h). */
+#define RIG_BULK_MIN_BYTES ((size_t)0) /* every body: the path every test exercises */
+
+/* As rig_api__parse_body, first decoding the large skin arrays of a body laid
+ * out as mode (enum rig_bulk_mode; -1: none) into req->bulk. Running out of
+ * memory (or past the memory budget) while parsing is 503 MEMORY_BUSY. */
+json_t *rig_api__parse_body_bulk(struct rig_req *req, struct rig_resp *resp, int mode);
+
 /* Answers a storage failure (negative enum rig_code) as a problem. */
 void rig_api__fail(struct rig_resp *resp, int rc, const char *what);
 

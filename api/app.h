@@ -29,6 +29,7 @@ struct rig_app_limits {
 	unsigned frame_workers;  /* libuv's work-queue threads (--threads); 0 counts as 2 */
 	bool auth_off;           /* --auth off: no tokens, X-Rigd-Actor trusted (development) */
 	double rate_limit;       /* --rate-limit: requests per second per token; 0 = none */
+	size_t memory_budget_bytes; /* membudget.h; 0: unlimited */
 };
 
 struct rig_inflight;   /* the set of idempotency keys being processed */
@@ -36,6 +37,7 @@ struct rig_shot_cache; /* the write path's last committed shot (batch.h) */
 struct rig_committer;  /* group commit of edit batches (committer.h) */
 struct rig_read_cache; /* decoded shots and skins shared by reads (read_cache.h) */
 struct rig_ratelimit;  /* per-token request budgets (ratelimit.h) */
+struct rig_membudget;  /* bodies, parses and range streams (membudget.h) */
 
 struct rig_app {
 	struct rig_db *db;
@@ -46,6 +48,7 @@ struct rig_app {
 	struct rig_committer *committer;
 	struct rig_read_cache *read_cache;
 	struct rig_ratelimit *ratelimit; /* NULL: no rate limit */
+	struct rig_membudget *budget;
 };
 
 /* Sets up the app over an open database; returns 0 or -1 on OOM. */

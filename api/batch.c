@@ -59,6 +59,31 @@ void rig_batch_forget(struct rig_app *app)
 	c->valid = false;
 }
 
+/* Skins at least this large leave the write-path cache without their arrays. */
+#define CACHE_SKIN_MAX_VERTS 65536
+
+/* Drops the heavy arrays of large skins from a settled model, as the loader
+ * leaves them (joints only; rig_shot_load_skin reads them back on demand): the
+ * cache keeps the tree and keys, not a copy of every stored mesh. */
+static void shed_large_skins(struct rig_shot_model *m)
+{
+	for (size_t i = 0; i < m->n_layers; i++) {
+		struct rig_model_layer *l = &m->layers[i];
+		if (!l->skin_loaded || l->skin_n_verts < CACHE_SKIN_MAX_VERTS)
+			continue;
+		free(l->skin.source);
+		free(l->skin.triangles);
+		free(l->skin.weight_offsets);
+		free(l->skin.influences);
+		l->skin.source = NULL;
+		l->skin.triangles = NULL;
+		l->skin.weight_offsets = NULL;
+		l->skin.influences = NULL;
+		l->skin.n_verts = l->skin.n_tris = l->skin.n_weight_lists = 0;
+		l->skin_loaded = false;
+	}
+}
+
 /* Loads the shot into *out, from the cache when it still mirrors the stored
  * shot (same row, same version), else from the database. */
 static int load_for_batch(struct rig_shot_model *out, sqlite3 *conn, const struct rig_batch *b)
@@ -84,16 +109,16 @@ static int load_for_batch(struct rig_shot_model *out, sqlite3 *conn, const struc
 
 /* Decodes every op, reporting every problem of every op. Returns the decoded
  * array (calloc'd) or NULL when any op is invalid. */
-static struct rig_op *decode_all(json_t *ops, struct rig_errs *errs)
+static struct rig_op *decode_all(json_t *ops, struct rig_bulk *bulk, struct rig_errs *errs)
 {
 	size_t n = json_array_size(ops);
 	struct rig_op *decoded = calloc(n ? n : 1, sizeof *decoded);
 	if (!decoded) {
-		rig_errs_add(errs, RIG_INTERNAL, "out of memory");
+		rig_errs_add(errs, RIG_MEMORY_BUSY, "the server ran out of memory decoding the ops");
 		return NULL;
 	}
 	for (size_t i = 0; i < n; i++)
-		rig_op_decode(&decoded[i], json_array_get(ops, i), (long)i, errs);
+		rig_op_decode(&decoded[i], json_array_get(ops, i), (long)i, bulk, errs);
 	if (rig_errs_any(errs)) {
 		for (size_t i = 0; i < n; i++)
 			rig_op_release(&decoded[i]);
@@ -273,7 +298,7 @@ int rig_batch_apply(sqlite3 *conn, const struct rig_batch *b, struct rig_resp *r
 		goto out;
 	}
 	rig_errs_init(errs);
-	ops = b->decoded ? b->decoded : decode_all(b->ops, errs);
+	ops = b->decoded ? b->decoded : decode_all(b->ops, NULL, errs);
 	if (!ops) {
 		rig_problem_errs(resp, errs, 0);
 		goto out;
@@ -326,6 +351,7 @@ int rig_batch_apply(sqlite3 *conn, const struct rig_batch *b, struct rig_resp *r
 		if (b->use_cache && b->app->shot_cache) {
 			struct rig_shot_cache *c = b->app->shot_cache;
 			rig_shot_model_settle(&model, model.version + 1);
+			shed_large_skins(&model);
 			c->next = model;
 			c->pending = true;
 			memset(&model, 0, sizeof model);
@@ -387,7 +413,7 @@ void rig_h_edits(struct rig_req *req, struct rig_resp *resp)
 			    "dryRun must be true or false");
 		return;
 	}
-	json_t *body = rig_api__parse_body(req, resp);
+	json_t *body = rig_api__parse_body_bulk(req, resp, RIG_BULK_EDITS);
 	if (!body)
 		return;
 	struct rig_errs errs;
@@ -412,7 +438,7 @@ void rig_h_edits(struct rig_req *req, struct rig_resp *resp)
 		/* Decoded here, before the write turn or the committer: a large skin
 		 * never holds up other writers while it is parsed. The ops' own
 		 * problems go beside the envelope's, in one answer. */
-		b.decoded = decode_all(b.ops, &errs);
+		b.decoded = decode_all(b.ops, req->bulk, &errs);
 	}
 	if (!json_is_array(b.ops) || json_array_size(b.ops) == 0) {
 		rig_jr_fail(&jr, "ops", "field 'ops' must be a non-empty array of ops");

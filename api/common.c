@@ -13,9 +13,17 @@
 
 #include "api.h"
 #include "idempotency.h"
+#include "bulk.h"
+#include "membudget.h"
+#include "receipts.h"
 #include "sha256.h"
 
 json_t *rig_api__parse_body(struct rig_req *req, struct rig_resp *resp)
+{
+	return rig_api__parse_body_bulk(req, resp, -1);
+}
+
+json_t *rig_api__parse_body_bulk(struct rig_req *req, struct rig_resp *resp, int mode)
 {
 	const char *ctype = rig_api__header(req, "Content-Type");
 	/* Bodies are JSON whatever the label says (curl -d sends form-urlencoded);
@@ -26,9 +34,23 @@ json_t *rig_api__parse_body(struct rig_req *req, struct rig_resp *resp)
 			    "content type '%.60s' is not application/json", ctype);
 		return NULL;
 	}
+	if (mode >= 0 && req->body_scratch && !req->bulk &&
+	    rig_bulk_extract(&req->bulk, req->body_scratch, req->body_len, (enum rig_bulk_mode)mode,
+			     RIG_BULK_MIN_BYTES) != 0) {
+		rig_problem(resp, RIG_MEMORY_BUSY, NULL,
+			    "the server ran out of memory reading the request body");
+		return NULL;
+	}
 	json_error_t jerr;
+	rig_membudget_parse_begin(req->app ? req->app->budget : NULL, req->mem);
 	json_t *doc = json_loadb(req->body ? req->body : "", req->body_len,
 				 JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &jerr);
+	bool starved = rig_membudget_parse_end();
+	if (!doc && (starved || json_error_code(&jerr) == json_error_out_of_memory)) {
+		rig_problem(resp, RIG_MEMORY_BUSY, NULL,
+			    "the server ran out of memory parsing the request body");
+		return NULL;
+	}
 	if (!doc) {
 		rig_problem(resp, RIG_MALFORMED_JSON,
 			    json_pack("{s:i, s:i, s:i}", "line", jerr.line, "column", jerr.column,
@@ -59,8 +81,9 @@ void rig_api__fail(struct rig_resp *resp, int rc, const char *what)
 			    what);
 	else
 		rig_problem(resp, code, NULL, "%s failed", what);
-	/* A full disk stays full until an operator acts: no Retry-After hint. */
-	if (rig_code_retryable(code) && code != RIG_STORAGE_FULL)
+	/* A full disk stays full until an operator acts: no Retry-After hint; a
+	 * memory refusal got its own from rig_problem. */
+	if (rig_code_retryable(code) && code != RIG_STORAGE_FULL && code != RIG_MEMORY_BUSY)
 		rig_resp_header(resp, "Retry-After", "1");
 }
 

@@ -14,6 +14,8 @@
 
 struct rig_app;
 struct rig_idem;
+struct rig_bulk;
+struct rig_mem_claim;
 
 #define RIG_MAX_PATH_PARAMS 4
 #define RIG_MAX_RESP_HEADERS 8
@@ -34,6 +36,16 @@ struct rig_req {
 	const char *query_string;
 	bool arrived_draining;    /* the request arrived after shutdown began */
 	struct rig_app *app;
+	/* The same buffer as body when the front lets the handler overwrite it
+	 * (rig_api__parse_body blanks the large arrays it decodes itself); NULL
+	 * otherwise. Written only after the idempotency fingerprint is taken. */
+	char *body_scratch;
+	/* The request's memory reservation (membudget.h), charged by the body's
+	 * parse; NULL: nothing reserved, the parse draws on the budget alone. */
+	struct rig_mem_claim *mem;
+	/* Arrays of the body decoded by rig_api__parse_body (bulk.h); owned by
+	 * the front and freed with the request. */
+	struct rig_bulk *bulk;
 
 	/* Filled by the router. */
 	char params[RIG_MAX_PATH_PARAMS][RIG_ID_MAX + 1];

@@ -25,6 +25,7 @@
 #include <uv.h>
 
 #include "api.h"
+#include "membudget.h"
 #include "evaluate.h"
 #include "frames.h"
 
@@ -68,6 +69,8 @@ struct range {
 	char layer_id[RIG_ID_MAX + 1];
 	char shot_id[RIG_ID_MAX + 1];
 	long long version;
+	struct rig_membudget *budget; /* the window's bytes are reserved in it */
+	struct rig_mem_claim claim;
 	const uint32_t *tris;
 	size_t n_tris;
 };
@@ -298,6 +301,7 @@ static void range_free(void *ctx)
 	}
 	rig_buf_release(&rg->out);
 	rig_eval_release(&rg->ev);
+	rig_membudget_settle(rg->budget, &rg->claim);
 	free(rg);
 }
 
@@ -383,6 +387,17 @@ void rig_h_frame_range(struct rig_req *req, struct rig_resp *resp)
 				    : clamp_size(WINDOW_BYTES / (frame_bytes + 16 * rg->n_verts), least,
 						 RIG_RANGE_WINDOW);
 	rig_buf_init(&rg->out);
+	/* The window counts against the memory budget while the stream is open:
+	 * each slot's doubles and encoded chunk, and one more chunk being sent. */
+	size_t slot_bytes = 16 * rg->n_verts + rg->chunk * frame_bytes;
+	rg->budget = req->app->budget;
+	if (!rig_membudget_reserve(rg->budget, &rg->claim, (rg->n_slots + 1) * slot_bytes)) {
+		rig_problem(resp, RIG_MEMORY_BUSY,
+			    json_pack("{s:I}", "memoryBudgetBytes",
+				      (json_int_t)rig_membudget_limit(rg->budget)),
+			    "the server's memory budget cannot hold this range's window now");
+		goto fail;
+	}
 	for (size_t i = 0; i < rg->n_slots; i++) {
 		struct slot *s = &rg->slots[i];
 		s->range = rg;

@@ -34,7 +34,7 @@ static struct rig_skin_pose *decode_poses(json_t *body, size_t *out_n, const str
 	size_t n = json_array_size(poses);
 	struct rig_skin_pose *out = calloc(n ? n : 1, sizeof *out);
 	if (!out) {
-		rig_jr_fail(jr, "poses", "out of memory");
+		rig_jr_out_of_memory(jr, "poses");
 		return NULL;
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -61,7 +61,7 @@ static struct rig_skin_pose *decode_poses(json_t *body, size_t *out_n, const str
 
 void rig_h_skin_evaluate(struct rig_req *req, struct rig_resp *resp)
 {
-	json_t *body = rig_api__parse_body(req, resp);
+	json_t *body = rig_api__parse_body_bulk(req, resp, RIG_BULK_SKIN);
 	if (!body)
 		return;
 	struct rig_errs *errs = malloc(sizeof *errs);
@@ -79,7 +79,7 @@ void rig_h_skin_evaluate(struct rig_req *req, struct rig_resp *resp)
 	rig_errs_init(errs);
 	struct rig_jr jr = {errs, RIG_INVALID_FIELD, "", RIG_NO_INDEX};
 	static const char *const extra[] = {"poses", NULL};
-	if (rig_skin_json_decode(&def, body, &jr, false, extra, NULL) == 0)
+	if (rig_skin_json_decode(&def, body, &jr, false, extra, NULL, req->bulk) == 0)
 		poses = decode_poses(body, &n_poses, &jr);
 	if (rig_errs_any(errs) || !(skin = rig_skin_new(&def, errs))) {
 		rig_problem_errs(resp, errs, 0);

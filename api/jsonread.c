@@ -23,6 +23,15 @@ int rig_jr_fail(const struct rig_jr *jr, const char *key, const char *fmt, ...)
 	return -1;
 }
 
+int rig_jr_out_of_memory(const struct rig_jr *jr, const char *key)
+{
+	struct rig_err *e = rig_errs_add(jr->errs, RIG_MEMORY_BUSY,
+					 "the server ran out of memory decoding '%s'", key);
+	e->op_index = jr->op_index;
+	snprintf(e->pointer, sizeof e->pointer, "%s/%s", jr->base, key);
+	return -1;
+}
+
 int rig_jr_known(const struct rig_jr *jr, json_t *obj, const char *const *allowed)
 {
 	const char *key;

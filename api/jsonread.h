@@ -25,6 +25,10 @@ struct rig_jr {
 int rig_jr_fail(const struct rig_jr *jr, const char *key, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* Records that memory ran out while decoding key: MEMORY_BUSY (503, the
+ * server's condition, never the client's) at base + "/" + key; returns -1. */
+int rig_jr_out_of_memory(const struct rig_jr *jr, const char *key);
+
 /* Rejects members of obj not listed in allowed (NULL-terminated). */
 int rig_jr_known(const struct rig_jr *jr, json_t *obj, const char *const *allowed);
 

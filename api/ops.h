@@ -14,6 +14,7 @@
 #include <sqlite3.h>
 #include <stdbool.h>
 
+#include "bulk.h"
 #include "err.h"
 #include "jsonread.h"
 #include "keys.h"
@@ -118,9 +119,11 @@ struct rig_op_ctx {
 	size_t n_locks;
 };
 
-/* Decodes op i of a batch (value borrowed). Records violations and returns -1,
- * or fills *out and returns 0. */
-int rig_op_decode(struct rig_op *out, json_t *value, long index, struct rig_errs *errs);
+/* Decodes op i of a batch (value borrowed). bulk (may be NULL) holds the arrays
+ * rig_bulk_extract decoded from the body; the op moves out those of its skin.
+ * Records violations and returns -1, or fills *out and returns 0. */
+int rig_op_decode(struct rig_op *out, json_t *value, long index, struct rig_bulk *bulk,
+		  struct rig_errs *errs);
 
 /* Frees what a decoded op owns. */
 void rig_op_release(struct rig_op *op);
@@ -130,7 +133,8 @@ void rig_op_release(struct rig_op *op);
 int rig_op_apply(struct rig_op_ctx *ctx, struct rig_op *op);
 
 /* The per-kind decoders and appliers of skin ops, in ops_skin.c. */
-int rig_op__skin_decode(struct rig_op *out, json_t *value, const struct rig_jr *jr);
+int rig_op__skin_decode(struct rig_op *out, json_t *value, const struct rig_jr *jr,
+			struct rig_bulk *bulk);
 int rig_op__skin_apply(struct rig_op_ctx *ctx, struct rig_op *op);
 
 /* Decodes a skin definition (LayerSkinInput) from JSON into d (which must be
@@ -139,9 +143,12 @@ int rig_op__skin_apply(struct rig_op_ctx *ctx, struct rig_op *op);
  * with_joint_layers (and fills each joint's layer_id); extra_fields lists other
  * members the object may have; out_map_pos (may be NULL) receives a malloc'd
  * array: joint → its index in jointLayers. Violations carry pointers under sjr->base.
- * Returns 0 or -1. */
+ * The arrays bulk (may be NULL) decoded for sjr->op_index replace the empty
+ * source, triangles and weights left in the tree (moved out of bulk).
+ * Returns 0 or -1 (an allocation failure records MEMORY_BUSY). */
 int rig_skin_json_decode(struct rig_skin_def *d, json_t *skin, const struct rig_jr *sjr,
-			 bool with_joint_layers, const char *const *extra_fields, uint32_t **out_map_pos);
+			 bool with_joint_layers, const char *const *extra_fields, uint32_t **out_map_pos,
+			 struct rig_bulk *bulk);
 
 /* Records a layer id in ctx->changed once. */
 void rig_op__changed(struct rig_op_ctx *ctx, const char *layer_id);

@@ -132,7 +132,7 @@ static int decode_keys(const struct rig_jr *jr, json_t *op, struct rig_op *out)
 	size_t n = json_array_size(keys);
 	out->u.key_put.keys = calloc(n, sizeof *out->u.key_put.keys);
 	if (!out->u.key_put.keys)
-		return rig_jr_fail(jr, "keys", "out of memory");
+		return rig_jr_out_of_memory(jr, "keys");
 	out->u.key_put.n_keys = n;
 	int rc = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -165,7 +165,7 @@ static int decode_frames(const struct rig_jr *jr, json_t *op, struct rig_op *out
 	size_t n = json_array_size(frames);
 	out->u.key_delete.frames = calloc(n, sizeof *out->u.key_delete.frames);
 	if (!out->u.key_delete.frames)
-		return rig_jr_fail(jr, "frames", "out of memory");
+		return rig_jr_out_of_memory(jr, "frames");
 	out->u.key_delete.n_frames = n;
 	for (size_t i = 0; i < n; i++) {
 		json_t *f = json_array_get(frames, i);
@@ -181,7 +181,8 @@ static int decode_frames(const struct rig_jr *jr, json_t *op, struct rig_op *out
 
 /* ---- decoding ---- */
 
-static int decode_layer_op(struct rig_op *out, json_t *op, const struct rig_jr *jr)
+static int decode_layer_op(struct rig_op *out, json_t *op, const struct rig_jr *jr,
+			   struct rig_bulk *bulk)
 {
 	int rc = 0;
 	switch (out->kind) {
@@ -269,12 +270,13 @@ static int decode_layer_op(struct rig_op *out, json_t *op, const struct rig_jr *
 		break;
 	}
 	default:
-		return rig_op__skin_decode(out, op, jr);
+		return rig_op__skin_decode(out, op, jr, bulk);
 	}
 	return rc;
 }
 
-int rig_op_decode(struct rig_op *out, json_t *value, long index, struct rig_errs *errs)
+int rig_op_decode(struct rig_op *out, json_t *value, long index, struct rig_bulk *bulk,
+		  struct rig_errs *errs)
 {
 	memset(out, 0, sizeof *out);
 	out->index = index;
@@ -290,7 +292,7 @@ int rig_op_decode(struct rig_op *out, json_t *value, long index, struct rig_errs
 			out->kind = op_names[i].kind;
 			out->name = op_names[i].name;
 			size_t before = errs->total;
-			decode_layer_op(out, value, &jr);
+			decode_layer_op(out, value, &jr, bulk);
 			return errs->total > before ? -1 : 0;
 		}
 	}
@@ -408,7 +410,7 @@ static int apply_pose(struct rig_op_ctx *ctx, struct rig_op *op, struct rig_mode
 			size_t cap = list->cap ? 2 * list->cap : 4;
 			struct rig_key *grown = realloc(list->items, cap * sizeof *grown);
 			if (!grown) {
-				op_error(ctx, op, RIG_INTERNAL, "", "out of memory");
+				op_error(ctx, op, RIG_MEMORY_BUSY, "", "the server ran out of memory");
 				return -1;
 			}
 			list->items = grown;
@@ -457,7 +459,7 @@ static int apply_layer_op(struct rig_op_ctx *ctx, struct rig_op *op)
 		}
 		l = rig_shot_model_add(m, op->layer_id, op->u.create.name, op->u.create.kind, parent);
 		if (!l) {
-			op_error(ctx, op, RIG_INTERNAL, "", "out of memory");
+			op_error(ctx, op, RIG_MEMORY_BUSY, "", "the server ran out of memory");
 			return -1;
 		}
 		set_statics(l, &op->u.create.transform);
@@ -493,7 +495,7 @@ static int apply_layer_op(struct rig_op_ctx *ctx, struct rig_op *op)
 			return -1;
 		char *name = strdup(op->u.rename.name);
 		if (!name) {
-			op_error(ctx, op, RIG_INTERNAL, "", "out of memory");
+			op_error(ctx, op, RIG_MEMORY_BUSY, "", "the server ran out of memory");
 			return -1;
 		}
 		free(l->name);
@@ -520,7 +522,7 @@ static int apply_layer_op(struct rig_op_ctx *ctx, struct rig_op *op)
 		break;
 	oom:
 		free(copy.items);
-		op_error(ctx, op, RIG_INTERNAL, "", "out of memory");
+		op_error(ctx, op, RIG_MEMORY_BUSY, "", "the server ran out of memory");
 		return -1;
 	}
 	case RIG_OP_LAYER_KEY_DELETE: {

@@ -24,12 +24,25 @@ static void scope(struct rig_errs *errs, size_t from, long op_index, const char 
 	rig_errs_scope(errs, from, op_index, prefix);
 }
 
-static int decode_source(const struct rig_jr *jr, json_t *skin, struct rig_skin_def *d)
+/* The array bulk decoded for field of this skin, when the tree holds its empty
+ * stand-in there; NULL to decode the tree's array. */
+static struct rig_bulk_array *bulk_for(const struct rig_jr *jr, struct rig_bulk *bulk,
+				       json_t *value, enum rig_bulk_field field)
+{
+	struct rig_bulk_array *a = rig_bulk_find(bulk, jr->op_index, field);
+	if (!a || a->count == 0 || !json_is_array(value) || json_array_size(value) != 0)
+		return NULL;
+	return a;
+}
+
+static int decode_source(const struct rig_jr *jr, json_t *skin, struct rig_skin_def *d,
+			 struct rig_bulk *bulk)
 {
 	json_t *src = json_object_get(skin, "source");
 	if (!json_is_array(src))
 		return rig_jr_fail(jr, "source", "field 'source' must be an array of {x, y}");
-	size_t n = json_array_size(src);
+	struct rig_bulk_array *a = bulk_for(jr, bulk, src, RIG_BULK_SOURCE);
+	size_t n = a ? a->count : json_array_size(src);
 	if (n > RIG_MAX_VERTICES) {
 		struct rig_err *e = rig_errs_add(jr->errs, RIG_MESH_GEOMETRY,
 						 "mesh has %zu vertices; the limit is %d", n,
@@ -38,9 +51,15 @@ static int decode_source(const struct rig_jr *jr, json_t *skin, struct rig_skin_
 		snprintf(e->pointer, sizeof e->pointer, "%s/source", jr->base);
 		return -1;
 	}
+	if (a) { /* every element already checked by the bulk decoder */
+		d->source = a->source;
+		a->source = NULL;
+		d->n_verts = n;
+		return 0;
+	}
 	d->source = malloc((n ? n : 1) * 2 * sizeof *d->source);
 	if (!d->source)
-		return rig_jr_fail(jr, "source", "out of memory");
+		return rig_jr_out_of_memory(jr, "source");
 	d->n_verts = n;
 	int rc = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -71,12 +90,14 @@ static uint32_t as_index(json_t *v)
 	return i < 0 || i >= (json_int_t)UINT32_MAX ? UINT32_MAX : (uint32_t)i;
 }
 
-static int decode_triangles(const struct rig_jr *jr, json_t *skin, struct rig_skin_def *d)
+static int decode_triangles(const struct rig_jr *jr, json_t *skin, struct rig_skin_def *d,
+			    struct rig_bulk *bulk)
 {
 	json_t *tris = json_object_get(skin, "triangles");
 	if (!json_is_array(tris))
 		return rig_jr_fail(jr, "triangles", "field 'triangles' must be an array of [i, j, k]");
-	size_t n = json_array_size(tris);
+	struct rig_bulk_array *a = bulk_for(jr, bulk, tris, RIG_BULK_TRIANGLES);
+	size_t n = a ? a->count : json_array_size(tris);
 	if (n > RIG_MAX_TRIANGLES) {
 		struct rig_err *e = rig_errs_add(jr->errs, RIG_MESH_TOPOLOGY,
 						 "mesh has %zu triangles; the limit is %d", n,
@@ -85,9 +106,15 @@ static int decode_triangles(const struct rig_jr *jr, json_t *skin, struct rig_sk
 		snprintf(e->pointer, sizeof e->pointer, "%s/triangles", jr->base);
 		return -1;
 	}
+	if (a) {
+		d->triangles = a->triangles;
+		a->triangles = NULL;
+		d->n_tris = n;
+		return 0;
+	}
 	d->triangles = malloc((n ? n : 1) * 3 * sizeof *d->triangles);
 	if (!d->triangles)
-		return rig_jr_fail(jr, "triangles", "out of memory");
+		return rig_jr_out_of_memory(jr, "triangles");
 	d->n_tris = n;
 	int rc = 0;
 	for (size_t t = 0; t < n; t++) {
@@ -129,7 +156,7 @@ static int decode_joints(const struct rig_jr *jr, json_t *skin, struct rig_skin_
 	}
 	d->joints = calloc(n ? n : 1, sizeof *d->joints);
 	if (!d->joints)
-		return rig_jr_fail(jr, "joints", "out of memory");
+		return rig_jr_out_of_memory(jr, "joints");
 	d->n_joints = n;
 	int rc = 0;
 	for (size_t j = 0; j < n; j++) {
@@ -163,12 +190,13 @@ static int decode_joints(const struct rig_jr *jr, json_t *skin, struct rig_skin_
 	return rc;
 }
 
-static int decode_weights(const struct rig_jr *jr, json_t *skin, struct rig_skin_def *d)
+static int decode_weights(const struct rig_jr *jr, json_t *skin, struct rig_skin_def *d,
+			  struct rig_bulk_array *a)
 {
 	json_t *weights = json_object_get(skin, "weights");
 	if (!json_is_array(weights))
 		return rig_jr_fail(jr, "weights", "field 'weights' must be one influence list per vertex");
-	size_t n = json_array_size(weights), total = 0;
+	size_t n = a ? a->count : json_array_size(weights), total = 0;
 	if (n > RIG_MAX_VERTICES) {
 		/* Past the vertex limit no list can match a valid mesh: say so without
 		 * decoding millions of lists. */
@@ -180,6 +208,16 @@ static int decode_weights(const struct rig_jr *jr, json_t *skin, struct rig_skin
 		snprintf(e->pointer, sizeof e->pointer, "%s/weights", jr->base);
 		return -1;
 	}
+	if (a) { /* lists of at most RIG_MAX_INFLUENCES {jointId, weight}, checked */
+		if (rig_bulk_map_joints(a, d) != 0)
+			return rig_jr_out_of_memory(jr, "weights");
+		d->weight_offsets = a->offsets;
+		d->influences = a->influences;
+		a->offsets = NULL;
+		a->influences = NULL;
+		d->n_weight_lists = n;
+		return 0;
+	}
 	for (size_t v = 0; v < n; v++) {
 		size_t k = json_array_size(json_array_get(weights, v));
 		total += k > RIG_MAX_INFLUENCES ? RIG_MAX_INFLUENCES + 1 : k;
@@ -187,7 +225,7 @@ static int decode_weights(const struct rig_jr *jr, json_t *skin, struct rig_skin
 	d->weight_offsets = malloc((n + 1) * sizeof *d->weight_offsets);
 	d->influences = malloc((total ? total : 1) * sizeof *d->influences);
 	if (!d->weight_offsets || !d->influences)
-		return rig_jr_fail(jr, "weights", "out of memory");
+		return rig_jr_out_of_memory(jr, "weights");
 	d->n_weight_lists = n;
 	int rc = 0;
 	size_t at = 0;
@@ -281,8 +319,10 @@ static int decode_joint_layers(const struct rig_jr *jr, json_t *skin, struct rig
 	return rc;
 }
 
-/* Names the joint id of "unknown joint" weight violations from the request. */
-static void name_unknown_joints(struct rig_errs *errs, size_t from, json_t *weights)
+/* Names the joint id of "unknown joint" weight violations from the request
+ * (the bulk array a when the weights came from it, else the tree). */
+static void name_unknown_joints(struct rig_errs *errs, size_t from, json_t *weights,
+				const struct rig_bulk_array *a, const struct rig_skin_def *d)
 {
 	for (size_t i = from; i < errs->count; i++) {
 		struct rig_err *e = &errs->items[i];
@@ -291,14 +331,17 @@ static void name_unknown_joints(struct rig_errs *errs, size_t from, json_t *weig
 			continue;
 		json_t *inf = json_array_get(json_array_get(weights, (size_t)e->vertex_index),
 					     (size_t)e->influence_index);
-		const char *id = json_string_value(json_object_get(inf, "jointId"));
+		const char *id = a ? rig_bulk_joint_id(a, d, (size_t)e->vertex_index,
+						       (size_t)e->influence_index)
+				   : json_string_value(json_object_get(inf, "jointId"));
 		if (id)
 			rig_strlcpy(e->joint_id, id, sizeof e->joint_id);
 	}
 }
 
 int rig_skin_json_decode(struct rig_skin_def *d, json_t *skin, const struct rig_jr *sjr,
-			 bool with_joint_layers, const char *const *extra_fields, uint32_t **out_map_pos)
+			 bool with_joint_layers, const char *const *extra_fields, uint32_t **out_map_pos,
+			 struct rig_bulk *bulk)
 {
 	const char *fields[12] = {"source", "triangles", "joints", "weights"};
 	size_t n_fields = 4;
@@ -309,19 +352,21 @@ int rig_skin_json_decode(struct rig_skin_def *d, json_t *skin, const struct rig_
 	fields[n_fields] = NULL;
 	size_t before = sjr->errs->total;
 	rig_jr_known(sjr, skin, fields);
-	decode_source(sjr, skin, d);
-	decode_triangles(sjr, skin, d);
+	decode_source(sjr, skin, d, bulk);
+	decode_triangles(sjr, skin, d, bulk);
 	decode_joints(sjr, skin, d);
 	if (sjr->errs->total > before)
 		return -1; /* shapes are wrong; the rules below would only echo them */
-	decode_weights(sjr, skin, d);
+	json_t *weights = json_object_get(skin, "weights");
+	struct rig_bulk_array *bulk_weights = bulk_for(sjr, bulk, weights, RIG_BULK_WEIGHTS);
+	decode_weights(sjr, skin, d, bulk_weights);
 	if (sjr->errs->total > before)
 		return -1;
 	/* The definition's own rules first: with broken joints (a repeated or bad
 	 * id) the mapping would only report echoes of them. */
 	size_t from = sjr->errs->count;
 	if (rig_skin_check_def(d, sjr->errs) != 0) {
-		name_unknown_joints(sjr->errs, from, json_object_get(skin, "weights"));
+		name_unknown_joints(sjr->errs, from, weights, bulk_weights, d);
 		scope(sjr->errs, from, sjr->op_index, sjr->base);
 		return -1;
 	}
@@ -330,7 +375,8 @@ int rig_skin_json_decode(struct rig_skin_def *d, json_t *skin, const struct rig_
 	return 0;
 }
 
-static int decode_skin(struct rig_op *out, json_t *op, const struct rig_jr *jr)
+static int decode_skin(struct rig_op *out, json_t *op, const struct rig_jr *jr,
+		       struct rig_bulk *bulk)
 {
 	static const char *const allowed[] = {"op", "layerId", "skin", NULL};
 	int rc = rig_jr_known(jr, op, allowed);
@@ -347,7 +393,9 @@ static int decode_skin(struct rig_op *out, json_t *op, const struct rig_jr *jr)
 	char base[64];
 	snprintf(base, sizeof base, "%s/skin", jr->base);
 	struct rig_jr sjr = {jr->errs, RIG_OP_INVALID, base, jr->op_index};
-	return rig_skin_json_decode(&out->u.skin.def, skin, &sjr, true, NULL, &out->u.skin.map_pos) | rc;
+	return rig_skin_json_decode(&out->u.skin.def, skin, &sjr, true, NULL, &out->u.skin.map_pos,
+				    bulk) |
+	       rc;
 }
 
 static int decode_weights_put(struct rig_op *out, json_t *op, const struct rig_jr *jr)
@@ -391,11 +439,12 @@ static int decode_weights_put(struct rig_op *out, json_t *op, const struct rig_j
 	return rc;
 }
 
-int rig_op__skin_decode(struct rig_op *out, json_t *op, const struct rig_jr *jr)
+int rig_op__skin_decode(struct rig_op *out, json_t *op, const struct rig_jr *jr,
+			struct rig_bulk *bulk)
 {
 	switch (out->kind) {
 	case RIG_OP_LAYER_SKIN:
-		return decode_skin(out, op, jr);
+		return decode_skin(out, op, jr, bulk);
 	case RIG_OP_LAYER_SKIN_BIND_CAPTURE: {
 		static const char *const allowed[] = {"op", "layerId", "frame", NULL};
 		int rc = rig_jr_known(jr, op, allowed);
@@ -531,7 +580,7 @@ static int apply_capture(struct rig_op_ctx *ctx, struct rig_op *op)
 	struct rig_affine *poses = NULL;
 	int rc = -1;
 	if (rig_scene_view_init(&view, ctx->model) != 0) {
-		op_error(ctx, op, RIG_INTERNAL, "", "out of memory");
+		op_error(ctx, op, RIG_MEMORY_BUSY, "", "the server ran out of memory");
 		return -1;
 	}
 	long mesh = view.index_of[l - ctx->model->layers];
@@ -542,7 +591,7 @@ static int apply_capture(struct rig_op_ctx *ctx, struct rig_op *op)
 	r = rig_resolver_new(&view.scene);
 	poses = calloc(l->skin.n_joints ? l->skin.n_joints : 1, sizeof *poses);
 	if (!r || !poses) {
-		op_error(ctx, op, RIG_INTERNAL, "", "out of memory");
+		op_error(ctx, op, RIG_MEMORY_BUSY, "", "the server ran out of memory");
 		goto out;
 	}
 	/* frame is the mesh layer's signed local frame. */
@@ -628,7 +677,7 @@ static int apply_weights_put(struct rig_op_ctx *ctx, struct rig_op *op)
 		struct rig_skin_influence *grown =
 			realloc(d->influences, new_total * sizeof *grown);
 		if (!grown) {
-			op_error(ctx, op, RIG_INTERNAL, "", "out of memory");
+			op_error(ctx, op, RIG_MEMORY_BUSY, "", "the server ran out of memory");
 			return -1;
 		}
 		d->influences = grown;

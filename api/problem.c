@@ -108,6 +108,8 @@ static void problem_v(struct rig_resp *resp, int status, enum rig_code code, jso
 	int st = status ? status : rig_code_status(code);
 	json_object_set_new(o, "status", json_integer(st));
 	rig_resp_json(resp, st, o, "application/problem+json");
+	if (code == RIG_MEMORY_BUSY)
+		rig_resp_header(resp, "Retry-After", "1");
 }
 
 void rig_problem(struct rig_resp *resp, enum rig_code code, json_t *extra, const char *fmt, ...)
@@ -129,6 +131,14 @@ void rig_problem_status(struct rig_resp *resp, int status, enum rig_code code, j
 
 void rig_problem_errs(struct rig_resp *resp, const struct rig_errs *errs, int status)
 {
+	/* Running out of memory is the server's condition, never the client's:
+	 * it answers alone, whatever else the request got wrong. */
+	for (size_t i = 0; i < errs->count; i++) {
+		if (errs->items[i].code != RIG_MEMORY_BUSY)
+			continue;
+		rig_problem(resp, RIG_MEMORY_BUSY, NULL, "%s", errs->items[i].detail);
+		return;
+	}
 	json_t *o = rig_problem_from_errs(errs);
 	int st = status ? status : rig_code_status(errs->items[0].code);
 	json_object_set_new(o, "status", json_integer(st));

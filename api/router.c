@@ -11,11 +11,13 @@
 #include "api.h"
 #include "auth.h"
 #include "batch.h"
+#include "bulk.h"
 #include "committer.h"
 #include "read_cache.h"
 #include "frames.h"
 #include "idempotency.h"
 #include "ids.h"
+#include "membudget.h"
 #include "locks.h"
 #include "ratelimit.h"
 #include "receipts.h"
@@ -168,12 +170,14 @@ int rig_app_init(struct rig_app *app, struct rig_db *db, const struct rig_app_li
 	app->shot_cache = rig_shot_cache_new();
 	app->read_cache = rig_read_cache_new(limits->read_cache_bytes);
 	app->ratelimit = limits->rate_limit > 0 ? rig_ratelimit_new(limits->rate_limit) : NULL;
-	if (!app->inflight || !app->shot_cache || !app->read_cache ||
+	app->budget = rig_membudget_new(limits->memory_budget_bytes);
+	if (!app->inflight || !app->shot_cache || !app->read_cache || !app->budget ||
 	    (limits->rate_limit > 0 && !app->ratelimit)) {
 		rig_api__inflight_free(app->inflight);
 		rig_shot_cache_free(app->shot_cache);
 		rig_read_cache_free(app->read_cache);
 		rig_ratelimit_free(app->ratelimit);
+		rig_membudget_free(app->budget);
 		return -1;
 	}
 	app->committer = rig_committer_start(app); /* NULL: batches commit one by one */
@@ -191,6 +195,8 @@ void rig_app_release(struct rig_app *app)
 	app->read_cache = NULL;
 	rig_ratelimit_free(app->ratelimit);
 	app->ratelimit = NULL;
+	rig_membudget_free(app->budget);
+	app->budget = NULL;
 	app->inflight = NULL;
 }
 
@@ -374,6 +380,8 @@ void rig_api_handle(struct rig_req *req, struct rig_resp *resp)
 			return;
 		}
 		dispatch(req, resp, found);
+		rig_bulk_free(req->bulk); /* what the handler did not move out */
+		req->bulk = NULL;
 		return;
 	}
 	if (path_known && strcmp(req->method, "OPTIONS") == 0) {

@@ -205,6 +205,11 @@
 	  "is answered this and closed.",                                                             \
 	  "Retry after the Retry-After interval, and reuse keep-alive connections instead of "        \
 	  "opening many.")                                                                            \
+	X(MEMORY_BUSY, 503, true, "Server memory busy",                                               \
+	  "Request bodies, their parsing and open frame-range streams share the server's memory "     \
+	  "budget (--memory-budget); a request the budget cannot hold now, or whose parse runs out "  \
+	  "of memory, is refused with nothing applied.",                                              \
+	  "Retry after the Retry-After interval, or send a smaller request (split an edit batch).")  \
 	X(SHUTTING_DOWN, 503, true, "Server shutting down",                                           \
 	  "A draining server finishes in-flight requests and refuses new ones.",                      \
 	  "Retry against another instance or after the restart.")                                     \

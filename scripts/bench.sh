@@ -12,3 +12,5 @@ core_out=$(./build-bench/bench/bench_core | tee /dev/stderr)
 # The single-thread cost of one skin evaluate of 10,000 vertices (µs), for the range baseline.
 eval_us=$(printf '%s\n' "$core_out" | awk '/^10000 vertices/{f=1} f && /skin evaluate/{print $(NF-4); exit}')
 python3 bench/run_http.py "$PWD/build-bench" "$eval_us"
+# Memory of one 64 MiB layer.skin batch: peak RSS / body and RSS 5 s after / idle.
+python3 bench/memory_batch.py "$PWD/build-bench" --repeat 2 || echo "memory: a target was missed (above)"

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "err.h"
+#include "membudget.h"
 
 static const char usage[] =
 	"usage: rigd [options]\n"
@@ -23,7 +24,10 @@ static const char usage[] =
 	"  --durability full|process  full: synchronous=FULL, acknowledged edits survive power\n"
 	"                             loss; process: synchronous=NORMAL, they survive a crash\n"
 	"                             of rigd but not of the machine (RIGD_DURABILITY, full)\n"
-	"  --max-body BYTES           largest request body; larger is 413 (RIGD_MAX_BODY, 67108864)\n"
+	"  --max-body BYTES           largest request body; larger is 413 (RIGD_MAX_BODY, 134217728)\n"
+	"  --memory-budget MB         memory that request bodies, their parsing and frame-range\n"
+	"                             streams may hold at once; past it requests are answered 503\n"
+	"                             MEMORY_BUSY (RIGD_MEMORY_BUDGET, half the RAM, 256 to 8192)\n"
 	"  --threads N                HTTP I/O threads and frame workers (RIGD_THREADS, cores)\n"
 	"  --workers N                request handler threads (RIGD_WORKERS, 4 x cores, >= 8)\n"
 	"  --connection-timeout S     idle seconds before a connection is closed\n"
@@ -125,6 +129,10 @@ static int apply(struct rig_config *cfg, const char *name, const char *v)
 		if (parse_uint(&n, v, 1ULL << 34))
 			return -1;
 		cfg->max_body_bytes = (size_t)n;
+	} else if (!strcmp(name, "memory-budget")) {
+		if (parse_uint(&n, v, 1ULL << 24))
+			return -1;
+		cfg->memory_budget_bytes = (size_t)n << 20;
 	} else if (!strcmp(name, "threads")) {
 		if (parse_uint(&n, v, 256))
 			return -1;
@@ -198,6 +206,7 @@ static const char *const names[] = {"db",
 				    "listen",
 				    "durability",
 				    "max-body",
+				    "memory-budget",
 				    "threads",
 				    "workers",
 				    "connection-timeout",
@@ -220,7 +229,8 @@ int rig_config_parse(struct rig_config *cfg, int argc, char **argv)
 	strcpy(cfg->host, "127.0.0.1");
 	cfg->port = 8080;
 	cfg->durability = RIG_DURABILITY_FULL;
-	cfg->max_body_bytes = 64u << 20;
+	cfg->max_body_bytes = 128u << 20; /* a 1,048,576-vertex skin is about 88 MiB of JSON */
+	cfg->memory_budget_bytes = rig_membudget_default_bytes();
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
 	cfg->threads = cores > 0 ? (unsigned)cores : 2;
 	cfg->workers = 4 * cfg->threads > 8 ? 4 * cfg->threads : 8;

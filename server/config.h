@@ -16,7 +16,10 @@ struct rig_config {
 	char host[256];                  /* --listen HOST:PORT, RIGD_LISTEN; default 127.0.0.1:8080 */
 	unsigned port;                   /* 0 = pick a free port (printed in the log) */
 	enum rig_durability durability;  /* --durability full|process, RIGD_DURABILITY */
-	size_t max_body_bytes;           /* --max-body, RIGD_MAX_BODY; default 64 MiB */
+	size_t max_body_bytes;           /* --max-body, RIGD_MAX_BODY; default 128 MiB */
+	/* --memory-budget MB, RIGD_MEMORY_BUDGET: bytes that bodies, their parse and
+	 * range streams may hold at once; default half the RAM within [256 MiB, 8 GiB] */
+	size_t memory_budget_bytes;
 	unsigned threads;                /* --threads, RIGD_THREADS; default: the number of cores */
 	unsigned workers;                /* --workers, RIGD_WORKERS; default: 4 × cores, at least 8 */
 	unsigned connection_timeout_s;   /* --connection-timeout, RIGD_CONNECTION_TIMEOUT; default 30 */

@@ -32,6 +32,7 @@
 #include <netdb.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +46,7 @@
 #include "http_syntax.h"
 #include "ids.h"
 #include "log.h"
+#include "membudget.h"
 #include "problem.h"
 #include "textbuf.h"
 #include "workers.h"
@@ -117,7 +119,10 @@ struct request {
 	int fd;
 	char *body;
 	size_t len, cap;
+	size_t declared;              /* Content-Length, 0 when none */
+	struct rig_mem_claim claim;   /* the body's share of the memory budget */
 	bool too_large;
+	bool memory_refused;          /* the budget could not hold the body: 503 */
 	atomic_bool answered;   /* read by the sweeper */
 	bool arrived_draining;
 	atomic_bool headers_seen; /* the access handler ran once (headers complete) */
@@ -282,6 +287,25 @@ static enum MHD_Result send_problem(struct MHD_Connection *conn, struct request 
 	enum MHD_Result ok = send_resp(conn, r, &resp, close_after);
 	rig_resp_release(&resp);
 	return ok;
+}
+
+static enum MHD_Result send_memory_busy(struct MHD_Connection *conn, struct request *r)
+{
+	struct rig_membudget *b = r->http->app->budget;
+	return send_problem(conn, r, RIG_MEMORY_BUSY,
+			    json_pack("{s:I}", "memoryBudgetBytes",
+				      (json_int_t)rig_membudget_limit(b)),
+			    "the server's memory budget cannot hold this request body now", true);
+}
+
+/* Reserves the budget a body of len bytes needs (membudget.h) on top of what
+ * the request holds; false when the budget has no room. */
+static bool reserve_body(struct request *r, size_t len)
+{
+	size_t need = len > SIZE_MAX / RIG_MEM_PARSE_FACTOR ? SIZE_MAX : len * RIG_MEM_PARSE_FACTOR;
+	if (need <= r->claim.reserved)
+		return true;
+	return rig_membudget_reserve(r->http->app->budget, &r->claim, need - r->claim.reserved);
 }
 
 static enum MHD_Result send_too_large(struct MHD_Connection *conn, struct request *r)
@@ -678,10 +702,12 @@ static void handle(struct request *r)
 			      .request_id = r->request_id,
 			      .query_string = query.buf.data,
 			      .arrived_draining = r->arrived_draining,
-			      .app = r->http->app};
+			      .app = r->http->app,
+			      .body_scratch = r->body,
+			      .mem = &r->claim};
 	/* Without its canonical query the request's parameters cannot be checked. */
 	if (query.buf.oom)
-		rig_problem(&r->resp, RIG_INTERNAL, NULL, "out of memory");
+		rig_problem(&r->resp, RIG_MEMORY_BUSY, NULL, "out of memory reading the query");
 	else
 		rig_api_handle(&req, &r->resp);
 	rig_strlcpy(r->token_id, req.token_id, sizeof r->token_id);
@@ -736,6 +762,14 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 		enum MHD_Result ok;
 		if (refuse_headers(conn, r, method, version, &ok))
 			return ok;
+		/* refuse_headers answered a Content-Length over --max-body. */
+		const char *cl = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Content-Length");
+		r->declared = cl ? (size_t)strtoull(cl, NULL, 10) : 0;
+		/* Admitted against the memory budget now, before any byte is read. */
+		if (!reserve_body(r, r->declared)) {
+			r->memory_refused = true;
+			return send_memory_busy(conn, r);
+		}
 		return MHD_YES;
 	}
 	if (r->response_ready) {
@@ -751,8 +785,17 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 			*upload_size = 0;
 			return MHD_YES;
 		}
+		/* A chunked body has no Content-Length: it is admitted as it grows. */
+		if (r->memory_refused || !reserve_body(r, r->len + *upload_size)) {
+			r->memory_refused = true;
+			*upload_size = 0;
+			return MHD_YES;
+		}
 		if (r->len + *upload_size + 1 > r->cap) {
-			size_t cap = r->cap ? r->cap : 4096;
+			/* Sized from Content-Length once: no doubling copies of a large body. */
+			size_t cap = r->declared >= r->len + *upload_size ? r->declared + 1
+				     : r->cap				   ? r->cap
+									   : 4096;
 			while (cap < r->len + *upload_size + 1)
 				cap *= 2;
 			char *grown = realloc(r->body, cap);
@@ -770,6 +813,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 	}
 	if (r->too_large)
 		return send_too_large(conn, r);
+	if (r->memory_refused)
+		return send_memory_busy(conn, r);
 	if (r->encoded_slash)
 		return send_problem(conn, r, RIG_INVALID_QUERY, json_pack("{s:s}", "parameter", "path"),
 				    "the path escapes a '/' or NUL inside an id; ids are 1-64"
@@ -816,6 +861,9 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 			toe != MHD_REQUEST_TERMINATED_COMPLETED_OK ? (int)toe : -1);
 	rig_resp_release(&r->resp);
 	free(r->body);
+	rig_membudget_settle(h->app->budget, &r->claim);
+	if (r->len >= RIG_MEM_TRIM_AFTER_BYTES)
+		rig_membudget_want_trim(h->app->budget); /* given back by the loop's timer */
 	free(r);
 	*con_cls = NULL;
 	atomic_fetch_sub(&h->in_flight, 1);

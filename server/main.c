@@ -3,6 +3,7 @@
  * (SIGTERM/SIGINT drain in-flight requests, then close the database cleanly)
  * and the housekeeping timer (expired idempotency keys).
  */
+#include <malloc.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 #include "http.h"
 #include "log.h"
 #include "token_cli.h"
+#include "membudget.h"
 
 struct server {
 	struct rig_config cfg;
@@ -33,6 +35,18 @@ static void on_sweep(uv_timer_t *t)
 {
 	struct server *s = t->data;
 	rig_http_sweep(s->http);
+	rig_membudget_trim(s->app.budget); /* after a large request: heap back to the kernel */
+}
+
+/* glibc's malloc, tuned for a server whose large requests come and go:
+ * - a fixed mmap threshold: the default one rises after each large free (up to
+ *   32 MiB), after which big buffers come from the heap and stay in RSS;
+ * - at most two arenas per core: each worker thread would otherwise get its
+ *   own arena, whose free memory no other thread reuses. */
+static void tune_malloc(unsigned threads)
+{
+	mallopt(M_MMAP_THRESHOLD, 1 << 20);
+	mallopt(M_ARENA_MAX, (int)(2 * threads));
 }
 
 static void on_housekeeping(uv_timer_t *t)
@@ -89,6 +103,15 @@ int main(int argc, char **argv)
 	if (rc)
 		return 2;
 	signal(SIGPIPE, SIG_IGN);
+	tune_malloc(s.cfg.threads);
+	/* A body the whole budget cannot hold is 413, as any body past --max-body. */
+	size_t budget_body = s.cfg.memory_budget_bytes / RIG_MEM_PARSE_FACTOR;
+	if (s.cfg.max_body_bytes > budget_body) {
+		rig_log("warn", "max body lowered to fit the memory budget",
+			json_pack("{s:I, s:I}", "maxBodyBytes", (json_int_t)budget_body,
+				  "memoryBudgetBytes", (json_int_t)s.cfg.memory_budget_bytes));
+		s.cfg.max_body_bytes = budget_body;
+	}
 	/* Frame ranges evaluate on libuv's work queue: one worker per HTTP thread
 	 * unless the operator chose otherwise. Read by libuv on first use. */
 	char pool[16];
@@ -112,7 +135,8 @@ int main(int argc, char **argv)
 					.read_cache_bytes = (size_t)s.cfg.read_cache_mb << 20,
 					.frame_workers = s.cfg.threads,
 					.auth_off = s.cfg.auth_off,
-					.rate_limit = s.cfg.rate_limit};
+					.rate_limit = s.cfg.rate_limit,
+					.memory_budget_bytes = s.cfg.memory_budget_bytes};
 	if (s.cfg.auth_off) {
 		rig_log("warn", "authentication is off",
 			json_pack("{s:s}", "detail",

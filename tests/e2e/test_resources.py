@@ -349,7 +349,7 @@ class Catalogue(RigdTestCase):
         r = self.rigd.get("/v1/limits")
         self.assertEqual(r.status, 200)
         lim = r.json
-        self.assertEqual(lim["maxBodyBytes"], 64 * 1024 * 1024)
+        self.assertEqual(lim["maxBodyBytes"], 128 * 1024 * 1024)
         self.assertEqual(lim["maxOpsPerBatch"], 10000)
         self.assertEqual(lim["minVertices"], 3)
         self.assertEqual(lim["maxVertices"], 1048576)

@@ -5,6 +5,12 @@
  * validated, then every rejection is rendered as the problem+json the client
  * would get. Nothing may crash, leak or trip a sanitizer, and every rejection
  * must be a structured error with a stable code.
+ *
+ * The body also goes through the compact skin-array decoder (api/bulk.c) as
+ * the server does it, and is checked against the plain path: jansson must
+ * accept or reject the blanked body exactly as the original (same line,
+ * column, position and text), and decoding with the bulk arrays must reject
+ * with exactly the problem+json the tree alone gives.
  */
 #include <jansson.h>
 #include <stdint.h>
@@ -68,23 +74,73 @@ static void check_rejection(const struct rig_errs *errs)
 	rig_resp_release(&resp);
 }
 
+#define FLAGS (JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL)
+
+/* Decodes every op of ops; returns the decoded array (n entries) and whether any failed. */
+static struct rig_op *decode(json_t *ops, struct rig_bulk *bulk, struct rig_errs *errs, int *bad)
+{
+	size_t n = json_array_size(ops);
+	struct rig_op *decoded = calloc(n ? n : 1, sizeof *decoded);
+	*bad = 0;
+	for (size_t i = 0; i < n; i++)
+		*bad |= rig_op_decode(&decoded[i], json_array_get(ops, i), (long)i, bulk, errs) != 0;
+	return decoded;
+}
+
+static char *problem_text(const struct rig_errs *errs)
+{
+	json_t *o = rig_problem_from_errs(errs);
+	char *text = json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(17));
+	json_decref(o);
+	return text;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	json_error_t jerr;
-	json_t *body = json_loadb((const char *)data, size, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL,
-				  &jerr);
+	char *copy = malloc(size + 1);
+	memcpy(copy, data, size);
+	copy[size] = '\0';
+	struct rig_bulk *bulk = NULL;
+	if (rig_bulk_extract(&bulk, copy, size, RIG_BULK_EDITS, 0) != 0)
+		abort(); /* only an allocation failure may fail it */
+	json_error_t jerr, jerr_plain;
+	json_t *body = json_loadb(copy, size, FLAGS, &jerr);
+	json_t *plain = json_loadb((const char *)data, size, FLAGS, &jerr_plain);
+	if (!body != !plain)
+		abort(); /* blanking changed whether the body parses */
+	if (!body && (jerr.line != jerr_plain.line || jerr.column != jerr_plain.column ||
+		      jerr.position != jerr_plain.position || strcmp(jerr.text, jerr_plain.text)))
+		abort(); /* ... or how its syntax error reads */
 	json_t *ops = json_object_get(body, "ops");
 	if (!json_is_array(ops) || json_array_size(ops) > 256) {
 		json_decref(body);
+		json_decref(plain);
+		rig_bulk_free(bulk);
+		free(copy);
 		return 0;
 	}
-	struct rig_errs *errs = malloc(sizeof *errs);
+	struct rig_errs *errs = malloc(sizeof *errs), *errs_plain = malloc(sizeof *errs_plain);
 	rig_errs_init(errs);
+	rig_errs_init(errs_plain);
 	size_t n = json_array_size(ops);
-	struct rig_op *decoded = calloc(n ? n : 1, sizeof *decoded);
-	int bad = 0;
+	int bad, bad_plain;
+	struct rig_op *decoded = decode(ops, bulk, errs, &bad);
+	struct rig_op *decoded_plain = decode(json_object_get(plain, "ops"), NULL, errs_plain,
+					      &bad_plain);
+	if (bad != bad_plain)
+		abort();
+	if (bad) {
+		char *a = problem_text(errs), *b = problem_text(errs_plain);
+		if (!a || !b || strcmp(a, b))
+			abort(); /* the bulk arrays changed a rejection */
+		free(a);
+		free(b);
+	}
 	for (size_t i = 0; i < n; i++)
-		bad |= rig_op_decode(&decoded[i], json_array_get(ops, i), (long)i, errs) != 0;
+		rig_op_release(&decoded_plain[i]);
+	free(decoded_plain);
+	free(errs_plain);
+	json_decref(plain);
 	if (!bad) {
 		struct rig_shot_model model;
 		build_shot(&model);
@@ -104,5 +160,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	free(decoded);
 	free(errs);
 	json_decref(body);
+	rig_bulk_free(bulk);
+	free(copy);
 	return 0;
 }

@@ -1,0 +1,217 @@
+"""The memory budget and allocation failure (issue 11, item 3).
+
+- Budget refusal: with --memory-budget 256 (MB) a request reserves 8x its
+  Content-Length when its headers arrive. While one 20 MiB upload is held open
+  (160 MiB reserved), a 13 MiB edit batch (104 MiB) is answered at once with
+  503 MEMORY_BUSY, Retry-After and Connection: close, and changes nothing; once
+  the first upload's connection is gone its reservation is back and the very
+  same batch is applied (201).
+- An open frame-range stream reserves its window: with the budget held by an
+  upload declared at the body limit, a range is 503 MEMORY_BUSY before any
+  frame is sent (a single frame, which reserves nothing, still answers), and
+  200 again once the upload is gone.
+- A body the whole budget can never hold is 413 BODY_TOO_LARGE, with
+  maxBodyBytes = budget / 8 (also in GET /v1/limits).
+- A parse that outgrows the budget (a 16 MiB array of empty arrays: a jansson
+  tree about 40x its text) is 503 MEMORY_BUSY with Retry-After, not
+  400 MALFORMED_JSON, and changes nothing.
+- A real allocation failure: rigd under RLIMIT_AS (address space capped at
+  640 MiB, budget far above it) gets the same kind of body; malloc fails inside
+  the parse, the answer is 503 MEMORY_BUSY (the old code said
+  `400 MALFORMED_JSON ... line -1`), and the server stays up and keeps serving.
+"""
+import json
+import os
+import resource
+import socket
+import time
+import unittest
+
+from rigd_harness import Rigd, RigdTestCase, main
+
+E = "/v1/shots/s1/edits"
+SKIN = {"source": [{"x": 0, "y": 0}, {"x": 10, "y": 0}, {"x": 0, "y": 10}],
+        "triangles": [[0, 1, 2]],
+        "joints": [{"id": "j", "bind": [1, 0, 0, 1, 0, 0]}],
+        "weights": [[{"jointId": "j", "weight": 1}]] * 3,
+        "jointLayers": [{"jointId": "j", "layerId": "arm"}]}
+MiB = 1 << 20
+
+
+def rename_body(size, name="renamed"):
+    """A valid one-op batch padded with spaces to exactly size bytes."""
+    core = json.dumps({"ops": [{"op": "layer.rename", "layerId": "arm", "name": name}]}).encode()
+    return core[:-1] + b" " * (size - len(core)) + b"}"
+
+
+def junk_body(size):
+    """A batch whose one op carries an unknown field holding size bytes of [] (the
+    op is invalid, but only after the whole tree is built)."""
+    n = (size - 100) // 3
+    return (b'{"ops":[{"op":"layer.rename","layerId":"arm","name":"x","junk":['
+            + b",".join([b"[]"] * n) + b"]}]}")
+
+
+def raw_request(port, head, body=b"", timeout=60):
+    """Sends head (and body) on a fresh socket; returns (status, headers, body)."""
+    s = socket.create_connection(("127.0.0.1", port), timeout=timeout)
+    try:
+        s.sendall(head + body)
+        data = b""
+        while True:
+            try:
+                chunk = s.recv(65536)
+            except (ConnectionResetError, socket.timeout):
+                break
+            if not chunk:
+                break
+            data += chunk
+    finally:
+        s.close()
+    head_text, _, rest = data.partition(b"\r\n\r\n")
+    lines = head_text.decode("latin-1").split("\r\n")
+    status = int(lines[0].split()[1]) if lines and lines[0].startswith("HTTP/") else None
+    headers = {}
+    for line in lines[1:]:
+        k, _, v = line.partition(":")
+        headers[k.strip().lower()] = v.strip()
+    return status, headers, rest
+
+
+def post_head(length):
+    return (b"POST " + E.encode() + b" HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            b"Content-Length: %d\r\n\r\n" % length)
+
+
+class Setup:
+    def setup_shot(self, rigd):
+        rigd.make_shot("p1", "s1")
+        rigd.edit("s1", [{"op": "layer.create", "layerId": "arm", "name": "Arm", "kind": "group"}])
+        return rigd.get("/v1/shots/s1").json["version"]
+
+
+class BudgetRefusal(RigdTestCase, Setup):
+    server_args = ("--memory-budget", "256")
+
+    def test_budget_refuses_with_503_and_retry_after_and_admits_again_later(self):
+        v0 = self.setup_shot(self.rigd)
+        # first: 20 MiB declared, 1 KiB sent, then held open
+        held = socket.create_connection(("127.0.0.1", self.rigd.port), timeout=30)
+        held.sendall(post_head(20 * MiB) + b'{"ops":[' + b" " * 1024)
+        time.sleep(0.3)
+        body = rename_body(13 * MiB)
+        # refused on its headers alone: no body byte is read
+        status, headers, rest = raw_request(self.rigd.port, post_head(len(body)))
+        self.assertEqual(status, 503, rest[:300])
+        problem = json.loads(rest.decode())
+        self.assertEqual(problem["code"], "MEMORY_BUSY", problem)
+        self.assertEqual(problem["status"], 503)
+        self.assertEqual(problem["memoryBudgetBytes"], 256 * MiB)
+        self.assertEqual(headers.get("retry-after"), "1", headers)
+        self.assertEqual(headers.get("content-type"), "application/problem+json")
+        self.assertEqual(headers.get("connection", "").lower(), "close")
+        self.assertEqual(self.rigd.get("/v1/shots/s1").json["version"], v0)
+        self.assertEqual(self.rigd.get("/v1/errors/MEMORY_BUSY").status, 200)
+        # small requests still pass beside the held upload
+        self.assertEqual(self.rigd.get("/v1/shots/s1").status, 200)
+        held.close()
+        deadline = time.monotonic() + 30
+        while True:  # the held request's teardown gives its reservation back
+            try:
+                r = self.rigd.post(E, raw=body)
+            except OSError:  # refused on the headers and closed while the body was sent
+                r = None
+            if (r is not None and r.status != 503) or time.monotonic() > deadline:
+                break
+            time.sleep(0.2)
+        self.assertIsNotNone(r)
+        self.assertEqual(r.status, 201, r)
+        self.assertEqual(self.rigd.get("/v1/shots/s1").json["version"], v0 + 1)
+
+    def test_range_stream_window_counts_against_the_budget(self):
+        self.setup_shot(self.rigd)
+        self.rigd.edit("s1", [{"op": "layer.create", "layerId": "m", "name": "M", "kind": "mesh"},
+                              {"op": "layer.skin", "layerId": "m", "skin": SKIN}])
+        rng = "/v1/shots/s1/layers/m/frames?from=0&to=10&format=f32"
+        self.assertEqual(self.rigd.get(rng).status, 200)
+        # an upload declared at the body limit holds the whole budget but 8 bytes
+        held = socket.create_connection(("127.0.0.1", self.rigd.port), timeout=30)
+        held.sendall(post_head(32 * MiB - 1) + b'{"ops":[')
+        time.sleep(0.3)
+        r = self.rigd.get(rng)
+        body = self.assertProblem(r, 503, "MEMORY_BUSY")
+        self.assertEqual(r.header("Retry-After"), "1")
+        self.assertEqual(body["memoryBudgetBytes"], 256 * MiB)
+        self.assertEqual(self.rigd.get("/v1/shots/s1/frames/0?layers=m").status, 200)
+        held.close()
+        deadline = time.monotonic() + 30
+        while self.rigd.get(rng).status == 503 and time.monotonic() < deadline:
+            time.sleep(0.2)
+        self.assertEqual(self.rigd.get(rng).status, 200)
+
+    def test_body_the_whole_budget_cannot_hold_is_413(self):
+        self.setup_shot(self.rigd)
+        self.assertEqual(self.rigd.get("/v1/limits").json["maxBodyBytes"], 32 * MiB)
+        status, _, rest = raw_request(self.rigd.port, post_head(40 * MiB))
+        self.assertEqual(status, 413, rest[:300])
+        problem = json.loads(rest.decode())
+        self.assertEqual((problem["code"], problem["maxBodyBytes"]), ("BODY_TOO_LARGE", 32 * MiB))
+
+    def test_parse_past_the_budget_is_503_not_malformed_json(self):
+        v0 = self.setup_shot(self.rigd)
+        r = self.rigd.post(E, raw=junk_body(16 * MiB))
+        body = self.assertProblem(r, 503, "MEMORY_BUSY")
+        self.assertEqual(r.header("Retry-After"), "1")
+        self.assertNotIn("line", body)
+        self.assertEqual(self.rigd.get("/v1/shots/s1").json["version"], v0)
+        # the same request, small enough, gets its ordinary answer
+        r = self.rigd.post(E, raw=junk_body(4096))
+        self.assertProblem(r, 422, "OP_INVALID")
+
+
+def sanitized():
+    """AddressSanitizer maps terabytes of shadow memory: no RLIMIT_AS fits it."""
+    import rigd_harness
+    with open(rigd_harness.RIGD_BIN, "rb") as f:
+        return b"__asan_init" in f.read()
+
+
+@unittest.skipIf(sanitized(), "rigd is built with AddressSanitizer")
+class AllocationFailure(RigdTestCase, Setup):
+    AS_BYTES = 640 * MiB
+
+    def setUp(self):
+        limit = self.AS_BYTES
+        # rigd under RLIMIT_AS: malloc returns NULL past 640 MiB of address space.
+        self.rigd = Rigd(extra_args=["--memory-budget", "16384", "--threads", "2",
+                                     "--workers", "8"])
+        orig = self.rigd.start
+
+        def start(timeout=10):
+            import subprocess
+            real_popen = subprocess.Popen
+
+            def popen(*a, **kw):
+                kw["preexec_fn"] = lambda: resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+                return real_popen(*a, **kw)
+            subprocess.Popen = popen
+            try:
+                return orig(timeout)
+            finally:
+                subprocess.Popen = real_popen
+        start()
+
+    def test_out_of_memory_while_parsing_is_503_and_the_server_stays_up(self):
+        v0 = self.setup_shot(self.rigd)
+        r = self.rigd.post(E, raw=junk_body(24 * MiB))
+        self.assertProblem(r, 503, "MEMORY_BUSY")
+        self.assertEqual(r.header("Retry-After"), "1")
+        self.assertIsNone(self.rigd.proc.poll(), "rigd exited")
+        self.assertEqual(self.rigd.get("/healthz").status, 200)
+        self.assertEqual(self.rigd.get("/v1/shots/s1").json["version"], v0)
+        self.rigd.edit("s1", [{"op": "layer.rename", "layerId": "arm", "name": "after"}])
+        self.assertEqual(self.rigd.get("/v1/shots/s1").json["version"], v0 + 1)
+
+
+if __name__ == "__main__":
+    main()
