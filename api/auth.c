@@ -195,7 +195,9 @@ static int write_secret_file(const char *path, const char *secret, char *err, si
 {
 	char tmp[1100];
 	snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid());
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	/* O_EXCL | O_NOFOLLOW: a file or link planted under the temporary name
+	 * never receives the secret. */
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0) {
 		snprintf(err, err_size, "cannot create '%s': %s", tmp, strerror(errno));
 		return -1;
@@ -237,7 +239,7 @@ int rig_auth_bootstrap(struct rig_db *db, const char *db_path, bool *created, ch
 		snprintf(err, err_size, "cannot read the token table (%s)",
 			 rig_code_name((enum rig_code)-rc));
 	rig_db_release(db, conn); /* rolls back whatever did not commit */
-	memset(secret, 0, sizeof secret);
+	explicit_bzero(secret, sizeof secret);
 	if (rc)
 		return -1;
 	*created = count == 0;
@@ -291,6 +293,7 @@ static int as_missing(struct rig_req *req, struct rig_resp *resp, int resource)
 
 static int forbidden(struct rig_resp *resp, enum rig_scope need, const char *project_id)
 {
+	rig_resp_header(resp, "WWW-Authenticate", "Bearer realm=\"rigd\", error=\"insufficient_scope\"");
 	if (project_id)
 		rig_problem(resp, RIG_FORBIDDEN,
 			    json_pack("{s:s, s:s}", "requiredScope", rig_scope_name(need),
@@ -314,14 +317,20 @@ static int authenticate(struct rig_req *req, struct rig_resp *resp, struct rig_t
 		return unauthenticated(resp, "invalid_request",
 				       "the Authorization header must be 'Bearer <token>'");
 	const char *secret = h + 7;
-	while (*secret == ' ')
+	while (*secret == ' ' || *secret == '\t')
 		secret++;
 	size_t len = strcspn(secret, " \t");
-	if (len == 0 || secret[len] || len >= RIG_TOKEN_SECRET_MAX)
+	const char *rest = secret + len;
+	while (*rest == ' ' || *rest == '\t') /* RFC 9110 §5.5: trailing whitespace is not the value */
+		rest++;
+	if (len == 0 || *rest || len >= RIG_TOKEN_SECRET_MAX)
 		return unauthenticated(resp, "invalid_request",
 				       "the Authorization header must be 'Bearer <token>'");
-	char hash[65];
-	secret_hash(hash, secret);
+	char copy[RIG_TOKEN_SECRET_MAX], hash[65];
+	memcpy(copy, secret, len);
+	copy[len] = '\0';
+	secret_hash(hash, copy);
+	explicit_bzero(copy, sizeof copy);
 	sqlite3 *conn = rig_db_acquire(req->app->db);
 	int rc = rig_token_by_hash(conn, hash, tok);
 	rig_db_release(req->app->db, conn);
@@ -336,6 +345,12 @@ static int authenticate(struct rig_req *req, struct rig_resp *resp, struct rig_t
 	if (tok->has_expiry && tok->expires_unix <= (long long)time(NULL))
 		return unauthenticated(resp, "invalid_token", "the token has expired");
 	return 0;
+}
+
+int rig_auth_check_token(struct rig_req *req, struct rig_resp *resp)
+{
+	struct rig_token tok;
+	return req->app->limits.auth_off ? 0 : authenticate(req, resp, &tok);
 }
 
 static double monotonic_seconds(void)

@@ -22,6 +22,7 @@
 
 #define RIG_TOKEN_SECRET_MAX 64 /* "rigd_" + 43 characters + NUL, with room */
 #define RIG_TOKEN_MAX_SCOPES 16
+#define RIG_TOKEN_MAX_EXPIRES_IN_SECONDS (10LL * 366 * 24 * 3600)
 
 enum rig_scope { RIG_SCOPE_NONE, RIG_SCOPE_READ, RIG_SCOPE_EDIT, RIG_SCOPE_ADMIN };
 
@@ -62,6 +63,11 @@ int rig_auth_audit_offline(sqlite3 *conn, const char *action, const char *actor,
  * the file's path. Returns 0, or -1 with a message in err. */
 int rig_auth_bootstrap(struct rig_db *db, const char *db_path, bool *created, char *path,
 		       size_t path_size, char *err, size_t err_size);
+
+/* Whether req carries a live token (always true under --auth off): 0, or -1
+ * with resp filled as rig_auth_gate fills it for a missing, unknown, revoked
+ * or expired token. Sets nothing in req. */
+int rig_auth_check_token(struct rig_req *req, struct rig_resp *resp);
 
 /* The gate: establishes who is calling (req->actor, principal, token_id,
  * scopes, level) and whether they may reach `need` on the resource the path's

@@ -293,8 +293,8 @@ void rig_h_lock_release(struct rig_req *req, struct rig_resp *resp)
 	bool mine = false, broken = false;
 	if (rc) {
 		rig_api__fail(resp, rc, "lock");
-	} else if (rig_lock_get(conn, req->params[0], &lock) != 0) {
-		rig_api__fail(resp, -RIG_NOT_FOUND, "lock");
+	} else if ((rc = rig_lock_get(conn, req->params[0], &lock)) != 0) {
+		rig_api__fail(resp, rc, "lock");
 	} else if (!(mine = strcmp(lock.owner_id, req->principal) == 0) &&
 		   !(forced && req->level >= RIG_SCOPE_ADMIN)) {
 		rig_problem(resp, RIG_LOCK_NOT_OWNER,

@@ -12,7 +12,6 @@
 #include "textbuf.h"
 #include "tokens.h"
 
-#define MAX_EXPIRES_IN_SECONDS (10LL * 366 * 24 * 3600)
 
 static json_t *token_json(const struct rig_token *t)
 {
@@ -46,6 +45,16 @@ int rig_api__audit(struct rig_req *req, sqlite3 *conn, const char *action, json_
 
 void rig_h_token_create(struct rig_req *req, struct rig_resp *resp)
 {
+	/* A replay could not show the secret again (it is never stored), and a
+	 * retry that created a second token would leave a live credential nobody
+	 * holds: creation is not idempotent, and says so. */
+	if (req->idem_key) {
+		rig_problem(resp, RIG_INVALID_QUERY, json_pack("{s:s}", "parameter", "Idempotency-Key"),
+			    "POST /v1/tokens does not take an Idempotency-Key: a token's secret is"
+			    " shown once and never stored; list tokens to find one a lost answer"
+			    " created, and revoke it");
+		return;
+	}
 	json_t *body = rig_api__parse_body(req, resp);
 	if (!body)
 		return;
@@ -58,7 +67,7 @@ void rig_h_token_create(struct rig_req *req, struct rig_resp *resp)
 	bool has_expiry = false;
 	rig_jr_known(&jr, body, allowed);
 	rig_jr_string(&jr, body, "name", true, RIG_TOKEN_NAME_MAX, &name);
-	rig_jr_int(&jr, body, "expiresInSeconds", false, 1, MAX_EXPIRES_IN_SECONDS, &expires_in,
+	rig_jr_int(&jr, body, "expiresInSeconds", false, 1, RIG_TOKEN_MAX_EXPIRES_IN_SECONDS, &expires_in,
 		   &has_expiry);
 	json_t *list = json_object_get(body, "scopes");
 	const char *items[RIG_TOKEN_MAX_SCOPES];
@@ -124,7 +133,7 @@ void rig_h_token_create(struct rig_req *req, struct rig_resp *resp)
 		rig_resp_header(resp, "Location", "/v1/tokens/%s", t.id);
 		rig_resp_header(resp, "Cache-Control", "no-store");
 	}
-	memset(secret, 0, sizeof secret);
+	explicit_bzero(secret, sizeof secret);
 	json_decref(body);
 }
 

@@ -340,6 +340,16 @@ static void dispatch(struct rig_req *req, struct rig_resp *resp, const struct ro
 		route->handler(req, resp);
 }
 
+bool rig_api_admit_body(struct rig_req *req, struct rig_resp *resp)
+{
+	char params[RIG_MAX_PATH_PARAMS][RIG_ID_MAX + 1];
+	for (size_t i = 0; i < sizeof routes / sizeof routes[0]; i++)
+		if (strcmp(routes[i].method, req->method) == 0 &&
+		    match(routes[i].pattern, req->path, params) > 0)
+			return routes[i].access == ACCESS_PUBLIC || rig_auth_check_token(req, resp) == 0;
+	return true; /* 404/405 come after the body, from rig_api_handle */
+}
+
 bool rig_api_route_is_quick(const char *method, const char *path)
 {
 	char params[RIG_MAX_PATH_PARAMS][RIG_ID_MAX + 1];

@@ -22,18 +22,31 @@ static char *first_line(const char *path)
 	return out;
 }
 
+/* A token is "rigd_" and base64url characters: anything else (a CR or LF
+ * above all, which would start another header) is not sent. */
+static char *checked_token(char *t)
+{
+	if (t && (strlen(t) > 200 || strspn(t, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+						"0123456789-_") != strlen(t))) {
+		fprintf(stderr, "ignoring an API token with characters outside [A-Za-z0-9_-]\n");
+		free(t);
+		return NULL;
+	}
+	return t;
+}
+
 char *rig_http_find_token(void)
 {
 	const char *env = getenv("RIGD_TOKEN");
 	if (env && *env)
-		return strdup(env);
+		return checked_token(strdup(env));
 	const char *file = getenv("RIGD_TOKEN_FILE");
 	if (file && *file)
-		return first_line(file);
+		return checked_token(first_line(file));
 	const char *db = getenv("RIGD_DB");
 	char path[1100];
 	snprintf(path, sizeof path, "%s.token", db && *db ? db : "./rigd.db");
-	return first_line(path);
+	return checked_token(first_line(path));
 }
 
 int rig_http_init(struct rig_http *h, const char *base_url, const char *actor)

@@ -188,7 +188,8 @@
 	  "Send a single Content-Length header (the connection is closed after this answer).")        \
 	X(MALFORMED_REQUEST, 400, false, "Malformed HTTP request",                                    \
 	  "A request is plain HTTP/1.1 (RFC 9112): no NUL in the request line, header names without " \
-	  "whitespace before the colon, no obs-fold continuation lines, and a Host header.",         \
+	  "whitespace before the colon, no obs-fold continuation lines, a Host header and at most "  \
+	  "one Authorization header.",                                                                \
 	  "Send a well-formed request; the connection is closed after this answer.")                 \
 	X(URI_TOO_LONG, 414, false, "Request URI too long",                                           \
 	  "A request target is at most 16,384 bytes with at most 100 query parameters.",              \

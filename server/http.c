@@ -598,6 +598,34 @@ static void request_headers(struct request *r, struct MHD_Connection *conn, cons
 			 atomic_fetch_add(&r->http->next_request, 1));
 }
 
+/* A body larger than this, or chunked, is only read from a caller whose token
+ * is live: an anonymous client must not hold memory budget or buffers while it
+ * trickles a body in (small bodies go through the normal gate after reading). */
+#define PREAUTH_MIN_BODY INLINE_MAX_BODY
+
+/* Answers 401 (and closes) before the body of a large or chunked write is
+ * read when the route needs a token and none live was sent; returns true when
+ * answered. */
+static bool refuse_anonymous_body(struct MHD_Connection *conn, struct request *r,
+				  enum MHD_Result *ok)
+{
+	bool chunked = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Transfer-Encoding");
+	if (r->declared <= PREAUTH_MIN_BODY && !chunked)
+		return false;
+	struct rig_req req = {.method = r->method,
+			      .path = r->path,
+			      .header = lookup_header,
+			      .ctx = conn,
+			      .request_id = r->request_id,
+			      .app = r->http->app};
+	struct rig_resp resp = {0};
+	if (rig_api_admit_body(&req, &resp))
+		return false;
+	*ok = send_resp(conn, r, &resp, true);
+	rig_resp_release(&resp);
+	return true;
+}
+
 /* Refuses malformed, oversized or ambiguously framed requests before any body
  * is read; returns true when answered (and the connection is then closed). */
 static bool refuse_headers(struct MHD_Connection *conn, struct request *r, const char *method,
@@ -651,6 +679,11 @@ static bool refuse_headers(struct MHD_Connection *conn, struct request *r, const
 	if (!c.has_host && version && !strcasecmp(version, "HTTP/1.1")) {
 		*ok = send_problem(conn, r, RIG_MALFORMED_REQUEST, NULL,
 				   "an HTTP/1.1 request needs a Host header", true);
+		return true;
+	}
+	if (c.authorizations > 1) {
+		*ok = send_problem(conn, r, RIG_MALFORMED_REQUEST, NULL,
+				   "the request carries more than one Authorization header", true);
 		return true;
 	}
 	if (c.content_lengths > 1 || (c.content_lengths && c.transfer_encodings)) {
@@ -765,6 +798,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 		/* refuse_headers answered a Content-Length over --max-body. */
 		const char *cl = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Content-Length");
 		r->declared = cl ? (size_t)strtoull(cl, NULL, 10) : 0;
+		if (refuse_anonymous_body(conn, r, &ok))
+			return ok;
 		/* Admitted against the memory budget now, before any byte is read. */
 		if (!reserve_body(r, r->declared)) {
 			r->memory_refused = true;

@@ -50,6 +50,8 @@ static enum MHD_Result count_header(void *cls, enum MHD_ValueKind kind, const ch
 		c->content_lengths++;
 	if (!strcasecmp(key, "Host"))
 		c->has_host = true;
+	if (!strcasecmp(key, "Authorization"))
+		c->authorizations++;
 	if (!strcasecmp(key, "Transfer-Encoding")) {
 		c->transfer_encodings++;
 		c->te_chunked = value && !strcasecmp(value, "chunked");

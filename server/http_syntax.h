@@ -28,6 +28,7 @@ struct rig_header_census {
 	int transfer_encodings;
 	bool te_chunked;        /* the one Transfer-Encoding is exactly "chunked" */
 	bool has_host;
+	int authorizations;     /* Authorization fields: more than one is refused */
 	const char *bad_name;   /* a name that is not an RFC 9110 token */
 	const char *folded;     /* a name an obs-fold line was folded into */
 };

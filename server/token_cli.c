@@ -11,6 +11,7 @@
 #include "auth.h"
 #include "codes.h"
 #include "db.h"
+#include "textbuf.h"
 #include "tokens.h"
 
 static const char usage[] =
@@ -62,9 +63,10 @@ static int parse(struct args *a, int argc, char **argv, bool wants_id)
 				char *end = NULL;
 				errno = 0;
 				a->expires_in = strtoll(value, &end, 10);
-				if (errno || *end || a->expires_in < 1)
-					return usage_error("--expires-in needs a positive number of"
-							   " seconds, not", value);
+				if (errno || *end || a->expires_in < 1 ||
+				    a->expires_in > RIG_TOKEN_MAX_EXPIRES_IN_SECONDS)
+					return usage_error("--expires-in needs 1 to 316224000 seconds"
+							   " (10 years), not", value);
 			}
 		} else if (wants_id && !a->id && arg[0] != '-') {
 			a->id = arg;
@@ -87,8 +89,9 @@ static struct rig_db *open_db(const char *path)
 
 static int create(struct args *a)
 {
-	if (!a->name || !a->name[0] || strlen(a->name) > RIG_TOKEN_NAME_MAX)
-		return usage_error("--name needs 1 to 128 bytes", NULL);
+	if (!a->name || !a->name[0] || strlen(a->name) > RIG_TOKEN_NAME_MAX ||
+	    !rig_utf8_is_clean(a->name))
+		return usage_error("--name needs 1 to 128 bytes of UTF-8 text", NULL);
 	char scopes[RIG_TOKEN_SCOPES_MAX], err[160];
 	size_t bad;
 	if (rig_scopes_canonical(scopes, a->scopes, a->n_scopes, &bad, err, sizeof err))
@@ -115,6 +118,7 @@ static int create(struct args *a)
 		return 1;
 	}
 	printf("%s\n", secret);
+	explicit_bzero(secret, sizeof secret);
 	fprintf(stderr, "created token %s '%s' with scopes '%s'; its secret is printed once\n",
 		t.id, t.name, scopes);
 	return 0;

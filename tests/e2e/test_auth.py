@@ -9,6 +9,7 @@ token lookup have their own cases.
 """
 import json
 import os
+import socket
 import stat
 import subprocess
 import tempfile
@@ -277,6 +278,79 @@ class Matrix(unittest.TestCase):
                 self.assertIn(pointer, [e["pointer"] for e in r.json["errors"]])
 
 
+class BeforeTheBody(unittest.TestCase):
+    """A caller without a live token is refused before its body is read, so it holds no
+    memory budget (issue 11: authentication gates the memory a request may claim)."""
+
+    def setUp(self):
+        self.srv = AuthServer(extra_args=("--memory-budget", "256"))
+
+    def tearDown(self):
+        self.srv.stop()
+
+    def open_upload(self, headers):
+        s = socket.create_connection(("127.0.0.1", self.srv.rigd.port), timeout=10)
+        s.sendall(("POST /v1/projects HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                   + headers + "Content-Length: 4194304\r\n\r\n").encode())
+        return s
+
+    def test_an_anonymous_large_upload_is_401_at_once_and_holds_nothing(self):
+        held = []
+        try:
+            for headers in ("", "Authorization: Bearer rigd_wrong\r\n") * 5:
+                s = self.open_upload(headers)
+                held.append(s)
+                answer = s.recv(4096)  # answered without sending a byte of the body
+                self.assertTrue(answer.startswith(b"HTTP/1.1 401 "), answer[:200])
+                self.assertIn(b"UNAUTHENTICATED", answer)
+            # Ten refused uploads of 4 MiB each claim nothing: a small write still fits.
+            r = self.srv.call("admin", "POST", "/v1/projects", {"projectId": "p1", "name": "p"})
+            self.assertEqual(r.status, 201, r)
+        finally:
+            for s in held:
+                s.close()
+
+    def test_a_live_token_may_start_a_large_upload(self):
+        s = self.open_upload(f"Authorization: Bearer {self.srv.admin}\r\n")
+        try:
+            s.settimeout(1)
+            with self.assertRaises(socket.timeout):  # waiting for the body, not answered
+                s.recv(4096)
+        finally:
+            s.close()
+
+    def test_two_authorization_headers_are_refused(self):
+        s = socket.create_connection(("127.0.0.1", self.srv.rigd.port), timeout=10)
+        try:
+            s.sendall((f"GET /v1/projects HTTP/1.1\r\nHost: x\r\n"
+                       f"Authorization: Bearer {self.srv.admin}\r\n"
+                       f"Authorization: Bearer rigd_other\r\n\r\n").encode())
+            answer = s.recv(4096)
+            self.assertTrue(answer.startswith(b"HTTP/1.1 400 "), answer[:200])
+            self.assertIn(b"MALFORMED_REQUEST", answer)
+        finally:
+            s.close()
+
+    def test_whitespace_around_the_token_is_not_part_of_it(self):
+        r = self.srv.rigd.get("/v1/projects",
+                              headers={"Authorization": f"bearer   {self.srv.admin} "})
+        self.assertEqual(r.status, 200, r)
+
+    def test_token_creation_refuses_an_idempotency_key(self):
+        r = self.srv.call("admin", "POST", "/v1/tokens", {"name": "x", "scopes": ["read"]},
+                          headers={"Idempotency-Key": "k1"})
+        self.assertEqual((r.status, r.json["code"], r.json["parameter"]),
+                         (400, "INVALID_QUERY", "Idempotency-Key"), r)
+        names = [t["name"] for t in self.srv.call("admin", "GET", "/v1/tokens").json["tokens"]]
+        self.assertNotIn("x", names)
+
+    def test_a_missing_scope_says_insufficient_scope(self):
+        self.srv.token("reader", ["read"])
+        r = self.srv.call("reader", "POST", "/v1/projects", {"projectId": "p2", "name": "p"})
+        self.assertEqual(r.status, 403, r)
+        self.assertIn('error="insufficient_scope"', r.header("WWW-Authenticate"))
+
+
 class LockTheft(unittest.TestCase):
     def setUp(self):
         self.srv = AuthServer()
@@ -443,6 +517,10 @@ class Clients(unittest.TestCase):
             self.assertEqual(json.loads(p.stdout), [])
             p = run({"RIGD_TOKEN": "rigd_wrong"})
             self.assertEqual(p.returncode, 1)
+            # A token that would inject a header is not sent at all.
+            p = run({"RIGD_TOKEN": secret + "\r\nX-Rigd-Actor: mallory"})
+            self.assertEqual(p.returncode, 1)
+            self.assertIn("ignoring an API token", p.stderr)
         finally:
             rigd.cleanup()
 
