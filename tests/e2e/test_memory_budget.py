@@ -98,10 +98,16 @@ class BudgetRefusal(RigdTestCase, Setup):
         # first: 20 MiB declared, 1 KiB sent, then held open
         held = socket.create_connection(("127.0.0.1", self.rigd.port), timeout=30)
         held.sendall(post_head(20 * MiB) + b'{"ops":[' + b" " * 1024)
-        time.sleep(0.3)
         body = rename_body(13 * MiB)
-        # refused on its headers alone: no body byte is read
-        status, headers, rest = raw_request(self.rigd.port, post_head(len(body)))
+        # refused on its headers alone: no body byte is read. The held upload's
+        # reservation is made when the server reads its headers: on a loaded
+        # machine that can take a moment, so ask until it shows (or 10 s).
+        deadline = time.monotonic() + 10
+        while True:  # an admitted probe waits for its body: 2 s, then closed unanswered
+            status, headers, rest = raw_request(self.rigd.port, post_head(len(body)), timeout=2)
+            if status == 503 or time.monotonic() > deadline:
+                break
+            time.sleep(0.1)
         self.assertEqual(status, 503, rest[:300])
         problem = json.loads(rest.decode())
         self.assertEqual(problem["code"], "MEMORY_BUSY", problem)
@@ -137,8 +143,9 @@ class BudgetRefusal(RigdTestCase, Setup):
         # an upload declared at the body limit holds the whole budget but 8 bytes
         held = socket.create_connection(("127.0.0.1", self.rigd.port), timeout=30)
         held.sendall(post_head(32 * MiB - 1) + b'{"ops":[')
-        time.sleep(0.3)
-        r = self.rigd.get(rng)
+        deadline = time.monotonic() + 10  # until the server has read the held headers
+        while (r := self.rigd.get(rng)).status == 200 and time.monotonic() < deadline:
+            time.sleep(0.1)
         body = self.assertProblem(r, 503, "MEMORY_BUSY")
         self.assertEqual(r.header("Retry-After"), "1")
         self.assertEqual(body["memoryBudgetBytes"], 256 * MiB)
