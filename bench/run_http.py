@@ -168,6 +168,17 @@ def main():
             print(f"    {name:<8} p50 {res['p50Ms']:.3f} ms  p99 {res['p99Ms']:.3f} ms  "
                   f"{res['bytesPerResponse']:,} bytes")
 
+        print("\nthe same f32 frame through authentication (a token lookup per request), 8 clients")
+        frame = "/v1/shots/s/frames/500?layers=mesh&format=f32"
+        with Rigd(db_path=db, auth=True) as a:
+            with open(db + ".token") as f:
+                bearer = "Authorization: Bearer " + f.read().strip()
+            on = loadgen(a.port, "GET", frame, connections=8, headers=(bearer,))
+            off = loadgen(r.port, "GET", frame, connections=8)  # adjacent, same machine state
+        row("frame f32, auth on", on["rps"], "req/s", off["rps"], "auth off")
+        for name, res in (("auth on", on), ("auth off", off)):
+            print(f"    {name:<8} p50 {res['p50Ms']:.3f} ms  p99 {res['p99Ms']:.3f} ms")
+
         print("\n1,000-frame f32 range of the same layer, 1 client")
         rng = loadgen(r.port, "GET", "/v1/shots/s/layers/mesh/frames?from=0&to=999&format=f32",
                       connections=1)

@@ -213,7 +213,9 @@ class Matrix(unittest.TestCase):
         srv = self.srv
         r = srv.call("reader", "GET", "/v1/shots/s1", headers={"X-Request-Id": "log-check-1"})
         self.assertEqual(r.status, 200)
-        log = srv.rigd.read_log()
+        deadline = time.monotonic() + 10  # the line is written once the answer has gone
+        while "log-check-1" not in (log := srv.rigd.read_log()) and time.monotonic() < deadline:
+            time.sleep(0.05)
         line = next(json.loads(l) for l in log.splitlines() if "log-check-1" in l)
         self.assertEqual(line["tokenId"], srv.tokens["reader"]["tokenId"])
         for t in list(srv.tokens.values()):
