@@ -276,8 +276,9 @@ int rig_skin_check_def(const struct rig_skin_def *def, struct rig_errs *errs)
 		uint32_t from = def->weight_offsets[v], to = def->weight_offsets[v + 1];
 		assert(from <= to); /* offsets are built by our own code */
 		double sum;
-		check_list(&sum, &def->influences[from], to - from, def->n_joints, def->joints, v,
-			   errs);
+		/* An empty list may come with no influence array at all. */
+		const struct rig_skin_influence *list = to > from ? &def->influences[from] : NULL;
+		check_list(&sum, list, to - from, def->n_joints, def->joints, v, errs);
 	}
 	return errs->total == before ? 0 : -1;
 }

@@ -363,6 +363,25 @@ Test(skin_weights, rejects_a_list_count_different_from_the_vertex_count)
 	rig_skin_def_release(&d);
 }
 
+Test(skin_weights, every_list_empty_without_an_influence_array_is_an_error_per_vertex)
+{
+	/* A decoder may leave no influence array at all when every list is empty
+	 * (api/bulk.c does): the check must not index it (fuzz_batch found it). */
+	struct rig_skin_def d = simple_def(1);
+	struct rig_skin_influence *kept = d.influences;
+	d.influences = NULL;
+	for (size_t v = 0; v <= d.n_verts; v++)
+		d.weight_offsets[v] = 0;
+	struct rig_errs errs;
+	rig_errs_init(&errs);
+	cr_expect_eq(rig_skin_check_def(&d, &errs), -1);
+	cr_expect_eq(errs.total, d.n_verts);
+	for (size_t k = 0; k < errs.count; k++)
+		cr_expect_eq(errs.items[k].code, RIG_SKIN_WEIGHTS);
+	d.influences = kept;
+	rig_skin_def_release(&d);
+}
+
 Test(skin_weights, definition_errors_name_the_joint_of_a_repeated_influence)
 {
 	struct rig_skin_def d = grid_def(3, 2, 1, 2, 2);
