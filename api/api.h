@@ -144,8 +144,9 @@ bool rig_api__none_match(struct rig_req *req, const char *tag);
 /* Sets ETag: "<version>" on resp. */
 void rig_api__etag(struct rig_resp *resp, long long version);
 
-/* Parses If-Match: "<n>" (strong, quoted). Returns 0 and *present=false when the
- * header is absent, 0 with *out set when valid, -1 with resp filled (400) when malformed. */
+/* Parses If-Match: "<n>" (strong, quoted). Returns 0 and *present=false (*out -1) when
+ * the header is absent, 0 with *out set when valid, -1 with resp filled (400) and *out -1
+ * when malformed. */
 int rig_api__if_match(struct rig_req *req, struct rig_resp *resp, long long *out, bool *present);
 
 /* Handlers, one per route (see router.c). */

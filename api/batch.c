@@ -285,6 +285,7 @@ static bool changes_structure(const struct rig_op *ops, size_t n)
 int rig_batch_apply(sqlite3 *conn, const struct rig_batch *b, struct rig_resp *resp,
 		    json_t **out_receipt)
 {
+	*out_receipt = NULL;
 	struct rig_errs *errs = malloc(sizeof *errs);
 	struct rig_shot_model model;
 	memset(&model, 0, sizeof model);

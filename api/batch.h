@@ -42,7 +42,8 @@ struct rig_batch {
 /* Runs the batch on conn: decodes the ops, begins the write transaction and
  * applies them (rig_batch_apply). On success returns 0 with *out_receipt (new
  * reference) and, unless dry_run, the transaction still open for the caller to
- * commit. On failure fills resp with the problem, rolls back and returns -1. */
+ * commit. On failure fills resp with the problem, rolls back and returns -1 with
+ * *out_receipt NULL. */
 int rig_batch_run(struct rig_req *req, sqlite3 *conn, const struct rig_batch *batch,
 		  struct rig_resp *resp, json_t **out_receipt);
 

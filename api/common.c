@@ -275,6 +275,7 @@ void rig_api__etag(struct rig_resp *resp, long long version)
 int rig_api__if_match(struct rig_req *req, struct rig_resp *resp, long long *out, bool *present)
 {
 	const char *h = rig_api__header(req, "If-Match");
+	*out = -1;
 	*present = h != NULL;
 	if (!h)
 		return 0;

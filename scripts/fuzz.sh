@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${FUZZ_SECONDS:-30}
-CC=clang cmake -S . -B build-fuzz -DRIG_FUZZ=ON -DRIG_BUILD_TESTS=OFF -DRIG_BUILD_BENCH=OFF \
+CC=clang cmake -S . -B build-fuzz -DRIG_FUZZ=ON -DRIG_WERROR=ON -DRIG_BUILD_TESTS=OFF -DRIG_BUILD_BENCH=OFF \
       -DRIG_BUILD_CLIENTS=OFF -DCMAKE_BUILD_TYPE=Debug >/dev/null
 cmake --build build-fuzz -j"$(nproc)" --target fuzz_batch fuzz_skin
 status=0

@@ -46,6 +46,7 @@ double rig_le_get_f64(const unsigned char *p)
 
 unsigned char *rig_blob_keys_encode(size_t *out_size, const struct rig_key_list keys[RIG_CH_COUNT])
 {
+	*out_size = 0;
 	size_t n = 0;
 	for (int c = 0; c < RIG_CH_COUNT; c++)
 		n += keys[c].count;

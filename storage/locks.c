@@ -183,6 +183,7 @@ int rig_lock_delete(sqlite3 *db, const char *lock_id)
 
 int rig_locks_sweep(sqlite3 *db, long long now_ms, long long *out_deleted)
 {
+	*out_deleted = 0;
 	sqlite3_stmt *st = NULL;
 	int rc = rig_db__prepare(&st, db, "DELETE FROM locks WHERE expires_ms <= ?");
 	if (rc)

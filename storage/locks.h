@@ -43,7 +43,7 @@ int rig_lock_renew(sqlite3 *db, const char *lock_id, long long ttl_seconds, long
 /* Deletes a lock; -RIG_NOT_FOUND when absent. */
 int rig_lock_delete(sqlite3 *db, const char *lock_id);
 
-/* Deletes locks that expired before now_ms; sets *out_deleted. */
+/* Deletes locks that expired before now_ms; sets *out_deleted (0 on failure). */
 int rig_locks_sweep(sqlite3 *db, long long now_ms, long long *out_deleted);
 
 #endif

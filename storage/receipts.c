@@ -59,6 +59,7 @@ static bool parse_id(const char *id, long long *shot_seq, long long *to_version)
 
 int rig_receipt_get(sqlite3 *db, const char *id, char **out_body)
 {
+	*out_body = NULL;
 	long long shot_seq, to_version;
 	bool keyed = parse_id(id, &shot_seq, &to_version);
 	if (!keyed && strncmp(id, "r-", 2) != 0)
@@ -174,6 +175,7 @@ int rig_idem_put(sqlite3 *db, const char *principal, const char *key, const char
 
 int rig_idem_sweep(sqlite3 *db, long long before_unix, long long *out_deleted)
 {
+	*out_deleted = 0;
 	sqlite3_stmt *st = NULL;
 	int rc = rig_db__prepare(&st, db, "DELETE FROM idempotency WHERE created_unix < ?");
 	if (rc)

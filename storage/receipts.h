@@ -58,7 +58,7 @@ void rig_idem_release(struct rig_idem *idem);
 int rig_idem_put(sqlite3 *db, const char *principal, const char *key, const char *request_hash,
 		 int status, const char *response, const char *headers, long long now_unix);
 
-/* Deletes keys created before before_unix; sets *out_deleted. */
+/* Deletes keys created before before_unix; sets *out_deleted (0 on failure). */
 int rig_idem_sweep(sqlite3 *db, long long before_unix, long long *out_deleted);
 
 #endif

@@ -167,6 +167,8 @@ int rig_shot_get(sqlite3 *db, const char *id, rig_shot_fn fn, void *ctx)
 
 int rig_shot_stamp(sqlite3 *db, const char *id, long long *out_seq, long long *out_version)
 {
+	*out_seq = 0;
+	*out_version = 0;
 	sqlite3_stmt *st = NULL;
 	int rc = rig_db__prepare(&st, db, "SELECT seq, version FROM shots WHERE id = ?");
 	if (rc)

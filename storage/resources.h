@@ -56,7 +56,8 @@ int rig_shot_get(sqlite3 *db, const char *id, rig_shot_fn fn, void *ctx);
 /* Sets *out_version to the shot's version; -RIG_NOT_FOUND when the shot is missing. */
 int rig_shot_version(sqlite3 *db, const char *id, long long *out_version);
 
-/* Sets the shot's row seq (never reused) and version; -RIG_NOT_FOUND when missing. */
+/* Sets the shot's row seq (never reused) and version; -RIG_NOT_FOUND when missing.
+ * Both are 0 on failure. */
 int rig_shot_stamp(sqlite3 *db, const char *id, long long *out_seq, long long *out_version);
 
 /* Calls fn for up to limit shots of the project with seq > after_seq, oldest first. */

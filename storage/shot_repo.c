@@ -138,11 +138,11 @@ out:
 static int read_blob(unsigned char **out, sqlite3 *db, sqlite3_int64 rowid, const char *column,
 		     size_t size)
 {
+	*out = NULL;
 	sqlite3_blob *blob = NULL;
 	int rc = sqlite3_blob_open(db, "main", "skins", column, rowid, 0, &blob);
 	if (rc != SQLITE_OK)
 		return rig_db_fail(rc);
-	*out = NULL;
 	if ((size_t)sqlite3_blob_bytes(blob) != size || !(*out = malloc(size ? size : 1))) {
 		sqlite3_blob_close(blob);
 		return -RIG_INTERNAL;

@@ -144,6 +144,8 @@ int rig_token_count(sqlite3 *db, long long *out)
 int rig_audit_insert(sqlite3 *db, const char *action, const char *actor, const char *token_id,
 		     const char *body, long long *out_seq)
 {
+	if (out_seq)
+		*out_seq = 0;
 	sqlite3_stmt *st = NULL;
 	int rc = rig_db__prepare(&st, db,
 				 "INSERT INTO audit(at, action, actor, token_id, body)"

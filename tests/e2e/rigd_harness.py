@@ -98,10 +98,11 @@ class Rigd:
     def kill(self):
         return self.stop(signal.SIGKILL)
 
-    SANITIZER_MARKS = ("ERROR: AddressSanitizer", "ERROR: LeakSanitizer", "runtime error:")
+    SANITIZER_MARKS = ("ERROR: AddressSanitizer", "ERROR: LeakSanitizer", "runtime error:",
+                       "WARNING: ThreadSanitizer")
 
     def sanitizer_report(self):
-        """The sanitizer findings in the server's log (ASan/UBSan builds), or ""."""
+        """The sanitizer findings in the server's log (ASan/UBSan/TSan builds), or ""."""
         log = self.read_log() if os.path.exists(self.log_path) else ""
         hits = [i for i, line in enumerate(log.splitlines())
                 if any(mark in line for mark in self.SANITIZER_MARKS)]
