@@ -32,6 +32,11 @@ json_t *rig_api__parse_body_bulk(struct rig_req *req, struct rig_resp *resp, int
 /* Answers a storage failure (negative enum rig_code) as a problem. */
 void rig_api__fail(struct rig_resp *resp, int rc, const char *what);
 
+/* Returns a new, empty error list (rig_errs_new); free with rig_errs_free.
+ * When out of memory fills resp with 503 MEMORY_BUSY (Retry-After: 1) and
+ * returns NULL: running out of memory is the server's condition. */
+struct rig_errs *rig_api__errs_new(struct rig_resp *resp);
+
 /* As rig_api__fail for a shot lookup: a missing shot is a 404 naming shotId. */
 void rig_api__fail_shot(struct rig_resp *resp, int rc, const char *shot_id);
 

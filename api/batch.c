@@ -286,7 +286,7 @@ int rig_batch_apply(sqlite3 *conn, const struct rig_batch *b, struct rig_resp *r
 		    json_t **out_receipt)
 {
 	*out_receipt = NULL;
-	struct rig_errs *errs = malloc(sizeof *errs);
+	struct rig_errs *errs = rig_api__errs_new(resp);
 	struct rig_shot_model model;
 	memset(&model, 0, sizeof model);
 	struct rig_op_ctx ctx = {&model, conn, errs, json_array(), json_object(), -1, NULL, 0};
@@ -294,11 +294,8 @@ int rig_batch_apply(sqlite3 *conn, const struct rig_batch *b, struct rig_resp *r
 	size_t n_ops = json_array_size(b->ops);
 	struct rig_op *ops = NULL;
 	int rc = -1;
-	if (!errs) {
-		rig_problem(resp, RIG_INTERNAL, NULL, "out of memory");
+	if (!errs)
 		goto out;
-	}
-	rig_errs_init(errs);
 	ops = b->decoded ? b->decoded : decode_all(b->ops, NULL, errs);
 	if (!ops) {
 		rig_problem_errs(resp, errs, 0);
@@ -369,7 +366,7 @@ out:
 	rig_shot_model_release(&model);
 	json_decref(ctx.changed);
 	json_decref(ctx.last_op);
-	free(errs);
+	rig_errs_free(errs);
 	return rc;
 }
 
@@ -417,9 +414,6 @@ void rig_h_edits(struct rig_req *req, struct rig_resp *resp)
 	json_t *body = rig_api__parse_body_bulk(req, resp, RIG_BULK_EDITS);
 	if (!body)
 		return;
-	struct rig_errs errs;
-	rig_errs_init(&errs);
-	struct rig_jr jr = {&errs, RIG_OP_INVALID, "", RIG_NO_INDEX};
 	static const char *const allowed[] = {"ops", "expectedVersion", "lockId", "fencingToken",
 					      NULL};
 	struct rig_batch b = {.shot_id = req->params[0],
@@ -430,6 +424,10 @@ void rig_h_edits(struct rig_req *req, struct rig_resp *resp)
 			      .token_id = req->token_id,
 			      .idem_key = req->idem_key,
 			      .conflict_status = 409};
+	struct rig_errs *errs = rig_api__errs_new(resp);
+	if (!errs)
+		goto out;
+	struct rig_jr jr = {errs, RIG_OP_INVALID, "", RIG_NO_INDEX};
 	rig_jr_known(&jr, body, allowed);
 	rig_jr_int(&jr, body, "expectedVersion", false, 0, INT64_MAX, &b.expected_version,
 		   &b.has_expected_version);
@@ -439,7 +437,7 @@ void rig_h_edits(struct rig_req *req, struct rig_resp *resp)
 		/* Decoded here, before the write turn or the committer: a large skin
 		 * never holds up other writers while it is parsed. The ops' own
 		 * problems go beside the envelope's, in one answer. */
-		b.decoded = decode_all(b.ops, req->bulk, &errs);
+		b.decoded = decode_all(b.ops, req->bulk, errs);
 	}
 	if (!json_is_array(b.ops) || json_array_size(b.ops) == 0) {
 		rig_jr_fail(&jr, "ops", "field 'ops' must be a non-empty array of ops");
@@ -451,8 +449,8 @@ void rig_h_edits(struct rig_req *req, struct rig_resp *resp)
 			    RIG_MAX_OPS_PER_BATCH);
 		goto out;
 	}
-	if (rig_errs_any(&errs)) {
-		rig_problem_errs(resp, &errs, 0);
+	if (rig_errs_any(errs)) {
+		rig_problem_errs(resp, errs, 0);
 		goto out;
 	}
 	if (has_if_match) {
@@ -485,5 +483,6 @@ out:
 	for (size_t i = 0; b.decoded && i < json_array_size(b.ops); i++)
 		rig_op_release(&b.decoded[i]);
 	free(b.decoded);
+	rig_errs_free(errs);
 	json_decref(body);
 }

@@ -87,6 +87,14 @@ void rig_api__fail(struct rig_resp *resp, int rc, const char *what)
 		rig_resp_header(resp, "Retry-After", "1");
 }
 
+struct rig_errs *rig_api__errs_new(struct rig_resp *resp)
+{
+	struct rig_errs *errs = rig_errs_new();
+	if (!errs)
+		rig_problem(resp, RIG_MEMORY_BUSY, NULL, "the server ran out of memory");
+	return errs;
+}
+
 void rig_api__fail_shot(struct rig_resp *resp, int rc, const char *shot_id)
 {
 	if (rc == -RIG_NOT_FOUND)

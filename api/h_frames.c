@@ -268,17 +268,13 @@ void rig_h_frame(struct rig_req *req, struct rig_resp *resp)
 	if (rig_frames__space(req, resp, &shot_space) || rig_frames__format(req, resp, false, &fmt))
 		return;
 	struct rig_eval ev;
-	struct rig_errs *errs = malloc(sizeof *errs);
+	struct rig_errs *errs = rig_api__errs_new(resp);
+	if (!errs)
+		return;
 	long *targets = NULL;
 	double **results = NULL;
 	struct rig_resolver *r = NULL;
 	sqlite3 *conn = rig_db_acquire(req->app->db);
-	if (!errs) {
-		rig_problem(resp, RIG_INTERNAL, NULL, "out of memory");
-		rig_db_release(req->app->db, conn);
-		return;
-	}
-	rig_errs_init(errs);
 	if (rig_eval_open(&ev, conn, req->app->read_cache, req->params[0], resp) != 0)
 		goto out;
 	targets = calloc(ev.view.scene.n_layers + 1, sizeof *targets);
@@ -367,7 +363,7 @@ out:
 	free(targets);
 	rig_resolver_free(r);
 	rig_eval_release(&ev);
-	free(errs);
+	rig_errs_free(errs);
 	if (conn)
 		rig_db_release(req->app->db, conn);
 }
@@ -382,15 +378,14 @@ void rig_h_map_points(struct rig_req *req, struct rig_resp *resp)
 	json_t *body = rig_api__parse_body(req, resp);
 	if (!body)
 		return;
-	struct rig_errs *errs = malloc(sizeof *errs);
+	struct rig_errs *errs = rig_api__errs_new(resp);
 	double *xy = NULL;
 	struct rig_resolver *r = NULL;
 	struct rig_eval ev;
 	memset(&ev, 0, sizeof ev);
 	sqlite3 *conn = NULL;
 	if (!errs)
-		goto oom;
-	rig_errs_init(errs);
+		goto out;
 	struct rig_jr jr = {errs, RIG_INVALID_FIELD, "", RIG_NO_INDEX};
 	static const char *const allowed[] = {"frame", "points", NULL};
 	double frame = 0;
@@ -462,6 +457,6 @@ out:
 	if (conn)
 		rig_db_release(req->app->db, conn);
 	free(xy);
-	free(errs);
+	rig_errs_free(errs);
 	json_decref(body);
 }

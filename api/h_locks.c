@@ -64,13 +64,14 @@ void rig_h_lock_acquire(struct rig_req *req, struct rig_resp *resp)
 	json_t *body = rig_api__parse_body(req, resp);
 	if (!body)
 		return;
-	struct rig_errs errs;
-	rig_errs_init(&errs);
-	struct rig_jr jr = {&errs, RIG_INVALID_FIELD, "", RIG_NO_INDEX};
+	struct rig_errs *errs = rig_api__errs_new(resp);
+	if (!errs)
+		goto out_decref_body;
+	struct rig_jr jr = {errs, RIG_INVALID_FIELD, "", RIG_NO_INDEX};
 	static const char *const allowed[] = {"layerIds", "ttlSeconds", NULL};
 	rig_jr_known(&jr, body, allowed);
 	long long ttl;
-	read_ttl(body, &errs, &ttl);
+	read_ttl(body, errs, &ttl);
 	json_t *ids = json_object_get(body, "layerIds");
 	size_t n = json_array_size(ids);
 	const char **layers = calloc(n ? n : 1, sizeof *layers);
@@ -106,8 +107,8 @@ void rig_h_lock_acquire(struct rig_req *req, struct rig_resp *resp)
 		}
 	}
 	n = n_unique;
-	if (rig_errs_any(&errs)) {
-		rig_problem_errs(resp, &errs, 0);
+	if (rig_errs_any(errs)) {
+		rig_problem_errs(resp, errs, 0);
 		goto out;
 	}
 	conn = rig_db_acquire(req->app->db);
@@ -121,13 +122,13 @@ void rig_h_lock_acquire(struct rig_req *req, struct rig_resp *resp)
 	for (size_t i = 0; i < n; i++) {
 		if (rig_shot_model_find(&m, layers[i]))
 			continue;
-		struct rig_err *e = rig_errs_add(&errs, RIG_LAYER_NOT_FOUND,
+		struct rig_err *e = rig_errs_add(errs, RIG_LAYER_NOT_FOUND,
 						 "layer '%s' does not exist in the shot", layers[i]);
 		snprintf(e->pointer, sizeof e->pointer, "/layerIds/%zu", positions[i]);
 		rig_strlcpy(e->layer_id, layers[i], sizeof e->layer_id);
 	}
-	if (rig_errs_any(&errs)) {
-		rig_problem_errs(resp, &errs, 0);
+	if (rig_errs_any(errs)) {
+		rig_problem_errs(resp, errs, 0);
 		goto out;
 	}
 	long long now = rig_api__now_ms();
@@ -168,6 +169,8 @@ out:
 	rig_shot_model_release(&m);
 	free(layers);
 	free(positions);
+	rig_errs_free(errs);
+out_decref_body:
 	json_decref(body);
 }
 
@@ -222,18 +225,21 @@ void rig_h_lock_renew(struct rig_req *req, struct rig_resp *resp)
 	json_t *body = req->body_len ? rig_api__parse_body(req, resp) : json_object();
 	if (!body)
 		return;
-	struct rig_errs errs;
-	rig_errs_init(&errs);
-	struct rig_jr jr = {&errs, RIG_INVALID_FIELD, "", RIG_NO_INDEX};
+	struct rig_errs *errs = rig_api__errs_new(resp);
+	if (!errs) {
+		json_decref(body);
+		return;
+	}
+	struct rig_jr jr = {errs, RIG_INVALID_FIELD, "", RIG_NO_INDEX};
 	static const char *const allowed[] = {"ttlSeconds", NULL};
 	rig_jr_known(&jr, body, allowed);
 	long long ttl;
-	read_ttl(body, &errs, &ttl);
+	read_ttl(body, errs, &ttl);
 	bool keep_ttl = !json_object_get(body, "ttlSeconds"); /* renew for the same lease */
 	json_decref(body);
-	if (rig_errs_any(&errs)) {
-		rig_problem_errs(resp, &errs, 0);
-		return;
+	if (rig_errs_any(errs)) {
+		rig_problem_errs(resp, errs, 0);
+		goto out_free_errs;
 	}
 	struct rig_lock lock;
 	memset(&lock, 0, sizeof lock);
@@ -256,6 +262,8 @@ void rig_h_lock_renew(struct rig_req *req, struct rig_resp *resp)
 	}
 	rig_lock_release(&lock);
 	rig_db_release(req->app->db, conn);
+out_free_errs:
+	rig_errs_free(errs);
 }
 
 /* An admin of the lock's project breaking another identity's lock: the lock

@@ -231,13 +231,14 @@ void rig_h_mesh_data(struct rig_req *req, struct rig_resp *resp)
 	const double *xy = d ? d->source : NULL;
 	if (evaluates) {
 		long s = ev.view.index_of[mi];
-		errs = malloc(sizeof *errs);
+		errs = rig_api__errs_new(resp);
+		if (!errs)
+			goto out;
 		evaluated = malloc(2 * l->skin_n_verts * sizeof *evaluated);
-		if (!errs || !evaluated) {
+		if (!evaluated) {
 			rig_problem(resp, RIG_INTERNAL, NULL, "out of memory");
 			goto out;
 		}
-		rig_errs_init(errs);
 		if (rig_eval_prepare(&ev, s, q.shot_space, errs) != 0 ||
 		    !(r = rig_resolver_new(&ev.view.scene)) ||
 		    rig_eval_frame(evaluated, r, &ev, s, q.frame, q.shot_space, errs) != 0) {
@@ -309,7 +310,7 @@ out:
 	rig_buf_release(&b);
 	rig_resolver_free(r);
 	free(evaluated);
-	free(errs);
+	rig_errs_free(errs);
 	rig_eval_release(&ev);
 	rig_db_release(req->app->db, conn);
 }

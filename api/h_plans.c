@@ -60,20 +60,21 @@ void rig_h_plan_create(struct rig_req *req, struct rig_resp *resp)
 	json_t *body = rig_api__parse_body(req, resp);
 	if (!body)
 		return;
-	struct rig_errs errs;
-	rig_errs_init(&errs);
-	struct rig_jr jr = {&errs, RIG_INVALID_FIELD, "", RIG_NO_INDEX};
+	struct rig_errs *errs = rig_api__errs_new(resp);
+	if (!errs)
+		goto out_decref_body;
+	struct rig_jr jr = {errs, RIG_INVALID_FIELD, "", RIG_NO_INDEX};
 	static const char *const allowed[] = {"planId", "title", "ops", "baseVersion", NULL};
 	struct rig_plan p;
 	memset(&p, 0, sizeof p);
 	bool too_large;
 	rig_jr_known(&jr, body, allowed);
 	rig_jr_id(&jr, body, "planId", false, false, p.id, NULL);
-	read_content(body, &errs, &p, resp, &too_large);
+	read_content(body, errs, &p, resp, &too_large);
 	if (too_large)
 		goto out;
-	if (rig_errs_any(&errs)) {
-		rig_problem_errs(resp, &errs, 0);
+	if (rig_errs_any(errs)) {
+		rig_problem_errs(resp, errs, 0);
 		goto out;
 	}
 	if (!p.id[0])
@@ -109,6 +110,8 @@ void rig_h_plan_create(struct rig_req *req, struct rig_resp *resp)
 	rig_db_release(req->app->db, conn);
 out:
 	rig_plan_release(&p);
+	rig_errs_free(errs);
+out_decref_body:
 	json_decref(body);
 }
 
@@ -182,9 +185,10 @@ void rig_h_plan_revise(struct rig_req *req, struct rig_resp *resp)
 	json_t *body = rig_api__parse_body(req, resp);
 	if (!body)
 		return;
-	struct rig_errs errs;
-	rig_errs_init(&errs);
-	struct rig_jr jr = {&errs, RIG_INVALID_FIELD, "", RIG_NO_INDEX};
+	struct rig_errs *errs = rig_api__errs_new(resp);
+	if (!errs)
+		goto out_decref_body;
+	struct rig_jr jr = {errs, RIG_INVALID_FIELD, "", RIG_NO_INDEX};
 	static const char *const allowed[] = {"title", "ops", "baseVersion", "expectedPlanVersion",
 					      NULL};
 	struct rig_plan next, cur;
@@ -194,11 +198,11 @@ void rig_h_plan_revise(struct rig_req *req, struct rig_resp *resp)
 	bool has_expected = false, too_large;
 	rig_jr_known(&jr, body, allowed);
 	rig_jr_int(&jr, body, "expectedPlanVersion", false, 1, INT64_MAX, &expected, &has_expected);
-	read_content(body, &errs, &next, resp, &too_large);
+	read_content(body, errs, &next, resp, &too_large);
 	if (too_large)
 		goto out;
-	if (rig_errs_any(&errs)) {
-		rig_problem_errs(resp, &errs, 0);
+	if (rig_errs_any(errs)) {
+		rig_problem_errs(resp, errs, 0);
 		goto out;
 	}
 	sqlite3 *conn = rig_db_acquire(req->app->db);
@@ -231,6 +235,8 @@ void rig_h_plan_revise(struct rig_req *req, struct rig_resp *resp)
 out:
 	rig_plan_release(&cur);
 	rig_plan_release(&next);
+	rig_errs_free(errs);
+out_decref_body:
 	json_decref(body);
 }
 
@@ -313,9 +319,12 @@ void rig_h_plan_apply(struct rig_req *req, struct rig_resp *resp)
 	json_t *body = rig_api__parse_body(req, resp);
 	if (!body)
 		return;
-	struct rig_errs errs;
-	rig_errs_init(&errs);
-	struct rig_jr jr = {&errs, RIG_INVALID_FIELD, "", RIG_NO_INDEX};
+	struct rig_errs *errs = rig_api__errs_new(resp);
+	if (!errs) {
+		json_decref(body);
+		return;
+	}
+	struct rig_jr jr = {errs, RIG_INVALID_FIELD, "", RIG_NO_INDEX};
 	static const char *const allowed[] = {"planVersion", "lockId", "fencingToken", NULL};
 	long long reviewed = 0;
 	struct rig_batch fence;
@@ -324,9 +333,9 @@ void rig_h_plan_apply(struct rig_req *req, struct rig_resp *resp)
 	rig_jr_int(&jr, body, "planVersion", true, 1, INT64_MAX, &reviewed, NULL);
 	rig_batch_read_fence(&fence, body, &jr);
 	json_decref(body);
-	if (rig_errs_any(&errs)) {
-		rig_problem_errs(resp, &errs, 0);
-		return;
+	if (rig_errs_any(errs)) {
+		rig_problem_errs(resp, errs, 0);
+		goto out_free_errs;
 	}
 	struct rig_plan p;
 	memset(&p, 0, sizeof p);
@@ -377,6 +386,8 @@ out:
 	json_decref(ops);
 	json_decref(b.receipt_extra);
 	rig_plan_release(&p);
+out_free_errs:
+	rig_errs_free(errs);
 }
 
 void rig_h_plan_delete(struct rig_req *req, struct rig_resp *resp)

@@ -45,17 +45,18 @@ void rig_h_project_create(struct rig_req *req, struct rig_resp *resp)
 	json_t *body = rig_api__parse_body(req, resp);
 	if (!body)
 		return;
-	struct rig_errs errs;
-	rig_errs_init(&errs);
-	struct rig_jr jr = {&errs, RIG_INVALID_FIELD, "", RIG_NO_INDEX};
+	struct rig_errs *errs = rig_api__errs_new(resp);
+	if (!errs)
+		goto out;
+	struct rig_jr jr = {errs, RIG_INVALID_FIELD, "", RIG_NO_INDEX};
 	static const char *const allowed[] = {"projectId", "name", NULL};
 	char id[RIG_ID_MAX + 1] = "";
 	const char *name = NULL;
 	rig_jr_known(&jr, body, allowed);
 	rig_jr_id(&jr, body, "projectId", false, false, id, NULL);
 	rig_jr_string(&jr, body, "name", true, RIG_MAX_NAME_BYTES, &name);
-	if (rig_errs_any(&errs)) {
-		rig_problem_errs(resp, &errs, 0);
+	if (rig_errs_any(errs)) {
+		rig_problem_errs(resp, errs, 0);
 		goto out;
 	}
 	if (!id[0])
@@ -82,6 +83,7 @@ void rig_h_project_create(struct rig_req *req, struct rig_resp *resp)
 	json_decref(created);
 	rig_db_release(req->app->db, conn);
 out:
+	rig_errs_free(errs);
 	json_decref(body);
 }
 
@@ -165,9 +167,10 @@ void rig_h_shot_create(struct rig_req *req, struct rig_resp *resp)
 	json_t *body = rig_api__parse_body(req, resp);
 	if (!body)
 		return;
-	struct rig_errs errs;
-	rig_errs_init(&errs);
-	struct rig_jr jr = {&errs, RIG_INVALID_FIELD, "", RIG_NO_INDEX};
+	struct rig_errs *errs = rig_api__errs_new(resp);
+	if (!errs)
+		goto out;
+	struct rig_jr jr = {errs, RIG_INVALID_FIELD, "", RIG_NO_INDEX};
 	static const char *const allowed[] = {"shotId", "name", "fps", "frameStart", "frameEnd",
 					      NULL};
 	struct rig_shot_row row = {.fps = 24, .frame_start = 0, .frame_end = 100};
@@ -180,10 +183,10 @@ void rig_h_shot_create(struct rig_req *req, struct rig_resp *resp)
 		rig_jr_fail(&jr, "fps", "fps must be in (0, 1000]");
 	rig_jr_number(&jr, body, "frameStart", false, &row.frame_start, NULL);
 	rig_jr_number(&jr, body, "frameEnd", false, &row.frame_end, NULL);
-	if (!rig_errs_any(&errs) && !(row.frame_end >= row.frame_start))
+	if (!rig_errs_any(errs) && !(row.frame_end >= row.frame_start))
 		rig_jr_fail(&jr, "frameEnd", "frameEnd must not be before frameStart");
-	if (rig_errs_any(&errs)) {
-		rig_problem_errs(resp, &errs, 0);
+	if (rig_errs_any(errs)) {
+		rig_problem_errs(resp, errs, 0);
 		goto out;
 	}
 	if (!row.id[0])
@@ -214,6 +217,7 @@ void rig_h_shot_create(struct rig_req *req, struct rig_resp *resp)
 	json_decref(created);
 	rig_db_release(req->app->db, conn);
 out:
+	rig_errs_free(errs);
 	json_decref(body);
 }
 

@@ -64,7 +64,7 @@ void rig_h_skin_evaluate(struct rig_req *req, struct rig_resp *resp)
 	json_t *body = rig_api__parse_body_bulk(req, resp, RIG_BULK_SKIN);
 	if (!body)
 		return;
-	struct rig_errs *errs = malloc(sizeof *errs);
+	struct rig_errs *errs = rig_api__errs_new(resp);
 	struct rig_skin_def def;
 	memset(&def, 0, sizeof def);
 	struct rig_skin *skin = NULL;
@@ -72,11 +72,8 @@ void rig_h_skin_evaluate(struct rig_req *req, struct rig_resp *resp)
 	struct rig_affine *ordered = NULL;
 	double *out = NULL;
 	size_t n_poses = 0;
-	if (!errs) {
-		rig_problem(resp, RIG_INTERNAL, NULL, "out of memory");
+	if (!errs)
 		goto out;
-	}
-	rig_errs_init(errs);
 	struct rig_jr jr = {errs, RIG_INVALID_FIELD, "", RIG_NO_INDEX};
 	static const char *const extra[] = {"poses", NULL};
 	if (rig_skin_json_decode(&def, body, &jr, false, extra, NULL, req->bulk) == 0)
@@ -123,6 +120,6 @@ out:
 	free(poses);
 	rig_skin_free(skin);
 	rig_skin_def_release(&def);
-	free(errs);
+	rig_errs_free(errs);
 	json_decref(body);
 }

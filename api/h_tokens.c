@@ -58,9 +58,10 @@ void rig_h_token_create(struct rig_req *req, struct rig_resp *resp)
 	json_t *body = rig_api__parse_body(req, resp);
 	if (!body)
 		return;
-	struct rig_errs errs;
-	rig_errs_init(&errs);
-	struct rig_jr jr = {&errs, RIG_INVALID_FIELD, "", RIG_NO_INDEX};
+	struct rig_errs *errs = rig_api__errs_new(resp);
+	if (!errs)
+		goto out_decref_body;
+	struct rig_jr jr = {errs, RIG_INVALID_FIELD, "", RIG_NO_INDEX};
 	static const char *const allowed[] = {"name", "scopes", "expiresInSeconds", NULL};
 	const char *name = NULL;
 	long long expires_in = 0;
@@ -97,10 +98,9 @@ void rig_h_token_create(struct rig_req *req, struct rig_resp *resp)
 	}
 	if (name && !rig_utf8_is_clean(name))
 		rig_jr_fail(&jr, "name", "name must be UTF-8 text without control characters");
-	if (rig_errs_any(&errs)) {
-		rig_problem_errs(resp, &errs, 0);
-		json_decref(body);
-		return;
+	if (rig_errs_any(errs)) {
+		rig_problem_errs(resp, errs, 0);
+		goto out_free_errs;
 	}
 	struct rig_token t;
 	char secret[RIG_TOKEN_SECRET_MAX];
@@ -134,6 +134,9 @@ void rig_h_token_create(struct rig_req *req, struct rig_resp *resp)
 		rig_resp_header(resp, "Cache-Control", "no-store");
 	}
 	explicit_bzero(secret, sizeof secret);
+out_free_errs:
+	rig_errs_free(errs);
+out_decref_body:
 	json_decref(body);
 }
 

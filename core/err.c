@@ -3,6 +3,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 void rig_strlcpy(char *dst, const char *src, size_t size)
@@ -20,6 +21,21 @@ void rig_errs_init(struct rig_errs *errs)
 {
 	errs->count = 0;
 	errs->total = 0;
+}
+
+struct rig_errs *rig_errs_new(void)
+{
+	/* malloc, not calloc: rig_errs_add clears each entry it hands out, so
+	 * zeroing 72 KiB per request would be wasted. */
+	struct rig_errs *errs = malloc(sizeof *errs);
+	if (errs)
+		rig_errs_init(errs);
+	return errs;
+}
+
+void rig_errs_free(struct rig_errs *errs)
+{
+	free(errs);
 }
 
 static void clear_entry(struct rig_err *e, enum rig_code code)

@@ -58,7 +58,18 @@ struct rig_errs {
 	struct rig_err overflow; /* scratch entry handed out past RIG_ERRS_KEEP */
 };
 
-/* Empties the list. */
+/* A struct rig_errs is about 72 KiB: it never lives on the stack. */
+
+/* Returns a new, empty list on the heap; NULL when out of memory (handlers
+ * answer that 503 MEMORY_BUSY, see rig_api__errs_new). Free with
+ * rig_errs_free. */
+struct rig_errs *rig_errs_new(void);
+
+/* Frees a list from rig_errs_new; rig_errs_free(NULL) does nothing. */
+void rig_errs_free(struct rig_errs *errs);
+
+/* Empties the list: for a list embedded in a heap object the caller owns (a
+ * frame-range slot), or to reuse one from rig_errs_new. Frees nothing. */
 void rig_errs_init(struct rig_errs *errs);
 
 /* Records a violation and returns its entry to fill in; all indices start at
