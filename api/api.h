@@ -135,8 +135,9 @@ void rig_api__new_id(char out[RIG_ID_MAX + 1], const char *prefix);
 json_t *rig_api__layer_json(const struct rig_model_layer *l, bool with_keys);
 json_t *rig_api__shot_json(const struct rig_shot_model *m);
 
-/* Formats Unix milliseconds as ISO 8601 UTC ("2026-11-29T15:02:09.991Z") into out[40]. */
-void rig_api__iso8601(char out[40], long long unix_ms);
+/* Formats Unix milliseconds as ISO 8601 UTC ("2026-11-29T15:02:09.991Z") into
+ * out[RIG_TIMESTAMP_MAX]. */
+void rig_api__iso8601(char out[RIG_TIMESTAMP_MAX], long long unix_ms);
 
 /* The wall clock in Unix milliseconds (lock leases, timestamps; never evaluation). */
 long long rig_api__now_ms(void);

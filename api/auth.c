@@ -153,10 +153,10 @@ static int random_bytes(unsigned char *buf, size_t n)
 	return 0;
 }
 
-static void secret_hash(char out[65], const char *secret)
+static void secret_hash(char out[RIG_SHA256_HEX_SIZE], const char *secret)
 {
 	struct rig_sha256 s;
-	unsigned char digest[32];
+	unsigned char digest[RIG_SHA256_SIZE];
 	rig_sha256_init(&s);
 	rig_sha256_update(&s, secret, strlen(secret));
 	rig_sha256_final(digest, &s);
@@ -182,7 +182,7 @@ int rig_auth_token_create(sqlite3 *conn, const char *name, const char *scopes, b
 	rig_strlcpy(out->created_by, created_by, sizeof out->created_by);
 	out->has_expiry = has_expiry;
 	out->expires_unix = expires_unix;
-	char hash[65];
+	char hash[RIG_SHA256_HEX_SIZE];
 	secret_hash(hash, secret);
 	int rc = rig_token_insert(conn, out, hash);
 	if (rc)
@@ -257,7 +257,7 @@ static int trust_actor_header(struct rig_req *req, struct rig_resp *resp)
 	size_t len = strlen(actor);
 	if (len < 1 || len >= sizeof req->actor || !rig_utf8_is_clean(actor)) {
 		rig_problem(resp, RIG_INVALID_QUERY, json_pack("{s:s}", "parameter", "X-Rigd-Actor"),
-			    "header 'X-Rigd-Actor' must be 1 to 128 bytes of UTF-8 text");
+			    "header 'X-Rigd-Actor' must be 1 to %d bytes of UTF-8 text", RIG_ACTOR_MAX);
 		return -1;
 	}
 	memcpy(req->actor, actor, len + 1);
@@ -326,7 +326,7 @@ static int authenticate(struct rig_req *req, struct rig_resp *resp, struct rig_t
 	if (len == 0 || *rest || len >= RIG_TOKEN_SECRET_MAX)
 		return unauthenticated(resp, "invalid_request",
 				       "the Authorization header must be 'Bearer <token>'");
-	char copy[RIG_TOKEN_SECRET_MAX], hash[65];
+	char copy[RIG_TOKEN_SECRET_MAX], hash[RIG_SHA256_HEX_SIZE];
 	memcpy(copy, secret, len);
 	copy[len] = '\0';
 	secret_hash(hash, copy);

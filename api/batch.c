@@ -166,7 +166,7 @@ static void attribute(struct rig_errs *errs, size_t from, const struct rig_op_ct
 static json_t *receipt_json(const struct rig_batch *b, const struct rig_op *ops, size_t n_ops,
 			    const struct rig_op_ctx *ctx, long long from_version)
 {
-	char id[RIG_RECEIPT_ID_MAX], at[40];
+	char id[RIG_RECEIPT_ID_MAX], at[RIG_TIMESTAMP_MAX];
 	rig_receipt_id(id, ctx->model->seq, from_version + 1);
 	rig_api__iso8601(at, rig_api__now_ms());
 	json_t *list = json_array();

@@ -207,7 +207,7 @@ char *rig_api__token_make(struct rig_app *app, json_t *payload)
 	char *text = json_dumps(payload, JSON_COMPACT | JSON_SORT_KEYS);
 	if (!text)
 		return NULL;
-	unsigned char mac[32];
+	unsigned char mac[RIG_SHA256_SIZE];
 	rig_hmac_sha256(mac, rig_db_secret(app->db), 32, text, strlen(text));
 	char *body = b64_encode((const unsigned char *)text, strlen(text));
 	char *sig = b64_encode(mac, 16);
@@ -242,7 +242,7 @@ json_t *rig_api__token_open(struct rig_app *app, const char *token)
 	free(again_sig);
 	if (!canonical)
 		goto out;
-	unsigned char mac[32];
+	unsigned char mac[RIG_SHA256_SIZE];
 	rig_hmac_sha256(mac, rig_db_secret(app->db), 32, text, n_text);
 	unsigned char diff = 0;
 	for (int i = 0; i < 16; i++)
@@ -305,12 +305,12 @@ int rig_api__if_match(struct rig_req *req, struct rig_resp *resp, long long *out
 	return 0;
 }
 
-void rig_api__iso8601(char out[40], long long unix_ms)
+void rig_api__iso8601(char out[RIG_TIMESTAMP_MAX], long long unix_ms)
 {
 	time_t secs = (time_t)(unix_ms / 1000);
 	struct tm tm;
 	gmtime_r(&secs, &tm);
-	snprintf(out, 40, "%04d-%02d-%02dT%02d:%02d:%02d.%03lldZ", tm.tm_year + 1900, tm.tm_mon + 1,
+	snprintf(out, RIG_TIMESTAMP_MAX, "%04d-%02d-%02dT%02d:%02d:%02d.%03lldZ", tm.tm_year + 1900, tm.tm_mon + 1,
 		 tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, unix_ms % 1000);
 }
 

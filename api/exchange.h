@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "err.h"
+#include "sha256.h"
 #include "tokens.h"
 
 struct rig_app;
@@ -49,15 +50,15 @@ struct rig_req {
 
 	/* Filled by the router. */
 	char params[RIG_MAX_PATH_PARAMS][RIG_ID_MAX + 1];
-	char actor[129];            /* the name receipts, plans and locks record */
+	char actor[RIG_ACTOR_MAX + 1]; /* the name receipts, plans and locks record */
 	/* Who is calling, for ownership (locks) and for scoping idempotency keys:
 	 * "token:<id>" when authenticated, "actor:<name>" under --auth off. */
-	char principal[140];
+	char principal[RIG_PRINCIPAL_MAX];
 	char token_id[RIG_ID_MAX + 1]; /* the caller's API token, "" when none */
 	char scopes[RIG_TOKEN_SCOPES_MAX]; /* its scopes (auth.h); "admin" under --auth off */
 	int level;                     /* its enum rig_scope on the project the path names */
 	const char *idem_key;       /* Idempotency-Key, NULL when none */
-	char idem_hash[65];         /* hex SHA-256 of method, path, query, actor and body */
+	char idem_hash[RIG_SHA256_HEX_SIZE]; /* hex SHA-256 of method, path, query, actor and body */
 	/* While a keyed write's handler runs: where rig_api__begin puts the
 	 * response it finds stored for (principal, key) inside the write
 	 * transaction, to be answered instead of the handler's (idempotency.h).

@@ -65,8 +65,8 @@ bool rig_frames__etag(struct rig_req *req, struct rig_resp *resp, long long vers
 {
 	/* Strong ETag of the shot version and the whole query (path + parameters). */
 	struct rig_sha256 s;
-	unsigned char digest[32];
-	char hex[65];
+	unsigned char digest[RIG_SHA256_SIZE];
+	char hex[RIG_SHA256_HEX_SIZE];
 	rig_sha256_init(&s);
 	rig_sha256_update(&s, req->path, strlen(req->path) + 1);
 	static const char *const params[] = {"layers", "space",    "format",    "from",

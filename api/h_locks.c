@@ -17,7 +17,7 @@
 
 static json_t *lock_json(const struct rig_lock *l)
 {
-	char at[40];
+	char at[RIG_TIMESTAMP_MAX];
 	rig_api__iso8601(at, l->expires_ms);
 	json_t *ids = json_array();
 	for (size_t i = 0; i < l->n_layers; i++)

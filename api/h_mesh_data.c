@@ -38,7 +38,7 @@ struct query {
 	size_t page_size;
 	size_t max_bytes;
 	size_t offset;
-	char fingerprint[65]; /* of everything but the page token */
+	char fingerprint[RIG_SHA256_HEX_SIZE]; /* of everything but the page token */
 };
 
 static int parse_query(struct rig_req *req, struct rig_resp *resp, struct query *q)
@@ -81,7 +81,7 @@ static int parse_query(struct rig_req *req, struct rig_resp *resp, struct query 
 	snprintf(canon, sizeof canon, "%s|%d|%.17g|%d|%zu|%zu", kind_names[q->kind], q->has_frame,
 		 q->frame, q->shot_space, q->page_size, q->max_bytes);
 	struct rig_sha256 s;
-	unsigned char digest[32];
+	unsigned char digest[RIG_SHA256_SIZE];
 	rig_sha256_init(&s);
 	rig_sha256_update(&s, canon, strlen(canon));
 	rig_sha256_final(digest, &s);

@@ -18,7 +18,7 @@ static json_t *token_json(const struct rig_token *t)
 	json_t *scopes = rig_scopes_json(t->scopes);
 	json_t *expires = json_null();
 	if (t->has_expiry) {
-		char at[40];
+		char at[RIG_TIMESTAMP_MAX];
 		rig_api__iso8601(at, t->expires_unix * 1000);
 		expires = json_string(at);
 	}

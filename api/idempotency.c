@@ -115,7 +115,7 @@ static void inflight_leave(struct rig_inflight *f, const char *principal, const 
 static void fingerprint(struct rig_req *req)
 {
 	struct rig_sha256 s;
-	unsigned char digest[32];
+	unsigned char digest[RIG_SHA256_SIZE];
 	rig_sha256_init(&s);
 	rig_sha256_update(&s, req->method, strlen(req->method) + 1);
 	rig_sha256_update(&s, req->path, strlen(req->path) + 1);

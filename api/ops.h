@@ -103,7 +103,7 @@ struct rig_op {
 struct rig_foreign_lock {
 	char layer_id[RIG_ID_MAX + 1];
 	char lock_id[RIG_ID_MAX + 1];
-	char owner[129];
+	char owner[RIG_ACTOR_MAX + 1];
 	long long expires_ms;
 };
 

@@ -55,7 +55,7 @@ json_t *rig_err_to_json(const struct rig_err *e)
 	for (int i = 0; i < e->n_extra; i++)
 		json_object_set_new(o, e->extra[i].name, scrubbed(e->extra[i].value));
 	if (e->lock_id[0]) {
-		char at[40];
+		char at[RIG_TIMESTAMP_MAX];
 		rig_api__iso8601(at, e->expires_ms);
 		json_object_set_new(o, "lockId", json_string(e->lock_id));
 		json_object_set_new(o, "owner", json_string(e->owner));

@@ -233,13 +233,17 @@ static int hex_digit(char c)
 	return -1;
 }
 
+/* Bytes of a parameter name a problem quotes. */
+#define PARAM_SHOWN_MAX 128
+
 /* A parameter name as a client would read it: name (n bytes of the canonical,
  * percent-encoded query) decoded when that gives clean UTF-8, else as it
- * stands in the canonical query; at most 128 bytes. Writes out[129]. */
-static void param_display(char out[129], const char *name, size_t n)
+ * stands in the canonical query; at most PARAM_SHOWN_MAX bytes. Writes
+ * out[PARAM_SHOWN_MAX + 1]. */
+static void param_display(char out[PARAM_SHOWN_MAX + 1], const char *name, size_t n)
 {
 	size_t len = 0;
-	for (size_t i = 0; i < n && len < 128; i++) {
+	for (size_t i = 0; i < n && len < PARAM_SHOWN_MAX; i++) {
 		int hi = i + 2 < n ? hex_digit(name[i + 1]) : -1;
 		int lo = i + 2 < n ? hex_digit(name[i + 2]) : -1;
 		if (name[i] == '%' && hi >= 0 && lo >= 0) {
@@ -251,7 +255,8 @@ static void param_display(char out[129], const char *name, size_t n)
 	}
 	out[len] = '\0';
 	if (strlen(out) != len || !rig_utf8_is_clean(out))
-		snprintf(out, 129, "%.*s", (int)(n < 128 ? n : 128), name);
+		snprintf(out, PARAM_SHOWN_MAX + 1, "%.*s",
+			 (int)(n < PARAM_SHOWN_MAX ? n : PARAM_SHOWN_MAX), name);
 }
 
 /* The route's parameters as a JSON array of strings (new reference). */
@@ -292,7 +297,7 @@ static bool query_refused(struct rig_req *req, struct rig_resp *resp, const stru
 {
 	const char *p = req->query_string ? req->query_string : "";
 	uint32_t seen = 0;
-	char shown[129];
+	char shown[PARAM_SHOWN_MAX + 1];
 	while (*p) {
 		size_t len = strcspn(p, "&");
 		size_t n_name = strcspn(p, "&=");

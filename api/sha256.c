@@ -85,7 +85,7 @@ void rig_sha256_update(struct rig_sha256 *s, const void *data, size_t len)
 	}
 }
 
-void rig_sha256_final(unsigned char out[32], struct rig_sha256 *s)
+void rig_sha256_final(unsigned char out[RIG_SHA256_SIZE], struct rig_sha256 *s)
 {
 	uint64_t bits = s->n_bytes * 8;
 	unsigned char pad = 0x80;
@@ -105,7 +105,7 @@ void rig_sha256_final(unsigned char out[32], struct rig_sha256 *s)
 	}
 }
 
-void rig_hmac_sha256(unsigned char out[32], const unsigned char *key, size_t key_len,
+void rig_hmac_sha256(unsigned char out[RIG_SHA256_SIZE], const unsigned char *key, size_t key_len,
 		     const void *data, size_t len)
 {
 	unsigned char ipad[64] = {0}, opad[64] = {0}, inner[32];
@@ -126,7 +126,7 @@ void rig_hmac_sha256(unsigned char out[32], const unsigned char *key, size_t key
 	rig_sha256_final(out, &s);
 }
 
-void rig_hex32(char out[65], const unsigned char digest[32])
+void rig_hex32(char out[RIG_SHA256_HEX_SIZE], const unsigned char digest[RIG_SHA256_SIZE])
 {
 	static const char hex[] = "0123456789abcdef";
 	for (int i = 0; i < 32; i++) {

@@ -17,6 +17,24 @@
 #include "codes.h"
 
 #define RIG_ID_MAX 64
+
+/* An actor's display name (X-Rigd-Actor, a token's name, a lock's owner, a
+ * plan's author): 1 to RIG_ACTOR_MAX bytes of UTF-8; buffers hold
+ * RIG_ACTOR_MAX + 1. */
+#define RIG_ACTOR_MAX 128
+
+/* Bytes of a buffer, NUL included, for an ISO 8601 UTC timestamp with
+ * milliseconds ("2026-11-29T15:02:09.991Z" is 25 with the NUL; the rest is
+ * room for years past 9999), as rig_api__iso8601 writes and SQLite stores. */
+#define RIG_TIMESTAMP_MAX 40
+
+/* Bytes of a buffer, NUL included, for a principal, the identity that owns
+ * locks and idempotency keys: "token:<id>", or "actor:<name>" under --auth
+ * off (at most 6 + RIG_ACTOR_MAX + 1 = 135; the rest is room to spare). */
+#define RIG_PRINCIPAL_MAX 140
+_Static_assert(RIG_PRINCIPAL_MAX > 6 + RIG_ACTOR_MAX && RIG_PRINCIPAL_MAX > 6 + RIG_ID_MAX,
+	       "a principal holds \"actor:\" and an actor, or \"token:\" and an id");
+
 #define RIG_ERRS_KEEP 64
 #define RIG_ERR_DETAIL_MAX 240
 #define RIG_ERR_POINTER_MAX 200
@@ -40,7 +58,7 @@ struct rig_err {
 	double frame;
 	/* A lock in the way (LAYER_LOCKED, LOCK_LOST): "" / 0 when none. */
 	char lock_id[RIG_ID_MAX + 1];
-	char owner[129];
+	char owner[RIG_ACTOR_MAX + 1];
 	long long expires_ms; /* Unix milliseconds */
 	/* Other values the detail quotes (an op name, a channel, a parent id…),
 	 * so every value in the detail is also a member of the error object. */

@@ -1,6 +1,7 @@
 /* JSON log lines of log.h. */
 #include "log.h"
 
+#include "err.h"
 #include "textbuf.h"
 
 #include <stdio.h>
@@ -10,19 +11,19 @@
 #include <unistd.h>
 
 /* Now as 2026-01-02T03:04:05.678Z. */
-static void stamp_now(char out[40])
+static void stamp_now(char out[RIG_TIMESTAMP_MAX])
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_REALTIME, &ts);
 	struct tm tm;
 	gmtime_r(&ts.tv_sec, &tm);
-	snprintf(out, 40, "%04d-%02d-%02dT%02d:%02d:%02d.%03ldZ", tm.tm_year + 1900, tm.tm_mon + 1,
+	snprintf(out, RIG_TIMESTAMP_MAX, "%04d-%02d-%02dT%02d:%02d:%02d.%03ldZ", tm.tm_year + 1900, tm.tm_mon + 1,
 		 tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, ts.tv_nsec / 1000000);
 }
 
 void rig_log(const char *level, const char *msg, json_t *fields)
 {
-	char stamp[40];
+	char stamp[RIG_TIMESTAMP_MAX];
 	stamp_now(stamp);
 	json_t *line = json_pack("{s:s, s:s, s:s}", "ts", stamp, "level", level, "msg", msg);
 	if (fields) {
@@ -49,7 +50,7 @@ void rig_log_request(const char *method, const char *path, int status, double du
 		     const char *request_id, const char *token_id, long long request_bytes,
 		     int terminated)
 {
-	char stamp[40];
+	char stamp[RIG_TIMESTAMP_MAX];
 	stamp_now(stamp);
 	char *clean_path = strdup(path);
 	if (!clean_path)

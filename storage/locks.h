@@ -14,8 +14,8 @@
 struct rig_lock {
 	char id[RIG_ID_MAX + 1];
 	char shot_id[RIG_ID_MAX + 1];
-	char owner[129];    /* the owner's display name (a token's name, or X-Rigd-Actor) */
-	char owner_id[140]; /* the owning identity: "token:<id>", or "actor:<name>" (--auth off) */
+	char owner[RIG_ACTOR_MAX + 1]; /* the owner's display name (a token's name, or X-Rigd-Actor) */
+	char owner_id[RIG_PRINCIPAL_MAX]; /* the owning identity: "token:<id>", or "actor:<name>" (--auth off) */
 	long long fencing_token;
 	long long ttl_seconds;
 	long long expires_ms;

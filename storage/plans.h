@@ -21,10 +21,10 @@ struct rig_plan {
 	long long base_version;
 	long long plan_version;
 	bool applied;
-	char author[129];
+	char author[RIG_ACTOR_MAX + 1];
 	char receipt_id[RIG_ID_MAX + 1]; /* "" while a draft */
-	char created_at[40];
-	char updated_at[40];
+	char created_at[RIG_TIMESTAMP_MAX];
+	char updated_at[RIG_TIMESTAMP_MAX];
 };
 
 void rig_plan_release(struct rig_plan *p);

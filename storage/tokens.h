@@ -14,7 +14,7 @@
 
 #include "err.h"
 
-#define RIG_TOKEN_NAME_MAX 128     /* bytes of a token's name (the actor it acts as) */
+#define RIG_TOKEN_NAME_MAX RIG_ACTOR_MAX /* bytes of a token's name (the actor it acts as) */
 #define RIG_TOKEN_SCOPES_MAX 1200  /* bytes of its space-separated scope list */
 
 struct rig_token {
@@ -22,12 +22,12 @@ struct rig_token {
 	char id[RIG_ID_MAX + 1];
 	char name[RIG_TOKEN_NAME_MAX + 1];
 	char scopes[RIG_TOKEN_SCOPES_MAX];
-	char created_at[40];
+	char created_at[RIG_TIMESTAMP_MAX];
 	char created_by[RIG_ID_MAX + 1];
 	bool has_expiry;
 	long long expires_unix;
 	bool revoked;
-	char revoked_at[40];
+	char revoked_at[RIG_TIMESTAMP_MAX];
 };
 
 /* Inserts t (its seq, created_at and revocation are ignored) under

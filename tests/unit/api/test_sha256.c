@@ -4,10 +4,10 @@
 
 #include "sha256.h"
 
-static void digest_hex(char out[65], const void *data, size_t len)
+static void digest_hex(char out[RIG_SHA256_HEX_SIZE], const void *data, size_t len)
 {
 	struct rig_sha256 s;
-	unsigned char d[32];
+	unsigned char d[RIG_SHA256_SIZE];
 	rig_sha256_init(&s);
 	rig_sha256_update(&s, data, len);
 	rig_sha256_final(d, &s);
@@ -16,7 +16,7 @@ static void digest_hex(char out[65], const void *data, size_t len)
 
 Test(sha256, matches_fips_180_vectors)
 {
-	char hex[65];
+	char hex[RIG_SHA256_HEX_SIZE];
 	digest_hex(hex, "", 0);
 	cr_assert_str_eq(hex, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
 	digest_hex(hex, "abc", 3);
@@ -28,13 +28,13 @@ Test(sha256, matches_fips_180_vectors)
 
 Test(sha256, is_the_same_whatever_the_update_sizes)
 {
-	char whole[65], pieces[65];
+	char whole[RIG_SHA256_HEX_SIZE], pieces[RIG_SHA256_HEX_SIZE];
 	unsigned char data[1000];
 	for (size_t i = 0; i < sizeof data; i++)
 		data[i] = (unsigned char)(i * 31);
 	digest_hex(whole, data, sizeof data);
 	struct rig_sha256 s;
-	unsigned char d[32];
+	unsigned char d[RIG_SHA256_SIZE];
 	rig_sha256_init(&s);
 	for (size_t off = 0, step = 1; off < sizeof data; off += step, step = step * 3 % 97 + 1)
 		rig_sha256_update(&s, data + off, off + step > sizeof data ? sizeof data - off : step);
@@ -45,8 +45,8 @@ Test(sha256, is_the_same_whatever_the_update_sizes)
 
 Test(hmac_sha256, matches_rfc_4231_case_2)
 {
-	unsigned char mac[32];
-	char hex[65];
+	unsigned char mac[RIG_SHA256_SIZE];
+	char hex[RIG_SHA256_HEX_SIZE];
 	const char *data = "what do ya want for nothing?";
 	rig_hmac_sha256(mac, (const unsigned char *)"Jefe", 4, data, strlen(data));
 	rig_hex32(hex, mac);
