@@ -47,6 +47,17 @@ static void *xcalloc(size_t n, size_t size)
 	return p;
 }
 
+/* A new error list (kept off the stack: about 72 KiB); exits when out of memory. */
+static struct rig_errs *xerrs(void)
+{
+	struct rig_errs *errs = rig_errs_new();
+	if (!errs) {
+		fprintf(stderr, "bench_core: out of memory\n");
+		exit(1);
+	}
+	return errs;
+}
+
 /* ------------------------------------------------------------------------ */
 /* The rig: a grid mesh, 64 joint layers in 8 chains, the mesh layer         */
 /* ------------------------------------------------------------------------ */
@@ -155,13 +166,13 @@ static void build_def(struct bench_rig *b)
 
 static struct rig_skin *new_skin(const struct rig_skin_def *d)
 {
-	struct rig_errs errs;
-	rig_errs_init(&errs);
-	struct rig_skin *skin = rig_skin_new(d, &errs);
+	struct rig_errs *errs = xerrs();
+	struct rig_skin *skin = rig_skin_new(d, errs);
 	if (!skin) {
-		fprintf(stderr, "bench_core: invalid skin: %s\n", errs.items[0].detail);
+		fprintf(stderr, "bench_core: invalid skin: %s\n", errs->items[0].detail);
 		exit(1);
 	}
+	rig_errs_free(errs);
 	return skin;
 }
 
@@ -178,10 +189,9 @@ static void build_rig(struct bench_rig *b, size_t side)
 	b->layers[b->mesh].joint_layers = b->joint_layers;
 
 	struct rig_affine binds[N_JOINTS];
-	struct rig_errs errs;
-	rig_errs_init(&errs);
+	struct rig_errs *errs = xerrs();
 	struct rig_resolver *r = rig_resolver_new(&b->scene);
-	if (!r || rig_resolver_joint_poses(binds, r, b->mesh, 0, &errs) != 0) {
+	if (!r || rig_resolver_joint_poses(binds, r, b->mesh, 0, errs) != 0) {
 		fprintf(stderr, "bench_core: bind capture failed\n");
 		exit(1);
 	}
@@ -191,6 +201,7 @@ static void build_rig(struct bench_rig *b, size_t side)
 	rig_skin_free(b->skin);
 	b->skin = new_skin(&b->def);
 	b->layers[b->mesh].skin = b->skin;
+	rig_errs_free(errs);
 }
 
 static void free_rig(struct bench_rig *b)
@@ -272,12 +283,13 @@ struct bench_ctx {
 	struct mem_pass *mem;
 	struct rig_affine poses[N_JOINTS];
 	double *out;
+	struct rig_errs *errs; /* reused by every timed call */
 	long iteration; /* resolver frames advance so every frame is new */
 };
 
 static void run_once(struct bench_ctx *c, enum bench_case which)
 {
-	struct rig_errs errs;
+	struct rig_errs *errs = c->errs;
 	switch (which) {
 	case CASE_MEM_PLAIN:
 		mem_pass_plain(c->mem);
@@ -289,19 +301,19 @@ static void run_once(struct bench_ctx *c, enum bench_case which)
 		rig_skin_deform(c->out, c->rig->skin, c->poses);
 		break;
 	case CASE_EVALUATE:
-		rig_errs_init(&errs);
-		if (rig_skin_evaluate(c->out, c->rig->skin, c->poses, &errs) != 0) {
-			fprintf(stderr, "bench_core: evaluate failed: %s\n", errs.items[0].detail);
+		rig_errs_init(errs);
+		if (rig_skin_evaluate(c->out, c->rig->skin, c->poses, errs) != 0) {
+			fprintf(stderr, "bench_core: evaluate failed: %s\n", errs->items[0].detail);
 			exit(1);
 		}
 		break;
 	case CASE_RESOLVER: {
 		double frame = 1 + (double)(c->iteration++ % 997) * 0.1;
-		rig_errs_init(&errs);
+		rig_errs_init(errs);
 		struct rig_resolver *r = rig_resolver_new(&c->rig->scene);
-		if (!r || rig_resolver_evaluate(c->out, r, c->rig->mesh, frame, &errs) != 0) {
+		if (!r || rig_resolver_evaluate(c->out, r, c->rig->mesh, frame, errs) != 0) {
 			fprintf(stderr, "bench_core: resolver frame %g failed: %s\n", frame,
-				errs.count ? errs.items[0].detail : "out of memory");
+				errs->count ? errs->items[0].detail : "out of memory");
 			exit(1);
 		}
 		rig_resolver_free(r);
@@ -351,10 +363,9 @@ static void bench_size(size_t side, int iterations)
 	c.out = xcalloc(2 * n, sizeof *c.out);
 
 	/* Poses of a frame in the middle of the animation, for the skin-only cases. */
-	struct rig_errs errs;
-	rig_errs_init(&errs);
+	c.errs = xerrs();
 	struct rig_resolver *r = rig_resolver_new(&rig->scene);
-	if (!r || rig_resolver_joint_poses(c.poses, r, rig->mesh, 50, &errs) != 0) {
+	if (!r || rig_resolver_joint_poses(c.poses, r, rig->mesh, 50, c.errs) != 0) {
 		fprintf(stderr, "bench_core: poses failed\n");
 		exit(1);
 	}
@@ -382,6 +393,7 @@ static void bench_size(size_t side, int iterations)
 	       bytes / mem_t.best / 1e9, frame.best / eval.best, frame.best / deform.best);
 
 	free(c.out);
+	rig_errs_free(c.errs);
 	mem_pass_free(&mem);
 	free_rig(rig);
 	free(rig);

@@ -119,9 +119,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		free(copy);
 		return 0;
 	}
-	struct rig_errs *errs = malloc(sizeof *errs), *errs_plain = malloc(sizeof *errs_plain);
-	rig_errs_init(errs);
-	rig_errs_init(errs_plain);
+	struct rig_errs *errs = rig_errs_new(), *errs_plain = rig_errs_new();
+	if (!errs || !errs_plain)
+		abort(); /* the fuzzer's own memory, not an input's fault */
 	size_t n = json_array_size(ops);
 	int bad, bad_plain;
 	struct rig_op *decoded = decode(ops, bulk, errs, &bad);
@@ -139,7 +139,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (size_t i = 0; i < n; i++)
 		rig_op_release(&decoded_plain[i]);
 	free(decoded_plain);
-	free(errs_plain);
+	rig_errs_free(errs_plain);
 	json_decref(plain);
 	if (!bad) {
 		struct rig_shot_model model;
@@ -158,7 +158,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (size_t i = 0; i < n; i++)
 		rig_op_release(&decoded[i]);
 	free(decoded);
-	free(errs);
+	rig_errs_free(errs);
 	json_decref(body);
 	rig_bulk_free(bulk);
 	free(copy);

@@ -70,8 +70,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	d.weight_offsets[d.n_weight_lists] = at;
 
-	struct rig_errs *errs = malloc(sizeof *errs);
-	rig_errs_init(errs);
+	struct rig_errs *errs = rig_errs_new();
+	if (!errs)
+		abort(); /* the fuzzer's own memory, not an input's fault */
 	struct rig_skin *skin = rig_skin_new(&d, errs);
 	if (skin) {
 		const struct rig_skin_def *snap = rig_skin_def_of(skin);
@@ -96,7 +97,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	} else if (!rig_errs_any(errs)) {
 		abort(); /* a rejection always says why */
 	}
-	free(errs);
+	rig_errs_free(errs);
 	rig_skin_def_release(&d);
 	return 0;
 }

@@ -94,24 +94,25 @@ Test(f32_frame, the_report_names_every_vertex_that_does_not_fit)
 	/* Vertices 1 (y) and 3 (x) overflow; vertex 2 rounds to FLT_MAX. */
 	double xy[8] = {0, 0, 1, 1e39, (double)FLT_MAX + 0x1p102, 2, -1e300, 3};
 	uint32_t tris[6] = {0, 2, 3, 0, 1, 2};
-	struct rig_errs errs;
-	rig_errs_init(&errs);
+	struct rig_errs *errs = rig_errs_new();
+	cr_assert_not_null(errs);
 	struct rig_buf b;
 	rig_buf_init(&b);
 	cr_assert_eq(rig_frames__f32_frame(&b, 7.5, xy, 4), -1);
-	rig_frames__f32_report(&errs, xy, 4, tris, 2, "arm", 7.5);
-	cr_assert_eq(errs.total, 2);
-	cr_assert_eq(errs.items[0].code, RIG_MESH_GEOMETRY);
-	cr_assert_eq(errs.items[0].vertex_index, 1);
-	cr_assert_eq(errs.items[0].triangle_index, 1);
-	cr_assert_eq(errs.items[1].vertex_index, 3);
-	cr_assert_eq(errs.items[1].triangle_index, 0);
+	rig_frames__f32_report(errs, xy, 4, tris, 2, "arm", 7.5);
+	cr_assert_eq(errs->total, 2);
+	cr_assert_eq(errs->items[0].code, RIG_MESH_GEOMETRY);
+	cr_assert_eq(errs->items[0].vertex_index, 1);
+	cr_assert_eq(errs->items[0].triangle_index, 1);
+	cr_assert_eq(errs->items[1].vertex_index, 3);
+	cr_assert_eq(errs->items[1].triangle_index, 0);
 	for (int i = 0; i < 2; i++) {
-		cr_assert_str_eq(errs.items[i].layer_id, "arm");
-		cr_assert(errs.items[i].has_frame);
-		cr_assert_eq(errs.items[i].frame, 7.5);
+		cr_assert_str_eq(errs->items[i].layer_id, "arm");
+		cr_assert(errs->items[i].has_frame);
+		cr_assert_eq(errs->items[i].frame, 7.5);
 	}
-	cr_assert_str_eq(errs.items[0].detail,
+	cr_assert_str_eq(errs->items[0].detail,
 			 "deformed vertex 1 is beyond the float range of format f32");
 	rig_buf_release(&b);
+	rig_errs_free(errs);
 }

@@ -13,9 +13,9 @@ static json_t *obj(const char *text)
 
 Test(jsonread, reports_each_bad_field_with_its_pointer)
 {
-	struct rig_errs errs;
-	rig_errs_init(&errs);
-	struct rig_jr jr = {&errs, RIG_OP_INVALID, "/ops/2", 2};
+	struct rig_errs *errs = rig_errs_new();
+	cr_assert_not_null(errs);
+	struct rig_jr jr = {errs, RIG_OP_INVALID, "/ops/2", 2};
 	json_t *o = obj("{\"id\": \"bad id\", \"n\": \"3\", \"k\": 1.5, \"extra\": 1}");
 	static const char *const allowed[] = {"id", "n", "k", NULL};
 	char id[RIG_ID_MAX + 1] = "";
@@ -26,21 +26,22 @@ Test(jsonread, reports_each_bad_field_with_its_pointer)
 	rig_jr_number(&jr, o, "n", true, &n, NULL);
 	rig_jr_int(&jr, o, "k", true, 0, 10, &k, NULL);
 	rig_jr_string(&jr, o, "missing", true, 10, &(const char *){NULL});
-	cr_assert_eq(errs.count, 5);
+	cr_assert_eq(errs->count, 5);
 	const char *pointers[] = {"/ops/2/extra", "/ops/2/id", "/ops/2/n", "/ops/2/k", "/ops/2/missing"};
 	for (size_t i = 0; i < 5; i++) {
-		cr_assert_str_eq(errs.items[i].pointer, pointers[i]);
-		cr_assert_eq(errs.items[i].op_index, 2);
-		cr_assert_eq(errs.items[i].code, RIG_OP_INVALID);
+		cr_assert_str_eq(errs->items[i].pointer, pointers[i]);
+		cr_assert_eq(errs->items[i].op_index, 2);
+		cr_assert_eq(errs->items[i].code, RIG_OP_INVALID);
 	}
 	json_decref(o);
+	rig_errs_free(errs);
 }
 
 Test(jsonread, accepts_valid_fields_and_integral_reals)
 {
-	struct rig_errs errs;
-	rig_errs_init(&errs);
-	struct rig_jr jr = {&errs, RIG_INVALID_FIELD, "", RIG_NO_INDEX};
+	struct rig_errs *errs = rig_errs_new();
+	cr_assert_not_null(errs);
+	struct rig_jr jr = {errs, RIG_INVALID_FIELD, "", RIG_NO_INDEX};
 	json_t *o = obj("{\"id\": \"a-b_c.d:1\", \"k\": 3.0, \"p\": null}");
 	char id[RIG_ID_MAX + 1] = "", p[RIG_ID_MAX + 1] = "";
 	long long k = 0;
@@ -51,15 +52,16 @@ Test(jsonread, accepts_valid_fields_and_integral_reals)
 	cr_assert_str_eq(id, "a-b_c.d:1");
 	cr_assert_eq(k, 3);
 	cr_assert(is_null);
-	cr_assert_eq(errs.total, 0);
+	cr_assert_eq(errs->total, 0);
 	json_decref(o);
+	rig_errs_free(errs);
 }
 
 Test(jsonread, ids_stop_at_64_characters)
 {
-	struct rig_errs errs;
-	rig_errs_init(&errs);
-	struct rig_jr jr = {&errs, RIG_INVALID_FIELD, "", RIG_NO_INDEX};
+	struct rig_errs *errs = rig_errs_new();
+	cr_assert_not_null(errs);
+	struct rig_jr jr = {errs, RIG_INVALID_FIELD, "", RIG_NO_INDEX};
 	char ok64[65], bad65[66], text[200];
 	memset(ok64, 'a', 64);
 	ok64[64] = '\0';
@@ -71,4 +73,5 @@ Test(jsonread, ids_stop_at_64_characters)
 	cr_assert_eq(rig_jr_id(&jr, o, "a", true, false, out, NULL), 0);
 	cr_assert_eq(rig_jr_id(&jr, o, "b", true, false, out, NULL), -1);
 	json_decref(o);
+	rig_errs_free(errs);
 }

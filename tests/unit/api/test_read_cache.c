@@ -17,10 +17,11 @@ static struct rig_skin *tiny_skin(double x0)
 	struct rig_skin_def def = {.source = source, .n_verts = 3, .triangles = tris, .n_tris = 1,
 				   .joints = &joint, .n_joints = 1, .weight_offsets = offsets,
 				   .influences = infl, .n_weight_lists = 3};
-	struct rig_errs errs;
-	rig_errs_init(&errs);
-	struct rig_skin *skin = rig_skin_new(&def, &errs);
+	struct rig_errs *errs = rig_errs_new();
+	cr_assert_not_null(errs);
+	struct rig_skin *skin = rig_skin_new(&def, errs);
 	cr_assert_not_null(skin);
+	rig_errs_free(errs);
 	return skin;
 }
 

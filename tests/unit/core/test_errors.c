@@ -28,44 +28,47 @@ Test(codes, skin_codes_answer_422_and_out_of_range_is_internal)
 
 Test(errs, keeps_the_first_entries_and_counts_the_rest)
 {
-	struct rig_errs errs;
-	rig_errs_init(&errs);
-	cr_expect_not(rig_errs_any(&errs));
+	struct rig_errs *errs = rig_errs_new();
+	cr_assert_not_null(errs);
+	cr_expect_not(rig_errs_any(errs));
 	for (int i = 0; i < RIG_ERRS_KEEP + 10; i++) {
-		struct rig_err *e = rig_errs_add(&errs, RIG_SKIN_WEIGHTS, "vertex %d", i);
+		struct rig_err *e = rig_errs_add(errs, RIG_SKIN_WEIGHTS, "vertex %d", i);
 		cr_assert_not_null(e);
 		e->vertex_index = i;
 	}
-	cr_expect(rig_errs_any(&errs));
-	cr_expect_eq(errs.count, RIG_ERRS_KEEP);
-	cr_expect_eq(errs.total, RIG_ERRS_KEEP + 10);
-	cr_expect_eq(errs.items[RIG_ERRS_KEEP - 1].vertex_index, RIG_ERRS_KEEP - 1);
-	cr_expect_str_eq(errs.items[3].detail, "vertex 3");
+	cr_expect(rig_errs_any(errs));
+	cr_expect_eq(errs->count, RIG_ERRS_KEEP);
+	cr_expect_eq(errs->total, RIG_ERRS_KEEP + 10);
+	cr_expect_eq(errs->items[RIG_ERRS_KEEP - 1].vertex_index, RIG_ERRS_KEEP - 1);
+	cr_expect_str_eq(errs->items[3].detail, "vertex 3");
+	rig_errs_free(errs);
 }
 
 Test(errs, new_entries_start_with_no_indices)
 {
-	struct rig_errs errs;
-	rig_errs_init(&errs);
-	struct rig_err *e = rig_errs_add(&errs, RIG_MESH_TOPOLOGY, "x");
+	struct rig_errs *errs = rig_errs_new();
+	cr_assert_not_null(errs);
+	struct rig_err *e = rig_errs_add(errs, RIG_MESH_TOPOLOGY, "x");
 	cr_expect_eq(e->triangle_index, RIG_NO_INDEX);
 	cr_expect_eq(e->vertex_index, RIG_NO_INDEX);
 	cr_expect_eq(e->joint_index, RIG_NO_INDEX);
 	cr_expect_str_eq(e->pointer, "");
 	cr_expect_not(e->has_frame);
+	rig_errs_free(errs);
 }
 
 Test(errs, scope_prefixes_pointers_and_sets_the_op_index)
 {
-	struct rig_errs errs;
-	rig_errs_init(&errs);
-	struct rig_err *a = rig_errs_add(&errs, RIG_SKIN_WEIGHTS, "a");
+	struct rig_errs *errs = rig_errs_new();
+	cr_assert_not_null(errs);
+	struct rig_err *a = rig_errs_add(errs, RIG_SKIN_WEIGHTS, "a");
 	rig_strlcpy(a->pointer, "/weights/2", sizeof a->pointer);
-	struct rig_err *b = rig_errs_add(&errs, RIG_SKIN_BIND, "b");
+	struct rig_err *b = rig_errs_add(errs, RIG_SKIN_BIND, "b");
 	rig_strlcpy(b->pointer, "/joints/0/bind", sizeof b->pointer);
-	rig_errs_scope(&errs, 1, 3, "/ops/3/skin");
-	cr_expect_str_eq(errs.items[0].pointer, "/weights/2", "entries before from are untouched");
-	cr_expect_eq(errs.items[0].op_index, RIG_NO_INDEX);
-	cr_expect_str_eq(errs.items[1].pointer, "/ops/3/skin/joints/0/bind");
-	cr_expect_eq(errs.items[1].op_index, 3);
+	rig_errs_scope(errs, 1, 3, "/ops/3/skin");
+	cr_expect_str_eq(errs->items[0].pointer, "/weights/2", "entries before from are untouched");
+	cr_expect_eq(errs->items[0].op_index, RIG_NO_INDEX);
+	cr_expect_str_eq(errs->items[1].pointer, "/ops/3/skin/joints/0/bind");
+	cr_expect_eq(errs->items[1].op_index, 3);
+	rig_errs_free(errs);
 }

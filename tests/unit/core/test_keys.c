@@ -52,67 +52,73 @@ static struct rig_key key(double frame, double value, enum rig_interp interp)
 
 Test(keys_check, accepts_finite_keys)
 {
-	struct rig_errs errs;
-	rig_errs_init(&errs);
+	struct rig_errs *errs = rig_errs_new();
+	cr_assert_not_null(errs);
 	struct rig_key k = key(-3.5, 2, RIG_INTERP_LINEAR);
-	cr_expect_eq(rig_key_check(&k, &errs), 0);
-	cr_expect_eq(errs.total, 0);
+	cr_expect_eq(rig_key_check(&k, errs), 0);
+	cr_expect_eq(errs->total, 0);
+	rig_errs_free(errs);
 }
 
 Test(keys_check, rejects_non_finite_frame_and_value_with_pointers)
 {
-	struct rig_errs errs;
-	rig_errs_init(&errs);
+	struct rig_errs *errs = rig_errs_new();
+	cr_assert_not_null(errs);
 	struct rig_key k = key(NAN, INFINITY, RIG_INTERP_HOLD);
-	cr_expect_eq(rig_key_check(&k, &errs), -1);
-	cr_assert_eq(errs.count, 2);
-	cr_expect_eq(errs.items[0].code, RIG_OP_INVALID);
-	cr_expect_str_eq(errs.items[0].pointer, "/frame");
-	cr_expect_str_eq(errs.items[1].pointer, "/value");
+	cr_expect_eq(rig_key_check(&k, errs), -1);
+	cr_assert_eq(errs->count, 2);
+	cr_expect_eq(errs->items[0].code, RIG_OP_INVALID);
+	cr_expect_str_eq(errs->items[0].pointer, "/frame");
+	cr_expect_str_eq(errs->items[1].pointer, "/value");
+	rig_errs_free(errs);
 }
 
 Test(keys_check, accepts_bezier_x_at_zero_and_one)
 {
-	struct rig_errs errs;
-	rig_errs_init(&errs);
+	struct rig_errs *errs = rig_errs_new();
+	cr_assert_not_null(errs);
 	struct rig_key k = key(0, 0, RIG_INTERP_BEZIER);
 	k.ease[0] = 0, k.ease[1] = -5, k.ease[2] = 1, k.ease[3] = 7;
-	cr_expect_eq(rig_key_check(&k, &errs), 0, "y may overshoot; x1 = 0 and x2 = 1 are inside");
+	cr_expect_eq(rig_key_check(&k, errs), 0, "y may overshoot; x1 = 0 and x2 = 1 are inside");
+	rig_errs_free(errs);
 }
 
 Test(keys_check, rejects_bezier_x_just_outside_unit_range)
 {
-	struct rig_errs errs;
-	rig_errs_init(&errs);
+	struct rig_errs *errs = rig_errs_new();
+	cr_assert_not_null(errs);
 	struct rig_key k = key(0, 0, RIG_INTERP_BEZIER);
 	k.ease[0] = nextafter(0, -1);
 	k.ease[2] = nextafter(1, 2);
-	cr_expect_eq(rig_key_check(&k, &errs), -1);
-	cr_assert_eq(errs.count, 2);
-	cr_expect_str_eq(errs.items[0].pointer, "/ease/0");
-	cr_expect_str_eq(errs.items[1].pointer, "/ease/2");
+	cr_expect_eq(rig_key_check(&k, errs), -1);
+	cr_assert_eq(errs->count, 2);
+	cr_expect_str_eq(errs->items[0].pointer, "/ease/0");
+	cr_expect_str_eq(errs->items[1].pointer, "/ease/2");
+	rig_errs_free(errs);
 }
 
 Test(keys_check, rejects_non_finite_ease_entries)
 {
-	struct rig_errs errs;
-	rig_errs_init(&errs);
+	struct rig_errs *errs = rig_errs_new();
+	cr_assert_not_null(errs);
 	struct rig_key k = key(0, 0, RIG_INTERP_BEZIER);
 	k.ease[1] = NAN;
 	k.ease[3] = -INFINITY;
-	cr_expect_eq(rig_key_check(&k, &errs), -1);
-	cr_assert_eq(errs.count, 2);
-	cr_expect_str_eq(errs.items[0].pointer, "/ease/1");
-	cr_expect_str_eq(errs.items[1].pointer, "/ease/3");
+	cr_expect_eq(rig_key_check(&k, errs), -1);
+	cr_assert_eq(errs->count, 2);
+	cr_expect_str_eq(errs->items[0].pointer, "/ease/1");
+	cr_expect_str_eq(errs->items[1].pointer, "/ease/3");
+	rig_errs_free(errs);
 }
 
 Test(keys_check, ignores_ease_of_non_bezier_keys)
 {
-	struct rig_errs errs;
-	rig_errs_init(&errs);
+	struct rig_errs *errs = rig_errs_new();
+	cr_assert_not_null(errs);
 	struct rig_key k = key(0, 0, RIG_INTERP_LINEAR);
 	k.ease[0] = NAN;
-	cr_expect_eq(rig_key_check(&k, &errs), 0);
+	cr_expect_eq(rig_key_check(&k, errs), 0);
+	rig_errs_free(errs);
 }
 
 /* ---- channel evaluation ---- */

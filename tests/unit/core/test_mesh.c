@@ -31,20 +31,24 @@ Test(mesh_area, is_positive_for_counter_clockwise_triangles)
 
 Test(mesh_source, accepts_a_valid_mesh)
 {
-	struct rig_errs errs;
-	cr_expect_eq(check(square, 4, square_tris, 2, &errs), 0);
-	cr_expect_eq(errs.total, 0);
+	struct rig_errs *errs = rig_errs_new();
+	cr_assert_not_null(errs);
+	cr_expect_eq(check(square, 4, square_tris, 2, errs), 0);
+	cr_expect_eq(errs->total, 0);
+	rig_errs_free(errs);
 }
 
 Test(mesh_source, accepts_three_vertices_and_rejects_two)
 {
-	struct rig_errs errs;
+	struct rig_errs *errs = rig_errs_new();
+	cr_assert_not_null(errs);
 	uint32_t tri[] = {0, 1, 2};
-	cr_expect_eq(check(square, 3, tri, 1, &errs), 0);
-	cr_expect_eq(check(square, 2, tri, 1, &errs), -1);
-	long i = find_err(&errs, RIG_MESH_GEOMETRY);
+	cr_expect_eq(check(square, 3, tri, 1, errs), 0);
+	cr_expect_eq(check(square, 2, tri, 1, errs), -1);
+	long i = find_err(errs, RIG_MESH_GEOMETRY);
 	cr_assert_geq(i, 0);
-	cr_expect_str_eq(errs.items[i].pointer, "/source");
+	cr_expect_str_eq(errs->items[i].pointer, "/source");
+	rig_errs_free(errs);
 }
 
 Test(mesh_source, accepts_the_vertex_limit_and_rejects_one_more)
@@ -52,20 +56,24 @@ Test(mesh_source, accepts_the_vertex_limit_and_rejects_one_more)
 	size_t n = RIG_MAX_VERTICES + 1;
 	double *xy = calloc(2 * n, sizeof *xy);
 	memcpy(xy, square, sizeof square);
-	struct rig_errs errs;
-	cr_expect_eq(check(xy, RIG_MAX_VERTICES, square_tris, 2, &errs), 0);
-	cr_expect_eq(check(xy, n, square_tris, 2, &errs), -1);
-	cr_expect_eq(errs.total, 1);
-	cr_expect_eq(errs.items[0].code, RIG_MESH_GEOMETRY);
+	struct rig_errs *errs = rig_errs_new();
+	cr_assert_not_null(errs);
+	cr_expect_eq(check(xy, RIG_MAX_VERTICES, square_tris, 2, errs), 0);
+	cr_expect_eq(check(xy, n, square_tris, 2, errs), -1);
+	cr_expect_eq(errs->total, 1);
+	cr_expect_eq(errs->items[0].code, RIG_MESH_GEOMETRY);
 	free(xy);
+	rig_errs_free(errs);
 }
 
 Test(mesh_source, rejects_zero_triangles)
 {
-	struct rig_errs errs;
-	cr_expect_eq(check(square, 4, square_tris, 0, &errs), -1);
-	cr_expect_eq(errs.items[0].code, RIG_MESH_TOPOLOGY);
-	cr_expect_str_eq(errs.items[0].pointer, "/triangles");
+	struct rig_errs *errs = rig_errs_new();
+	cr_assert_not_null(errs);
+	cr_expect_eq(check(square, 4, square_tris, 0, errs), -1);
+	cr_expect_eq(errs->items[0].code, RIG_MESH_TOPOLOGY);
+	cr_expect_str_eq(errs->items[0].pointer, "/triangles");
+	rig_errs_free(errs);
 }
 
 Test(mesh_source, accepts_the_triangle_limit_and_rejects_one_more)
@@ -74,58 +82,68 @@ Test(mesh_source, accepts_the_triangle_limit_and_rejects_one_more)
 	uint32_t *tris = malloc(3 * n * sizeof *tris);
 	for (size_t t = 0; t < n; t++)
 		memcpy(&tris[3 * t], square_tris, 3 * sizeof *tris);
-	struct rig_errs errs;
-	cr_expect_eq(check(square, 4, tris, RIG_MAX_TRIANGLES, &errs), 0);
-	cr_expect_eq(check(square, 4, tris, n, &errs), -1);
-	cr_expect_eq(errs.total, 1);
-	cr_expect_eq(errs.items[0].code, RIG_MESH_TOPOLOGY);
+	struct rig_errs *errs = rig_errs_new();
+	cr_assert_not_null(errs);
+	cr_expect_eq(check(square, 4, tris, RIG_MAX_TRIANGLES, errs), 0);
+	cr_expect_eq(check(square, 4, tris, n, errs), -1);
+	cr_expect_eq(errs->total, 1);
+	cr_expect_eq(errs->items[0].code, RIG_MESH_TOPOLOGY);
 	free(tris);
+	rig_errs_free(errs);
 }
 
 Test(mesh_source, rejects_nan_and_inf_coordinates_naming_the_vertex)
 {
 	double xy[] = {0, 0, 1, 0, NAN, 1, 0, INFINITY};
-	struct rig_errs errs;
-	cr_expect_eq(check(xy, 4, square_tris, 2, &errs), -1);
-	cr_assert_eq(count_err(&errs, RIG_MESH_GEOMETRY), 2);
-	cr_expect_eq(errs.items[0].vertex_index, 2);
-	cr_expect_str_eq(errs.items[0].pointer, "/source/2");
-	cr_expect_eq(errs.items[1].vertex_index, 3);
-	cr_expect_str_eq(errs.items[1].pointer, "/source/3");
+	struct rig_errs *errs = rig_errs_new();
+	cr_assert_not_null(errs);
+	cr_expect_eq(check(xy, 4, square_tris, 2, errs), -1);
+	cr_assert_eq(count_err(errs, RIG_MESH_GEOMETRY), 2);
+	cr_expect_eq(errs->items[0].vertex_index, 2);
+	cr_expect_str_eq(errs->items[0].pointer, "/source/2");
+	cr_expect_eq(errs->items[1].vertex_index, 3);
+	cr_expect_str_eq(errs->items[1].pointer, "/source/3");
+	rig_errs_free(errs);
 }
 
 Test(mesh_source, accepts_the_last_index_and_rejects_one_past_it)
 {
-	struct rig_errs errs;
+	struct rig_errs *errs = rig_errs_new();
+	cr_assert_not_null(errs);
 	uint32_t last[] = {0, 1, 3};
 	uint32_t past[] = {0, 1, 4};
-	cr_expect_eq(check(square, 4, last, 1, &errs), 0);
-	cr_expect_eq(check(square, 4, past, 1, &errs), -1);
-	cr_expect_eq(errs.items[0].code, RIG_MESH_TOPOLOGY);
-	cr_expect_eq(errs.items[0].triangle_index, 0);
-	cr_expect_str_eq(errs.items[0].pointer, "/triangles/0");
+	cr_expect_eq(check(square, 4, last, 1, errs), 0);
+	cr_expect_eq(check(square, 4, past, 1, errs), -1);
+	cr_expect_eq(errs->items[0].code, RIG_MESH_TOPOLOGY);
+	cr_expect_eq(errs->items[0].triangle_index, 0);
+	cr_expect_str_eq(errs->items[0].pointer, "/triangles/0");
+	rig_errs_free(errs);
 }
 
 Test(mesh_source, rejects_a_repeated_index_inside_a_triangle)
 {
-	struct rig_errs errs;
+	struct rig_errs *errs = rig_errs_new();
+	cr_assert_not_null(errs);
 	uint32_t tris[] = {0, 1, 2, 2, 3, 2};
-	cr_expect_eq(check(square, 4, tris, 2, &errs), -1);
-	cr_assert_eq(errs.total, 1);
-	cr_expect_eq(errs.items[0].code, RIG_MESH_TOPOLOGY);
-	cr_expect_eq(errs.items[0].triangle_index, 1);
-	cr_expect_str_eq(errs.items[0].pointer, "/triangles/1");
+	cr_expect_eq(check(square, 4, tris, 2, errs), -1);
+	cr_assert_eq(errs->total, 1);
+	cr_expect_eq(errs->items[0].code, RIG_MESH_TOPOLOGY);
+	cr_expect_eq(errs->items[0].triangle_index, 1);
+	cr_expect_str_eq(errs->items[0].pointer, "/triangles/1");
+	rig_errs_free(errs);
 }
 
 Test(mesh_source, rejects_a_zero_area_triangle)
 {
 	double xy[] = {0, 0, 1, 1, 2, 2, 0, 1};
 	uint32_t tris[] = {0, 3, 1, 0, 1, 2};
-	struct rig_errs errs;
-	cr_expect_eq(check(xy, 4, tris, 2, &errs), -1);
-	cr_assert_eq(errs.total, 1);
-	cr_expect_eq(errs.items[0].code, RIG_MESH_DEGENERATE);
-	cr_expect_eq(errs.items[0].triangle_index, 1);
+	struct rig_errs *errs = rig_errs_new();
+	cr_assert_not_null(errs);
+	cr_expect_eq(check(xy, 4, tris, 2, errs), -1);
+	cr_assert_eq(errs->total, 1);
+	cr_expect_eq(errs->items[0].code, RIG_MESH_DEGENERATE);
+	cr_expect_eq(errs->items[0].triangle_index, 1);
+	rig_errs_free(errs);
 }
 
 Test(mesh_source, degenerate_threshold_is_relative_to_the_bbox)
@@ -134,11 +152,13 @@ Test(mesh_source, degenerate_threshold_is_relative_to_the_bbox)
 	 * in this mesh although it is far from zero. */
 	double xy[] = {0, 0, 2, 0, 0, 1, 1e6, 1e6};
 	uint32_t tris[] = {0, 1, 2};
-	struct rig_errs errs;
-	cr_expect_eq(check(xy, 4, tris, 1, &errs), -1);
-	cr_expect_eq(errs.items[0].code, RIG_MESH_DEGENERATE);
+	struct rig_errs *errs = rig_errs_new();
+	cr_assert_not_null(errs);
+	cr_expect_eq(check(xy, 4, tris, 1, errs), -1);
+	cr_expect_eq(errs->items[0].code, RIG_MESH_DEGENERATE);
 	xy[2] = 4.01; /* area 2.005 */
-	cr_expect_eq(check(xy, 4, tris, 1, &errs), 0);
+	cr_expect_eq(check(xy, 4, tris, 1, errs), 0);
+	rig_errs_free(errs);
 }
 
 Test(mesh_source, reports_every_violation_with_its_index)
@@ -151,17 +171,19 @@ Test(mesh_source, reports_every_violation_with_its_index)
 		0, 2, 5, /* zero area: 0, (1, 1), (2, 2) */
 		0, 2, 4, /* uses the NaN vertex: reported once, as the vertex */
 	};
-	struct rig_errs errs;
-	cr_expect_eq(check(xy, 6, tris, 5, &errs), -1);
-	cr_assert_eq(errs.total, 4);
-	cr_expect_eq(errs.items[0].code, RIG_MESH_GEOMETRY);
-	cr_expect_eq(errs.items[0].vertex_index, 4);
-	cr_expect_eq(errs.items[1].code, RIG_MESH_TOPOLOGY);
-	cr_expect_eq(errs.items[1].triangle_index, 1);
-	cr_expect_eq(errs.items[2].code, RIG_MESH_TOPOLOGY);
-	cr_expect_eq(errs.items[2].triangle_index, 2);
-	cr_expect_eq(errs.items[3].code, RIG_MESH_DEGENERATE);
-	cr_expect_eq(errs.items[3].triangle_index, 3);
+	struct rig_errs *errs = rig_errs_new();
+	cr_assert_not_null(errs);
+	cr_expect_eq(check(xy, 6, tris, 5, errs), -1);
+	cr_assert_eq(errs->total, 4);
+	cr_expect_eq(errs->items[0].code, RIG_MESH_GEOMETRY);
+	cr_expect_eq(errs->items[0].vertex_index, 4);
+	cr_expect_eq(errs->items[1].code, RIG_MESH_TOPOLOGY);
+	cr_expect_eq(errs->items[1].triangle_index, 1);
+	cr_expect_eq(errs->items[2].code, RIG_MESH_TOPOLOGY);
+	cr_expect_eq(errs->items[2].triangle_index, 2);
+	cr_expect_eq(errs->items[3].code, RIG_MESH_DEGENERATE);
+	cr_expect_eq(errs->items[3].triangle_index, 3);
+	rig_errs_free(errs);
 }
 
 Test(mesh_source, counts_violations_past_the_kept_list)
@@ -170,11 +192,13 @@ Test(mesh_source, counts_violations_past_the_kept_list)
 	double *xy = calloc(2 * n, sizeof *xy);
 	for (size_t v = 0; v < n; v++)
 		xy[2 * v] = NAN;
-	struct rig_errs errs;
-	cr_expect_eq(check(xy, n, square_tris, 2, &errs), -1);
-	cr_expect_eq(errs.count, RIG_ERRS_KEEP);
-	cr_expect_eq(errs.total, n);
+	struct rig_errs *errs = rig_errs_new();
+	cr_assert_not_null(errs);
+	cr_expect_eq(check(xy, n, square_tris, 2, errs), -1);
+	cr_expect_eq(errs->count, RIG_ERRS_KEEP);
+	cr_expect_eq(errs->total, n);
 	free(xy);
+	rig_errs_free(errs);
 }
 
 /* ---- deformed ---- */
@@ -188,8 +212,10 @@ static int check_deformed(const double *dst, struct rig_errs *errs)
 Test(mesh_deformed, accepts_a_rigid_motion)
 {
 	double dst[] = {10, 10, 10, 11, 9, 11, 9, 10}; /* rotated 90°, moved */
-	struct rig_errs errs;
-	cr_expect_eq(check_deformed(dst, &errs), 0);
+	struct rig_errs *errs = rig_errs_new();
+	cr_assert_not_null(errs);
+	cr_expect_eq(check_deformed(dst, errs), 0);
+	rig_errs_free(errs);
 }
 
 Test(mesh_deformed, mirror_flips_winding_naming_each_triangle)
@@ -197,13 +223,15 @@ Test(mesh_deformed, mirror_flips_winding_naming_each_triangle)
 	double dst[8];
 	for (int v = 0; v < 4; v++)
 		dst[2 * v] = -square[2 * v], dst[2 * v + 1] = square[2 * v + 1];
-	struct rig_errs errs;
-	cr_expect_eq(check_deformed(dst, &errs), -1);
-	cr_assert_eq(errs.total, 2);
-	cr_expect_eq(errs.items[0].code, RIG_MESH_WINDING);
-	cr_expect_eq(errs.items[0].triangle_index, 0);
-	cr_expect_eq(errs.items[1].code, RIG_MESH_WINDING);
-	cr_expect_eq(errs.items[1].triangle_index, 1);
+	struct rig_errs *errs = rig_errs_new();
+	cr_assert_not_null(errs);
+	cr_expect_eq(check_deformed(dst, errs), -1);
+	cr_assert_eq(errs->total, 2);
+	cr_expect_eq(errs->items[0].code, RIG_MESH_WINDING);
+	cr_expect_eq(errs->items[0].triangle_index, 0);
+	cr_expect_eq(errs->items[1].code, RIG_MESH_WINDING);
+	cr_expect_eq(errs->items[1].triangle_index, 1);
+	rig_errs_free(errs);
 }
 
 Test(mesh_deformed, squash_collapses_naming_the_triangle)
@@ -211,59 +239,69 @@ Test(mesh_deformed, squash_collapses_naming_the_triangle)
 	double dst[8];
 	for (int v = 0; v < 4; v++)
 		dst[2 * v] = square[2 * v], dst[2 * v + 1] = 0;
-	struct rig_errs errs;
-	cr_expect_eq(check_deformed(dst, &errs), -1);
-	cr_assert_eq(errs.total, 2);
-	cr_expect_eq(errs.items[0].code, RIG_MESH_COLLAPSED);
-	cr_expect_eq(errs.items[0].triangle_index, 0);
-	cr_expect_eq(errs.items[1].triangle_index, 1);
+	struct rig_errs *errs = rig_errs_new();
+	cr_assert_not_null(errs);
+	cr_expect_eq(check_deformed(dst, errs), -1);
+	cr_assert_eq(errs->total, 2);
+	cr_expect_eq(errs->items[0].code, RIG_MESH_COLLAPSED);
+	cr_expect_eq(errs->items[0].triangle_index, 0);
+	cr_expect_eq(errs->items[1].triangle_index, 1);
+	rig_errs_free(errs);
 }
 
 Test(mesh_deformed, collapse_threshold_is_one_millionth_of_the_source_area)
 {
 	double dst[8];
-	struct rig_errs errs;
+	struct rig_errs *errs = rig_errs_new();
+	cr_assert_not_null(errs);
 	for (int v = 0; v < 4; v++)
 		dst[2 * v] = square[2 * v], dst[2 * v + 1] = square[2 * v + 1] * 0x1p-19;
-	cr_expect_eq(check_deformed(dst, &errs), 0, "2^-19 ≈ 1.9e-6 of the area stays");
+	cr_expect_eq(check_deformed(dst, errs), 0, "2^-19 ≈ 1.9e-6 of the area stays");
 	for (int v = 0; v < 4; v++)
 		dst[2 * v + 1] = square[2 * v + 1] * 0x1p-20;
-	cr_expect_eq(check_deformed(dst, &errs), -1, "2^-20 ≈ 9.5e-7 of the area collapses");
-	cr_expect_eq(errs.items[0].code, RIG_MESH_COLLAPSED);
+	cr_expect_eq(check_deformed(dst, errs), -1, "2^-20 ≈ 9.5e-7 of the area collapses");
+	cr_expect_eq(errs->items[0].code, RIG_MESH_COLLAPSED);
+	rig_errs_free(errs);
 }
 
 Test(mesh_deformed, only_the_folded_triangle_is_named)
 {
 	double dst[] = {0, 0, 1, 0, 1, 1, 2, 0.5}; /* vertex 3 crosses the diagonal */
-	struct rig_errs errs;
-	cr_expect_eq(check_deformed(dst, &errs), -1);
-	cr_assert_eq(errs.total, 1);
-	cr_expect_eq(errs.items[0].code, RIG_MESH_WINDING);
-	cr_expect_eq(errs.items[0].triangle_index, 1);
+	struct rig_errs *errs = rig_errs_new();
+	cr_assert_not_null(errs);
+	cr_expect_eq(check_deformed(dst, errs), -1);
+	cr_assert_eq(errs->total, 1);
+	cr_expect_eq(errs->items[0].code, RIG_MESH_WINDING);
+	cr_expect_eq(errs->items[0].triangle_index, 1);
+	rig_errs_free(errs);
 }
 
 Test(mesh_deformed, rejects_a_non_finite_vertex_naming_it_and_a_triangle)
 {
 	double dst[] = {0, 0, 1, 0, 1, INFINITY, 0, 1};
-	struct rig_errs errs;
-	cr_expect_eq(check_deformed(dst, &errs), -1);
-	long i = find_err(&errs, RIG_MESH_GEOMETRY);
+	struct rig_errs *errs = rig_errs_new();
+	cr_assert_not_null(errs);
+	cr_expect_eq(check_deformed(dst, errs), -1);
+	long i = find_err(errs, RIG_MESH_GEOMETRY);
 	cr_assert_geq(i, 0);
-	cr_expect_eq(errs.items[i].vertex_index, 2);
-	cr_expect_eq(errs.items[i].triangle_index, 0);
-	cr_expect_eq(count_err(&errs, RIG_MESH_WINDING) + count_err(&errs, RIG_MESH_COLLAPSED), 0,
+	cr_expect_eq(errs->items[i].vertex_index, 2);
+	cr_expect_eq(errs->items[i].triangle_index, 0);
+	cr_expect_eq(count_err(errs, RIG_MESH_WINDING) + count_err(errs, RIG_MESH_COLLAPSED), 0,
 		     "the triangles of a non-finite vertex are not judged again");
+	rig_errs_free(errs);
 }
 
 Test(mesh_deformed, rejects_an_area_that_overflows)
 {
 	double dst[] = {0, 0, 1e300, 0, 1e300, 1e300, 0, 1e300};
-	struct rig_errs errs;
-	cr_expect_eq(check_deformed(dst, &errs), -1);
-	cr_assert_eq(errs.total, 2);
-	cr_expect_eq(errs.items[0].code, RIG_MESH_GEOMETRY);
-	cr_expect_eq(errs.items[0].triangle_index, 0);
-	cr_expect_eq(errs.items[0].vertex_index, RIG_NO_INDEX);
+	struct rig_errs *errs = rig_errs_new();
+	cr_assert_not_null(errs);
+	cr_expect_eq(check_deformed(dst, errs), -1);
+	cr_assert_eq(errs->total, 2);
+	cr_expect_eq(errs->items[0].code, RIG_MESH_GEOMETRY);
+	cr_expect_eq(errs->items[0].triangle_index, 0);
+	cr_expect_eq(errs->items[0].vertex_index, RIG_NO_INDEX);
+	rig_errs_free(errs);
 }
 
 /* A reference verdict written here, not taken from core: every triangle keeps
@@ -331,15 +369,16 @@ Test(mesh_deformed, the_fast_pass_with_source_areas_agrees_with_a_reference)
 			dst[2 * (1 + (x >> 20) % (n_verts - 1))] *= -3;
 		if ((x >> 24) % 11 == 0)
 			dst[(x >> 28) % (2 * n_verts)] = (x >> 32) % 2 ? NAN : INFINITY;
-		struct rig_errs errs;
-		rig_errs_init(&errs);
+		struct rig_errs *errs = rig_errs_new();
+		cr_assert_not_null(errs);
 		bool fast = rig_mesh_check_deformed_areas(src, areas, dst, n_verts, tris, n_tris,
-							  &errs) == 0;
+							  errs) == 0;
 		bool want = reference_holds(src, dst, n_verts, tris, n_tris);
 		cr_assert_eq(fast, want, "round %d: %zu triangles, fast says %d", round, n_tris, fast);
-		cr_assert_eq(fast, errs.total == 0);
+		cr_assert_eq(fast, errs->total == 0);
 		agree++;
 		failing += !want;
+		rig_errs_free(errs);
 	}
 	cr_assert_gt(failing, 2000, "the rounds exercise failures (%zu)", failing);
 	cr_assert_gt(agree - failing, 2000, "and passes");
@@ -364,11 +403,12 @@ Test(mesh_deformed, the_fast_pass_decides_the_exact_collapse_edge)
 			double dst[18];
 			memcpy(dst, src, sizeof dst);
 			dst[6 * which + 5] = below ? nextafter(edge, 0) : edge;
-			struct rig_errs errs;
-			rig_errs_init(&errs);
-			int rc = rig_mesh_check_deformed_areas(src, areas, dst, 9, tris, 3, &errs);
+			struct rig_errs *errs = rig_errs_new();
+			cr_assert_not_null(errs);
+			int rc = rig_mesh_check_deformed_areas(src, areas, dst, 9, tris, 3, errs);
 			cr_assert_eq(rc, below ? -1 : 0, "triangle %d, %s the edge", which,
 				     below ? "below" : "at");
+			rig_errs_free(errs);
 		}
 	}
 }

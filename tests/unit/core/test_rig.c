@@ -143,21 +143,25 @@ Test(scene_boundary, rejects_the_mesh_layer_itself_as_a_joint)
 {
 	struct tree t;
 	build_tree(&t);
-	struct rig_errs errs;
-	cr_expect_eq(boundary(&t, t.a1, t.a1, &errs), -1);
-	cr_assert_eq(errs.total, 1);
-	cr_expect_eq(errs.items[0].code, RIG_SKIN_DEFORMATION_BOUNDARY);
-	cr_expect_str_eq(errs.items[0].layer_id, "a1");
+	struct rig_errs *errs = rig_errs_new();
+	cr_assert_not_null(errs);
+	cr_expect_eq(boundary(&t, t.a1, t.a1, errs), -1);
+	cr_assert_eq(errs->total, 1);
+	cr_expect_eq(errs->items[0].code, RIG_SKIN_DEFORMATION_BOUNDARY);
+	cr_expect_str_eq(errs->items[0].layer_id, "a1");
+	rig_errs_free(errs);
 }
 
 Test(scene_boundary, rejects_a_joint_inside_the_mesh_layer)
 {
 	struct tree t;
 	build_tree(&t);
-	struct rig_errs errs;
-	cr_expect_eq(boundary(&t, t.a, t.a11, &errs), -1);
-	cr_expect_str_eq(errs.items[0].layer_id, "a");
-	cr_expect(strstr(errs.items[0].detail, "'a11'") != NULL, "the detail names the joint layer");
+	struct rig_errs *errs = rig_errs_new();
+	cr_assert_not_null(errs);
+	cr_expect_eq(boundary(&t, t.a, t.a11, errs), -1);
+	cr_expect_str_eq(errs->items[0].layer_id, "a");
+	cr_expect(strstr(errs->items[0].detail, "'a11'") != NULL, "the detail names the joint layer");
+	rig_errs_free(errs);
 }
 
 Test(scene_boundary, rejects_a_deformed_layer_between_the_ancestor_and_the_joint)
@@ -165,11 +169,13 @@ Test(scene_boundary, rejects_a_deformed_layer_between_the_ancestor_and_the_joint
 	struct tree t;
 	build_tree(&t);
 	t.fx.layers[t.a1].deformed = true;
-	struct rig_errs errs;
-	cr_expect_eq(boundary(&t, t.b, t.a11, &errs), -1);
-	cr_expect_eq(errs.items[0].code, RIG_SKIN_DEFORMATION_BOUNDARY);
-	cr_expect_str_eq(errs.items[0].layer_id, "b");
-	cr_expect(strstr(errs.items[0].detail, "'a1'") != NULL);
+	struct rig_errs *errs = rig_errs_new();
+	cr_assert_not_null(errs);
+	cr_expect_eq(boundary(&t, t.b, t.a11, errs), -1);
+	cr_expect_eq(errs->items[0].code, RIG_SKIN_DEFORMATION_BOUNDARY);
+	cr_expect_str_eq(errs->items[0].layer_id, "b");
+	cr_expect(strstr(errs->items[0].detail, "'a1'") != NULL);
+	rig_errs_free(errs);
 }
 
 Test(scene_boundary, rejects_a_deformed_layer_between_the_ancestor_and_the_mesh)
@@ -177,9 +183,11 @@ Test(scene_boundary, rejects_a_deformed_layer_between_the_ancestor_and_the_mesh)
 	struct tree t;
 	build_tree(&t);
 	t.fx.layers[t.a1].deformed = true;
-	struct rig_errs errs;
-	cr_expect_eq(boundary(&t, t.a11, t.b, &errs), -1);
-	cr_expect_str_eq(errs.items[0].layer_id, "a11");
+	struct rig_errs *errs = rig_errs_new();
+	cr_assert_not_null(errs);
+	cr_expect_eq(boundary(&t, t.a11, t.b, errs), -1);
+	cr_expect_str_eq(errs->items[0].layer_id, "a11");
+	rig_errs_free(errs);
 }
 
 Test(scene_boundary, accepts_a_deformed_shared_ancestor_and_a_deformed_joint)
@@ -189,29 +197,35 @@ Test(scene_boundary, accepts_a_deformed_shared_ancestor_and_a_deformed_joint)
 	t.fx.layers[t.a].deformed = true;   /* C of a11 and a2: shared, cancels */
 	t.fx.layers[t.a2].deformed = true;  /* the joint layer itself */
 	t.fx.layers[t.root].deformed = true; /* above C */
-	struct rig_errs errs;
-	cr_expect_eq(boundary(&t, t.a11, t.a2, &errs), 0);
-	cr_expect_eq(errs.total, 0);
+	struct rig_errs *errs = rig_errs_new();
+	cr_assert_not_null(errs);
+	cr_expect_eq(boundary(&t, t.a11, t.a2, errs), 0);
+	cr_expect_eq(errs->total, 0);
+	rig_errs_free(errs);
 }
 
 Test(scene_boundary, accepts_an_ancestor_of_the_mesh_as_a_joint)
 {
 	struct tree t;
 	build_tree(&t);
-	struct rig_errs errs;
-	cr_expect_eq(boundary(&t, t.a11, t.a, &errs), 0);
+	struct rig_errs *errs = rig_errs_new();
+	cr_assert_not_null(errs);
+	cr_expect_eq(boundary(&t, t.a11, t.a, errs), 0);
 	t.fx.layers[t.a1].deformed = true; /* strictly between C = a and the mesh */
-	cr_expect_eq(boundary(&t, t.a11, t.a, &errs), -1);
+	cr_expect_eq(boundary(&t, t.a11, t.a, errs), -1);
+	rig_errs_free(errs);
 }
 
 Test(scene_boundary, accepts_joints_in_another_tree)
 {
 	struct tree t;
 	build_tree(&t);
-	struct rig_errs errs;
-	cr_expect_eq(boundary(&t, t.a11, t.other, &errs), 0);
+	struct rig_errs *errs = rig_errs_new();
+	cr_assert_not_null(errs);
+	cr_expect_eq(boundary(&t, t.a11, t.other, errs), 0);
 	t.fx.layers[t.root].deformed = true; /* between the shot root and the mesh */
-	cr_expect_eq(boundary(&t, t.a11, t.other, &errs), -1);
+	cr_expect_eq(boundary(&t, t.a11, t.other, errs), -1);
+	rig_errs_free(errs);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -314,9 +328,9 @@ static void build_rig(struct rig_fx *f)
 	for (size_t i = 0; i < 12; i += 2)
 		f->def.source[i] *= 2; /* columns at x = 0, 20, 40 */
 	f->def.joints[1].bind = translate(20, 0);
-	struct rig_errs errs;
-	rig_errs_init(&errs);
-	f->skin = rig_skin_new(&f->def, &errs);
+	struct rig_errs *errs = rig_errs_new();
+	cr_assert_not_null(errs);
+	f->skin = rig_skin_new(&f->def, errs);
 	cr_assert_not_null(f->skin);
 	f->joint_layers[0] = f->root;
 	f->joint_layers[1] = f->tip;
@@ -325,6 +339,7 @@ static void build_rig(struct rig_fx *f)
 	m->deformed = true;
 	m->skin = f->skin;
 	m->joint_layers = f->joint_layers;
+	rig_errs_free(errs);
 }
 
 static void release_rig(struct rig_fx *f)
@@ -349,14 +364,16 @@ Test(resolver_poses, pose_is_inverse_mesh_path_times_joint_path)
 	set_channel(&f.fx, f.mesh, RIG_CH_POSITION_Y, -4);
 	set_channel(&f.fx, f.mesh, RIG_CH_SCALE_X, 2);
 	struct rig_affine poses[2];
-	struct rig_errs errs;
-	cr_assert_eq(poses_at(poses, &f, 5, &errs), 0);
+	struct rig_errs *errs = rig_errs_new();
+	cr_assert_not_null(errs);
+	cr_assert_eq(poses_at(poses, &f, 5, errs), 0);
 	/* C = rig for both joints. */
 	struct rig_affine mesh_l = affine(2, 0, 0, 1, 0, -4), inv;
 	cr_assert_eq(rig_affine_invert(&inv, &mesh_l), 0);
 	expect_affine_eq(poses[0], inv, 1e-15);
 	expect_affine_eq(poses[1], rig_affine_mul(inv, translate(20, 5)), 1e-15);
 	release_rig(&f);
+	rig_errs_free(errs);
 }
 
 Test(resolver_poses, shared_ancestors_cancel_even_when_singular)
@@ -364,15 +381,17 @@ Test(resolver_poses, shared_ancestors_cancel_even_when_singular)
 	struct rig_fx f;
 	build_rig(&f);
 	struct rig_affine plain[2], singular[2];
-	struct rig_errs errs;
-	cr_assert_eq(poses_at(plain, &f, 5, &errs), 0);
+	struct rig_errs *errs = rig_errs_new();
+	cr_assert_not_null(errs);
+	cr_assert_eq(poses_at(plain, &f, 5, errs), 0);
 	set_channel(&f.fx, f.rig, RIG_CH_SCALE_X, 0); /* the shared ancestor collapses */
 	f.fx.layers[f.rig].deformed = true;          /* and is deformed: still shared */
-	cr_assert_eq(poses_at(singular, &f, 5, &errs), 0);
+	cr_assert_eq(poses_at(singular, &f, 5, errs), 0);
 	cr_expect(rig_affine_is_finite(&singular[0]) && rig_affine_is_finite(&singular[1]));
 	expect_bits_eq(plain, singular, sizeof plain, "poses");
 	expect_affine_eq(plain[1], translate(20, 5), 0);
 	release_rig(&f);
+	rig_errs_free(errs);
 }
 
 Test(resolver_poses, singular_mesh_side_path_is_rejected_with_joint_and_frame)
@@ -382,12 +401,13 @@ Test(resolver_poses, singular_mesh_side_path_is_rejected_with_joint_and_frame)
 	struct rig_key squash[2] = {{0, 1, RIG_INTERP_LINEAR, {0}}, {10, 0, RIG_INTERP_LINEAR, {0}}};
 	f.fx.layers[f.mesh].keys[RIG_CH_SCALE_Y] = (struct rig_keys){squash, 2};
 	struct rig_affine poses[2];
-	struct rig_errs errs;
-	cr_expect_eq(poses_at(poses, &f, 5, &errs), 0, "scale 0.5 at frame 5 is fine");
-	cr_expect_eq(poses_at(poses, &f, 10, &errs), -1);
-	cr_assert_eq(errs.total, 2, "one error per joint");
+	struct rig_errs *errs = rig_errs_new();
+	cr_assert_not_null(errs);
+	cr_expect_eq(poses_at(poses, &f, 5, errs), 0, "scale 0.5 at frame 5 is fine");
+	cr_expect_eq(poses_at(poses, &f, 10, errs), -1);
+	cr_assert_eq(errs->total, 2, "one error per joint");
 	for (int j = 0; j < 2; j++) {
-		const struct rig_err *e = &errs.items[j];
+		const struct rig_err *e = &errs->items[j];
 		cr_expect_eq(e->code, RIG_SKIN_LAYER_TRANSFORM);
 		cr_expect_str_eq(e->joint_id, j == 0 ? "root" : "tip");
 		cr_expect_eq(e->joint_index, j);
@@ -396,6 +416,7 @@ Test(resolver_poses, singular_mesh_side_path_is_rejected_with_joint_and_frame)
 		cr_expect_eq(e->frame, 10);
 	}
 	release_rig(&f);
+	rig_errs_free(errs);
 }
 
 Test(resolver_poses, nearly_singular_mesh_path_is_rejected)
@@ -404,12 +425,14 @@ Test(resolver_poses, nearly_singular_mesh_path_is_rejected)
 	build_rig(&f);
 	set_channel(&f.fx, f.mesh, RIG_CH_SCALE_Y, 1e-13);
 	struct rig_affine poses[2];
-	struct rig_errs errs;
-	cr_expect_eq(poses_at(poses, &f, 0, &errs), -1);
-	cr_expect_eq(errs.items[0].code, RIG_SKIN_LAYER_TRANSFORM);
+	struct rig_errs *errs = rig_errs_new();
+	cr_assert_not_null(errs);
+	cr_expect_eq(poses_at(poses, &f, 0, errs), -1);
+	cr_expect_eq(errs->items[0].code, RIG_SKIN_LAYER_TRANSFORM);
 	set_channel(&f.fx, f.mesh, RIG_CH_SCALE_Y, 1e-11);
-	cr_expect_eq(poses_at(poses, &f, 0, &errs), 0);
+	cr_expect_eq(poses_at(poses, &f, 0, errs), 0);
 	release_rig(&f);
+	rig_errs_free(errs);
 }
 
 Test(resolver_poses, a_joint_inside_the_mesh_is_rejected_at_evaluation)
@@ -418,13 +441,15 @@ Test(resolver_poses, a_joint_inside_the_mesh_is_rejected_at_evaluation)
 	build_rig(&f);
 	f.fx.layers[f.tip].parent = f.mesh;
 	struct rig_affine poses[2];
-	struct rig_errs errs;
-	cr_expect_eq(poses_at(poses, &f, 0, &errs), -1);
-	cr_assert_eq(errs.total, 1);
-	cr_expect_eq(errs.items[0].code, RIG_SKIN_DEFORMATION_BOUNDARY);
-	cr_expect_str_eq(errs.items[0].joint_id, "tip");
-	cr_expect_str_eq(errs.items[0].layer_id, "mesh");
+	struct rig_errs *errs = rig_errs_new();
+	cr_assert_not_null(errs);
+	cr_expect_eq(poses_at(poses, &f, 0, errs), -1);
+	cr_assert_eq(errs->total, 1);
+	cr_expect_eq(errs->items[0].code, RIG_SKIN_DEFORMATION_BOUNDARY);
+	cr_expect_str_eq(errs->items[0].joint_id, "tip");
+	cr_expect_str_eq(errs->items[0].layer_id, "mesh");
 	release_rig(&f);
+	rig_errs_free(errs);
 }
 
 Test(resolver_poses, a_deformed_layer_between_is_rejected_at_evaluation)
@@ -433,12 +458,14 @@ Test(resolver_poses, a_deformed_layer_between_is_rejected_at_evaluation)
 	build_rig(&f);
 	f.fx.layers[f.root].deformed = true; /* strictly between C = rig and the tip */
 	struct rig_affine poses[2];
-	struct rig_errs errs;
-	cr_expect_eq(poses_at(poses, &f, 0, &errs), -1);
-	cr_assert_eq(errs.total, 1, "the root joint itself may be deformed");
-	cr_expect_eq(errs.items[0].code, RIG_SKIN_DEFORMATION_BOUNDARY);
-	cr_expect_str_eq(errs.items[0].joint_id, "tip");
+	struct rig_errs *errs = rig_errs_new();
+	cr_assert_not_null(errs);
+	cr_expect_eq(poses_at(poses, &f, 0, errs), -1);
+	cr_assert_eq(errs->total, 1, "the root joint itself may be deformed");
+	cr_expect_eq(errs->items[0].code, RIG_SKIN_DEFORMATION_BOUNDARY);
+	cr_expect_str_eq(errs->items[0].joint_id, "tip");
 	release_rig(&f);
+	rig_errs_free(errs);
 }
 
 Test(resolver_poses, an_unmapped_joint_is_rejected)
@@ -447,13 +474,15 @@ Test(resolver_poses, an_unmapped_joint_is_rejected)
 	build_rig(&f);
 	f.joint_layers[0] = RIG_NO_LAYER;
 	struct rig_affine poses[2];
-	struct rig_errs errs;
-	cr_expect_eq(poses_at(poses, &f, 0, &errs), -1);
-	cr_assert_eq(errs.total, 1);
-	cr_expect_eq(errs.items[0].code, RIG_SKIN_JOINT_LAYERS);
-	cr_expect_str_eq(errs.items[0].joint_id, "root");
-	cr_expect_str_eq(errs.items[0].layer_id, "mesh");
+	struct rig_errs *errs = rig_errs_new();
+	cr_assert_not_null(errs);
+	cr_expect_eq(poses_at(poses, &f, 0, errs), -1);
+	cr_assert_eq(errs->total, 1);
+	cr_expect_eq(errs->items[0].code, RIG_SKIN_JOINT_LAYERS);
+	cr_expect_str_eq(errs->items[0].joint_id, "root");
+	cr_expect_str_eq(errs->items[0].layer_id, "mesh");
 	release_rig(&f);
+	rig_errs_free(errs);
 }
 
 Test(resolver_poses, a_layer_without_a_skin_is_rejected)
@@ -462,13 +491,14 @@ Test(resolver_poses, a_layer_without_a_skin_is_rejected)
 	build_rig(&f);
 	struct rig_resolver *r = rig_resolver_new(&f.fx.scene);
 	struct rig_affine poses[2];
-	struct rig_errs errs;
-	rig_errs_init(&errs);
-	cr_expect_eq(rig_resolver_joint_poses(poses, r, f.tip, 0, &errs), -1);
-	cr_expect_eq(errs.items[0].code, RIG_MESH_BINDING_KIND);
-	cr_expect_str_eq(errs.items[0].layer_id, "tip");
+	struct rig_errs *errs = rig_errs_new();
+	cr_assert_not_null(errs);
+	cr_expect_eq(rig_resolver_joint_poses(poses, r, f.tip, 0, errs), -1);
+	cr_expect_eq(errs->items[0].code, RIG_MESH_BINDING_KIND);
+	cr_expect_str_eq(errs->items[0].layer_id, "tip");
 	rig_resolver_free(r);
 	release_rig(&f);
+	rig_errs_free(errs);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -482,16 +512,17 @@ Test(resolver_memo, repeated_calls_give_identical_bits)
 	struct rig_resolver *r = rig_resolver_new(&f.fx.scene);
 	struct rig_affine first[2], again[2];
 	double xy1[12], xy2[12];
-	struct rig_errs errs;
-	rig_errs_init(&errs);
-	cr_assert_eq(rig_resolver_joint_poses(first, r, f.mesh, 3.3, &errs), 0);
-	cr_assert_eq(rig_resolver_evaluate(xy1, r, f.mesh, 3.3, &errs), 0);
-	cr_assert_eq(rig_resolver_joint_poses(again, r, f.mesh, 3.3, &errs), 0);
-	cr_assert_eq(rig_resolver_evaluate(xy2, r, f.mesh, 3.3, &errs), 0);
+	struct rig_errs *errs = rig_errs_new();
+	cr_assert_not_null(errs);
+	cr_assert_eq(rig_resolver_joint_poses(first, r, f.mesh, 3.3, errs), 0);
+	cr_assert_eq(rig_resolver_evaluate(xy1, r, f.mesh, 3.3, errs), 0);
+	cr_assert_eq(rig_resolver_joint_poses(again, r, f.mesh, 3.3, errs), 0);
+	cr_assert_eq(rig_resolver_evaluate(xy2, r, f.mesh, 3.3, errs), 0);
 	expect_bits_eq(first, again, sizeof first, "poses");
 	expect_bits_eq(xy1, xy2, sizeof xy1, "vertices");
 	rig_resolver_free(r);
 	release_rig(&f);
+	rig_errs_free(errs);
 }
 
 Test(resolver_memo, frames_in_any_order_match_a_fresh_resolver)
@@ -505,15 +536,16 @@ Test(resolver_memo, frames_in_any_order_match_a_fresh_resolver)
 	for (size_t i = 0; i < sizeof frames / sizeof frames[0]; i++) {
 		struct rig_resolver *fresh = rig_resolver_new(&f.fx.scene);
 		double a[12], b[12];
-		struct rig_errs errs;
-		rig_errs_init(&errs);
-		cr_assert_eq(rig_resolver_evaluate(a, shared, f.mesh, frames[i], &errs), 0);
-		cr_assert_eq(rig_resolver_evaluate(b, fresh, f.mesh, frames[i], &errs), 0);
+		struct rig_errs *errs = rig_errs_new();
+		cr_assert_not_null(errs);
+		cr_assert_eq(rig_resolver_evaluate(a, shared, f.mesh, frames[i], errs), 0);
+		cr_assert_eq(rig_resolver_evaluate(b, fresh, f.mesh, frames[i], errs), 0);
 		expect_bits_eq(a, b, sizeof a, "vertices");
 		struct rig_affine pa = rig_resolver_path(shared, f.rig, f.tip, frames[i]);
 		struct rig_affine pb = rig_resolver_path(fresh, f.rig, f.tip, frames[i]);
 		expect_bits_eq(&pa, &pb, sizeof pa, "path");
 		rig_resolver_free(fresh);
+		rig_errs_free(errs);
 	}
 	rig_resolver_free(shared);
 	release_rig(&f);
@@ -554,17 +586,18 @@ Test(resolver_evaluate, animated_tip_moves_the_strip_middle_halfway)
 	build_rig(&f);
 	struct rig_resolver *r = rig_resolver_new(&f.fx.scene);
 	double xy[12];
-	struct rig_errs errs;
-	rig_errs_init(&errs);
-	cr_assert_eq(rig_resolver_evaluate(xy, r, f.mesh, 0, &errs), 0);
+	struct rig_errs *errs = rig_errs_new();
+	cr_assert_not_null(errs);
+	cr_assert_eq(rig_resolver_evaluate(xy, r, f.mesh, 0, errs), 0);
 	expect_bits_eq(xy, f.def.source, sizeof xy, "rest frame");
-	cr_assert_eq(rig_resolver_evaluate(xy, r, f.mesh, 10, &errs), 0);
+	cr_assert_eq(rig_resolver_evaluate(xy, r, f.mesh, 10, errs), 0);
 	for (size_t v = 0; v < 6; v++) {
 		cr_expect_eq(xy[2 * v], f.def.source[2 * v]);
 		cr_expect_eq(xy[2 * v + 1], f.def.source[2 * v + 1] + (v % 3) * 5.0, "vertex %zu", v);
 	}
 	rig_resolver_free(r);
 	release_rig(&f);
+	rig_errs_free(errs);
 }
 
 Test(resolver_evaluate, fractional_and_negative_frames_follow_the_keys)
@@ -574,14 +607,15 @@ Test(resolver_evaluate, fractional_and_negative_frames_follow_the_keys)
 	f.tip_keys[0].frame = -10;
 	struct rig_resolver *r = rig_resolver_new(&f.fx.scene);
 	double xy[12];
-	struct rig_errs errs;
-	rig_errs_init(&errs);
-	cr_assert_eq(rig_resolver_evaluate(xy, r, f.mesh, -5, &errs), 0);
+	struct rig_errs *errs = rig_errs_new();
+	cr_assert_not_null(errs);
+	cr_assert_eq(rig_resolver_evaluate(xy, r, f.mesh, -5, errs), 0);
 	cr_expect_eq(xy[2 * 2 + 1], 2.5, "tip at 2.5 when frame −5 of [−10, 10]");
-	cr_assert_eq(rig_resolver_evaluate(xy, r, f.mesh, 0.5, &errs), 0);
+	cr_assert_eq(rig_resolver_evaluate(xy, r, f.mesh, 0.5, errs), 0);
 	cr_expect_eq(xy[2 * 2 + 1], 5.25);
 	rig_resolver_free(r);
 	release_rig(&f);
+	rig_errs_free(errs);
 }
 
 Test(resolver_evaluate, mesh_errors_carry_the_layer_id_and_frame)
@@ -592,18 +626,19 @@ Test(resolver_evaluate, mesh_errors_carry_the_layer_id_and_frame)
 	f.fx.layers[f.root].keys[RIG_CH_SCALE_X] = (struct rig_keys){flip, 2};
 	struct rig_resolver *r = rig_resolver_new(&f.fx.scene);
 	double xy[12];
-	struct rig_errs errs;
-	rig_errs_init(&errs);
-	cr_expect_eq(rig_resolver_evaluate(xy, r, f.mesh, 6, &errs), -1);
-	cr_assert_gt(errs.count, 0);
-	long i = find_err(&errs, RIG_MESH_WINDING);
+	struct rig_errs *errs = rig_errs_new();
+	cr_assert_not_null(errs);
+	cr_expect_eq(rig_resolver_evaluate(xy, r, f.mesh, 6, errs), -1);
+	cr_assert_gt(errs->count, 0);
+	long i = find_err(errs, RIG_MESH_WINDING);
 	cr_assert_geq(i, 0);
-	cr_expect_geq(errs.items[i].triangle_index, 0);
-	cr_expect_str_eq(errs.items[i].layer_id, "mesh");
-	cr_expect(errs.items[i].has_frame);
-	cr_expect_eq(errs.items[i].frame, 6);
+	cr_expect_geq(errs->items[i].triangle_index, 0);
+	cr_expect_str_eq(errs->items[i].layer_id, "mesh");
+	cr_expect(errs->items[i].has_frame);
+	cr_expect_eq(errs->items[i].frame, 6);
 	rig_resolver_free(r);
 	release_rig(&f);
+	rig_errs_free(errs);
 }
 
 Test(resolver_evaluate, binds_captured_at_a_frame_give_back_the_source_there)
@@ -613,21 +648,23 @@ Test(resolver_evaluate, binds_captured_at_a_frame_give_back_the_source_there)
 	set_channel(&f.fx, f.mesh, RIG_CH_ROTATION, -20);
 	set_channel(&f.fx, f.root, RIG_CH_POSITION_Y, 3);
 	struct rig_affine captured[2];
-	struct rig_errs errs;
-	cr_assert_eq(poses_at(captured, &f, 7.5, &errs), 0);
+	struct rig_errs *errs = rig_errs_new();
+	cr_assert_not_null(errs);
+	cr_assert_eq(poses_at(captured, &f, 7.5, errs), 0);
 	f.def.joints[0].bind = captured[0];
 	f.def.joints[1].bind = captured[1];
 	rig_skin_free(f.skin);
-	rig_errs_init(&errs);
-	f.skin = rig_skin_new(&f.def, &errs);
+	rig_errs_init(errs);
+	f.skin = rig_skin_new(&f.def, errs);
 	cr_assert_not_null(f.skin);
 	f.fx.layers[f.mesh].skin = f.skin;
 	struct rig_resolver *r = rig_resolver_new(&f.fx.scene);
 	double xy[12];
-	cr_assert_eq(rig_resolver_evaluate(xy, r, f.mesh, 7.5, &errs), 0);
+	cr_assert_eq(rig_resolver_evaluate(xy, r, f.mesh, 7.5, errs), 0);
 	expect_bits_eq(xy, f.def.source, sizeof xy, "captured frame");
 	rig_resolver_free(r);
 	release_rig(&f);
+	rig_errs_free(errs);
 }
 
 Test(resolver_evaluate, joints_in_another_tree_resolve_through_the_shot_root)
@@ -639,8 +676,9 @@ Test(resolver_evaluate, joints_in_another_tree_resolve_through_the_shot_root)
 	set_channel(&f.fx, other, RIG_CH_POSITION_Y, 1);
 	f.joint_layers[1] = other;
 	struct rig_affine poses[2];
-	struct rig_errs errs;
-	cr_assert_eq(poses_at(poses, &f, 0, &errs), 0);
+	struct rig_errs *errs = rig_errs_new();
+	cr_assert_not_null(errs);
+	cr_assert_eq(poses_at(poses, &f, 0, errs), 0);
 	/* C is the shot root: pose = inverse(L_rig · L_mesh) · L_other. */
 	struct rig_affine m = rig_affine_mul(rig_transform_matrix(&f.fx.layers[f.rig].statics),
 					     rig_transform_matrix(&f.fx.layers[f.mesh].statics));
@@ -648,4 +686,5 @@ Test(resolver_evaluate, joints_in_another_tree_resolve_through_the_shot_root)
 	cr_assert_eq(rig_affine_invert(&inv, &m), 0);
 	expect_affine_eq(poses[1], rig_affine_mul(inv, translate(20, 1)), 1e-12);
 	release_rig(&f);
+	rig_errs_free(errs);
 }
