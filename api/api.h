@@ -116,6 +116,10 @@ json_t *rig_api__token_open(struct rig_app *app, const char *token);
  * open transaction. 0 or a negative rig code. */
 int rig_api__audit(struct rig_req *req, sqlite3 *conn, const char *action, json_t *fields);
 
+/* A space-separated word list (rig_words_next) as a JSON array of strings
+ * (new reference). */
+json_t *rig_api__words_json(const char *list);
+
 /* A query parameter, or NULL. */
 static inline const char *rig_api__query(struct rig_req *req, const char *name)
 {

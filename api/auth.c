@@ -68,32 +68,19 @@ int rig_scopes_canonical(char out[RIG_TOKEN_SCOPES_MAX], const char *const *item
 enum rig_scope rig_scopes_level(const char *scopes, const char *project_id)
 {
 	enum rig_scope best = RIG_SCOPE_NONE;
-	for (const char *p = scopes; *p;) {
-		size_t len = strcspn(p, " ");
-		const char *colon = memchr(p, ':', len);
-		enum rig_scope level = level_named(p, colon ? (size_t)(colon - p) : len);
-		bool applies = !colon || (project_id && strlen(project_id) == len - (size_t)(colon + 1 - p) &&
-					  memcmp(colon + 1, project_id, strlen(project_id)) == 0);
+	size_t n_project = project_id ? strlen(project_id) : 0;
+	const char *scope;
+	size_t len;
+	for (const char *p = scopes; rig_words_next(&p, &scope, &len);) {
+		const char *colon = memchr(scope, ':', len);
+		size_t n_level = colon ? (size_t)(colon - scope) : len;
+		bool applies = !colon || (project_id && len - n_level - 1 == n_project &&
+					  memcmp(colon + 1, project_id, n_project) == 0);
+		enum rig_scope level = level_named(scope, n_level);
 		if (applies && level > best)
 			best = level;
-		p += len;
-		while (*p == ' ')
-			p++;
 	}
 	return best;
-}
-
-json_t *rig_scopes_json(const char *scopes)
-{
-	json_t *list = json_array();
-	for (const char *p = scopes; *p;) {
-		size_t len = strcspn(p, " ");
-		json_array_append_new(list, json_stringn(p, len));
-		p += len;
-		while (*p == ' ')
-			p++;
-	}
-	return list;
 }
 
 /* Appends the audit record of a token created or revoked outside a request
@@ -103,7 +90,7 @@ int rig_auth_audit_offline(sqlite3 *conn, const char *action, const char *actor,
 {
 	json_t *record = json_pack("{s:s, s:s, s:n, s:s, s:s, s:o}", "action", action, "actor",
 				   actor, "tokenId", "subjectTokenId", t->id, "name", t->name,
-				   "scopes", rig_scopes_json(t->scopes));
+				   "scopes", rig_api__words_json(t->scopes));
 	char *text = record ? json_dumps(record, JSON_COMPACT) : NULL;
 	json_decref(record);
 	int rc = text ? rig_audit_insert(conn, action, actor, NULL, text, NULL) : -RIG_INTERNAL;
@@ -416,11 +403,9 @@ int rig_auth_gate(struct rig_req *req, struct rig_resp *resp, enum rig_scope nee
 			return forbidden(resp, need, project);
 		return as_missing(req, resp, resource);
 	}
-	if (global >= need)
+	/* Lists and stateless routes need only some scope to read (the project
+	 * list shows just the projects the token can read). */
+	if (global >= need || (resource < 0 && need == RIG_SCOPE_READ))
 		return 0;
-	if (resource < 0)
-		/* Lists and stateless routes: any token reads them (the project list
-		 * shows only the projects the token can read). */
-		return need == RIG_SCOPE_READ ? 0 : forbidden(resp, need, NULL);
 	return forbidden(resp, need, NULL);
 }

@@ -39,9 +39,6 @@ int rig_scopes_canonical(char out[RIG_TOKEN_SCOPES_MAX], const char *const *item
  * scopes and its scopes on that project. NULL project_id: global scopes only. */
 enum rig_scope rig_scopes_level(const char *scopes, const char *project_id);
 
-/* The scope list as a JSON array of strings (new reference). */
-json_t *rig_scopes_json(const char *scopes);
-
 /* Creates a token named name with canonical scopes (rig_scopes_canonical) and
  * writes it in conn's open transaction (or on its own when none is open).
  * created_by is the creating token's id, or "cli" / "bootstrap". The new

@@ -17,6 +17,7 @@
 #include "membudget.h"
 #include "receipts.h"
 #include "sha256.h"
+#include "textbuf.h"
 
 json_t *rig_api__parse_body(struct rig_req *req, struct rig_resp *resp)
 {
@@ -399,4 +400,14 @@ bool rig_api__none_match(struct rig_req *req, const char *tag)
 		p = end;
 	}
 	return false;
+}
+
+json_t *rig_api__words_json(const char *list)
+{
+	json_t *a = json_array();
+	const char *word;
+	size_t len;
+	for (const char *p = list ? list : ""; rig_words_next(&p, &word, &len);)
+		json_array_append_new(a, json_stringn(word, len));
+	return a;
 }

@@ -15,7 +15,7 @@
 
 static json_t *token_json(const struct rig_token *t)
 {
-	json_t *scopes = rig_scopes_json(t->scopes);
+	json_t *scopes = rig_api__words_json(t->scopes);
 	json_t *expires = json_null();
 	if (t->has_expiry) {
 		char at[RIG_TIMESTAMP_MAX];
@@ -113,7 +113,7 @@ void rig_h_token_create(struct rig_req *req, struct rig_resp *resp)
 	if (!rc)
 		rc = rig_api__audit(req, conn, "token.create",
 				    json_pack("{s:s, s:s, s:o}", "subjectTokenId", t.id, "name",
-					      t.name, "scopes", rig_scopes_json(t.scopes)));
+					      t.name, "scopes", rig_api__words_json(t.scopes)));
 	if (!rc) {
 		int s = rig_db_exec(conn, "COMMIT");
 		rc = s == SQLITE_OK ? 0 : rig_db_fail(s);
@@ -190,7 +190,7 @@ void rig_h_token_revoke(struct rig_req *req, struct rig_resp *resp)
 	if (!rc && !was_revoked)
 		rc = rig_api__audit(req, conn, "token.revoke",
 				    json_pack("{s:s, s:s, s:o}", "subjectTokenId", t.id, "name", t.name,
-					      "scopes", rig_scopes_json(t.scopes)));
+					      "scopes", rig_api__words_json(t.scopes)));
 	if (!rc)
 		rc = rig_token_get(conn, req->params[0], &t);
 	if (rc) {

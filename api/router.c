@@ -259,30 +259,14 @@ static void param_display(char out[PARAM_SHOWN_MAX + 1], const char *name, size_
 			 (int)(n < PARAM_SHOWN_MAX ? n : PARAM_SHOWN_MAX), name);
 }
 
-/* The route's parameters as a JSON array of strings (new reference). */
-static json_t *valid_params_json(const struct route *route)
-{
-	json_t *a = json_array();
-	const char *p = route->query ? route->query : "";
-	while (*p) {
-		size_t n = strcspn(p, " ");
-		if (n)
-			json_array_append_new(a, json_stringn(p, n));
-		p += n + (p[n] == ' ');
-	}
-	return a;
-}
-
 /* Index of name (n bytes) among the route's space-separated parameters, or -1. */
 static int param_index(const struct route *route, const char *name, size_t n)
 {
-	const char *p = route->query ? route->query : "";
-	for (int k = 0; *p; k++) {
-		size_t len = strcspn(p, " ");
-		if (len == n && memcmp(p, name, n) == 0)
+	const char *p = route->query ? route->query : "", *word;
+	size_t len;
+	for (int k = 0; rig_words_next(&p, &word, &len); k++)
+		if (len == n && memcmp(word, name, n) == 0)
 			return k;
-		p += len + (p[len] == ' ');
-	}
 	return -1;
 }
 
@@ -316,7 +300,7 @@ static bool query_refused(struct rig_req *req, struct rig_resp *resp, const stru
 					  : "given, but this route reads none";
 			rig_problem(resp, RIG_INVALID_PARAMETER,
 				    json_pack("{s:s, s:o}", "parameter", shown, "validParameters",
-					      valid_params_json(route)),
+					      rig_api__words_json(route->query)),
 				    "query parameter '%s' %s", shown, why);
 			return true;
 		}
@@ -345,24 +329,27 @@ static void dispatch(struct rig_req *req, struct rig_resp *resp, const struct ro
 		route->handler(req, resp);
 }
 
-bool rig_api_admit_body(struct rig_req *req, struct rig_resp *resp)
+/* The route answering method on path with valid ids, or NULL. */
+static const struct route *route_for(const char *method, const char *path)
 {
 	char params[RIG_MAX_PATH_PARAMS][RIG_ID_MAX + 1];
 	for (size_t i = 0; i < sizeof routes / sizeof routes[0]; i++)
-		if (strcmp(routes[i].method, req->method) == 0 &&
-		    match(routes[i].pattern, req->path, params) > 0)
-			return routes[i].access == ACCESS_PUBLIC || rig_auth_check_token(req, resp) == 0;
-	return true; /* 404/405 come after the body, from rig_api_handle */
+		if (strcmp(routes[i].method, method) == 0 && match(routes[i].pattern, path, params) > 0)
+			return &routes[i];
+	return NULL;
+}
+
+bool rig_api_admit_body(struct rig_req *req, struct rig_resp *resp)
+{
+	const struct route *route = route_for(req->method, req->path);
+	/* No route: the 404/405 comes after the body, from rig_api_handle. */
+	return !route || route->access == ACCESS_PUBLIC || rig_auth_check_token(req, resp) == 0;
 }
 
 bool rig_api_route_is_quick(const char *method, const char *path)
 {
-	char params[RIG_MAX_PATH_PARAMS][RIG_ID_MAX + 1];
-	for (size_t i = 0; i < sizeof routes / sizeof routes[0]; i++)
-		if (routes[i].quick && strcmp(routes[i].method, method) == 0 &&
-		    match(routes[i].pattern, path, params) > 0)
-			return true;
-	return false;
+	const struct route *route = route_for(method, path);
+	return route && route->quick;
 }
 
 void rig_api_handle(struct rig_req *req, struct rig_resp *resp)

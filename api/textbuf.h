@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 struct rig_buf {
 	char *data;
@@ -54,5 +55,20 @@ void rig_utf8_scrub(char *s);
 
 /* True when s is valid UTF-8 without control characters. */
 bool rig_utf8_is_clean(const char *s);
+
+/* Steps through a list of words separated by spaces (scope lists, a route's
+ * query parameters): false at its end, else the next word in *word and *len,
+ * and *p moved past it. */
+static inline bool rig_words_next(const char **p, const char **word, size_t *len)
+{
+	while (**p == ' ')
+		(*p)++;
+	if (!**p)
+		return false;
+	*word = *p;
+	*len = strcspn(*p, " ");
+	*p += *len;
+	return true;
+}
 
 #endif

@@ -119,7 +119,8 @@ struct request {
 	int fd;
 	char *body;
 	size_t len, cap;
-	size_t declared;              /* Content-Length, 0 when none */
+	size_t declared;              /* Content-Length, 0 when none (set by refuse_headers) */
+	bool chunked;                 /* the body comes chunked (set by refuse_headers) */
 	struct rig_mem_claim claim;   /* the body's share of the memory budget */
 	bool too_large;
 	bool memory_refused;          /* the budget could not hold the body: 503 */
@@ -609,8 +610,7 @@ static void request_headers(struct request *r, struct MHD_Connection *conn, cons
 static bool refuse_anonymous_body(struct MHD_Connection *conn, struct request *r,
 				  enum MHD_Result *ok)
 {
-	bool chunked = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Transfer-Encoding");
-	if (r->declared <= PREAUTH_MIN_BODY && !chunked)
+	if (r->declared <= PREAUTH_MIN_BODY && !r->chunked)
 		return false;
 	struct rig_req req = {.method = r->method,
 			      .path = r->path,
@@ -697,11 +697,14 @@ static bool refuse_headers(struct MHD_Connection *conn, struct request *r, const
 		return true;
 	}
 	const char *cl = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Content-Length");
-	if (cl && strtoull(cl, NULL, 10) > h->max_body) {
+	unsigned long long declared = cl ? strtoull(cl, NULL, 10) : 0;
+	r->chunked = c.transfer_encodings > 0; /* exactly "chunked": refused above otherwise */
+	if (declared > h->max_body) {
 		r->too_large = true;
 		*ok = send_too_large(conn, r);
 		return true;
 	}
+	r->declared = (size_t)declared;
 	if (rig_http__body_not_json(conn, method)) {
 		const char *ct = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Content-Type");
 		char detail[120];
@@ -795,9 +798,6 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 		enum MHD_Result ok;
 		if (refuse_headers(conn, r, method, version, &ok))
 			return ok;
-		/* refuse_headers answered a Content-Length over --max-body. */
-		const char *cl = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Content-Length");
-		r->declared = cl ? (size_t)strtoull(cl, NULL, 10) : 0;
 		if (refuse_anonymous_body(conn, r, &ok))
 			return ok;
 		/* Admitted against the memory budget now, before any byte is read. */
