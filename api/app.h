@@ -9,8 +9,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "db.h"
-#include "rig_limits.h"
+#include "storage/db.h"
+#include "core/rig_limits.h"
 
 #define RIG_IDEM_TTL_SECONDS (24 * 3600)
 #define RIG_MAX_OPS_PER_BATCH 10000
@@ -33,7 +33,7 @@ struct rig_app_limits {
 };
 
 struct rig_inflight;   /* the set of idempotency keys being processed */
-struct rig_shot_cache; /* the write path's last committed shot (batch.h) */
+struct rig_shot_cache; /* the write path's last committed shot (edit/shot_cache.h) */
 struct rig_committer;  /* group commit of edit batches (committer.h) */
 struct rig_read_cache; /* decoded shots and skins shared by reads (read_cache.h) */
 struct rig_ratelimit;  /* per-token request budgets (ratelimit.h) */

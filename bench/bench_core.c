@@ -22,8 +22,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "rig.h"
-#include "skin.h"
+#include "core/rig.h"
+#include "core/skin.h"
 
 #define N_JOINTS 64
 #define LATTICE 8 /* joints on an 8 × 8 lattice over the mesh */

@@ -1,5 +1,5 @@
 /* The option parser and number parsers of args.h. */
-#include "args.h"
+#include "clients/args.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -1,5 +1,5 @@
 /* The growable byte buffer of bytes.h. */
-#include "bytes.h"
+#include "clients/bytes.h"
 
 #include <stdarg.h>
 #include <stdint.h>

@@ -1,5 +1,5 @@
 /* Splitting a frame range into per-frame files (frame_split.h). */
-#include "frame_split.h"
+#include "clients/frame_split.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "output.h"
+#include "clients/output.h"
 
 static int fail(struct rig_split *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

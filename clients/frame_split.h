@@ -18,7 +18,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "bytes.h"
+#include "clients/bytes.h"
 
 enum rig_split_format { RIG_SPLIT_OBJ, RIG_SPLIT_F32 };
 

@@ -1,5 +1,5 @@
 /* The libcurl wrapper of http_client.h. */
-#include "http_client.h"
+#include "clients/http_client.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -13,7 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "bytes.h"
+#include "clients/bytes.h"
 
 /* The URL used when neither --url nor RIGD_URL is given. */
 #define RIG_HTTP_DEFAULT_URL "http://127.0.0.1:8080"

@@ -8,11 +8,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "args.h"
-#include "http_client.h"
-#include "mesh_format.h"
-#include "report.h"
-#include "url.h"
+#include "clients/args.h"
+#include "clients/http_client.h"
+#include "clients/mesh_format.h"
+#include "clients/report.h"
+#include "clients/url.h"
 
 #define PROG "mesh-data"
 

@@ -1,10 +1,10 @@
 /* Table, CSV, ndjson and json printing of mesh-data pages (mesh_format.h). */
-#include "mesh_format.h"
+#include "clients/mesh_format.h"
 
 #include <string.h>
 
-#include "bytes.h"
-#include "output.h"
+#include "clients/bytes.h"
+#include "clients/output.h"
 
 const char *const rig_mesh_kind_names[RIG_MESH_KIND_COUNT] = {"vertices", "triangles", "joints",
                                                               "weights", "keyframes"};

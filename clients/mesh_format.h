@@ -16,7 +16,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "table.h"
+#include "clients/table.h"
 
 enum rig_mesh_format { RIG_MESH_TABLE, RIG_MESH_JSON, RIG_MESH_NDJSON, RIG_MESH_CSV };
 

@@ -1,5 +1,5 @@
 /* Numbers, compact JSON and cell text of output.h. */
-#include "output.h"
+#include "clients/output.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -9,7 +9,7 @@
 #include <jansson.h>
 #include <stdio.h>
 
-#include "bytes.h"
+#include "clients/bytes.h"
 
 /* Room for any rig_out_double result. */
 #define RIG_OUT_DOUBLE_MAX 32

@@ -1,11 +1,11 @@
 /* Printing problems and failures for report.h. */
-#include "report.h"
+#include "clients/report.h"
 
 #include <jansson.h>
 #include <stdarg.h>
 #include <string.h>
 
-#include "output.h"
+#include "clients/output.h"
 
 /* Members of a problem or an error object that get their own place in the
  * printout; the others are listed as "name: value". */

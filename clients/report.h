@@ -10,7 +10,7 @@
 #include <jansson.h>
 #include <stdio.h>
 
-#include "http_client.h"
+#include "clients/http_client.h"
 
 /* Exit codes of both clients (SPEC §9). */
 enum rig_exit {

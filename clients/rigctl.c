@@ -4,7 +4,7 @@
  * rigctl_resources.c, rigctl_edit.c, rigctl_frames.c, rigctl_plans.c and
  * rigctl_locks.c.
  */
-#include "rigctl.h"
+#include "clients/rigctl.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -12,8 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "output.h"
-#include "report.h"
+#include "clients/output.h"
+#include "clients/report.h"
 
 static const char usage_text[] =
     "Usage: rigctl [--url URL] [--actor NAME] [--format table|json|ndjson] COMMAND ...\n"

@@ -10,10 +10,10 @@
 #include <jansson.h>
 #include <stdbool.h>
 
-#include "args.h"
-#include "http_client.h"
-#include "table.h"
-#include "url.h"
+#include "clients/args.h"
+#include "clients/http_client.h"
+#include "clients/table.h"
+#include "clients/url.h"
 
 #define RIG_CTL_PROG "rigctl"
 

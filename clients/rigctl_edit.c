@@ -7,10 +7,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "output.h"
-#include "report.h"
-#include "rigctl.h"
-#include "url.h"
+#include "clients/output.h"
+#include "clients/report.h"
+#include "clients/rigctl.h"
+#include "clients/url.h"
 
 /* Reads all of path ("-": stdin) into out. Returns 0, or -1 with a usage
  * error printed. */

@@ -10,10 +10,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "frame_split.h"
-#include "report.h"
-#include "rigctl.h"
-#include "url.h"
+#include "clients/frame_split.h"
+#include "clients/report.h"
+#include "clients/rigctl.h"
+#include "clients/url.h"
 
 #define BAR_WIDTH 30
 
@@ -108,7 +108,7 @@ static int check_options(const struct rig_ctl *c, enum rig_split_format *out_for
 			return rig_ctl_usage("--%s '%s' is not a finite number",
 			                     c->opts[numbers[i]].name, text);
 	}
-	/* The server's own count (h_frame_range.c), for the bar until the stream says. */
+	/* The server's own count (api/handlers/frame_range.c), for the bar until the stream says. */
 	*out_fallback_total = 0;
 	if (rig_ctl_opt(c, RIG_CTL_O_FROM) && rig_ctl_opt(c, RIG_CTL_O_TO) && v[2] > 0 &&
 	    v[1] >= v[0])

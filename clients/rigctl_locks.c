@@ -5,11 +5,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "output.h"
-#include "report.h"
-#include "rigctl.h"
-#include "table.h"
-#include "url.h"
+#include "clients/output.h"
+#include "clients/report.h"
+#include "clients/rigctl.h"
+#include "clients/table.h"
+#include "clients/url.h"
 
 /* Appends the ids of layers (an array of strings) to b, comma-separated. */
 static void join_layers(struct rig_bytes *b, const json_t *layers)

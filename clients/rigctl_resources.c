@@ -6,11 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "output.h"
-#include "report.h"
-#include "rigctl.h"
-#include "table.h"
-#include "url.h"
+#include "clients/output.h"
+#include "clients/report.h"
+#include "clients/rigctl.h"
+#include "clients/table.h"
+#include "clients/url.h"
 
 /* ================================ projects ================================ */
 

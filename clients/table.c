@@ -1,5 +1,5 @@
 /* The batch-printed aligned tables of table.h. */
-#include "table.h"
+#include "clients/table.h"
 
 #include <stdarg.h>
 #include <string.h>

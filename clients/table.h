@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "bytes.h"
+#include "clients/bytes.h"
 
 #define RIG_TABLE_MAX_COLS 16
 

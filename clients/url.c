@@ -1,5 +1,5 @@
 /* Percent-encoding request targets for url.h. */
-#include "url.h"
+#include "clients/url.h"
 
 #include <ctype.h>
 #include <string.h>

@@ -7,7 +7,7 @@
 
 #include <stdbool.h>
 
-#include "bytes.h"
+#include "clients/bytes.h"
 
 struct rig_url {
 	struct rig_bytes text; /* the path and query built so far */

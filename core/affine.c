@@ -7,7 +7,7 @@
  *   | 0 0 1 |
  * so l·r is the ordinary matrix product and applies r first.
  */
-#include "affine.h"
+#include "core/affine.h"
 
 #include <math.h>
 

@@ -1,5 +1,5 @@
 /* Lookups over the RIG_CODES table; see codes.h. */
-#include "codes.h"
+#include "core/codes.h"
 
 #include <string.h>
 

@@ -1,5 +1,5 @@
 /* The bounded error list of err.h. */
-#include "err.h"
+#include "core/err.h"
 
 #include <stdarg.h>
 #include <stdio.h>

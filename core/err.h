@@ -14,7 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "codes.h"
+#include "core/codes.h"
 
 #define RIG_ID_MAX 64
 

@@ -1,9 +1,9 @@
 /* The id rule of ids.h. */
-#include "ids.h"
+#include "core/ids.h"
 
 #include <string.h>
 
-#include "err.h"
+#include "core/err.h"
 
 bool rig_id_is_valid_n(const char *s, size_t len)
 {

@@ -5,13 +5,13 @@
  * fixed number of steps, so a value never depends on timing or on history.
  * Storage and parsing of keys live elsewhere (storage/, api/).
  */
-#include "keys.h"
+#include "core/keys.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "rig_limits.h"
+#include "core/rig_limits.h"
 
 #define PI 3.14159265358979323846
 

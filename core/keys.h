@@ -13,8 +13,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "affine.h"
-#include "err.h"
+#include "core/affine.h"
+#include "core/err.h"
 
 enum rig_channel {
 	RIG_CH_POSITION_X,

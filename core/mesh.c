@@ -7,15 +7,15 @@
  * deformed ones concern a result, not a request field, so they carry indices
  * and no pointer.
  */
-#include "mesh.h"
-#include "prefetch.h"
+#include "core/mesh.h"
+#include "core/prefetch.h"
 
 #include <assert.h>
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
 
-#include "rig_limits.h"
+#include "core/rig_limits.h"
 
 /* SPEC §3: a source triangle is degenerate when |A| ≤ 1e-12 · max(1, bbox diagonal²). */
 #define DEGENERATE_RELATIVE 1e-12

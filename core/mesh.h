@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "err.h"
+#include "core/err.h"
 
 /* Twice the signed area of triangle (a, b, c) of an interleaved vertex array. */
 double rig_mesh_area2(const double *xy, uint32_t a, uint32_t b, uint32_t c);

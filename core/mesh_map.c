@@ -1,5 +1,5 @@
 /* Point location and barycentric transfer of mesh_map.h. */
-#include "mesh_map.h"
+#include "core/mesh_map.h"
 
 #include <math.h>
 

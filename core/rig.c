@@ -14,14 +14,14 @@
  * product top-down, P(C→X) = P(C→parent(X))·L_X), so results never depend on
  * what was evaluated before.
  */
-#include "rig.h"
+#include "core/rig.h"
 
 #include <assert.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "rig_limits.h"
+#include "core/rig_limits.h"
 
 /* ------------------------------------------------------------------------ */
 /* The layer tree                                                            */

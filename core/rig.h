@@ -18,10 +18,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "affine.h"
-#include "err.h"
-#include "keys.h"
-#include "skin.h"
+#include "core/affine.h"
+#include "core/err.h"
+#include "core/keys.h"
+#include "core/skin.h"
 
 #define RIG_NO_LAYER (-1L)
 

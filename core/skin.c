@@ -10,7 +10,7 @@
  * vertex-major); rig_skin_deform() then only computes one blend matrix per joint
  * and loops over vertices, with the loop picked by influence count beforehand.
  */
-#include "skin.h"
+#include "core/skin.h"
 
 #include <assert.h>
 #include <float.h>
@@ -19,10 +19,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ids.h"
-#include "rig_limits.h"
-#include "mesh.h"
-#include "prefetch.h"
+#include "core/ids.h"
+#include "core/rig_limits.h"
+#include "core/mesh.h"
+#include "core/prefetch.h"
 
 /* The kernel's indices are one byte wide. */
 _Static_assert(RIG_MAX_JOINTS <= 256, "joint indices must fit in uint8_t");
@@ -89,13 +89,23 @@ int rig_skin_def_copy(struct rig_skin_def *out, const struct rig_skin_def *src)
 	return 0;
 }
 
-void rig_skin_def_release(struct rig_skin_def *def)
+void rig_skin_def_release_mesh(struct rig_skin_def *def)
 {
 	free(def->source);
 	free(def->triangles);
-	free(def->joints);
 	free(def->weight_offsets);
 	free(def->influences);
+	def->source = NULL;
+	def->triangles = NULL;
+	def->weight_offsets = NULL;
+	def->influences = NULL;
+	def->n_verts = def->n_tris = def->n_weight_lists = 0;
+}
+
+void rig_skin_def_release(struct rig_skin_def *def)
+{
+	rig_skin_def_release_mesh(def);
+	free(def->joints);
 	memset(def, 0, sizeof *def);
 }
 

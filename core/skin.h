@@ -13,8 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "affine.h"
-#include "err.h"
+#include "core/affine.h"
+#include "core/err.h"
 
 /* Joint index of an influence whose joint id named no joint of the skin. */
 #define RIG_JOINT_UNKNOWN UINT32_MAX
@@ -53,6 +53,11 @@ int rig_skin_def_copy(struct rig_skin_def *out, const struct rig_skin_def *src);
 /* Frees the arrays of a def filled by rig_skin_def_copy (or built the same way
  * with malloc) and zeroes it. Safe on a zeroed def. */
 void rig_skin_def_release(struct rig_skin_def *def);
+
+/* The part of rig_skin_def_release that frees the per-vertex arrays (source,
+ * triangles, weights) and zeroes their counts, keeping the joints: a shot
+ * model holds large skins as joints only until an op needs the rest. */
+void rig_skin_def_release_mesh(struct rig_skin_def *def);
 
 /* Looks up a joint by id; returns its index or RIG_JOINT_UNKNOWN. */
 uint32_t rig_skin_def_joint_index(const struct rig_skin_def *def, const char *joint_id);

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Writes api/dtoa_tables.h: the 128-bit multipliers of the shortest-digits
-double printer in api/dtoa.c (Ulf Adams' Ryu, PLDI 2018).
+"""Writes api/util/dtoa_tables.h: the 128-bit multipliers of the shortest-digits
+double printer in api/util/dtoa.c (Ulf Adams' Ryu, PLDI 2018).
 
   pow5_inv[q] = floor(2^(bitlength(5^q) - 1 + 125) / 5^q) + 1   for q in [0, 342)
   pow5[i]     = floor(5^i / 2^(bitlength(5^i) - 125))          for i in [0, 326)
@@ -41,7 +41,7 @@ def main():
     out += [f"\t{entry(v)}," for v in pos]
     out += ["};", "", "#endif", ""]
     path = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
-        os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "api", "dtoa_tables.h")
+        os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "api", "util", "dtoa_tables.h")
     with open(path, "w", encoding="ascii") as f:
         f.write("\n".join(out))
 

@@ -1,5 +1,5 @@
 /* Flags and RIGD_* environment variables of config.h. */
-#include "config.h"
+#include "server/config.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -9,8 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "err.h"
-#include "membudget.h"
+#include "core/err.h"
+#include "api/util/membudget.h"
 
 static const char usage[] =
 	"usage: rigd [options]\n"

@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "db.h"
+#include "storage/db.h"
 
 #define RIG_MAX_CORS_ORIGINS 16
 

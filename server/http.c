@@ -24,7 +24,7 @@
  *
  * The syntax checks themselves live in http_syntax.c.
  */
-#include "http.h"
+#include "server/http.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -42,14 +42,14 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "exchange.h"
-#include "http_syntax.h"
-#include "ids.h"
-#include "log.h"
-#include "membudget.h"
-#include "problem.h"
-#include "textbuf.h"
-#include "workers.h"
+#include "api/http/exchange.h"
+#include "server/http_syntax.h"
+#include "core/ids.h"
+#include "server/log.h"
+#include "api/util/membudget.h"
+#include "api/http/problem.h"
+#include "api/util/textbuf.h"
+#include "server/workers.h"
 
 /* Each connection's libmicrohttpd pool: headers, read buffer, response head.
  * libmicrohttpd zeroes the whole pool between keep-alive requests, so a big

@@ -13,8 +13,8 @@
 
 #include <stdbool.h>
 
-#include "app.h"
-#include "config.h"
+#include "api/app.h"
+#include "server/config.h"
 
 struct rig_http;
 

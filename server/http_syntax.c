@@ -1,5 +1,5 @@
 /* Syntax checks and helpers of http_syntax.h. */
-#include "http_syntax.h"
+#include "server/http_syntax.h"
 
 #include <arpa/inet.h>
 #include <errno.h>

@@ -1,8 +1,8 @@
 /* JSON log lines of log.h. */
-#include "log.h"
+#include "server/log.h"
 
-#include "err.h"
-#include "textbuf.h"
+#include "core/err.h"
+#include "api/util/textbuf.h"
 
 #include <stdio.h>
 #include <stdlib.h>

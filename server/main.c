@@ -10,13 +10,13 @@
 #include <string.h>
 #include <uv.h>
 
-#include "app.h"
-#include "auth.h"
-#include "config.h"
-#include "http.h"
-#include "log.h"
-#include "token_cli.h"
-#include "membudget.h"
+#include "api/app.h"
+#include "api/http/auth.h"
+#include "server/config.h"
+#include "server/http.h"
+#include "server/log.h"
+#include "server/token_cli.h"
+#include "api/util/membudget.h"
 
 struct server {
 	struct rig_config cfg;

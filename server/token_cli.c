@@ -1,5 +1,5 @@
 /* The `rigd token` subcommands of token_cli.h. */
-#include "token_cli.h"
+#include "server/token_cli.h"
 
 #include <errno.h>
 #include <stdbool.h>
@@ -8,11 +8,11 @@
 #include <string.h>
 #include <time.h>
 
-#include "auth.h"
-#include "codes.h"
-#include "db.h"
-#include "textbuf.h"
-#include "tokens.h"
+#include "api/http/auth.h"
+#include "core/codes.h"
+#include "storage/db.h"
+#include "api/util/textbuf.h"
+#include "storage/tokens.h"
 
 static const char usage[] =
 	"usage: rigd token create [--db PATH] --name NAME --scope SCOPE [--scope SCOPE...]\n"

@@ -1,5 +1,5 @@
 /* The worker pool of workers.h: one mutex-protected FIFO, n threads. */
-#include "workers.h"
+#include "server/workers.h"
 
 #include <pthread.h>
 #include <stdbool.h>

@@ -1,5 +1,5 @@
 /* Little-endian encoders and decoders of blob.h. */
-#include "blob.h"
+#include "storage/blob.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "shot_model.h"
+#include "storage/shot_model.h"
 
 #define RIG_KEY_RECORD_BYTES 50
 #define RIG_INFLUENCE_RECORD_BYTES 12

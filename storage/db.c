@@ -1,5 +1,5 @@
 /* Connections and the pool of db.h. */
-#include "db.h"
+#include "storage/db.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -9,8 +9,8 @@
 #include <sys/random.h>
 #include <sys/statvfs.h>
 
-#include "codes.h"
-#include "migrate.h"
+#include "core/codes.h"
+#include "storage/migrate.h"
 
 struct rig_db {
 	pthread_mutex_t lock;

@@ -1,11 +1,11 @@
 /* Layer locks of locks.h. */
-#include "locks.h"
+#include "storage/locks.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "codes.h"
-#include "db.h"
+#include "core/codes.h"
+#include "storage/db.h"
 
 void rig_lock_release(struct rig_lock *lock)
 {

@@ -9,7 +9,7 @@
 #include <sqlite3.h>
 #include <stddef.h>
 
-#include "err.h"
+#include "core/err.h"
 
 struct rig_lock {
 	char id[RIG_ID_MAX + 1];

@@ -1,5 +1,5 @@
 /* The migrations runner of migrate.h. */
-#include "migrate.h"
+#include "storage/migrate.h"
 
 #include <stdio.h>
 

@@ -1,11 +1,11 @@
 /* Saved plans of plans.h. */
-#include "plans.h"
+#include "storage/plans.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "codes.h"
-#include "db.h"
+#include "core/codes.h"
+#include "storage/db.h"
 
 #define NOW_SQL "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
 #define PLAN_COLUMNS                                                                       \

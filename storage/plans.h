@@ -9,7 +9,7 @@
 #include <sqlite3.h>
 #include <stdbool.h>
 
-#include "err.h"
+#include "core/err.h"
 
 struct rig_plan {
 	long long seq; /* paging cursor */

@@ -1,5 +1,5 @@
 /* Receipts and idempotency rows of receipts.h. */
-#include "receipts.h"
+#include "storage/receipts.h"
 
 #include <limits.h>
 #include <stdbool.h>
@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "codes.h"
-#include "db.h"
+#include "core/codes.h"
+#include "storage/db.h"
 
 void rig_receipt_id(char out[RIG_RECEIPT_ID_MAX], long long shot_seq, long long to_version)
 {

@@ -1,11 +1,11 @@
 /* Projects and shots of resources.h. */
-#include "resources.h"
+#include "storage/resources.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#include "codes.h"
-#include "db.h"
+#include "core/codes.h"
+#include "storage/db.h"
 
 #define NOW_SQL "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
 

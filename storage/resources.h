@@ -9,7 +9,7 @@
 #include <sqlite3.h>
 #include <stddef.h>
 
-#include "err.h"
+#include "core/err.h"
 
 struct rig_project_row {
 	long long seq; /* paging cursor */

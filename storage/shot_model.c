@@ -1,5 +1,5 @@
 /* The in-memory shot of shot_model.h: lookups, key lists and the scene view. */
-#include "shot_model.h"
+#include "storage/shot_model.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -13,9 +13,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "keys.h"
-#include "rig.h"
-#include "skin.h"
+#include "core/keys.h"
+#include "core/rig.h"
+#include "core/skin.h"
 
 enum rig_binding_kind { RIG_BINDING_NONE, RIG_BINDING_SKIN };
 

@@ -1,12 +1,12 @@
 /* The shot repository of shot_repo.h. */
-#include "shot_repo.h"
+#include "storage/shot_repo.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "blob.h"
-#include "codes.h"
-#include "db.h"
+#include "storage/blob.h"
+#include "core/codes.h"
+#include "storage/db.h"
 
 static char *column_strdup(sqlite3_stmt *st, int col)
 {

@@ -9,7 +9,7 @@
 
 #include <sqlite3.h>
 
-#include "shot_model.h"
+#include "storage/shot_model.h"
 
 /* Loads the shot, its layers (ordered by creation) and each skin's joints into
  * *out, which it overwrites. Release with rig_shot_model_release() even on failure. */

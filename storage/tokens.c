@@ -1,10 +1,10 @@
 /* API tokens and the audit log of tokens.h. */
-#include "tokens.h"
+#include "storage/tokens.h"
 
 #include <string.h>
 
-#include "codes.h"
-#include "db.h"
+#include "core/codes.h"
+#include "storage/db.h"
 
 #define NOW_SQL "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
 #define TOKEN_COLUMNS \

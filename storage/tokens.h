@@ -12,7 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "err.h"
+#include "core/err.h"
 
 #define RIG_TOKEN_NAME_MAX RIG_ACTOR_MAX /* bytes of a token's name (the actor it acts as) */
 #define RIG_TOKEN_SCOPES_MAX 1200  /* bytes of its space-separated scope list */

@@ -1,4 +1,4 @@
-"""Differential check of api/bulk.c (not a ctest: it needs a second binary).
+"""Differential check of api/edit/bulk.c (not a ctest: it needs a second binary).
 
 Sends the same mutated skin bodies (random byte edits of a valid layer.skin batch
 and of a /v1/skin/evaluate body, plus structured breakages: wrong shapes, key

@@ -1,4 +1,4 @@
-"""api/dtoa_tables.h is exactly what scripts/gen_dtoa_tables.py writes (nobody edits
+"""api/util/dtoa_tables.h is exactly what scripts/gen_dtoa_tables.py writes (nobody edits
 the 128-bit multipliers of the double printer by hand)."""
 import os
 import subprocess
@@ -16,7 +16,7 @@ class GeneratedTables(unittest.TestCase):
             subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "gen_dtoa_tables.py"), out],
                            check=True)
             with open(out, encoding="ascii") as f, \
-                    open(os.path.join(ROOT, "api", "dtoa_tables.h"), encoding="ascii") as g:
+                    open(os.path.join(ROOT, "api", "util", "dtoa_tables.h"), encoding="ascii") as g:
                 self.assertEqual(f.read(), g.read())
 
 

@@ -1,9 +1,9 @@
 """openapi.yaml stays in sync with the server.
 
-Static checks read the sources: every route of api/router.c's table is a
+Static checks read the sources: every route of api/app.c's table is a
 documented operation and nothing else is (routes of SPEC.md that the router does
 not have yet must not be documented as existing); every op name of
-api/ops_layer.c's table is one branch of the `Op` oneOf.
+api/edit/ops_layer.c's table is one branch of the `Op` oneOf.
 
 Live checks start the real rigd: every code of GET /v1/errors is documented in
 `x-error-codes`, the `ErrorCode` enum and the error table of info.description,
@@ -24,8 +24,8 @@ from rigd_harness import RigdTestCase, main
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 OPENAPI = os.path.join(ROOT, "openapi.yaml")
-ROUTER = os.path.join(ROOT, "api", "router.c")
-OPS_TABLE = os.path.join(ROOT, "api", "ops_layer.c")
+ROUTER = os.path.join(ROOT, "api", "app.c")
+OPS_TABLE = os.path.join(ROOT, "api", "edit", "ops_layer.c")
 
 HTTP_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 
@@ -284,7 +284,7 @@ def facts(doc):
 # ---- what the sources say -----------------------------------------------------
 
 def router_table():
-    """The rows of api/router.c's routes[]: (method, pattern, query parameters).
+    """The rows of api/app.c's rig_routes[]: (method, pattern, query parameters).
 
     A row is {method, pattern, handler, quick, ...more columns}; the seventh
     column, when present, is the space-separated query parameters the route
@@ -292,13 +292,13 @@ def router_table():
     """
     with open(ROUTER, encoding="utf-8") as f:
         src = f.read()
-    table = re.search(r"static\s+const\s+struct\s+route\s+routes\[\]\s*=\s*\{(.*?)\n\};", src, re.S)
-    assert table, "api/router.c: the routes[] table was not found"
+    table = re.search(r"const\s+struct\s+rig_route\s+rig_routes\[\]\s*=\s*\{(.*?)\n\};", src, re.S)
+    assert table, "api/app.c: the routes[] table was not found"
     macros = {name: "".join(re.findall(r'"([^"]*)"', body))
               for name, body in re.findall(r'^#define\s+(\w+)\s+("[^\n]*)$', src, re.M)}
     rows = re.findall(r'\{\s*"([A-Z]+)"\s*,\s*"([^"]+)"\s*,\s*\w+\s*,\s*(?:true|false)\s*((?:,[^{}]*)?)\}',
                       table.group(1))
-    assert rows, "api/router.c: no {method, pattern, handler, quick, ...} rows in routes[]"
+    assert rows, "api/app.c: no {method, pattern, handler, quick, ...} rows in routes[]"
     out = []
     for method, pattern, rest in rows:
         fields = [f.strip() for f in rest.split(",")[1:]]
@@ -318,9 +318,9 @@ def source_op_names():
     with open(OPS_TABLE, encoding="utf-8") as f:
         src = f.read()
     table = re.search(r"static\s+const\s+struct\s+op_name\s+op_names\[\]\s*=\s*\{(.*?)\n\};", src, re.S)
-    assert table, "api/ops_layer.c: the op_names[] table was not found"
+    assert table, "api/edit/ops_layer.c: the op_names[] table was not found"
     names = re.findall(r'\{\s*"([a-z.]+)"\s*,\s*RIG_OP_\w+\s*\}', table.group(1))
-    assert names, "api/ops_layer.c: no rows in op_names[]"
+    assert names, "api/edit/ops_layer.c: no rows in op_names[]"
     return names
 
 
@@ -337,13 +337,13 @@ class OpenApiStatic(unittest.TestCase):
     def test_every_route_is_documented(self):
         documented = documented_operations(self.doc)
         missing = [f"{m} {p}" for m, p in router_routes() if (m, p) not in documented]
-        self.assertEqual(missing, [], "routes in api/router.c missing from openapi.yaml paths")
+        self.assertEqual(missing, [], "routes in api/app.c missing from openapi.yaml paths")
 
     def test_nothing_undocumented_as_existing(self):
         routes = set(router_routes())
         extra = sorted(f"{m} {p}" for m, p in documented_operations(self.doc) - routes)
         self.assertEqual(extra, [],
-                         "openapi.yaml documents operations api/router.c does not route "
+                         "openapi.yaml documents operations api/app.c does not route "
                          "(routes of SPEC.md that do not exist yet must stay out)")
 
     def test_query_parameters_match_the_routing_table(self):
@@ -379,7 +379,7 @@ class OpenApiStatic(unittest.TestCase):
         names = source_op_names()
         mapping, branches = op_mapping(self.doc)
         self.assertEqual(sorted(mapping), sorted(names),
-                         "Op discriminator mapping vs api/ops_layer.c op_names[]")
+                         "Op discriminator mapping vs api/edit/ops_layer.c op_names[]")
         self.assertEqual(sorted(branches), sorted(mapping.values()),
                          "Op oneOf branches vs discriminator mapping")
         for name, ref in mapping.items():

@@ -1,6 +1,6 @@
 """Query parameters are checked on every route (issue 11, item 6).
 
-Each route reads the parameters named in the `query` column of api/router.c's
+Each route reads the parameters named in the `query` column of api/app.c's
 table (the same lists openapi.yaml documents; test_openapi_sync.py keeps the
 two equal). Anything else — an unknown name, a name given twice, however it is
 percent-encoded — is 400 INVALID_PARAMETER with `parameter` and

@@ -1,4 +1,4 @@
-"""Decoded shots and prepared skins are shared across reads (api/read_cache.c), but a
+"""Decoded shots and prepared skins are shared across reads (api/eval/read_cache.c), but a
 read must always see the shot of its own snapshot. Every test reads frames first (so
 both are cached), changes the skin or its surroundings through the API, and checks
 the next read against the independent computation of test_skin_refmath; and the

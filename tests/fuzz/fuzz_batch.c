@@ -17,8 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ops.h"
-#include "problem.h"
+#include "api/edit/ops.h"
+#include "api/http/problem.h"
 
 /* The shot every input edits: root → a → b joints, mesh "m" skinned to a and b. */
 static void build_shot(struct rig_shot_model *m)

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "skin.h"
+#include "core/skin.h"
 
 struct cursor {
 	const uint8_t *p;

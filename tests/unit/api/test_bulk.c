@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bulk.h"
+#include "api/edit/bulk.h"
 
 static struct rig_bulk *extract(char *body, enum rig_bulk_mode mode)
 {

@@ -1,4 +1,4 @@
-/* rig_errs_new (core/err.c) and rig_api__errs_new (api/common.c): an error list
+/* rig_errs_new (core/err.c) and rig_api__errs_new (api/http/request.c): an error list
  * lives on the heap, and a handler that cannot get one answers 503 MEMORY_BUSY.
  * malloc is wrapped (-Wl,--wrap=malloc, see CMakeLists.txt) so that the one
  * allocation the size of a list can be made to fail. */
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api.h"
+#include "api/http/request.h"
 
 void *__real_malloc(size_t size);
 void *__wrap_malloc(size_t size);

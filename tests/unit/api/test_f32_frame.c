@@ -8,8 +8,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "frames.h"
-#include "textbuf.h"
+#include "api/handlers/frames.h"
+#include "api/util/textbuf.h"
 
 Test(f32_frame, each_value_is_the_float_cast_little_endian)
 {

@@ -2,7 +2,7 @@
 #include <criterion/criterion.h>
 #include <jansson.h>
 
-#include "jsonread.h"
+#include "api/util/jsonread.h"
 
 static json_t *obj(const char *text)
 {

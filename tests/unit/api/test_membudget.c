@@ -4,7 +4,7 @@
 #include <jansson.h>
 #include <string.h>
 
-#include "membudget.h"
+#include "api/util/membudget.h"
 
 Test(membudget, reserves_all_or_nothing_and_settles)
 {

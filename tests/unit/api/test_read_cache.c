@@ -3,8 +3,8 @@
 #include <criterion/criterion.h>
 #include <pthread.h>
 
-#include "read_cache.h"
-#include "skin.h"
+#include "api/eval/read_cache.h"
+#include "core/skin.h"
 
 /* A one-triangle skin whose first source x is x0, so tests can tell skins apart. */
 static struct rig_skin *tiny_skin(double x0)

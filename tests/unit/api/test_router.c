@@ -1,7 +1,7 @@
 /* Which routes the server may run on the thread that read them. */
 #include <criterion/criterion.h>
 
-#include "exchange.h"
+#include "api/http/exchange.h"
 
 Test(route_is_quick, writes_bounded_by_their_body)
 {

@@ -2,7 +2,7 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "sha256.h"
+#include "api/util/sha256.h"
 
 static void digest_hex(char out[RIG_SHA256_HEX_SIZE], const void *data, size_t len)
 {

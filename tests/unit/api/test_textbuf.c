@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "textbuf.h"
+#include "api/util/textbuf.h"
 
 static void round_trips(double v)
 {

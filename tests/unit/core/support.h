@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "affine.h"
-#include "err.h"
-#include "skin.h"
+#include "core/affine.h"
+#include "core/err.h"
+#include "core/skin.h"
 
 /* ---- seeded generator (splitmix64): the only randomness, inside tests ---- */
 

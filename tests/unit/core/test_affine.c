@@ -4,7 +4,7 @@
 #include <float.h>
 #include <math.h>
 
-#include "affine.h"
+#include "core/affine.h"
 #include "support.h"
 
 static void expect_near(struct rig_affine got, struct rig_affine want, double tol)

@@ -3,8 +3,8 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "codes.h"
-#include "err.h"
+#include "core/codes.h"
+#include "core/err.h"
 
 Test(codes, every_code_round_trips_through_its_name)
 {

@@ -3,8 +3,8 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "err.h"
-#include "ids.h"
+#include "core/err.h"
+#include "core/ids.h"
 
 Test(ids, accepts_the_documented_characters)
 {

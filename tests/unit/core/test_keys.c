@@ -4,8 +4,8 @@
 #include <criterion/criterion.h>
 #include <math.h>
 
-#include "keys.h"
-#include "rig_limits.h"
+#include "core/keys.h"
+#include "core/rig_limits.h"
 #include "support.h"
 
 /* ---- names ---- */

@@ -8,8 +8,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "rig_limits.h"
-#include "mesh.h"
+#include "core/rig_limits.h"
+#include "core/mesh.h"
 #include "support.h"
 
 /* A unit square as two counter-clockwise triangles. */

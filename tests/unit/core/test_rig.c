@@ -5,7 +5,7 @@
 #include <criterion/criterion.h>
 #include <math.h>
 
-#include "rig.h"
+#include "core/rig.h"
 #include "support.h"
 
 #define MAX_LAYERS 16

@@ -6,8 +6,8 @@
 #include <float.h>
 #include <math.h>
 
-#include "rig_limits.h"
-#include "skin.h"
+#include "core/rig_limits.h"
+#include "core/skin.h"
 #include "support.h"
 
 static struct rig_skin *must_new(const struct rig_skin_def *def)

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "db.h"
-#include "migrate.h"
+#include "storage/db.h"
+#include "storage/migrate.h"
 
 static sqlite3 *memory_db(void)
 {

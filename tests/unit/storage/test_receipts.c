@@ -5,9 +5,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "codes.h"
-#include "migrate.h"
-#include "receipts.h"
+#include "core/codes.h"
+#include "storage/migrate.h"
+#include "storage/receipts.h"
 
 static const long long NOW = 1700000000;
 

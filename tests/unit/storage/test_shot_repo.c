@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "migrate.h"
-#include "resources.h"
-#include "shot_repo.h"
+#include "storage/migrate.h"
+#include "storage/resources.h"
+#include "storage/shot_repo.h"
 
 static sqlite3 *fresh(void)
 {

@@ -1,0 +1,125 @@
+/* The application's wiring: the route table (who answers what, who may call
+ * it, which query parameters it reads) and the process-wide state every
+ * handler shares, set up and torn down together.
+ */
+#include "api/app.h"
+
+#include <string.h>
+#include <time.h>
+
+#include "api/edit/batch.h"
+#include "api/edit/committer.h"
+#include "api/eval/read_cache.h"
+#include "api/handlers/handlers.h"
+#include "api/http/idempotency.h"
+#include "api/http/ratelimit.h"
+#include "api/http/router.h"
+#include "api/util/membudget.h"
+#include "api/util/stamp.h"
+#include "storage/locks.h"
+#include "storage/receipts.h"
+#include "storage/db.h"
+
+#define PAGED "pageSize pageToken"
+
+const struct rig_route rig_routes[] = {
+	{"GET", "/healthz", rig_h_healthz, false, ACCESS_PUBLIC, OWNER_NONE, NULL},
+	{"GET", "/readyz", rig_h_readyz, false, ACCESS_PUBLIC, OWNER_NONE, NULL},
+	{"GET", "/v1/limits", rig_h_limits, false, ACCESS_READ, OWNER_NONE, NULL},
+	{"GET", "/v1/errors", rig_h_errors, false, ACCESS_PUBLIC, OWNER_NONE, NULL},
+	{"GET", "/v1/errors/{}", rig_h_error, false, ACCESS_PUBLIC, OWNER_NONE, NULL},
+	{"GET", "/v1/openapi.yaml", rig_h_openapi, false, ACCESS_PUBLIC, OWNER_NONE, NULL},
+	{"POST", "/v1/projects", rig_h_project_create, true, ACCESS_ADMIN, OWNER_NONE, NULL},
+	{"GET", "/v1/projects", rig_h_project_list, false, ACCESS_READ, OWNER_NONE, PAGED},
+	{"GET", "/v1/projects/{}", rig_h_project_get, false, ACCESS_READ, OWNER_PROJECT, NULL},
+	{"DELETE", "/v1/projects/{}", rig_h_project_delete, false, ACCESS_ADMIN, OWNER_PROJECT,
+	 NULL},
+	{"POST", "/v1/projects/{}/shots", rig_h_shot_create, true, ACCESS_EDIT, OWNER_PROJECT,
+	 NULL},
+	{"GET", "/v1/projects/{}/shots", rig_h_shot_list, false, ACCESS_READ, OWNER_PROJECT, PAGED},
+	{"GET", "/v1/shots/{}", rig_h_shot_get, false, ACCESS_READ, OWNER_SHOT, NULL},
+	{"DELETE", "/v1/shots/{}", rig_h_shot_delete, false, ACCESS_ADMIN, OWNER_SHOT, NULL},
+	{"GET", "/v1/shots/{}/layers/{}", rig_h_layer_get, false, ACCESS_READ, OWNER_SHOT, NULL},
+	{"POST", "/v1/shots/{}/edits", rig_h_edits, true, ACCESS_EDIT, OWNER_SHOT, "dryRun"},
+	{"GET", "/v1/shots/{}/receipts", rig_h_receipt_list, false, ACCESS_READ, OWNER_SHOT, PAGED},
+	{"GET", "/v1/receipts/{}", rig_h_receipt_get, false, ACCESS_READ, OWNER_RECEIPT, NULL},
+	{"GET", "/v1/shots/{}/frames/{}", rig_h_frame, false, ACCESS_READ, OWNER_SHOT,
+	 "layers space format"},
+	{"GET", "/v1/shots/{}/layers/{}/frames", rig_h_frame_range, false, ACCESS_READ, OWNER_SHOT,
+	 "from to step space format"},
+	{"POST", "/v1/shots/{}/layers/{}/map-points", rig_h_map_points, false, ACCESS_READ,
+	 OWNER_SHOT, "space"},
+	{"POST", "/v1/skin/evaluate", rig_h_skin_evaluate, false, ACCESS_READ, OWNER_NONE, NULL},
+	{"GET", "/v1/shots/{}/layers/{}/mesh-data/{}", rig_h_mesh_data, false, ACCESS_READ,
+	 OWNER_SHOT, "frame space maxBytes " PAGED},
+	{"POST", "/v1/shots/{}/locks", rig_h_lock_acquire, true, ACCESS_EDIT, OWNER_SHOT, NULL},
+	{"GET", "/v1/shots/{}/locks", rig_h_lock_list, false, ACCESS_READ, OWNER_SHOT, NULL},
+	{"POST", "/v1/locks/{}/renew", rig_h_lock_renew, true, ACCESS_EDIT, OWNER_LOCK, NULL},
+	{"DELETE", "/v1/locks/{}", rig_h_lock_release, true, ACCESS_EDIT, OWNER_LOCK, "force"},
+	{"POST", "/v1/shots/{}/plans", rig_h_plan_create, true, ACCESS_EDIT, OWNER_SHOT, NULL},
+	{"GET", "/v1/shots/{}/plans", rig_h_plan_list, false, ACCESS_READ, OWNER_SHOT, PAGED},
+	{"GET", "/v1/plans/{}", rig_h_plan_get, false, ACCESS_READ, OWNER_PLAN, NULL},
+	{"PUT", "/v1/plans/{}", rig_h_plan_revise, true, ACCESS_EDIT, OWNER_PLAN, NULL},
+	{"POST", "/v1/plans/{}/validate", rig_h_plan_validate, false, ACCESS_EDIT, OWNER_PLAN,
+	 NULL},
+	{"POST", "/v1/plans/{}/apply", rig_h_plan_apply, false, ACCESS_EDIT, OWNER_PLAN, NULL},
+	{"DELETE", "/v1/plans/{}", rig_h_plan_delete, false, ACCESS_EDIT, OWNER_PLAN, NULL},
+	{"POST", "/v1/tokens", rig_h_token_create, false, ACCESS_ADMIN, OWNER_NONE, NULL},
+	{"GET", "/v1/tokens", rig_h_token_list, false, ACCESS_ADMIN, OWNER_NONE, PAGED},
+	{"GET", "/v1/tokens/{}", rig_h_token_get, false, ACCESS_ADMIN, OWNER_NONE, NULL},
+	{"DELETE", "/v1/tokens/{}", rig_h_token_revoke, false, ACCESS_ADMIN, OWNER_NONE, NULL},
+	{"GET", "/v1/audit", rig_h_audit_list, false, ACCESS_ADMIN, OWNER_NONE, PAGED},
+};
+
+const size_t rig_n_routes = sizeof rig_routes / sizeof rig_routes[0];
+
+int rig_app_init(struct rig_app *app, struct rig_db *db, const struct rig_app_limits *limits)
+{
+	memset(app, 0, sizeof *app);
+	app->db = db;
+	app->limits = *limits;
+	atomic_init(&app->draining, false);
+	app->inflight = rig_api__inflight_new();
+	app->shot_cache = rig_shot_cache_new();
+	app->read_cache = rig_read_cache_new(limits->read_cache_bytes);
+	app->ratelimit = limits->rate_limit > 0 ? rig_ratelimit_new(limits->rate_limit) : NULL;
+	app->budget = rig_membudget_new(limits->memory_budget_bytes);
+	if (!app->inflight || !app->shot_cache || !app->read_cache || !app->budget ||
+	    (limits->rate_limit > 0 && !app->ratelimit)) {
+		rig_api__inflight_free(app->inflight);
+		rig_shot_cache_free(app->shot_cache);
+		rig_read_cache_free(app->read_cache);
+		rig_ratelimit_free(app->ratelimit);
+		rig_membudget_free(app->budget);
+		return -1;
+	}
+	app->committer = rig_committer_start(app); /* NULL: batches commit one by one */
+	return 0;
+}
+
+void rig_app_release(struct rig_app *app)
+{
+	rig_committer_stop(app->committer);
+	app->committer = NULL;
+	rig_api__inflight_free(app->inflight);
+	rig_shot_cache_free(app->shot_cache);
+	app->shot_cache = NULL;
+	rig_read_cache_free(app->read_cache);
+	app->read_cache = NULL;
+	rig_ratelimit_free(app->ratelimit);
+	app->ratelimit = NULL;
+	rig_membudget_free(app->budget);
+	app->budget = NULL;
+	app->inflight = NULL;
+}
+
+long long rig_app_housekeeping(struct rig_app *app)
+{
+	sqlite3 *conn = rig_db_acquire(app->db);
+	long long keys = 0, locks = 0;
+	int rc = rig_idem_sweep(conn, (long long)time(NULL) - RIG_IDEM_TTL_SECONDS, &keys);
+	if (rc == 0)
+		rc = rig_locks_sweep(conn, rig_api__now_ms(), &locks);
+	rig_db_release(app->db, conn);
+	return rc ? -1 : keys + locks;
+}

@@ -1,0 +1,310 @@
+/* The edit pipeline of batch.h. */
+#include "api/edit/batch.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "api/edit/shot_cache.h"
+#include "api/util/stamp.h"
+#include "api/util/jsonread.h"
+#include "api/edit/ops.h"
+#include "storage/locks.h"
+#include "storage/receipts.h"
+#include "storage/resources.h"
+#include "storage/shot_repo.h"
+#include "storage/db.h"
+
+/* Loads the shot into *out, from the write path's cache when it still mirrors
+ * the stored shot, else from the database. */
+static int load_for_batch(struct rig_shot_model *out, sqlite3 *conn, const struct rig_batch *b)
+{
+	if (b->use_cache && rig_shot_cache_take(b->app->shot_cache, conn, b->shot_id, out))
+		return 0;
+	return rig_shot_load(out, conn, b->shot_id);
+}
+
+/* Decodes every op, reporting every problem of every op. Returns the decoded
+ * array (calloc'd) or NULL when any op is invalid. */
+struct rig_op *rig_batch_decode(json_t *ops, struct rig_bulk *bulk, struct rig_errs *errs)
+{
+	size_t n = json_array_size(ops);
+	struct rig_op *decoded = calloc(n ? n : 1, sizeof *decoded);
+	if (!decoded) {
+		rig_errs_add(errs, RIG_MEMORY_BUSY, "the server ran out of memory decoding the ops");
+		return NULL;
+	}
+	for (size_t i = 0; i < n; i++)
+		rig_op_decode(&decoded[i], json_array_get(ops, i), (long)i, bulk, errs);
+	if (rig_errs_any(errs)) {
+		for (size_t i = 0; i < n; i++)
+			rig_op_release(&decoded[i]);
+		free(decoded);
+		return NULL;
+	}
+	return decoded;
+}
+
+/* Final-validation violations name no op: attribute each to the last op that
+ * changed its mesh layer or the joint's layer (else the batch's last op), so
+ * every error in the response carries opIndex and pointer. */
+static void attribute(struct rig_errs *errs, size_t from, const struct rig_op_ctx *ctx,
+		      size_t n_ops)
+{
+	for (size_t i = from; i < errs->count; i++) {
+		struct rig_err *e = &errs->items[i];
+		if (e->op_index != RIG_NO_INDEX)
+			continue;
+		long best = -1;
+		json_t *v = json_object_get(ctx->last_op, e->layer_id);
+		if (v)
+			best = (long)json_integer_value(v);
+		struct rig_model_layer *mesh = NULL;
+		for (size_t k = 0; k < ctx->model->n_layers && !mesh; k++)
+			if (!strcmp(ctx->model->layers[k].id, e->layer_id) &&
+			    !ctx->model->layers[k].deleted)
+				mesh = &ctx->model->layers[k];
+		for (size_t j = 0; mesh && e->joint_id[0] && j < mesh->skin.n_joints; j++) {
+			if (strcmp(mesh->skin.joints[j].id, e->joint_id) != 0)
+				continue;
+			json_t *jv = json_object_get(ctx->last_op, mesh->skin.joints[j].layer_id);
+			if (jv && json_integer_value(jv) > best)
+				best = (long)json_integer_value(jv);
+		}
+		if (best < 0)
+			best = (long)n_ops - 1;
+		e->op_index = best;
+		char ptr[RIG_ERR_POINTER_MAX];
+		snprintf(ptr, sizeof ptr, "/ops/%ld%s", best, e->pointer);
+		rig_strlcpy(e->pointer, ptr, sizeof e->pointer);
+	}
+}
+
+static json_t *receipt_json(const struct rig_batch *b, const struct rig_op *ops, size_t n_ops,
+			    const struct rig_op_ctx *ctx, long long from_version)
+{
+	char id[RIG_RECEIPT_ID_MAX], at[RIG_TIMESTAMP_MAX];
+	rig_receipt_id(id, ctx->model->seq, from_version + 1);
+	rig_api__iso8601(at, rig_api__now_ms());
+	json_t *list = json_array();
+	for (size_t i = 0; i < n_ops; i++)
+		json_array_append_new(list, json_pack("{s:I, s:s, s:s}", "index", (json_int_t)i,
+						      "op", ops[i].name, "layerId",
+						      ops[i].layer_id));
+	json_t *r = json_pack("{s:o, s:s, s:s, s:o, s:I, s:I, s:s, s:o, s:O}", "receiptId",
+			      b->dry_run ? json_null() : json_string(id), "shotId", b->shot_id,
+			      "actor", b->actor, "idempotencyKey",
+			      b->idem_key ? json_string(b->idem_key) : json_null(), "fromVersion",
+			      (json_int_t)from_version, "toVersion", (json_int_t)(from_version + 1),
+			      "appliedAt", at, "ops", list, "changedLayers", ctx->changed);
+	json_object_set_new(r, "tokenId",
+			    b->token_id && b->token_id[0] ? json_string(b->token_id) : json_null());
+	if (b->receipt_extra)
+		json_object_update(r, b->receipt_extra);
+	if (b->dry_run)
+		json_object_set_new(r, "dryRun", json_true());
+	return r;
+}
+
+static void version_conflict(struct rig_resp *resp, const struct rig_batch *b, long long current)
+{
+	rig_problem_status(resp, b->conflict_status, RIG_VERSION_CONFLICT,
+			   json_pack("{s:s, s:I, s:I}", "shotId", b->shot_id, "expectedVersion",
+				     (json_int_t)b->expected_version, "currentVersion",
+				     (json_int_t)current),
+			   "shot '%s' is at version %lld, not %lld", b->shot_id, current,
+			   b->expected_version);
+}
+
+/* Collects the live locks of other owners, one entry per locked layer. */
+struct lock_collect {
+	const char *principal;
+	struct rig_foreign_lock *items;
+	size_t n, cap;
+};
+
+static int collect_lock(void *ctx, const struct rig_lock *lock)
+{
+	struct lock_collect *c = ctx;
+	if (strcmp(lock->owner_id, c->principal) == 0)
+		return 0;
+	for (size_t i = 0; i < lock->n_layers; i++) {
+		if (c->n == c->cap) {
+			size_t cap = c->cap ? 2 * c->cap : 16;
+			struct rig_foreign_lock *grown = realloc(c->items, cap * sizeof *grown);
+			if (!grown)
+				return -RIG_INTERNAL;
+			c->items = grown;
+			c->cap = cap;
+		}
+		struct rig_foreign_lock *f = &c->items[c->n++];
+		rig_strlcpy(f->layer_id, lock->layer_ids[i], sizeof f->layer_id);
+		rig_strlcpy(f->lock_id, lock->id, sizeof f->lock_id);
+		rig_strlcpy(f->owner, lock->owner, sizeof f->owner);
+		f->expires_ms = lock->expires_ms;
+	}
+	return 0;
+}
+
+/* LOCK_LOST unless lock_id is a live lock of this shot held by the actor at
+ * fencing_token. Returns 0 or -1 with resp filled. */
+static int check_fence(sqlite3 *conn, const struct rig_batch *b, long long now_ms,
+		       struct rig_resp *resp)
+{
+	struct rig_lock lock;
+	int rc = rig_lock_get(conn, b->lock_id, &lock);
+	const char *why = NULL;
+	if (rc == -RIG_NOT_FOUND)
+		why = "does not exist (released or expired and swept)";
+	else if (rc)
+		why = NULL;
+	else if (strcmp(lock.shot_id, b->shot_id) != 0)
+		why = "belongs to another shot";
+	else if (lock.expires_ms <= now_ms)
+		why = "has expired";
+	else if (strcmp(lock.owner_id, b->principal) != 0)
+		why = "is held by another owner";
+	else if (lock.fencing_token != b->fencing_token)
+		why = "has another fencing token";
+	if (rc && rc != -RIG_NOT_FOUND) {
+		rig_api__fail(resp, rc, "reading the lock");
+	} else if (why) {
+		rig_problem(resp, RIG_LOCK_LOST,
+			    json_pack("{s:s, s:I, s:I}", "lockId", b->lock_id, "fencingToken",
+				      (json_int_t)b->fencing_token, "currentFencingToken",
+				      (json_int_t)(rc ? 0 : lock.fencing_token)),
+			    "lock '%s' %s", b->lock_id, why);
+	}
+	rig_lock_release(&lock);
+	return (rc && rc != -RIG_NOT_FOUND) || why ? -1 : 0;
+}
+
+/* True unless every op only renames, poses or keys layers. Final validation
+ * (mapped joint layers exist, the deformation boundary, captured binds) reads
+ * only the tree, the bindings and which layers exist; every committed shot
+ * passed it, so a batch that changes none of those cannot fail it. */
+static bool changes_structure(const struct rig_op *ops, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		switch (ops[i].kind) {
+		case RIG_OP_LAYER_RENAME:
+		case RIG_OP_LAYER_POSE:
+		case RIG_OP_LAYER_KEY_PUT:
+		case RIG_OP_LAYER_KEY_DELETE:
+			continue;
+		default:
+			return true;
+		}
+	}
+	return false;
+}
+
+int rig_batch_apply(sqlite3 *conn, const struct rig_batch *b, struct rig_resp *resp,
+		    json_t **out_receipt)
+{
+	*out_receipt = NULL;
+	struct rig_errs *errs = rig_api__errs_new(resp);
+	struct rig_shot_model model;
+	memset(&model, 0, sizeof model);
+	struct rig_op_ctx ctx = {&model, conn, errs, json_array(), json_object(), -1, NULL, 0};
+	struct lock_collect locks = {b->principal, NULL, 0, 0};
+	size_t n_ops = json_array_size(b->ops);
+	struct rig_op *ops = NULL;
+	int rc = -1;
+	if (!errs)
+		goto out;
+	ops = b->decoded ? b->decoded : rig_batch_decode(b->ops, NULL, errs);
+	if (!ops) {
+		rig_problem_errs(resp, errs, 0);
+		goto out;
+	}
+	int src = load_for_batch(&model, conn, b);
+	if (src) {
+		rig_api__fail_shot(resp, src, b->shot_id);
+		goto out;
+	}
+	if (b->has_expected_version && model.version != b->expected_version) {
+		version_conflict(resp, b, model.version);
+		goto out;
+	}
+	long long now_ms = rig_api__now_ms();
+	if (b->has_fence && check_fence(conn, b, now_ms, resp))
+		goto out;
+	src = rig_locks_live(conn, model.id, now_ms, collect_lock, &locks);
+	if (src) {
+		rig_api__fail(resp, src, "reading locks");
+		goto out;
+	}
+	ctx.locks = locks.items;
+	ctx.n_locks = locks.n;
+	for (size_t i = 0; i < n_ops; i++) {
+		if (rig_op_apply(&ctx, &ops[i]) != 0) {
+			rig_problem_errs(resp, errs, 0);
+			goto out;
+		}
+	}
+	if (changes_structure(ops, n_ops) && rig_ops_validate_shot(&ctx) != 0) {
+		attribute(errs, 0, &ctx, n_ops);
+		rig_problem_errs(resp, errs, 0);
+		goto out;
+	}
+	json_t *receipt = receipt_json(b, ops, n_ops, &ctx, model.version);
+	if (!b->dry_run) {
+		char *text = json_dumps(receipt, JSON_COMPACT | JSON_REAL_PRECISION(17));
+		const char *id = json_string_value(json_object_get(receipt, "receiptId"));
+		src = text ? rig_shot_save(conn, &model, model.version + 1) : -RIG_INTERNAL;
+		if (!src)
+			src = rig_shot_set_version(conn, model.id, model.version, model.version + 1);
+		if (!src)
+			src = rig_receipt_insert(conn, id, model.seq, model.version + 1, text);
+		free(text);
+		if (src) {
+			json_decref(receipt);
+			rig_api__fail(resp, src, "writing the batch");
+			goto out;
+		}
+		if (b->use_cache)
+			rig_shot_cache_hold(b->app->shot_cache, &model, model.version + 1);
+	}
+	*out_receipt = receipt;
+	rc = 0;
+out:
+	for (size_t i = 0; ops && !b->decoded && i < n_ops; i++)
+		rig_op_release(&ops[i]);
+	if (!b->decoded)
+		free(ops);
+	free(locks.items);
+	rig_shot_model_release(&model);
+	json_decref(ctx.changed);
+	json_decref(ctx.last_op);
+	rig_errs_free(errs);
+	return rc;
+}
+
+int rig_batch_run(struct rig_req *req, sqlite3 *conn, const struct rig_batch *b,
+		  struct rig_resp *resp, json_t **out_receipt)
+{
+	int rc = rig_api__begin(req, conn);
+	if (rc) {
+		rig_api__fail(resp, rc, "starting the batch");
+		return -1;
+	}
+	rc = rig_batch_apply(conn, b, resp, out_receipt);
+	if (rc || b->dry_run)
+		rig_db_exec(conn, "ROLLBACK");
+	return rc;
+}
+
+int rig_batch_read_fence(struct rig_batch *b, json_t *body, const struct rig_jr *jr)
+{
+	bool has_token = false;
+	int rc = rig_jr_id(jr, body, "lockId", false, false, b->lock_id, NULL);
+	rc |= rig_jr_int(jr, body, "fencingToken", false, 1, INT64_MAX, &b->fencing_token,
+			 &has_token);
+	b->has_fence = b->lock_id[0] != '\0';
+	if (b->has_fence != has_token)
+		rc = rig_jr_fail(jr, b->has_fence ? "fencingToken" : "lockId",
+				 "lockId and fencingToken go together");
+	return rc;
+}

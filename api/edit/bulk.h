@@ -1,0 +1,88 @@
+/* Compact decoding of the large arrays of a skin definition, before jansson.
+ *
+ * A jansson tree costs tens to hundreds of bytes per JSON value, so the
+ * `source`, `triangles` and `weights` arrays of a million-vertex layer.skin
+ * would cost gigabytes as a tree. rig_bulk_extract walks the body once and,
+ * for each of those arrays whose every element has exactly the valid shape
+ * (source {x, y} numbers, triangles [i, j, k] numbers, weights lists of at most
+ * RIG_MAX_INFLUENCES {jointId, weight}), decodes it straight into the arrays a
+ * struct rig_skin_def uses, then blanks the array's elements in the body
+ * (every byte but '\n' becomes a space). jansson then parses a small tree in
+ * which the array is empty, at the same byte positions, lines and columns, so
+ * any syntax error is reported exactly as before; the skin decoder
+ * (ops_skin.c) takes the decoded arrays in place of the empty ones.
+ *
+ * An array with anything else in it (a malformed number, a wrong shape, an
+ * escape in a key, more influences than allowed) is left in the body untouched
+ * and goes through jansson and the ordinary decoder, so every error a client
+ * can see keeps its code, pointer and indices.
+ *
+ * Not here: the rules of a skin (core/skin.c) and the tree decoding (ops_skin.c).
+ */
+#ifndef RIG_BULK_H
+#define RIG_BULK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/err.h"
+#include "core/skin.h"
+
+enum rig_bulk_field { RIG_BULK_SOURCE, RIG_BULK_TRIANGLES, RIG_BULK_WEIGHTS };
+
+/* Where a body keeps its skins. */
+enum rig_bulk_mode {
+	RIG_BULK_EDITS, /* an edit batch: /ops/<i>/skin/{source,triangles,weights} */
+	RIG_BULK_SKIN,  /* a LayerSkinInput at the root: /{source,triangles,weights} */
+};
+
+/* One decoded array. The arrays are malloc'd and owned by the bulk until a
+ * decoder moves them out (setting the pointer here to NULL). */
+struct rig_bulk_array {
+	long op_index; /* RIG_NO_INDEX at the root */
+	enum rig_bulk_field field;
+	size_t count; /* vertices, triangles or weight lists */
+	double *source; /* SOURCE: 2 · count, interleaved x, y */
+	uint32_t *triangles; /* TRIANGLES: 3 · count; negative, fractional or huge → UINT32_MAX */
+	uint32_t *offsets; /* WEIGHTS: count + 1 */
+	/* WEIGHTS: offsets[count] influences; .joint is an index into ids until
+	 * rig_bulk_map_joints turns it into a joint index */
+	struct rig_skin_influence *influences;
+	char (*ids)[RIG_ID_MAX + 1]; /* WEIGHTS: the distinct jointId strings */
+	size_t n_ids;
+	uint32_t *id_of; /* WEIGHTS: the id index of each influence, kept only when one is unknown */
+};
+
+struct rig_bulk {
+	struct rig_bulk_array *items;
+	size_t n, cap;
+};
+
+/* Decodes the qualifying arrays of body (len bytes, body[len] == '\0') as the
+ * file comment says, blanking them in body. *out receives a new bulk (free with
+ * rig_bulk_free), or NULL when nothing was decoded. Bodies shorter than
+ * min_bytes are left alone. Returns 0, or -RIG_MEMORY_BUSY when an allocation
+ * failed (then *out is NULL and body may be partly blanked: answer 503). */
+int rig_bulk_extract(struct rig_bulk **out, char *body, size_t len, enum rig_bulk_mode mode,
+		     size_t min_bytes);
+
+/* The decoded array of field in op op_index (RIG_NO_INDEX at the root), or
+ * NULL. Borrowed from b (which may be NULL). */
+struct rig_bulk_array *rig_bulk_find(struct rig_bulk *b, long op_index,
+				     enum rig_bulk_field field);
+
+/* Turns the id indices of a's influences into joint indices of def (unknown
+ * ids become RIG_JOINT_UNKNOWN, and a keeps id_of to name them). Returns 0, or
+ * -1 when out of memory (a unchanged). */
+int rig_bulk_map_joints(struct rig_bulk_array *a, const struct rig_skin_def *def);
+
+/* The jointId text of influence k of vertex v, once a's weights moved into def
+ * (the joint's id when it is known, else the id a kept), or NULL. */
+const char *rig_bulk_joint_id(const struct rig_bulk_array *a, const struct rig_skin_def *def,
+			      size_t v, size_t k);
+
+/* Frees b and every array still in it; a no-op on NULL. */
+void rig_bulk_free(struct rig_bulk *b);
+
+#endif

@@ -1,0 +1,240 @@
+/* The group committer of committer.h. */
+#include "api/edit/committer.h"
+#include "api/http/idempotency.h"
+#include "storage/db.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_GROUP 64
+
+struct job {
+	struct rig_req *req;
+	const struct rig_batch *batch;
+	struct rig_resp *resp;
+	bool applied; /* inside the group, waiting for the COMMIT */
+	bool done;
+	struct job *next;
+};
+
+struct rig_committer {
+	struct rig_app *app;
+	sqlite3 *conn; /* the committer thread's own */
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t queued;
+	pthread_cond_t finished;
+	struct job *head, *tail; /* queued, not yet in a group */
+	bool running;            /* a group is being applied or committed */
+	bool stopping;
+};
+
+static bool exec_ok(sqlite3 *db, const char *sql)
+{
+	return rig_db_exec(db, sql) == SQLITE_OK;
+}
+
+/* Why the group's transaction was lost: a full disk when SQLite says so,
+ * else the database was unavailable (both leave nothing written). */
+static int lost_code(sqlite3 *db)
+{
+	int rc = rig_db_fail(sqlite3_extended_errcode(db));
+	return rc == -RIG_STORAGE_FULL ? rc : -RIG_STORAGE_UNAVAILABLE;
+}
+
+/* Undoes one batch inside the group. False when that failed, or when SQLite
+ * has already rolled the whole transaction back (an I/O error, a full disk):
+ * then every batch of the group is gone. */
+static bool undo_one(sqlite3 *db)
+{
+	return exec_ok(db, "ROLLBACK TO batch") && exec_ok(db, "RELEASE batch") &&
+	       !sqlite3_get_autocommit(db);
+}
+
+/* Runs one batch inside the group's transaction, under its own savepoint.
+ * Returns 0 when applied, 1 when the batch failed alone (its problem is in
+ * its response, the group goes on), -1 when the group's transaction is lost. */
+static int apply_one(struct rig_committer *c, struct job *j)
+{
+	json_t *receipt = NULL;
+	/* The key may have been recorded since the request's first lookup (by
+	 * another process on the database): look again under the group's write
+	 * lock, before this batch writes anything. rig_api__idem_run answers the
+	 * stored response in place of the placeholder problem. */
+	int rc = rig_api__idem_recheck(j->req, c->conn);
+	if (rc) {
+		rig_api__fail(j->resp, rc, "checking the idempotency key");
+		return sqlite3_get_autocommit(c->conn) ? -1 : 1;
+	}
+	if (!exec_ok(c->conn, "SAVEPOINT batch"))
+		return -1;
+	if (rig_batch_apply(c->conn, j->batch, j->resp, &receipt) != 0)
+		return undo_one(c->conn) ? 1 : -1;
+	long long to = json_integer_value(json_object_get(receipt, "toVersion"));
+	rig_resp_json(j->resp, 201, receipt, NULL);
+	rig_api__etag(j->resp, to);
+	rc = rig_api__store_response(j->req, c->conn, j->resp);
+	if (rc || !exec_ok(c->conn, "RELEASE batch") || sqlite3_get_autocommit(c->conn)) {
+		bool intact = rc && undo_one(c->conn);
+		rig_shot_cache_settle(c->app->shot_cache, false);
+		rig_resp_release(j->resp);
+		rig_api__fail(j->resp, rc ? rc : lost_code(c->conn), "storing the batch");
+		return intact ? 1 : -1;
+	}
+	/* Later batches of the group may start from this model: the group's
+	 * transaction already holds its writes. A failed COMMIT drops it below. */
+	rig_shot_cache_settle(c->app->shot_cache, true);
+	j->applied = true;
+	return 0;
+}
+
+/* Begins, applies and commits one group; answers every job in it. A batch is
+ * answered 201 only when the COMMIT holding it returned; when the group's
+ * transaction is lost, no batch of it was written, so each is answered 503
+ * and may be retried. */
+static void run_group(struct rig_committer *c, struct job *group)
+{
+	int rc = rig_db_begin_write(c->app->db, c->conn);
+	bool lost = rc != 0;
+	int lost_rc = rc ? rc : -RIG_STORAGE_UNAVAILABLE;
+	for (struct job *j = group; j; j = j->next) {
+		if (lost) {
+			rig_resp_release(j->resp);
+			rig_api__fail(j->resp, lost_rc, "committing the batch");
+			continue;
+		}
+		if (apply_one(c, j) < 0) {
+			lost = true;
+			lost_rc = lost_code(c->conn);
+			if (j->resp->status == 0) /* its savepoint never opened */
+				rig_api__fail(j->resp, lost_rc, "starting the batch");
+		}
+	}
+	if (!lost && !exec_ok(c->conn, "COMMIT")) {
+		lost = true;
+		lost_rc = lost_code(c->conn);
+	}
+	if (lost) {
+		if (!sqlite3_get_autocommit(c->conn))
+			exec_ok(c->conn, "ROLLBACK");
+		rig_shot_cache_forget(c->app->shot_cache);
+		for (struct job *j = group; j; j = j->next) {
+			if (!j->applied)
+				continue;
+			rig_resp_release(j->resp);
+			rig_api__fail(j->resp, lost_rc, "committing the batch");
+		}
+	}
+	if (rc == 0)
+		rig_db_end_write(c->app->db, c->conn);
+	/* Read next before done: a waiter whose job is done returns and its job
+	 * (on its stack) goes away as soon as it sees done under the lock. */
+	pthread_mutex_lock(&c->lock);
+	for (struct job *j = group, *next; j; j = next) {
+		next = j->next;
+		j->done = true;
+	}
+	pthread_cond_broadcast(&c->finished);
+	pthread_mutex_unlock(&c->lock);
+}
+
+static void *run(void *arg)
+{
+	struct rig_committer *c = arg;
+	pthread_mutex_lock(&c->lock);
+	for (;;) {
+		while ((!c->head || c->running) && !c->stopping)
+			pthread_cond_wait(&c->queued, &c->lock);
+		if (c->running) { /* stopping while a lone batch runs: let it finish */
+			pthread_cond_wait(&c->queued, &c->lock);
+			continue;
+		}
+		if (!c->head)
+			break; /* stopping, nothing left */
+		/* Everything queued during the last group's fsync forms the next group. */
+		struct job *group = c->head, *last = group;
+		for (int n = 1; n < MAX_GROUP && last->next; n++)
+			last = last->next;
+		c->head = last->next;
+		if (!c->head)
+			c->tail = NULL;
+		last->next = NULL;
+		c->running = true;
+		pthread_mutex_unlock(&c->lock);
+		run_group(c, group);
+		pthread_mutex_lock(&c->lock);
+		c->running = false;
+	}
+	pthread_mutex_unlock(&c->lock);
+	return NULL;
+}
+
+struct rig_committer *rig_committer_start(struct rig_app *app)
+{
+	struct rig_committer *c = calloc(1, sizeof *c);
+	if (!c)
+		return NULL;
+	c->app = app;
+	pthread_mutex_init(&c->lock, NULL);
+	pthread_cond_init(&c->queued, NULL);
+	pthread_cond_init(&c->finished, NULL);
+	c->conn = rig_db_acquire(app->db);
+	if (pthread_create(&c->thread, NULL, run, c) != 0) {
+		rig_db_release(app->db, c->conn);
+		pthread_cond_destroy(&c->finished);
+		pthread_cond_destroy(&c->queued);
+		pthread_mutex_destroy(&c->lock);
+		free(c);
+		return NULL;
+	}
+	return c;
+}
+
+void rig_committer_run(struct rig_committer *c, struct rig_req *req, const struct rig_batch *b,
+		       struct rig_resp *resp)
+{
+	struct job j = {.req = req, .batch = b, .resp = resp};
+	pthread_mutex_lock(&c->lock);
+	if (!c->running && !c->head && !c->stopping) {
+		/* Idle: commit this lone batch on the caller's thread, sparing it two
+		 * hand-offs. Batches arriving meanwhile queue for the committer
+		 * thread, which starts once this one is done. */
+		c->running = true;
+		pthread_mutex_unlock(&c->lock);
+		run_group(c, &j);
+		pthread_mutex_lock(&c->lock);
+		c->running = false;
+		/* Queued batches, or a stop, wait on us; an idle committer thread
+		 * need not wake (a context switch per batch on a 2-core machine). */
+		if (c->head || c->stopping)
+			pthread_cond_signal(&c->queued);
+		pthread_mutex_unlock(&c->lock);
+		return;
+	}
+	if (c->tail)
+		c->tail->next = &j;
+	else
+		c->head = &j;
+	c->tail = &j;
+	pthread_cond_signal(&c->queued);
+	while (!j.done)
+		pthread_cond_wait(&c->finished, &c->lock);
+	pthread_mutex_unlock(&c->lock);
+}
+
+void rig_committer_stop(struct rig_committer *c)
+{
+	if (!c)
+		return;
+	pthread_mutex_lock(&c->lock);
+	c->stopping = true;
+	pthread_cond_signal(&c->queued);
+	pthread_mutex_unlock(&c->lock);
+	pthread_join(c->thread, NULL);
+	rig_db_release(c->app->db, c->conn);
+	pthread_cond_destroy(&c->finished);
+	pthread_cond_destroy(&c->queued);
+	pthread_mutex_destroy(&c->lock);
+	free(c);
+}

@@ -1,0 +1,162 @@
+/* Edit operations: decoding from JSON and applying to an in-memory shot.
+ *
+ * A batch runs in two passes. Decoding checks every op's fields without looking
+ * at the shot and reports every problem of every op (OP_UNKNOWN, OP_INVALID and
+ * the pure skin rules). Applying then runs the decoded ops in order against the
+ * shot model, each seeing the ones before, and stops at the first op that breaks
+ * a rule of the shot (its errors carry opIndex and pointer). An op that fails
+ * leaves the model as it was.
+ */
+#ifndef RIG_OPS_H
+#define RIG_OPS_H
+
+#include <jansson.h>
+#include <sqlite3.h>
+#include <stdbool.h>
+
+#include "api/edit/bulk.h"
+#include "core/err.h"
+#include "api/util/jsonread.h"
+#include "core/keys.h"
+#include "storage/shot_model.h"
+#include "core/rig_limits.h"
+#include "core/skin.h"
+
+/* A transform with a mask of the channels given. */
+struct rig_transform_in {
+	double ch[RIG_CH_COUNT];
+	bool set[RIG_CH_COUNT];
+};
+
+enum rig_op_kind {
+	RIG_OP_LAYER_CREATE,
+	RIG_OP_LAYER_DELETE,
+	RIG_OP_LAYER_PARENT,
+	RIG_OP_LAYER_RENAME,
+	RIG_OP_LAYER_POSE,
+	RIG_OP_LAYER_KEY_PUT,
+	RIG_OP_LAYER_KEY_DELETE,
+	RIG_OP_LAYER_SKIN,
+	RIG_OP_LAYER_SKIN_BIND_CAPTURE,
+	RIG_OP_LAYER_SKIN_WEIGHTS_PUT,
+	RIG_OP_LAYER_MESH_KEY_PUT,
+	RIG_OP_LAYER_DEFORMATION_REST_APPLY,
+};
+
+/* One decoded op. Strings are copied; arrays are owned (rig_op_release). */
+struct rig_op {
+	enum rig_op_kind kind;
+	const char *name; /* the wire name, static */
+	long index;
+	char pointer[32]; /* "/ops/<index>" */
+	char layer_id[RIG_ID_MAX + 1];
+	bool has_layer_id;
+	union {
+		struct {
+			char name[RIG_MAX_NAME_BYTES + 1];
+			enum rig_layer_kind kind;
+			char parent_id[RIG_ID_MAX + 1];
+			struct rig_transform_in transform;
+			double time_offset;
+		} create;
+		struct {
+			char parent_id[RIG_ID_MAX + 1]; /* "" = root */
+		} parent;
+		struct {
+			char name[RIG_MAX_NAME_BYTES + 1];
+		} rename;
+		struct {
+			bool has_frame;
+			double frame;
+			struct rig_transform_in transform;
+			bool has_interp;
+			struct rig_key key_style; /* interp and ease for new keys */
+		} pose;
+		struct {
+			enum rig_channel channel;
+			struct rig_key *keys;
+			size_t n_keys;
+		} key_put;
+		struct {
+			enum rig_channel channel;
+			double *frames;
+			size_t n_frames;
+		} key_delete;
+		struct {
+			bool clear;                /* skin: null */
+			struct rig_skin_def def;   /* owned; joints carry their layer ids */
+			uint32_t *map_pos;         /* owned: joint → its index in jointLayers */
+		} skin;
+		struct {
+			double frame;
+		} capture;
+		struct {
+			long long vertex_index;
+			struct rig_skin_influence influences[RIG_MAX_INFLUENCES];
+			char joint_ids[RIG_MAX_INFLUENCES][RIG_ID_MAX + 1];
+			size_t n;
+		} weights;
+	} u;
+};
+
+/* A layer held by someone else's live lock. */
+struct rig_foreign_lock {
+	char layer_id[RIG_ID_MAX + 1];
+	char lock_id[RIG_ID_MAX + 1];
+	char owner[RIG_ACTOR_MAX + 1];
+	long long expires_ms;
+};
+
+/* Everything an op needs while it applies. */
+struct rig_op_ctx {
+	struct rig_shot_model *model;
+	sqlite3 *conn; /* for loading skin arrays on demand */
+	struct rig_errs *errs;
+	json_t *changed; /* array of changed layer ids, in first-change order */
+	json_t *last_op; /* object: layer id → index of the last op that changed it */
+	long current_op; /* index of the op being applied */
+	const struct rig_foreign_lock *locks; /* layers the caller may not change */
+	size_t n_locks;
+};
+
+/* Decodes op i of a batch (value borrowed). bulk (may be NULL) holds the arrays
+ * rig_bulk_extract decoded from the body; the op moves out those of its skin.
+ * Records violations and returns -1, or fills *out and returns 0. */
+int rig_op_decode(struct rig_op *out, json_t *value, long index, struct rig_bulk *bulk,
+		  struct rig_errs *errs);
+
+/* Frees what a decoded op owns. */
+void rig_op_release(struct rig_op *op);
+
+/* Applies a decoded op to ctx->model. Returns 0, or -1 with violations recorded
+ * (and the model unchanged). */
+int rig_op_apply(struct rig_op_ctx *ctx, struct rig_op *op);
+
+/* The per-kind decoders and appliers of skin ops, in ops_skin.c. */
+int rig_op__skin_decode(struct rig_op *out, json_t *value, const struct rig_jr *jr,
+			struct rig_bulk *bulk);
+int rig_op__skin_apply(struct rig_op_ctx *ctx, struct rig_op *op);
+
+/* Decodes a skin definition (LayerSkinInput) from JSON into d (which must be
+ * zeroed; it owns the arrays afterwards even on failure — release it), then
+ * checks every rule of SPEC §3 with the core. jointLayers is required when
+ * with_joint_layers (and fills each joint's layer_id); extra_fields lists other
+ * members the object may have; out_map_pos (may be NULL) receives a malloc'd
+ * array: joint → its index in jointLayers. Violations carry pointers under sjr->base.
+ * The arrays bulk (may be NULL) decoded for sjr->op_index replace the empty
+ * source, triangles and weights left in the tree (moved out of bulk).
+ * Returns 0 or -1 (an allocation failure records MEMORY_BUSY). */
+int rig_skin_json_decode(struct rig_skin_def *d, json_t *skin, const struct rig_jr *sjr,
+			 bool with_joint_layers, const char *const *extra_fields, uint32_t **out_map_pos,
+			 struct rig_bulk *bulk);
+
+/* Records a layer id in ctx->changed once. */
+void rig_op__changed(struct rig_op_ctx *ctx, const char *layer_id);
+
+/* Final validation of the whole shot after the last op: every skin's joint
+ * mapping and deformation boundary, and the full definition of every skin an op
+ * changed. Violations carry the layer id and pointer "" (op_index unset).
+ * Returns 0 or -1. */
+int rig_ops_validate_shot(struct rig_op_ctx *ctx);
+
+#endif

@@ -1,0 +1,794 @@
+/* Skin ops: layer.skin, layer.skin.bind.capture, layer.skin.weights.put, and the
+ * ops of later phases that reject today (layer.mesh.key.put,
+ * layer.deformation.rest.apply). Also the shot's final validation.
+ *
+ * The pure rules of a skin definition are the core's (rig_skin_check_def,
+ * rig_skin_check_influences); this file maps JSON to definitions, JSON pointers
+ * to violations, and checks what needs the shot (joint layers, boundaries).
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api/edit/ops.h"
+#include "core/rig.h"
+#include "storage/shot_repo.h"
+
+/* ---- decoding LayerSkinInput ---- */
+
+/* Rewrites the pointers of violations [from, count) from the core's
+ * definition-relative form ("/weights/3/1") to request form under prefix. */
+static void scope(struct rig_errs *errs, size_t from, long op_index, const char *prefix)
+{
+	rig_errs_scope(errs, from, op_index, prefix);
+}
+
+/* The array bulk decoded for field of this skin, when the tree holds its empty
+ * stand-in there; NULL to decode the tree's array. */
+static struct rig_bulk_array *bulk_for(const struct rig_jr *jr, struct rig_bulk *bulk,
+				       json_t *value, enum rig_bulk_field field)
+{
+	struct rig_bulk_array *a = rig_bulk_find(bulk, jr->op_index, field);
+	if (!a || a->count == 0 || !json_is_array(value) || json_array_size(value) != 0)
+		return NULL;
+	return a;
+}
+
+static int decode_source(const struct rig_jr *jr, json_t *skin, struct rig_skin_def *d,
+			 struct rig_bulk *bulk)
+{
+	json_t *src = json_object_get(skin, "source");
+	if (!json_is_array(src))
+		return rig_jr_fail(jr, "source", "field 'source' must be an array of {x, y}");
+	struct rig_bulk_array *a = bulk_for(jr, bulk, src, RIG_BULK_SOURCE);
+	size_t n = a ? a->count : json_array_size(src);
+	if (n > RIG_MAX_VERTICES) {
+		struct rig_err *e = rig_errs_add(jr->errs, RIG_MESH_GEOMETRY,
+						 "mesh has %zu vertices; the limit is %d", n,
+						 RIG_MAX_VERTICES);
+		e->op_index = jr->op_index;
+		snprintf(e->pointer, sizeof e->pointer, "%s/source", jr->base);
+		return -1;
+	}
+	if (a) { /* every element already checked by the bulk decoder */
+		d->source = a->source;
+		a->source = NULL;
+		d->n_verts = n;
+		return 0;
+	}
+	d->source = malloc((n ? n : 1) * 2 * sizeof *d->source);
+	if (!d->source)
+		return rig_jr_out_of_memory(jr, "source");
+	d->n_verts = n;
+	int rc = 0;
+	for (size_t i = 0; i < n; i++) {
+		json_t *v = json_array_get(src, i);
+		json_t *x = json_object_get(v, "x"), *y = json_object_get(v, "y");
+		if (!json_is_object(v) || json_object_size(v) != 2 || !json_is_number(x) ||
+		    !json_is_number(y)) {
+			char key[48];
+			snprintf(key, sizeof key, "source/%zu", i);
+			rc = rig_jr_fail(jr, key, "vertex %zu must be {x, y} with two numbers", i);
+			if (jr->errs->total > RIG_ERRS_KEEP)
+				return rc;
+			continue;
+		}
+		d->source[2 * i] = json_number_value(x);
+		d->source[2 * i + 1] = json_number_value(y);
+	}
+	return rc;
+}
+
+/* A JSON index as uint32; anything outside [0, 2^32) becomes UINT32_MAX, which
+ * the core reports as out of range (vertex counts stay far below it). */
+static uint32_t as_index(json_t *v)
+{
+	if (!json_is_integer(v))
+		return UINT32_MAX;
+	json_int_t i = json_integer_value(v);
+	return i < 0 || i >= (json_int_t)UINT32_MAX ? UINT32_MAX : (uint32_t)i;
+}
+
+static int decode_triangles(const struct rig_jr *jr, json_t *skin, struct rig_skin_def *d,
+			    struct rig_bulk *bulk)
+{
+	json_t *tris = json_object_get(skin, "triangles");
+	if (!json_is_array(tris))
+		return rig_jr_fail(jr, "triangles", "field 'triangles' must be an array of [i, j, k]");
+	struct rig_bulk_array *a = bulk_for(jr, bulk, tris, RIG_BULK_TRIANGLES);
+	size_t n = a ? a->count : json_array_size(tris);
+	if (n > RIG_MAX_TRIANGLES) {
+		struct rig_err *e = rig_errs_add(jr->errs, RIG_MESH_TOPOLOGY,
+						 "mesh has %zu triangles; the limit is %d", n,
+						 RIG_MAX_TRIANGLES);
+		e->op_index = jr->op_index;
+		snprintf(e->pointer, sizeof e->pointer, "%s/triangles", jr->base);
+		return -1;
+	}
+	if (a) {
+		d->triangles = a->triangles;
+		a->triangles = NULL;
+		d->n_tris = n;
+		return 0;
+	}
+	d->triangles = malloc((n ? n : 1) * 3 * sizeof *d->triangles);
+	if (!d->triangles)
+		return rig_jr_out_of_memory(jr, "triangles");
+	d->n_tris = n;
+	int rc = 0;
+	for (size_t t = 0; t < n; t++) {
+		json_t *tri = json_array_get(tris, t);
+		if (!json_is_array(tri) || json_array_size(tri) != 3) {
+			char key[48];
+			snprintf(key, sizeof key, "triangles/%zu", t);
+			rc = rig_jr_fail(jr, key, "triangle %zu must be [i, j, k]", t);
+			if (jr->errs->total > RIG_ERRS_KEEP)
+				return rc;
+			continue;
+		}
+		for (size_t k = 0; k < 3; k++) {
+			json_t *idx = json_array_get(tri, k);
+			if (!json_is_number(idx)) {
+				char key[48];
+				snprintf(key, sizeof key, "triangles/%zu/%zu", t, k);
+				rc = rig_jr_fail(jr, key, "triangle indices must be integers");
+			}
+			d->triangles[3 * t + k] = as_index(idx);
+		}
+	}
+	return rc;
+}
+
+static int decode_joints(const struct rig_jr *jr, json_t *skin, struct rig_skin_def *d)
+{
+	json_t *joints = json_object_get(skin, "joints");
+	if (!json_is_array(joints))
+		return rig_jr_fail(jr, "joints", "field 'joints' must be an array of {id, bind}");
+	size_t n = json_array_size(joints);
+	if (n > RIG_MAX_JOINTS) {
+		struct rig_err *e = rig_errs_add(jr->errs, RIG_SKIN_JOINTS,
+						 "skin has %zu joints; the limit is %d", n,
+						 RIG_MAX_JOINTS);
+		e->op_index = jr->op_index;
+		snprintf(e->pointer, sizeof e->pointer, "%s/joints", jr->base);
+		return -1;
+	}
+	d->joints = calloc(n ? n : 1, sizeof *d->joints);
+	if (!d->joints)
+		return rig_jr_out_of_memory(jr, "joints");
+	d->n_joints = n;
+	int rc = 0;
+	for (size_t j = 0; j < n; j++) {
+		json_t *o = json_array_get(joints, j);
+		json_t *id = json_object_get(o, "id"), *bind = json_object_get(o, "bind");
+		char key[48];
+		snprintf(key, sizeof key, "joints/%zu", j);
+		if (!json_is_object(o) || !json_is_string(id) || !json_is_array(bind) ||
+		    json_object_size(o) != 2) {
+			rc = rig_jr_fail(jr, key, "joint %zu must be {id, bind}", j);
+			continue;
+		}
+		/* The id rule itself is SKIN_JOINTS, checked by the core; keep the text. */
+		rig_strlcpy(d->joints[j].id, json_string_value(id), sizeof d->joints[j].id);
+		if (json_string_length(id) > RIG_ID_MAX)
+			d->joints[j].id[0] = '\0';
+		if (json_array_size(bind) != 6) {
+			snprintf(key, sizeof key, "joints/%zu/bind", j);
+			rc = rig_jr_fail(jr, key, "bind of joint %zu must be six numbers", j);
+			continue;
+		}
+		for (size_t e = 0; e < 6; e++) {
+			json_t *v = json_array_get(bind, e);
+			if (!json_is_number(v)) {
+				snprintf(key, sizeof key, "joints/%zu/bind/%zu", j, e);
+				rc = rig_jr_fail(jr, key, "bind entries must be numbers");
+			}
+			d->joints[j].bind.m[e] = json_number_value(v);
+		}
+	}
+	return rc;
+}
+
+static int decode_weights(const struct rig_jr *jr, json_t *skin, struct rig_skin_def *d,
+			  struct rig_bulk_array *a)
+{
+	json_t *weights = json_object_get(skin, "weights");
+	if (!json_is_array(weights))
+		return rig_jr_fail(jr, "weights", "field 'weights' must be one influence list per vertex");
+	size_t n = a ? a->count : json_array_size(weights), total = 0;
+	if (n > RIG_MAX_VERTICES) {
+		/* Past the vertex limit no list can match a valid mesh: say so without
+		 * decoding millions of lists. */
+		struct rig_err *e = rig_errs_add(jr->errs, RIG_SKIN_WEIGHTS,
+						 "there are %zu weight lists; a mesh has at most %d "
+						 "vertices",
+						 n, RIG_MAX_VERTICES);
+		e->op_index = jr->op_index;
+		snprintf(e->pointer, sizeof e->pointer, "%s/weights", jr->base);
+		return -1;
+	}
+	if (a) { /* lists of at most RIG_MAX_INFLUENCES {jointId, weight}, checked */
+		if (rig_bulk_map_joints(a, d) != 0)
+			return rig_jr_out_of_memory(jr, "weights");
+		d->weight_offsets = a->offsets;
+		d->influences = a->influences;
+		a->offsets = NULL;
+		a->influences = NULL;
+		d->n_weight_lists = n;
+		return 0;
+	}
+	for (size_t v = 0; v < n; v++) {
+		size_t k = json_array_size(json_array_get(weights, v));
+		total += k > RIG_MAX_INFLUENCES ? RIG_MAX_INFLUENCES + 1 : k;
+	}
+	d->weight_offsets = malloc((n + 1) * sizeof *d->weight_offsets);
+	d->influences = malloc((total ? total : 1) * sizeof *d->influences);
+	if (!d->weight_offsets || !d->influences)
+		return rig_jr_out_of_memory(jr, "weights");
+	d->n_weight_lists = n;
+	int rc = 0;
+	size_t at = 0;
+	for (size_t v = 0; v < n; v++) {
+		d->weight_offsets[v] = (uint32_t)at;
+		json_t *list = json_array_get(weights, v);
+		char key[64];
+		if (!json_is_array(list)) {
+			snprintf(key, sizeof key, "weights/%zu", v);
+			rc = rig_jr_fail(jr, key, "weights of vertex %zu must be a list", v);
+			continue;
+		}
+		size_t nk = json_array_size(list);
+		if (nk > RIG_MAX_INFLUENCES)
+			nk = RIG_MAX_INFLUENCES + 1;
+		for (size_t k = 0; k < nk; k++) {
+			json_t *inf = json_array_get(list, k);
+			json_t *jid = json_object_get(inf, "jointId"), *w = json_object_get(inf, "weight");
+			if (!json_is_object(inf) || !json_is_string(jid) || !json_is_number(w) ||
+			    json_object_size(inf) != 2) {
+				snprintf(key, sizeof key, "weights/%zu/%zu", v, k);
+				rc = rig_jr_fail(jr, key, "influence must be {jointId, weight}");
+				continue;
+			}
+			d->influences[at].joint = rig_skin_def_joint_index(d, json_string_value(jid));
+			d->influences[at].weight = json_number_value(w);
+			at++;
+		}
+	}
+	d->weight_offsets[n] = (uint32_t)at;
+	return rc;
+}
+
+/* jointLayers: every joint exactly once. Fills joints[j].layer_id. */
+static int decode_joint_layers(const struct rig_jr *jr, json_t *skin, struct rig_skin_def *d,
+			       uint32_t **out_map_pos)
+{
+	uint32_t *pos = out_map_pos ? calloc(d->n_joints ? d->n_joints : 1, sizeof *pos) : NULL;
+	if (out_map_pos)
+		*out_map_pos = pos;
+	json_t *map = json_object_get(skin, "jointLayers");
+	if (!json_is_array(map))
+		return rig_jr_fail(jr, "jointLayers", "field 'jointLayers' must be [{jointId, layerId}]");
+	int rc = 0;
+	size_t i;
+	json_t *m;
+	json_array_foreach(map, i, m) {
+		char base[96];
+		snprintf(base, sizeof base, "%s/jointLayers/%zu", jr->base, i);
+		struct rig_jr mjr = {jr->errs, RIG_OP_INVALID, base, jr->op_index};
+		static const char *const allowed[] = {"jointId", "layerId", NULL};
+		char joint_id[RIG_ID_MAX + 1] = "", layer_id[RIG_ID_MAX + 1] = "";
+		if (!json_is_object(m)) {
+			rc = rig_jr_fail(&mjr, "", "mapping must be {jointId, layerId}");
+			continue;
+		}
+		if (rig_jr_known(&mjr, m, allowed) ||
+		    rig_jr_id(&mjr, m, "jointId", true, false, joint_id, NULL) ||
+		    rig_jr_id(&mjr, m, "layerId", true, false, layer_id, NULL)) {
+			rc = -1;
+			continue;
+		}
+		uint32_t j = rig_skin_def_joint_index(d, joint_id);
+		const char *problem = j == RIG_JOINT_UNKNOWN ? "is not a joint of the skin"
+				      : d->joints[j].layer_id[0] ? "is mapped more than once"
+								 : NULL;
+		if (problem) {
+			struct rig_err *e = rig_errs_add(jr->errs, RIG_SKIN_JOINT_LAYERS,
+							 "joint '%s' %s", joint_id, problem);
+			e->op_index = jr->op_index;
+			snprintf(e->pointer, sizeof e->pointer, "%s/jointId", base);
+			rig_strlcpy(e->joint_id, joint_id, sizeof e->joint_id);
+			rc = -1;
+			continue;
+		}
+		memcpy(d->joints[j].layer_id, layer_id, sizeof layer_id);
+		if (pos)
+			pos[j] = (uint32_t)i;
+	}
+	for (size_t j = 0; j < d->n_joints && rc == 0; j++) {
+		if (d->joints[j].layer_id[0] || !d->joints[j].id[0])
+			continue;
+		struct rig_err *e = rig_errs_add(jr->errs, RIG_SKIN_JOINT_LAYERS,
+						 "joint '%s' is not mapped to a layer", d->joints[j].id);
+		e->op_index = jr->op_index;
+		e->joint_index = (long)j;
+		snprintf(e->pointer, sizeof e->pointer, "%s/jointLayers", jr->base);
+		rig_strlcpy(e->joint_id, d->joints[j].id, sizeof e->joint_id);
+		rc = -1;
+	}
+	return rc;
+}
+
+/* Names the joint id of "unknown joint" weight violations from the request
+ * (the bulk array a when the weights came from it, else the tree). */
+static void name_unknown_joints(struct rig_errs *errs, size_t from, json_t *weights,
+				const struct rig_bulk_array *a, const struct rig_skin_def *d)
+{
+	for (size_t i = from; i < errs->count; i++) {
+		struct rig_err *e = &errs->items[i];
+		if (e->code != RIG_SKIN_WEIGHTS || e->joint_id[0] || e->vertex_index < 0 ||
+		    e->influence_index < 0)
+			continue;
+		json_t *inf = json_array_get(json_array_get(weights, (size_t)e->vertex_index),
+					     (size_t)e->influence_index);
+		const char *id = a ? rig_bulk_joint_id(a, d, (size_t)e->vertex_index,
+						       (size_t)e->influence_index)
+				   : json_string_value(json_object_get(inf, "jointId"));
+		if (id)
+			rig_strlcpy(e->joint_id, id, sizeof e->joint_id);
+	}
+}
+
+int rig_skin_json_decode(struct rig_skin_def *d, json_t *skin, const struct rig_jr *sjr,
+			 bool with_joint_layers, const char *const *extra_fields, uint32_t **out_map_pos,
+			 struct rig_bulk *bulk)
+{
+	const char *fields[12] = {"source", "triangles", "joints", "weights"};
+	size_t n_fields = 4;
+	if (with_joint_layers)
+		fields[n_fields++] = "jointLayers";
+	for (const char *const *f = extra_fields; f && *f && n_fields < 11; f++)
+		fields[n_fields++] = *f;
+	fields[n_fields] = NULL;
+	size_t before = sjr->errs->total;
+	rig_jr_known(sjr, skin, fields);
+	decode_source(sjr, skin, d, bulk);
+	decode_triangles(sjr, skin, d, bulk);
+	decode_joints(sjr, skin, d);
+	if (sjr->errs->total > before)
+		return -1; /* shapes are wrong; the rules below would only echo them */
+	json_t *weights = json_object_get(skin, "weights");
+	struct rig_bulk_array *bulk_weights = bulk_for(sjr, bulk, weights, RIG_BULK_WEIGHTS);
+	decode_weights(sjr, skin, d, bulk_weights);
+	if (sjr->errs->total > before)
+		return -1;
+	/* The definition's own rules first: with broken joints (a repeated or bad
+	 * id) the mapping would only report echoes of them. */
+	size_t from = sjr->errs->count;
+	if (rig_skin_check_def(d, sjr->errs) != 0) {
+		name_unknown_joints(sjr->errs, from, weights, bulk_weights, d);
+		scope(sjr->errs, from, sjr->op_index, sjr->base);
+		return -1;
+	}
+	if (with_joint_layers && decode_joint_layers(sjr, skin, d, out_map_pos) != 0)
+		return -1;
+	return 0;
+}
+
+static int decode_skin(struct rig_op *out, json_t *op, const struct rig_jr *jr,
+		       struct rig_bulk *bulk)
+{
+	static const char *const allowed[] = {"op", "layerId", "skin", NULL};
+	int rc = rig_jr_known(jr, op, allowed);
+	rc |= rig_jr_id(jr, op, "layerId", true, false, out->layer_id, NULL);
+	json_t *skin = json_object_get(op, "skin");
+	if (!skin)
+		return rig_jr_fail(jr, "skin", "field 'skin' is required (null clears the binding)");
+	if (json_is_null(skin)) {
+		out->u.skin.clear = true;
+		return rc;
+	}
+	if (!json_is_object(skin))
+		return rig_jr_fail(jr, "skin", "field 'skin' must be a LayerSkinInput object or null");
+	char base[64];
+	snprintf(base, sizeof base, "%s/skin", jr->base);
+	struct rig_jr sjr = {jr->errs, RIG_OP_INVALID, base, jr->op_index};
+	return rig_skin_json_decode(&out->u.skin.def, skin, &sjr, true, NULL, &out->u.skin.map_pos,
+				    bulk) |
+	       rc;
+}
+
+static int decode_weights_put(struct rig_op *out, json_t *op, const struct rig_jr *jr)
+{
+	static const char *const allowed[] = {"op", "layerId", "vertexIndex", "influences", NULL};
+	int rc = rig_jr_known(jr, op, allowed);
+	rc |= rig_jr_id(jr, op, "layerId", true, false, out->layer_id, NULL);
+	rc |= rig_jr_int(jr, op, "vertexIndex", true, 0, INT32_MAX, &out->u.weights.vertex_index,
+			 NULL);
+	json_t *list = json_object_get(op, "influences");
+	if (!json_is_array(list))
+		return rig_jr_fail(jr, "influences", "field 'influences' must be [{jointId, weight}]");
+	size_t n = json_array_size(list);
+	if (n > RIG_MAX_INFLUENCES) {
+		struct rig_err *e = rig_errs_add(jr->errs, RIG_SKIN_WEIGHTS,
+						 "vertex has %zu influences; the limit is %d", n,
+						 RIG_MAX_INFLUENCES);
+		e->op_index = jr->op_index;
+		e->vertex_index = (long)out->u.weights.vertex_index;
+		snprintf(e->pointer, sizeof e->pointer, "%s/influences", jr->base);
+		return -1;
+	}
+	for (size_t k = 0; k < n; k++) {
+		json_t *inf = json_array_get(list, k);
+		char base[80];
+		snprintf(base, sizeof base, "%s/influences/%zu", jr->base, k);
+		struct rig_jr ijr = {jr->errs, RIG_OP_INVALID, base, jr->op_index};
+		static const char *const fields[] = {"jointId", "weight", NULL};
+		if (!json_is_object(inf)) {
+			rc = rig_jr_fail(&ijr, "", "influence must be {jointId, weight}");
+			continue;
+		}
+		rc |= rig_jr_known(&ijr, inf, fields);
+		rc |= rig_jr_id(&ijr, inf, "jointId", true, false, out->u.weights.joint_ids[k], NULL);
+		json_t *w = json_object_get(inf, "weight");
+		if (!json_is_number(w))
+			rc = rig_jr_fail(&ijr, "weight", "field 'weight' must be a number");
+		out->u.weights.influences[k].weight = json_number_value(w);
+	}
+	out->u.weights.n = n;
+	return rc;
+}
+
+int rig_op__skin_decode(struct rig_op *out, json_t *op, const struct rig_jr *jr,
+			struct rig_bulk *bulk)
+{
+	switch (out->kind) {
+	case RIG_OP_LAYER_SKIN:
+		return decode_skin(out, op, jr, bulk);
+	case RIG_OP_LAYER_SKIN_BIND_CAPTURE: {
+		static const char *const allowed[] = {"op", "layerId", "frame", NULL};
+		int rc = rig_jr_known(jr, op, allowed);
+		rc |= rig_jr_id(jr, op, "layerId", true, false, out->layer_id, NULL);
+		rc |= rig_jr_number(jr, op, "frame", true, &out->u.capture.frame, NULL);
+		return rc;
+	}
+	case RIG_OP_LAYER_SKIN_WEIGHTS_PUT:
+		return decode_weights_put(out, op, jr);
+	case RIG_OP_LAYER_DEFORMATION_REST_APPLY: {
+		static const char *const allowed[] = {"op", "layerId", "frame", NULL};
+		int rc = rig_jr_known(jr, op, allowed);
+		rc |= rig_jr_id(jr, op, "layerId", true, false, out->layer_id, NULL);
+		rc |= rig_jr_number(jr, op, "frame", true, &out->u.capture.frame, NULL);
+		return rc;
+	}
+	default: { /* layer.mesh.key.put: fields checked now, the binding kind on apply */
+		static const char *const allowed[] = {"op", "layerId", "frame", "vertices", NULL};
+		int rc = rig_jr_known(jr, op, allowed);
+		rc |= rig_jr_id(jr, op, "layerId", true, false, out->layer_id, NULL);
+		rc |= rig_jr_number(jr, op, "frame", true, &out->u.capture.frame, NULL);
+		if (!json_is_array(json_object_get(op, "vertices")))
+			rc = rig_jr_fail(jr, "vertices", "field 'vertices' must be an array of {x, y}");
+		return rc;
+	}
+	}
+}
+
+/* ---- applying ---- */
+
+static struct rig_err *op_error(struct rig_op_ctx *ctx, const struct rig_op *op,
+				enum rig_code code, const char *field, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
+static struct rig_err *op_error(struct rig_op_ctx *ctx, const struct rig_op *op,
+				enum rig_code code, const char *field, const char *fmt, ...)
+{
+	struct rig_err *e = rig_errs_add(ctx->errs, code, "%s", "");
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(e->detail, sizeof e->detail, fmt, ap);
+	va_end(ap);
+	e->op_index = op->index;
+	snprintf(e->pointer, sizeof e->pointer, "%s%s%s", op->pointer, field[0] ? "/" : "", field);
+	rig_strlcpy(e->layer_id, op->layer_id, sizeof e->layer_id);
+	return e;
+}
+
+/* The target layer when it exists and is a mesh layer; NULL after an error. */
+static struct rig_model_layer *mesh_target(struct rig_op_ctx *ctx, const struct rig_op *op)
+{
+	struct rig_model_layer *l = rig_shot_model_find(ctx->model, op->layer_id);
+	if (!l) {
+		op_error(ctx, op, RIG_LAYER_NOT_FOUND, "layerId",
+			 "layer '%s' does not exist in the shot", op->layer_id);
+		return NULL;
+	}
+	if (l->kind != RIG_LAYER_MESH) {
+		op_error(ctx, op, RIG_LAYER_KIND, "layerId",
+			 "layer '%s' is a group layer; only mesh layers carry a binding", l->id);
+		return NULL;
+	}
+	return l;
+}
+
+/* The target mesh layer with its skin fully loaded; NULL after an error
+ * (MESH_BINDING_KIND when it has no skin). */
+static struct rig_model_layer *skin_target(struct rig_op_ctx *ctx, const struct rig_op *op)
+{
+	struct rig_model_layer *l = mesh_target(ctx, op);
+	if (!l)
+		return NULL;
+	if (l->binding != RIG_BINDING_SKIN) {
+		op_error(ctx, op, RIG_MESH_BINDING_KIND, "layerId",
+			 "layer '%s' has no skin binding", l->id);
+		return NULL;
+	}
+	int rc = rig_shot_load_skin(ctx->conn, ctx->model, l);
+	if (rc) {
+		op_error(ctx, op, (enum rig_code)-rc, "", "cannot load the skin of layer '%s'", l->id);
+		return NULL;
+	}
+	return l;
+}
+
+static int apply_skin(struct rig_op_ctx *ctx, struct rig_op *op)
+{
+	struct rig_model_layer *l = mesh_target(ctx, op);
+	if (!l)
+		return -1;
+	struct rig_skin_def *d = &op->u.skin.def;
+	int rc = 0;
+	for (size_t j = 0; j < d->n_joints; j++) {
+		if (rig_shot_model_find(ctx->model, d->joints[j].layer_id))
+			continue;
+		char field[64];
+		snprintf(field, sizeof field, "skin/jointLayers/%u/layerId",
+			 op->u.skin.map_pos ? op->u.skin.map_pos[j] : 0);
+		struct rig_err *e = op_error(ctx, op, RIG_SKIN_JOINT_LAYERS, field,
+					     "joint '%s' is mapped to layer '%s', which does not exist",
+					     d->joints[j].id, d->joints[j].layer_id);
+		rig_err_extra(e, "jointLayerId", d->joints[j].layer_id);
+		rig_strlcpy(e->joint_id, d->joints[j].id, sizeof e->joint_id);
+		e->joint_index = (long)j;
+		rc = -1;
+	}
+	if (rc)
+		return -1;
+	rig_skin_def_release(&l->skin);
+	if (op->u.skin.clear) {
+		l->binding = RIG_BINDING_NONE;
+	} else {
+		l->skin = *d; /* ownership moves to the model */
+		memset(d, 0, sizeof *d);
+		l->binding = RIG_BINDING_SKIN;
+	}
+	l->skin_loaded = l->binding == RIG_BINDING_SKIN;
+	l->binding_dirty = true;
+	l->binding_op = op->index;
+	l->binding_op_is_skin = true;
+	return 0;
+}
+
+static int apply_capture(struct rig_op_ctx *ctx, struct rig_op *op)
+{
+	struct rig_model_layer *l = skin_target(ctx, op);
+	if (!l)
+		return -1;
+	size_t from = ctx->errs->count;
+	struct rig_scene_view view;
+	struct rig_skin *skin = NULL;
+	struct rig_resolver *r = NULL;
+	struct rig_affine *poses = NULL;
+	int rc = -1;
+	if (rig_scene_view_init(&view, ctx->model) != 0) {
+		op_error(ctx, op, RIG_MEMORY_BUSY, "", "the server ran out of memory");
+		return -1;
+	}
+	long mesh = view.index_of[l - ctx->model->layers];
+	skin = rig_skin_new(&l->skin, ctx->errs);
+	if (!skin)
+		goto out_scope;
+	view.layers[mesh].skin = skin;
+	r = rig_resolver_new(&view.scene);
+	poses = calloc(l->skin.n_joints ? l->skin.n_joints : 1, sizeof *poses);
+	if (!r || !poses) {
+		op_error(ctx, op, RIG_MEMORY_BUSY, "", "the server ran out of memory");
+		goto out;
+	}
+	/* frame is the mesh layer's signed local frame. */
+	if (rig_resolver_joint_poses(poses, r, mesh, op->u.capture.frame + l->time_offset,
+				     ctx->errs) != 0) {
+		/* The resolver speaks shot frames; the caller sent the mesh's local one:
+		 * frame is the local frame, shotFrame the one the detail names. */
+		for (size_t k = from; k < ctx->errs->count; k++) {
+			struct rig_err *e = &ctx->errs->items[k];
+			if (!e->has_frame)
+				continue;
+			char shot_frame[32], detail[RIG_ERR_DETAIL_MAX];
+			snprintf(shot_frame, sizeof shot_frame, "%.17g", e->frame);
+			rig_err_extra(e, "shotFrame", shot_frame);
+			e->frame = op->u.capture.frame;
+			snprintf(detail, sizeof detail, "%s; local frame %.17g of layer '%s'", e->detail,
+				 e->frame, l->id);
+			rig_strlcpy(e->detail, detail, sizeof e->detail);
+		}
+		goto out_scope;
+	}
+	for (size_t j = 0; j < l->skin.n_joints; j++)
+		l->skin.joints[j].bind = poses[j];
+	l->binding_dirty = true;
+	l->binding_op = op->index;
+	l->binding_op_is_skin = false;
+	rc = 0;
+	goto out;
+out_scope:
+	rig_errs_scope(ctx->errs, from, op->index, op->pointer);
+out:
+	free(poses);
+	rig_resolver_free(r);
+	rig_skin_free(skin);
+	rig_scene_view_release(&view);
+	return rc;
+}
+
+static int apply_weights_put(struct rig_op_ctx *ctx, struct rig_op *op)
+{
+	struct rig_model_layer *l = skin_target(ctx, op);
+	if (!l)
+		return -1;
+	struct rig_skin_def *d = &l->skin;
+	long long v = op->u.weights.vertex_index;
+	if ((size_t)v >= d->n_verts) {
+		struct rig_err *e = op_error(ctx, op, RIG_SKIN_WEIGHT_VERTEX, "vertexIndex",
+					     "vertex %lld is out of range: layer '%s' has %zu vertices",
+					     v, l->id, d->n_verts);
+		e->vertex_index = (long)v;
+		return -1;
+	}
+	struct rig_skin_influence list[RIG_MAX_INFLUENCES];
+	size_t n = op->u.weights.n;
+	for (size_t k = 0; k < n; k++) {
+		list[k].joint = rig_skin_def_joint_index(d, op->u.weights.joint_ids[k]);
+		list[k].weight = op->u.weights.influences[k].weight;
+	}
+	size_t from = ctx->errs->count;
+	if (rig_skin_check_influences(list, n, d->n_joints, (size_t)v, ctx->errs) != 0) {
+		for (size_t i = from; i < ctx->errs->count; i++) {
+			struct rig_err *e = &ctx->errs->items[i];
+			e->op_index = op->index;
+			rig_strlcpy(e->layer_id, l->id, sizeof e->layer_id);
+			if (e->influence_index >= 0) {
+				snprintf(e->pointer, sizeof e->pointer, "%s/influences/%ld",
+					 op->pointer, e->influence_index);
+				if (!e->joint_id[0])
+					rig_strlcpy(e->joint_id,
+						    op->u.weights.joint_ids[e->influence_index],
+						    sizeof e->joint_id);
+			} else {
+				snprintf(e->pointer, sizeof e->pointer, "%s/influences", op->pointer);
+			}
+		}
+		return -1;
+	}
+	/* Replace vertex v's list, shifting the tail when the length changes. */
+	size_t begin = d->weight_offsets[v], end = d->weight_offsets[v + 1];
+	size_t total = d->weight_offsets[d->n_verts];
+	size_t new_total = total - (end - begin) + n;
+	if (new_total > total) {
+		struct rig_skin_influence *grown =
+			realloc(d->influences, new_total * sizeof *grown);
+		if (!grown) {
+			op_error(ctx, op, RIG_MEMORY_BUSY, "", "the server ran out of memory");
+			return -1;
+		}
+		d->influences = grown;
+	}
+	memmove(&d->influences[begin + n], &d->influences[end],
+		(total - end) * sizeof *d->influences);
+	memcpy(&d->influences[begin], list, n * sizeof *list);
+	long delta = (long)n - (long)(end - begin);
+	for (size_t i = (size_t)v + 1; i <= d->n_verts; i++)
+		d->weight_offsets[i] = (uint32_t)((long)d->weight_offsets[i] + delta);
+	l->binding_dirty = true;
+	l->binding_op = op->index;
+	l->binding_op_is_skin = false;
+	return 0;
+}
+
+int rig_op__skin_apply(struct rig_op_ctx *ctx, struct rig_op *op)
+{
+	int rc;
+	switch (op->kind) {
+	case RIG_OP_LAYER_SKIN:
+		rc = apply_skin(ctx, op);
+		break;
+	case RIG_OP_LAYER_SKIN_BIND_CAPTURE:
+		rc = apply_capture(ctx, op);
+		break;
+	case RIG_OP_LAYER_SKIN_WEIGHTS_PUT:
+		rc = apply_weights_put(ctx, op);
+		break;
+	case RIG_OP_LAYER_DEFORMATION_REST_APPLY: {
+		struct rig_model_layer *l = mesh_target(ctx, op);
+		if (l && l->binding == RIG_BINDING_SKIN)
+			op_error(ctx, op, RIG_SKIN_REST_REQUIRES_JOINT_KEYS, "",
+				 "layer '%s' is skinned: restore its joint layers' keys with"
+				 " layer.key.put instead",
+				 l->id);
+		else if (l)
+			op_error(ctx, op, RIG_MESH_BINDING_KIND, "layerId",
+				 "layer '%s' has no mesh binding", l->id);
+		return -1;
+	}
+	default: /* layer.mesh.key.put: mesh bindings are not available yet */
+		if (mesh_target(ctx, op))
+			op_error(ctx, op, RIG_MESH_BINDING_KIND, "layerId",
+				 "layer '%s' has no mesh binding", op->layer_id);
+		return -1;
+	}
+	if (rc == 0)
+		rig_op__changed(ctx, op->layer_id);
+	return rc;
+}
+
+/* ---- final validation ---- */
+
+int rig_ops_validate_shot(struct rig_op_ctx *ctx)
+{
+	struct rig_shot_model *m = ctx->model;
+	struct rig_scene_view view;
+	if (rig_scene_view_init(&view, m) != 0) {
+		rig_errs_add(ctx->errs, RIG_INTERNAL, "cannot build the layer tree");
+		return -1;
+	}
+	size_t from = ctx->errs->count;
+	for (size_t i = 0; i < m->n_layers; i++) {
+		struct rig_model_layer *l = &m->layers[i];
+		if (l->deleted || l->binding != RIG_BINDING_SKIN)
+			continue;
+		size_t first = ctx->errs->count;
+		long mesh = view.index_of[i];
+		const struct rig_layer *sl = &view.layers[mesh];
+		for (size_t j = 0; j < l->skin.n_joints; j++) {
+			long jl = sl->joint_layers[j];
+			if (jl == RIG_NO_LAYER) {
+				struct rig_err *e = rig_errs_add(
+					ctx->errs, RIG_SKIN_JOINT_LAYERS,
+					"joint '%s' of layer '%s' is mapped to layer '%s', which no"
+					" longer exists",
+					l->skin.joints[j].id, l->id, l->skin.joints[j].layer_id);
+				rig_strlcpy(e->joint_id, l->skin.joints[j].id, sizeof e->joint_id);
+				rig_err_extra(e, "jointLayerId", l->skin.joints[j].layer_id);
+				e->joint_index = (long)j;
+				continue;
+			}
+			size_t at = ctx->errs->count;
+			rig_scene_check_boundary(&view.scene, mesh, jl, ctx->errs);
+			for (size_t k = at; k < ctx->errs->count; k++) {
+				rig_strlcpy(ctx->errs->items[k].joint_id, l->skin.joints[j].id,
+					    sizeof ctx->errs->items[k].joint_id);
+				ctx->errs->items[k].joint_index = (long)j;
+			}
+		}
+		if (l->binding_dirty) {
+			size_t at = ctx->errs->count;
+			struct rig_skin *skin = rig_skin_new(&l->skin, ctx->errs);
+			if (!skin && l->binding_op >= 0) {
+				/* Definition pointers resolve under a layer.skin op's "skin";
+				 * after a capture or weights.put they name that op itself. */
+				char prefix[48];
+				snprintf(prefix, sizeof prefix, "/ops/%ld%s", l->binding_op,
+					 l->binding_op_is_skin ? "/skin" : "");
+				if (!l->binding_op_is_skin)
+					for (size_t k = at; k < ctx->errs->count; k++)
+						ctx->errs->items[k].pointer[0] = '\0';
+				rig_errs_scope(ctx->errs, at, l->binding_op, prefix);
+			}
+			rig_skin_free(skin);
+		}
+		for (size_t k = first; k < ctx->errs->count; k++)
+			rig_strlcpy(ctx->errs->items[k].layer_id, l->id,
+				    sizeof ctx->errs->items[k].layer_id);
+	}
+	rig_scene_view_release(&view);
+	return ctx->errs->count > from || ctx->errs->total > from ? -1 : 0;
+}

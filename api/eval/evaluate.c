@@ -1,0 +1,243 @@
+/* Request-scoped evaluation of evaluate.h. */
+#include "api/eval/evaluate.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/mesh_map.h"
+#include "storage/resources.h"
+#include "storage/shot_repo.h"
+#include "storage/db.h"
+
+static void free_model(void *m)
+{
+	rig_shot_model_release(m);
+	free(m);
+}
+
+/* Takes the shot (seq, version) from the cache, else loads and files it. */
+static int take_model(struct rig_eval *ev, const char *shot_id, long long seq, long long version)
+{
+	ev->model_ref = rig_read_cache_get(ev->cache, seq, "", version);
+	if (!ev->model_ref) {
+		struct rig_shot_model *m = malloc(sizeof *m);
+		if (!m)
+			return -RIG_INTERNAL;
+		int rc = rig_shot_load(m, ev->conn, shot_id);
+		if (rc) {
+			free_model(m);
+			return rc;
+		}
+		ev->model_ref = rig_read_cache_put(ev->cache, seq, "", version, m,
+						   rig_shot_model_bytes(m), free_model);
+		if (!ev->model_ref)
+			return -RIG_INTERNAL;
+	}
+	ev->model = rig_read_ref_value(ev->model_ref);
+	return 0;
+}
+
+int rig_eval_open(struct rig_eval *ev, sqlite3 *conn, struct rig_read_cache *cache,
+		  const char *shot_id)
+{
+	memset(ev, 0, sizeof *ev);
+	ev->conn = conn;
+	ev->cache = cache;
+	long long seq = 0, version = 0;
+	int rc = rig_db_exec(conn, "BEGIN") == SQLITE_OK ? 0 : -RIG_INTERNAL;
+	if (!rc)
+		rc = rig_shot_stamp(conn, shot_id, &seq, &version);
+	if (!rc)
+		rc = take_model(ev, shot_id, seq, version);
+	if (!rc && rig_scene_view_init(&ev->view, ev->model) != 0)
+		rc = -RIG_INTERNAL;
+	if (!rc && !(ev->skins = calloc(ev->view.scene.n_layers + 1, sizeof *ev->skins)))
+		rc = -RIG_INTERNAL;
+	return rc;
+}
+
+long rig_eval_find_skinned(struct rig_eval *ev, const char *layer_id)
+{
+	long i = rig_shot_model_index(ev->model, layer_id);
+	if (i < 0)
+		return -RIG_NOT_FOUND;
+	if (ev->model->layers[i].binding != RIG_BINDING_SKIN)
+		return -RIG_MESH_BINDING_KIND;
+	return ev->view.index_of[i];
+}
+
+/* The model layer behind scene index s. */
+static const struct rig_model_layer *model_layer(const struct rig_eval *ev, long s)
+{
+	for (size_t i = 0; i < ev->model->n_layers; i++)
+		if (ev->view.index_of[i] == s)
+			return &ev->model->layers[i];
+	return NULL;
+}
+
+static void free_skin(void *skin)
+{
+	rig_skin_free(skin);
+}
+
+/* Prepares the evaluator of a stored skin from its rows (cache miss). */
+static struct rig_skin *prepare_skin(struct rig_eval *ev, const struct rig_model_layer *l,
+				     struct rig_errs *errs)
+{
+	struct rig_skin_def arrays;
+	int rc = rig_shot_read_skin(ev->conn, ev->model, l, &arrays);
+	if (rc) {
+		struct rig_err *e = rig_errs_add(errs, (enum rig_code)-rc,
+						 "cannot load the skin of '%s'", l->id);
+		rig_strlcpy(e->layer_id, l->id, sizeof e->layer_id);
+		return NULL;
+	}
+	/* A stored skin passed every rule when it was written: the evaluator takes
+	 * its arrays after a structural check instead of validating a copy. */
+	size_t from = errs->count;
+	struct rig_skin *skin = rig_skin_take(&arrays, errs);
+	rig_shot_skin_arrays_release(&arrays);
+	for (size_t k = from; !skin && k < errs->count; k++)
+		rig_strlcpy(errs->items[k].layer_id, l->id, sizeof errs->items[k].layer_id);
+	return skin;
+}
+
+static int prepare_one(struct rig_eval *ev, long s, struct rig_errs *errs)
+{
+	if (ev->skins[s])
+		return 0;
+	const struct rig_model_layer *l = model_layer(ev, s);
+	ev->skins[s] = rig_read_cache_get(ev->cache, ev->model->seq, l->id, l->skin_revision);
+	if (!ev->skins[s]) {
+		struct rig_skin *skin = prepare_skin(ev, l, errs);
+		if (!skin)
+			return -1;
+		ev->skins[s] = rig_read_cache_put(ev->cache, ev->model->seq, l->id,
+						  l->skin_revision, skin, rig_skin_bytes(skin),
+						  free_skin);
+		if (!ev->skins[s]) {
+			rig_errs_add(errs, RIG_INTERNAL, "out of memory sharing the skin of '%s'", l->id);
+			return -1;
+		}
+	}
+	ev->view.layers[s].skin = rig_read_ref_value(ev->skins[s]);
+	return 0;
+}
+
+int rig_eval_prepare(struct rig_eval *ev, long layer, bool shot_space, struct rig_errs *errs)
+{
+	if (prepare_one(ev, layer, errs))
+		return -1;
+	for (long p = ev->view.layers[layer].parent; shot_space && p != RIG_NO_LAYER;
+	     p = ev->view.layers[p].parent)
+		if (ev->view.layers[p].deformed && prepare_one(ev, p, errs))
+			return -1;
+	return 0;
+}
+
+const struct rig_skin *rig_eval_skin(const struct rig_eval *ev, long layer)
+{
+	return ev->skins[layer] ? rig_read_ref_value(ev->skins[layer]) : NULL;
+}
+
+/* Carries points from layer's local space up to shot space: through each
+ * ancestor's local matrix, and through each deformed ancestor's deformation. */
+static int to_shot_space(double *xy, size_t n, struct rig_resolver *r, const struct rig_eval *ev,
+			 long layer, double frame, struct rig_errs *errs)
+{
+	for (long x = layer; x != RIG_NO_LAYER; x = ev->view.layers[x].parent) {
+		struct rig_affine m = rig_resolver_local(r, x, frame);
+		for (size_t i = 0; i < n; i++)
+			rig_affine_apply(&xy[2 * i], &xy[2 * i + 1], &m, xy[2 * i], xy[2 * i + 1]);
+		long p = ev->view.layers[x].parent;
+		if (p == RIG_NO_LAYER || !ev->view.layers[p].deformed)
+			continue;
+		const struct rig_skin_def *d = rig_skin_def_of(rig_eval_skin(ev, p));
+		double *deformed = malloc(2 * d->n_verts * sizeof *deformed);
+		if (!deformed) {
+			rig_errs_add(errs, RIG_INTERNAL, "out of memory");
+			return -1;
+		}
+		int rc = rig_resolver_evaluate(deformed, r, p, frame, errs);
+		if (rc == 0)
+			rig_mesh_map_points(xy, n, d->source, deformed, d->triangles, d->n_tris);
+		free(deformed);
+		if (rc)
+			return -1;
+	}
+	return 0;
+}
+
+/* Reports every point of xy (n points) that is not finite as MESH_GEOMETRY
+ * naming layer and frame: the arithmetic after the checked evaluation (up to
+ * shot space, mapping points) can still overflow. Vertices carry
+ * vertex_index, mapped points the pointer of the request's point. Returns 0,
+ * or -1 when one was found. */
+static int check_finite(const double *xy, size_t n, bool are_vertices, const struct rig_eval *ev,
+			long layer, double frame, struct rig_errs *errs)
+{
+	size_t before = errs->total;
+	for (size_t i = 0; i < n; i++) {
+		if (isfinite(xy[2 * i]) && isfinite(xy[2 * i + 1]))
+			continue;
+		struct rig_err *e =
+			are_vertices
+				? rig_errs_add(errs, RIG_MESH_GEOMETRY,
+					       "deformed vertex %zu is not finite in shot space", i)
+				: rig_errs_add(errs, RIG_MESH_GEOMETRY, "mapped point %zu is not finite",
+					       i);
+		if (are_vertices)
+			e->vertex_index = (long)i;
+		else
+			snprintf(e->pointer, sizeof e->pointer, "/points/%zu", i);
+		rig_strlcpy(e->layer_id, ev->view.layers[layer].id, sizeof e->layer_id);
+		e->has_frame = true;
+		e->frame = frame;
+	}
+	return errs->total == before ? 0 : -1;
+}
+
+int rig_eval_frame(double *out_xy, struct rig_resolver *r, const struct rig_eval *ev, long layer,
+		   double frame, bool shot_space, struct rig_errs *errs)
+{
+	if (rig_resolver_evaluate(out_xy, r, layer, frame, errs) != 0)
+		return -1;
+	if (!shot_space)
+		return 0; /* the evaluator checked every vertex */
+	size_t n = rig_skin_def_of(rig_eval_skin(ev, layer))->n_verts;
+	if (to_shot_space(out_xy, n, r, ev, layer, frame, errs) != 0)
+		return -1;
+	return check_finite(out_xy, n, true, ev, layer, frame, errs);
+}
+
+int rig_eval_map_points(double *xy, size_t n, struct rig_resolver *r, const struct rig_eval *ev,
+			long layer, double frame, bool shot_space, struct rig_errs *errs)
+{
+	const struct rig_skin_def *d = rig_skin_def_of(rig_eval_skin(ev, layer));
+	double *deformed = malloc(2 * d->n_verts * sizeof *deformed);
+	if (!deformed) {
+		rig_errs_add(errs, RIG_INTERNAL, "out of memory");
+		return -1;
+	}
+	int rc = rig_resolver_evaluate(deformed, r, layer, frame, errs);
+	if (rc == 0)
+		rig_mesh_map_points(xy, n, d->source, deformed, d->triangles, d->n_tris);
+	free(deformed);
+	if (rc == 0 && shot_space)
+		rc = to_shot_space(xy, n, r, ev, layer, frame, errs);
+	if (rc == 0)
+		rc = check_finite(xy, n, false, ev, layer, frame, errs);
+	return rc;
+}
+
+void rig_eval_release(struct rig_eval *ev)
+{
+	for (size_t i = 0; ev->skins && i < ev->view.scene.n_layers; i++)
+		rig_read_cache_release(ev->cache, ev->skins[i]);
+	free(ev->skins);
+	rig_scene_view_release(&ev->view);
+	rig_read_cache_release(ev->cache, ev->model_ref);
+	memset(ev, 0, sizeof *ev);
+}

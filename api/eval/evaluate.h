@@ -1,0 +1,62 @@
+/* Evaluating a stored shot for one read request: the shot as one read
+ * snapshot sees it, its scene view, and the skin evaluators the request needs.
+ * Shared read-only by the threads that evaluate frames of the request; each
+ * thread brings its own resolver (rig.h). The resolver and every evaluated
+ * matrix and vertex are dropped at the end of the request; the decoded shot and
+ * the prepared evaluators (inputs, named by their stored versions) are shared
+ * with other requests through read_cache.h.
+ */
+#ifndef RIG_EVALUATE_H
+#define RIG_EVALUATE_H
+
+#include <sqlite3.h>
+#include <stdbool.h>
+
+#include "core/err.h"
+#include "core/rig.h"
+#include "storage/shot_model.h"
+#include "api/eval/read_cache.h"
+
+struct rig_eval {
+	const struct rig_shot_model *model; /* held through model_ref; never changed */
+	struct rig_read_ref *model_ref;
+	struct rig_scene_view view;         /* the request's own */
+	struct rig_read_ref **skins;        /* per scene layer: evaluators held; NULL until prepared */
+	struct rig_read_cache *cache;       /* borrowed */
+	sqlite3 *conn;                      /* borrowed while preparing (read transaction open) */
+};
+
+/* Opens a read transaction on conn (left open, so skins load from the same
+ * snapshot) and takes the shot at the version it sees from cache, loading it on
+ * a miss. Returns 0, or a negative rig code (-RIG_NOT_FOUND: no such shot).
+ * Release with rig_eval_release() in every case. */
+int rig_eval_open(struct rig_eval *ev, sqlite3 *conn, struct rig_read_cache *cache,
+		  const char *shot_id);
+
+/* The scene index of a skinned mesh layer, or -RIG_NOT_FOUND for an unknown
+ * layer, -RIG_MESH_BINDING_KIND for a layer without a skin. */
+long rig_eval_find_skinned(struct rig_eval *ev, const char *layer_id);
+
+/* Builds the evaluators layer needs: its own skin and, for shot space, those of
+ * its deformed ancestors. Each evaluator takes its layer's loaded arrays (the
+ * model layer keeps counts and joints; read the arrays with rig_eval_skin()).
+ * Returns 0, or -1 with errs filled. */
+int rig_eval_prepare(struct rig_eval *ev, long layer, bool shot_space, struct rig_errs *errs);
+
+/* Evaluates prepared layer at shot frame into out_xy (2 · n_verts doubles) in
+ * its local space, or in shot space (up through its ancestors, deformed ones
+ * mapping points through their own deformation). Thread-safe for distinct
+ * resolvers. Returns 0, or -1 with errs filled (each error names layer and frame). */
+int rig_eval_frame(double *out_xy, struct rig_resolver *r, const struct rig_eval *ev, long layer,
+		   double frame, bool shot_space, struct rig_errs *errs);
+
+/* Carries n points given in layer's source space to frame (the map-points path). */
+int rig_eval_map_points(double *xy, size_t n, struct rig_resolver *r, const struct rig_eval *ev,
+			long layer, double frame, bool shot_space, struct rig_errs *errs);
+
+/* The skin evaluator of a prepared layer. */
+const struct rig_skin *rig_eval_skin(const struct rig_eval *ev, long layer);
+
+void rig_eval_release(struct rig_eval *ev);
+
+#endif

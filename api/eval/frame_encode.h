@@ -1,0 +1,32 @@
+/* The JSON and f32 encoders of evaluated frames.
+ *
+ * Binary frames (format=f32, SPEC §7): a 16-byte header "RIGF", u32 version 1,
+ * u32 vertexCount, u32 frameCount (little-endian), then per frame an f64 frame
+ * number and vertexCount pairs of f32 x, y. Every coordinate must fit a float
+ * (|v| ≤ FLT_MAX after rounding); a frame with one that does not is an
+ * evaluation error (MESH_GEOMETRY), never an infinity on the wire.
+ */
+#ifndef RIG_FRAME_ENCODE_H
+#define RIG_FRAME_ENCODE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "api/util/textbuf.h"
+#include "core/err.h"
+
+void rig_frames__json_vertices(struct rig_buf *b, const double *xy, size_t n);
+void rig_frames__f32_header(struct rig_buf *b, uint32_t n_verts, uint32_t n_frames);
+/* Appends one f32 frame (the f64 frame number, then n vertices' x, y rounded
+ * to float as IEEE 754 rounds). Returns 0, or -1 with b unchanged when some
+ * coordinate does not fit a float (it rounds to ±infinity, or is NaN): such a
+ * frame cannot be sent as f32 (report it with rig_frames__f32_report). Out of
+ * memory returns 0 with b->oom set. */
+int rig_frames__f32_frame(struct rig_buf *b, double frame, const double *xy, size_t n);
+
+/* Adds one MESH_GEOMETRY per vertex of xy (n vertices) that
+ * rig_frames__f32_frame refuses, with vertex_index, the first triangle using
+ * it (of tris, n_tris triangles), layer_id and frame. */
+void rig_frames__f32_report(struct rig_errs *errs, const double *xy, size_t n,
+			    const uint32_t *tris, size_t n_tris, const char *layer_id, double frame);
+#endif

@@ -1,0 +1,99 @@
+/* POST /v1/shots/{shotId}/edits: one atomic batch of ops (edit/batch.h),
+ * committed through the group committer, or a dry run.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "api/edit/batch.h"
+#include "api/edit/committer.h"
+#include "api/handlers/handlers.h"
+#include "api/util/jsonread.h"
+#include "storage/db.h"
+
+void rig_h_edits(struct rig_req *req, struct rig_resp *resp)
+{
+	long long if_match = -1;
+	bool has_if_match = false;
+	if (rig_api__if_match(req, resp, &if_match, &has_if_match))
+		return;
+	const char *dry = rig_api__query(req, "dryRun");
+	if (dry && strcmp(dry, "true") && strcmp(dry, "false")) {
+		rig_problem(resp, RIG_INVALID_QUERY, json_pack("{s:s}", "parameter", "dryRun"),
+			    "dryRun must be true or false");
+		return;
+	}
+	json_t *body = rig_api__parse_body_bulk(req, resp, RIG_BULK_EDITS);
+	if (!body)
+		return;
+	static const char *const allowed[] = {"ops", "expectedVersion", "lockId", "fencingToken",
+					      NULL};
+	struct rig_batch b = {.shot_id = req->params[0],
+			      .app = req->app,
+			      .dry_run = dry && !strcmp(dry, "true"),
+			      .actor = req->actor,
+			      .principal = req->principal,
+			      .token_id = req->token_id,
+			      .idem_key = req->idem_key,
+			      .conflict_status = 409};
+	struct rig_errs *errs = rig_api__errs_new(resp);
+	if (!errs)
+		goto out;
+	struct rig_jr jr = {errs, RIG_OP_INVALID, "", RIG_NO_INDEX};
+	rig_jr_known(&jr, body, allowed);
+	rig_jr_int(&jr, body, "expectedVersion", false, 0, INT64_MAX, &b.expected_version,
+		   &b.has_expected_version);
+	rig_batch_read_fence(&b, body, &jr);
+	b.ops = json_object_get(body, "ops");
+	if (json_is_array(b.ops) && json_array_size(b.ops) <= RIG_MAX_OPS_PER_BATCH) {
+		/* Decoded here, before the write turn or the committer: a large skin
+		 * never holds up other writers while it is parsed. The ops' own
+		 * problems go beside the envelope's, in one answer. */
+		b.decoded = rig_batch_decode(b.ops, req->bulk, errs);
+	}
+	if (!json_is_array(b.ops) || json_array_size(b.ops) == 0) {
+		rig_jr_fail(&jr, "ops", "field 'ops' must be a non-empty array of ops");
+	} else if (json_array_size(b.ops) > RIG_MAX_OPS_PER_BATCH) {
+		rig_problem(resp, RIG_BATCH_TOO_LARGE,
+			    json_pack("{s:I, s:I}", "opCount", (json_int_t)json_array_size(b.ops),
+				      "maxOpsPerBatch", (json_int_t)RIG_MAX_OPS_PER_BATCH),
+			    "the batch has %zu ops; the limit is %d", json_array_size(b.ops),
+			    RIG_MAX_OPS_PER_BATCH);
+		goto out;
+	}
+	if (rig_errs_any(errs)) {
+		rig_problem_errs(resp, errs, 0);
+		goto out;
+	}
+	if (has_if_match) {
+		if (b.has_expected_version && b.expected_version != if_match) {
+			rig_problem(resp, RIG_PRECONDITION_INVALID,
+				    json_pack("{s:s}", "parameter", "If-Match"),
+				    "If-Match and expectedVersion disagree");
+			goto out;
+		}
+		b.has_expected_version = true;
+		b.expected_version = if_match;
+		b.conflict_status = 412;
+	}
+	b.use_cache = !b.dry_run;
+	if (!b.dry_run && req->app->committer) {
+		rig_committer_run(req->app->committer, req, &b, resp);
+		goto out;
+	}
+	sqlite3 *conn = rig_db_acquire(req->app->db);
+	json_t *receipt = NULL;
+	if (rig_batch_run(req, conn, &b, resp, &receipt) == 0) {
+		long long to = json_integer_value(json_object_get(receipt, "toVersion"));
+		rig_resp_json(resp, b.dry_run ? 200 : 201, receipt, NULL);
+		rig_api__etag(resp, b.dry_run ? to - 1 : to);
+		if (!b.dry_run)
+			rig_shot_cache_settle(req->app->shot_cache, rig_api__commit(req, conn, resp) == 0);
+	}
+	rig_db_release(req->app->db, conn);
+out:
+	for (size_t i = 0; b.decoded && i < json_array_size(b.ops); i++)
+		rig_op_release(&b.decoded[i]);
+	free(b.decoded);
+	rig_errs_free(errs);
+	json_decref(body);
+}

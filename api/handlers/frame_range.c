@@ -1,0 +1,438 @@
+/* GET /v1/shots/{shotId}/layers/{layerId}/frames: a frame range for render
+ * farms, streamed as JSON, f32 or OBJ.
+ *
+ * Frames are evaluated and encoded in parallel on libuv's work queue, in chunks
+ * of consecutive frames (about CHUNK_BYTES of output, so each hand-off between
+ * threads carries real work; the first chunk is frame 0 alone, so the answer
+ * starts, or fails with a 422, as soon as it is known), a few chunks ahead of
+ * what the client has read, and handed to libmicrohttpd in order as it pulls
+ * bytes: a stream holds at most CHUNK_WINDOW chunks, or, when one frame alone
+ * exceeds CHUNK_BYTES, as many single frames as fit WINDOW_BYTES (at least one
+ * per frame worker, at most RIG_RANGE_WINDOW), never every frame. Each
+ * window slot owns a resolver; the shot and skins are shared read-only. Frame
+ * i is from + i·step (multiplied, never accumulated, so frames are exact and
+ * independent of the range).
+ *
+ * The first frame is evaluated before the response starts, so most evaluation
+ * errors are a 422. An error on a later frame aborts the connection after the
+ * frames before it; the client sees a short body (the f32 header's frameCount
+ * and the JSON brackets tell).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <uv.h>
+
+#include "api/http/request.h"
+#include "api/util/membudget.h"
+#include "api/eval/evaluate.h"
+#include "api/handlers/frames.h"
+#include "api/handlers/handlers.h"
+#include "storage/db.h"
+
+#define CHUNK_BYTES (512 * 1024) /* output a worker produces per hand-off */
+#define CHUNK_MAX_FRAMES 64
+#define CHUNK_WINDOW 6 /* chunks in flight when chunks hold several frames */
+#define WINDOW_BYTES (8 << 20) /* single-frame slots in flight: this much, 2 to 8 */
+
+struct slot {
+	uv_work_t work;
+	struct range *range;
+	size_t first, count; /* the chunk: frame indices first … first + count − 1 */
+	size_t n_done;       /* frames evaluated and encoded, in order */
+	bool busy;
+	bool done;
+	int rc; /* -1: frame first + n_done failed (errs says why) */
+	double *xy;
+	struct rig_buf encoded; /* the frame's bytes, encoded on the worker too */
+	struct rig_resolver *resolver;
+	struct rig_errs errs;
+};
+
+struct range {
+	struct rig_eval ev;
+	long layer;
+	size_t n_verts;
+	bool shot_space;
+	enum rig_frame_format fmt;
+	double from, step;
+	size_t n_frames;
+	size_t chunk;   /* frames per chunk after the first */
+	size_t n_slots; /* chunks in flight (see WINDOW_BYTES, CHUNK_WINDOW) */
+	size_t next_emit, next_schedule; /* chunk indices */
+	bool fail_next; /* the emitted chunk stopped at a failed frame */
+	uv_loop_t loop;
+	bool loop_open;
+	struct slot slots[RIG_RANGE_WINDOW];
+	struct rig_buf out; /* encoded bytes not yet handed over */
+	size_t out_off;
+	bool header_done, footer_done, failed;
+	char layer_id[RIG_ID_MAX + 1];
+	char shot_id[RIG_ID_MAX + 1];
+	long long version;
+	struct rig_membudget *budget; /* the window's bytes are reserved in it */
+	struct rig_mem_claim claim;
+	const uint32_t *tris;
+	size_t n_tris;
+};
+
+static size_t clamp_size(size_t v, size_t lo, size_t hi) { return v < lo ? lo : v > hi ? hi : v; }
+
+static double frame_at(const struct range *rg, size_t i) { return rg->from + (double)i * rg->step; }
+
+/* One OBJ object per frame; indices are global and 1-based. Lines go straight
+ * into reserved room ("v x y 0": 2 · 32 + 8 bytes; "f a b c": 3 · 21 + 5). */
+static void encode_obj(struct rig_buf *b, const struct range *rg, size_t i, double f,
+		       const double *xy)
+{
+	rig_buf_puts(b, "o frame_");
+	rig_buf_double(b, f);
+	rig_buf_puts(b, "\n");
+	for (size_t v = 0; v < rg->n_verts; v++) {
+		if (!rig_buf_reserve(b, 2 * 32 + 8))
+			return;
+		char *p = b->data + b->len;
+		*p++ = 'v';
+		*p++ = ' ';
+		p += rig_format_double(p, xy[2 * v]);
+		*p++ = ' ';
+		p += rig_format_double(p, xy[2 * v + 1]);
+		memcpy(p, " 0\n", 3);
+		b->len = (size_t)(p + 3 - b->data);
+	}
+	uint64_t base = (uint64_t)i * rg->n_verts + 1;
+	for (size_t t = 0; t < rg->n_tris; t++) {
+		if (!rig_buf_reserve(b, 3 * 21 + 5))
+			return;
+		char *p = b->data + b->len;
+		*p++ = 'f';
+		for (int k = 0; k < 3; k++) {
+			*p++ = ' ';
+			p += rig_format_u64(p, base + rg->tris[3 * t + (size_t)k]);
+		}
+		*p++ = '\n';
+		b->len = (size_t)(p - b->data);
+	}
+}
+
+/* Encodes frame i into b. Reads only what the range fixed before streaming, so
+ * workers encode in parallel. Returns 0, or -1 with b unchanged and errs
+ * filled when the frame cannot be encoded (f32 overflow: MESH_GEOMETRY). */
+static int encode_frame(struct rig_buf *b, const struct range *rg, size_t i, const double *xy,
+			struct rig_errs *errs)
+{
+	double f = frame_at(rg, i);
+	if (rg->fmt == RIG_FRAMES_F32) {
+		if (rig_frames__f32_frame(b, f, xy, rg->n_verts) != 0) {
+			rig_frames__f32_report(errs, xy, rg->n_verts, rg->tris, rg->n_tris,
+					       rg->layer_id, f);
+			return -1;
+		}
+	} else if (rg->fmt == RIG_FRAMES_JSON) {
+		rig_buf_puts(b, i ? ",{\"frame\":" : "{\"frame\":");
+		rig_buf_double(b, f);
+		rig_buf_puts(b, ",\"vertices\":");
+		rig_frames__json_vertices(b, xy, rg->n_verts);
+		rig_buf_puts(b, "}");
+	} else {
+		encode_obj(b, rg, i, f, xy);
+	}
+	return 0;
+}
+
+static void work_cb(uv_work_t *w)
+{
+	struct slot *s = w->data;
+	const struct range *rg = s->range;
+	rig_errs_init(&s->errs);
+	rig_buf_clear(&s->encoded);
+	s->rc = 0;
+	for (s->n_done = 0; s->n_done < s->count; s->n_done++) {
+		size_t i = s->first + s->n_done;
+		s->rc = rig_eval_frame(s->xy, s->resolver, &rg->ev, rg->layer, frame_at(rg, i),
+				       rg->shot_space, &s->errs);
+		if (s->rc || (s->rc = encode_frame(&s->encoded, rg, i, s->xy, &s->errs)) != 0)
+			break;
+	}
+}
+
+static void after_cb(uv_work_t *w, int status)
+{
+	struct slot *s = w->data;
+	s->busy = false;
+	s->done = true;
+	if (status != 0)
+		s->rc = -1;
+}
+
+/* The first frame of chunk k: chunk 0 is frame 0 alone, then rg->chunk each. */
+static size_t chunk_first(const struct range *rg, size_t k)
+{
+	return k == 0 ? 0 : 1 + (k - 1) * rg->chunk;
+}
+
+static bool chunk_exists(const struct range *rg, size_t k)
+{
+	return chunk_first(rg, k) < rg->n_frames;
+}
+
+static struct slot *slot_of(struct range *rg, size_t k)
+{
+	return &rg->slots[k % rg->n_slots];
+}
+
+/* Keeps the window full: queues chunks up to n_slots past next_emit. */
+static int schedule(struct range *rg)
+{
+	while (chunk_exists(rg, rg->next_schedule) &&
+	       rg->next_schedule < rg->next_emit + rg->n_slots) {
+		struct slot *s = slot_of(rg, rg->next_schedule);
+		if (s->busy || s->done)
+			break;
+		size_t want = rg->next_schedule == 0 ? 1 : rg->chunk;
+		s->first = chunk_first(rg, rg->next_schedule);
+		s->count = rg->n_frames - s->first < want ? rg->n_frames - s->first : want;
+		rg->next_schedule++;
+		s->busy = true;
+		s->work.data = s;
+		if (uv_queue_work(&rg->loop, &s->work, work_cb, after_cb) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Waits for the next chunk in order; returns its slot (check n_done and rc),
+ * or NULL when it could not be queued. */
+static struct slot *next_chunk(struct range *rg)
+{
+	struct slot *s = slot_of(rg, rg->next_emit);
+	if (schedule(rg) != 0)
+		return NULL;
+	while (!s->done)
+		uv_run(&rg->loop, UV_RUN_ONCE);
+	return s;
+}
+
+static void encode_header(struct range *rg)
+{
+	struct rig_buf *b = &rg->out;
+	if (rg->fmt == RIG_FRAMES_F32) {
+		rig_frames__f32_header(b, (uint32_t)rg->n_verts, (uint32_t)rg->n_frames);
+	} else if (rg->fmt == RIG_FRAMES_JSON) {
+		rig_buf_puts(b, "{\"shotId\":");
+		rig_buf_json_string(b, rg->shot_id);
+		rig_buf_printf(b, ",\"shotVersion\":%lld,\"layerId\":", rg->version);
+		rig_buf_json_string(b, rg->layer_id);
+		rig_buf_printf(b, ",\"space\":\"%s\",\"frames\":[", rg->shot_space ? "shot" : "local");
+	} else {
+		rig_buf_printf(b, "# rigd shot %s version %lld layer %s, %zu frames, %s space\n",
+			       rg->shot_id, rg->version, rg->layer_id, rg->n_frames,
+			       rg->shot_space ? "shot" : "local");
+	}
+}
+
+/* Produces the next piece of the body into rg->out; false at the end. */
+static bool produce(struct range *rg)
+{
+	rig_buf_clear(&rg->out);
+	rg->out_off = 0;
+	if (!rg->header_done) {
+		rg->header_done = true;
+		encode_header(rg);
+		return true;
+	}
+	if (rg->fail_next) {
+		rg->failed = true;
+		return false;
+	}
+	if (chunk_exists(rg, rg->next_emit)) {
+		struct slot *s = next_chunk(rg);
+		if (!s || s->n_done == 0) {
+			rg->failed = true;
+			return false;
+		}
+		/* The worker encoded it: swap buffers instead of copying. */
+		struct rig_buf spare = rg->out;
+		rg->out = s->encoded;
+		s->encoded = spare;
+		s->done = false;
+		rg->fail_next = s->rc != 0;
+		rg->next_emit++;
+		schedule(rg);
+		return true;
+	}
+	if (!rg->footer_done) {
+		rg->footer_done = true;
+		if (rg->fmt == RIG_FRAMES_JSON)
+			rig_buf_puts(&rg->out, "]}");
+		return rg->out.len > 0;
+	}
+	return false;
+}
+
+static long stream_cb(void *ctx, uint64_t pos, char *buf, size_t max)
+{
+	struct range *rg = ctx;
+	while (rg->out_off == rg->out.len) {
+		if (!produce(rg))
+			return rg->failed || rg->out.oom ? RIG_STREAM_ERROR : RIG_STREAM_END;
+	}
+	if (rg->out.oom)
+		return RIG_STREAM_ERROR;
+	size_t n = rg->out.len - rg->out_off;
+	if (n > max)
+		n = max;
+	memcpy(buf, rg->out.data + rg->out_off, n);
+	rg->out_off += n;
+	return (long)n;
+}
+
+static void range_free(void *ctx)
+{
+	struct range *rg = ctx;
+	if (rg->loop_open) {
+		/* Let queued work finish before its memory goes. */
+		uv_run(&rg->loop, UV_RUN_DEFAULT);
+		uv_loop_close(&rg->loop);
+	}
+	for (size_t i = 0; i < RIG_RANGE_WINDOW; i++) {
+		free(rg->slots[i].xy);
+		rig_buf_release(&rg->slots[i].encoded);
+		rig_resolver_free(rg->slots[i].resolver);
+	}
+	rig_buf_release(&rg->out);
+	rig_eval_release(&rg->ev);
+	rig_membudget_settle(rg->budget, &rg->claim);
+	free(rg);
+}
+
+/* Parses from/to/step (defaults: the shot's range, step 1). 0 or -1 with resp filled. */
+static int parse_range(struct rig_req *req, struct rig_resp *resp, struct range *rg)
+{
+	double to = rg->ev.model->frame_end;
+	rg->from = rg->ev.model->frame_start;
+	rg->step = 1;
+	const char *names[3] = {"from", "to", "step"};
+	double *fields[3] = {&rg->from, &to, &rg->step};
+	for (int i = 0; i < 3; i++) {
+		const char *v = rig_api__query(req, names[i]);
+		if (v && rig_frames__parse_frame(fields[i], v) != 0) {
+			rig_problem(resp, RIG_INVALID_QUERY, json_pack("{s:s}", "parameter", names[i]),
+				    "%s must be a finite number", names[i]);
+			return -1;
+		}
+	}
+	if (!(rg->step > 0)) {
+		rig_problem(resp, RIG_INVALID_QUERY, json_pack("{s:s}", "parameter", "step"),
+			    "step must be greater than 0");
+		return -1;
+	}
+	if (!(to >= rg->from)) {
+		rig_problem(resp, RIG_INVALID_QUERY, json_pack("{s:s}", "parameter", "to"),
+			    "to must not be before from");
+		return -1;
+	}
+	/* Frames from, from+step, … up to to; a hair of slack absorbs 0.1-style steps. */
+	double count = floor((to - rg->from) / rg->step + 1e-9) + 1;
+	if (count > RIG_MAX_RANGE_FRAMES) {
+		rig_problem(resp, RIG_INVALID_QUERY,
+			    json_pack("{s:s, s:i}", "parameter", "to", "maxRangeFrames",
+				      RIG_MAX_RANGE_FRAMES),
+			    "the range has %.0f frames; the limit is %d", count, RIG_MAX_RANGE_FRAMES);
+		return -1;
+	}
+	rg->n_frames = (size_t)count;
+	return 0;
+}
+
+void rig_h_frame_range(struct rig_req *req, struct rig_resp *resp)
+{
+	struct range *rg = calloc(1, sizeof *rg);
+	if (!rg) {
+		rig_problem(resp, RIG_INTERNAL, NULL, "out of memory");
+		return;
+	}
+	struct rig_errs *errs = &rg->slots[0].errs;
+	rig_errs_init(errs);
+	sqlite3 *conn = rig_db_acquire(req->app->db);
+	if (rig_frames__space(req, resp, &rg->shot_space) ||
+	    rig_frames__format(req, resp, true, &rg->fmt) ||
+	    rig_frames__open(&rg->ev, conn, req, resp) != 0 ||
+	    parse_range(req, resp, rg) ||
+	    (rg->layer = rig_frames__find_skinned(&rg->ev, req->params[1], resp)) < 0)
+		goto fail;
+	if (rig_frames__etag(req, resp, rg->ev.model->version))
+		goto fail;
+	if (rig_eval_prepare(&rg->ev, rg->layer, rg->shot_space, errs) != 0) {
+		rig_frames__eval_failed(resp, errs);
+		goto fail;
+	}
+	rig_db_release(req->app->db, conn);
+	conn = NULL;
+	const struct rig_skin_def *d = rig_skin_def_of(rig_eval_skin(&rg->ev, rg->layer));
+	rg->n_verts = d->n_verts;
+	rg->tris = d->triangles;
+	rg->n_tris = d->n_tris;
+	rg->version = rg->ev.model->version;
+	rig_strlcpy(rg->layer_id, req->params[1], sizeof rg->layer_id);
+	rig_strlcpy(rg->shot_id, rg->ev.model->id, sizeof rg->shot_id);
+	size_t frame_bytes = rg->fmt == RIG_FRAMES_F32 ? 8 * rg->n_verts + 8
+			     : rg->fmt == RIG_FRAMES_JSON ? 48 * rg->n_verts
+							  : 48 * rg->n_verts + 24 * rg->n_tris;
+	rg->chunk = clamp_size(CHUNK_BYTES / frame_bytes, 1, CHUNK_MAX_FRAMES);
+	/* A slot holds its frame's evaluated doubles (16 bytes a vertex) and its
+	 * encoding: large frames get fewer slots, but never fewer than the frame
+	 * workers (each keeps a frame to evaluate). */
+	size_t least = clamp_size(req->app->limits.frame_workers, 2, RIG_RANGE_WINDOW);
+	rg->n_slots = rg->chunk > 1 ? CHUNK_WINDOW
+				    : clamp_size(WINDOW_BYTES / (frame_bytes + 16 * rg->n_verts), least,
+						 RIG_RANGE_WINDOW);
+	rig_buf_init(&rg->out);
+	/* The window counts against the memory budget while the stream is open:
+	 * each slot's doubles and encoded chunk, and one more chunk being sent. */
+	size_t slot_bytes = 16 * rg->n_verts + rg->chunk * frame_bytes;
+	rg->budget = req->app->budget;
+	if (!rig_membudget_reserve(rg->budget, &rg->claim, (rg->n_slots + 1) * slot_bytes)) {
+		rig_problem(resp, RIG_MEMORY_BUSY,
+			    json_pack("{s:I}", "memoryBudgetBytes",
+				      (json_int_t)rig_membudget_limit(rg->budget)),
+			    "the server's memory budget cannot hold this range's window now");
+		goto fail;
+	}
+	for (size_t i = 0; i < rg->n_slots; i++) {
+		struct slot *s = &rg->slots[i];
+		s->range = rg;
+		s->xy = malloc(2 * rg->n_verts * sizeof *s->xy);
+		s->resolver = rig_resolver_new(&rg->ev.view.scene);
+		if (!s->xy || !s->resolver) {
+			rig_problem(resp, RIG_INTERNAL, NULL, "out of memory");
+			goto fail;
+		}
+	}
+	if (uv_loop_init(&rg->loop) != 0) {
+		rig_problem(resp, RIG_INTERNAL, NULL, "cannot start the frame workers");
+		goto fail;
+	}
+	rg->loop_open = true;
+	struct slot *first = next_chunk(rg);
+	if (!first || first->n_done == 0) {
+		struct slot *s = &rg->slots[0];
+		rig_frames__eval_failed(resp, s->errs.total ? &s->errs : errs);
+		goto fail;
+	}
+	resp->status = 200;
+	resp->content_type = rg->fmt == RIG_FRAMES_F32   ? "application/octet-stream"
+			     : rg->fmt == RIG_FRAMES_OBJ ? "model/obj"
+							 : "application/json";
+	rig_resp_header(resp, "X-Rigd-Frame-Count", "%zu", rg->n_frames);
+	rig_resp_header(resp, "X-Rigd-Vertex-Count", "%zu", rg->n_verts);
+	resp->stream = stream_cb;
+	resp->stream_free = range_free;
+	resp->stream_ctx = rg;
+	return;
+fail:
+	if (conn)
+		rig_db_release(req->app->db, conn);
+	range_free(rg);
+}

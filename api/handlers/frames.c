@@ -1,0 +1,367 @@
+/* Evaluated vertices: one frame of a shot's skinned layers and map-points.
+ * Frame ranges stream from frame_range.c. All share rig_eval (evaluate.h) and
+ * the encoders of api/eval/frame_encode.h.
+ */
+#include <errno.h>
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api/http/request.h"
+#include "api/eval/evaluate.h"
+#include "api/handlers/frames.h"
+#include "api/handlers/handlers.h"
+#include "api/util/jsonread.h"
+#include "api/util/sha256.h"
+#include "storage/db.h"
+
+int rig_frames__parse_frame(double *out, const char *s)
+{
+	char *end = NULL;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (!*s || *end || errno == ERANGE || !isfinite(v))
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int rig_frames__space(struct rig_req *req, struct rig_resp *resp, bool *shot_space)
+{
+	const char *space = rig_api__query(req, "space");
+	*shot_space = space && !strcmp(space, "shot");
+	if (space && strcmp(space, "shot") && strcmp(space, "local")) {
+		rig_problem(resp, RIG_INVALID_QUERY, json_pack("{s:s}", "parameter", "space"),
+			    "space must be 'local' or 'shot'");
+		return -1;
+	}
+	return 0;
+}
+
+int rig_frames__format(struct rig_req *req, struct rig_resp *resp, bool allow_obj,
+		       enum rig_frame_format *out)
+{
+	const char *f = rig_api__query(req, "format");
+	*out = RIG_FRAMES_JSON;
+	if (!f || !strcmp(f, "json"))
+		return 0;
+	if (!strcmp(f, "f32")) {
+		*out = RIG_FRAMES_F32;
+		return 0;
+	}
+	if (allow_obj && !strcmp(f, "obj")) {
+		*out = RIG_FRAMES_OBJ;
+		return 0;
+	}
+	rig_problem(resp, RIG_INVALID_QUERY, json_pack("{s:s}", "parameter", "format"),
+		    allow_obj ? "format must be json, f32 or obj" : "format must be json or f32");
+	return -1;
+}
+
+bool rig_frames__etag(struct rig_req *req, struct rig_resp *resp, long long version)
+{
+	/* Strong ETag of the shot version and the whole query (path + parameters). */
+	struct rig_sha256 s;
+	unsigned char digest[RIG_SHA256_SIZE];
+	char hex[RIG_SHA256_HEX_SIZE];
+	rig_sha256_init(&s);
+	rig_sha256_update(&s, req->path, strlen(req->path) + 1);
+	static const char *const params[] = {"layers", "space",    "format",    "from",
+					     "to",     "step",     "frame",     "pageSize",
+					     "maxBytes", "pageToken", NULL};
+	for (const char *const *p = params; *p; p++) {
+		const char *v = rig_api__query(req, *p);
+		rig_sha256_update(&s, *p, strlen(*p) + 1);
+		rig_sha256_update(&s, v ? v : "", v ? strlen(v) + 1 : 0);
+	}
+	rig_sha256_final(digest, &s);
+	rig_hex32(hex, digest);
+	char tag[64];
+	snprintf(tag, sizeof tag, "\"%lld-%.16s\"", version, hex);
+	rig_resp_header(resp, "ETag", "%s", tag);
+	if (rig_api__none_match(req, tag)) {
+		resp->status = 304;
+		return true;
+	}
+	return false;
+}
+
+int rig_frames__open(struct rig_eval *ev, sqlite3 *conn, struct rig_req *req, struct rig_resp *resp)
+{
+	int rc = rig_eval_open(ev, conn, req->app->read_cache, req->params[0]);
+	if (rc) {
+		rig_api__fail_shot(resp, rc, req->params[0]);
+		return -1;
+	}
+	return 0;
+}
+
+long rig_frames__find_skinned(struct rig_eval *ev, const char *layer_id, struct rig_resp *resp)
+{
+	long s = rig_eval_find_skinned(ev, layer_id);
+	if (s == -RIG_NOT_FOUND)
+		rig_problem(resp, RIG_NOT_FOUND,
+			    json_pack("{s:s, s:s}", "shotId", ev->model->id, "layerId", layer_id),
+			    "shot '%s' has no layer '%s'", ev->model->id, layer_id);
+	else if (s == -RIG_MESH_BINDING_KIND)
+		rig_problem(resp, RIG_MESH_BINDING_KIND, json_pack("{s:s}", "layerId", layer_id),
+			    "layer '%s' has no skin binding to evaluate", layer_id);
+	return s < 0 ? -1 : s;
+}
+
+/* Answers an evaluation failure: 422 with every error, each naming layer and frame. */
+void rig_frames__eval_failed(struct rig_resp *resp, const struct rig_errs *errs)
+{
+	rig_problem_errs(resp, errs, 0);
+}
+
+/* ---- GET /v1/shots/{shotId}/frames/{frame} ---- */
+
+/* Fills targets with the scene indices to evaluate: ?layers=a,b or every skinned mesh layer. */
+static long pick_layers(long *targets, struct rig_eval *ev, const char *list, struct rig_resp *resp)
+{
+	long n = 0;
+	if (!list) {
+		for (size_t i = 0; i < ev->model->n_layers; i++)
+			if (!ev->model->layers[i].deleted && ev->model->layers[i].binding == RIG_BINDING_SKIN)
+				targets[n++] = ev->view.index_of[i];
+		return n;
+	}
+	if (!*list) {
+		rig_problem(resp, RIG_INVALID_QUERY, json_pack("{s:s}", "parameter", "layers"),
+			    "layers must be a comma-separated list of layer ids");
+		return -1;
+	}
+	const char *p = list;
+	while (*p) {
+		const char *comma = strchr(p, ',');
+		size_t len = comma ? (size_t)(comma - p) : strlen(p);
+		char id[RIG_ID_MAX + 1];
+		if (len == 0 || len > RIG_ID_MAX || (size_t)n >= ev->view.scene.n_layers) {
+			rig_problem(resp, RIG_INVALID_QUERY, json_pack("{s:s}", "parameter", "layers"),
+				    "layers must be a comma-separated list of layer ids");
+			return -1;
+		}
+		memcpy(id, p, len);
+		id[len] = '\0';
+		long s = rig_frames__find_skinned(ev, id, resp);
+		if (s < 0)
+			return -1;
+		targets[n++] = s;
+		p += len + (comma ? 1 : 0);
+		if (comma && !*p) {
+			rig_problem(resp, RIG_INVALID_QUERY, json_pack("{s:s}", "parameter", "layers"),
+				    "layers must not end with a comma");
+			return -1;
+		}
+	}
+	return n;
+}
+
+void rig_h_frame(struct rig_req *req, struct rig_resp *resp)
+{
+	double frame;
+	bool shot_space;
+	enum rig_frame_format fmt;
+	if (rig_frames__parse_frame(&frame, req->params[1]) != 0) {
+		rig_problem(resp, RIG_INVALID_QUERY, json_pack("{s:s}", "parameter", "frame"),
+			    "frame must be a finite number");
+		return;
+	}
+	if (rig_frames__space(req, resp, &shot_space) || rig_frames__format(req, resp, false, &fmt))
+		return;
+	struct rig_eval ev;
+	struct rig_errs *errs = rig_api__errs_new(resp);
+	if (!errs)
+		return;
+	long *targets = NULL;
+	double **results = NULL;
+	struct rig_resolver *r = NULL;
+	sqlite3 *conn = rig_db_acquire(req->app->db);
+	if (rig_frames__open(&ev, conn, req, resp) != 0)
+		goto out;
+	targets = calloc(ev.view.scene.n_layers + 1, sizeof *targets);
+	results = calloc(ev.view.scene.n_layers + 1, sizeof *results);
+	if (!targets || !results) {
+		rig_problem(resp, RIG_INTERNAL, NULL, "out of memory");
+		goto out;
+	}
+	long n = pick_layers(targets, &ev, rig_api__query(req, "layers"), resp);
+	if (n < 0)
+		goto out;
+	if (fmt == RIG_FRAMES_F32 && n != 1) {
+		rig_problem(resp, RIG_INVALID_QUERY, json_pack("{s:s}", "parameter", "layers"),
+			    "format f32 needs exactly one layer (use ?layers=<id>)");
+		goto out;
+	}
+	if (rig_frames__etag(req, resp, ev.model->version))
+		goto out;
+	for (long i = 0; i < n; i++)
+		if (rig_eval_prepare(&ev, targets[i], shot_space, errs) != 0) {
+			rig_frames__eval_failed(resp, errs);
+			goto out;
+		}
+	rig_db_release(req->app->db, conn); /* rolls the read snapshot back; skins are loaded */
+	conn = NULL;
+	if (!(r = rig_resolver_new(&ev.view.scene))) {
+		rig_problem(resp, RIG_INTERNAL, NULL, "out of memory");
+		goto out;
+	}
+	for (long i = 0; i < n; i++) {
+		size_t nv = rig_skin_def_of(rig_eval_skin(&ev, targets[i]))->n_verts;
+		results[i] = malloc(2 * nv * sizeof **results);
+		if (!results[i] ||
+		    rig_eval_frame(results[i], r, &ev, targets[i], frame, shot_space, errs) != 0) {
+			if (!results[i])
+				rig_errs_add(errs, RIG_INTERNAL, "out of memory");
+			rig_frames__eval_failed(resp, errs);
+			goto out;
+		}
+	}
+	struct rig_buf b;
+	rig_buf_init(&b);
+	if (fmt == RIG_FRAMES_F32) {
+		size_t nv = rig_skin_def_of(rig_eval_skin(&ev, targets[0]))->n_verts;
+		rig_buf_reserve(&b, 16 + 8 + 8 * nv);
+		rig_frames__f32_header(&b, (uint32_t)nv, 1);
+		if (rig_frames__f32_frame(&b, frame, results[0], nv) != 0) {
+			const struct rig_skin_def *d = rig_skin_def_of(rig_eval_skin(&ev, targets[0]));
+			rig_buf_release(&b);
+			rig_frames__f32_report(errs, results[0], nv, d->triangles, d->n_tris,
+					       ev.view.layers[targets[0]].id, frame);
+			rig_frames__eval_failed(resp, errs);
+			goto out;
+		}
+		resp->content_type = "application/octet-stream";
+	} else {
+		rig_buf_puts(&b, "{\"shotId\":");
+		rig_buf_json_string(&b, ev.model->id);
+		rig_buf_printf(&b, ",\"shotVersion\":%lld,\"frame\":", ev.model->version);
+		rig_buf_double(&b, frame);
+		rig_buf_printf(&b, ",\"space\":\"%s\",\"layers\":[", shot_space ? "shot" : "local");
+		for (long i = 0; i < n; i++) {
+			long s = targets[i];
+			rig_buf_puts(&b, i ? ",{\"layerId\":" : "{\"layerId\":");
+			rig_buf_json_string(&b, ev.view.layers[s].id);
+			rig_buf_puts(&b, ",\"vertices\":");
+			rig_frames__json_vertices(&b, results[i],
+						  rig_skin_def_of(rig_eval_skin(&ev, s))->n_verts);
+			rig_buf_puts(&b, "}");
+		}
+		rig_buf_puts(&b, "]}");
+		resp->content_type = "application/json";
+	}
+	if (b.oom) {
+		rig_buf_release(&b);
+		rig_problem(resp, RIG_INTERNAL, NULL, "out of memory");
+		goto out;
+	}
+	resp->status = 200;
+	resp->body = b.data;
+	resp->body_len = b.len;
+out:
+	for (long i = 0; results && i < (long)ev.view.scene.n_layers; i++)
+		free(results[i]);
+	free(results);
+	free(targets);
+	rig_resolver_free(r);
+	rig_eval_release(&ev);
+	rig_errs_free(errs);
+	if (conn)
+		rig_db_release(req->app->db, conn);
+}
+
+/* ---- POST /v1/shots/{shotId}/layers/{layerId}/map-points ---- */
+
+void rig_h_map_points(struct rig_req *req, struct rig_resp *resp)
+{
+	bool shot_space;
+	if (rig_frames__space(req, resp, &shot_space))
+		return;
+	json_t *body = rig_api__parse_body(req, resp);
+	if (!body)
+		return;
+	struct rig_errs *errs = rig_api__errs_new(resp);
+	double *xy = NULL;
+	struct rig_resolver *r = NULL;
+	struct rig_eval ev;
+	memset(&ev, 0, sizeof ev);
+	sqlite3 *conn = NULL;
+	if (!errs)
+		goto out;
+	struct rig_jr jr = {errs, RIG_INVALID_FIELD, "", RIG_NO_INDEX};
+	static const char *const allowed[] = {"frame", "points", NULL};
+	double frame = 0;
+	rig_jr_known(&jr, body, allowed);
+	rig_jr_number(&jr, body, "frame", true, &frame, NULL);
+	json_t *points = json_object_get(body, "points");
+	size_t n = json_array_size(points);
+	if (!json_is_array(points) || n > 1000000)
+		rig_jr_fail(&jr, "points", "points must be an array of up to 1000000 [x, y] pairs");
+	else if (!(xy = malloc((n ? n : 1) * 2 * sizeof *xy)))
+		goto oom;
+	for (size_t i = 0; xy && i < n && !rig_errs_any(errs); i++) {
+		json_t *p = json_array_get(points, i);
+		if (!json_is_array(p) || json_array_size(p) != 2 ||
+		    !json_is_number(json_array_get(p, 0)) || !json_is_number(json_array_get(p, 1))) {
+			char key[40];
+			snprintf(key, sizeof key, "points/%zu", i);
+			rig_jr_fail(&jr, key, "point %zu must be [x, y] with two numbers", i);
+			break;
+		}
+		xy[2 * i] = json_number_value(json_array_get(p, 0));
+		xy[2 * i + 1] = json_number_value(json_array_get(p, 1));
+	}
+	if (rig_errs_any(errs)) {
+		rig_problem_errs(resp, errs, 0);
+		goto out;
+	}
+	conn = rig_db_acquire(req->app->db);
+	if (rig_frames__open(&ev, conn, req, resp) != 0)
+		goto out;
+	long layer = rig_frames__find_skinned(&ev, req->params[1], resp);
+	if (layer < 0)
+		goto out;
+	if (rig_eval_prepare(&ev, layer, shot_space, errs) != 0) {
+		rig_frames__eval_failed(resp, errs);
+		goto out;
+	}
+	if (!(r = rig_resolver_new(&ev.view.scene)))
+		goto oom;
+	if (rig_eval_map_points(xy, n, r, &ev, layer, frame, shot_space, errs) != 0) {
+		rig_frames__eval_failed(resp, errs);
+		goto out;
+	}
+	struct rig_buf b;
+	rig_buf_init(&b);
+	rig_buf_puts(&b, "{\"shotId\":");
+	rig_buf_json_string(&b, ev.model->id);
+	rig_buf_printf(&b, ",\"shotVersion\":%lld,\"layerId\":", ev.model->version);
+	rig_buf_json_string(&b, req->params[1]);
+	rig_buf_puts(&b, ",\"frame\":");
+	rig_buf_double(&b, frame);
+	rig_buf_printf(&b, ",\"space\":\"%s\",\"points\":", shot_space ? "shot" : "local");
+	rig_frames__json_vertices(&b, xy, n);
+	rig_buf_puts(&b, "}");
+	if (b.oom) {
+		rig_buf_release(&b);
+		goto oom;
+	}
+	resp->status = 200;
+	resp->content_type = "application/json";
+	resp->body = b.data;
+	resp->body_len = b.len;
+	goto out;
+oom:
+	rig_problem(resp, RIG_INTERNAL, NULL, "out of memory");
+out:
+	rig_resolver_free(r);
+	rig_eval_release(&ev);
+	if (conn)
+		rig_db_release(req->app->db, conn);
+	free(xy);
+	rig_errs_free(errs);
+	json_decref(body);
+}

@@ -1,0 +1,40 @@
+/* Shared pieces of the frame routes (frames.c, frame_range.c, mesh_data.c):
+ * query parsing, the strong ETag of a frame query, evaluation failures as
+ * problems. The encoders are in api/eval/frame_encode.h.
+ */
+#ifndef RIG_FRAMES_H
+#define RIG_FRAMES_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "api/http/exchange.h"
+#include "api/eval/evaluate.h"
+#include "api/eval/frame_encode.h"
+
+enum rig_frame_format { RIG_FRAMES_JSON, RIG_FRAMES_F32, RIG_FRAMES_OBJ };
+
+/* A finite number from text; 0 or -1. */
+int rig_frames__parse_frame(double *out, const char *s);
+
+/* ?space=local|shot; ?format=json|f32[|obj]. 0, or -1 with resp filled (400). */
+int rig_frames__space(struct rig_req *req, struct rig_resp *resp, bool *shot_space);
+int rig_frames__format(struct rig_req *req, struct rig_resp *resp, bool allow_obj,
+		       enum rig_frame_format *out);
+
+/* Sets the ETag of (shot version, query); true (and status 304) when
+ * If-None-Match matches it. */
+bool rig_frames__etag(struct rig_req *req, struct rig_resp *resp, long long version);
+
+/* rig_eval_open for the request's shot (req->params[0]); 0, or -1 with resp
+ * filled (404 for a missing shot). */
+int rig_frames__open(struct rig_eval *ev, sqlite3 *conn, struct rig_req *req, struct rig_resp *resp);
+
+/* rig_eval_find_skinned; the scene index, or -1 with resp filled: 404 for an
+ * unknown layer, 422 MESH_BINDING_KIND for a layer without a skin. */
+long rig_frames__find_skinned(struct rig_eval *ev, const char *layer_id, struct rig_resp *resp);
+
+/* Answers evaluation violations as a problem. */
+void rig_frames__eval_failed(struct rig_resp *resp, const struct rig_errs *errs);
+
+#endif

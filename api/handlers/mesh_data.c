@@ -1,0 +1,319 @@
+/* GET /v1/shots/{shotId}/layers/{layerId}/mesh-data/{kind}: paged collections
+ * of a layer's binding (SPEC §7): vertices (bind, or evaluated with ?frame),
+ * triangles, joints, weights, keyframes.
+ *
+ * A page encodes only its own items, straight into the response buffer, and
+ * ends at pageSize items or maxBytes of encoded items, whichever comes first,
+ * always holding at least one item. nextPageToken is an HMAC-signed payload
+ * (api/http/paging.c) naming the shot version, the query and the next offset: a token
+ * from an older version is 410 PAGE_TOKEN_STALE; a forged one or one used with
+ * other parameters is 400 PAGE_TOKEN_INVALID.
+ *
+ * Non-skin layers answer empty pages. keyframes is empty for skins (their
+ * animation belongs to the joint layers) and for every layer until mesh
+ * bindings (keyed vertex poses) exist.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api/http/request.h"
+#include "api/eval/evaluate.h"
+#include "api/handlers/frames.h"
+#include "api/util/sha256.h"
+#include "storage/shot_repo.h"
+#include "api/util/textbuf.h"
+#include "api/handlers/handlers.h"
+#include "api/http/paging.h"
+#include "storage/db.h"
+
+
+enum kind { K_VERTICES, K_TRIANGLES, K_JOINTS, K_WEIGHTS, K_KEYFRAMES };
+static const char *const kind_names[] = {"vertices", "triangles", "joints", "weights",
+					 "keyframes"};
+
+struct query {
+	enum kind kind;
+	bool has_frame;
+	double frame;
+	bool shot_space;
+	size_t page_size;
+	size_t max_bytes;
+	size_t offset;
+	char fingerprint[RIG_SHA256_HEX_SIZE]; /* of everything but the page token */
+};
+
+static int parse_query(struct rig_req *req, struct rig_resp *resp, struct query *q)
+{
+	memset(q, 0, sizeof *q);
+	size_t k = 0;
+	while (k < 5 && strcmp(kind_names[k], req->params[2]) != 0)
+		k++;
+	if (k == 5) {
+		rig_problem(resp, RIG_INVALID_QUERY, json_pack("{s:s}", "parameter", "kind"),
+			    "kind must be vertices, triangles, joints, weights or keyframes");
+		return -1;
+	}
+	q->kind = (enum kind)k;
+	const char *frame = rig_api__query(req, "frame");
+	if (frame) {
+		if (rig_frames__parse_frame(&q->frame, frame) != 0) {
+			rig_problem(resp, RIG_INVALID_QUERY, json_pack("{s:s}", "parameter", "frame"),
+				    "frame must be a finite number");
+			return -1;
+		}
+		q->has_frame = true;
+	}
+	if (rig_frames__space(req, resp, &q->shot_space) || rig_api__page_size(req, resp, &q->page_size))
+		return -1;
+	q->max_bytes = RIG_DEFAULT_PAGE_BYTES;
+	const char *mb = rig_api__query(req, "maxBytes");
+	if (mb) {
+		char *end = NULL;
+		errno = 0;
+		long long n = strtoll(mb, &end, 10);
+		if (!*mb || *end || n <= 0) {
+			rig_problem(resp, RIG_INVALID_QUERY, json_pack("{s:s}", "parameter", "maxBytes"),
+				    "maxBytes must be a positive integer");
+			return -1;
+		}
+		q->max_bytes = errno == ERANGE || n > RIG_MAX_PAGE_BYTES ? RIG_MAX_PAGE_BYTES : (size_t)n;
+	}
+	char canon[160];
+	snprintf(canon, sizeof canon, "%s|%d|%.17g|%d|%zu|%zu", kind_names[q->kind], q->has_frame,
+		 q->frame, q->shot_space, q->page_size, q->max_bytes);
+	struct rig_sha256 s;
+	unsigned char digest[RIG_SHA256_SIZE];
+	rig_sha256_init(&s);
+	rig_sha256_update(&s, canon, strlen(canon));
+	rig_sha256_final(digest, &s);
+	rig_hex32(q->fingerprint, digest);
+	return 0;
+}
+
+/* Opens ?pageToken: sets q->offset. Order of checks: signature, query, version. */
+static int open_token(struct rig_req *req, struct rig_resp *resp, struct query *q,
+		      long long version)
+{
+	const char *token = rig_api__query(req, "pageToken");
+	if (!token)
+		return 0;
+	json_t *t = rig_api__token_open(req->app, token);
+	const char *k = json_string_value(json_object_get(t, "k"));
+	const char *s = json_string_value(json_object_get(t, "s"));
+	const char *l = json_string_value(json_object_get(t, "l"));
+	const char *f = json_string_value(json_object_get(t, "q"));
+	json_t *v = json_object_get(t, "v"), *o = json_object_get(t, "o");
+	int rc = 0;
+	if (!t || !k || !s || !l || !f || !json_is_integer(v) || !json_is_integer(o) ||
+	    strcmp(k, "mesh") || json_integer_value(o) < 0) {
+		rig_problem(resp, RIG_PAGE_TOKEN_INVALID, json_pack("{s:s}", "parameter", "pageToken"),
+			    "pageToken is not a token this server issued");
+		rc = -1;
+	} else if (strcmp(s, req->params[0]) || strcmp(l, req->params[1]) ||
+		   strcmp(f, q->fingerprint)) {
+		rig_problem(resp, RIG_PAGE_TOKEN_INVALID, json_pack("{s:s}", "parameter", "pageToken"),
+			    "pageToken was issued for another query; send the same kind, frame,"
+			    " space, pageSize and maxBytes");
+		rc = -1;
+	} else if (json_integer_value(v) != version) {
+		rig_problem(resp, RIG_PAGE_TOKEN_STALE,
+			    json_pack("{s:I, s:I}", "tokenVersion", json_integer_value(v),
+				      "shotVersion", (json_int_t)version),
+			    "the shot changed since this page token was issued (version %lld, now %lld)",
+			    (long long)json_integer_value(v), version);
+		rc = -1;
+	} else {
+		q->offset = (size_t)json_integer_value(o);
+	}
+	json_decref(t);
+	return rc;
+}
+
+/* Encodes item i of the collection into b. */
+static void encode_item(struct rig_buf *b, const struct query *q, const struct rig_skin_def *d,
+			const double *xy, size_t i)
+{
+	switch (q->kind) {
+	case K_VERTICES:
+		rig_buf_printf(b, "{\"vertexIndex\":%zu,\"x\":", i);
+		rig_buf_double(b, xy[2 * i]);
+		rig_buf_puts(b, ",\"y\":");
+		rig_buf_double(b, xy[2 * i + 1]);
+		rig_buf_puts(b, "}");
+		break;
+	case K_TRIANGLES:
+		rig_buf_printf(b, "{\"triangleIndex\":%zu,\"indices\":[%u,%u,%u]}", i,
+			       d->triangles[3 * i], d->triangles[3 * i + 1], d->triangles[3 * i + 2]);
+		break;
+	case K_JOINTS:
+		rig_buf_puts(b, "{\"jointId\":");
+		rig_buf_json_string(b, d->joints[i].id);
+		rig_buf_puts(b, ",\"bind\":[");
+		for (int e = 0; e < 6; e++) {
+			if (e)
+				rig_buf_puts(b, ",");
+			rig_buf_double(b, d->joints[i].bind.m[e]);
+		}
+		rig_buf_puts(b, "],\"layerId\":");
+		rig_buf_json_string(b, d->joints[i].layer_id);
+		rig_buf_puts(b, "}");
+		break;
+	case K_WEIGHTS:
+		rig_buf_printf(b, "{\"vertexIndex\":%zu,\"influences\":[", i);
+		for (uint32_t k = d->weight_offsets[i]; k < d->weight_offsets[i + 1]; k++) {
+			rig_buf_puts(b, k > d->weight_offsets[i] ? ",{\"jointId\":" : "{\"jointId\":");
+			rig_buf_json_string(b, d->joints[d->influences[k].joint].id);
+			rig_buf_puts(b, ",\"weight\":");
+			rig_buf_double(b, d->influences[k].weight);
+			rig_buf_puts(b, "}");
+		}
+		rig_buf_puts(b, "]}");
+		break;
+	case K_KEYFRAMES:
+		break;
+	}
+}
+
+static size_t collection_size(const struct query *q, const struct rig_skin_def *d)
+{
+	if (!d)
+		return 0;
+	switch (q->kind) {
+	case K_VERTICES:
+	case K_WEIGHTS:
+		return d->n_verts;
+	case K_TRIANGLES:
+		return d->n_tris;
+	case K_JOINTS:
+		return d->n_joints;
+	default:
+		return 0;
+	}
+}
+
+void rig_h_mesh_data(struct rig_req *req, struct rig_resp *resp)
+{
+	struct query q;
+	if (parse_query(req, resp, &q))
+		return;
+	struct rig_eval ev;
+	struct rig_skin_def arrays = {0};
+	struct rig_errs *errs = NULL;
+	struct rig_resolver *r = NULL;
+	double *evaluated = NULL;
+	struct rig_buf b;
+	rig_buf_init(&b);
+	sqlite3 *conn = rig_db_acquire(req->app->db);
+	if (rig_frames__open(&ev, conn, req, resp) != 0)
+		goto out;
+	long mi = rig_shot_model_index(ev.model, req->params[1]);
+	if (mi < 0) {
+		rig_problem(resp, RIG_NOT_FOUND,
+			    json_pack("{s:s, s:s}", "shotId", ev.model->id, "layerId", req->params[1]),
+			    "shot '%s' has no layer '%s'", ev.model->id, req->params[1]);
+		goto out;
+	}
+	const struct rig_model_layer *l = &ev.model->layers[mi];
+	if (open_token(req, resp, &q, ev.model->version) ||
+	    rig_frames__etag(req, resp, ev.model->version))
+		goto out;
+	bool skinned = l->binding == RIG_BINDING_SKIN;
+	/* Evaluated vertices come with the evaluator's arrays; the other array
+	 * kinds read the stored arrays as written (weights bit for bit). */
+	bool evaluates = skinned && q.kind == K_VERTICES && q.has_frame;
+	bool needs_arrays = skinned && !evaluates &&
+			    (q.kind == K_VERTICES || q.kind == K_TRIANGLES || q.kind == K_WEIGHTS);
+	int rc = needs_arrays ? rig_shot_read_skin(conn, ev.model, l, &arrays) : 0;
+	if (rc) {
+		rig_api__fail(resp, rc, "loading the skin");
+		goto out;
+	}
+	const struct rig_skin_def *d = !skinned ? NULL : needs_arrays ? &arrays : &l->skin;
+	const double *xy = d ? d->source : NULL;
+	if (evaluates) {
+		long s = ev.view.index_of[mi];
+		errs = rig_api__errs_new(resp);
+		if (!errs)
+			goto out;
+		evaluated = malloc(2 * l->skin_n_verts * sizeof *evaluated);
+		if (!evaluated) {
+			rig_problem(resp, RIG_INTERNAL, NULL, "out of memory");
+			goto out;
+		}
+		if (rig_eval_prepare(&ev, s, q.shot_space, errs) != 0 ||
+		    !(r = rig_resolver_new(&ev.view.scene)) ||
+		    rig_eval_frame(evaluated, r, &ev, s, q.frame, q.shot_space, errs) != 0) {
+			if (!rig_errs_any(errs))
+				rig_errs_add(errs, RIG_INTERNAL, "out of memory");
+			rig_frames__eval_failed(resp, errs);
+			goto out;
+		}
+		xy = evaluated;
+		d = rig_skin_def_of(rig_eval_skin(&ev, s));
+	}
+	size_t total = collection_size(&q, d);
+	rig_buf_puts(&b, "{\"shotId\":");
+	rig_buf_json_string(&b, ev.model->id);
+	rig_buf_puts(&b, ",\"layerId\":");
+	rig_buf_json_string(&b, l->id);
+	rig_buf_printf(&b, ",\"kind\":\"%s\",\"shotVersion\":%lld,\"total\":%zu,", kind_names[q.kind],
+		       ev.model->version, total);
+	if (q.has_frame) {
+		rig_buf_puts(&b, "\"frame\":");
+		rig_buf_double(&b, q.frame);
+		rig_buf_printf(&b, ",\"space\":\"%s\",", q.shot_space ? "shot" : "local");
+	}
+	rig_buf_puts(&b, "\"items\":[");
+	size_t items_start = b.len, i = q.offset, n = 0;
+	const char *limited_by = NULL;
+	for (; i < total; i++) {
+		if (n == q.page_size) {
+			limited_by = "pageSize";
+			break;
+		}
+		size_t before = b.len;
+		if (n)
+			rig_buf_puts(&b, ",");
+		encode_item(&b, &q, d, xy, i);
+		if (n > 0 && b.len - items_start > q.max_bytes) {
+			b.len = before; /* this item starts the next page */
+			limited_by = "maxBytes";
+			break;
+		}
+		n++;
+	}
+	rig_buf_printf(&b, "],\"count\":%zu,\"limitedBy\":", n);
+	rig_buf_puts(&b, limited_by ? (limited_by[0] == 'p' ? "\"pageSize\"" : "\"maxBytes\"") : "null");
+	if (i < total) {
+		json_t *t = json_pack("{s:s, s:s, s:s, s:s, s:I, s:I}", "k", "mesh", "s", ev.model->id,
+				      "l", l->id, "q", q.fingerprint, "v",
+				      (json_int_t)ev.model->version, "o", (json_int_t)i);
+		char *token = rig_api__token_make(req->app, t);
+		json_decref(t);
+		if (token) {
+			rig_buf_puts(&b, ",\"nextPageToken\":");
+			rig_buf_json_string(&b, token);
+		}
+		free(token);
+	}
+	rig_buf_puts(&b, "}");
+	if (b.oom) {
+		rig_problem(resp, RIG_INTERNAL, NULL, "out of memory");
+		goto out;
+	}
+	resp->status = 200;
+	resp->content_type = "application/json";
+	resp->body = b.data;
+	resp->body_len = b.len;
+	rig_buf_init(&b);
+out:
+	rig_shot_skin_arrays_release(&arrays);
+	rig_buf_release(&b);
+	rig_resolver_free(r);
+	free(evaluated);
+	rig_errs_free(errs);
+	rig_eval_release(&ev);
+	rig_db_release(req->app->db, conn);
+}

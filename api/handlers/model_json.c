@@ -1,0 +1,140 @@
+/* JSON of the shot model: a layer (transform, keys, binding summary) and a shot
+ * with its layer tree listed depth-first, parents before children, siblings in
+ * creation order.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "api/http/request.h"
+#include "api/handlers/handlers.h"
+
+static json_t *pair(double x, double y) { return json_pack("[f, f]", x, y); }
+
+static json_t *transform_json(const struct rig_transform *t)
+{
+	return json_pack("{s:o, s:f, s:o, s:o}", "position",
+			 pair(t->ch[RIG_CH_POSITION_X], t->ch[RIG_CH_POSITION_Y]), "rotation",
+			 t->ch[RIG_CH_ROTATION], "scale",
+			 pair(t->ch[RIG_CH_SCALE_X], t->ch[RIG_CH_SCALE_Y]), "pivot",
+			 pair(t->ch[RIG_CH_PIVOT_X], t->ch[RIG_CH_PIVOT_Y]));
+}
+
+static json_t *key_json(const struct rig_key *k)
+{
+	json_t *o = json_pack("{s:f, s:f, s:s}", "frame", k->frame, "value", k->value, "interp",
+			      rig_interp_name(k->interp));
+	if (k->interp == RIG_INTERP_BEZIER)
+		json_object_set_new(o, "ease",
+				    json_pack("[f, f, f, f]", k->ease[0], k->ease[1], k->ease[2],
+					      k->ease[3]));
+	return o;
+}
+
+static json_t *binding_json(const struct rig_model_layer *l)
+{
+	if (l->binding != RIG_BINDING_SKIN)
+		return json_null();
+	size_t n_verts = l->skin_loaded || l->binding_dirty ? l->skin.n_verts : l->skin_n_verts;
+	size_t n_tris = l->skin_loaded || l->binding_dirty ? l->skin.n_tris : l->skin_n_tris;
+	return json_pack("{s:s, s:I, s:I, s:I}", "kind", "skin", "vertexCount", (json_int_t)n_verts,
+			 "triangleCount", (json_int_t)n_tris, "jointCount",
+			 (json_int_t)l->skin.n_joints);
+}
+
+json_t *rig_api__layer_json(const struct rig_model_layer *l, bool with_keys)
+{
+	json_t *o = json_pack("{s:s, s:s, s:s, s:o, s:o, s:f, s:o}", "layerId", l->id, "name",
+			      l->name, "kind", l->kind == RIG_LAYER_MESH ? "mesh" : "group",
+			      "parentId", l->parent_id[0] ? json_string(l->parent_id) : json_null(),
+			      "transform", transform_json(&l->statics), "timeOffset",
+			      l->time_offset, "binding", binding_json(l));
+	size_t n_keys = 0;
+	json_t *keys = json_object();
+	for (int c = 0; c < RIG_CH_COUNT; c++) {
+		n_keys += l->keys[c].count;
+		if (!with_keys || l->keys[c].count == 0)
+			continue;
+		json_t *list = json_array();
+		for (size_t i = 0; i < l->keys[c].count; i++)
+			json_array_append_new(list, key_json(&l->keys[c].items[i]));
+		json_object_set_new(keys, rig_channel_name((enum rig_channel)c), list);
+	}
+	if (with_keys)
+		json_object_set_new(o, "keys", keys);
+	else
+		json_decref(keys);
+	json_object_set_new(o, "keyCount", json_integer((json_int_t)n_keys));
+	return o;
+}
+
+/* Pushes the children of parent p (index n: the shot root) on the stack so the
+ * first child is popped first. */
+static void push_children(size_t *stack, size_t *top, const long *first, const long *next,
+			  size_t *depth, long p, size_t child_depth)
+{
+	size_t from = *top;
+	for (long c = first[p]; c >= 0; c = next[c]) {
+		depth[c] = child_depth;
+		stack[(*top)++] = (size_t)c;
+	}
+	for (size_t a = from, b = *top; b > a + 1; a++, b--) {
+		size_t t = stack[a];
+		stack[a] = stack[b - 1];
+		stack[b - 1] = t;
+	}
+}
+
+/* The shot with its layers depth-first: parents before children, siblings in
+ * creation order. Children lists are built once (parent indices through the id
+ * index) and the walk uses an explicit stack, so a deep or wide tree of many
+ * thousands of layers costs O(n). */
+json_t *rig_api__shot_json(const struct rig_shot_model *m)
+{
+	size_t n = m->n_layers;
+	long *first = malloc((n + 1) * sizeof *first); /* first child, or -1 */
+	long *next = malloc((n + 1) * sizeof *next);   /* next sibling, or -1 */
+	long *last = malloc((n + 1) * sizeof *last);   /* last child, to append in order */
+	size_t *stack = malloc((n + 1) * sizeof *stack);
+	size_t *depth = malloc((n + 1) * sizeof *depth);
+	json_t *layers = json_array();
+	if (!first || !next || !last || !stack || !depth)
+		goto out;
+	for (size_t i = 0; i <= n; i++)
+		first[i] = next[i] = last[i] = -1;
+	for (size_t i = 0; i < n; i++) {
+		const struct rig_model_layer *l = &m->layers[i];
+		if (l->deleted)
+			continue;
+		long p = l->parent_id[0] ? rig_shot_model_index(m, l->parent_id) : (long)n;
+		if (p < 0)
+			p = (long)n; /* a dangling parent cannot be stored; show it at the root */
+		if (last[p] < 0)
+			first[p] = (long)i;
+		else
+			next[last[p]] = (long)i;
+		last[p] = (long)i;
+	}
+	size_t top = 0;
+	push_children(stack, &top, first, next, depth, (long)n, 0);
+	while (top) {
+		size_t i = stack[--top];
+		json_t *o = rig_api__layer_json(&m->layers[i], false);
+		json_t *children = json_array();
+		for (long c = first[i]; c >= 0; c = next[c])
+			json_array_append_new(children, json_string(m->layers[c].id));
+		json_object_set_new(o, "children", children);
+		json_object_set_new(o, "depth", json_integer((json_int_t)depth[i]));
+		json_array_append_new(layers, o);
+		push_children(stack, &top, first, next, depth, (long)i, depth[i] + 1);
+	}
+out:
+	free(first);
+	free(next);
+	free(last);
+	free(stack);
+	free(depth);
+	return json_pack("{s:s, s:s, s:s, s:f, s:f, s:f, s:I, s:o}", "shotId", m->id, "projectId",
+			 m->project_id, "name", m->name, "fps", m->fps, "frameStart",
+			 m->frame_start, "frameEnd", m->frame_end, "version",
+			 (json_int_t)m->version, "layers", layers);
+}

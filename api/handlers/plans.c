@@ -1,0 +1,418 @@
+/* Saved plans (SPEC §6): create, read, list, revise under CAS, validate (a dry
+ * run against the current shot), apply pinned to the version the agent read,
+ * delete a draft. Validate and apply run the same batch pipeline as a direct
+ * edit (batch.c), and apply writes the same receipt, with planId and planVersion.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "api/http/request.h"
+#include "api/edit/batch.h"
+#include "api/edit/shot_cache.h"
+#include "api/util/jsonread.h"
+#include "storage/plans.h"
+#include "storage/resources.h"
+#include "api/handlers/handlers.h"
+#include "api/http/paging.h"
+#include "api/util/stamp.h"
+#include "storage/db.h"
+
+static json_t *plan_json(const struct rig_plan *p)
+{
+	json_t *ops = json_loads(p->ops, JSON_DECODE_ANY, NULL);
+	return json_pack("{s:s, s:s, s:o, s:I, s:o, s:s, s:o, s:s, s:o, s:s, s:s}", "planId", p->id,
+			 "shotId", p->shot_id, "title", p->title ? json_string(p->title) : json_null(),
+			 "planVersion", (json_int_t)p->plan_version, "baseVersion",
+			 p->has_base_version ? json_integer(p->base_version) : json_null(), "status",
+			 p->applied ? "applied" : "draft", "ops", ops ? ops : json_array(), "author",
+			 p->author, "receiptId",
+			 p->receipt_id[0] ? json_string(p->receipt_id) : json_null(), "createdAt",
+			 p->created_at, "updatedAt", p->updated_at);
+}
+
+/* Reads title, ops and baseVersion of a create or revise body into p (ops as
+ * JSON text, malloc'd). Records violations in errs. */
+static void read_content(json_t *body, struct rig_errs *errs, struct rig_plan *p,
+			 struct rig_resp *resp, bool *too_large)
+{
+	struct rig_jr jr = {errs, RIG_INVALID_FIELD, "", RIG_NO_INDEX};
+	const char *title = NULL;
+	rig_jr_string(&jr, body, "title", false, RIG_MAX_NAME_BYTES, &title);
+	if (title)
+		p->title = strdup(title);
+	json_t *base = json_object_get(body, "baseVersion");
+	if (base && !json_is_null(base))
+		rig_jr_int(&jr, body, "baseVersion", false, 0, INT64_MAX, &p->base_version,
+			   &p->has_base_version);
+	json_t *ops = json_object_get(body, "ops");
+	*too_large = false;
+	if (!json_is_array(ops) || json_array_size(ops) == 0) {
+		rig_jr_fail(&jr, "ops", "field 'ops' must be a non-empty array of ops");
+	} else if (json_array_size(ops) > RIG_MAX_OPS_PER_BATCH) {
+		*too_large = true;
+		rig_problem(resp, RIG_BATCH_TOO_LARGE,
+			    json_pack("{s:I, s:I}", "opCount", (json_int_t)json_array_size(ops),
+				      "maxOpsPerBatch", (json_int_t)RIG_MAX_OPS_PER_BATCH),
+			    "the plan has %zu ops; the limit is %d", json_array_size(ops),
+			    RIG_MAX_OPS_PER_BATCH);
+	} else {
+		p->ops = json_dumps(ops, JSON_COMPACT | JSON_REAL_PRECISION(17));
+	}
+}
+
+void rig_h_plan_create(struct rig_req *req, struct rig_resp *resp)
+{
+	json_t *body = rig_api__parse_body(req, resp);
+	if (!body)
+		return;
+	struct rig_errs *errs = rig_api__errs_new(resp);
+	if (!errs)
+		goto out_decref_body;
+	struct rig_jr jr = {errs, RIG_INVALID_FIELD, "", RIG_NO_INDEX};
+	static const char *const allowed[] = {"planId", "title", "ops", "baseVersion", NULL};
+	struct rig_plan p;
+	memset(&p, 0, sizeof p);
+	bool too_large;
+	rig_jr_known(&jr, body, allowed);
+	rig_jr_id(&jr, body, "planId", false, false, p.id, NULL);
+	read_content(body, errs, &p, resp, &too_large);
+	if (too_large)
+		goto out;
+	if (rig_errs_any(errs)) {
+		rig_problem_errs(resp, errs, 0);
+		goto out;
+	}
+	if (!p.id[0])
+		rig_api__new_id(p.id, "pl-");
+	rig_strlcpy(p.shot_id, req->params[0], sizeof p.shot_id);
+	rig_strlcpy(p.author, req->actor, sizeof p.author);
+	sqlite3 *conn = rig_db_acquire(req->app->db);
+	int rc = rig_api__begin(req, conn);
+	if (!rc)
+		rc = rig_shot_version(conn, p.shot_id, &(long long){0});
+	if (!rc)
+		rc = rig_plan_insert(conn, &p);
+	struct rig_plan stored;
+	memset(&stored, 0, sizeof stored);
+	if (!rc)
+		rc = rig_plan_get(conn, p.id, &stored);
+	if (rc == -RIG_LAYER_EXISTS) {
+		rig_problem(resp, RIG_INVALID_FIELD,
+			    json_pack("{s:s, s:s}", "pointer", "/planId", "planId", p.id),
+			    "plan id '%s' is already in use", p.id);
+	} else if (rc) {
+		if (rc == -RIG_NOT_FOUND)
+			rig_api__fail_shot(resp, rc, p.shot_id);
+		else
+			rig_api__fail(resp, rc, "creating the plan");
+	} else {
+		rig_resp_json(resp, 201, plan_json(&stored), NULL);
+		rig_resp_header(resp, "Location", "/v1/plans/%s", p.id);
+		rig_resp_header(resp, "ETag", "\"%lld\"", stored.plan_version);
+		rig_api__commit(req, conn, resp);
+	}
+	rig_plan_release(&stored);
+	rig_db_release(req->app->db, conn);
+out:
+	rig_plan_release(&p);
+	rig_errs_free(errs);
+out_decref_body:
+	json_decref(body);
+}
+
+void rig_h_plan_get(struct rig_req *req, struct rig_resp *resp)
+{
+	struct rig_plan p;
+	sqlite3 *conn = rig_db_acquire(req->app->db);
+	int rc = rig_plan_get(conn, req->params[0], &p);
+	rig_db_release(req->app->db, conn);
+	if (rc) {
+		rig_api__fail(resp, rc, "plan");
+	} else {
+		rig_resp_json(resp, 200, plan_json(&p), NULL);
+		rig_resp_header(resp, "ETag", "\"%lld\"", p.plan_version);
+	}
+	rig_plan_release(&p);
+}
+
+static int collect(void *ctx, const struct rig_plan *p)
+{
+	struct rig_page *page = ctx;
+	if (rig_page_take(page, p->seq))
+		json_array_append_new(page->items, plan_json(p));
+	return 0;
+}
+
+void rig_h_plan_list(struct rig_req *req, struct rig_resp *resp)
+{
+	struct rig_page p;
+	long long after;
+	if (rig_api__page_start(req, resp, "plans", req->params[0], &p, &after))
+		return;
+	sqlite3 *conn = rig_db_acquire(req->app->db);
+	int rc = rig_shot_version(conn, req->params[0], &(long long){0});
+	if (!rc)
+		rc = rig_plan_list(conn, req->params[0], after, p.limit + 1, collect, &p);
+	rig_db_release(req->app->db, conn);
+	if (rc) {
+		json_decref(p.items);
+		rig_api__fail_shot(resp, rc, req->params[0]);
+		return;
+	}
+	rig_api__page_finish(req, resp, "plans", req->params[0], &p, "plans",
+			     json_pack("{s:s}", "shotId", req->params[0]));
+}
+
+static void plan_applied(struct rig_resp *resp, const struct rig_plan *p)
+{
+	rig_problem(resp, RIG_PLAN_APPLIED,
+		    json_pack("{s:s, s:s}", "planId", p->id, "receiptId", p->receipt_id),
+		    "plan '%s' was applied (receipt '%s') and is immutable", p->id, p->receipt_id);
+}
+
+static void plan_version_conflict(struct rig_resp *resp, int status, const struct rig_plan *p,
+				  long long expected)
+{
+	rig_problem_status(resp, status, RIG_PLAN_VERSION_CONFLICT,
+			   json_pack("{s:s, s:I, s:I}", "planId", p->id, "expectedPlanVersion",
+				     (json_int_t)expected, "currentPlanVersion",
+				     (json_int_t)p->plan_version),
+			   "plan '%s' is at version %lld, not %lld", p->id, p->plan_version,
+			   expected);
+}
+
+void rig_h_plan_revise(struct rig_req *req, struct rig_resp *resp)
+{
+	long long if_match = -1;
+	bool has_if_match;
+	if (rig_api__if_match(req, resp, &if_match, &has_if_match))
+		return;
+	json_t *body = rig_api__parse_body(req, resp);
+	if (!body)
+		return;
+	struct rig_errs *errs = rig_api__errs_new(resp);
+	if (!errs)
+		goto out_decref_body;
+	struct rig_jr jr = {errs, RIG_INVALID_FIELD, "", RIG_NO_INDEX};
+	static const char *const allowed[] = {"title", "ops", "baseVersion", "expectedPlanVersion",
+					      NULL};
+	struct rig_plan next, cur;
+	memset(&next, 0, sizeof next);
+	memset(&cur, 0, sizeof cur);
+	long long expected = -1;
+	bool has_expected = false, too_large;
+	rig_jr_known(&jr, body, allowed);
+	rig_jr_int(&jr, body, "expectedPlanVersion", false, 1, INT64_MAX, &expected, &has_expected);
+	read_content(body, errs, &next, resp, &too_large);
+	if (too_large)
+		goto out;
+	if (rig_errs_any(errs)) {
+		rig_problem_errs(resp, errs, 0);
+		goto out;
+	}
+	sqlite3 *conn = rig_db_acquire(req->app->db);
+	int rc = rig_api__begin(req, conn);
+	if (!rc)
+		rc = rig_plan_get(conn, req->params[0], &cur);
+	if (rc) {
+		rig_api__fail(resp, rc, "plan");
+	} else if (cur.applied) {
+		plan_applied(resp, &cur);
+	} else if (has_if_match && cur.plan_version != if_match) {
+		plan_version_conflict(resp, 412, &cur, if_match);
+	} else if (has_expected && cur.plan_version != expected) {
+		plan_version_conflict(resp, 409, &cur, expected);
+	} else {
+		rig_strlcpy(next.id, cur.id, sizeof next.id);
+		rc = rig_plan_revise(conn, &next, cur.plan_version);
+		rig_plan_release(&cur);
+		if (!rc)
+			rc = rig_plan_get(conn, req->params[0], &cur);
+		if (rc) {
+			rig_api__fail(resp, rc, "revising the plan");
+		} else {
+			rig_resp_json(resp, 200, plan_json(&cur), NULL);
+			rig_resp_header(resp, "ETag", "\"%lld\"", cur.plan_version);
+			rig_api__commit(req, conn, resp);
+		}
+	}
+	rig_db_release(req->app->db, conn);
+out:
+	rig_plan_release(&cur);
+	rig_plan_release(&next);
+	rig_errs_free(errs);
+out_decref_body:
+	json_decref(body);
+}
+
+/* The batch a plan stands for; ops parsed into *out_ops (new reference). */
+static void plan_batch(struct rig_batch *b, json_t **out_ops, const struct rig_plan *p,
+		       struct rig_req *req, bool dry_run)
+{
+	memset(b, 0, sizeof *b);
+	*out_ops = json_loads(p->ops, JSON_DECODE_ANY, NULL);
+	b->shot_id = p->shot_id;
+	b->ops = *out_ops;
+	b->has_expected_version = p->has_base_version;
+	b->expected_version = p->base_version;
+	b->conflict_status = 409;
+	b->dry_run = dry_run;
+	b->actor = req->actor;
+	b->principal = req->principal;
+	b->token_id = req->token_id;
+	b->idem_key = req->idem_key;
+	b->receipt_extra = json_pack("{s:s, s:I}", "planId", p->id, "planVersion",
+				     (json_int_t)p->plan_version);
+}
+
+void rig_h_plan_validate(struct rig_req *req, struct rig_resp *resp)
+{
+	struct rig_plan p;
+	memset(&p, 0, sizeof p);
+	struct rig_resp dry = {0};
+	json_t *ops = NULL, *receipt = NULL;
+	struct rig_batch b;
+	memset(&b, 0, sizeof b);
+	sqlite3 *conn = rig_db_acquire(req->app->db);
+	int rc = rig_db_exec(conn, "BEGIN") == SQLITE_OK ? 0 : -RIG_INTERNAL;
+	if (!rc)
+		rc = rig_plan_get(conn, req->params[0], &p);
+	if (rc) {
+		rig_api__fail(resp, rc, "plan");
+		goto out;
+	}
+	plan_batch(&b, &ops, &p, req, true);
+	int ok;
+	if (p.applied) /* what apply would answer */
+		plan_applied(&dry, &p);
+	ok = !p.applied && rig_batch_apply(conn, &b, &dry, &receipt) == 0;
+	json_t *problem = ok ? NULL : json_loadb(dry.body, dry.body_len, 0, NULL);
+	json_t *errors = json_object_get(problem, "errors");
+	if (problem && !errors) {
+		/* A single problem (version conflict, missing shot): one entry with
+		 * every member but the envelope's. */
+		json_t *entry = json_deep_copy(problem);
+		static const char *const envelope[] = {"type", "title", "status", "retryable"};
+		for (size_t i = 0; i < 4; i++)
+			json_object_del(entry, envelope[i]);
+		errors = json_pack("[o]", entry);
+	} else {
+		json_incref(errors);
+	}
+	json_t *out = json_pack("{s:s, s:I, s:b, s:o, s:o}", "planId", p.id, "planVersion",
+				(json_int_t)p.plan_version, "ok", ok, "errors",
+				errors ? errors : json_array(), "receipt",
+				receipt ? receipt : json_null());
+	if (json_object_get(problem, "errorCount"))
+		json_object_set(out, "errorCount", json_object_get(problem, "errorCount"));
+	long long shot_version;
+	if (rig_shot_version(conn, p.shot_id, &shot_version) == 0)
+		json_object_set_new(out, "shotVersion", json_integer(shot_version));
+	json_decref(problem);
+	rig_resp_json(resp, 200, out, NULL);
+out:
+	rig_db_exec(conn, "ROLLBACK");
+	rig_db_release(req->app->db, conn);
+	rig_resp_release(&dry);
+	json_decref(ops);
+	json_decref(b.receipt_extra);
+	rig_plan_release(&p);
+}
+
+void rig_h_plan_apply(struct rig_req *req, struct rig_resp *resp)
+{
+	json_t *body = rig_api__parse_body(req, resp);
+	if (!body)
+		return;
+	struct rig_errs *errs = rig_api__errs_new(resp);
+	if (!errs) {
+		json_decref(body);
+		return;
+	}
+	struct rig_jr jr = {errs, RIG_INVALID_FIELD, "", RIG_NO_INDEX};
+	static const char *const allowed[] = {"planVersion", "lockId", "fencingToken", NULL};
+	long long reviewed = 0;
+	struct rig_batch fence;
+	memset(&fence, 0, sizeof fence);
+	rig_jr_known(&jr, body, allowed);
+	rig_jr_int(&jr, body, "planVersion", true, 1, INT64_MAX, &reviewed, NULL);
+	rig_batch_read_fence(&fence, body, &jr);
+	json_decref(body);
+	if (rig_errs_any(errs)) {
+		rig_problem_errs(resp, errs, 0);
+		goto out_free_errs;
+	}
+	struct rig_plan p;
+	memset(&p, 0, sizeof p);
+	json_t *ops = NULL, *receipt = NULL;
+	struct rig_batch b;
+	memset(&b, 0, sizeof b);
+	sqlite3 *conn = rig_db_acquire(req->app->db);
+	int rc = rig_api__begin(req, conn);
+	if (!rc)
+		rc = rig_plan_get(conn, req->params[0], &p);
+	if (rc) {
+		rig_api__fail(resp, rc, "plan");
+		goto out_rollback;
+	}
+	if (p.applied) {
+		plan_applied(resp, &p);
+		goto out_rollback;
+	}
+	if (p.plan_version != reviewed) {
+		plan_version_conflict(resp, 409, &p, reviewed);
+		goto out_rollback;
+	}
+	plan_batch(&b, &ops, &p, req, false);
+	b.app = req->app;
+	b.use_cache = true;
+	b.has_fence = fence.has_fence;
+	memcpy(b.lock_id, fence.lock_id, sizeof b.lock_id);
+	b.fencing_token = fence.fencing_token;
+	if (rig_batch_apply(conn, &b, resp, &receipt) != 0)
+		goto out_rollback;
+	rc = rig_plan_mark_applied(conn, p.id,
+				   json_string_value(json_object_get(receipt, "receiptId")));
+	if (rc) {
+		json_decref(receipt);
+		rig_api__fail(resp, rc, "marking the plan applied");
+		rig_shot_cache_settle(req->app->shot_cache, false);
+		goto out_rollback;
+	}
+	long long to = json_integer_value(json_object_get(receipt, "toVersion"));
+	rig_resp_json(resp, 201, receipt, NULL);
+	rig_api__etag(resp, to);
+	rig_shot_cache_settle(req->app->shot_cache, rig_api__commit(req, conn, resp) == 0);
+	goto out;
+out_rollback:
+	rig_db_exec(conn, "ROLLBACK");
+out:
+	rig_db_release(req->app->db, conn);
+	json_decref(ops);
+	json_decref(b.receipt_extra);
+	rig_plan_release(&p);
+out_free_errs:
+	rig_errs_free(errs);
+}
+
+void rig_h_plan_delete(struct rig_req *req, struct rig_resp *resp)
+{
+	struct rig_plan p;
+	memset(&p, 0, sizeof p);
+	sqlite3 *conn = rig_db_acquire(req->app->db);
+	int rc = rig_api__begin(req, conn);
+	if (!rc)
+		rc = rig_plan_get(conn, req->params[0], &p);
+	if (rc)
+		rig_api__fail(resp, rc, "plan");
+	else if (p.applied)
+		plan_applied(resp, &p);
+	else if ((rc = rig_plan_delete(conn, p.id)) != 0)
+		rig_api__fail(resp, rc, "deleting the plan");
+	else {
+		rig_resp_json(resp, 200, json_pack("{s:s, s:b}", "planId", p.id, "deleted", 1), NULL);
+		rig_api__commit(req, conn, resp);
+	}
+	rig_db_release(req->app->db, conn);
+	rig_plan_release(&p);
+}

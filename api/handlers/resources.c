@@ -1,0 +1,277 @@
+/* Projects and shots: create, list (paged, oldest first), get, delete. */
+#include <limits.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api/http/request.h"
+#include "api/http/auth.h"
+#include "core/ids.h"
+#include "api/util/jsonread.h"
+#include "storage/resources.h"
+#include "api/handlers/handlers.h"
+#include "api/http/paging.h"
+#include "api/util/stamp.h"
+#include "storage/db.h"
+
+/* ---- projects ---- */
+
+static json_t *project_json(const struct rig_project_row *row)
+{
+	return json_pack("{s:s, s:s, s:s}", "projectId", row->id, "name", row->name, "createdAt",
+			 row->created_at);
+}
+
+struct project_walk {
+	struct rig_page page;
+	const char *scopes; /* the caller's, when it may read only some projects; else NULL */
+};
+
+static int collect_project(void *ctx, const struct rig_project_row *row)
+{
+	struct project_walk *w = ctx;
+	if (w->scopes && rig_scopes_level(w->scopes, row->id) < RIG_SCOPE_READ)
+		return 0;
+	if (!rig_page_take(&w->page, row->seq))
+		return w->scopes ? 1 : 0; /* a filtered walk stops itself (no SQL limit) */
+	json_array_append_new(w->page.items, project_json(row));
+	return 0;
+}
+
+static int store_project(void *ctx, const struct rig_project_row *row)
+{
+	*(json_t **)ctx = project_json(row);
+	return 0;
+}
+
+void rig_h_project_create(struct rig_req *req, struct rig_resp *resp)
+{
+	json_t *body = rig_api__parse_body(req, resp);
+	if (!body)
+		return;
+	struct rig_errs *errs = rig_api__errs_new(resp);
+	if (!errs)
+		goto out;
+	struct rig_jr jr = {errs, RIG_INVALID_FIELD, "", RIG_NO_INDEX};
+	static const char *const allowed[] = {"projectId", "name", NULL};
+	char id[RIG_ID_MAX + 1] = "";
+	const char *name = NULL;
+	rig_jr_known(&jr, body, allowed);
+	rig_jr_id(&jr, body, "projectId", false, false, id, NULL);
+	rig_jr_string(&jr, body, "name", true, RIG_MAX_NAME_BYTES, &name);
+	if (rig_errs_any(errs)) {
+		rig_problem_errs(resp, errs, 0);
+		goto out;
+	}
+	if (!id[0])
+		rig_api__new_id(id, "p-");
+	sqlite3 *conn = rig_db_acquire(req->app->db);
+	int rc = rig_api__begin(req, conn);
+	if (!rc)
+		rc = rig_project_insert(conn, id, name);
+	json_t *created = NULL;
+	if (!rc)
+		rc = rig_project_get(conn, id, store_project, &created);
+	if (rc == -RIG_LAYER_EXISTS) {
+		rig_problem(resp, RIG_INVALID_FIELD,
+			    json_pack("{s:s, s:s}", "pointer", "/projectId", "projectId", id),
+			    "project id '%s' is already in use", id);
+	} else if (rc) {
+		rig_api__fail(resp, rc, "creating the project");
+	} else {
+		rig_resp_json(resp, 201, created, NULL);
+		created = NULL;
+		rig_resp_header(resp, "Location", "/v1/projects/%s", id);
+		rig_api__commit(req, conn, resp);
+	}
+	json_decref(created);
+	rig_db_release(req->app->db, conn);
+out:
+	rig_errs_free(errs);
+	json_decref(body);
+}
+
+void rig_h_project_list(struct rig_req *req, struct rig_resp *resp)
+{
+	struct project_walk w = {.scopes = NULL};
+	long long after;
+	if (rig_api__page_start(req, resp, "projects", "", &w.page, &after))
+		return;
+	/* A token scoped to some projects lists only those: the walk filters rows
+	 * and ends itself once the page is full and one more row is readable. */
+	if (rig_scopes_level(req->scopes, NULL) < RIG_SCOPE_READ)
+		w.scopes = req->scopes;
+	size_t limit = w.scopes ? (size_t)INT64_MAX : w.page.limit + 1;
+	sqlite3 *conn = rig_db_acquire(req->app->db);
+	int rc = rig_project_list(conn, after, limit, collect_project, &w);
+	rig_db_release(req->app->db, conn);
+	if (rc < 0) {
+		json_decref(w.page.items);
+		rig_api__fail(resp, rc, "listing projects");
+		return;
+	}
+	rig_api__page_finish(req, resp, "projects", "", &w.page, "projects", NULL);
+}
+
+void rig_h_project_get(struct rig_req *req, struct rig_resp *resp)
+{
+	json_t *found = NULL;
+	sqlite3 *conn = rig_db_acquire(req->app->db);
+	int rc = rig_project_get(conn, req->params[0], store_project, &found);
+	rig_db_release(req->app->db, conn);
+	if (rc) {
+		rig_api__fail(resp, rc, "project");
+		return;
+	}
+	rig_resp_json(resp, 200, found, NULL);
+}
+
+void rig_h_project_delete(struct rig_req *req, struct rig_resp *resp)
+{
+	sqlite3 *conn = rig_db_acquire(req->app->db);
+	int rc = rig_api__begin(req, conn);
+	if (!rc)
+		rc = rig_project_delete(conn, req->params[0]);
+	if (rc) {
+		rig_api__fail(resp, rc, "project");
+	} else {
+		rig_resp_json(resp, 200, json_pack("{s:s, s:b}", "projectId", req->params[0],
+						   "deleted", 1), NULL);
+		rig_api__commit(req, conn, resp);
+	}
+	rig_db_release(req->app->db, conn);
+}
+
+/* ---- shots ---- */
+
+static json_t *shot_json(const struct rig_shot_row *row)
+{
+	return json_pack("{s:s, s:s, s:s, s:f, s:f, s:f, s:I, s:s}", "shotId", row->id,
+			 "projectId", row->project_id, "name", row->name, "fps", row->fps,
+			 "frameStart", row->frame_start, "frameEnd", row->frame_end, "version",
+			 (json_int_t)row->version, "createdAt", row->created_at);
+}
+
+static int collect_shot(void *ctx, const struct rig_shot_row *row)
+{
+	struct rig_page *p = ctx;
+	if (rig_page_take(p, row->seq))
+		json_array_append_new(p->items, shot_json(row));
+	return 0;
+}
+
+static int store_shot(void *ctx, const struct rig_shot_row *row)
+{
+	*(json_t **)ctx = shot_json(row);
+	return 0;
+}
+
+void rig_h_shot_create(struct rig_req *req, struct rig_resp *resp)
+{
+	json_t *body = rig_api__parse_body(req, resp);
+	if (!body)
+		return;
+	struct rig_errs *errs = rig_api__errs_new(resp);
+	if (!errs)
+		goto out;
+	struct rig_jr jr = {errs, RIG_INVALID_FIELD, "", RIG_NO_INDEX};
+	static const char *const allowed[] = {"shotId", "name", "fps", "frameStart", "frameEnd",
+					      NULL};
+	struct rig_shot_row row = {.fps = 24, .frame_start = 0, .frame_end = 100};
+	rig_strlcpy(row.project_id, req->params[0], sizeof row.project_id);
+	rig_jr_known(&jr, body, allowed);
+	rig_jr_id(&jr, body, "shotId", false, false, row.id, NULL);
+	rig_jr_string(&jr, body, "name", true, RIG_MAX_NAME_BYTES, &row.name);
+	if (rig_jr_number(&jr, body, "fps", false, &row.fps, NULL) == 0 &&
+	    !(row.fps > 0 && row.fps <= 1000))
+		rig_jr_fail(&jr, "fps", "fps must be in (0, 1000]");
+	rig_jr_number(&jr, body, "frameStart", false, &row.frame_start, NULL);
+	rig_jr_number(&jr, body, "frameEnd", false, &row.frame_end, NULL);
+	if (!rig_errs_any(errs) && !(row.frame_end >= row.frame_start))
+		rig_jr_fail(&jr, "frameEnd", "frameEnd must not be before frameStart");
+	if (rig_errs_any(errs)) {
+		rig_problem_errs(resp, errs, 0);
+		goto out;
+	}
+	if (!row.id[0])
+		rig_api__new_id(row.id, "s-");
+	sqlite3 *conn = rig_db_acquire(req->app->db);
+	int rc = rig_api__begin(req, conn);
+	if (!rc)
+		rc = rig_shot_insert(conn, &row);
+	json_t *created = NULL;
+	if (!rc)
+		rc = rig_shot_get(conn, row.id, store_shot, &created);
+	if (rc == -RIG_LAYER_EXISTS) {
+		rig_problem(resp, RIG_INVALID_FIELD,
+			    json_pack("{s:s, s:s}", "pointer", "/shotId", "shotId", row.id),
+			    "shot id '%s' is already in use", row.id);
+	} else if (rc == -RIG_NOT_FOUND) {
+		rig_problem(resp, RIG_NOT_FOUND, json_pack("{s:s}", "projectId", row.project_id),
+			    "project '%s' does not exist", row.project_id);
+	} else if (rc) {
+		rig_api__fail(resp, rc, "creating the shot");
+	} else {
+		rig_resp_json(resp, 201, created, NULL);
+		created = NULL;
+		rig_resp_header(resp, "Location", "/v1/shots/%s", row.id);
+		rig_api__etag(resp, 0);
+		rig_api__commit(req, conn, resp);
+	}
+	json_decref(created);
+	rig_db_release(req->app->db, conn);
+out:
+	rig_errs_free(errs);
+	json_decref(body);
+}
+
+void rig_h_shot_list(struct rig_req *req, struct rig_resp *resp)
+{
+	struct rig_page p;
+	long long after;
+	if (rig_api__page_start(req, resp, "shots", req->params[0], &p, &after))
+		return;
+	sqlite3 *conn = rig_db_acquire(req->app->db);
+	json_t *project = NULL;
+	int rc = rig_project_get(conn, req->params[0], store_project, &project);
+	json_decref(project);
+	if (!rc)
+		rc = rig_shot_list(conn, req->params[0], after, p.limit + 1, collect_shot, &p);
+	rig_db_release(req->app->db, conn);
+	if (rc) {
+		json_decref(p.items);
+		rig_api__fail(resp, rc, "project");
+		return;
+	}
+	rig_api__page_finish(req, resp, "shots", req->params[0], &p, "shots",
+			     json_pack("{s:s}", "projectId", req->params[0]));
+}
+
+void rig_h_shot_delete(struct rig_req *req, struct rig_resp *resp)
+{
+	long long expected = -1;
+	bool has_if_match;
+	if (rig_api__if_match(req, resp, &expected, &has_if_match))
+		return;
+	sqlite3 *conn = rig_db_acquire(req->app->db);
+	int rc = rig_api__begin(req, conn);
+	if (!rc)
+		rc = rig_shot_delete(conn, req->params[0], has_if_match ? expected : -1);
+	if (rc == -RIG_VERSION_CONFLICT) {
+		long long current = -1;
+		rig_shot_version(conn, req->params[0], &current);
+		rig_problem_status(resp, 412, RIG_VERSION_CONFLICT,
+				   json_pack("{s:s, s:I, s:I}", "shotId", req->params[0],
+					     "expectedVersion", (json_int_t)expected,
+					     "currentVersion", (json_int_t)current),
+				   "shot '%s' is at version %lld, not %lld", req->params[0], current,
+				   expected);
+	} else if (rc) {
+		rig_api__fail_shot(resp, rc, req->params[0]);
+	} else {
+		rig_resp_json(resp, 200, json_pack("{s:s, s:b}", "shotId", req->params[0],
+						   "deleted", 1), NULL);
+		rig_api__commit(req, conn, resp);
+	}
+	rig_db_release(req->app->db, conn);
+}

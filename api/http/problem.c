@@ -1,0 +1,147 @@
+/* Problem bodies of problem.h and the JSON response helper. */
+#include "api/http/problem.h"
+
+#include "api/http/request.h"
+#include "api/util/textbuf.h"
+#include "api/util/stamp.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void rig_resp_json(struct rig_resp *resp, int status, json_t *body, const char *content_type)
+{
+	char *text = json_dumps(body, JSON_COMPACT | JSON_REAL_PRECISION(17));
+	json_decref(body);
+	free(resp->body);
+	resp->body = text;
+	resp->body_len = text ? strlen(text) : 0;
+	resp->status = text ? status : 500;
+	resp->content_type = content_type ? content_type : "application/json";
+}
+
+/* A JSON string of text that may hold bytes from the request (ids, names). */
+static json_t *scrubbed(const char *text)
+{
+	char copy[RIG_ERR_DETAIL_MAX];
+	rig_strlcpy(copy, text, sizeof copy);
+	rig_utf8_scrub(copy);
+	return json_string(copy);
+}
+
+json_t *rig_err_to_json(const struct rig_err *e)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "code", json_string(rig_code_name(e->code)));
+	json_object_set_new(o, "detail", scrubbed(e->detail));
+	if (e->op_index != RIG_NO_INDEX)
+		json_object_set_new(o, "opIndex", json_integer(e->op_index));
+	if (e->pointer[0] || e->op_index != RIG_NO_INDEX)
+		json_object_set_new(o, "pointer", json_string(e->pointer));
+	if (e->layer_id[0])
+		json_object_set_new(o, "layerId", json_string(e->layer_id));
+	if (e->joint_id[0])
+		json_object_set_new(o, "jointId", json_string(e->joint_id));
+	if (e->vertex_index != RIG_NO_INDEX)
+		json_object_set_new(o, "vertexIndex", json_integer(e->vertex_index));
+	if (e->triangle_index != RIG_NO_INDEX)
+		json_object_set_new(o, "triangleIndex", json_integer(e->triangle_index));
+	if (e->joint_index != RIG_NO_INDEX)
+		json_object_set_new(o, "jointIndex", json_integer(e->joint_index));
+	if (e->influence_index != RIG_NO_INDEX)
+		json_object_set_new(o, "influenceIndex", json_integer(e->influence_index));
+	if (e->has_frame)
+		json_object_set_new(o, "frame", json_real(e->frame));
+	for (int i = 0; i < e->n_extra; i++)
+		json_object_set_new(o, e->extra[i].name, scrubbed(e->extra[i].value));
+	if (e->lock_id[0]) {
+		char at[RIG_TIMESTAMP_MAX];
+		rig_api__iso8601(at, e->expires_ms);
+		json_object_set_new(o, "lockId", json_string(e->lock_id));
+		json_object_set_new(o, "owner", json_string(e->owner));
+		json_object_set_new(o, "expiresAt", json_string(at));
+	}
+	return o;
+}
+
+static json_t *problem_base(enum rig_code code, const char *detail)
+{
+	char type[64];
+	snprintf(type, sizeof type, "/v1/errors/%s", rig_code_name(code));
+	json_t *o = json_object();
+	json_object_set_new(o, "type", json_string(type));
+	json_object_set_new(o, "title", json_string(rig_code_title(code)));
+	json_object_set_new(o, "status", json_integer(rig_code_status(code)));
+	json_object_set_new(o, "code", json_string(rig_code_name(code)));
+	json_object_set_new(o, "detail", json_string(detail));
+	json_object_set_new(o, "retryable", json_boolean(rig_code_retryable(code)));
+	return o;
+}
+
+json_t *rig_problem_from_errs(const struct rig_errs *errs)
+{
+	const struct rig_err *first = &errs->items[0];
+	char detail[RIG_ERR_DETAIL_MAX];
+	rig_strlcpy(detail, first->detail, sizeof detail);
+	rig_utf8_scrub(detail);
+	json_t *o = problem_base(first->code, detail);
+	json_t *list = json_array();
+	for (size_t i = 0; i < errs->count; i++)
+		json_array_append_new(list, rig_err_to_json(&errs->items[i]));
+	json_object_set_new(o, "errors", list);
+	if (errs->total > errs->count)
+		json_object_set_new(o, "errorCount", json_integer((json_int_t)errs->total));
+	return o;
+}
+
+static void problem_v(struct rig_resp *resp, int status, enum rig_code code, json_t *extra,
+		      const char *fmt, va_list ap)
+{
+	char detail[RIG_ERR_DETAIL_MAX];
+	vsnprintf(detail, sizeof detail, fmt, ap);
+	rig_utf8_scrub(detail);
+	json_t *o = problem_base(code, detail);
+	if (extra) {
+		json_object_update(o, extra);
+		json_decref(extra);
+	}
+	int st = status ? status : rig_code_status(code);
+	json_object_set_new(o, "status", json_integer(st));
+	rig_resp_json(resp, st, o, "application/problem+json");
+	if (code == RIG_MEMORY_BUSY)
+		rig_resp_header(resp, "Retry-After", "1");
+}
+
+void rig_problem(struct rig_resp *resp, enum rig_code code, json_t *extra, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	problem_v(resp, 0, code, extra, fmt, ap);
+	va_end(ap);
+}
+
+void rig_problem_status(struct rig_resp *resp, int status, enum rig_code code, json_t *extra,
+			const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	problem_v(resp, status, code, extra, fmt, ap);
+	va_end(ap);
+}
+
+void rig_problem_errs(struct rig_resp *resp, const struct rig_errs *errs, int status)
+{
+	/* Running out of memory is the server's condition, never the client's:
+	 * it answers alone, whatever else the request got wrong. */
+	for (size_t i = 0; i < errs->count; i++) {
+		if (errs->items[i].code != RIG_MEMORY_BUSY)
+			continue;
+		rig_problem(resp, RIG_MEMORY_BUSY, NULL, "%s", errs->items[i].detail);
+		return;
+	}
+	json_t *o = rig_problem_from_errs(errs);
+	int st = status ? status : rig_code_status(errs->items[0].code);
+	json_object_set_new(o, "status", json_integer(st));
+	rig_resp_json(resp, st, o, "application/problem+json");
+}

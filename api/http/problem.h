@@ -1,0 +1,40 @@
+/* RFC 9457 problem+json bodies built from enum rig_code and struct rig_err.
+ *
+ * A problem names its code, the catalogue type (/v1/errors/<CODE>), the fixed
+ * title, a detail, whether a retry can succeed, and — for validation — every
+ * violation found, each with its op index, JSON pointer and indices.
+ */
+#ifndef RIG_PROBLEM_H
+#define RIG_PROBLEM_H
+
+#include <jansson.h>
+
+#include "core/err.h"
+#include "api/http/exchange.h"
+
+/* One violation as a JSON object (new reference). */
+json_t *rig_err_to_json(const struct rig_err *e);
+
+/* A problem body for a list of violations (new reference): the first one sets
+ * code, detail and status; all kept ones are in "errors", plus "errorCount" when
+ * more were found than kept. */
+json_t *rig_problem_from_errs(const struct rig_errs *errs);
+
+/* Fills resp with a problem for one code; the detail is printf-formatted. Any
+ * extra members (may be NULL, reference stolen) are merged into the body. */
+void rig_problem(struct rig_resp *resp, enum rig_code code, json_t *extra, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* As rig_problem, answering with status instead of the code's default (e.g.
+ * 412 for a VERSION_CONFLICT found through If-Match). */
+void rig_problem_status(struct rig_resp *resp, int status, enum rig_code code, json_t *extra,
+			const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+/* Fills resp with rig_problem_from_errs(errs) at status (0 = the first code's). */
+void rig_problem_errs(struct rig_resp *resp, const struct rig_errs *errs, int status);
+
+/* Serialises body (reference stolen) into resp as JSON with the given status
+ * and content type (NULL = application/json). */
+void rig_resp_json(struct rig_resp *resp, int status, json_t *body, const char *content_type);
+
+#endif

@@ -1,0 +1,195 @@
+/* Helpers shared by the handlers (see request.h): body parsing, storage failures,
+ * write transactions with idempotent responses, conditional headers. Paging is
+ * in paging.c, ids and clocks in api/util/stamp.c, idempotency keys in
+ * idempotency.c.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/random.h>
+#include <time.h>
+
+#include "api/http/request.h"
+#include "api/http/idempotency.h"
+#include "api/edit/bulk.h"
+#include "api/util/membudget.h"
+#include "storage/receipts.h"
+#include "api/util/sha256.h"
+#include "api/util/textbuf.h"
+#include "storage/db.h"
+
+json_t *rig_api__parse_body(struct rig_req *req, struct rig_resp *resp)
+{
+	return rig_api__parse_body_bulk(req, resp, -1);
+}
+
+json_t *rig_api__parse_body_bulk(struct rig_req *req, struct rig_resp *resp, int mode)
+{
+	const char *ctype = rig_api__header(req, "Content-Type");
+	/* Bodies are JSON whatever the label says (curl -d sends form-urlencoded);
+	 * only a multipart upload is clearly something else. */
+	if (ctype && strncasecmp(ctype, "multipart/", 10) == 0) {
+		rig_problem(resp, RIG_UNSUPPORTED_MEDIA_TYPE,
+			    json_pack("{s:s}", "contentType", ctype),
+			    "content type '%.60s' is not application/json", ctype);
+		return NULL;
+	}
+	if (mode >= 0 && req->body_scratch && !req->bulk &&
+	    rig_bulk_extract(&req->bulk, req->body_scratch, req->body_len, (enum rig_bulk_mode)mode,
+			     RIG_BULK_MIN_BYTES) != 0) {
+		rig_problem(resp, RIG_MEMORY_BUSY, NULL,
+			    "the server ran out of memory reading the request body");
+		return NULL;
+	}
+	json_error_t jerr;
+	rig_membudget_parse_begin(req->app ? req->app->budget : NULL, req->mem);
+	json_t *doc = json_loadb(req->body ? req->body : "", req->body_len,
+				 JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &jerr);
+	bool starved = rig_membudget_parse_end();
+	if (!doc && (starved || json_error_code(&jerr) == json_error_out_of_memory)) {
+		rig_problem(resp, RIG_MEMORY_BUSY, NULL,
+			    "the server ran out of memory parsing the request body");
+		return NULL;
+	}
+	if (!doc) {
+		rig_problem(resp, RIG_MALFORMED_JSON,
+			    json_pack("{s:i, s:i, s:i}", "line", jerr.line, "column", jerr.column,
+				      "position", jerr.position),
+			    "%s at line %d column %d", jerr.text, jerr.line, jerr.column);
+		return NULL;
+	}
+	if (!json_is_object(doc)) {
+		json_decref(doc);
+		rig_problem(resp, RIG_MALFORMED_JSON, json_pack("{s:s}", "pointer", ""),
+			    "the request body must be a JSON object");
+		return NULL;
+	}
+	return doc;
+}
+
+void rig_api__fail(struct rig_resp *resp, int rc, const char *what)
+{
+	enum rig_code code = rc < 0 ? (enum rig_code)-rc : RIG_INTERNAL;
+	if (code <= RIG_OK || code >= RIG_CODE_COUNT)
+		code = RIG_INTERNAL;
+	if (code == RIG_NOT_FOUND)
+		rig_problem(resp, code, NULL, "%s: not found", what);
+	else if (code == RIG_STORAGE_UNAVAILABLE)
+		rig_problem(resp, code, NULL, "%s: the database is busy", what);
+	else if (code == RIG_STORAGE_FULL)
+		rig_problem(resp, code, NULL, "%s: the database's disk is full; nothing was written",
+			    what);
+	else
+		rig_problem(resp, code, NULL, "%s failed", what);
+	/* A full disk stays full until an operator acts: no Retry-After hint; a
+	 * memory refusal got its own from rig_problem. */
+	if (rig_code_retryable(code) && code != RIG_STORAGE_FULL && code != RIG_MEMORY_BUSY)
+		rig_resp_header(resp, "Retry-After", "1");
+}
+
+struct rig_errs *rig_api__errs_new(struct rig_resp *resp)
+{
+	struct rig_errs *errs = rig_errs_new();
+	if (!errs)
+		rig_problem(resp, RIG_MEMORY_BUSY, NULL, "the server ran out of memory");
+	return errs;
+}
+
+void rig_api__fail_shot(struct rig_resp *resp, int rc, const char *shot_id)
+{
+	if (rc == -RIG_NOT_FOUND)
+		rig_problem(resp, RIG_NOT_FOUND, json_pack("{s:s}", "shotId", shot_id),
+			    "shot '%s' does not exist", shot_id);
+	else
+		rig_api__fail(resp, rc, "reading the shot");
+}
+
+int rig_api__begin(struct rig_req *req, sqlite3 *conn)
+{
+	int rc = rig_db_begin_write(req->app->db, conn);
+	if (rc == 0 && (rc = rig_api__idem_recheck(req, conn)) != 0) {
+		/* Recorded meanwhile (or unreadable): apply nothing. */
+		rig_db_exec(conn, "ROLLBACK");
+		rig_db_end_write(req->app->db, conn);
+	}
+	return rc;
+}
+
+int rig_api__commit(struct rig_req *req, sqlite3 *conn, struct rig_resp *resp)
+{
+	int rc = rig_api__store_response(req, conn, resp);
+	if (rc == 0) {
+		int s = rig_db_exec(conn, "COMMIT");
+		rc = s == SQLITE_OK ? 0 : rig_db_fail(s);
+	}
+	if (rc) {
+		rig_db_exec(conn, "ROLLBACK");
+		free(resp->body);
+		resp->body = NULL;
+		resp->n_headers = 0;
+		rig_api__fail(resp, rc, "committing the write");
+	}
+	return rc;
+}
+
+void rig_api__etag(struct rig_resp *resp, long long version)
+{
+	rig_resp_header(resp, "ETag", "\"%lld\"", version);
+}
+
+int rig_api__if_match(struct rig_req *req, struct rig_resp *resp, long long *out, bool *present)
+{
+	const char *h = rig_api__header(req, "If-Match");
+	*out = -1;
+	*present = h != NULL;
+	if (!h)
+		return 0;
+	size_t len = strlen(h);
+	char *end = NULL;
+	long long v = -1;
+	if (len >= 3 && h[0] == '"' && isdigit((unsigned char)h[1]) && h[len - 1] == '"') {
+		errno = 0;
+		v = strtoll(h + 1, &end, 10);
+		if (errno || end != h + len - 1)
+			v = -1;
+	}
+	if (v < 0) {
+		rig_problem(resp, RIG_PRECONDITION_INVALID, json_pack("{s:s}", "parameter", "If-Match"),
+			    "If-Match must be one quoted version such as \"12\"");
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+bool rig_api__none_match(struct rig_req *req, const char *tag)
+{
+	const char *h = rig_api__header(req, "If-None-Match");
+	if (!h)
+		return false;
+	size_t tag_len = strlen(tag);
+	for (const char *p = h; *p;) {
+		while (*p == ' ' || *p == '\t' || *p == ',')
+			p++;
+		if (*p == '*')
+			return true;
+		if (p[0] == 'W' && p[1] == '/')
+			p += 2;
+		const char *end = p;
+		if (*end == '"') {
+			end = strchr(end + 1, '"');
+			end = end ? end + 1 : p + strlen(p);
+		} else {
+			while (*end && *end != ',')
+				end++;
+		}
+		if ((size_t)(end - p) == tag_len && memcmp(p, tag, tag_len) == 0)
+			return true;
+		p = end;
+	}
+	return false;
+}
+

@@ -1,0 +1,82 @@
+/* What every handler uses to read a request and answer it: the handler type,
+ * body parsing, storage failures as problems, write transactions with
+ * idempotent responses, conditional headers. Public entry points are in
+ * exchange.h and api/app.h.
+ */
+#ifndef RIG_REQUEST_H
+#define RIG_REQUEST_H
+
+#include <jansson.h>
+#include <sqlite3.h>
+#include <stdbool.h>
+
+#include "api/app.h"
+#include "api/http/exchange.h"
+#include "api/http/problem.h"
+#include "storage/shot_model.h"
+
+typedef void (*rig_handler)(struct rig_req *req, struct rig_resp *resp);
+
+/* Parses the request body as one JSON document (UTF-8, no duplicate keys, no
+ * trailing data; jansson rejects NaN, Infinity and out-of-range numbers). On
+ * failure fills resp with a 400/415 problem and returns NULL. New reference. */
+json_t *rig_api__parse_body(struct rig_req *req, struct rig_resp *resp);
+
+/* Bodies at least this long go through the compact array decoder (bulk.h). */
+#define RIG_BULK_MIN_BYTES ((size_t)0) /* every body: the path every test exercises */
+
+/* As rig_api__parse_body, first decoding the large skin arrays of a body laid
+ * out as mode (enum rig_bulk_mode; -1: none) into req->bulk. Running out of
+ * memory (or past the memory budget) while parsing is 503 MEMORY_BUSY. */
+json_t *rig_api__parse_body_bulk(struct rig_req *req, struct rig_resp *resp, int mode);
+
+/* Answers a storage failure (negative enum rig_code) as a problem. */
+void rig_api__fail(struct rig_resp *resp, int rc, const char *what);
+
+/* Returns a new, empty error list (rig_errs_new); free with rig_errs_free.
+ * When out of memory fills resp with 503 MEMORY_BUSY (Retry-After: 1) and
+ * returns NULL: running out of memory is the server's condition. */
+struct rig_errs *rig_api__errs_new(struct rig_resp *resp);
+
+/* As rig_api__fail for a shot lookup: a missing shot is a 404 naming shotId. */
+void rig_api__fail_shot(struct rig_resp *resp, int rc, const char *shot_id);
+
+/* Begins a write transaction on conn, a connection borrowed from the request's
+ * database (rig_db_begin_write), then looks the request's idempotency key up
+ * again under the write lock (rig_api__idem_recheck). Returns 0 with the
+ * transaction open, or a negative rig code with none open: the database is
+ * busy, or the key was recorded meanwhile (-RIG_IDEMPOTENCY_IN_PROGRESS; the
+ * router then answers the stored response whatever problem the handler puts in
+ * resp). */
+int rig_api__begin(struct rig_req *req, sqlite3 *conn);
+
+/* Finishes a successful write: stores resp under the request's idempotency key
+ * (if any) and commits. On failure rolls back, replaces resp with a problem and
+ * returns a negative rig code. */
+int rig_api__commit(struct rig_req *req, sqlite3 *conn, struct rig_resp *resp);
+
+/* A query parameter, or NULL. */
+static inline const char *rig_api__query(struct rig_req *req, const char *name)
+{
+	return req->query ? req->query(req->ctx, name) : NULL;
+}
+
+static inline const char *rig_api__header(struct rig_req *req, const char *name)
+{
+	return req->header ? req->header(req->ctx, name) : NULL;
+}
+
+/* True when If-None-Match names tag (a quoted strong tag such as "\"12\""):
+ * "*", or a comma-separated list compared weakly (W/ prefixes ignored), as
+ * RFC 9110 §13.1.2 asks. */
+bool rig_api__none_match(struct rig_req *req, const char *tag);
+
+/* Sets ETag: "<version>" on resp. */
+void rig_api__etag(struct rig_resp *resp, long long version);
+
+/* Parses If-Match: "<n>" (strong, quoted). Returns 0 and *present=false (*out -1) when
+ * the header is absent, 0 with *out set when valid, -1 with resp filled (400) and *out -1
+ * when malformed. */
+int rig_api__if_match(struct rig_req *req, struct rig_resp *resp, long long *out, bool *present);
+
+#endif

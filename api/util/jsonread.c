@@ -1,0 +1,147 @@
+/* Field reads of jsonread.h. */
+#include "api/util/jsonread.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/ids.h"
+
+int rig_jr_fail(const struct rig_jr *jr, const char *key, const char *fmt, ...)
+{
+	struct rig_err *e = rig_errs_add(jr->errs, jr->code, "%s", "");
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(e->detail, sizeof e->detail, fmt, ap);
+	va_end(ap);
+	if (key && key[0])
+		snprintf(e->pointer, sizeof e->pointer, "%s/%s", jr->base, key);
+	else
+		snprintf(e->pointer, sizeof e->pointer, "%s", jr->base);
+	e->op_index = jr->op_index;
+	return -1;
+}
+
+int rig_jr_out_of_memory(const struct rig_jr *jr, const char *key)
+{
+	struct rig_err *e = rig_errs_add(jr->errs, RIG_MEMORY_BUSY,
+					 "the server ran out of memory decoding '%s'", key);
+	e->op_index = jr->op_index;
+	snprintf(e->pointer, sizeof e->pointer, "%s/%s", jr->base, key);
+	return -1;
+}
+
+int rig_jr_known(const struct rig_jr *jr, json_t *obj, const char *const *allowed)
+{
+	const char *key;
+	json_t *value;
+	int rc = 0;
+	json_object_foreach(obj, key, value) {
+		bool ok = false;
+		for (const char *const *a = allowed; *a && !ok; a++)
+			ok = strcmp(*a, key) == 0;
+		if (!ok)
+			rc = rig_jr_fail(jr, key, "unknown field '%.60s'", key);
+	}
+	return rc;
+}
+
+static json_t *member(const struct rig_jr *jr, json_t *obj, const char *key, bool required,
+		      int *rc)
+{
+	json_t *v = json_object_get(obj, key);
+	*rc = 0;
+	if (!v && required)
+		*rc = rig_jr_fail(jr, key, "field '%s' is required", key);
+	return v;
+}
+
+int rig_jr_string(const struct rig_jr *jr, json_t *obj, const char *key, bool required,
+		  size_t max_bytes, const char **out)
+{
+	int rc;
+	json_t *v = member(jr, obj, key, required, &rc);
+	if (!v)
+		return rc;
+	if (!json_is_string(v))
+		return rig_jr_fail(jr, key, "field '%s' must be a string", key);
+	size_t len = json_string_length(v);
+	if (len < 1 || len > max_bytes)
+		return rig_jr_fail(jr, key, "field '%s' must be 1 to %zu bytes long", key, max_bytes);
+	if (memchr(json_string_value(v), '\0', len))
+		return rig_jr_fail(jr, key, "field '%s' must not contain NUL characters", key);
+	*out = json_string_value(v);
+	return 0;
+}
+
+int rig_jr_id(const struct rig_jr *jr, json_t *obj, const char *key, bool required,
+	      bool nullable, char *out, bool *is_null)
+{
+	int rc;
+	json_t *v = member(jr, obj, key, required, &rc);
+	if (is_null)
+		*is_null = false;
+	if (!v)
+		return rc;
+	if (json_is_null(v) && nullable) {
+		*is_null = true;
+		return 0;
+	}
+	if (!json_is_string(v) || !rig_id_is_valid_n(json_string_value(v), json_string_length(v)))
+		return rig_jr_fail(jr, key,
+				   "field '%s' must be an id of 1-64 characters [A-Za-z0-9_.:-]"
+				   " other than '.' and '..'%s",
+				   key, nullable ? " or null" : "");
+	memcpy(out, json_string_value(v), json_string_length(v) + 1);
+	return 0;
+}
+
+int rig_jr_number(const struct rig_jr *jr, json_t *obj, const char *key, bool required,
+		  double *out, bool *present)
+{
+	int rc;
+	json_t *v = member(jr, obj, key, required, &rc);
+	if (present)
+		*present = v != NULL;
+	if (!v)
+		return rc;
+	if (!json_is_number(v) || !isfinite(json_number_value(v)))
+		return rig_jr_fail(jr, key, "field '%s' must be a finite number", key);
+	*out = json_number_value(v);
+	return 0;
+}
+
+int rig_jr_int(const struct rig_jr *jr, json_t *obj, const char *key, bool required,
+	       long long min, long long max, long long *out, bool *present)
+{
+	int rc;
+	json_t *v = member(jr, obj, key, required, &rc);
+	if (present)
+		*present = v != NULL;
+	if (!v)
+		return rc;
+	return rig_jr_index(jr, v, key, min, max, out);
+}
+
+int rig_jr_index(const struct rig_jr *jr, json_t *value, const char *key, long long min,
+		 long long max, long long *out)
+{
+	long long n;
+	if (json_is_integer(value)) {
+		n = json_integer_value(value);
+	} else if (json_is_real(value)) {
+		double d = json_real_value(value);
+		if (!(d >= -9.2e18 && d <= 9.2e18) || d != floor(d))
+			goto fail;
+		n = (long long)d;
+	} else {
+		goto fail;
+	}
+	if (n < min || n > max)
+		goto fail;
+	*out = n;
+	return 0;
+fail:
+	return rig_jr_fail(jr, key, "field '%s' must be an integer in [%lld, %lld]", key, min, max);
+}
