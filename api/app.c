@@ -84,33 +84,25 @@ int rig_app_init(struct rig_app *app, struct rig_db *db, const struct rig_app_li
 	app->read_cache = rig_read_cache_new(limits->read_cache_bytes);
 	app->ratelimit = limits->rate_limit > 0 ? rig_ratelimit_new(limits->rate_limit) : NULL;
 	app->budget = rig_membudget_new(limits->memory_budget_bytes);
-	if (!app->inflight || !app->shot_cache || !app->read_cache || !app->budget ||
-	    (limits->rate_limit > 0 && !app->ratelimit)) {
-		rig_api__inflight_free(app->inflight);
-		rig_shot_cache_free(app->shot_cache);
-		rig_read_cache_free(app->read_cache);
-		rig_ratelimit_free(app->ratelimit);
-		rig_membudget_free(app->budget);
+	if (app->inflight && app->shot_cache && app->read_cache && app->budget &&
+	    (limits->rate_limit <= 0 || app->ratelimit))
+		app->committer = rig_committer_start(app); /* every edit's transaction sequence */
+	if (!app->committer) {
+		rig_app_release(app);
 		return -1;
 	}
-	app->committer = rig_committer_start(app); /* NULL: batches commit one by one */
 	return 0;
 }
 
 void rig_app_release(struct rig_app *app)
 {
 	rig_committer_stop(app->committer);
-	app->committer = NULL;
 	rig_api__inflight_free(app->inflight);
 	rig_shot_cache_free(app->shot_cache);
-	app->shot_cache = NULL;
 	rig_read_cache_free(app->read_cache);
-	app->read_cache = NULL;
 	rig_ratelimit_free(app->ratelimit);
-	app->ratelimit = NULL;
 	rig_membudget_free(app->budget);
-	app->budget = NULL;
-	app->inflight = NULL;
+	memset(app, 0, sizeof *app);
 }
 
 long long rig_app_housekeeping(struct rig_app *app)

@@ -16,6 +16,15 @@
 #include "storage/shot_repo.h"
 #include "storage/db.h"
 
+/* Records a storage failure (rc, a negative rig code) as r's outcome. */
+static void fail(struct rig_batch_result *r, enum rig_batch_outcome outcome, int rc,
+		 const char *what)
+{
+	r->outcome = outcome;
+	r->rc = rc;
+	r->what = what;
+}
+
 /* Loads the shot into *out, from the write path's cache when it still mirrors
  * the stored shot, else from the database. */
 static int load_for_batch(struct rig_shot_model *out, sqlite3 *conn, const struct rig_batch *b)
@@ -107,16 +116,6 @@ static json_t *receipt_json(const struct rig_batch *b, const struct rig_op *ops,
 	return r;
 }
 
-static void version_conflict(struct rig_resp *resp, const struct rig_batch *b, long long current)
-{
-	rig_problem_status(resp, b->conflict_status, RIG_VERSION_CONFLICT,
-			   json_pack("{s:s, s:I, s:I}", "shotId", b->shot_id, "expectedVersion",
-				     (json_int_t)b->expected_version, "currentVersion",
-				     (json_int_t)current),
-			   "shot '%s' is at version %lld, not %lld", b->shot_id, current,
-			   b->expected_version);
-}
-
 /* Collects the live locks of other owners, one entry per locked layer. */
 struct lock_collect {
 	const char *principal;
@@ -148,9 +147,9 @@ static int collect_lock(void *ctx, const struct rig_lock *lock)
 }
 
 /* LOCK_LOST unless lock_id is a live lock of this shot held by the actor at
- * fencing_token. Returns 0 or -1 with resp filled. */
+ * fencing_token. Returns 0, or -1 with r's outcome set. */
 static int check_fence(sqlite3 *conn, const struct rig_batch *b, long long now_ms,
-		       struct rig_resp *resp)
+		       struct rig_batch_result *r)
 {
 	struct rig_lock lock;
 	int rc = rig_lock_get(conn, b->lock_id, &lock);
@@ -168,13 +167,11 @@ static int check_fence(sqlite3 *conn, const struct rig_batch *b, long long now_m
 	else if (lock.fencing_token != b->fencing_token)
 		why = "has another fencing token";
 	if (rc && rc != -RIG_NOT_FOUND) {
-		rig_api__fail(resp, rc, "reading the lock");
+		fail(r, RIG_BATCH_STORAGE, rc, "reading the lock");
 	} else if (why) {
-		rig_problem(resp, RIG_LOCK_LOST,
-			    json_pack("{s:s, s:I, s:I}", "lockId", b->lock_id, "fencingToken",
-				      (json_int_t)b->fencing_token, "currentFencingToken",
-				      (json_int_t)(rc ? 0 : lock.fencing_token)),
-			    "lock '%s' %s", b->lock_id, why);
+		r->outcome = RIG_BATCH_LOCK_LOST;
+		r->lock_why = why;
+		r->current_fencing_token = rc ? 0 : lock.fencing_token;
 	}
 	rig_lock_release(&lock);
 	return (rc && rc != -RIG_NOT_FOUND) || why ? -1 : 0;
@@ -200,53 +197,48 @@ static bool changes_structure(const struct rig_op *ops, size_t n)
 	return false;
 }
 
-int rig_batch_apply(sqlite3 *conn, const struct rig_batch *b, struct rig_resp *resp,
-		    json_t **out_receipt)
+int rig_batch_apply(sqlite3 *conn, const struct rig_batch *b, struct rig_batch_result *r)
 {
-	*out_receipt = NULL;
-	struct rig_errs *errs = rig_api__errs_new(resp);
+	memset(r, 0, sizeof *r);
+	r->outcome = RIG_BATCH_NO_MEMORY;
+	struct rig_errs *errs = r->errs = rig_errs_new();
 	struct rig_shot_model model;
 	memset(&model, 0, sizeof model);
 	struct rig_op_ctx ctx = {&model, conn, errs, json_array(), json_object(), -1, NULL, 0};
 	struct lock_collect locks = {b->principal, NULL, 0, 0};
 	size_t n_ops = json_array_size(b->ops);
 	struct rig_op *ops = NULL;
-	int rc = -1;
 	if (!errs)
 		goto out;
+	r->outcome = RIG_BATCH_INVALID;
 	ops = b->decoded ? b->decoded : rig_batch_decode(b->ops, NULL, errs);
-	if (!ops) {
-		rig_problem_errs(resp, errs, 0);
+	if (!ops)
 		goto out;
-	}
 	int src = load_for_batch(&model, conn, b);
 	if (src) {
-		rig_api__fail_shot(resp, src, b->shot_id);
+		fail(r, RIG_BATCH_SHOT_UNREADABLE, src, "reading the shot");
 		goto out;
 	}
+	r->from_version = model.version;
 	if (b->has_expected_version && model.version != b->expected_version) {
-		version_conflict(resp, b, model.version);
+		r->outcome = RIG_BATCH_VERSION_CONFLICT;
 		goto out;
 	}
 	long long now_ms = rig_api__now_ms();
-	if (b->has_fence && check_fence(conn, b, now_ms, resp))
+	if (b->has_fence && check_fence(conn, b, now_ms, r))
 		goto out;
 	src = rig_locks_live(conn, model.id, now_ms, collect_lock, &locks);
 	if (src) {
-		rig_api__fail(resp, src, "reading locks");
+		fail(r, RIG_BATCH_STORAGE, src, "reading locks");
 		goto out;
 	}
 	ctx.locks = locks.items;
 	ctx.n_locks = locks.n;
-	for (size_t i = 0; i < n_ops; i++) {
-		if (rig_op_apply(&ctx, &ops[i]) != 0) {
-			rig_problem_errs(resp, errs, 0);
+	for (size_t i = 0; i < n_ops; i++)
+		if (rig_op_apply(&ctx, &ops[i]) != 0)
 			goto out;
-		}
-	}
 	if (changes_structure(ops, n_ops) && rig_ops_validate_shot(&ctx) != 0) {
 		attribute(errs, 0, &ctx, n_ops);
-		rig_problem_errs(resp, errs, 0);
 		goto out;
 	}
 	json_t *receipt = receipt_json(b, ops, n_ops, &ctx, model.version);
@@ -261,14 +253,16 @@ int rig_batch_apply(sqlite3 *conn, const struct rig_batch *b, struct rig_resp *r
 		free(text);
 		if (src) {
 			json_decref(receipt);
-			rig_api__fail(resp, src, "writing the batch");
+			fail(r, RIG_BATCH_STORAGE, src, "writing the batch");
 			goto out;
 		}
 		if (b->use_cache)
 			rig_shot_cache_hold(b->app->shot_cache, &model, model.version + 1);
 	}
-	*out_receipt = receipt;
-	rc = 0;
+	r->outcome = RIG_BATCH_APPLIED;
+	r->receipt = receipt;
+	r->receipt_id = json_string_value(json_object_get(receipt, "receiptId"));
+	r->to_version = r->from_version + 1;
 out:
 	for (size_t i = 0; ops && !b->decoded && i < n_ops; i++)
 		rig_op_release(&ops[i]);
@@ -278,22 +272,14 @@ out:
 	rig_shot_model_release(&model);
 	json_decref(ctx.changed);
 	json_decref(ctx.last_op);
-	rig_errs_free(errs);
-	return rc;
+	return r->outcome == RIG_BATCH_APPLIED ? 0 : -1;
 }
 
-int rig_batch_run(struct rig_req *req, sqlite3 *conn, const struct rig_batch *b,
-		  struct rig_resp *resp, json_t **out_receipt)
+void rig_batch_result_release(struct rig_batch_result *r)
 {
-	int rc = rig_api__begin(req, conn);
-	if (rc) {
-		rig_api__fail(resp, rc, "starting the batch");
-		return -1;
-	}
-	rc = rig_batch_apply(conn, b, resp, out_receipt);
-	if (rc || b->dry_run)
-		rig_db_exec(conn, "ROLLBACK");
-	return rc;
+	rig_errs_free(r->errs);
+	json_decref(r->receipt);
+	memset(r, 0, sizeof *r);
 }
 
 int rig_batch_read_fence(struct rig_batch *b, json_t *body, const struct rig_jr *jr)

@@ -1,12 +1,12 @@
 /* The edit pipeline: one batch of ops applied atomically to one shot.
  *
- * Direct batches (POST /v1/shots/{id}/edits) and, later, plan validation and
- * apply all run rig_batch_run(): decode every op, lock the database (BEGIN
- * IMMEDIATE), load the shot, check the expected version, apply the ops in order,
- * validate the whole shot, then either roll back (dry run or failure) or write
- * the changes, bump the version by one and store the receipt in the same
- * transaction. The caller commits with rig_api__commit() so an idempotent
- * response is stored in that transaction too.
+ * Direct batches (POST /v1/shots/{id}/edits), plan validation and plan apply
+ * all run rig_batch_apply(): decode every op, load the shot, check the
+ * expected version, apply the ops in order, validate the whole shot, then
+ * write the changes, bump the version by one and store the receipt. It
+ * returns what happened as data (struct rig_batch_result); only handlers turn
+ * that into a response. Writes run it inside the committer's transaction
+ * sequence (committer.h), validation inside a read snapshot.
  */
 #ifndef RIG_BATCH_H
 #define RIG_BATCH_H
@@ -15,7 +15,7 @@
 #include <sqlite3.h>
 #include <stdbool.h>
 
-#include "api/http/request.h"
+#include "api/app.h"
 #include "api/util/jsonread.h"
 #include "api/edit/ops.h"
 
@@ -25,7 +25,7 @@ struct rig_batch {
 	struct rig_op *decoded; /* ops already decoded (borrowed; used once), or NULL */
 	bool has_expected_version;
 	long long expected_version;
-	int conflict_status; /* 409 for a body expectedVersion, 412 for If-Match */
+	bool expected_by_if_match; /* the expectation came from If-Match (answered 412, not 409) */
 	bool dry_run;
 	const char *actor;
 	const char *principal; /* owns locks (exchange.h) */
@@ -39,20 +39,41 @@ struct rig_batch {
 	long long fencing_token;
 };
 
-/* Runs the batch on conn: decodes the ops, begins the write transaction and
- * applies them (rig_batch_apply). On success returns 0 with *out_receipt (new
- * reference) and, unless dry_run, the transaction still open for the caller to
- * commit. On failure fills resp with the problem, rolls back and returns -1 with
- * *out_receipt NULL. */
-int rig_batch_run(struct rig_req *req, sqlite3 *conn, const struct rig_batch *batch,
-		  struct rig_resp *resp, json_t **out_receipt);
+/* How a batch ended. Only APPLIED carries a receipt. */
+enum rig_batch_outcome {
+	RIG_BATCH_APPLIED,          /* applied (and, unless dry_run, written): receipt */
+	RIG_BATCH_INVALID,          /* the ops break rules: errs (each with opIndex and pointer) */
+	RIG_BATCH_VERSION_CONFLICT, /* the shot is at from_version, not expected_version */
+	RIG_BATCH_LOCK_LOST,        /* the fence does not hold: lock_why, current_fencing_token */
+	RIG_BATCH_SHOT_UNREADABLE,  /* the shot could not be read: rc (-RIG_NOT_FOUND: none) */
+	RIG_BATCH_STORAGE,          /* reading or writing failed: rc and what */
+	RIG_BATCH_NO_MEMORY,        /* no memory for the error list itself */
+};
 
-/* The same inside a transaction the caller opened (and will end, whatever
- * happens): decodes, loads the shot, checks the expected version, the fence and
- * the locks, applies, validates, and unless dry_run writes the changes, the new
- * version and the receipt. Returns 0 with *out_receipt, or -1 with resp filled. */
-int rig_batch_apply(sqlite3 *conn, const struct rig_batch *batch, struct rig_resp *resp,
-		    json_t **out_receipt);
+/* What rig_batch_apply found; release with rig_batch_result_release. */
+struct rig_batch_result {
+	enum rig_batch_outcome outcome;
+	struct rig_errs *errs;  /* violations (INVALID); owned */
+	json_t *receipt;        /* APPLIED; owned */
+	const char *receipt_id; /* in receipt; JSON null for a dry run */
+	long long from_version; /* the shot's version when the batch started (once read) */
+	long long to_version;   /* APPLIED: from_version + 1 */
+	int rc;                 /* SHOT_UNREADABLE, STORAGE: a negative rig code */
+	const char *what;       /* STORAGE: what failed ("writing the batch") */
+	const char *lock_why;   /* LOCK_LOST: why the fence does not hold ("has expired") */
+	long long current_fencing_token; /* LOCK_LOST: the lock's token now, 0 when gone */
+};
+
+/* Runs the batch inside a write transaction the caller opened (and will end,
+ * whatever happens): decodes (unless decoded), loads the shot, checks the
+ * expected version, the fence and the locks, applies the ops in order,
+ * validates, and unless dry_run writes the changes, the new version and the
+ * receipt. Fills *r (always; release it) and returns 0 when APPLIED, else -1.
+ * The caller decides what the outcome means to its client. */
+int rig_batch_apply(sqlite3 *conn, const struct rig_batch *b, struct rig_batch_result *r);
+
+/* Frees what a result holds and zeroes it. */
+void rig_batch_result_release(struct rig_batch_result *r);
 
 /* Reads the optional lockId and fencingToken of body (they go together) into
  * b's fence. Returns 0, or -1 with violations recorded through jr. */

@@ -1,6 +1,5 @@
-/* The group committer of committer.h. */
+/* The committer of committer.h: the transaction sequence of every edit. */
 #include "api/edit/committer.h"
-#include "api/http/idempotency.h"
 #include "storage/db.h"
 
 #include <pthread.h>
@@ -10,10 +9,8 @@
 #define MAX_GROUP 64
 
 struct job {
-	struct rig_req *req;
-	const struct rig_batch *batch;
-	struct rig_resp *resp;
-	bool applied; /* inside the group, waiting for the COMMIT */
+	struct rig_write *w;
+	bool applied; /* written inside the group, waiting for the COMMIT */
 	bool done;
 	struct job *next;
 };
@@ -52,47 +49,65 @@ static bool undo_one(sqlite3 *db)
 	       !sqlite3_get_autocommit(db);
 }
 
-/* Runs one batch inside the group's transaction, under its own savepoint.
- * Returns 0 when applied, 1 when the batch failed alone (its problem is in
- * its response, the group goes on), -1 when the group's transaction is lost. */
+static int run_hook(rig_write_hook hook, struct rig_write *w, sqlite3 *conn)
+{
+	return hook ? hook(w, conn) : 0;
+}
+
+/* Runs one write inside the group's transaction, under its own savepoint.
+ * Returns 0 when it is settled alone (done, refused, failed or undone: the
+ * group goes on), -1 when the group's transaction is lost. */
 static int apply_one(struct rig_committer *c, struct job *j)
 {
-	json_t *receipt = NULL;
-	/* The key may have been recorded since the request's first lookup (by
-	 * another process on the database): look again under the group's write
-	 * lock, before this batch writes anything. rig_api__idem_run answers the
-	 * stored response in place of the placeholder problem. */
-	int rc = rig_api__idem_recheck(j->req, c->conn);
-	if (rc) {
-		rig_api__fail(j->resp, rc, "checking the idempotency key");
-		return sqlite3_get_autocommit(c->conn) ? -1 : 1;
+	struct rig_write *w = j->w;
+	if (run_hook(w->recheck, w, c->conn)) {
+		w->state = RIG_WRITE_REFUSED;
+		return sqlite3_get_autocommit(c->conn) ? -1 : 0;
 	}
 	if (!exec_ok(c->conn, "SAVEPOINT batch"))
 		return -1;
-	if (rig_batch_apply(c->conn, j->batch, j->resp, &receipt) != 0)
-		return undo_one(c->conn) ? 1 : -1;
-	long long to = json_integer_value(json_object_get(receipt, "toVersion"));
-	rig_resp_json(j->resp, 201, receipt, NULL);
-	rig_api__etag(j->resp, to);
-	rc = rig_api__store_response(j->req, c->conn, j->resp);
-	if (rc || !exec_ok(c->conn, "RELEASE batch") || sqlite3_get_autocommit(c->conn)) {
-		bool intact = rc && undo_one(c->conn);
+	if (run_hook(w->prepare, w, c->conn)) {
+		w->state = RIG_WRITE_REFUSED;
+		return undo_one(c->conn) ? 0 : -1;
+	}
+	if (rig_batch_apply(c->conn, w->batch, &w->result) != 0) {
+		w->state = RIG_WRITE_FAILED;
+		return undo_one(c->conn) ? 0 : -1;
+	}
+	int rc = run_hook(w->finish, w, c->conn);
+	if (!rc)
+		rc = run_hook(w->record, w, c->conn);
+	if (rc) { /* nothing of this write may stay */
 		rig_shot_cache_settle(c->app->shot_cache, false);
-		rig_resp_release(j->resp);
-		rig_api__fail(j->resp, rc ? rc : lost_code(c->conn), "storing the batch");
-		return intact ? 1 : -1;
+		w->state = RIG_WRITE_UNDONE;
+		w->rc = rc;
+		if (!w->what)
+			w->what = "storing the batch";
+		return undo_one(c->conn) ? 0 : -1;
+	}
+	if (w->batch->dry_run) { /* it wrote nothing; its answer stands whatever follows */
+		w->state = RIG_WRITE_DONE;
+		return undo_one(c->conn) ? 0 : -1;
+	}
+	if (!exec_ok(c->conn, "RELEASE batch") || sqlite3_get_autocommit(c->conn)) {
+		rig_shot_cache_settle(c->app->shot_cache, false);
+		w->state = RIG_WRITE_UNDONE;
+		w->rc = lost_code(c->conn);
+		w->what = "storing the batch";
+		return -1;
 	}
 	/* Later batches of the group may start from this model: the group's
 	 * transaction already holds its writes. A failed COMMIT drops it below. */
 	rig_shot_cache_settle(c->app->shot_cache, true);
+	w->state = RIG_WRITE_DONE;
 	j->applied = true;
 	return 0;
 }
 
-/* Begins, applies and commits one group; answers every job in it. A batch is
- * answered 201 only when the COMMIT holding it returned; when the group's
- * transaction is lost, no batch of it was written, so each is answered 503
- * and may be retried. */
+/* Begins, applies and commits one group and settles every write in it. A
+ * write is DONE only when the COMMIT holding it returned; when the group's
+ * transaction is lost, none of its writes was kept, so each is LOST and may
+ * be retried. */
 static void run_group(struct rig_committer *c, struct job *group)
 {
 	int rc = rig_db_begin_write(c->app->db, c->conn);
@@ -100,15 +115,16 @@ static void run_group(struct rig_committer *c, struct job *group)
 	int lost_rc = rc ? rc : -RIG_STORAGE_UNAVAILABLE;
 	for (struct job *j = group; j; j = j->next) {
 		if (lost) {
-			rig_resp_release(j->resp);
-			rig_api__fail(j->resp, lost_rc, "committing the batch");
+			j->w->state = RIG_WRITE_LOST;
 			continue;
 		}
 		if (apply_one(c, j) < 0) {
 			lost = true;
 			lost_rc = lost_code(c->conn);
-			if (j->resp->status == 0) /* its savepoint never opened */
-				rig_api__fail(j->resp, lost_rc, "starting the batch");
+			if (j->w->state == RIG_WRITE_QUEUED) { /* its savepoint never opened */
+				j->w->state = RIG_WRITE_LOST;
+				j->w->what = "starting the batch";
+			}
 		}
 	}
 	if (!lost && !exec_ok(c->conn, "COMMIT")) {
@@ -119,12 +135,16 @@ static void run_group(struct rig_committer *c, struct job *group)
 		if (!sqlite3_get_autocommit(c->conn))
 			exec_ok(c->conn, "ROLLBACK");
 		rig_shot_cache_forget(c->app->shot_cache);
-		for (struct job *j = group; j; j = j->next) {
-			if (!j->applied)
-				continue;
-			rig_resp_release(j->resp);
-			rig_api__fail(j->resp, lost_rc, "committing the batch");
-		}
+		for (struct job *j = group; j; j = j->next)
+			if (j->applied)
+				j->w->state = RIG_WRITE_LOST;
+	}
+	for (struct job *j = group; j; j = j->next) {
+		if (j->w->state != RIG_WRITE_LOST)
+			continue;
+		j->w->rc = lost_rc;
+		if (!j->w->what)
+			j->w->what = "committing the batch";
 	}
 	if (rc == 0)
 		rig_db_end_write(c->app->db, c->conn);
@@ -191,10 +211,10 @@ struct rig_committer *rig_committer_start(struct rig_app *app)
 	return c;
 }
 
-void rig_committer_run(struct rig_committer *c, struct rig_req *req, const struct rig_batch *b,
-		       struct rig_resp *resp)
+void rig_committer_run(struct rig_committer *c, struct rig_write *w)
 {
-	struct job j = {.req = req, .batch = b, .resp = resp};
+	w->state = RIG_WRITE_QUEUED;
+	struct job j = {.w = w};
 	pthread_mutex_lock(&c->lock);
 	if (!c->running && !c->head && !c->stopping) {
 		/* Idle: commit this lone batch on the caller's thread, sparing it two

@@ -1,14 +1,15 @@
 /* POST /v1/shots/{shotId}/edits: one atomic batch of ops (edit/batch.h),
- * committed through the group committer, or a dry run.
+ * run through the committer's transaction sequence (edit/committer.h), dry
+ * runs too (they write nothing).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "api/edit/batch.h"
 #include "api/edit/committer.h"
+#include "api/handlers/edit_answer.h"
 #include "api/handlers/handlers.h"
 #include "api/util/jsonread.h"
-#include "storage/db.h"
 
 void rig_h_edits(struct rig_req *req, struct rig_resp *resp)
 {
@@ -33,8 +34,7 @@ void rig_h_edits(struct rig_req *req, struct rig_resp *resp)
 			      .actor = req->actor,
 			      .principal = req->principal,
 			      .token_id = req->token_id,
-			      .idem_key = req->idem_key,
-			      .conflict_status = 409};
+			      .idem_key = req->idem_key};
 	struct rig_errs *errs = rig_api__errs_new(resp);
 	if (!errs)
 		goto out;
@@ -73,23 +73,17 @@ void rig_h_edits(struct rig_req *req, struct rig_resp *resp)
 		}
 		b.has_expected_version = true;
 		b.expected_version = if_match;
-		b.conflict_status = 412;
+		b.expected_by_if_match = true;
 	}
 	b.use_cache = !b.dry_run;
-	if (!b.dry_run && req->app->committer) {
-		rig_committer_run(req->app->committer, req, &b, resp);
-		goto out;
-	}
-	sqlite3 *conn = rig_db_acquire(req->app->db);
-	json_t *receipt = NULL;
-	if (rig_batch_run(req, conn, &b, resp, &receipt) == 0) {
-		long long to = json_integer_value(json_object_get(receipt, "toVersion"));
-		rig_resp_json(resp, b.dry_run ? 200 : 201, receipt, NULL);
-		rig_api__etag(resp, b.dry_run ? to - 1 : to);
-		if (!b.dry_run)
-			rig_shot_cache_settle(req->app->shot_cache, rig_api__commit(req, conn, resp) == 0);
-	}
-	rig_db_release(req->app->db, conn);
+	struct rig_write_http http = {req, resp};
+	struct rig_write w = {.batch = &b,
+			      .recheck = rig_write_recheck_key,
+			      .record = rig_write_record_answer,
+			      .ctx = &http};
+	rig_committer_run(req->app->committer, &w);
+	rig_write_answer(resp, &w);
+	rig_batch_result_release(&w.result);
 out:
 	for (size_t i = 0; b.decoded && i < json_array_size(b.ops); i++)
 		rig_op_release(&b.decoded[i]);

@@ -8,6 +8,7 @@
 
 #include "api/http/request.h"
 #include "api/edit/batch.h"
+#include "api/handlers/edit_answer.h"
 #include "api/edit/shot_cache.h"
 #include "api/util/jsonread.h"
 #include "storage/plans.h"
@@ -163,11 +164,17 @@ void rig_h_plan_list(struct rig_req *req, struct rig_resp *resp)
 			     json_pack("{s:s}", "shotId", req->params[0]));
 }
 
+static json_t *plan_applied_json(const struct rig_plan *p)
+{
+	return rig_problem_json(0, RIG_PLAN_APPLIED,
+				json_pack("{s:s, s:s}", "planId", p->id, "receiptId", p->receipt_id),
+				"plan '%s' was applied (receipt '%s') and is immutable", p->id,
+				p->receipt_id);
+}
+
 static void plan_applied(struct rig_resp *resp, const struct rig_plan *p)
 {
-	rig_problem(resp, RIG_PLAN_APPLIED,
-		    json_pack("{s:s, s:s}", "planId", p->id, "receiptId", p->receipt_id),
-		    "plan '%s' was applied (receipt '%s') and is immutable", p->id, p->receipt_id);
+	rig_resp_problem(resp, plan_applied_json(p), false);
 }
 
 static void plan_version_conflict(struct rig_resp *resp, int status, const struct rig_plan *p,
@@ -255,7 +262,6 @@ static void plan_batch(struct rig_batch *b, json_t **out_ops, const struct rig_p
 	b->ops = *out_ops;
 	b->has_expected_version = p->has_base_version;
 	b->expected_version = p->base_version;
-	b->conflict_status = 409;
 	b->dry_run = dry_run;
 	b->actor = req->actor;
 	b->principal = req->principal;
@@ -269,10 +275,12 @@ void rig_h_plan_validate(struct rig_req *req, struct rig_resp *resp)
 {
 	struct rig_plan p;
 	memset(&p, 0, sizeof p);
-	struct rig_resp dry = {0};
-	json_t *ops = NULL, *receipt = NULL;
+	json_t *ops = NULL, *problem = NULL;
 	struct rig_batch b;
 	memset(&b, 0, sizeof b);
+	struct rig_batch_result r;
+	memset(&r, 0, sizeof r);
+	/* A read snapshot: validation writes nothing and waits for no writer. */
 	sqlite3 *conn = rig_db_acquire(req->app->db);
 	int rc = rig_db_exec(conn, "BEGIN") == SQLITE_OK ? 0 : -RIG_INTERNAL;
 	if (!rc)
@@ -282,11 +290,11 @@ void rig_h_plan_validate(struct rig_req *req, struct rig_resp *resp)
 		goto out;
 	}
 	plan_batch(&b, &ops, &p, req, true);
-	int ok;
+	bool retry_after;
 	if (p.applied) /* what apply would answer */
-		plan_applied(&dry, &p);
-	ok = !p.applied && rig_batch_apply(conn, &b, &dry, &receipt) == 0;
-	json_t *problem = ok ? NULL : json_loadb(dry.body, dry.body_len, 0, NULL);
+		problem = plan_applied_json(&p);
+	else if (rig_batch_apply(conn, &b, &r) != 0)
+		problem = rig_batch_problem(&b, &r, &retry_after);
 	json_t *errors = json_object_get(problem, "errors");
 	if (problem && !errors) {
 		/* A single problem (version conflict, missing shot): one entry with
@@ -300,23 +308,64 @@ void rig_h_plan_validate(struct rig_req *req, struct rig_resp *resp)
 		json_incref(errors);
 	}
 	json_t *out = json_pack("{s:s, s:I, s:b, s:o, s:o}", "planId", p.id, "planVersion",
-				(json_int_t)p.plan_version, "ok", ok, "errors",
+				(json_int_t)p.plan_version, "ok", !problem, "errors",
 				errors ? errors : json_array(), "receipt",
-				receipt ? receipt : json_null());
+				problem ? json_null() : json_incref(r.receipt));
 	if (json_object_get(problem, "errorCount"))
 		json_object_set(out, "errorCount", json_object_get(problem, "errorCount"));
 	long long shot_version;
 	if (rig_shot_version(conn, p.shot_id, &shot_version) == 0)
 		json_object_set_new(out, "shotVersion", json_integer(shot_version));
-	json_decref(problem);
 	rig_resp_json(resp, 200, out, NULL);
 out:
 	rig_db_exec(conn, "ROLLBACK");
 	rig_db_release(req->app->db, conn);
-	rig_resp_release(&dry);
+	json_decref(problem);
+	rig_batch_result_release(&r);
 	json_decref(ops);
 	json_decref(b.receipt_extra);
 	rig_plan_release(&p);
+}
+
+/* A plan apply as a committer write: the plan is read and checked inside the
+ * write's transaction (prepare), and marked applied in it (finish). */
+struct plan_apply {
+	struct rig_write_http http; /* first: the shared hooks read it */
+	long long reviewed;         /* the planVersion the caller reviewed */
+	struct rig_batch fence;     /* lockId and fencingToken of the body */
+	struct rig_plan plan;
+	json_t *ops;
+};
+
+static int plan_prepare(struct rig_write *w, sqlite3 *conn)
+{
+	struct plan_apply *a = w->ctx;
+	struct rig_req *req = a->http.req;
+	int rc = rig_plan_get(conn, req->params[0], &a->plan);
+	if (rc)
+		rig_api__fail(a->http.resp, rc, "plan");
+	else if (a->plan.applied)
+		plan_applied(a->http.resp, &a->plan);
+	else if (a->plan.plan_version != a->reviewed)
+		plan_version_conflict(a->http.resp, 409, &a->plan, a->reviewed);
+	if (rc || a->plan.applied || a->plan.plan_version != a->reviewed)
+		return 1;
+	plan_batch(w->batch, &a->ops, &a->plan, req, false);
+	w->batch->app = req->app;
+	w->batch->use_cache = true;
+	w->batch->has_fence = a->fence.has_fence;
+	memcpy(w->batch->lock_id, a->fence.lock_id, sizeof w->batch->lock_id);
+	w->batch->fencing_token = a->fence.fencing_token;
+	return 0;
+}
+
+static int plan_finish(struct rig_write *w, sqlite3 *conn)
+{
+	struct plan_apply *a = w->ctx;
+	int rc = rig_plan_mark_applied(conn, a->plan.id, w->result.receipt_id);
+	if (rc)
+		w->what = "marking the plan applied";
+	return rc;
 }
 
 void rig_h_plan_apply(struct rig_req *req, struct rig_resp *resp)
@@ -331,68 +380,33 @@ void rig_h_plan_apply(struct rig_req *req, struct rig_resp *resp)
 	}
 	struct rig_jr jr = {errs, RIG_INVALID_FIELD, "", RIG_NO_INDEX};
 	static const char *const allowed[] = {"planVersion", "lockId", "fencingToken", NULL};
-	long long reviewed = 0;
-	struct rig_batch fence;
-	memset(&fence, 0, sizeof fence);
+	struct plan_apply a;
+	memset(&a, 0, sizeof a);
+	a.http = (struct rig_write_http){req, resp};
 	rig_jr_known(&jr, body, allowed);
-	rig_jr_int(&jr, body, "planVersion", true, 1, INT64_MAX, &reviewed, NULL);
-	rig_batch_read_fence(&fence, body, &jr);
+	rig_jr_int(&jr, body, "planVersion", true, 1, INT64_MAX, &a.reviewed, NULL);
+	rig_batch_read_fence(&a.fence, body, &jr);
 	json_decref(body);
 	if (rig_errs_any(errs)) {
 		rig_problem_errs(resp, errs, 0);
-		goto out_free_errs;
+		rig_errs_free(errs);
+		return;
 	}
-	struct rig_plan p;
-	memset(&p, 0, sizeof p);
-	json_t *ops = NULL, *receipt = NULL;
+	rig_errs_free(errs);
 	struct rig_batch b;
 	memset(&b, 0, sizeof b);
-	sqlite3 *conn = rig_db_acquire(req->app->db);
-	int rc = rig_api__begin(req, conn);
-	if (!rc)
-		rc = rig_plan_get(conn, req->params[0], &p);
-	if (rc) {
-		rig_api__fail(resp, rc, "plan");
-		goto out_rollback;
-	}
-	if (p.applied) {
-		plan_applied(resp, &p);
-		goto out_rollback;
-	}
-	if (p.plan_version != reviewed) {
-		plan_version_conflict(resp, 409, &p, reviewed);
-		goto out_rollback;
-	}
-	plan_batch(&b, &ops, &p, req, false);
-	b.app = req->app;
-	b.use_cache = true;
-	b.has_fence = fence.has_fence;
-	memcpy(b.lock_id, fence.lock_id, sizeof b.lock_id);
-	b.fencing_token = fence.fencing_token;
-	if (rig_batch_apply(conn, &b, resp, &receipt) != 0)
-		goto out_rollback;
-	rc = rig_plan_mark_applied(conn, p.id,
-				   json_string_value(json_object_get(receipt, "receiptId")));
-	if (rc) {
-		json_decref(receipt);
-		rig_api__fail(resp, rc, "marking the plan applied");
-		rig_shot_cache_settle(req->app->shot_cache, false);
-		goto out_rollback;
-	}
-	long long to = json_integer_value(json_object_get(receipt, "toVersion"));
-	rig_resp_json(resp, 201, receipt, NULL);
-	rig_api__etag(resp, to);
-	rig_shot_cache_settle(req->app->shot_cache, rig_api__commit(req, conn, resp) == 0);
-	goto out;
-out_rollback:
-	rig_db_exec(conn, "ROLLBACK");
-out:
-	rig_db_release(req->app->db, conn);
-	json_decref(ops);
+	struct rig_write w = {.batch = &b,
+			      .recheck = rig_write_recheck_key,
+			      .prepare = plan_prepare,
+			      .finish = plan_finish,
+			      .record = rig_write_record_answer,
+			      .ctx = &a};
+	rig_committer_run(req->app->committer, &w);
+	rig_write_answer(resp, &w);
+	rig_batch_result_release(&w.result);
+	json_decref(a.ops);
 	json_decref(b.receipt_extra);
-	rig_plan_release(&p);
-out_free_errs:
-	rig_errs_free(errs);
+	rig_plan_release(&a.plan);
 }
 
 void rig_h_plan_delete(struct rig_req *req, struct rig_resp *resp)

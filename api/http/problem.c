@@ -95,8 +95,8 @@ json_t *rig_problem_from_errs(const struct rig_errs *errs)
 	return o;
 }
 
-static void problem_v(struct rig_resp *resp, int status, enum rig_code code, json_t *extra,
-		      const char *fmt, va_list ap)
+static json_t *problem_json_v(int status, enum rig_code code, json_t *extra, const char *fmt,
+			     va_list ap)
 {
 	char detail[RIG_ERR_DETAIL_MAX];
 	vsnprintf(detail, sizeof detail, fmt, ap);
@@ -106,11 +106,31 @@ static void problem_v(struct rig_resp *resp, int status, enum rig_code code, jso
 		json_object_update(o, extra);
 		json_decref(extra);
 	}
-	int st = status ? status : rig_code_status(code);
-	json_object_set_new(o, "status", json_integer(st));
-	rig_resp_json(resp, st, o, "application/problem+json");
-	if (code == RIG_MEMORY_BUSY)
+	json_object_set_new(o, "status", json_integer(status ? status : rig_code_status(code)));
+	return o;
+}
+
+json_t *rig_problem_json(int status, enum rig_code code, json_t *extra, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	json_t *o = problem_json_v(status, code, extra, fmt, ap);
+	va_end(ap);
+	return o;
+}
+
+void rig_resp_problem(struct rig_resp *resp, json_t *body, bool retry_after)
+{
+	int status = (int)json_integer_value(json_object_get(body, "status"));
+	rig_resp_json(resp, status, body, "application/problem+json");
+	if (retry_after)
 		rig_resp_header(resp, "Retry-After", "1");
+}
+
+static void problem_v(struct rig_resp *resp, int status, enum rig_code code, json_t *extra,
+		      const char *fmt, va_list ap)
+{
+	rig_resp_problem(resp, problem_json_v(status, code, extra, fmt, ap), code == RIG_MEMORY_BUSY);
 }
 
 void rig_problem(struct rig_resp *resp, enum rig_code code, json_t *extra, const char *fmt, ...)
@@ -130,18 +150,43 @@ void rig_problem_status(struct rig_resp *resp, int status, enum rig_code code, j
 	va_end(ap);
 }
 
-void rig_problem_errs(struct rig_resp *resp, const struct rig_errs *errs, int status)
+json_t *rig_problem_errs_json(const struct rig_errs *errs, int status, bool *retry_after)
 {
 	/* Running out of memory is the server's condition, never the client's:
 	 * it answers alone, whatever else the request got wrong. */
+	*retry_after = false;
 	for (size_t i = 0; i < errs->count; i++) {
 		if (errs->items[i].code != RIG_MEMORY_BUSY)
 			continue;
-		rig_problem(resp, RIG_MEMORY_BUSY, NULL, "%s", errs->items[i].detail);
-		return;
+		*retry_after = true;
+		return rig_problem_json(0, RIG_MEMORY_BUSY, NULL, "%s", errs->items[i].detail);
 	}
 	json_t *o = rig_problem_from_errs(errs);
-	int st = status ? status : rig_code_status(errs->items[0].code);
-	json_object_set_new(o, "status", json_integer(st));
-	rig_resp_json(resp, st, o, "application/problem+json");
+	json_object_set_new(o, "status",
+			    json_integer(status ? status : rig_code_status(errs->items[0].code)));
+	return o;
+}
+
+json_t *rig_problem_storage_json(int rc, const char *what, bool *retry_after)
+{
+	enum rig_code code = rc < 0 ? (enum rig_code)-rc : RIG_INTERNAL;
+	if (code <= RIG_OK || code >= RIG_CODE_COUNT)
+		code = RIG_INTERNAL;
+	/* A full disk stays full until an operator acts: no Retry-After hint. */
+	*retry_after = rig_code_retryable(code) && code != RIG_STORAGE_FULL;
+	if (code == RIG_NOT_FOUND)
+		return rig_problem_json(0, code, NULL, "%s: not found", what);
+	if (code == RIG_STORAGE_UNAVAILABLE)
+		return rig_problem_json(0, code, NULL, "%s: the database is busy", what);
+	if (code == RIG_STORAGE_FULL)
+		return rig_problem_json(0, code, NULL,
+					"%s: the database's disk is full; nothing was written", what);
+	return rig_problem_json(0, code, NULL, "%s failed", what);
+}
+
+void rig_problem_errs(struct rig_resp *resp, const struct rig_errs *errs, int status)
+{
+	bool retry_after;
+	json_t *o = rig_problem_errs_json(errs, status, &retry_after);
+	rig_resp_problem(resp, o, retry_after);
 }

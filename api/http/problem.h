@@ -8,6 +8,7 @@
 #define RIG_PROBLEM_H
 
 #include <jansson.h>
+#include <stdbool.h>
 
 #include "core/err.h"
 #include "api/http/exchange.h"
@@ -30,7 +31,26 @@ void rig_problem(struct rig_resp *resp, enum rig_code code, json_t *extra, const
 void rig_problem_status(struct rig_resp *resp, int status, enum rig_code code, json_t *extra,
 			const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
-/* Fills resp with rig_problem_from_errs(errs) at status (0 = the first code's). */
+/* A problem body (new reference) for one code at status (0 = the code's);
+ * the detail is printf-formatted; extra members (may be NULL, reference
+ * stolen) are merged in. */
+json_t *rig_problem_json(int status, enum rig_code code, json_t *extra, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* The problem body for a list of violations at status (0 = the first code's):
+ * rig_problem_from_errs, except that running out of memory answers alone as
+ * 503 MEMORY_BUSY. *retry_after tells whether a Retry-After hint goes with it. */
+json_t *rig_problem_errs_json(const struct rig_errs *errs, int status, bool *retry_after);
+
+/* The problem body for a storage failure (rc, a negative enum rig_code) while
+ * doing what; *retry_after is set for a retryable code other than a full disk. */
+json_t *rig_problem_storage_json(int rc, const char *what, bool *retry_after);
+
+/* Answers body (a problem, reference stolen) at its status, as
+ * application/problem+json, with Retry-After: 1 when retry_after. */
+void rig_resp_problem(struct rig_resp *resp, json_t *body, bool retry_after);
+
+/* Fills resp with rig_problem_errs_json(errs, status). */
 void rig_problem_errs(struct rig_resp *resp, const struct rig_errs *errs, int status);
 
 /* Serialises body (reference stolen) into resp as JSON with the given status

@@ -72,22 +72,9 @@ json_t *rig_api__parse_body_bulk(struct rig_req *req, struct rig_resp *resp, int
 
 void rig_api__fail(struct rig_resp *resp, int rc, const char *what)
 {
-	enum rig_code code = rc < 0 ? (enum rig_code)-rc : RIG_INTERNAL;
-	if (code <= RIG_OK || code >= RIG_CODE_COUNT)
-		code = RIG_INTERNAL;
-	if (code == RIG_NOT_FOUND)
-		rig_problem(resp, code, NULL, "%s: not found", what);
-	else if (code == RIG_STORAGE_UNAVAILABLE)
-		rig_problem(resp, code, NULL, "%s: the database is busy", what);
-	else if (code == RIG_STORAGE_FULL)
-		rig_problem(resp, code, NULL, "%s: the database's disk is full; nothing was written",
-			    what);
-	else
-		rig_problem(resp, code, NULL, "%s failed", what);
-	/* A full disk stays full until an operator acts: no Retry-After hint; a
-	 * memory refusal got its own from rig_problem. */
-	if (rig_code_retryable(code) && code != RIG_STORAGE_FULL && code != RIG_MEMORY_BUSY)
-		rig_resp_header(resp, "Retry-After", "1");
+	bool retry_after;
+	json_t *o = rig_problem_storage_json(rc, what, &retry_after);
+	rig_resp_problem(resp, o, retry_after);
 }
 
 struct rig_errs *rig_api__errs_new(struct rig_resp *resp)

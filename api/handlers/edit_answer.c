@@ -1,0 +1,87 @@
+/* The answers and committer hooks of edit_answer.h. */
+#include "api/handlers/edit_answer.h"
+
+#include "api/http/idempotency.h"
+
+json_t *rig_batch_problem(const struct rig_batch *b, const struct rig_batch_result *r,
+			  bool *retry_after)
+{
+	*retry_after = false;
+	switch (r->outcome) {
+	case RIG_BATCH_INVALID:
+		return rig_problem_errs_json(r->errs, 0, retry_after);
+	case RIG_BATCH_VERSION_CONFLICT:
+		return rig_problem_json(b->expected_by_if_match ? 412 : 409, RIG_VERSION_CONFLICT,
+					json_pack("{s:s, s:I, s:I}", "shotId", b->shot_id,
+						  "expectedVersion", (json_int_t)b->expected_version,
+						  "currentVersion", (json_int_t)r->from_version),
+					"shot '%s' is at version %lld, not %lld", b->shot_id,
+					r->from_version, b->expected_version);
+	case RIG_BATCH_LOCK_LOST:
+		return rig_problem_json(0, RIG_LOCK_LOST,
+					json_pack("{s:s, s:I, s:I}", "lockId", b->lock_id,
+						  "fencingToken", (json_int_t)b->fencing_token,
+						  "currentFencingToken",
+						  (json_int_t)r->current_fencing_token),
+					"lock '%s' %s", b->lock_id, r->lock_why);
+	case RIG_BATCH_SHOT_UNREADABLE:
+		if (r->rc == -RIG_NOT_FOUND)
+			return rig_problem_json(0, RIG_NOT_FOUND, json_pack("{s:s}", "shotId", b->shot_id),
+						"shot '%s' does not exist", b->shot_id);
+		return rig_problem_storage_json(r->rc, r->what, retry_after);
+	case RIG_BATCH_STORAGE:
+		return rig_problem_storage_json(r->rc, r->what, retry_after);
+	case RIG_BATCH_NO_MEMORY:
+	case RIG_BATCH_APPLIED: /* not a problem: answered by rig_batch_answer */
+		break;
+	}
+	*retry_after = true;
+	return rig_problem_json(0, RIG_MEMORY_BUSY, NULL, "the server ran out of memory");
+}
+
+void rig_batch_answer(struct rig_resp *resp, const struct rig_batch *b,
+		      const struct rig_batch_result *r)
+{
+	if (r->outcome != RIG_BATCH_APPLIED) {
+		bool retry_after;
+		json_t *body = rig_batch_problem(b, r, &retry_after);
+		rig_resp_problem(resp, body, retry_after);
+		return;
+	}
+	rig_resp_json(resp, b->dry_run ? 200 : 201, json_incref(r->receipt), NULL);
+	rig_api__etag(resp, b->dry_run ? r->from_version : r->to_version);
+}
+
+int rig_write_recheck_key(struct rig_write *w, sqlite3 *conn)
+{
+	struct rig_write_http *h = w->ctx;
+	int rc = rig_api__idem_recheck(h->req, conn);
+	if (rc)
+		rig_api__fail(h->resp, rc, "checking the idempotency key");
+	return rc;
+}
+
+int rig_write_record_answer(struct rig_write *w, sqlite3 *conn)
+{
+	struct rig_write_http *h = w->ctx;
+	rig_batch_answer(h->resp, w->batch, &w->result);
+	return w->batch->dry_run ? 0 : rig_api__store_response(h->req, conn, h->resp);
+}
+
+void rig_write_answer(struct rig_resp *resp, struct rig_write *w)
+{
+	switch (w->state) {
+	case RIG_WRITE_FAILED:
+		rig_batch_answer(resp, w->batch, &w->result);
+		return;
+	case RIG_WRITE_UNDONE:
+	case RIG_WRITE_LOST:
+		rig_resp_release(resp);
+		rig_api__fail(resp, w->rc, w->what);
+		return;
+	case RIG_WRITE_QUEUED:
+	case RIG_WRITE_REFUSED:
+	case RIG_WRITE_DONE:
+		return; /* answered by the hooks */
+	}
+}

@@ -1,0 +1,42 @@
+/* Answers of the edit pipeline: what a batch result and a committed write
+ * mean to an HTTP client, and the hooks the edits and plan-apply handlers
+ * give the committer (idempotency recheck, the answer recorded in the
+ * transaction).
+ */
+#ifndef RIG_EDIT_ANSWER_H
+#define RIG_EDIT_ANSWER_H
+
+#include <jansson.h>
+#include <stdbool.h>
+
+#include "api/edit/committer.h"
+#include "api/http/request.h"
+
+/* The problem body (new reference) for a batch that did not apply;
+ * *retry_after tells whether a Retry-After hint goes with it. */
+json_t *rig_batch_problem(const struct rig_batch *b, const struct rig_batch_result *r,
+			  bool *retry_after);
+
+/* Answers a batch result: 201 (200 for a dry run) with the receipt and the
+ * shot's ETag, or the problem. */
+void rig_batch_answer(struct rig_resp *resp, const struct rig_batch *b,
+		      const struct rig_batch_result *r);
+
+/* What the committer hooks of an HTTP write work on (struct rig_write.ctx). */
+struct rig_write_http {
+	struct rig_req *req;
+	struct rig_resp *resp;
+};
+
+/* Hooks for rig_write: the idempotency key looked up again under the write
+ * lock (refuses when it was recorded meanwhile), and the answer built and
+ * stored under the key in the write's transaction (not for a dry run, which
+ * writes nothing). */
+int rig_write_recheck_key(struct rig_write *w, sqlite3 *conn);
+int rig_write_record_answer(struct rig_write *w, sqlite3 *conn);
+
+/* After rig_committer_run: answers every state the hooks did not answer
+ * (a failed batch, an undone or lost write). */
+void rig_write_answer(struct rig_resp *resp, struct rig_write *w);
+
+#endif
