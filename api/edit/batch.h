@@ -15,7 +15,7 @@
 #include <sqlite3.h>
 #include <stdbool.h>
 
-#include "api/app.h"
+#include "api/context.h"
 #include "api/util/jsonread.h"
 #include "api/edit/ops.h"
 

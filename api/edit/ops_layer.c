@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/http/request.h"
+#include "api/context.h"
 #include "api/edit/ops.h"
 #include "api/util/stamp.h"
 

@@ -11,6 +11,7 @@
 #include "storage/resources.h"
 #include "storage/shot_repo.h"
 #include "api/handlers/handlers.h"
+#include "api/http/write.h"
 #include "api/util/stamp.h"
 #include "storage/db.h"
 

@@ -14,6 +14,7 @@
 #include "storage/plans.h"
 #include "storage/resources.h"
 #include "api/handlers/handlers.h"
+#include "api/http/write.h"
 #include "api/http/paging.h"
 #include "api/util/stamp.h"
 #include "storage/db.h"

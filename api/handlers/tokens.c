@@ -12,6 +12,7 @@
 #include "api/util/textbuf.h"
 #include "storage/tokens.h"
 #include "api/handlers/handlers.h"
+#include "api/http/write.h"
 #include "api/http/paging.h"
 #include "api/util/stamp.h"
 #include "storage/db.h"

@@ -90,6 +90,9 @@ struct rig_resp {
 	void *stream_ctx;
 };
 
+/* A route handler: fills resp (always) for req. */
+typedef void (*rig_handler)(struct rig_req *req, struct rig_resp *resp);
+
 /* Adds a response header (copied, truncated to the field sizes). */
 void rig_resp_header(struct rig_resp *resp, const char *name, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

@@ -19,10 +19,12 @@
 #include <string.h>
 #include <time.h>
 
-#include "storage/receipts.h"
+#include "api/context.h"
+#include "api/http/request.h"
 #include "api/util/sha256.h"
 #include "api/util/textbuf.h"
 #include "storage/db.h"
+#include "storage/receipts.h"
 
 /* ---- the (principal, key) pairs being processed by this process ---- */
 

@@ -13,7 +13,7 @@
 
 #include <sqlite3.h>
 
-#include "api/http/request.h"
+#include "api/http/exchange.h"
 
 /* Returns a new, empty set of the (principal, key) pairs this process is
  * processing; NULL when out of memory. Free with rig_api__inflight_free. */

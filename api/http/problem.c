@@ -1,7 +1,7 @@
 /* Problem bodies of problem.h and the JSON response helper. */
 #include "api/http/problem.h"
 
-#include "api/http/request.h"
+#include "api/http/exchange.h"
 #include "api/util/textbuf.h"
 #include "api/util/stamp.h"
 

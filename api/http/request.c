@@ -13,7 +13,6 @@
 #include <time.h>
 
 #include "api/http/request.h"
-#include "api/http/idempotency.h"
 #include "api/edit/bulk.h"
 #include "api/util/membudget.h"
 #include "storage/receipts.h"
@@ -92,34 +91,6 @@ void rig_api__fail_shot(struct rig_resp *resp, int rc, const char *shot_id)
 			    "shot '%s' does not exist", shot_id);
 	else
 		rig_api__fail(resp, rc, "reading the shot");
-}
-
-int rig_api__begin(struct rig_req *req, sqlite3 *conn)
-{
-	int rc = rig_db_begin_write(req->app->db, conn);
-	if (rc == 0 && (rc = rig_api__idem_recheck(req, conn)) != 0) {
-		/* Recorded meanwhile (or unreadable): apply nothing. */
-		rig_db_exec(conn, "ROLLBACK");
-		rig_db_end_write(req->app->db, conn);
-	}
-	return rc;
-}
-
-int rig_api__commit(struct rig_req *req, sqlite3 *conn, struct rig_resp *resp)
-{
-	int rc = rig_api__store_response(req, conn, resp);
-	if (rc == 0) {
-		int s = rig_db_exec(conn, "COMMIT");
-		rc = s == SQLITE_OK ? 0 : rig_db_fail(s);
-	}
-	if (rc) {
-		rig_db_exec(conn, "ROLLBACK");
-		free(resp->body);
-		resp->body = NULL;
-		resp->n_headers = 0;
-		rig_api__fail(resp, rc, "committing the write");
-	}
-	return rc;
 }
 
 void rig_api__etag(struct rig_resp *resp, long long version)

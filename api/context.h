@@ -1,0 +1,55 @@
+/* The application context every handler sees: the database, the limits and the
+ * process-wide state the API needs (in-flight idempotency keys, draining flag,
+ * caches, the committer). A declaration only: api/app.c wires it up.
+ */
+#ifndef RIG_CONTEXT_H
+#define RIG_CONTEXT_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "storage/db.h"
+#include "core/rig_limits.h"
+
+#define RIG_IDEM_TTL_SECONDS (24 * 3600)
+#define RIG_MAX_OPS_PER_BATCH 10000
+#define RIG_DEFAULT_PAGE_SIZE 1000
+#define RIG_MAX_PAGE_SIZE 10000
+#define RIG_MAX_RANGE_FRAMES 100000
+#define RIG_DEFAULT_PAGE_BYTES (1 << 20)
+#define RIG_MAX_PAGE_BYTES (16 << 20)
+#define RIG_RANGE_WINDOW 8 /* frames evaluated ahead of the stream */
+
+struct rig_app_limits {
+	size_t max_body_bytes;
+	size_t max_connections;
+	unsigned connection_timeout_seconds;
+	size_t read_cache_bytes; /* decoded shots and skins shared by reads; 0 shares none */
+	unsigned frame_workers;  /* libuv's work-queue threads (--threads); 0 counts as 2 */
+	bool auth_off;           /* --auth off: no tokens, X-Rigd-Actor trusted (development) */
+	double rate_limit;       /* --rate-limit: requests per second per token; 0 = none */
+	size_t memory_budget_bytes; /* membudget.h; 0: unlimited */
+};
+
+struct rig_inflight;   /* the set of idempotency keys being processed */
+struct rig_shot_cache; /* the write path's last committed shot (edit/shot_cache.h) */
+struct rig_committer;  /* group commit of edit batches (committer.h) */
+struct rig_read_cache; /* decoded shots and skins shared by reads (read_cache.h) */
+struct rig_ratelimit;  /* per-token request budgets (ratelimit.h) */
+struct rig_membudget;  /* bodies, parses and range streams (membudget.h) */
+
+struct rig_app {
+	struct rig_db *db;
+	struct rig_app_limits limits;
+	atomic_bool draining;
+	struct rig_inflight *inflight;
+	struct rig_shot_cache *shot_cache;
+	struct rig_committer *committer;
+	struct rig_read_cache *read_cache;
+	struct rig_ratelimit *ratelimit; /* NULL: no rate limit */
+	struct rig_membudget *budget;
+};
+
+#endif
