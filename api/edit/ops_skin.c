@@ -386,12 +386,13 @@ static struct rig_model_layer *skin_target(struct rig_op_ctx *ctx, const struct 
 		return NULL;
 	if (l->binding != RIG_BINDING_SKIN) {
 		rig_op__fail_layer(ctx, op, RIG_MESH_BINDING_KIND, "layerId",
-			 "layer '%s' has no skin binding", l->id);
+				   "layer '%s' has no skin binding", l->id);
 		return NULL;
 	}
 	int rc = rig_shot_load_skin(ctx->conn, ctx->model, l);
 	if (rc) {
-		rig_op__fail_layer(ctx, op, (enum rig_code)-rc, "", "cannot load the skin of layer '%s'", l->id);
+		rig_op__fail_layer(ctx, op, (enum rig_code)-rc, "",
+				   "cannot load the skin of layer '%s'", l->id);
 		return NULL;
 	}
 	return l;
@@ -435,9 +436,10 @@ int rig_op__skin_apply(struct rig_op_ctx *ctx, struct rig_op *op)
 		char field[64];
 		snprintf(field, sizeof field, "skin/jointLayers/%u/layerId",
 			 op->u.skin.map_pos ? op->u.skin.map_pos[j] : 0);
-		struct rig_err *e = rig_op__fail_layer(ctx, op, RIG_SKIN_JOINT_LAYERS, field,
-					     "joint '%s' is mapped to layer '%s', which does not exist",
-					     d->joints[j].id, d->joints[j].layer_id);
+		struct rig_err *e = rig_op__fail_layer(
+			ctx, op, RIG_SKIN_JOINT_LAYERS, field,
+			"joint '%s' is mapped to layer '%s', which does not exist", d->joints[j].id,
+			d->joints[j].layer_id);
 		rig_err_extra(e, "jointLayerId", d->joints[j].layer_id);
 		rig_strlcpy(e->joint_id, d->joints[j].id, sizeof e->joint_id);
 		e->joint_index = (long)j;
@@ -596,9 +598,9 @@ int rig_op__weights_put_apply(struct rig_op_ctx *ctx, struct rig_op *op)
 	struct rig_skin_def *d = &l->skin;
 	long long v = op->u.weights.vertex_index;
 	if ((size_t)v >= d->n_verts) {
-		struct rig_err *e = rig_op__fail_layer(ctx, op, RIG_SKIN_WEIGHT_VERTEX, "vertexIndex",
-					     "vertex %lld is out of range: layer '%s' has %zu vertices",
-					     v, l->id, d->n_verts);
+		struct rig_err *e = rig_op__fail_layer(
+			ctx, op, RIG_SKIN_WEIGHT_VERTEX, "vertexIndex",
+			"vertex %lld is out of range: layer '%s' has %zu vertices", v, l->id, d->n_verts);
 		e->vertex_index = (long)v;
 		return -1;
 	}
