@@ -177,23 +177,15 @@ static int check_fence(sqlite3 *conn, const struct rig_batch *b, long long now_m
 	return (rc && rc != -RIG_NOT_FOUND) || why ? -1 : 0;
 }
 
-/* True unless every op only renames, poses or keys layers. Final validation
+/* True when an op's row is structural (RIG_OP_STRUCTURAL). Final validation
  * (mapped joint layers exist, the deformation boundary, captured binds) reads
  * only the tree, the bindings and which layers exist; every committed shot
  * passed it, so a batch that changes none of those cannot fail it. */
 static bool changes_structure(const struct rig_op *ops, size_t n)
 {
-	for (size_t i = 0; i < n; i++) {
-		switch (ops[i].kind) {
-		case RIG_OP_LAYER_RENAME:
-		case RIG_OP_LAYER_POSE:
-		case RIG_OP_LAYER_KEY_PUT:
-		case RIG_OP_LAYER_KEY_DELETE:
-			continue;
-		default:
+	for (size_t i = 0; i < n; i++)
+		if (ops[i].type->flags & RIG_OP_STRUCTURAL)
 			return true;
-		}
-	}
 	return false;
 }
 

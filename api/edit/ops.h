@@ -1,4 +1,7 @@
-/* Edit operations: decoding from JSON and applying to an in-memory shot.
+/* Edit operations: decoding from JSON and applying to an in-memory shot, through
+ * the op table (op_table.c) whose rows name each op's functions; the functions
+ * live in one file per family (ops_layer.c, ops_keys.c, ops_skin.c, ops_mesh.c)
+ * and the shot's final validation in ops_validate.c.
  *
  * A batch runs in two passes. Decoding checks every op's fields without looking
  * at the shot and reports every problem of every op (OP_UNKNOWN, OP_INVALID and
@@ -28,25 +31,54 @@ struct rig_transform_in {
 	bool set[RIG_CH_COUNT];
 };
 
-enum rig_op_kind {
-	RIG_OP_LAYER_CREATE,
-	RIG_OP_LAYER_DELETE,
-	RIG_OP_LAYER_PARENT,
-	RIG_OP_LAYER_RENAME,
-	RIG_OP_LAYER_POSE,
-	RIG_OP_LAYER_KEY_PUT,
-	RIG_OP_LAYER_KEY_DELETE,
-	RIG_OP_LAYER_SKIN,
-	RIG_OP_LAYER_SKIN_BIND_CAPTURE,
-	RIG_OP_LAYER_SKIN_WEIGHTS_PUT,
-	RIG_OP_LAYER_MESH_KEY_PUT,
-	RIG_OP_LAYER_DEFORMATION_REST_APPLY,
+struct rig_op;
+struct rig_op_ctx;
+
+/* What an op's row declares about it (bits of rig_op_type.flags). */
+enum rig_op_flag {
+	/* The op can change what final validation reads (the tree, which layers
+	 * exist, the bindings): a batch with one such op runs rig_ops_validate_shot.
+	 * Every committed shot passed it, so a batch without one cannot fail it. */
+	RIG_OP_STRUCTURAL = 1u << 0,
+	/* The op writes its layer's binding (a skin today, a mesh binding later). */
+	RIG_OP_BINDING = 1u << 1,
 };
+
+/* Which layers an op must find free of someone else's lock (LAYER_LOCKED). */
+enum rig_op_lock_scope {
+	RIG_OP_LOCK_NONE,    /* creates a layer, so changes none that exists */
+	RIG_OP_LOCK_LAYER,   /* the layer its layerId names (joints stay free) */
+	RIG_OP_LOCK_SUBTREE, /* that layer and every layer below it */
+};
+
+/* One row of the op table: an op's wire name and its functions.
+ *
+ * decode checks the op's fields (never the shot) and records every violation
+ * under jr; it may allocate into out->u whether or not it succeeds. apply runs
+ * the decoded op against ctx->model after the lock check and returns 0, or -1
+ * with violations recorded and the model unchanged. release frees what decode
+ * left in out->u (never the op itself) and must accept a partly decoded op. */
+struct rig_op_type {
+	const char *name;
+	int (*decode)(struct rig_op *out, json_t *value, const struct rig_jr *jr,
+		      struct rig_bulk *bulk);
+	int (*apply)(struct rig_op_ctx *ctx, struct rig_op *op);
+	void (*release)(struct rig_op *op);
+	unsigned flags; /* enum rig_op_flag bits */
+	enum rig_op_lock_scope lock_scope;
+};
+
+/* The op table (op_table.c): one row per op, rig_op_n_types rows. */
+extern const struct rig_op_type rig_op_types[];
+extern const size_t rig_op_n_types;
+
+/* The row of the op named name, or NULL when there is none. */
+const struct rig_op_type *rig_op_type_find(const char *name);
 
 /* One decoded op. Strings are copied; arrays are owned (rig_op_release). */
 struct rig_op {
-	enum rig_op_kind kind;
-	const char *name; /* the wire name, static */
+	const struct rig_op_type *type; /* its row; NULL until decoded */
+	const char *name;               /* the wire name, static (type->name) */
 	long index;
 	char pointer[32]; /* "/ops/<index>" */
 	char layer_id[RIG_ID_MAX + 1];
@@ -91,6 +123,9 @@ struct rig_op {
 			double frame;
 		} capture;
 		struct {
+			double frame; /* layer.mesh.key.put, layer.deformation.rest.apply */
+		} mesh;
+		struct {
 			long long vertex_index;
 			struct rig_skin_influence influences[RIG_MAX_INFLUENCES];
 			char joint_ids[RIG_MAX_INFLUENCES][RIG_ID_MAX + 1];
@@ -119,23 +154,21 @@ struct rig_op_ctx {
 	size_t n_locks;
 };
 
-/* Decodes op i of a batch (value borrowed). bulk (may be NULL) holds the arrays
- * rig_bulk_extract decoded from the body; the op moves out those of its skin.
- * Records violations and returns -1, or fills *out and returns 0. */
+/* Decodes op i of a batch (value borrowed) with the row its "op" names. bulk
+ * (may be NULL) holds the arrays rig_bulk_extract decoded from the body; the op
+ * moves out those of its skin. Records violations (OP_UNKNOWN for a name with
+ * no row) and returns -1, or fills *out and returns 0. Either way release *out
+ * with rig_op_release. */
 int rig_op_decode(struct rig_op *out, json_t *value, long index, struct rig_bulk *bulk,
 		  struct rig_errs *errs);
 
-/* Frees what a decoded op owns. */
+/* Frees what a decoded op owns and zeroes it; safe on a zeroed or failed op. */
 void rig_op_release(struct rig_op *op);
 
-/* Applies a decoded op to ctx->model. Returns 0, or -1 with violations recorded
- * (and the model unchanged). */
+/* Applies a decoded op to ctx->model: checks the locks its row's scope names,
+ * then runs its apply. Returns 0, or -1 with violations recorded (and the
+ * model unchanged). */
 int rig_op_apply(struct rig_op_ctx *ctx, struct rig_op *op);
-
-/* The per-kind decoders and appliers of skin ops, in ops_skin.c. */
-int rig_op__skin_decode(struct rig_op *out, json_t *value, const struct rig_jr *jr,
-			struct rig_bulk *bulk);
-int rig_op__skin_apply(struct rig_op_ctx *ctx, struct rig_op *op);
 
 /* Decodes a skin definition (LayerSkinInput) from JSON into d (which must be
  * zeroed; it owns the arrays afterwards even on failure — release it), then
@@ -149,9 +182,6 @@ int rig_op__skin_apply(struct rig_op_ctx *ctx, struct rig_op *op);
 int rig_skin_json_decode(struct rig_skin_def *d, json_t *skin, const struct rig_jr *sjr,
 			 bool with_joint_layers, const char *const *extra_fields, uint32_t **out_map_pos,
 			 struct rig_bulk *bulk);
-
-/* Records a layer id in ctx->changed once. */
-void rig_op__changed(struct rig_op_ctx *ctx, const char *layer_id);
 
 /* Final validation of the whole shot after the last op: every skin's joint
  * mapping and deformation boundary, and the full definition of every skin an op

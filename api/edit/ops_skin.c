@@ -1,17 +1,17 @@
-/* Skin ops: layer.skin, layer.skin.bind.capture, layer.skin.weights.put, and the
- * ops of later phases that reject today (layer.mesh.key.put,
- * layer.deformation.rest.apply). Also the shot's final validation.
+/* The skin ops: layer.skin, layer.skin.bind.capture, layer.skin.weights.put,
+ * and the decoding of a skin definition (LayerSkinInput) they share with
+ * POST /v1/skin/evaluate. Mesh bindings are in ops_mesh.c, the shot's final
+ * validation in ops_validate.c.
  *
  * The pure rules of a skin definition are the core's (rig_skin_check_def,
  * rig_skin_check_influences); this file maps JSON to definitions, JSON pointers
  * to violations, and checks what needs the shot (joint layers, boundaries).
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/edit/ops.h"
+#include "api/edit/ops_internal.h"
 #include "core/rig.h"
 #include "storage/shot_repo.h"
 
@@ -375,8 +375,33 @@ int rig_skin_json_decode(struct rig_skin_def *d, json_t *skin, const struct rig_
 	return 0;
 }
 
-static int decode_skin(struct rig_op *out, json_t *op, const struct rig_jr *jr,
-		       struct rig_bulk *bulk)
+/* ---- the skin ops' target ---- */
+
+/* The target mesh layer with its skin fully loaded; NULL after an error
+ * (MESH_BINDING_KIND when it has no skin). */
+static struct rig_model_layer *skin_target(struct rig_op_ctx *ctx, const struct rig_op *op)
+{
+	struct rig_model_layer *l = rig_op__mesh_target(ctx, op);
+	if (!l)
+		return NULL;
+	if (l->binding != RIG_BINDING_SKIN) {
+		rig_op__fail_layer(ctx, op, RIG_MESH_BINDING_KIND, "layerId",
+				   "layer '%s' has no skin binding", l->id);
+		return NULL;
+	}
+	int rc = rig_shot_load_skin(ctx->conn, ctx->model, l);
+	if (rc) {
+		rig_op__fail_layer(ctx, op, (enum rig_code)-rc, "",
+				   "cannot load the skin of layer '%s'", l->id);
+		return NULL;
+	}
+	return l;
+}
+
+/* ---- layer.skin ---- */
+
+int rig_op__skin_decode(struct rig_op *out, json_t *op, const struct rig_jr *jr,
+			struct rig_bulk *bulk)
 {
 	static const char *const allowed[] = {"op", "layerId", "skin", NULL};
 	int rc = rig_jr_known(jr, op, allowed);
@@ -398,8 +423,134 @@ static int decode_skin(struct rig_op *out, json_t *op, const struct rig_jr *jr,
 	       rc;
 }
 
-static int decode_weights_put(struct rig_op *out, json_t *op, const struct rig_jr *jr)
+int rig_op__skin_apply(struct rig_op_ctx *ctx, struct rig_op *op)
 {
+	struct rig_model_layer *l = rig_op__mesh_target(ctx, op);
+	if (!l)
+		return -1;
+	struct rig_skin_def *d = &op->u.skin.def;
+	int rc = 0;
+	for (size_t j = 0; j < d->n_joints; j++) {
+		if (rig_shot_model_find(ctx->model, d->joints[j].layer_id))
+			continue;
+		char field[64];
+		snprintf(field, sizeof field, "skin/jointLayers/%u/layerId",
+			 op->u.skin.map_pos ? op->u.skin.map_pos[j] : 0);
+		struct rig_err *e = rig_op__fail_layer(
+			ctx, op, RIG_SKIN_JOINT_LAYERS, field,
+			"joint '%s' is mapped to layer '%s', which does not exist", d->joints[j].id,
+			d->joints[j].layer_id);
+		rig_err_extra(e, "jointLayerId", d->joints[j].layer_id);
+		rig_strlcpy(e->joint_id, d->joints[j].id, sizeof e->joint_id);
+		e->joint_index = (long)j;
+		rc = -1;
+	}
+	if (rc)
+		return -1;
+	rig_skin_def_release(&l->skin);
+	if (op->u.skin.clear) {
+		l->binding = RIG_BINDING_NONE;
+	} else {
+		l->skin = *d; /* ownership moves to the model */
+		memset(d, 0, sizeof *d);
+		l->binding = RIG_BINDING_SKIN;
+	}
+	l->skin_loaded = l->binding == RIG_BINDING_SKIN;
+	l->binding_dirty = true;
+	l->binding_op = op->index;
+	l->binding_op_is_skin = true;
+	rig_op__changed(ctx, op->layer_id);
+	return 0;
+}
+
+void rig_op__skin_release(struct rig_op *op)
+{
+	rig_skin_def_release(&op->u.skin.def);
+	free(op->u.skin.map_pos);
+}
+
+/* ---- layer.skin.bind.capture ---- */
+
+int rig_op__capture_decode(struct rig_op *out, json_t *op, const struct rig_jr *jr,
+			   struct rig_bulk *bulk)
+{
+	(void)bulk;
+	static const char *const allowed[] = {"op", "layerId", "frame", NULL};
+	int rc = rig_jr_known(jr, op, allowed);
+	rc |= rig_jr_id(jr, op, "layerId", true, false, out->layer_id, NULL);
+	rc |= rig_jr_number(jr, op, "frame", true, &out->u.capture.frame, NULL);
+	return rc;
+}
+
+int rig_op__capture_apply(struct rig_op_ctx *ctx, struct rig_op *op)
+{
+	struct rig_model_layer *l = skin_target(ctx, op);
+	if (!l)
+		return -1;
+	size_t from = ctx->errs->count;
+	struct rig_scene_view view;
+	struct rig_skin *skin = NULL;
+	struct rig_resolver *r = NULL;
+	struct rig_affine *poses = NULL;
+	int rc = -1;
+	if (rig_scene_view_init(&view, ctx->model) != 0) {
+		rig_op__fail_layer(ctx, op, RIG_MEMORY_BUSY, "", "the server ran out of memory");
+		return -1;
+	}
+	long mesh = view.index_of[l - ctx->model->layers];
+	skin = rig_skin_new(&l->skin, ctx->errs);
+	if (!skin)
+		goto out_scope;
+	view.layers[mesh].skin = skin;
+	r = rig_resolver_new(&view.scene);
+	poses = calloc(l->skin.n_joints ? l->skin.n_joints : 1, sizeof *poses);
+	if (!r || !poses) {
+		rig_op__fail_layer(ctx, op, RIG_MEMORY_BUSY, "", "the server ran out of memory");
+		goto out;
+	}
+	/* frame is the mesh layer's signed local frame. */
+	if (rig_resolver_joint_poses(poses, r, mesh, op->u.capture.frame + l->time_offset,
+				     ctx->errs) != 0) {
+		/* The resolver speaks shot frames; the caller sent the mesh's local one:
+		 * frame is the local frame, shotFrame the one the detail names. */
+		for (size_t k = from; k < ctx->errs->count; k++) {
+			struct rig_err *e = &ctx->errs->items[k];
+			if (!e->has_frame)
+				continue;
+			char shot_frame[32], detail[RIG_ERR_DETAIL_MAX];
+			snprintf(shot_frame, sizeof shot_frame, "%.17g", e->frame);
+			rig_err_extra(e, "shotFrame", shot_frame);
+			e->frame = op->u.capture.frame;
+			snprintf(detail, sizeof detail, "%s; local frame %.17g of layer '%s'", e->detail,
+				 e->frame, l->id);
+			rig_strlcpy(e->detail, detail, sizeof e->detail);
+		}
+		goto out_scope;
+	}
+	for (size_t j = 0; j < l->skin.n_joints; j++)
+		l->skin.joints[j].bind = poses[j];
+	l->binding_dirty = true;
+	l->binding_op = op->index;
+	l->binding_op_is_skin = false;
+	rig_op__changed(ctx, op->layer_id);
+	rc = 0;
+	goto out;
+out_scope:
+	rig_errs_scope(ctx->errs, from, op->index, op->pointer);
+out:
+	free(poses);
+	rig_resolver_free(r);
+	rig_skin_free(skin);
+	rig_scene_view_release(&view);
+	return rc;
+}
+
+/* ---- layer.skin.weights.put ---- */
+
+int rig_op__weights_put_decode(struct rig_op *out, json_t *op, const struct rig_jr *jr,
+			       struct rig_bulk *bulk)
+{
+	(void)bulk;
 	static const char *const allowed[] = {"op", "layerId", "vertexIndex", "influences", NULL};
 	int rc = rig_jr_known(jr, op, allowed);
 	rc |= rig_jr_id(jr, op, "layerId", true, false, out->layer_id, NULL);
@@ -439,198 +590,7 @@ static int decode_weights_put(struct rig_op *out, json_t *op, const struct rig_j
 	return rc;
 }
 
-int rig_op__skin_decode(struct rig_op *out, json_t *op, const struct rig_jr *jr,
-			struct rig_bulk *bulk)
-{
-	switch (out->kind) {
-	case RIG_OP_LAYER_SKIN:
-		return decode_skin(out, op, jr, bulk);
-	case RIG_OP_LAYER_SKIN_BIND_CAPTURE: {
-		static const char *const allowed[] = {"op", "layerId", "frame", NULL};
-		int rc = rig_jr_known(jr, op, allowed);
-		rc |= rig_jr_id(jr, op, "layerId", true, false, out->layer_id, NULL);
-		rc |= rig_jr_number(jr, op, "frame", true, &out->u.capture.frame, NULL);
-		return rc;
-	}
-	case RIG_OP_LAYER_SKIN_WEIGHTS_PUT:
-		return decode_weights_put(out, op, jr);
-	case RIG_OP_LAYER_DEFORMATION_REST_APPLY: {
-		static const char *const allowed[] = {"op", "layerId", "frame", NULL};
-		int rc = rig_jr_known(jr, op, allowed);
-		rc |= rig_jr_id(jr, op, "layerId", true, false, out->layer_id, NULL);
-		rc |= rig_jr_number(jr, op, "frame", true, &out->u.capture.frame, NULL);
-		return rc;
-	}
-	default: { /* layer.mesh.key.put: fields checked now, the binding kind on apply */
-		static const char *const allowed[] = {"op", "layerId", "frame", "vertices", NULL};
-		int rc = rig_jr_known(jr, op, allowed);
-		rc |= rig_jr_id(jr, op, "layerId", true, false, out->layer_id, NULL);
-		rc |= rig_jr_number(jr, op, "frame", true, &out->u.capture.frame, NULL);
-		if (!json_is_array(json_object_get(op, "vertices")))
-			rc = rig_jr_fail(jr, "vertices", "field 'vertices' must be an array of {x, y}");
-		return rc;
-	}
-	}
-}
-
-/* ---- applying ---- */
-
-static struct rig_err *op_error(struct rig_op_ctx *ctx, const struct rig_op *op,
-				enum rig_code code, const char *field, const char *fmt, ...)
-	__attribute__((format(printf, 5, 6)));
-
-static struct rig_err *op_error(struct rig_op_ctx *ctx, const struct rig_op *op,
-				enum rig_code code, const char *field, const char *fmt, ...)
-{
-	struct rig_err *e = rig_errs_add(ctx->errs, code, "%s", "");
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(e->detail, sizeof e->detail, fmt, ap);
-	va_end(ap);
-	e->op_index = op->index;
-	snprintf(e->pointer, sizeof e->pointer, "%s%s%s", op->pointer, field[0] ? "/" : "", field);
-	rig_strlcpy(e->layer_id, op->layer_id, sizeof e->layer_id);
-	return e;
-}
-
-/* The target layer when it exists and is a mesh layer; NULL after an error. */
-static struct rig_model_layer *mesh_target(struct rig_op_ctx *ctx, const struct rig_op *op)
-{
-	struct rig_model_layer *l = rig_shot_model_find(ctx->model, op->layer_id);
-	if (!l) {
-		op_error(ctx, op, RIG_LAYER_NOT_FOUND, "layerId",
-			 "layer '%s' does not exist in the shot", op->layer_id);
-		return NULL;
-	}
-	if (l->kind != RIG_LAYER_MESH) {
-		op_error(ctx, op, RIG_LAYER_KIND, "layerId",
-			 "layer '%s' is a group layer; only mesh layers carry a binding", l->id);
-		return NULL;
-	}
-	return l;
-}
-
-/* The target mesh layer with its skin fully loaded; NULL after an error
- * (MESH_BINDING_KIND when it has no skin). */
-static struct rig_model_layer *skin_target(struct rig_op_ctx *ctx, const struct rig_op *op)
-{
-	struct rig_model_layer *l = mesh_target(ctx, op);
-	if (!l)
-		return NULL;
-	if (l->binding != RIG_BINDING_SKIN) {
-		op_error(ctx, op, RIG_MESH_BINDING_KIND, "layerId",
-			 "layer '%s' has no skin binding", l->id);
-		return NULL;
-	}
-	int rc = rig_shot_load_skin(ctx->conn, ctx->model, l);
-	if (rc) {
-		op_error(ctx, op, (enum rig_code)-rc, "", "cannot load the skin of layer '%s'", l->id);
-		return NULL;
-	}
-	return l;
-}
-
-static int apply_skin(struct rig_op_ctx *ctx, struct rig_op *op)
-{
-	struct rig_model_layer *l = mesh_target(ctx, op);
-	if (!l)
-		return -1;
-	struct rig_skin_def *d = &op->u.skin.def;
-	int rc = 0;
-	for (size_t j = 0; j < d->n_joints; j++) {
-		if (rig_shot_model_find(ctx->model, d->joints[j].layer_id))
-			continue;
-		char field[64];
-		snprintf(field, sizeof field, "skin/jointLayers/%u/layerId",
-			 op->u.skin.map_pos ? op->u.skin.map_pos[j] : 0);
-		struct rig_err *e = op_error(ctx, op, RIG_SKIN_JOINT_LAYERS, field,
-					     "joint '%s' is mapped to layer '%s', which does not exist",
-					     d->joints[j].id, d->joints[j].layer_id);
-		rig_err_extra(e, "jointLayerId", d->joints[j].layer_id);
-		rig_strlcpy(e->joint_id, d->joints[j].id, sizeof e->joint_id);
-		e->joint_index = (long)j;
-		rc = -1;
-	}
-	if (rc)
-		return -1;
-	rig_skin_def_release(&l->skin);
-	if (op->u.skin.clear) {
-		l->binding = RIG_BINDING_NONE;
-	} else {
-		l->skin = *d; /* ownership moves to the model */
-		memset(d, 0, sizeof *d);
-		l->binding = RIG_BINDING_SKIN;
-	}
-	l->skin_loaded = l->binding == RIG_BINDING_SKIN;
-	l->binding_dirty = true;
-	l->binding_op = op->index;
-	l->binding_op_is_skin = true;
-	return 0;
-}
-
-static int apply_capture(struct rig_op_ctx *ctx, struct rig_op *op)
-{
-	struct rig_model_layer *l = skin_target(ctx, op);
-	if (!l)
-		return -1;
-	size_t from = ctx->errs->count;
-	struct rig_scene_view view;
-	struct rig_skin *skin = NULL;
-	struct rig_resolver *r = NULL;
-	struct rig_affine *poses = NULL;
-	int rc = -1;
-	if (rig_scene_view_init(&view, ctx->model) != 0) {
-		op_error(ctx, op, RIG_MEMORY_BUSY, "", "the server ran out of memory");
-		return -1;
-	}
-	long mesh = view.index_of[l - ctx->model->layers];
-	skin = rig_skin_new(&l->skin, ctx->errs);
-	if (!skin)
-		goto out_scope;
-	view.layers[mesh].skin = skin;
-	r = rig_resolver_new(&view.scene);
-	poses = calloc(l->skin.n_joints ? l->skin.n_joints : 1, sizeof *poses);
-	if (!r || !poses) {
-		op_error(ctx, op, RIG_MEMORY_BUSY, "", "the server ran out of memory");
-		goto out;
-	}
-	/* frame is the mesh layer's signed local frame. */
-	if (rig_resolver_joint_poses(poses, r, mesh, op->u.capture.frame + l->time_offset,
-				     ctx->errs) != 0) {
-		/* The resolver speaks shot frames; the caller sent the mesh's local one:
-		 * frame is the local frame, shotFrame the one the detail names. */
-		for (size_t k = from; k < ctx->errs->count; k++) {
-			struct rig_err *e = &ctx->errs->items[k];
-			if (!e->has_frame)
-				continue;
-			char shot_frame[32], detail[RIG_ERR_DETAIL_MAX];
-			snprintf(shot_frame, sizeof shot_frame, "%.17g", e->frame);
-			rig_err_extra(e, "shotFrame", shot_frame);
-			e->frame = op->u.capture.frame;
-			snprintf(detail, sizeof detail, "%s; local frame %.17g of layer '%s'", e->detail,
-				 e->frame, l->id);
-			rig_strlcpy(e->detail, detail, sizeof e->detail);
-		}
-		goto out_scope;
-	}
-	for (size_t j = 0; j < l->skin.n_joints; j++)
-		l->skin.joints[j].bind = poses[j];
-	l->binding_dirty = true;
-	l->binding_op = op->index;
-	l->binding_op_is_skin = false;
-	rc = 0;
-	goto out;
-out_scope:
-	rig_errs_scope(ctx->errs, from, op->index, op->pointer);
-out:
-	free(poses);
-	rig_resolver_free(r);
-	rig_skin_free(skin);
-	rig_scene_view_release(&view);
-	return rc;
-}
-
-static int apply_weights_put(struct rig_op_ctx *ctx, struct rig_op *op)
+int rig_op__weights_put_apply(struct rig_op_ctx *ctx, struct rig_op *op)
 {
 	struct rig_model_layer *l = skin_target(ctx, op);
 	if (!l)
@@ -638,9 +598,9 @@ static int apply_weights_put(struct rig_op_ctx *ctx, struct rig_op *op)
 	struct rig_skin_def *d = &l->skin;
 	long long v = op->u.weights.vertex_index;
 	if ((size_t)v >= d->n_verts) {
-		struct rig_err *e = op_error(ctx, op, RIG_SKIN_WEIGHT_VERTEX, "vertexIndex",
-					     "vertex %lld is out of range: layer '%s' has %zu vertices",
-					     v, l->id, d->n_verts);
+		struct rig_err *e = rig_op__fail_layer(
+			ctx, op, RIG_SKIN_WEIGHT_VERTEX, "vertexIndex",
+			"vertex %lld is out of range: layer '%s' has %zu vertices", v, l->id, d->n_verts);
 		e->vertex_index = (long)v;
 		return -1;
 	}
@@ -677,7 +637,7 @@ static int apply_weights_put(struct rig_op_ctx *ctx, struct rig_op *op)
 		struct rig_skin_influence *grown =
 			realloc(d->influences, new_total * sizeof *grown);
 		if (!grown) {
-			op_error(ctx, op, RIG_MEMORY_BUSY, "", "the server ran out of memory");
+			rig_op__fail_layer(ctx, op, RIG_MEMORY_BUSY, "", "the server ran out of memory");
 			return -1;
 		}
 		d->influences = grown;
@@ -691,104 +651,7 @@ static int apply_weights_put(struct rig_op_ctx *ctx, struct rig_op *op)
 	l->binding_dirty = true;
 	l->binding_op = op->index;
 	l->binding_op_is_skin = false;
+	rig_op__changed(ctx, op->layer_id);
 	return 0;
 }
 
-int rig_op__skin_apply(struct rig_op_ctx *ctx, struct rig_op *op)
-{
-	int rc;
-	switch (op->kind) {
-	case RIG_OP_LAYER_SKIN:
-		rc = apply_skin(ctx, op);
-		break;
-	case RIG_OP_LAYER_SKIN_BIND_CAPTURE:
-		rc = apply_capture(ctx, op);
-		break;
-	case RIG_OP_LAYER_SKIN_WEIGHTS_PUT:
-		rc = apply_weights_put(ctx, op);
-		break;
-	case RIG_OP_LAYER_DEFORMATION_REST_APPLY: {
-		struct rig_model_layer *l = mesh_target(ctx, op);
-		if (l && l->binding == RIG_BINDING_SKIN)
-			op_error(ctx, op, RIG_SKIN_REST_REQUIRES_JOINT_KEYS, "",
-				 "layer '%s' is skinned: restore its joint layers' keys with"
-				 " layer.key.put instead",
-				 l->id);
-		else if (l)
-			op_error(ctx, op, RIG_MESH_BINDING_KIND, "layerId",
-				 "layer '%s' has no mesh binding", l->id);
-		return -1;
-	}
-	default: /* layer.mesh.key.put: mesh bindings are not available yet */
-		if (mesh_target(ctx, op))
-			op_error(ctx, op, RIG_MESH_BINDING_KIND, "layerId",
-				 "layer '%s' has no mesh binding", op->layer_id);
-		return -1;
-	}
-	if (rc == 0)
-		rig_op__changed(ctx, op->layer_id);
-	return rc;
-}
-
-/* ---- final validation ---- */
-
-int rig_ops_validate_shot(struct rig_op_ctx *ctx)
-{
-	struct rig_shot_model *m = ctx->model;
-	struct rig_scene_view view;
-	if (rig_scene_view_init(&view, m) != 0) {
-		rig_errs_add(ctx->errs, RIG_INTERNAL, "cannot build the layer tree");
-		return -1;
-	}
-	size_t from = ctx->errs->count;
-	for (size_t i = 0; i < m->n_layers; i++) {
-		struct rig_model_layer *l = &m->layers[i];
-		if (l->deleted || l->binding != RIG_BINDING_SKIN)
-			continue;
-		size_t first = ctx->errs->count;
-		long mesh = view.index_of[i];
-		const struct rig_layer *sl = &view.layers[mesh];
-		for (size_t j = 0; j < l->skin.n_joints; j++) {
-			long jl = sl->joint_layers[j];
-			if (jl == RIG_NO_LAYER) {
-				struct rig_err *e = rig_errs_add(
-					ctx->errs, RIG_SKIN_JOINT_LAYERS,
-					"joint '%s' of layer '%s' is mapped to layer '%s', which no"
-					" longer exists",
-					l->skin.joints[j].id, l->id, l->skin.joints[j].layer_id);
-				rig_strlcpy(e->joint_id, l->skin.joints[j].id, sizeof e->joint_id);
-				rig_err_extra(e, "jointLayerId", l->skin.joints[j].layer_id);
-				e->joint_index = (long)j;
-				continue;
-			}
-			size_t at = ctx->errs->count;
-			rig_scene_check_boundary(&view.scene, mesh, jl, ctx->errs);
-			for (size_t k = at; k < ctx->errs->count; k++) {
-				rig_strlcpy(ctx->errs->items[k].joint_id, l->skin.joints[j].id,
-					    sizeof ctx->errs->items[k].joint_id);
-				ctx->errs->items[k].joint_index = (long)j;
-			}
-		}
-		if (l->binding_dirty) {
-			size_t at = ctx->errs->count;
-			struct rig_skin *skin = rig_skin_new(&l->skin, ctx->errs);
-			if (!skin && l->binding_op >= 0) {
-				/* Definition pointers resolve under a layer.skin op's "skin";
-				 * after a capture or weights.put they name that op itself. */
-				char prefix[48];
-				snprintf(prefix, sizeof prefix, "/ops/%ld%s", l->binding_op,
-					 l->binding_op_is_skin ? "/skin" : "");
-				if (!l->binding_op_is_skin)
-					for (size_t k = at; k < ctx->errs->count; k++)
-						ctx->errs->items[k].pointer[0] = '\0';
-				rig_errs_scope(ctx->errs, at, l->binding_op, prefix);
-			}
-			rig_skin_free(skin);
-		}
-		for (size_t k = first; k < ctx->errs->count; k++)
-			rig_strlcpy(ctx->errs->items[k].layer_id, l->id,
-				    sizeof ctx->errs->items[k].layer_id);
-	}
-	rig_scene_view_release(&view);
-	return ctx->errs->count > from || ctx->errs->total > from ? -1 : 0;
-}

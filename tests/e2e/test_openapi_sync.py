@@ -3,7 +3,7 @@
 Static checks read the sources: every route of api/app.c's table is a
 documented operation and nothing else is (routes of SPEC.md that the router does
 not have yet must not be documented as existing); every op name of
-api/edit/ops_layer.c's table is one branch of the `Op` oneOf.
+api/edit/op_table.c's table is one branch of the `Op` oneOf.
 
 Live checks start the real rigd: every code of GET /v1/errors is documented in
 `x-error-codes`, the `ErrorCode` enum and the error table of info.description,
@@ -25,7 +25,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 OPENAPI = os.path.join(ROOT, "openapi.yaml")
 ROUTER = os.path.join(ROOT, "api", "app.c")
-OPS_TABLE = os.path.join(ROOT, "api", "edit", "ops_layer.c")
+OPS_TABLE = os.path.join(ROOT, "api", "edit", "op_table.c")
 
 HTTP_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 
@@ -315,12 +315,14 @@ def router_routes():
 
 
 def source_op_names():
+    """The wire names of the rows of api/edit/op_table.c's rig_op_types[]."""
     with open(OPS_TABLE, encoding="utf-8") as f:
         src = f.read()
-    table = re.search(r"static\s+const\s+struct\s+op_name\s+op_names\[\]\s*=\s*\{(.*?)\n\};", src, re.S)
-    assert table, "api/edit/ops_layer.c: the op_names[] table was not found"
-    names = re.findall(r'\{\s*"([a-z.]+)"\s*,\s*RIG_OP_\w+\s*\}', table.group(1))
-    assert names, "api/edit/ops_layer.c: no rows in op_names[]"
+    table = re.search(r"const\s+struct\s+rig_op_type\s+rig_op_types\[\]\s*=\s*\{(.*?)\n\};",
+                      src, re.S)
+    assert table, "api/edit/op_table.c: the rig_op_types[] table was not found"
+    names = re.findall(r'\{\s*"([a-z.]+)"\s*,\s*rig_op__\w+_decode\s*,', table.group(1))
+    assert names, "api/edit/op_table.c: no rows in rig_op_types[]"
     return names
 
 
@@ -379,7 +381,7 @@ class OpenApiStatic(unittest.TestCase):
         names = source_op_names()
         mapping, branches = op_mapping(self.doc)
         self.assertEqual(sorted(mapping), sorted(names),
-                         "Op discriminator mapping vs api/edit/ops_layer.c op_names[]")
+                         "Op discriminator mapping vs api/edit/op_table.c rig_op_types[]")
         self.assertEqual(sorted(branches), sorted(mapping.values()),
                          "Op oneOf branches vs discriminator mapping")
         for name, ref in mapping.items():

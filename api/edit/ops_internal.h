@@ -1,0 +1,103 @@
+/* What the op families share, and each op's decode/apply/release that the op
+ * table (op_table.c) names. Internal to api/edit: nothing outside the op files
+ * includes it. The helpers live in ops_common.c.
+ */
+#ifndef RIG_OPS_INTERNAL_H
+#define RIG_OPS_INTERNAL_H
+
+#include "api/edit/ops.h"
+
+/* ---- shared helpers (ops_common.c) ---- */
+
+/* Records a layer id in ctx->changed once and makes the current op the last
+ * one that changed it. */
+void rig_op__changed(struct rig_op_ctx *ctx, const char *layer_id);
+
+/* Marks a layer an op changed: its row is rewritten on save and it is listed
+ * as changed. */
+void rig_op__touched(struct rig_op_ctx *ctx, struct rig_model_layer *l);
+
+/* Records a violation of op at op->pointer + "/" + field (the pointer itself
+ * when field is ""). The layer id is left to the caller. Returns the entry. */
+struct rig_err *rig_op__fail(struct rig_op_ctx *ctx, const struct rig_op *op,
+			     enum rig_code code, const char *field, const char *detail);
+
+/* As rig_op__fail with a printf detail, and names op->layer_id as the layer:
+ * the form of binding ops, whose every violation concerns their layer. */
+struct rig_err *rig_op__fail_layer(struct rig_op_ctx *ctx, const struct rig_op *op,
+				   enum rig_code code, const char *field, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
+/* The live layer id names, or NULL after recording LAYER_NOT_FOUND at field
+ * (its layer id set to id). */
+struct rig_model_layer *rig_op__target(struct rig_op_ctx *ctx, const struct rig_op *op,
+				       const char *id, const char *field);
+
+/* The op's layer when it exists and is a mesh layer; NULL after recording
+ * LAYER_NOT_FOUND or LAYER_KIND. */
+struct rig_model_layer *rig_op__mesh_target(struct rig_op_ctx *ctx, const struct rig_op *op);
+
+/* True when candidate is layer itself or lies below it. */
+bool rig_op__is_self_or_descendant(struct rig_shot_model *m, const char *layer,
+				   const char *candidate);
+
+/* Reads an optional "transform" {position, rotation, scale, pivot} of op. */
+void rig_op__decode_transform(const struct rig_jr *op_jr, json_t *op,
+			      struct rig_transform_in *out);
+
+/* Sets the static value of every channel t gives. */
+void rig_op__set_statics(struct rig_model_layer *l, const struct rig_transform_in *t);
+
+/* The release of an op that owns nothing. */
+void rig_op__release_nothing(struct rig_op *op);
+
+/* ---- the ops, one block per family file ---- */
+
+/* ops_layer.c: the tree */
+int rig_op__create_decode(struct rig_op *out, json_t *value, const struct rig_jr *jr,
+			  struct rig_bulk *bulk);
+int rig_op__create_apply(struct rig_op_ctx *ctx, struct rig_op *op);
+int rig_op__delete_decode(struct rig_op *out, json_t *value, const struct rig_jr *jr,
+			  struct rig_bulk *bulk);
+int rig_op__delete_apply(struct rig_op_ctx *ctx, struct rig_op *op);
+int rig_op__parent_decode(struct rig_op *out, json_t *value, const struct rig_jr *jr,
+			  struct rig_bulk *bulk);
+int rig_op__parent_apply(struct rig_op_ctx *ctx, struct rig_op *op);
+int rig_op__rename_decode(struct rig_op *out, json_t *value, const struct rig_jr *jr,
+			  struct rig_bulk *bulk);
+int rig_op__rename_apply(struct rig_op_ctx *ctx, struct rig_op *op);
+
+/* ops_keys.c: motion */
+int rig_op__pose_decode(struct rig_op *out, json_t *value, const struct rig_jr *jr,
+			struct rig_bulk *bulk);
+int rig_op__pose_apply(struct rig_op_ctx *ctx, struct rig_op *op);
+int rig_op__key_put_decode(struct rig_op *out, json_t *value, const struct rig_jr *jr,
+			   struct rig_bulk *bulk);
+int rig_op__key_put_apply(struct rig_op_ctx *ctx, struct rig_op *op);
+void rig_op__key_put_release(struct rig_op *op);
+int rig_op__key_delete_decode(struct rig_op *out, json_t *value, const struct rig_jr *jr,
+			      struct rig_bulk *bulk);
+int rig_op__key_delete_apply(struct rig_op_ctx *ctx, struct rig_op *op);
+void rig_op__key_delete_release(struct rig_op *op);
+
+/* ops_skin.c: skin bindings */
+int rig_op__skin_decode(struct rig_op *out, json_t *value, const struct rig_jr *jr,
+			struct rig_bulk *bulk);
+int rig_op__skin_apply(struct rig_op_ctx *ctx, struct rig_op *op);
+void rig_op__skin_release(struct rig_op *op);
+int rig_op__capture_decode(struct rig_op *out, json_t *value, const struct rig_jr *jr,
+			   struct rig_bulk *bulk);
+int rig_op__capture_apply(struct rig_op_ctx *ctx, struct rig_op *op);
+int rig_op__weights_put_decode(struct rig_op *out, json_t *value, const struct rig_jr *jr,
+			       struct rig_bulk *bulk);
+int rig_op__weights_put_apply(struct rig_op_ctx *ctx, struct rig_op *op);
+
+/* ops_mesh.c: mesh bindings (refused today) */
+int rig_op__mesh_key_put_decode(struct rig_op *out, json_t *value, const struct rig_jr *jr,
+				struct rig_bulk *bulk);
+int rig_op__mesh_key_put_apply(struct rig_op_ctx *ctx, struct rig_op *op);
+int rig_op__rest_apply_decode(struct rig_op *out, json_t *value, const struct rig_jr *jr,
+			      struct rig_bulk *bulk);
+int rig_op__rest_apply_apply(struct rig_op_ctx *ctx, struct rig_op *op);
+
+#endif
