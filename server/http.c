@@ -904,6 +904,21 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 	atomic_fetch_sub(&h->in_flight, 1);
 }
 
+/* Frees what a started (or half-started) front holds once no daemon runs. */
+static void http_free(struct rig_http *h)
+{
+	rig_workers_free(h->workers);
+	pthread_mutex_destroy(&h->live_lock);
+	while (h->ips) { /* every CLOSED notice has run: normally empty already */
+		struct ip_count *next = h->ips->next;
+		free(h->ips);
+		h->ips = next;
+	}
+	free(h->tls_cert);
+	free(h->tls_key);
+	free(h);
+}
+
 struct rig_http *rig_http_start(struct rig_app *app, const struct rig_config *cfg, char *err,
 				size_t err_size)
 {
@@ -987,11 +1002,7 @@ struct rig_http *rig_http_start(struct rig_app *app, const struct rig_config *cf
 	h->port = info ? info->port : cfg->port;
 	return h;
 fail:
-	rig_workers_free(h->workers);
-	pthread_mutex_destroy(&h->live_lock);
-	free(h->tls_cert);
-	free(h->tls_key);
-	free(h);
+	http_free(h);
 	return NULL;
 }
 
@@ -1017,14 +1028,5 @@ void rig_http_stop(struct rig_http *h)
 	 * daemon (and every callback that could submit) has stopped. */
 	rig_workers_drain(h->workers);
 	MHD_stop_daemon(h->daemon); /* every connection's CLOSED notice frees its state */
-	rig_workers_free(h->workers);
-	pthread_mutex_destroy(&h->live_lock);
-	while (h->ips) { /* every CLOSED notice has run: normally empty already */
-		struct ip_count *next = h->ips->next;
-		free(h->ips);
-		h->ips = next;
-	}
-	free(h->tls_cert);
-	free(h->tls_key);
-	free(h);
+	http_free(h);
 }

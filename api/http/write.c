@@ -1,8 +1,6 @@
 /* The simple-write sequence of write.h. */
 #include "api/http/write.h"
 
-#include <stdlib.h>
-
 #include "api/context.h"
 #include "api/http/idempotency.h"
 #include "api/http/request.h"
@@ -28,9 +26,7 @@ int rig_api__commit(struct rig_req *req, sqlite3 *conn, struct rig_resp *resp)
 	}
 	if (rc) {
 		rig_db_exec(conn, "ROLLBACK");
-		free(resp->body);
-		resp->body = NULL;
-		resp->n_headers = 0;
+		rig_resp_release(resp);
 		rig_api__fail(resp, rc, "committing the write");
 	}
 	return rc;
