@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "storage/db.h"
+#include "storage/store.h"
 #include "core/rig_limits.h"
 
 #define RIG_IDEM_TTL_SECONDS (24 * 3600)
@@ -40,7 +40,7 @@ struct rig_ratelimit;  /* per-token request budgets (ratelimit.h) */
 struct rig_membudget;  /* bodies, parses and range streams (membudget.h) */
 
 struct rig_app {
-	struct rig_db *db;
+	struct rig_store *store; /* borrowed */
 	struct rig_app_limits limits;
 	atomic_bool draining;
 	struct rig_inflight *inflight;
@@ -51,10 +51,10 @@ struct rig_app {
 	struct rig_membudget *budget;
 };
 
-/* Sets up the app over an open database; returns 0 or -1 on OOM. */
-int rig_app_init(struct rig_app *app, struct rig_db *db, const struct rig_app_limits *limits);
+/* Sets up the app over an open store (borrowed); returns 0 or -1 on OOM. */
+int rig_app_init(struct rig_app *app, struct rig_store *store, const struct rig_app_limits *limits);
 
-/* Frees what rig_app_init allocated (not the database). */
+/* Frees what rig_app_init allocated (not the store). */
 void rig_app_release(struct rig_app *app);
 
 /* Housekeeping run by the server's timer: drops idempotency keys older than

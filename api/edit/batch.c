@@ -14,11 +14,11 @@
 #include "storage/receipts.h"
 #include "storage/resources.h"
 #include "storage/shot_repo.h"
-#include "storage/db.h"
+#include "storage/store.h"
 
 /* Loads the shot into *out, from the write path's cache when it still mirrors
  * the stored shot, else from the database. */
-static int load_for_batch(struct rig_shot_model *out, sqlite3 *conn, const struct rig_batch *b)
+static int load_for_batch(struct rig_shot_model *out, struct rig_tx *conn, const struct rig_batch *b)
 {
 	if (b->use_cache && rig_shot_cache_take(b->app->shot_cache, conn, b->shot_id, out))
 		return 0;
@@ -149,7 +149,7 @@ static int collect_lock(void *ctx, const struct rig_lock *lock)
 
 /* LOCK_LOST unless lock_id is a live lock of this shot held by the actor at
  * fencing_token. Returns 0 or -1 with resp filled. */
-static int check_fence(sqlite3 *conn, const struct rig_batch *b, long long now_ms,
+static int check_fence(struct rig_tx *conn, const struct rig_batch *b, long long now_ms,
 		       struct rig_resp *resp)
 {
 	struct rig_lock lock;
@@ -200,7 +200,7 @@ static bool changes_structure(const struct rig_op *ops, size_t n)
 	return false;
 }
 
-int rig_batch_apply(sqlite3 *conn, const struct rig_batch *b, struct rig_resp *resp,
+int rig_batch_apply(struct rig_tx *conn, const struct rig_batch *b, struct rig_resp *resp,
 		    json_t **out_receipt)
 {
 	*out_receipt = NULL;
@@ -282,7 +282,7 @@ out:
 	return rc;
 }
 
-int rig_batch_run(struct rig_req *req, sqlite3 *conn, const struct rig_batch *b,
+int rig_batch_run(struct rig_req *req, struct rig_tx *conn, const struct rig_batch *b,
 		  struct rig_resp *resp, json_t **out_receipt)
 {
 	int rc = rig_api__begin(req, conn);
@@ -292,7 +292,7 @@ int rig_batch_run(struct rig_req *req, sqlite3 *conn, const struct rig_batch *b,
 	}
 	rc = rig_batch_apply(conn, b, resp, out_receipt);
 	if (rc || b->dry_run)
-		rig_db_exec(conn, "ROLLBACK");
+		rig_tx_rollback(conn);
 	return rc;
 }
 

@@ -12,12 +12,12 @@
 #define RIG_BATCH_H
 
 #include <jansson.h>
-#include <sqlite3.h>
 #include <stdbool.h>
 
 #include "api/http/request.h"
 #include "api/util/jsonread.h"
 #include "api/edit/ops.h"
+#include "storage/store.h"
 
 struct rig_batch {
 	const char *shot_id;
@@ -44,14 +44,14 @@ struct rig_batch {
  * reference) and, unless dry_run, the transaction still open for the caller to
  * commit. On failure fills resp with the problem, rolls back and returns -1 with
  * *out_receipt NULL. */
-int rig_batch_run(struct rig_req *req, sqlite3 *conn, const struct rig_batch *batch,
+int rig_batch_run(struct rig_req *req, struct rig_tx *conn, const struct rig_batch *batch,
 		  struct rig_resp *resp, json_t **out_receipt);
 
 /* The same inside a transaction the caller opened (and will end, whatever
  * happens): decodes, loads the shot, checks the expected version, the fence and
  * the locks, applies, validates, and unless dry_run writes the changes, the new
  * version and the receipt. Returns 0 with *out_receipt, or -1 with resp filled. */
-int rig_batch_apply(sqlite3 *conn, const struct rig_batch *batch, struct rig_resp *resp,
+int rig_batch_apply(struct rig_tx *conn, const struct rig_batch *batch, struct rig_resp *resp,
 		    json_t **out_receipt);
 
 /* Reads the optional lockId and fencingToken of body (they go together) into

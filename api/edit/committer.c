@@ -1,7 +1,7 @@
 /* The group committer of committer.h. */
 #include "api/edit/committer.h"
 #include "api/http/idempotency.h"
-#include "storage/db.h"
+#include "storage/store.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -20,7 +20,7 @@ struct job {
 
 struct rig_committer {
 	struct rig_app *app;
-	sqlite3 *conn; /* the committer thread's own */
+	struct rig_tx *conn; /* the committer thread's own */
 	pthread_t thread;
 	pthread_mutex_t lock;
 	pthread_cond_t queued;
@@ -30,26 +30,12 @@ struct rig_committer {
 	bool stopping;
 };
 
-static bool exec_ok(sqlite3 *db, const char *sql)
+/* Undoes one batch inside the group. False when that failed, or when the
+ * database has already rolled the whole transaction back (an I/O error, a full
+ * disk): then every batch of the group is gone. */
+static bool undo_one(struct rig_tx *conn)
 {
-	return rig_db_exec(db, sql) == SQLITE_OK;
-}
-
-/* Why the group's transaction was lost: a full disk when SQLite says so,
- * else the database was unavailable (both leave nothing written). */
-static int lost_code(sqlite3 *db)
-{
-	int rc = rig_db_fail(sqlite3_extended_errcode(db));
-	return rc == -RIG_STORAGE_FULL ? rc : -RIG_STORAGE_UNAVAILABLE;
-}
-
-/* Undoes one batch inside the group. False when that failed, or when SQLite
- * has already rolled the whole transaction back (an I/O error, a full disk):
- * then every batch of the group is gone. */
-static bool undo_one(sqlite3 *db)
-{
-	return exec_ok(db, "ROLLBACK TO batch") && exec_ok(db, "RELEASE batch") &&
-	       !sqlite3_get_autocommit(db);
+	return rig_tx_savepoint_rollback(conn) == 0 && rig_tx_open(conn);
 }
 
 /* Runs one batch inside the group's transaction, under its own savepoint.
@@ -65,9 +51,9 @@ static int apply_one(struct rig_committer *c, struct job *j)
 	int rc = rig_api__idem_recheck(j->req, c->conn);
 	if (rc) {
 		rig_api__fail(j->resp, rc, "checking the idempotency key");
-		return sqlite3_get_autocommit(c->conn) ? -1 : 1;
+		return rig_tx_open(c->conn) ? 1 : -1;
 	}
-	if (!exec_ok(c->conn, "SAVEPOINT batch"))
+	if (rig_tx_savepoint(c->conn) != 0)
 		return -1;
 	if (rig_batch_apply(c->conn, j->batch, j->resp, &receipt) != 0)
 		return undo_one(c->conn) ? 1 : -1;
@@ -75,11 +61,11 @@ static int apply_one(struct rig_committer *c, struct job *j)
 	rig_resp_json(j->resp, 201, receipt, NULL);
 	rig_api__etag(j->resp, to);
 	rc = rig_api__store_response(j->req, c->conn, j->resp);
-	if (rc || !exec_ok(c->conn, "RELEASE batch") || sqlite3_get_autocommit(c->conn)) {
+	if (rc || rig_tx_savepoint_release(c->conn) != 0 || !rig_tx_open(c->conn)) {
 		bool intact = rc && undo_one(c->conn);
 		rig_shot_cache_settle(c->app->shot_cache, false);
 		rig_resp_release(j->resp);
-		rig_api__fail(j->resp, rc ? rc : lost_code(c->conn), "storing the batch");
+		rig_api__fail(j->resp, rc ? rc : rig_tx_lost_code(c->conn), "storing the batch");
 		return intact ? 1 : -1;
 	}
 	/* Later batches of the group may start from this model: the group's
@@ -95,7 +81,7 @@ static int apply_one(struct rig_committer *c, struct job *j)
  * and may be retried. */
 static void run_group(struct rig_committer *c, struct job *group)
 {
-	int rc = rig_db_begin_write(c->app->db, c->conn);
+	int rc = rig_tx_begin_write(c->conn);
 	bool lost = rc != 0;
 	int lost_rc = rc ? rc : -RIG_STORAGE_UNAVAILABLE;
 	for (struct job *j = group; j; j = j->next) {
@@ -106,18 +92,17 @@ static void run_group(struct rig_committer *c, struct job *group)
 		}
 		if (apply_one(c, j) < 0) {
 			lost = true;
-			lost_rc = lost_code(c->conn);
+			lost_rc = rig_tx_lost_code(c->conn);
 			if (j->resp->status == 0) /* its savepoint never opened */
 				rig_api__fail(j->resp, lost_rc, "starting the batch");
 		}
 	}
-	if (!lost && !exec_ok(c->conn, "COMMIT")) {
+	if (!lost && rig_tx_commit(c->conn) != 0) {
 		lost = true;
-		lost_rc = lost_code(c->conn);
+		lost_rc = rig_tx_lost_code(c->conn);
 	}
 	if (lost) {
-		if (!sqlite3_get_autocommit(c->conn))
-			exec_ok(c->conn, "ROLLBACK");
+		rig_tx_rollback(c->conn);
 		rig_shot_cache_forget(c->app->shot_cache);
 		for (struct job *j = group; j; j = j->next) {
 			if (!j->applied)
@@ -127,7 +112,7 @@ static void run_group(struct rig_committer *c, struct job *group)
 		}
 	}
 	if (rc == 0)
-		rig_db_end_write(c->app->db, c->conn);
+		rig_tx_end_write(c->conn);
 	/* Read next before done: a waiter whose job is done returns and its job
 	 * (on its stack) goes away as soon as it sees done under the lock. */
 	pthread_mutex_lock(&c->lock);
@@ -179,9 +164,9 @@ struct rig_committer *rig_committer_start(struct rig_app *app)
 	pthread_mutex_init(&c->lock, NULL);
 	pthread_cond_init(&c->queued, NULL);
 	pthread_cond_init(&c->finished, NULL);
-	c->conn = rig_db_acquire(app->db);
+	c->conn = rig_store_read(app->store);
 	if (pthread_create(&c->thread, NULL, run, c) != 0) {
-		rig_db_release(app->db, c->conn);
+		rig_tx_end(c->conn);
 		pthread_cond_destroy(&c->finished);
 		pthread_cond_destroy(&c->queued);
 		pthread_mutex_destroy(&c->lock);
@@ -232,7 +217,7 @@ void rig_committer_stop(struct rig_committer *c)
 	pthread_cond_signal(&c->queued);
 	pthread_mutex_unlock(&c->lock);
 	pthread_join(c->thread, NULL);
-	rig_db_release(c->app->db, c->conn);
+	rig_tx_end(c->conn);
 	pthread_cond_destroy(&c->finished);
 	pthread_cond_destroy(&c->queued);
 	pthread_mutex_destroy(&c->lock);

@@ -9,10 +9,10 @@
 #ifndef RIG_SHOT_CACHE_H
 #define RIG_SHOT_CACHE_H
 
-#include <sqlite3.h>
 #include <stdbool.h>
 
 #include "storage/shot_model.h"
+#include "storage/store.h"
 
 struct rig_shot_cache;
 
@@ -23,10 +23,10 @@ struct rig_shot_cache *rig_shot_cache_new(void);
 void rig_shot_cache_free(struct rig_shot_cache *cache);
 
 /* Moves the cached model of shot_id into *out when it still mirrors the
- * stored shot on conn (same row, same version) and returns true; otherwise
+ * stored shot on tx (same row, same version) and returns true; otherwise
  * drops it and returns false. A model left pending by a caller that never
  * settled counts as not committed. NULL cache: false. */
-bool rig_shot_cache_take(struct rig_shot_cache *cache, sqlite3 *conn, const char *shot_id,
+bool rig_shot_cache_take(struct rig_shot_cache *cache, struct rig_tx *tx, const char *shot_id,
 			 struct rig_shot_model *out);
 
 /* Keeps *m (moved out: *m is zeroed) as the shot at version, pending its

@@ -8,7 +8,7 @@
 #include "api/edit/committer.h"
 #include "api/handlers/handlers.h"
 #include "api/util/jsonread.h"
-#include "storage/db.h"
+#include "storage/store.h"
 
 void rig_h_edits(struct rig_req *req, struct rig_resp *resp)
 {
@@ -80,7 +80,7 @@ void rig_h_edits(struct rig_req *req, struct rig_resp *resp)
 		rig_committer_run(req->app->committer, req, &b, resp);
 		goto out;
 	}
-	sqlite3 *conn = rig_db_acquire(req->app->db);
+	struct rig_tx *conn = rig_store_read(req->app->store);
 	json_t *receipt = NULL;
 	if (rig_batch_run(req, conn, &b, resp, &receipt) == 0) {
 		long long to = json_integer_value(json_object_get(receipt, "toVersion"));
@@ -89,7 +89,7 @@ void rig_h_edits(struct rig_req *req, struct rig_resp *resp)
 		if (!b.dry_run)
 			rig_shot_cache_settle(req->app->shot_cache, rig_api__commit(req, conn, resp) == 0);
 	}
-	rig_db_release(req->app->db, conn);
+	rig_tx_end(conn);
 out:
 	for (size_t i = 0; b.decoded && i < json_array_size(b.ops); i++)
 		rig_op_release(&b.decoded[i]);

@@ -22,7 +22,7 @@
 #include "storage/receipts.h"
 #include "api/util/sha256.h"
 #include "api/util/textbuf.h"
-#include "storage/db.h"
+#include "storage/store.h"
 
 /* ---- the (principal, key) pairs being processed by this process ---- */
 
@@ -128,9 +128,9 @@ static void fingerprint(struct rig_req *req)
 	rig_hex32(req->idem_hash, digest);
 }
 
-static int lookup(struct rig_req *req, sqlite3 *conn, struct rig_idem *out)
+static int lookup(struct rig_req *req, struct rig_tx *tx, struct rig_idem *out)
 {
-	return rig_idem_get(conn, req->principal, req->idem_key, req->idem_hash,
+	return rig_idem_get(tx, req->principal, req->idem_key, req->idem_hash,
 			    (long long)time(NULL) - RIG_IDEM_TTL_SECONDS, out);
 }
 
@@ -179,9 +179,9 @@ void rig_api__idem_run(struct rig_req *req, struct rig_resp *resp, rig_handler h
 		return;
 	}
 	fingerprint(req);
-	sqlite3 *conn = rig_db_acquire(req->app->db);
-	int rc = lookup(req, conn, &stored);
-	rig_db_release(req->app->db, conn);
+	struct rig_tx *tx = rig_store_read(req->app->store);
+	int rc = lookup(req, tx, &stored);
+	rig_tx_end(tx);
 	if (rc == 0) {
 		answer_stored(req, resp, &stored);
 		goto out;
@@ -212,18 +212,18 @@ out:
 	rig_idem_release(&stored);
 }
 
-int rig_api__idem_recheck(struct rig_req *req, sqlite3 *conn)
+int rig_api__idem_recheck(struct rig_req *req, struct rig_tx *tx)
 {
 	if (!req->idem_key || !req->idem_replay)
 		return 0;
 	rig_idem_release(req->idem_replay);
-	int rc = lookup(req, conn, req->idem_replay);
+	int rc = lookup(req, tx, req->idem_replay);
 	if (rc == -RIG_NOT_FOUND)
 		return 0;
 	return rc == 0 ? -RIG_IDEMPOTENCY_IN_PROGRESS : rc;
 }
 
-int rig_api__store_response(struct rig_req *req, sqlite3 *conn, const struct rig_resp *resp)
+int rig_api__store_response(struct rig_req *req, struct rig_tx *tx, const struct rig_resp *resp)
 {
 	if (!req->idem_key)
 		return 0;
@@ -233,7 +233,7 @@ int rig_api__store_response(struct rig_req *req, sqlite3 *conn, const struct rig
 							 resp->headers[i].value));
 	char *text = json_dumps(headers, JSON_COMPACT);
 	json_decref(headers);
-	int rc = text ? rig_idem_put(conn, req->principal, req->idem_key, req->idem_hash,
+	int rc = text ? rig_idem_put(tx, req->principal, req->idem_key, req->idem_hash,
 				     resp->status, resp->body ? resp->body : "", text,
 				     (long long)time(NULL))
 		      : -RIG_INTERNAL;

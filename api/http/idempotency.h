@@ -11,9 +11,9 @@
 #ifndef RIG_IDEMPOTENCY_H
 #define RIG_IDEMPOTENCY_H
 
-#include <sqlite3.h>
 
 #include "api/http/request.h"
+#include "storage/store.h"
 
 /* Returns a new, empty set of the (principal, key) pairs this process is
  * processing; NULL when out of memory. Free with rig_api__inflight_free. */
@@ -32,17 +32,17 @@ void rig_api__inflight_free(struct rig_inflight *f);
  * replaced by that stored answer. Always fills resp. */
 void rig_api__idem_run(struct rig_req *req, struct rig_resp *resp, rig_handler handler);
 
-/* Looks the request's (principal, key) up again on conn, inside its open write
+/* Looks the request's (principal, key) up again on tx, inside its open write
  * transaction. Returns 0 when the request has no key or the key is free (the
  * write may go on and record it), -RIG_IDEMPOTENCY_IN_PROGRESS when a response
  * is stored (it is kept in *req->idem_replay for rig_api__idem_run to answer;
  * the caller must apply nothing, end its transaction or savepoint, and may put
  * any placeholder problem in resp), or another negative rig code when the
  * lookup failed. */
-int rig_api__idem_recheck(struct rig_req *req, sqlite3 *conn);
+int rig_api__idem_recheck(struct rig_req *req, struct rig_tx *tx);
 
-/* Stores resp under the request's idempotency key, if it has one, in conn's open
+/* Stores resp under the request's idempotency key, if it has one, in tx's open
  * transaction. 0 or a negative rig code. */
-int rig_api__store_response(struct rig_req *req, sqlite3 *conn, const struct rig_resp *resp);
+int rig_api__store_response(struct rig_req *req, struct rig_tx *tx, const struct rig_resp *resp);
 
 #endif

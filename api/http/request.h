@@ -7,13 +7,13 @@
 #define RIG_REQUEST_H
 
 #include <jansson.h>
-#include <sqlite3.h>
 #include <stdbool.h>
 
 #include "api/app.h"
 #include "api/http/exchange.h"
 #include "api/http/problem.h"
 #include "storage/shot_model.h"
+#include "storage/store.h"
 
 typedef void (*rig_handler)(struct rig_req *req, struct rig_resp *resp);
 
@@ -41,19 +41,19 @@ struct rig_errs *rig_api__errs_new(struct rig_resp *resp);
 /* As rig_api__fail for a shot lookup: a missing shot is a 404 naming shotId. */
 void rig_api__fail_shot(struct rig_resp *resp, int rc, const char *shot_id);
 
-/* Begins a write transaction on conn, a connection borrowed from the request's
- * database (rig_db_begin_write), then looks the request's idempotency key up
+/* Begins a write transaction on conn, a handle borrowed from the request's
+ * store (rig_tx_begin_write), then looks the request's idempotency key up
  * again under the write lock (rig_api__idem_recheck). Returns 0 with the
  * transaction open, or a negative rig code with none open: the database is
  * busy, or the key was recorded meanwhile (-RIG_IDEMPOTENCY_IN_PROGRESS; the
  * router then answers the stored response whatever problem the handler puts in
  * resp). */
-int rig_api__begin(struct rig_req *req, sqlite3 *conn);
+int rig_api__begin(struct rig_req *req, struct rig_tx *conn);
 
 /* Finishes a successful write: stores resp under the request's idempotency key
  * (if any) and commits. On failure rolls back, replaces resp with a problem and
  * returns a negative rig code. */
-int rig_api__commit(struct rig_req *req, sqlite3 *conn, struct rig_resp *resp);
+int rig_api__commit(struct rig_req *req, struct rig_tx *conn, struct rig_resp *resp);
 
 /* A query parameter, or NULL. */
 static inline const char *rig_api__query(struct rig_req *req, const char *name)
