@@ -1,12 +1,12 @@
 /* The edit pipeline: one batch of ops applied atomically to one shot.
  *
  * Direct batches (POST /v1/shots/{id}/edits) and, later, plan validation and
- * apply all run rig_batch_run(): decode every op, lock the database (BEGIN
- * IMMEDIATE), load the shot, check the expected version, apply the ops in order,
- * validate the whole shot, then either roll back (dry run or failure) or write
- * the changes, bump the version by one and store the receipt in the same
- * transaction. The caller commits with rig_api__commit() so an idempotent
- * response is stored in that transaction too.
+ * apply all run rig_batch_run(): decode every op, lock the database (a write
+ * transaction, rig_tx_begin_write), load the shot, check the expected version,
+ * apply the ops in order, validate the whole shot, then either roll back (dry
+ * run or failure) or write the changes, bump the version by one and store the
+ * receipt in the same transaction. The caller commits with rig_api__commit()
+ * so an idempotent response is stored in that transaction too.
  */
 #ifndef RIG_BATCH_H
 #define RIG_BATCH_H

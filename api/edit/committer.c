@@ -13,7 +13,7 @@ struct job {
 	struct rig_req *req;
 	const struct rig_batch *batch;
 	struct rig_resp *resp;
-	bool applied; /* inside the group, waiting for the COMMIT */
+	bool applied; /* inside the group, waiting for the commit */
 	bool done;
 	struct job *next;
 };
@@ -69,14 +69,14 @@ static int apply_one(struct rig_committer *c, struct job *j)
 		return intact ? 1 : -1;
 	}
 	/* Later batches of the group may start from this model: the group's
-	 * transaction already holds its writes. A failed COMMIT drops it below. */
+	 * transaction already holds its writes. A failed commit drops it below. */
 	rig_shot_cache_settle(c->app->shot_cache, true);
 	j->applied = true;
 	return 0;
 }
 
 /* Begins, applies and commits one group; answers every job in it. A batch is
- * answered 201 only when the COMMIT holding it returned; when the group's
+ * answered 201 only when the commit holding it returned; when the group's
  * transaction is lost, no batch of it was written, so each is answered 503
  * and may be retried. */
 static void run_group(struct rig_committer *c, struct job *group)

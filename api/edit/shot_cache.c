@@ -11,7 +11,7 @@ struct rig_shot_cache {
 	bool valid;
 	struct rig_shot_model model; /* mirrors the stored shot at model.version */
 	bool pending;
-	struct rig_shot_model next; /* written by a batch, awaiting its COMMIT */
+	struct rig_shot_model next; /* written by a batch, awaiting its commit */
 };
 
 /* Skins at least this large leave the cache without their per-vertex arrays. */

@@ -2,7 +2,7 @@
  * process), so the next batch on it need not read every layer back: a batch
  * takes the cached model when the stored shot's row and version still match
  * it (checked inside the batch's transaction), else loads it. A successful
- * batch leaves its model pending; the caller settles it after the COMMIT:
+ * batch leaves its model pending; the caller settles it after the commit:
  * kept when committed, dropped when not. Only ever touched under the write
  * turn, so it needs no lock of its own. Evaluation (reads) never uses it.
  */
@@ -30,14 +30,14 @@ bool rig_shot_cache_take(struct rig_shot_cache *cache, struct rig_tx *tx, const 
 			 struct rig_shot_model *out);
 
 /* Keeps *m (moved out: *m is zeroed) as the shot at version, pending its
- * COMMIT; large skins keep their joints only. NULL cache: a no-op. */
+ * commit; large skins keep their joints only. NULL cache: a no-op. */
 void rig_shot_cache_hold(struct rig_shot_cache *cache, struct rig_shot_model *m, long long version);
 
-/* After the COMMIT: the pending model becomes the cached one when committed,
+/* After the commit: the pending model becomes the cached one when committed,
  * else it is dropped. */
 void rig_shot_cache_settle(struct rig_shot_cache *cache, bool committed);
 
-/* Drops everything (a COMMIT that held cached changes failed). */
+/* Drops everything (a commit that held cached changes failed). */
 void rig_shot_cache_forget(struct rig_shot_cache *cache);
 
 #endif

@@ -7,7 +7,7 @@
  *  2. the in-flight set refuses the same (principal, key) while this process
  *     is still working on it (409), so one process never applies it twice;
  *  3. rig_api__begin (and the committer, per batch) looks the key up again
- *     after BEGIN IMMEDIATE: another process on the database may have
+ *     after taking the write lock: another process on the database may have
  *     recorded it since layer 1, and only a lookup under the write lock, in
  *     the transaction that would record the key, makes check-and-record
  *     atomic.
