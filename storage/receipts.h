@@ -54,7 +54,7 @@ int rig_idem_get(struct rig_tx *tx, const char *principal, const char *key, cons
 void rig_idem_release(struct rig_idem *idem);
 
 /* Stores the response of an applied write under (principal, key), replacing an
- * expired row of theirs. Strings are copied by SQLite. */
+ * expired row of theirs. Strings are copied by the store. */
 int rig_idem_put(struct rig_tx *tx, const char *principal, const char *key, const char *request_hash,
 		 int status, const char *response, const char *headers, long long now_unix);
 

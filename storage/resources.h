@@ -1,6 +1,6 @@
 /* Projects and shots: rows, creation, lookup, deletion and keyset-paged lists.
- * Functions run on a borrowed connection and return 0 or a negative enum
- * rig_code (-RIG_NOT_FOUND, -RIG_LAYER_EXISTS for a taken id,
+ * Functions run on the caller's struct rig_tx (store.h) and return 0 or a
+ * negative enum rig_code (-RIG_NOT_FOUND, -RIG_LAYER_EXISTS for a taken id,
  * -RIG_STORAGE_UNAVAILABLE, -RIG_INTERNAL).
  */
 #ifndef RIG_RESOURCES_H

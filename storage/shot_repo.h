@@ -1,6 +1,6 @@
 /* The shot repository: loads a shot into a struct rig_shot_model and writes back
- * what an edit changed. Every function runs on a borrowed connection inside the
- * caller's transaction; none begins or commits one.
+ * what an edit changed. Every function runs on the caller's struct rig_tx
+ * (store.h), inside its transaction; none begins or commits one.
  * Functions return 0 or a negative enum rig_code (-RIG_NOT_FOUND,
  * -RIG_STORAGE_UNAVAILABLE, -RIG_INTERNAL).
  */

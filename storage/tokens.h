@@ -2,8 +2,8 @@
  *
  * A token row holds the SHA-256 of its bearer secret, never the secret; what a
  * token may do (its scopes) is decided in api/auth.c, not here. The audit log
- * records security-relevant acts as JSON, newest last. Functions run on a
- * borrowed connection and return 0 or a negative enum rig_code.
+ * records security-relevant acts as JSON, newest last. Functions run on the
+ * caller's struct rig_tx (store.h) and return 0 or a negative enum rig_code.
  */
 #ifndef RIG_TOKENS_H
 #define RIG_TOKENS_H

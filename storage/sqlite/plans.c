@@ -49,9 +49,9 @@ int rig_plan_insert(struct rig_tx *tx, const struct rig_plan *p)
 	sqlite3 *db = tx->conn;
 	sqlite3_stmt *st = NULL;
 	int rc = rig_sqlite__prepare(&st, db,
-				 "INSERT INTO plans(id, shot_id, title, ops, base_version, plan_version,"
-				 " status, author, created_at, updated_at)"
-				 " VALUES (?, ?, ?, ?, ?, 1, 'draft', ?, " NOW_SQL ", " NOW_SQL ")");
+				     "INSERT INTO plans(id, shot_id, title, ops, base_version, plan_version,"
+				     " status, author, created_at, updated_at)"
+				     " VALUES (?, ?, ?, ?, ?, 1, 'draft', ?, " NOW_SQL ", " NOW_SQL ")");
 	if (rc)
 		return rc;
 	sqlite3_bind_text(st, 1, p->id, -1, SQLITE_STATIC);
@@ -98,9 +98,9 @@ int rig_plan_revise(struct rig_tx *tx, const struct rig_plan *p, long long expec
 	sqlite3 *db = tx->conn;
 	sqlite3_stmt *st = NULL;
 	int rc = rig_sqlite__prepare(&st, db,
-				 "UPDATE plans SET title = ?, ops = ?, base_version = ?,"
-				 " plan_version = plan_version + 1, updated_at = " NOW_SQL
-				 " WHERE id = ? AND plan_version = ? AND status = 'draft'");
+				     "UPDATE plans SET title = ?, ops = ?, base_version = ?,"
+				     " plan_version = plan_version + 1, updated_at = " NOW_SQL
+				     " WHERE id = ? AND plan_version = ? AND status = 'draft'");
 	if (rc)
 		return rc;
 	if (p->title)
@@ -122,8 +122,8 @@ int rig_plan_mark_applied(struct rig_tx *tx, const char *id, const char *receipt
 	sqlite3 *db = tx->conn;
 	sqlite3_stmt *st = NULL;
 	int rc = rig_sqlite__prepare(&st, db,
-				 "UPDATE plans SET status = 'applied', receipt_id = ?, updated_at = " NOW_SQL
-				 " WHERE id = ? AND status = 'draft'");
+				     "UPDATE plans SET status = 'applied', receipt_id = ?, updated_at = " NOW_SQL
+				     " WHERE id = ? AND status = 'draft'");
 	if (rc)
 		return rc;
 	sqlite3_bind_text(st, 1, receipt_id, -1, SQLITE_STATIC);
@@ -156,8 +156,8 @@ int rig_plan_list(struct rig_tx *tx, const char *shot_id, long long after_seq, s
 	sqlite3 *db = tx->conn;
 	sqlite3_stmt *st = NULL;
 	int rc = rig_sqlite__prepare(&st, db,
-				 "SELECT " PLAN_COLUMNS " FROM plans WHERE shot_id = ? AND seq > ?"
-				 " ORDER BY seq LIMIT ?");
+				     "SELECT " PLAN_COLUMNS " FROM plans WHERE shot_id = ? AND seq > ?"
+				     " ORDER BY seq LIMIT ?");
 	if (rc)
 		return rc;
 	sqlite3_bind_text(st, 1, shot_id, -1, SQLITE_STATIC);

@@ -21,7 +21,7 @@ int rig_receipt_insert(struct rig_tx *tx, const char *id, long long shot_seq, lo
 	sqlite3 *db = tx->conn;
 	sqlite3_stmt *st = NULL;
 	int rc = rig_sqlite__prepare(&st, db,
-				 "INSERT INTO receipts(shot_seq, to_version, id, body) VALUES (?, ?, ?, ?)");
+				     "INSERT INTO receipts(shot_seq, to_version, id, body) VALUES (?, ?, ?, ?)");
 	if (rc)
 		return rc;
 	sqlite3_bind_int64(st, 1, shot_seq);
@@ -69,9 +69,9 @@ int rig_receipt_get(struct rig_tx *tx, const char *id, char **out_body)
 	sqlite3_stmt *st = NULL;
 	/* The GLOB term lets SQLite use the partial index of legacy ids. */
 	int rc = rig_sqlite__prepare(&st, db,
-				 keyed ? "SELECT body FROM receipts WHERE shot_seq = ? AND to_version = ?"
-					 " AND id = ?" /* a migrated r-<hex> row has no second id */
-				       : "SELECT body FROM receipts WHERE id = ? AND id GLOB 'r-*'");
+				     keyed ? "SELECT body FROM receipts WHERE shot_seq = ? AND to_version = ?"
+				     " AND id = ?" /* a migrated r-<hex> row has no second id */
+				     : "SELECT body FROM receipts WHERE id = ? AND id GLOB 'r-*'");
 	if (rc)
 		return rc;
 	if (keyed) {
@@ -98,8 +98,8 @@ int rig_receipt_list(struct rig_tx *tx, long long shot_seq, long long before_ver
 	sqlite3 *db = tx->conn;
 	sqlite3_stmt *st = NULL;
 	int rc = rig_sqlite__prepare(&st, db,
-				 "SELECT to_version, body FROM receipts WHERE shot_seq = ? AND to_version < ?"
-				 " ORDER BY to_version DESC LIMIT ?");
+				     "SELECT to_version, body FROM receipts WHERE shot_seq = ? AND to_version < ?"
+				     " ORDER BY to_version DESC LIMIT ?");
 	if (rc)
 		return rc;
 	sqlite3_bind_int64(st, 1, shot_seq);

@@ -165,8 +165,8 @@ int rig_shot_read_skin(struct rig_tx *tx, const struct rig_shot_model *m,
 	memset(out, 0, sizeof *out);
 	sqlite3_stmt *st = NULL;
 	int rc = rig_sqlite__prepare(&st, db,
-				 "SELECT rowid, length(weight_offsets), length(influences) FROM skins"
-				 " WHERE shot_id = ? AND layer_id = ?");
+				     "SELECT rowid, length(weight_offsets), length(influences) FROM skins"
+				     " WHERE shot_id = ? AND layer_id = ?");
 	if (rc)
 		return rc;
 	sqlite3_bind_text(st, 1, m->id, -1, SQLITE_STATIC);
@@ -257,7 +257,7 @@ static int write_layer(sqlite3 *db, const char *shot_id, const struct rig_model_
 				     " position_y, rotation, scale_x, scale_y, pivot_x, pivot_y,"
 				     " time_offset, keys, shot_id, id, ord)"
 				     " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-				   : "UPDATE layers SET name = ?, kind = ?, parent_id = ?,"
+				     : "UPDATE layers SET name = ?, kind = ?, parent_id = ?,"
 				     " position_x = ?, position_y = ?, rotation = ?, scale_x = ?,"
 				     " scale_y = ?, pivot_x = ?, pivot_y = ?, time_offset = ?, keys = ?"
 				     " WHERE shot_id = ? AND id = ? AND ord = ?");  /* ord binds too: one statement shape */

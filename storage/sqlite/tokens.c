@@ -36,8 +36,8 @@ int rig_token_insert(struct rig_tx *tx, const struct rig_token *t, const char *s
 	sqlite3 *db = tx->conn;
 	sqlite3_stmt *st = NULL;
 	int rc = rig_sqlite__prepare(&st, db,
-				 "INSERT INTO tokens(id, name, secret_hash, scopes, created_at,"
-				 " created_by, expires_unix) VALUES (?, ?, ?, ?, " NOW_SQL ", ?, ?)");
+				     "INSERT INTO tokens(id, name, secret_hash, scopes, created_at,"
+				     " created_by, expires_unix) VALUES (?, ?, ?, ?, " NOW_SQL ", ?, ?)");
 	if (rc)
 		return rc;
 	sqlite3_bind_text(st, 1, t->id, -1, SQLITE_STATIC);
@@ -93,8 +93,8 @@ int rig_token_revoke(struct rig_tx *tx, const char *id)
 	sqlite3 *db = tx->conn;
 	sqlite3_stmt *st = NULL;
 	int rc = rig_sqlite__prepare(&st, db,
-				 "UPDATE tokens SET revoked_at = coalesce(revoked_at, " NOW_SQL ")"
-				 " WHERE id = ?");
+				     "UPDATE tokens SET revoked_at = coalesce(revoked_at, " NOW_SQL ")"
+				     " WHERE id = ?");
 	if (rc)
 		return rc;
 	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
@@ -112,8 +112,8 @@ int rig_token_list(struct rig_tx *tx, long long after_seq, size_t limit, rig_tok
 	sqlite3 *db = tx->conn;
 	sqlite3_stmt *st = NULL;
 	int rc = rig_sqlite__prepare(&st, db,
-				 "SELECT " TOKEN_COLUMNS " FROM tokens WHERE seq > ? ORDER BY seq"
-				 " LIMIT ?");
+				     "SELECT " TOKEN_COLUMNS " FROM tokens WHERE seq > ? ORDER BY seq"
+				     " LIMIT ?");
 	if (rc)
 		return rc;
 	sqlite3_bind_int64(st, 1, after_seq);
@@ -155,8 +155,8 @@ int rig_audit_insert(struct rig_tx *tx, const char *action, const char *actor, c
 		*out_seq = 0;
 	sqlite3_stmt *st = NULL;
 	int rc = rig_sqlite__prepare(&st, db,
-				 "INSERT INTO audit(at, action, actor, token_id, body)"
-				 " VALUES (" NOW_SQL ", ?, ?, ?, ?) RETURNING seq");
+				     "INSERT INTO audit(at, action, actor, token_id, body)"
+				     " VALUES (" NOW_SQL ", ?, ?, ?, ?) RETURNING seq");
 	if (rc)
 		return rc;
 	sqlite3_bind_text(st, 1, action, -1, SQLITE_STATIC);
@@ -180,7 +180,7 @@ int rig_audit_list(struct rig_tx *tx, long long after_seq, size_t limit, rig_aud
 	sqlite3 *db = tx->conn;
 	sqlite3_stmt *st = NULL;
 	int rc = rig_sqlite__prepare(&st, db,
-				 "SELECT seq, at, body FROM audit WHERE seq > ? ORDER BY seq LIMIT ?");
+				     "SELECT seq, at, body FROM audit WHERE seq > ? ORDER BY seq LIMIT ?");
 	if (rc)
 		return rc;
 	sqlite3_bind_int64(st, 1, after_seq);
