@@ -188,8 +188,8 @@ int main(int argc, char **argv)
 	rig_log("info", "listening",
 		json_pack("{s:s, s:i, s:s, s:s, s:i, s:b, s:i}", "host", s.cfg.host, "port",
 			  (int)rig_http_port(s.http), "db", s.cfg.db_path, "durability",
-			  s.cfg.durability == RIG_STORE_DURABILITY_FULL ? "full" : "process", "threads",
-			  (int)s.cfg.threads, "tls", s.cfg.tls_cert[0] != '\0', "corsOrigins",
+			  s.cfg.durability == RIG_STORE_DURABILITY_FULL ? "full" : "process",
+			  "threads", (int)s.cfg.threads, "tls", s.cfg.tls_cert[0] != '\0', "corsOrigins",
 			  (int)s.cfg.n_cors_origins));
 
 	uv_run(s.loop, UV_RUN_DEFAULT);

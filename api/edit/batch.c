@@ -18,7 +18,8 @@
 
 /* Loads the shot into *out, from the write path's cache when it still mirrors
  * the stored shot, else from the database. */
-static int load_for_batch(struct rig_shot_model *out, struct rig_tx *conn, const struct rig_batch *b)
+static int load_for_batch(struct rig_shot_model *out, struct rig_tx *conn,
+			  const struct rig_batch *b)
 {
 	if (b->use_cache && rig_shot_cache_take(b->app->shot_cache, conn, b->shot_id, out))
 		return 0;

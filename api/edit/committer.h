@@ -2,8 +2,8 @@
  * batch that finds it idle commits at once on its own thread; batches that
  * arrive while a commit runs queue, and the committer thread commits everything
  * queued during the previous fsync together, each inside its own savepoint.
- * Every batch stays atomic and gets its own version and receipt; a batch that fails rolls back to its savepoint and
- * leaves the others alone. No batch is answered before the commit that holds
+ * Every batch stays atomic and gets its own version and receipt; a batch that
+ * fails rolls back to its savepoint and leaves the others alone. No batch is answered before the commit that holds
  * it has returned, so an acknowledged batch is durable as before — but one
  * fsync now covers as many batches as arrived during the last one.
  */

@@ -88,7 +88,8 @@ bool rig_frames__etag(struct rig_req *req, struct rig_resp *resp, long long vers
 	return false;
 }
 
-int rig_frames__open(struct rig_eval *ev, struct rig_tx *tx, struct rig_req *req, struct rig_resp *resp)
+int rig_frames__open(struct rig_eval *ev, struct rig_tx *tx, struct rig_req *req,
+		     struct rig_resp *resp)
 {
 	int rc = rig_eval_open(ev, tx, req->app->read_cache, req->params[0]);
 	if (rc) {

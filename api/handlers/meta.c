@@ -18,7 +18,8 @@ void rig_h_readyz(struct rig_req *req, struct rig_resp *resp)
 	if (health.space_known)
 		json_object_set_new(o, "freeBytes", json_integer((json_int_t)health.free_bytes));
 	if (!ready) {
-		json_object_set_new(o, "minFreeBytes", json_integer((json_int_t)RIG_STORE_MIN_FREE_BYTES));
+		json_object_set_new(o, "minFreeBytes",
+				    json_integer((json_int_t)RIG_STORE_MIN_FREE_BYTES));
 		rig_problem(resp, RIG_STORAGE_UNAVAILABLE, o, "%s", health.error);
 		rig_resp_header(resp, "Retry-After", "5");
 		return;

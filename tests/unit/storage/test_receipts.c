@@ -76,11 +76,11 @@ Test(idem, migration_keeps_old_rows_as_legacy_rows_that_answer_only_their_finger
 				  NULL, NULL, NULL),
 		     SQLITE_OK);
 	char err[256] = "";
-	cr_assert_geq(rig_migrate(tx->conn, rig_migrations, rig_n_migrations, err, sizeof err), 1, "%s",
-		      err);
+	cr_assert_geq(rig_migrate(tx->conn, rig_migrations, rig_n_migrations, err, sizeof err), 1,
+		      "%s", err);
 	sqlite3_stmt *st = NULL;
-	sqlite3_prepare_v2(tx->conn, "SELECT principal, headers FROM idempotency WHERE key = 'k'", -1, &st,
-			   NULL);
+	sqlite3_prepare_v2(tx->conn, "SELECT principal, headers FROM idempotency WHERE key = 'k'",
+			   -1, &st, NULL);
 	cr_assert_eq(sqlite3_step(st), SQLITE_ROW);
 	cr_assert_str_eq((const char *)sqlite3_column_text(st, 0), "");
 	cr_assert_str_eq((const char *)sqlite3_column_text(st, 1), "[[\"ETag\",\"\\\"3\\\"\"]]");
