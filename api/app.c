@@ -18,7 +18,7 @@
 #include "api/util/stamp.h"
 #include "storage/locks.h"
 #include "storage/receipts.h"
-#include "storage/db.h"
+#include "storage/store.h"
 
 #define PAGED "pageSize pageToken"
 
@@ -73,10 +73,10 @@ const struct rig_route rig_routes[] = {
 
 const size_t rig_n_routes = sizeof rig_routes / sizeof rig_routes[0];
 
-int rig_app_init(struct rig_app *app, struct rig_db *db, const struct rig_app_limits *limits)
+int rig_app_init(struct rig_app *app, struct rig_store *store, const struct rig_app_limits *limits)
 {
 	memset(app, 0, sizeof *app);
-	app->db = db;
+	app->store = store;
 	app->limits = *limits;
 	atomic_init(&app->draining, false);
 	app->inflight = rig_api__inflight_new();
@@ -107,11 +107,11 @@ void rig_app_release(struct rig_app *app)
 
 long long rig_app_housekeeping(struct rig_app *app)
 {
-	sqlite3 *conn = rig_db_acquire(app->db);
+	struct rig_tx *tx = rig_store_read(app->store);
 	long long keys = 0, locks = 0;
-	int rc = rig_idem_sweep(conn, (long long)time(NULL) - RIG_IDEM_TTL_SECONDS, &keys);
+	int rc = rig_idem_sweep(tx, (long long)time(NULL) - RIG_IDEM_TTL_SECONDS, &keys);
 	if (rc == 0)
-		rc = rig_locks_sweep(conn, rig_api__now_ms(), &locks);
-	rig_db_release(app->db, conn);
+		rc = rig_locks_sweep(tx, rig_api__now_ms(), &locks);
+	rig_tx_end(tx);
 	return rc ? -1 : keys + locks;
 }

@@ -7,7 +7,7 @@
 #include "api/context.h"
 
 /* Sets up the app over an open database; returns 0 or -1 on OOM. */
-int rig_app_init(struct rig_app *app, struct rig_db *db, const struct rig_app_limits *limits);
+int rig_app_init(struct rig_app *app, struct rig_store *store, const struct rig_app_limits *limits);
 
 /* Frees what rig_app_init allocated (not the database). */
 void rig_app_release(struct rig_app *app);

@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "storage/db.h"
+#include "storage/store.h"
 #include "core/rig_limits.h"
 
 #define RIG_IDEM_TTL_SECONDS (24 * 3600)
@@ -41,7 +41,7 @@ struct rig_ratelimit;  /* per-token request budgets (ratelimit.h) */
 struct rig_membudget;  /* bodies, parses and range streams (membudget.h) */
 
 struct rig_app {
-	struct rig_db *db;
+	struct rig_store *store;
 	struct rig_app_limits limits;
 	atomic_bool draining;
 	struct rig_inflight *inflight;

@@ -22,6 +22,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ALLOWED = {
     "core": [],
     "storage": ["core"],
+    "storage/sqlite": ["core", "storage"],  # the SQLite implementation of storage/*.h
     "api/util": ["core"],
     "api/eval": ["core", "storage", "api/util", "api"],
     "api/edit": ["core", "storage", "api/util", "api"],

@@ -120,9 +120,9 @@ static int apply(struct rig_config *cfg, const char *name, const char *v)
 		return parse_listen(cfg, v);
 	} else if (!strcmp(name, "durability")) {
 		if (!strcmp(v, "full"))
-			cfg->durability = RIG_DURABILITY_FULL;
+			cfg->durability = RIG_STORE_DURABILITY_FULL;
 		else if (!strcmp(v, "process"))
-			cfg->durability = RIG_DURABILITY_PROCESS;
+			cfg->durability = RIG_STORE_DURABILITY_PROCESS;
 		else
 			return -1;
 	} else if (!strcmp(name, "max-body")) {
@@ -228,7 +228,7 @@ int rig_config_parse(struct rig_config *cfg, int argc, char **argv)
 	strcpy(cfg->db_path, "./rigd.db");
 	strcpy(cfg->host, "127.0.0.1");
 	cfg->port = 8080;
-	cfg->durability = RIG_DURABILITY_FULL;
+	cfg->durability = RIG_STORE_DURABILITY_FULL;
 	cfg->max_body_bytes = 128u << 20; /* a 1,048,576-vertex skin is about 88 MiB of JSON */
 	cfg->memory_budget_bytes = rig_membudget_default_bytes();
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);

@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "storage/db.h"
+#include "storage/store.h"
 
 #define RIG_MAX_CORS_ORIGINS 16
 
@@ -15,7 +15,7 @@ struct rig_config {
 	char db_path[1024];              /* --db, RIGD_DB; default ./rigd.db */
 	char host[256];                  /* --listen HOST:PORT, RIGD_LISTEN; default 127.0.0.1:8080 */
 	unsigned port;                   /* 0 = pick a free port (printed in the log) */
-	enum rig_durability durability;  /* --durability full|process, RIGD_DURABILITY */
+	enum rig_store_durability durability; /* --durability full|process, RIGD_DURABILITY */
 	size_t max_body_bytes;           /* --max-body, RIGD_MAX_BODY; default 128 MiB */
 	/* --memory-budget MB, RIGD_MEMORY_BUDGET: bytes that bodies, their parse and
 	 * range streams may hold at once; default half the RAM within [256 MiB, 8 GiB] */

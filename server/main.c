@@ -119,11 +119,11 @@ int main(int argc, char **argv)
 	setenv("UV_THREADPOOL_SIZE", pool, 0);
 
 	char err[512];
-	struct rig_db_options dbo = {.path = s.cfg.db_path,
-				     .durability = s.cfg.durability,
-				     .pool_size = s.cfg.workers + 2};
-	struct rig_db *db = rig_db_open(&dbo, err, sizeof err);
-	if (!db) {
+	struct rig_store_options opt = {.path = s.cfg.db_path,
+					.durability = s.cfg.durability,
+					.pool_size = s.cfg.workers + 2};
+	struct rig_store *store = rig_store_open(&opt, err, sizeof err);
+	if (!store) {
 		rig_log("error", "cannot open database",
 			json_pack("{s:s, s:s}", "db", s.cfg.db_path, "error", err));
 		fprintf(stderr, "rigd: %s\n", err);
@@ -145,12 +145,12 @@ int main(int argc, char **argv)
 	} else {
 		bool created = false;
 		char path[1100];
-		if (rig_auth_bootstrap(db, s.cfg.db_path, &created, path, sizeof path, err,
+		if (rig_auth_bootstrap(store, s.cfg.db_path, &created, path, sizeof path, err,
 				       sizeof err) != 0) {
 			rig_log("error", "cannot create the bootstrap token",
 				json_pack("{s:s}", "error", err));
 			fprintf(stderr, "rigd: %s\n", err);
-			rig_db_close(db);
+			rig_store_close(store);
 			return 1;
 		}
 		if (created)
@@ -159,8 +159,8 @@ int main(int argc, char **argv)
 					  "send it as 'Authorization: Bearer <token>'; rigctl and"
 					  " mesh-data read it from RIGD_TOKEN or this file"));
 	}
-	if (rig_app_init(&s.app, db, &limits) != 0) {
-		rig_db_close(db);
+	if (rig_app_init(&s.app, store, &limits) != 0) {
+		rig_store_close(store);
 		return 1;
 	}
 	s.http = rig_http_start(&s.app, &s.cfg, err, sizeof err);
@@ -168,7 +168,7 @@ int main(int argc, char **argv)
 		rig_log("error", "cannot listen", json_pack("{s:s}", "error", err));
 		fprintf(stderr, "rigd: %s\n", err);
 		rig_app_release(&s.app);
-		rig_db_close(db);
+		rig_store_close(store);
 		return 1;
 	}
 
@@ -188,15 +188,15 @@ int main(int argc, char **argv)
 	rig_log("info", "listening",
 		json_pack("{s:s, s:i, s:s, s:s, s:i, s:b, s:i}", "host", s.cfg.host, "port",
 			  (int)rig_http_port(s.http), "db", s.cfg.db_path, "durability",
-			  s.cfg.durability == RIG_DURABILITY_FULL ? "full" : "process", "threads",
-			  (int)s.cfg.threads, "tls", s.cfg.tls_cert[0] != '\0', "corsOrigins",
+			  s.cfg.durability == RIG_STORE_DURABILITY_FULL ? "full" : "process",
+			  "threads", (int)s.cfg.threads, "tls", s.cfg.tls_cert[0] != '\0', "corsOrigins",
 			  (int)s.cfg.n_cors_origins));
 
 	uv_run(s.loop, UV_RUN_DEFAULT);
 
 	rig_http_stop(s.http);
 	rig_app_release(&s.app);
-	rig_db_close(db);
+	rig_store_close(store);
 	uv_loop_close(s.loop);
 	rig_log("info", "stopped", NULL);
 	return 0;

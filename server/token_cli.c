@@ -10,7 +10,7 @@
 
 #include "api/http/auth.h"
 #include "core/codes.h"
-#include "storage/db.h"
+#include "storage/store.h"
 #include "api/util/textbuf.h"
 #include "storage/tokens.h"
 
@@ -77,14 +77,14 @@ static int parse(struct args *a, int argc, char **argv, bool wants_id)
 	return 0;
 }
 
-static struct rig_db *open_db(const char *path)
+static struct rig_store *open_store(const char *path)
 {
 	char err[512];
-	struct rig_db_options dbo = {.path = path, .pool_size = 1};
-	struct rig_db *db = rig_db_open(&dbo, err, sizeof err);
-	if (!db)
+	struct rig_store_options opt = {.path = path, .pool_size = 1};
+	struct rig_store *store = rig_store_open(&opt, err, sizeof err);
+	if (!store)
 		fprintf(stderr, "rigd token: %s\n", err);
-	return db;
+	return store;
 }
 
 static int create(struct args *a)
@@ -96,22 +96,22 @@ static int create(struct args *a)
 	size_t bad;
 	if (rig_scopes_canonical(scopes, a->scopes, a->n_scopes, &bad, err, sizeof err))
 		return usage_error(err, NULL);
-	struct rig_db *db = open_db(a->db);
-	if (!db)
+	struct rig_store *store = open_store(a->db);
+	if (!store)
 		return 1;
-	sqlite3 *conn = rig_db_acquire(db);
+	struct rig_tx *tx;
 	struct rig_token t;
 	char secret[RIG_TOKEN_SECRET_MAX];
-	int rc = rig_db_begin_write(db, conn);
+	int rc = rig_store_write(store, &tx);
 	if (!rc)
-		rc = rig_auth_token_create(conn, a->name, scopes, a->expires_in > 0,
+		rc = rig_auth_token_create(tx, a->name, scopes, a->expires_in > 0,
 					   (long long)time(NULL) + a->expires_in, "cli", &t, secret);
 	if (!rc)
-		rc = rig_auth_audit_offline(conn, "token.create", "cli", &t);
-	if (!rc && rig_db_exec(conn, "COMMIT") != SQLITE_OK)
+		rc = rig_auth_audit_offline(tx, "token.create", "cli", &t);
+	if (!rc && rig_tx_commit(tx) != 0)
 		rc = -RIG_STORAGE_UNAVAILABLE;
-	rig_db_release(db, conn);
-	rig_db_close(db);
+	rig_tx_end(tx);
+	rig_store_close(store);
 	if (rc) {
 		fprintf(stderr, "rigd token: cannot create the token (%s)\n",
 			rig_code_name((enum rig_code)-rc));
@@ -140,14 +140,14 @@ static int print_token(void *ctx, const struct rig_token *t)
 
 static int list(struct args *a)
 {
-	struct rig_db *db = open_db(a->db);
-	if (!db)
+	struct rig_store *store = open_store(a->db);
+	if (!store)
 		return 1;
-	sqlite3 *conn = rig_db_acquire(db);
+	struct rig_tx *tx = rig_store_read(store);
 	printf("%-16s %-20s %-8s %-21s %s\n", "token", "name", "state", "expires", "scopes");
-	int rc = rig_token_list(conn, 0, (size_t)-1 >> 1, print_token, NULL);
-	rig_db_release(db, conn);
-	rig_db_close(db);
+	int rc = rig_token_list(tx, 0, (size_t)-1 >> 1, print_token, NULL);
+	rig_tx_end(tx);
+	rig_store_close(store);
 	if (rc) {
 		fprintf(stderr, "rigd token: cannot list tokens (%s)\n",
 			rig_code_name((enum rig_code)-rc));
@@ -160,22 +160,22 @@ static int revoke(struct args *a)
 {
 	if (!a->id)
 		return usage_error("revoke needs a TOKEN_ID", NULL);
-	struct rig_db *db = open_db(a->db);
-	if (!db)
+	struct rig_store *store = open_store(a->db);
+	if (!store)
 		return 1;
-	sqlite3 *conn = rig_db_acquire(db);
+	struct rig_tx *tx;
 	struct rig_token t;
-	int rc = rig_db_begin_write(db, conn);
+	int rc = rig_store_write(store, &tx);
 	if (!rc)
-		rc = rig_token_get(conn, a->id, &t);
+		rc = rig_token_get(tx, a->id, &t);
 	if (!rc)
-		rc = rig_token_revoke(conn, a->id);
+		rc = rig_token_revoke(tx, a->id);
 	if (!rc)
-		rc = rig_auth_audit_offline(conn, "token.revoke", "cli", &t);
-	if (!rc && rig_db_exec(conn, "COMMIT") != SQLITE_OK)
+		rc = rig_auth_audit_offline(tx, "token.revoke", "cli", &t);
+	if (!rc && rig_tx_commit(tx) != 0)
 		rc = -RIG_STORAGE_UNAVAILABLE;
-	rig_db_release(db, conn);
-	rig_db_close(db);
+	rig_tx_end(tx);
+	rig_store_close(store);
 	if (rc) {
 		fprintf(stderr, "rigd token: cannot revoke '%s' (%s)\n", a->id,
 			rc == -RIG_NOT_FOUND ? "no such token" : rig_code_name((enum rig_code)-rc));

@@ -6,10 +6,10 @@
 #ifndef RIG_LOCKS_H
 #define RIG_LOCKS_H
 
-#include <sqlite3.h>
 #include <stddef.h>
 
 #include "core/err.h"
+#include "storage/store.h"
 
 struct rig_lock {
 	char id[RIG_ID_MAX + 1];
@@ -29,21 +29,21 @@ void rig_lock_release(struct rig_lock *lock);
 typedef int (*rig_lock_fn)(void *ctx, const struct rig_lock *lock);
 
 /* Walks the shot's live locks (expires_ms > now_ms), oldest first. */
-int rig_locks_live(sqlite3 *db, const char *shot_id, long long now_ms, rig_lock_fn fn, void *ctx);
+int rig_locks_live(struct rig_tx *tx, const char *shot_id, long long now_ms, rig_lock_fn fn, void *ctx);
 
 /* Loads one lock whether live or not; -RIG_NOT_FOUND when absent. */
-int rig_lock_get(sqlite3 *db, const char *lock_id, struct rig_lock *out);
+int rig_lock_get(struct rig_tx *tx, const char *lock_id, struct rig_lock *out);
 
 /* Inserts lock (its fencing_token is set here from the shot's counter). */
-int rig_lock_insert(sqlite3 *db, struct rig_lock *lock);
+int rig_lock_insert(struct rig_tx *tx, struct rig_lock *lock);
 
 /* Moves a lock's expiry. */
-int rig_lock_renew(sqlite3 *db, const char *lock_id, long long ttl_seconds, long long expires_ms);
+int rig_lock_renew(struct rig_tx *tx, const char *lock_id, long long ttl_seconds, long long expires_ms);
 
 /* Deletes a lock; -RIG_NOT_FOUND when absent. */
-int rig_lock_delete(sqlite3 *db, const char *lock_id);
+int rig_lock_delete(struct rig_tx *tx, const char *lock_id);
 
 /* Deletes locks that expired before now_ms; sets *out_deleted (0 on failure). */
-int rig_locks_sweep(sqlite3 *db, long long now_ms, long long *out_deleted);
+int rig_locks_sweep(struct rig_tx *tx, long long now_ms, long long *out_deleted);
 
 #endif

@@ -6,10 +6,10 @@
 #ifndef RIG_PLANS_H
 #define RIG_PLANS_H
 
-#include <sqlite3.h>
 #include <stdbool.h>
 
 #include "core/err.h"
+#include "storage/store.h"
 
 struct rig_plan {
 	long long seq; /* paging cursor */
@@ -30,25 +30,25 @@ struct rig_plan {
 void rig_plan_release(struct rig_plan *p);
 
 /* Inserts a plan at planVersion 1, status draft. */
-int rig_plan_insert(sqlite3 *db, const struct rig_plan *p);
+int rig_plan_insert(struct rig_tx *tx, const struct rig_plan *p);
 
 /* Loads a plan; -RIG_NOT_FOUND when absent. Release with rig_plan_release(). */
-int rig_plan_get(sqlite3 *db, const char *id, struct rig_plan *out);
+int rig_plan_get(struct rig_tx *tx, const char *id, struct rig_plan *out);
 
 /* Replaces title, ops and base version and bumps planVersion, only while the plan
  * is a draft at expected_plan_version (-RIG_PLAN_VERSION_CONFLICT otherwise). */
-int rig_plan_revise(sqlite3 *db, const struct rig_plan *p, long long expected_plan_version);
+int rig_plan_revise(struct rig_tx *tx, const struct rig_plan *p, long long expected_plan_version);
 
 /* Marks a draft applied with its receipt. */
-int rig_plan_mark_applied(sqlite3 *db, const char *id, const char *receipt_id);
+int rig_plan_mark_applied(struct rig_tx *tx, const char *id, const char *receipt_id);
 
 /* Deletes a plan; -RIG_NOT_FOUND when absent. */
-int rig_plan_delete(sqlite3 *db, const char *id);
+int rig_plan_delete(struct rig_tx *tx, const char *id);
 
 typedef int (*rig_plan_fn)(void *ctx, const struct rig_plan *p);
 
 /* Walks up to limit plans of a shot with seq > after_seq, oldest first. */
-int rig_plan_list(sqlite3 *db, const char *shot_id, long long after_seq, size_t limit,
+int rig_plan_list(struct rig_tx *tx, const char *shot_id, long long after_seq, size_t limit,
 		  rig_plan_fn fn, void *ctx);
 
 #endif

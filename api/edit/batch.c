@@ -14,7 +14,7 @@
 #include "storage/receipts.h"
 #include "storage/resources.h"
 #include "storage/shot_repo.h"
-#include "storage/db.h"
+#include "storage/store.h"
 
 /* Records a storage failure (rc, a negative rig code) as r's outcome. */
 static void fail(struct rig_batch_result *r, enum rig_batch_outcome outcome, int rc,
@@ -27,7 +27,7 @@ static void fail(struct rig_batch_result *r, enum rig_batch_outcome outcome, int
 
 /* Loads the shot into *out, from the write path's cache when it still mirrors
  * the stored shot, else from the database. */
-static int load_for_batch(struct rig_shot_model *out, sqlite3 *conn, const struct rig_batch *b)
+static int load_for_batch(struct rig_shot_model *out, struct rig_tx *conn, const struct rig_batch *b)
 {
 	if (b->use_cache && rig_shot_cache_take(b->app->shot_cache, conn, b->shot_id, out))
 		return 0;
@@ -148,7 +148,7 @@ static int collect_lock(void *ctx, const struct rig_lock *lock)
 
 /* LOCK_LOST unless lock_id is a live lock of this shot held by the actor at
  * fencing_token. Returns 0, or -1 with r's outcome set. */
-static int check_fence(sqlite3 *conn, const struct rig_batch *b, long long now_ms,
+static int check_fence(struct rig_tx *conn, const struct rig_batch *b, long long now_ms,
 		       struct rig_batch_result *r)
 {
 	struct rig_lock lock;
@@ -189,7 +189,7 @@ static bool changes_structure(const struct rig_op *ops, size_t n)
 	return false;
 }
 
-int rig_batch_apply(sqlite3 *conn, const struct rig_batch *b, struct rig_batch_result *r)
+int rig_batch_apply(struct rig_tx *conn, const struct rig_batch *b, struct rig_batch_result *r)
 {
 	memset(r, 0, sizeof *r);
 	r->outcome = RIG_BATCH_NO_MEMORY;

@@ -12,7 +12,6 @@
 #define RIG_BATCH_H
 
 #include <jansson.h>
-#include <sqlite3.h>
 #include <stdbool.h>
 
 #include "api/context.h"
@@ -70,7 +69,7 @@ struct rig_batch_result {
  * validates, and unless dry_run writes the changes, the new version and the
  * receipt. Fills *r (always; release it) and returns 0 when APPLIED, else -1.
  * The caller decides what the outcome means to its client. */
-int rig_batch_apply(sqlite3 *conn, const struct rig_batch *b, struct rig_batch_result *r);
+int rig_batch_apply(struct rig_tx *conn, const struct rig_batch *b, struct rig_batch_result *r);
 
 /* Frees what a result holds and zeroes it. */
 void rig_batch_result_release(struct rig_batch_result *r);

@@ -1,6 +1,6 @@
 /* The committer of committer.h: the transaction sequence of every edit. */
 #include "api/edit/committer.h"
-#include "storage/db.h"
+#include "storage/store.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -17,7 +17,7 @@ struct job {
 
 struct rig_committer {
 	struct rig_app *app;
-	sqlite3 *conn; /* the committer thread's own */
+	struct rig_tx *conn; /* the committer thread's own */
 	pthread_t thread;
 	pthread_mutex_t lock;
 	pthread_cond_t queued;
@@ -27,29 +27,15 @@ struct rig_committer {
 	bool stopping;
 };
 
-static bool exec_ok(sqlite3 *db, const char *sql)
+/* Undoes one write inside the group. False when that failed, or when the
+ * database has already rolled the whole transaction back (an I/O error, a full
+ * disk): then every write of the group is gone. */
+static bool undo_one(struct rig_tx *conn)
 {
-	return rig_db_exec(db, sql) == SQLITE_OK;
+	return rig_tx_savepoint_rollback(conn) == 0 && rig_tx_open(conn);
 }
 
-/* Why the group's transaction was lost: a full disk when SQLite says so,
- * else the database was unavailable (both leave nothing written). */
-static int lost_code(sqlite3 *db)
-{
-	int rc = rig_db_fail(sqlite3_extended_errcode(db));
-	return rc == -RIG_STORAGE_FULL ? rc : -RIG_STORAGE_UNAVAILABLE;
-}
-
-/* Undoes one batch inside the group. False when that failed, or when SQLite
- * has already rolled the whole transaction back (an I/O error, a full disk):
- * then every batch of the group is gone. */
-static bool undo_one(sqlite3 *db)
-{
-	return exec_ok(db, "ROLLBACK TO batch") && exec_ok(db, "RELEASE batch") &&
-	       !sqlite3_get_autocommit(db);
-}
-
-static int run_hook(rig_write_hook hook, struct rig_write *w, sqlite3 *conn)
+static int run_hook(rig_write_hook hook, struct rig_write *w, struct rig_tx *conn)
 {
 	return hook ? hook(w, conn) : 0;
 }
@@ -62,9 +48,9 @@ static int apply_one(struct rig_committer *c, struct job *j)
 	struct rig_write *w = j->w;
 	if (run_hook(w->recheck, w, c->conn)) {
 		w->state = RIG_WRITE_REFUSED;
-		return sqlite3_get_autocommit(c->conn) ? -1 : 0;
+		return rig_tx_open(c->conn) ? 0 : -1;
 	}
-	if (!exec_ok(c->conn, "SAVEPOINT batch"))
+	if (rig_tx_savepoint(c->conn) != 0)
 		return -1;
 	if (run_hook(w->prepare, w, c->conn)) {
 		w->state = RIG_WRITE_REFUSED;
@@ -89,10 +75,10 @@ static int apply_one(struct rig_committer *c, struct job *j)
 		w->state = RIG_WRITE_DONE;
 		return undo_one(c->conn) ? 0 : -1;
 	}
-	if (!exec_ok(c->conn, "RELEASE batch") || sqlite3_get_autocommit(c->conn)) {
+	if (rig_tx_savepoint_release(c->conn) != 0 || !rig_tx_open(c->conn)) {
 		rig_shot_cache_settle(c->app->shot_cache, false);
 		w->state = RIG_WRITE_UNDONE;
-		w->rc = lost_code(c->conn);
+		w->rc = rig_tx_lost_code(c->conn);
 		w->what = "storing the batch";
 		return -1;
 	}
@@ -110,7 +96,7 @@ static int apply_one(struct rig_committer *c, struct job *j)
  * be retried. */
 static void run_group(struct rig_committer *c, struct job *group)
 {
-	int rc = rig_db_begin_write(c->app->db, c->conn);
+	int rc = rig_tx_begin_write(c->conn);
 	bool lost = rc != 0;
 	int lost_rc = rc ? rc : -RIG_STORAGE_UNAVAILABLE;
 	for (struct job *j = group; j; j = j->next) {
@@ -120,20 +106,19 @@ static void run_group(struct rig_committer *c, struct job *group)
 		}
 		if (apply_one(c, j) < 0) {
 			lost = true;
-			lost_rc = lost_code(c->conn);
+			lost_rc = rig_tx_lost_code(c->conn);
 			if (j->w->state == RIG_WRITE_QUEUED) { /* its savepoint never opened */
 				j->w->state = RIG_WRITE_LOST;
 				j->w->what = "starting the batch";
 			}
 		}
 	}
-	if (!lost && !exec_ok(c->conn, "COMMIT")) {
+	if (!lost && rig_tx_commit(c->conn) != 0) {
 		lost = true;
-		lost_rc = lost_code(c->conn);
+		lost_rc = rig_tx_lost_code(c->conn);
 	}
 	if (lost) {
-		if (!sqlite3_get_autocommit(c->conn))
-			exec_ok(c->conn, "ROLLBACK");
+		rig_tx_rollback(c->conn);
 		rig_shot_cache_forget(c->app->shot_cache);
 		for (struct job *j = group; j; j = j->next)
 			if (j->applied)
@@ -147,7 +132,7 @@ static void run_group(struct rig_committer *c, struct job *group)
 			j->w->what = "committing the batch";
 	}
 	if (rc == 0)
-		rig_db_end_write(c->app->db, c->conn);
+		rig_tx_end_write(c->conn);
 	/* Read next before done: a waiter whose job is done returns and its job
 	 * (on its stack) goes away as soon as it sees done under the lock. */
 	pthread_mutex_lock(&c->lock);
@@ -199,9 +184,9 @@ struct rig_committer *rig_committer_start(struct rig_app *app)
 	pthread_mutex_init(&c->lock, NULL);
 	pthread_cond_init(&c->queued, NULL);
 	pthread_cond_init(&c->finished, NULL);
-	c->conn = rig_db_acquire(app->db);
+	c->conn = rig_store_read(app->store);
 	if (pthread_create(&c->thread, NULL, run, c) != 0) {
-		rig_db_release(app->db, c->conn);
+		rig_tx_end(c->conn);
 		pthread_cond_destroy(&c->finished);
 		pthread_cond_destroy(&c->queued);
 		pthread_mutex_destroy(&c->lock);
@@ -252,7 +237,7 @@ void rig_committer_stop(struct rig_committer *c)
 	pthread_cond_signal(&c->queued);
 	pthread_mutex_unlock(&c->lock);
 	pthread_join(c->thread, NULL);
-	rig_db_release(c->app->db, c->conn);
+	rig_tx_end(c->conn);
 	pthread_cond_destroy(&c->finished);
 	pthread_cond_destroy(&c->queued);
 	pthread_mutex_destroy(&c->lock);

@@ -20,7 +20,6 @@
 #ifndef RIG_COMMITTER_H
 #define RIG_COMMITTER_H
 
-#include <sqlite3.h>
 #include <stdbool.h>
 
 #include "api/edit/batch.h"
@@ -41,7 +40,7 @@ struct rig_write;
 /* A hook: 0 to go on. A positive return from recheck or prepare refuses the
  * write (the hook recorded why in its own context); a negative rig code is
  * a storage failure. */
-typedef int (*rig_write_hook)(struct rig_write *w, sqlite3 *conn);
+typedef int (*rig_write_hook)(struct rig_write *w, struct rig_tx *conn);
 
 /* One write. The caller fills batch and the hooks (each may be NULL), runs it
  * with rig_committer_run and reads state and result; it releases result. */

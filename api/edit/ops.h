@@ -14,7 +14,6 @@
 #define RIG_OPS_H
 
 #include <jansson.h>
-#include <sqlite3.h>
 #include <stdbool.h>
 
 #include "api/edit/bulk.h"
@@ -24,6 +23,7 @@
 #include "storage/shot_model.h"
 #include "core/rig_limits.h"
 #include "core/skin.h"
+#include "storage/store.h"
 
 /* A transform with a mask of the channels given. */
 struct rig_transform_in {
@@ -145,7 +145,7 @@ struct rig_foreign_lock {
 /* Everything an op needs while it applies. */
 struct rig_op_ctx {
 	struct rig_shot_model *model;
-	sqlite3 *conn; /* for loading skin arrays on demand */
+	struct rig_tx *conn; /* for loading skin arrays on demand */
 	struct rig_errs *errs;
 	json_t *changed; /* array of changed layer ids, in first-change order */
 	json_t *last_op; /* object: layer id → index of the last op that changed it */

@@ -11,7 +11,7 @@ struct rig_shot_cache {
 	bool valid;
 	struct rig_shot_model model; /* mirrors the stored shot at model.version */
 	bool pending;
-	struct rig_shot_model next; /* written by a batch, awaiting its COMMIT */
+	struct rig_shot_model next; /* written by a batch, awaiting its commit */
 };
 
 /* Skins at least this large leave the cache without their per-vertex arrays. */
@@ -28,7 +28,7 @@ void rig_shot_cache_free(struct rig_shot_cache *cache)
 	free(cache);
 }
 
-bool rig_shot_cache_take(struct rig_shot_cache *c, sqlite3 *conn, const char *shot_id,
+bool rig_shot_cache_take(struct rig_shot_cache *c, struct rig_tx *tx, const char *shot_id,
 			 struct rig_shot_model *out)
 {
 	if (!c)
@@ -37,7 +37,7 @@ bool rig_shot_cache_take(struct rig_shot_cache *c, sqlite3 *conn, const char *sh
 	if (!c->valid || strcmp(c->model.id, shot_id) != 0)
 		return false;
 	long long seq = -1, version = -1;
-	int rc = rig_shot_stamp(conn, shot_id, &seq, &version);
+	int rc = rig_shot_stamp(tx, shot_id, &seq, &version);
 	c->valid = false;
 	if (rc == 0 && seq == c->model.seq && version == c->model.version) {
 		*out = c->model; /* taken: a failed batch must not leave it half-edited */

@@ -9,7 +9,7 @@
 #include "core/mesh_map.h"
 #include "storage/resources.h"
 #include "storage/shot_repo.h"
-#include "storage/db.h"
+#include "storage/store.h"
 
 static void free_model(void *m)
 {
@@ -25,7 +25,7 @@ static int take_model(struct rig_eval *ev, const char *shot_id, long long seq, l
 		struct rig_shot_model *m = malloc(sizeof *m);
 		if (!m)
 			return -RIG_INTERNAL;
-		int rc = rig_shot_load(m, ev->conn, shot_id);
+		int rc = rig_shot_load(m, ev->tx, shot_id);
 		if (rc) {
 			free_model(m);
 			return rc;
@@ -39,16 +39,16 @@ static int take_model(struct rig_eval *ev, const char *shot_id, long long seq, l
 	return 0;
 }
 
-int rig_eval_open(struct rig_eval *ev, sqlite3 *conn, struct rig_read_cache *cache,
+int rig_eval_open(struct rig_eval *ev, struct rig_tx *tx, struct rig_read_cache *cache,
 		  const char *shot_id)
 {
 	memset(ev, 0, sizeof *ev);
-	ev->conn = conn;
+	ev->tx = tx;
 	ev->cache = cache;
 	long long seq = 0, version = 0;
-	int rc = rig_db_exec(conn, "BEGIN") == SQLITE_OK ? 0 : -RIG_INTERNAL;
+	int rc = rig_tx_snapshot(tx);
 	if (!rc)
-		rc = rig_shot_stamp(conn, shot_id, &seq, &version);
+		rc = rig_shot_stamp(tx, shot_id, &seq, &version);
 	if (!rc)
 		rc = take_model(ev, shot_id, seq, version);
 	if (!rc && rig_scene_view_init(&ev->view, ev->model) != 0)
@@ -87,7 +87,7 @@ static struct rig_skin *prepare_skin(struct rig_eval *ev, const struct rig_model
 				     struct rig_errs *errs)
 {
 	struct rig_skin_def arrays;
-	int rc = rig_shot_read_skin(ev->conn, ev->model, l, &arrays);
+	int rc = rig_shot_read_skin(ev->tx, ev->model, l, &arrays);
 	if (rc) {
 		struct rig_err *e = rig_errs_add(errs, (enum rig_code)-rc,
 						 "cannot load the skin of '%s'", l->id);

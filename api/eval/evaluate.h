@@ -9,13 +9,13 @@
 #ifndef RIG_EVALUATE_H
 #define RIG_EVALUATE_H
 
-#include <sqlite3.h>
 #include <stdbool.h>
 
 #include "core/err.h"
 #include "core/rig.h"
 #include "storage/shot_model.h"
 #include "api/eval/read_cache.h"
+#include "storage/store.h"
 
 struct rig_eval {
 	const struct rig_shot_model *model; /* held through model_ref; never changed */
@@ -23,14 +23,14 @@ struct rig_eval {
 	struct rig_scene_view view;         /* the request's own */
 	struct rig_read_ref **skins;        /* per scene layer: evaluators held; NULL until prepared */
 	struct rig_read_cache *cache;       /* borrowed */
-	sqlite3 *conn;                      /* borrowed while preparing (read transaction open) */
+	struct rig_tx *tx;                  /* borrowed while preparing (read transaction open) */
 };
 
-/* Opens a read transaction on conn (left open, so skins load from the same
+/* Opens a read transaction on tx (left open, so skins load from the same
  * snapshot) and takes the shot at the version it sees from cache, loading it on
  * a miss. Returns 0, or a negative rig code (-RIG_NOT_FOUND: no such shot).
  * Release with rig_eval_release() in every case. */
-int rig_eval_open(struct rig_eval *ev, sqlite3 *conn, struct rig_read_cache *cache,
+int rig_eval_open(struct rig_eval *ev, struct rig_tx *tx, struct rig_read_cache *cache,
 		  const char *shot_id);
 
 /* The scene index of a skinned mesh layer, or -RIG_NOT_FOUND for an unknown

@@ -52,7 +52,7 @@ void rig_batch_answer(struct rig_resp *resp, const struct rig_batch *b,
 	rig_api__etag(resp, b->dry_run ? r->from_version : r->to_version);
 }
 
-int rig_write_recheck_key(struct rig_write *w, sqlite3 *conn)
+int rig_write_recheck_key(struct rig_write *w, struct rig_tx *conn)
 {
 	struct rig_write_http *h = w->ctx;
 	int rc = rig_api__idem_recheck(h->req, conn);
@@ -61,7 +61,7 @@ int rig_write_recheck_key(struct rig_write *w, sqlite3 *conn)
 	return rc;
 }
 
-int rig_write_record_answer(struct rig_write *w, sqlite3 *conn)
+int rig_write_record_answer(struct rig_write *w, struct rig_tx *conn)
 {
 	struct rig_write_http *h = w->ctx;
 	rig_batch_answer(h->resp, w->batch, &w->result);

@@ -32,8 +32,8 @@ struct rig_write_http {
  * lock (refuses when it was recorded meanwhile), and the answer built and
  * stored under the key in the write's transaction (not for a dry run, which
  * writes nothing). */
-int rig_write_recheck_key(struct rig_write *w, sqlite3 *conn);
-int rig_write_record_answer(struct rig_write *w, sqlite3 *conn);
+int rig_write_recheck_key(struct rig_write *w, struct rig_tx *conn);
+int rig_write_record_answer(struct rig_write *w, struct rig_tx *conn);
 
 /* After rig_committer_run: answers every state the hooks did not answer
  * (a failed batch, an undone or lost write). */

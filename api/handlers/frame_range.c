@@ -29,7 +29,7 @@
 #include "api/eval/evaluate.h"
 #include "api/handlers/frames.h"
 #include "api/handlers/handlers.h"
-#include "storage/db.h"
+#include "storage/store.h"
 
 #define CHUNK_BYTES (512 * 1024) /* output a worker produces per hand-off */
 #define CHUNK_MAX_FRAMES 64
@@ -355,10 +355,10 @@ void rig_h_frame_range(struct rig_req *req, struct rig_resp *resp)
 	}
 	struct rig_errs *errs = &rg->slots[0].errs;
 	rig_errs_init(errs);
-	sqlite3 *conn = rig_db_acquire(req->app->db);
+	struct rig_tx *tx = rig_store_read(req->app->store);
 	if (rig_frames__space(req, resp, &rg->shot_space) ||
 	    rig_frames__format(req, resp, true, &rg->fmt) ||
-	    rig_frames__open(&rg->ev, conn, req, resp) != 0 ||
+	    rig_frames__open(&rg->ev, tx, req, resp) != 0 ||
 	    parse_range(req, resp, rg) ||
 	    (rg->layer = rig_frames__find_skinned(&rg->ev, req->params[1], resp)) < 0)
 		goto fail;
@@ -368,8 +368,8 @@ void rig_h_frame_range(struct rig_req *req, struct rig_resp *resp)
 		rig_frames__eval_failed(resp, errs);
 		goto fail;
 	}
-	rig_db_release(req->app->db, conn);
-	conn = NULL;
+	rig_tx_end(tx);
+	tx = NULL;
 	const struct rig_skin_def *d = rig_skin_def_of(rig_eval_skin(&rg->ev, rg->layer));
 	rg->n_verts = d->n_verts;
 	rg->tris = d->triangles;
@@ -432,7 +432,7 @@ void rig_h_frame_range(struct rig_req *req, struct rig_resp *resp)
 	resp->stream_ctx = rg;
 	return;
 fail:
-	if (conn)
-		rig_db_release(req->app->db, conn);
+	if (tx)
+		rig_tx_end(tx);
 	range_free(rg);
 }

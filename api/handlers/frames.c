@@ -15,7 +15,7 @@
 #include "api/handlers/handlers.h"
 #include "api/util/jsonread.h"
 #include "api/util/sha256.h"
-#include "storage/db.h"
+#include "storage/store.h"
 
 int rig_frames__parse_frame(double *out, const char *s)
 {
@@ -88,9 +88,10 @@ bool rig_frames__etag(struct rig_req *req, struct rig_resp *resp, long long vers
 	return false;
 }
 
-int rig_frames__open(struct rig_eval *ev, sqlite3 *conn, struct rig_req *req, struct rig_resp *resp)
+int rig_frames__open(struct rig_eval *ev, struct rig_tx *tx, struct rig_req *req,
+		     struct rig_resp *resp)
 {
-	int rc = rig_eval_open(ev, conn, req->app->read_cache, req->params[0]);
+	int rc = rig_eval_open(ev, tx, req->app->read_cache, req->params[0]);
 	if (rc) {
 		rig_api__fail_shot(resp, rc, req->params[0]);
 		return -1;
@@ -179,8 +180,8 @@ void rig_h_frame(struct rig_req *req, struct rig_resp *resp)
 	long *targets = NULL;
 	double **results = NULL;
 	struct rig_resolver *r = NULL;
-	sqlite3 *conn = rig_db_acquire(req->app->db);
-	if (rig_frames__open(&ev, conn, req, resp) != 0)
+	struct rig_tx *tx = rig_store_read(req->app->store);
+	if (rig_frames__open(&ev, tx, req, resp) != 0)
 		goto out;
 	targets = calloc(ev.view.scene.n_layers + 1, sizeof *targets);
 	results = calloc(ev.view.scene.n_layers + 1, sizeof *results);
@@ -203,8 +204,8 @@ void rig_h_frame(struct rig_req *req, struct rig_resp *resp)
 			rig_frames__eval_failed(resp, errs);
 			goto out;
 		}
-	rig_db_release(req->app->db, conn); /* rolls the read snapshot back; skins are loaded */
-	conn = NULL;
+	rig_tx_end(tx); /* rolls the read snapshot back; skins are loaded */
+	tx = NULL;
 	if (!(r = rig_resolver_new(&ev.view.scene))) {
 		rig_problem(resp, RIG_INTERNAL, NULL, "out of memory");
 		goto out;
@@ -269,8 +270,8 @@ out:
 	rig_resolver_free(r);
 	rig_eval_release(&ev);
 	rig_errs_free(errs);
-	if (conn)
-		rig_db_release(req->app->db, conn);
+	if (tx)
+		rig_tx_end(tx);
 }
 
 /* ---- POST /v1/shots/{shotId}/layers/{layerId}/map-points ---- */
@@ -288,7 +289,7 @@ void rig_h_map_points(struct rig_req *req, struct rig_resp *resp)
 	struct rig_resolver *r = NULL;
 	struct rig_eval ev;
 	memset(&ev, 0, sizeof ev);
-	sqlite3 *conn = NULL;
+	struct rig_tx *tx = NULL;
 	if (!errs)
 		goto out;
 	struct rig_jr jr = {errs, RIG_INVALID_FIELD, "", RIG_NO_INDEX};
@@ -318,8 +319,8 @@ void rig_h_map_points(struct rig_req *req, struct rig_resp *resp)
 		rig_problem_errs(resp, errs, 0);
 		goto out;
 	}
-	conn = rig_db_acquire(req->app->db);
-	if (rig_frames__open(&ev, conn, req, resp) != 0)
+	tx = rig_store_read(req->app->store);
+	if (rig_frames__open(&ev, tx, req, resp) != 0)
 		goto out;
 	long layer = rig_frames__find_skinned(&ev, req->params[1], resp);
 	if (layer < 0)
@@ -359,8 +360,8 @@ oom:
 out:
 	rig_resolver_free(r);
 	rig_eval_release(&ev);
-	if (conn)
-		rig_db_release(req->app->db, conn);
+	if (tx)
+		rig_tx_end(tx);
 	free(xy);
 	rig_errs_free(errs);
 	json_decref(body);

@@ -11,6 +11,7 @@
 #include "api/http/exchange.h"
 #include "api/eval/evaluate.h"
 #include "api/eval/frame_encode.h"
+#include "storage/store.h"
 
 enum rig_frame_format { RIG_FRAMES_JSON, RIG_FRAMES_F32, RIG_FRAMES_OBJ };
 
@@ -28,7 +29,8 @@ bool rig_frames__etag(struct rig_req *req, struct rig_resp *resp, long long vers
 
 /* rig_eval_open for the request's shot (req->params[0]); 0, or -1 with resp
  * filled (404 for a missing shot). */
-int rig_frames__open(struct rig_eval *ev, sqlite3 *conn, struct rig_req *req, struct rig_resp *resp);
+int rig_frames__open(struct rig_eval *ev, struct rig_tx *tx, struct rig_req *req,
+		     struct rig_resp *resp);
 
 /* rig_eval_find_skinned; the scene index, or -1 with resp filled: 404 for an
  * unknown layer, 422 MESH_BINDING_KIND for a layer without a skin. */

@@ -5,11 +5,11 @@
 #define RIG_HANDLERS_H
 
 #include <jansson.h>
-#include <sqlite3.h>
 #include <stdbool.h>
 
 #include "api/http/request.h"
 #include "storage/shot_model.h"
+#include "storage/store.h"
 
 /* Handlers, one per route (the table is in api/app.c). */
 void rig_h_healthz(struct rig_req *req, struct rig_resp *resp);
@@ -60,8 +60,8 @@ json_t *rig_api__layer_json(const struct rig_model_layer *l, bool with_keys);
 json_t *rig_api__shot_json(const struct rig_shot_model *m);
 
 /* Appends an audit record of action (token.create, token.revoke, lock.break)
- * by the request's caller, with fields (reference stolen) merged in, in conn's
+ * by the request's caller, with fields (reference stolen) merged in, in tx's
  * open transaction. 0 or a negative rig code. */
-int rig_api__audit(struct rig_req *req, sqlite3 *conn, const char *action, json_t *fields);
+int rig_api__audit(struct rig_req *req, struct rig_tx *tx, const char *action, json_t *fields);
 
 #endif

@@ -13,7 +13,7 @@
 #include "api/handlers/handlers.h"
 #include "api/http/write.h"
 #include "api/util/stamp.h"
-#include "storage/db.h"
+#include "storage/store.h"
 
 #define DEFAULT_TTL_SECONDS 60
 #define MAX_TTL_SECONDS 3600
@@ -82,7 +82,7 @@ void rig_h_lock_acquire(struct rig_req *req, struct rig_resp *resp)
 	size_t *positions = calloc(n ? n : 1, sizeof *positions); /* in the request */
 	struct rig_shot_model m;
 	memset(&m, 0, sizeof m);
-	sqlite3 *conn = NULL;
+	struct rig_tx *tx = NULL;
 	struct rig_lock lock;
 	memset(&lock, 0, sizeof lock);
 	if (!layers || !positions) {
@@ -115,10 +115,10 @@ void rig_h_lock_acquire(struct rig_req *req, struct rig_resp *resp)
 		rig_problem_errs(resp, errs, 0);
 		goto out;
 	}
-	conn = rig_db_acquire(req->app->db);
-	int rc = rig_api__begin(req, conn);
+	tx = rig_store_read(req->app->store);
+	int rc = rig_api__begin(req, tx);
 	if (!rc)
-		rc = rig_shot_load(&m, conn, req->params[0]);
+		rc = rig_shot_load(&m, tx, req->params[0]);
 	if (rc) {
 		rig_api__fail_shot(resp, rc, req->params[0]);
 		goto out;
@@ -137,7 +137,7 @@ void rig_h_lock_acquire(struct rig_req *req, struct rig_resp *resp)
 	}
 	long long now = rig_api__now_ms();
 	struct conflict c = {req->principal, layers, n, NULL, ""};
-	rc = rig_locks_live(conn, m.id, now, find_conflict, &c);
+	rc = rig_locks_live(tx, m.id, now, find_conflict, &c);
 	if (rc == 1) {
 		json_t *extra = json_pack("{s:o, s:s}", "conflictingLock", c.found, "layerId", c.layer);
 		json_object_set(extra, "lockId", json_object_get(c.found, "lockId"));
@@ -159,17 +159,17 @@ void rig_h_lock_acquire(struct rig_req *req, struct rig_resp *resp)
 	lock.expires_ms = now + 1000 * ttl;
 	lock.layer_ids = (char **)layers;
 	lock.n_layers = n;
-	rc = rig_lock_insert(conn, &lock);
+	rc = rig_lock_insert(tx, &lock);
 	if (rc) {
 		rig_api__fail(resp, rc, "acquiring the lock");
 		goto out;
 	}
 	rig_resp_json(resp, 201, lock_json(&lock), NULL);
 	rig_resp_header(resp, "Location", "/v1/locks/%s", lock.id);
-	rig_api__commit(req, conn, resp);
+	rig_api__commit(req, tx, resp);
 out:
-	if (conn)
-		rig_db_release(req->app->db, conn);
+	if (tx)
+		rig_tx_end(tx);
 	rig_shot_model_release(&m);
 	free(layers);
 	free(positions);
@@ -187,11 +187,11 @@ static int collect(void *ctx, const struct rig_lock *l)
 void rig_h_lock_list(struct rig_req *req, struct rig_resp *resp)
 {
 	json_t *list = json_array();
-	sqlite3 *conn = rig_db_acquire(req->app->db);
-	int rc = rig_shot_version(conn, req->params[0], &(long long){0});
+	struct rig_tx *tx = rig_store_read(req->app->store);
+	int rc = rig_shot_version(tx, req->params[0], &(long long){0});
 	if (!rc)
-		rc = rig_locks_live(conn, req->params[0], rig_api__now_ms(), collect, list);
-	rig_db_release(req->app->db, conn);
+		rc = rig_locks_live(tx, req->params[0], rig_api__now_ms(), collect, list);
+	rig_tx_end(tx);
 	if (rc) {
 		json_decref(list);
 		rig_api__fail_shot(resp, rc, req->params[0]);
@@ -202,10 +202,10 @@ void rig_h_lock_list(struct rig_req *req, struct rig_resp *resp)
 }
 
 /* Loads the lock for its owner: 404 unknown, 403 another owner, 423 expired. */
-static int owned_lock(struct rig_req *req, struct rig_resp *resp, sqlite3 *conn,
+static int owned_lock(struct rig_req *req, struct rig_resp *resp, struct rig_tx *tx,
 		      struct rig_lock *out)
 {
-	int rc = rig_lock_get(conn, req->params[0], out);
+	int rc = rig_lock_get(tx, req->params[0], out);
 	if (rc) {
 		rig_api__fail(resp, rc, "lock");
 		return -1;
@@ -247,39 +247,39 @@ void rig_h_lock_renew(struct rig_req *req, struct rig_resp *resp)
 	}
 	struct rig_lock lock;
 	memset(&lock, 0, sizeof lock);
-	sqlite3 *conn = rig_db_acquire(req->app->db);
-	int rc = rig_api__begin(req, conn);
+	struct rig_tx *tx = rig_store_read(req->app->store);
+	int rc = rig_api__begin(req, tx);
 	if (rc)
 		rig_api__fail(resp, rc, "lock");
-	else if (owned_lock(req, resp, conn, &lock) == 0) {
+	else if (owned_lock(req, resp, tx, &lock) == 0) {
 		if (!keep_ttl)
 			lock.ttl_seconds = ttl;
 		ttl = lock.ttl_seconds;
 		lock.expires_ms = rig_api__now_ms() + 1000 * ttl;
-		rc = rig_lock_renew(conn, lock.id, ttl, lock.expires_ms);
+		rc = rig_lock_renew(tx, lock.id, ttl, lock.expires_ms);
 		if (rc) {
 			rig_api__fail(resp, rc, "renewing the lock");
 		} else {
 			rig_resp_json(resp, 200, lock_json(&lock), NULL);
-			rig_api__commit(req, conn, resp);
+			rig_api__commit(req, tx, resp);
 		}
 	}
 	rig_lock_release(&lock);
-	rig_db_release(req->app->db, conn);
+	rig_tx_end(tx);
 out_free_errs:
 	rig_errs_free(errs);
 }
 
 /* An admin of the lock's project breaking another identity's lock: the lock
  * goes and an audit record keeps who broke whose lock on which layers. */
-static int break_lock(struct rig_req *req, sqlite3 *conn, const struct rig_lock *lock)
+static int break_lock(struct rig_req *req, struct rig_tx *tx, const struct rig_lock *lock)
 {
 	json_t *layers = json_array();
 	for (size_t i = 0; i < lock->n_layers; i++)
 		json_array_append_new(layers, json_string(lock->layer_ids[i]));
-	int rc = rig_lock_delete(conn, lock->id);
+	int rc = rig_lock_delete(tx, lock->id);
 	if (!rc)
-		rc = rig_api__audit(req, conn, "lock.break",
+		rc = rig_api__audit(req, tx, "lock.break",
 				    json_pack("{s:s, s:s, s:s, s:s, s:o, s:I}", "lockId", lock->id,
 					      "shotId", lock->shot_id, "lockOwner", lock->owner,
 					      "lockOwnerId", lock->owner_id, "layerIds", layers,
@@ -300,12 +300,12 @@ void rig_h_lock_release(struct rig_req *req, struct rig_resp *resp)
 	bool forced = force && !strcmp(force, "true");
 	struct rig_lock lock;
 	memset(&lock, 0, sizeof lock);
-	sqlite3 *conn = rig_db_acquire(req->app->db);
-	int rc = rig_api__begin(req, conn);
+	struct rig_tx *tx = rig_store_read(req->app->store);
+	int rc = rig_api__begin(req, tx);
 	bool mine = false, broken = false;
 	if (rc) {
 		rig_api__fail(resp, rc, "lock");
-	} else if ((rc = rig_lock_get(conn, req->params[0], &lock)) != 0) {
+	} else if ((rc = rig_lock_get(tx, req->params[0], &lock)) != 0) {
 		rig_api__fail(resp, rc, "lock");
 	} else if (!(mine = strcmp(lock.owner_id, req->principal) == 0) &&
 		   !(forced && req->level >= RIG_SCOPE_ADMIN)) {
@@ -314,7 +314,7 @@ void rig_h_lock_release(struct rig_req *req, struct rig_resp *resp)
 			    "lock '%s' is owned by '%.60s'%s", lock.id, lock.owner,
 			    forced ? "; only an admin of its project may break it"
 				   : "; an admin of its project may break it with ?force=true");
-	} else if ((rc = mine ? rig_lock_delete(conn, lock.id) : break_lock(req, conn, &lock)) != 0) {
+	} else if ((rc = mine ? rig_lock_delete(tx, lock.id) : break_lock(req, tx, &lock)) != 0) {
 		rig_api__fail(resp, rc, "releasing the lock");
 	} else {
 		broken = !mine;
@@ -322,8 +322,8 @@ void rig_h_lock_release(struct rig_req *req, struct rig_resp *resp)
 			      json_pack("{s:s, s:b, s:b}", "lockId", lock.id, "released", 1, "broken",
 					broken),
 			      NULL);
-		rig_api__commit(req, conn, resp);
+		rig_api__commit(req, tx, resp);
 	}
 	rig_lock_release(&lock);
-	rig_db_release(req->app->db, conn);
+	rig_tx_end(tx);
 }

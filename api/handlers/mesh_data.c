@@ -26,7 +26,7 @@
 #include "api/util/textbuf.h"
 #include "api/handlers/handlers.h"
 #include "api/http/paging.h"
-#include "storage/db.h"
+#include "storage/store.h"
 
 
 enum kind { K_VERTICES, K_TRIANGLES, K_JOINTS, K_WEIGHTS, K_KEYFRAMES };
@@ -205,8 +205,8 @@ void rig_h_mesh_data(struct rig_req *req, struct rig_resp *resp)
 	double *evaluated = NULL;
 	struct rig_buf b;
 	rig_buf_init(&b);
-	sqlite3 *conn = rig_db_acquire(req->app->db);
-	if (rig_frames__open(&ev, conn, req, resp) != 0)
+	struct rig_tx *tx = rig_store_read(req->app->store);
+	if (rig_frames__open(&ev, tx, req, resp) != 0)
 		goto out;
 	long mi = rig_shot_model_index(ev.model, req->params[1]);
 	if (mi < 0) {
@@ -225,7 +225,7 @@ void rig_h_mesh_data(struct rig_req *req, struct rig_resp *resp)
 	bool evaluates = skinned && q.kind == K_VERTICES && q.has_frame;
 	bool needs_arrays = skinned && !evaluates &&
 			    (q.kind == K_VERTICES || q.kind == K_TRIANGLES || q.kind == K_WEIGHTS);
-	int rc = needs_arrays ? rig_shot_read_skin(conn, ev.model, l, &arrays) : 0;
+	int rc = needs_arrays ? rig_shot_read_skin(tx, ev.model, l, &arrays) : 0;
 	if (rc) {
 		rig_api__fail(resp, rc, "loading the skin");
 		goto out;
@@ -315,5 +315,5 @@ out:
 	free(evaluated);
 	rig_errs_free(errs);
 	rig_eval_release(&ev);
-	rig_db_release(req->app->db, conn);
+	rig_tx_end(tx);
 }

@@ -12,13 +12,14 @@ void rig_h_healthz(struct rig_req *req, struct rig_resp *resp)
 
 void rig_h_readyz(struct rig_req *req, struct rig_resp *resp)
 {
-	struct rig_db_health health;
-	bool ready = rig_db_probe(req->app->db, &health);
+	struct rig_store_health health;
+	bool ready = rig_store_probe(req->app->store, &health);
 	json_t *o = json_pack("{s:b}", "databaseReadable", health.readable);
 	if (health.space_known)
 		json_object_set_new(o, "freeBytes", json_integer((json_int_t)health.free_bytes));
 	if (!ready) {
-		json_object_set_new(o, "minFreeBytes", json_integer((json_int_t)RIG_DB_MIN_FREE_BYTES));
+		json_object_set_new(o, "minFreeBytes",
+				    json_integer((json_int_t)RIG_STORE_MIN_FREE_BYTES));
 		rig_problem(resp, RIG_STORAGE_UNAVAILABLE, o, "%s", health.error);
 		rig_resp_header(resp, "Retry-After", "5");
 		return;

@@ -17,7 +17,7 @@
 #include "api/http/write.h"
 #include "api/http/paging.h"
 #include "api/util/stamp.h"
-#include "storage/db.h"
+#include "storage/store.h"
 
 static json_t *plan_json(const struct rig_plan *p)
 {
@@ -88,7 +88,7 @@ void rig_h_plan_create(struct rig_req *req, struct rig_resp *resp)
 		rig_api__new_id(p.id, "pl-");
 	rig_strlcpy(p.shot_id, req->params[0], sizeof p.shot_id);
 	rig_strlcpy(p.author, req->actor, sizeof p.author);
-	sqlite3 *conn = rig_db_acquire(req->app->db);
+	struct rig_tx *conn = rig_store_read(req->app->store);
 	int rc = rig_api__begin(req, conn);
 	if (!rc)
 		rc = rig_shot_version(conn, p.shot_id, &(long long){0});
@@ -114,7 +114,7 @@ void rig_h_plan_create(struct rig_req *req, struct rig_resp *resp)
 		rig_api__commit(req, conn, resp);
 	}
 	rig_plan_release(&stored);
-	rig_db_release(req->app->db, conn);
+	rig_tx_end(conn);
 out:
 	rig_plan_release(&p);
 	rig_errs_free(errs);
@@ -125,9 +125,9 @@ out_decref_body:
 void rig_h_plan_get(struct rig_req *req, struct rig_resp *resp)
 {
 	struct rig_plan p;
-	sqlite3 *conn = rig_db_acquire(req->app->db);
+	struct rig_tx *conn = rig_store_read(req->app->store);
 	int rc = rig_plan_get(conn, req->params[0], &p);
-	rig_db_release(req->app->db, conn);
+	rig_tx_end(conn);
 	if (rc) {
 		rig_api__fail(resp, rc, "plan");
 	} else {
@@ -151,11 +151,11 @@ void rig_h_plan_list(struct rig_req *req, struct rig_resp *resp)
 	long long after;
 	if (rig_api__page_start(req, resp, "plans", req->params[0], &p, &after))
 		return;
-	sqlite3 *conn = rig_db_acquire(req->app->db);
+	struct rig_tx *conn = rig_store_read(req->app->store);
 	int rc = rig_shot_version(conn, req->params[0], &(long long){0});
 	if (!rc)
 		rc = rig_plan_list(conn, req->params[0], after, p.limit + 1, collect, &p);
-	rig_db_release(req->app->db, conn);
+	rig_tx_end(conn);
 	if (rc) {
 		json_decref(p.items);
 		rig_api__fail_shot(resp, rc, req->params[0]);
@@ -218,7 +218,7 @@ void rig_h_plan_revise(struct rig_req *req, struct rig_resp *resp)
 		rig_problem_errs(resp, errs, 0);
 		goto out;
 	}
-	sqlite3 *conn = rig_db_acquire(req->app->db);
+	struct rig_tx *conn = rig_store_read(req->app->store);
 	int rc = rig_api__begin(req, conn);
 	if (!rc)
 		rc = rig_plan_get(conn, req->params[0], &cur);
@@ -244,7 +244,7 @@ void rig_h_plan_revise(struct rig_req *req, struct rig_resp *resp)
 			rig_api__commit(req, conn, resp);
 		}
 	}
-	rig_db_release(req->app->db, conn);
+	rig_tx_end(conn);
 out:
 	rig_plan_release(&cur);
 	rig_plan_release(&next);
@@ -282,8 +282,8 @@ void rig_h_plan_validate(struct rig_req *req, struct rig_resp *resp)
 	struct rig_batch_result r;
 	memset(&r, 0, sizeof r);
 	/* A read snapshot: validation writes nothing and waits for no writer. */
-	sqlite3 *conn = rig_db_acquire(req->app->db);
-	int rc = rig_db_exec(conn, "BEGIN") == SQLITE_OK ? 0 : -RIG_INTERNAL;
+	struct rig_tx *conn = rig_store_read(req->app->store);
+	int rc = rig_tx_snapshot(conn);
 	if (!rc)
 		rc = rig_plan_get(conn, req->params[0], &p);
 	if (rc) {
@@ -319,8 +319,8 @@ void rig_h_plan_validate(struct rig_req *req, struct rig_resp *resp)
 		json_object_set_new(out, "shotVersion", json_integer(shot_version));
 	rig_resp_json(resp, 200, out, NULL);
 out:
-	rig_db_exec(conn, "ROLLBACK");
-	rig_db_release(req->app->db, conn);
+	rig_tx_rollback(conn);
+	rig_tx_end(conn);
 	json_decref(problem);
 	rig_batch_result_release(&r);
 	json_decref(ops);
@@ -338,7 +338,7 @@ struct plan_apply {
 	json_t *ops;
 };
 
-static int plan_prepare(struct rig_write *w, sqlite3 *conn)
+static int plan_prepare(struct rig_write *w, struct rig_tx *conn)
 {
 	struct plan_apply *a = w->ctx;
 	struct rig_req *req = a->http.req;
@@ -360,7 +360,7 @@ static int plan_prepare(struct rig_write *w, sqlite3 *conn)
 	return 0;
 }
 
-static int plan_finish(struct rig_write *w, sqlite3 *conn)
+static int plan_finish(struct rig_write *w, struct rig_tx *conn)
 {
 	struct plan_apply *a = w->ctx;
 	int rc = rig_plan_mark_applied(conn, a->plan.id, w->result.receipt_id);
@@ -414,7 +414,7 @@ void rig_h_plan_delete(struct rig_req *req, struct rig_resp *resp)
 {
 	struct rig_plan p;
 	memset(&p, 0, sizeof p);
-	sqlite3 *conn = rig_db_acquire(req->app->db);
+	struct rig_tx *conn = rig_store_read(req->app->store);
 	int rc = rig_api__begin(req, conn);
 	if (!rc)
 		rc = rig_plan_get(conn, req->params[0], &p);
@@ -428,6 +428,6 @@ void rig_h_plan_delete(struct rig_req *req, struct rig_resp *resp)
 		rig_resp_json(resp, 200, json_pack("{s:s, s:b}", "planId", p.id, "deleted", 1), NULL);
 		rig_api__commit(req, conn, resp);
 	}
-	rig_db_release(req->app->db, conn);
+	rig_tx_end(conn);
 	rig_plan_release(&p);
 }

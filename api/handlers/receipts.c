@@ -9,16 +9,16 @@
 #include "storage/resources.h"
 #include "api/handlers/handlers.h"
 #include "api/http/paging.h"
-#include "storage/db.h"
+#include "storage/store.h"
 
 #define RECEIPT_PAGES "receipts-by-version" /* the page-token kind */
 
 void rig_h_receipt_get(struct rig_req *req, struct rig_resp *resp)
 {
 	char *body = NULL;
-	sqlite3 *conn = rig_db_acquire(req->app->db);
-	int rc = rig_receipt_get(conn, req->params[0], &body);
-	rig_db_release(req->app->db, conn);
+	struct rig_tx *tx = rig_store_read(req->app->store);
+	int rc = rig_receipt_get(tx, req->params[0], &body);
+	rig_tx_end(tx);
 	if (rc) {
 		rig_api__fail(resp, rc, "receipt");
 		return;
@@ -43,11 +43,11 @@ static int collect(void *ctx, long long to_version, const char *body)
 
 void rig_h_receipt_list(struct rig_req *req, struct rig_resp *resp)
 {
-	sqlite3 *conn = rig_db_acquire(req->app->db);
+	struct rig_tx *tx = rig_store_read(req->app->store);
 	long long shot_seq = 0;
-	int rc = rig_shot_stamp(conn, req->params[0], &shot_seq, &(long long){0});
+	int rc = rig_shot_stamp(tx, req->params[0], &shot_seq, &(long long){0});
 	if (rc) {
-		rig_db_release(req->app->db, conn);
+		rig_tx_end(tx);
 		rig_api__fail_shot(resp, rc, req->params[0]);
 		return;
 	}
@@ -60,12 +60,12 @@ void rig_h_receipt_list(struct rig_req *req, struct rig_resp *resp)
 	struct rig_page p;
 	long long cursor;
 	if (rig_api__page_start(req, resp, RECEIPT_PAGES, scope, &p, &cursor)) {
-		rig_db_release(req->app->db, conn);
+		rig_tx_end(tx);
 		return;
 	}
 	/* newest first: continue below the cursor */
-	rc = rig_receipt_list(conn, shot_seq, cursor ? cursor : LLONG_MAX, p.limit + 1, collect, &p);
-	rig_db_release(req->app->db, conn);
+	rc = rig_receipt_list(tx, shot_seq, cursor ? cursor : LLONG_MAX, p.limit + 1, collect, &p);
+	rig_tx_end(tx);
 	if (rc) {
 		json_decref(p.items);
 		rig_api__fail_shot(resp, rc, req->params[0]);

@@ -13,7 +13,7 @@
 #include "api/http/write.h"
 #include "api/http/paging.h"
 #include "api/util/stamp.h"
-#include "storage/db.h"
+#include "storage/store.h"
 
 /* ---- projects ---- */
 
@@ -66,13 +66,13 @@ void rig_h_project_create(struct rig_req *req, struct rig_resp *resp)
 	}
 	if (!id[0])
 		rig_api__new_id(id, "p-");
-	sqlite3 *conn = rig_db_acquire(req->app->db);
-	int rc = rig_api__begin(req, conn);
+	struct rig_tx *tx = rig_store_read(req->app->store);
+	int rc = rig_api__begin(req, tx);
 	if (!rc)
-		rc = rig_project_insert(conn, id, name);
+		rc = rig_project_insert(tx, id, name);
 	json_t *created = NULL;
 	if (!rc)
-		rc = rig_project_get(conn, id, store_project, &created);
+		rc = rig_project_get(tx, id, store_project, &created);
 	if (rc == -RIG_LAYER_EXISTS) {
 		rig_problem(resp, RIG_INVALID_FIELD,
 			    json_pack("{s:s, s:s}", "pointer", "/projectId", "projectId", id),
@@ -83,10 +83,10 @@ void rig_h_project_create(struct rig_req *req, struct rig_resp *resp)
 		rig_resp_json(resp, 201, created, NULL);
 		created = NULL;
 		rig_resp_header(resp, "Location", "/v1/projects/%s", id);
-		rig_api__commit(req, conn, resp);
+		rig_api__commit(req, tx, resp);
 	}
 	json_decref(created);
-	rig_db_release(req->app->db, conn);
+	rig_tx_end(tx);
 out:
 	rig_errs_free(errs);
 	json_decref(body);
@@ -103,9 +103,9 @@ void rig_h_project_list(struct rig_req *req, struct rig_resp *resp)
 	if (rig_scopes_level(req->scopes, NULL) < RIG_SCOPE_READ)
 		w.scopes = req->scopes;
 	size_t limit = w.scopes ? (size_t)INT64_MAX : w.page.limit + 1;
-	sqlite3 *conn = rig_db_acquire(req->app->db);
-	int rc = rig_project_list(conn, after, limit, collect_project, &w);
-	rig_db_release(req->app->db, conn);
+	struct rig_tx *tx = rig_store_read(req->app->store);
+	int rc = rig_project_list(tx, after, limit, collect_project, &w);
+	rig_tx_end(tx);
 	if (rc < 0) {
 		json_decref(w.page.items);
 		rig_api__fail(resp, rc, "listing projects");
@@ -117,9 +117,9 @@ void rig_h_project_list(struct rig_req *req, struct rig_resp *resp)
 void rig_h_project_get(struct rig_req *req, struct rig_resp *resp)
 {
 	json_t *found = NULL;
-	sqlite3 *conn = rig_db_acquire(req->app->db);
-	int rc = rig_project_get(conn, req->params[0], store_project, &found);
-	rig_db_release(req->app->db, conn);
+	struct rig_tx *tx = rig_store_read(req->app->store);
+	int rc = rig_project_get(tx, req->params[0], store_project, &found);
+	rig_tx_end(tx);
 	if (rc) {
 		rig_api__fail(resp, rc, "project");
 		return;
@@ -129,18 +129,18 @@ void rig_h_project_get(struct rig_req *req, struct rig_resp *resp)
 
 void rig_h_project_delete(struct rig_req *req, struct rig_resp *resp)
 {
-	sqlite3 *conn = rig_db_acquire(req->app->db);
-	int rc = rig_api__begin(req, conn);
+	struct rig_tx *tx = rig_store_read(req->app->store);
+	int rc = rig_api__begin(req, tx);
 	if (!rc)
-		rc = rig_project_delete(conn, req->params[0]);
+		rc = rig_project_delete(tx, req->params[0]);
 	if (rc) {
 		rig_api__fail(resp, rc, "project");
 	} else {
 		rig_resp_json(resp, 200, json_pack("{s:s, s:b}", "projectId", req->params[0],
 						   "deleted", 1), NULL);
-		rig_api__commit(req, conn, resp);
+		rig_api__commit(req, tx, resp);
 	}
-	rig_db_release(req->app->db, conn);
+	rig_tx_end(tx);
 }
 
 /* ---- shots ---- */
@@ -196,13 +196,13 @@ void rig_h_shot_create(struct rig_req *req, struct rig_resp *resp)
 	}
 	if (!row.id[0])
 		rig_api__new_id(row.id, "s-");
-	sqlite3 *conn = rig_db_acquire(req->app->db);
-	int rc = rig_api__begin(req, conn);
+	struct rig_tx *tx = rig_store_read(req->app->store);
+	int rc = rig_api__begin(req, tx);
 	if (!rc)
-		rc = rig_shot_insert(conn, &row);
+		rc = rig_shot_insert(tx, &row);
 	json_t *created = NULL;
 	if (!rc)
-		rc = rig_shot_get(conn, row.id, store_shot, &created);
+		rc = rig_shot_get(tx, row.id, store_shot, &created);
 	if (rc == -RIG_LAYER_EXISTS) {
 		rig_problem(resp, RIG_INVALID_FIELD,
 			    json_pack("{s:s, s:s}", "pointer", "/shotId", "shotId", row.id),
@@ -217,10 +217,10 @@ void rig_h_shot_create(struct rig_req *req, struct rig_resp *resp)
 		created = NULL;
 		rig_resp_header(resp, "Location", "/v1/shots/%s", row.id);
 		rig_api__etag(resp, 0);
-		rig_api__commit(req, conn, resp);
+		rig_api__commit(req, tx, resp);
 	}
 	json_decref(created);
-	rig_db_release(req->app->db, conn);
+	rig_tx_end(tx);
 out:
 	rig_errs_free(errs);
 	json_decref(body);
@@ -232,13 +232,13 @@ void rig_h_shot_list(struct rig_req *req, struct rig_resp *resp)
 	long long after;
 	if (rig_api__page_start(req, resp, "shots", req->params[0], &p, &after))
 		return;
-	sqlite3 *conn = rig_db_acquire(req->app->db);
+	struct rig_tx *tx = rig_store_read(req->app->store);
 	json_t *project = NULL;
-	int rc = rig_project_get(conn, req->params[0], store_project, &project);
+	int rc = rig_project_get(tx, req->params[0], store_project, &project);
 	json_decref(project);
 	if (!rc)
-		rc = rig_shot_list(conn, req->params[0], after, p.limit + 1, collect_shot, &p);
-	rig_db_release(req->app->db, conn);
+		rc = rig_shot_list(tx, req->params[0], after, p.limit + 1, collect_shot, &p);
+	rig_tx_end(tx);
 	if (rc) {
 		json_decref(p.items);
 		rig_api__fail(resp, rc, "project");
@@ -254,13 +254,13 @@ void rig_h_shot_delete(struct rig_req *req, struct rig_resp *resp)
 	bool has_if_match;
 	if (rig_api__if_match(req, resp, &expected, &has_if_match))
 		return;
-	sqlite3 *conn = rig_db_acquire(req->app->db);
-	int rc = rig_api__begin(req, conn);
+	struct rig_tx *tx = rig_store_read(req->app->store);
+	int rc = rig_api__begin(req, tx);
 	if (!rc)
-		rc = rig_shot_delete(conn, req->params[0], has_if_match ? expected : -1);
+		rc = rig_shot_delete(tx, req->params[0], has_if_match ? expected : -1);
 	if (rc == -RIG_VERSION_CONFLICT) {
 		long long current = -1;
-		rig_shot_version(conn, req->params[0], &current);
+		rig_shot_version(tx, req->params[0], &current);
 		rig_problem_status(resp, 412, RIG_VERSION_CONFLICT,
 				   json_pack("{s:s, s:I, s:I}", "shotId", req->params[0],
 					     "expectedVersion", (json_int_t)expected,
@@ -272,7 +272,7 @@ void rig_h_shot_delete(struct rig_req *req, struct rig_resp *resp)
 	} else {
 		rig_resp_json(resp, 200, json_pack("{s:s, s:b}", "shotId", req->params[0],
 						   "deleted", 1), NULL);
-		rig_api__commit(req, conn, resp);
+		rig_api__commit(req, tx, resp);
 	}
-	rig_db_release(req->app->db, conn);
+	rig_tx_end(tx);
 }

@@ -5,7 +5,7 @@
 #include "api/http/request.h"
 #include "storage/shot_repo.h"
 #include "api/handlers/handlers.h"
-#include "storage/db.h"
+#include "storage/store.h"
 
 /* Answers 304 when If-None-Match names the current version; returns true then. */
 static bool not_modified(struct rig_req *req, struct rig_resp *resp, long long version)
@@ -22,13 +22,13 @@ static bool not_modified(struct rig_req *req, struct rig_resp *resp, long long v
 /* Loads the shot named in the path from one read snapshot; -1 with resp filled. */
 static int load_shot(struct rig_req *req, struct rig_resp *resp, struct rig_shot_model *m)
 {
-	sqlite3 *conn = rig_db_acquire(req->app->db);
-	int rc = rig_db_exec(conn, "BEGIN") == SQLITE_OK ? 0 : -RIG_INTERNAL;
+	struct rig_tx *tx = rig_store_read(req->app->store);
+	int rc = rig_tx_snapshot(tx);
 	if (!rc)
-		rc = rig_shot_load(m, conn, req->params[0]);
+		rc = rig_shot_load(m, tx, req->params[0]);
 	else
 		memset(m, 0, sizeof *m);
-	rig_db_release(req->app->db, conn);
+	rig_tx_end(tx);
 	if (rc)
 		rig_api__fail_shot(resp, rc, req->params[0]);
 	return rc ? -1 : 0;

@@ -15,7 +15,7 @@
 #include "api/http/write.h"
 #include "api/http/paging.h"
 #include "api/util/stamp.h"
-#include "storage/db.h"
+#include "storage/store.h"
 
 
 static json_t *token_json(const struct rig_token *t)
@@ -33,7 +33,7 @@ static json_t *token_json(const struct rig_token *t)
 			 t->revoked ? json_string(t->revoked_at) : json_null());
 }
 
-int rig_api__audit(struct rig_req *req, sqlite3 *conn, const char *action, json_t *fields)
+int rig_api__audit(struct rig_req *req, struct rig_tx *tx, const char *action, json_t *fields)
 {
 	json_t *record = json_pack("{s:s, s:s, s:o}", "action", action, "actor", req->actor,
 				   "tokenId", req->token_id[0] ? json_string(req->token_id)
@@ -42,7 +42,7 @@ int rig_api__audit(struct rig_req *req, sqlite3 *conn, const char *action, json_
 	json_decref(fields);
 	char *text = json_dumps(record, JSON_COMPACT);
 	json_decref(record);
-	int rc = text ? rig_audit_insert(conn, action, req->actor, req->token_id, text, NULL)
+	int rc = text ? rig_audit_insert(tx, action, req->actor, req->token_id, text, NULL)
 		      : -RIG_INTERNAL;
 	free(text);
 	return rc;
@@ -109,29 +109,28 @@ void rig_h_token_create(struct rig_req *req, struct rig_resp *resp)
 	}
 	struct rig_token t;
 	char secret[RIG_TOKEN_SECRET_MAX];
-	sqlite3 *conn = rig_db_acquire(req->app->db);
-	int rc = rig_api__begin(req, conn);
+	struct rig_tx *tx = rig_store_read(req->app->store);
+	int rc = rig_api__begin(req, tx);
 	if (!rc)
-		rc = rig_auth_token_create(conn, name, scopes, has_expiry,
+		rc = rig_auth_token_create(tx, name, scopes, has_expiry,
 					   (long long)time(NULL) + expires_in,
 					   req->token_id[0] ? req->token_id : "auth-off", &t, secret);
 	if (!rc)
-		rc = rig_api__audit(req, conn, "token.create",
+		rc = rig_api__audit(req, tx, "token.create",
 				    json_pack("{s:s, s:s, s:o}", "subjectTokenId", t.id, "name",
 					      t.name, "scopes", rig_api__words_json(t.scopes)));
 	if (!rc) {
-		int s = rig_db_exec(conn, "COMMIT");
-		rc = s == SQLITE_OK ? 0 : rig_db_fail(s);
+		rc = rig_tx_commit(tx);
 	}
-	rig_db_release(req->app->db, conn);
+	rig_tx_end(tx);
 	if (rc) {
 		rig_api__fail(resp, rc, "creating the token");
 	} else {
 		struct rig_token shown;
-		sqlite3 *rconn = rig_db_acquire(req->app->db);
-		if (rig_token_get(rconn, t.id, &shown) == 0)
+		struct rig_tx *rtx = rig_store_read(req->app->store);
+		if (rig_token_get(rtx, t.id, &shown) == 0)
 			t = shown; /* with its stored createdAt */
-		rig_db_release(req->app->db, rconn);
+		rig_tx_end(rtx);
 		json_t *out = token_json(&t);
 		json_object_set_new(out, "secret", json_string(secret));
 		rig_resp_json(resp, 201, out, NULL);
@@ -159,9 +158,9 @@ void rig_h_token_list(struct rig_req *req, struct rig_resp *resp)
 	long long after;
 	if (rig_api__page_start(req, resp, "tokens", "", &p, &after))
 		return;
-	sqlite3 *conn = rig_db_acquire(req->app->db);
-	int rc = rig_token_list(conn, after, p.limit + 1, collect_token, &p);
-	rig_db_release(req->app->db, conn);
+	struct rig_tx *tx = rig_store_read(req->app->store);
+	int rc = rig_token_list(tx, after, p.limit + 1, collect_token, &p);
+	rig_tx_end(tx);
 	if (rc) {
 		json_decref(p.items);
 		rig_api__fail(resp, rc, "listing tokens");
@@ -173,9 +172,9 @@ void rig_h_token_list(struct rig_req *req, struct rig_resp *resp)
 void rig_h_token_get(struct rig_req *req, struct rig_resp *resp)
 {
 	struct rig_token t;
-	sqlite3 *conn = rig_db_acquire(req->app->db);
-	int rc = rig_token_get(conn, req->params[0], &t);
-	rig_db_release(req->app->db, conn);
+	struct rig_tx *tx = rig_store_read(req->app->store);
+	int rc = rig_token_get(tx, req->params[0], &t);
+	rig_tx_end(tx);
 	if (rc)
 		rig_api__fail(resp, rc, "token");
 	else
@@ -184,27 +183,27 @@ void rig_h_token_get(struct rig_req *req, struct rig_resp *resp)
 
 void rig_h_token_revoke(struct rig_req *req, struct rig_resp *resp)
 {
-	sqlite3 *conn = rig_db_acquire(req->app->db);
+	struct rig_tx *tx = rig_store_read(req->app->store);
 	struct rig_token t;
-	int rc = rig_api__begin(req, conn);
+	int rc = rig_api__begin(req, tx);
 	if (!rc)
-		rc = rig_token_get(conn, req->params[0], &t);
+		rc = rig_token_get(tx, req->params[0], &t);
 	bool was_revoked = rc == 0 && t.revoked;
 	if (!rc && !was_revoked)
-		rc = rig_token_revoke(conn, t.id);
+		rc = rig_token_revoke(tx, t.id);
 	if (!rc && !was_revoked)
-		rc = rig_api__audit(req, conn, "token.revoke",
+		rc = rig_api__audit(req, tx, "token.revoke",
 				    json_pack("{s:s, s:s, s:o}", "subjectTokenId", t.id, "name", t.name,
 					      "scopes", rig_api__words_json(t.scopes)));
 	if (!rc)
-		rc = rig_token_get(conn, req->params[0], &t);
+		rc = rig_token_get(tx, req->params[0], &t);
 	if (rc) {
 		rig_api__fail(resp, rc, "token");
 	} else {
 		rig_resp_json(resp, 200, token_json(&t), NULL);
-		rig_api__commit(req, conn, resp);
+		rig_api__commit(req, tx, resp);
 	}
-	rig_db_release(req->app->db, conn);
+	rig_tx_end(tx);
 }
 
 static int collect_audit(void *ctx, long long seq, const char *at, const char *body)
@@ -229,9 +228,9 @@ void rig_h_audit_list(struct rig_req *req, struct rig_resp *resp)
 	long long after;
 	if (rig_api__page_start(req, resp, "audit", "", &p, &after))
 		return;
-	sqlite3 *conn = rig_db_acquire(req->app->db);
-	int rc = rig_audit_list(conn, after, p.limit + 1, collect_audit, &p);
-	rig_db_release(req->app->db, conn);
+	struct rig_tx *tx = rig_store_read(req->app->store);
+	int rc = rig_audit_list(tx, after, p.limit + 1, collect_audit, &p);
+	rig_tx_end(tx);
 	if (rc) {
 		json_decref(p.items);
 		rig_api__fail(resp, rc, "listing the audit log");

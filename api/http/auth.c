@@ -18,7 +18,7 @@
 #include "storage/resources.h"
 #include "api/util/sha256.h"
 #include "api/util/textbuf.h"
-#include "storage/db.h"
+#include "storage/store.h"
 
 static const char *const scope_names[] = {"none", "read", "edit", "admin"};
 
@@ -86,7 +86,7 @@ enum rig_scope rig_scopes_level(const char *scopes, const char *project_id)
 
 /* Appends the audit record of a token created or revoked outside a request
  * (the bootstrap token, `rigd token`): actor is "bootstrap" or "cli". */
-int rig_auth_audit_offline(sqlite3 *conn, const char *action, const char *actor,
+int rig_auth_audit_offline(struct rig_tx *tx, const char *action, const char *actor,
 			   const struct rig_token *t)
 {
 	json_t *record = json_pack("{s:s, s:s, s:n, s:s, s:s, s:o}", "action", action, "actor",
@@ -94,7 +94,7 @@ int rig_auth_audit_offline(sqlite3 *conn, const char *action, const char *actor,
 				   "scopes", rig_api__words_json(t->scopes));
 	char *text = record ? json_dumps(record, JSON_COMPACT) : NULL;
 	json_decref(record);
-	int rc = text ? rig_audit_insert(conn, action, actor, NULL, text, NULL) : -RIG_INTERNAL;
+	int rc = text ? rig_audit_insert(tx, action, actor, NULL, text, NULL) : -RIG_INTERNAL;
 	free(text);
 	return rc;
 }
@@ -151,7 +151,7 @@ static void secret_hash(char out[RIG_SHA256_HEX_SIZE], const char *secret)
 	rig_hex32(out, digest);
 }
 
-int rig_auth_token_create(sqlite3 *conn, const char *name, const char *scopes, bool has_expiry,
+int rig_auth_token_create(struct rig_tx *tx, const char *name, const char *scopes, bool has_expiry,
 			  long long expires_unix, const char *created_by, struct rig_token *out,
 			  char secret[RIG_TOKEN_SECRET_MAX])
 {
@@ -172,7 +172,7 @@ int rig_auth_token_create(sqlite3 *conn, const char *name, const char *scopes, b
 	out->expires_unix = expires_unix;
 	char hash[RIG_SHA256_HEX_SIZE];
 	secret_hash(hash, secret);
-	int rc = rig_token_insert(conn, out, hash);
+	int rc = rig_token_insert(tx, out, hash);
 	if (rc)
 		secret[0] = '\0';
 	return rc;
@@ -202,31 +202,31 @@ static int write_secret_file(const char *path, const char *secret, char *err, si
 	return 0;
 }
 
-int rig_auth_bootstrap(struct rig_db *db, const char *db_path, bool *created, char *path,
+int rig_auth_bootstrap(struct rig_store *store, const char *db_path, bool *created, char *path,
 		       size_t path_size, char *err, size_t err_size)
 {
 	*created = false;
 	snprintf(path, path_size, "%s.token", db_path);
-	sqlite3 *conn = rig_db_acquire(db);
+	struct rig_tx *tx;
 	long long count = 0;
-	int rc = rig_db_begin_write(db, conn);
+	int rc = rig_store_write(store, &tx);
 	if (!rc)
-		rc = rig_token_count(conn, &count);
+		rc = rig_token_count(tx, &count);
 	struct rig_token t;
 	char secret[RIG_TOKEN_SECRET_MAX] = "";
 	if (!rc && count == 0)
-		rc = rig_auth_token_create(conn, "admin", "admin", false, 0, "bootstrap", &t, secret);
+		rc = rig_auth_token_create(tx, "admin", "admin", false, 0, "bootstrap", &t, secret);
 	if (!rc && count == 0)
-		rc = rig_auth_audit_offline(conn, "token.create", "bootstrap", &t);
+		rc = rig_auth_audit_offline(tx, "token.create", "bootstrap", &t);
 	/* The file first: a token nobody can read would lock everyone out. */
 	if (!rc && count == 0 && write_secret_file(path, secret, err, err_size) != 0)
 		rc = -1;
-	else if (!rc && count == 0 && (rc = rig_db_exec(conn, "COMMIT")) != SQLITE_OK)
-		snprintf(err, err_size, "cannot store the bootstrap token: %s", sqlite3_errmsg(conn));
+	else if (!rc && count == 0 && (rc = rig_tx_commit(tx)) != 0)
+		snprintf(err, err_size, "cannot store the bootstrap token: %s", rig_tx_errmsg(tx));
 	else if (rc && rc != -1)
 		snprintf(err, err_size, "cannot read the token table (%s)",
 			 rig_code_name((enum rig_code)-rc));
-	rig_db_release(db, conn); /* rolls back whatever did not commit */
+	rig_tx_end(tx); /* rolls back whatever did not commit */
 	explicit_bzero(secret, sizeof secret);
 	if (rc)
 		return -1;
@@ -319,9 +319,9 @@ static int authenticate(struct rig_req *req, struct rig_resp *resp, struct rig_t
 	copy[len] = '\0';
 	secret_hash(hash, copy);
 	explicit_bzero(copy, sizeof copy);
-	sqlite3 *conn = rig_db_acquire(req->app->db);
-	int rc = rig_token_by_hash(conn, hash, tok);
-	rig_db_release(req->app->db, conn);
+	struct rig_tx *tx = rig_store_read(req->app->store);
+	int rc = rig_token_by_hash(tx, hash, tok);
+	rig_tx_end(tx);
 	if (rc == -RIG_NOT_FOUND)
 		return unauthenticated(resp, "invalid_token", "the token is not known");
 	if (rc) {
@@ -386,10 +386,10 @@ int rig_auth_gate(struct rig_req *req, struct rig_resp *resp, enum rig_scope nee
 	 * scope on some project needs the project the path's id belongs to. */
 	if (resource >= 0 && strchr(tok.scopes, ':')) {
 		char project[RIG_ID_MAX + 1];
-		sqlite3 *conn = rig_db_acquire(app->db);
-		int rc = rig_resource_project(conn, (enum rig_resource)resource, req->params[0],
+		struct rig_tx *tx = rig_store_read(app->store);
+		int rc = rig_resource_project(tx, (enum rig_resource)resource, req->params[0],
 					      project);
-		rig_db_release(app->db, conn);
+		rig_tx_end(tx);
 		if (rc == -RIG_NOT_FOUND)
 			return global >= need ? 0 : as_missing(req, resp, resource);
 		if (rc) {

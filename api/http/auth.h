@@ -12,11 +12,10 @@
 #define RIG_AUTH_H
 
 #include <jansson.h>
-#include <sqlite3.h>
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "storage/db.h"
+#include "storage/store.h"
 #include "api/http/exchange.h"
 #include "storage/tokens.h"
 
@@ -40,25 +39,25 @@ int rig_scopes_canonical(char out[RIG_TOKEN_SCOPES_MAX], const char *const *item
 enum rig_scope rig_scopes_level(const char *scopes, const char *project_id);
 
 /* Creates a token named name with canonical scopes (rig_scopes_canonical) and
- * writes it in conn's open transaction (or on its own when none is open).
+ * writes it in tx's open transaction (or on its own when none is open).
  * created_by is the creating token's id, or "cli" / "bootstrap". The new
  * bearer string goes to secret (shown once, never stored) and the row to *out.
  * Returns 0 or a negative enum rig_code. */
-int rig_auth_token_create(sqlite3 *conn, const char *name, const char *scopes, bool has_expiry,
+int rig_auth_token_create(struct rig_tx *tx, const char *name, const char *scopes, bool has_expiry,
 			  long long expires_unix, const char *created_by, struct rig_token *out,
 			  char secret[RIG_TOKEN_SECRET_MAX]);
 
 /* Appends the audit record of action ("token.create", "token.revoke") on t
- * done outside a request, by actor "bootstrap" or "cli", in conn's open
+ * done outside a request, by actor "bootstrap" or "cli", in tx's open
  * transaction. 0 or a negative enum rig_code. */
-int rig_auth_audit_offline(sqlite3 *conn, const char *action, const char *actor,
+int rig_auth_audit_offline(struct rig_tx *tx, const char *action, const char *actor,
 			   const struct rig_token *t);
 
 /* On a database where no token was ever created, creates the bootstrap admin
  * token ("admin", scope admin) and writes its secret, one line, to
  * "<db_path>.token" with mode 0600 (replacing a stale file). Sets *created and
  * the file's path. Returns 0, or -1 with a message in err. */
-int rig_auth_bootstrap(struct rig_db *db, const char *db_path, bool *created, char *path,
+int rig_auth_bootstrap(struct rig_store *store, const char *db_path, bool *created, char *path,
 		       size_t path_size, char *err, size_t err_size);
 
 /* Whether req carries a live token (always true under --auth off): 0, or -1

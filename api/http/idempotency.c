@@ -23,7 +23,7 @@
 #include "api/http/request.h"
 #include "api/util/sha256.h"
 #include "api/util/textbuf.h"
-#include "storage/db.h"
+#include "storage/store.h"
 #include "storage/receipts.h"
 
 /* ---- the (principal, key) pairs being processed by this process ---- */
@@ -130,7 +130,7 @@ static void fingerprint(struct rig_req *req)
 	rig_hex32(req->idem_hash, digest);
 }
 
-static int lookup(struct rig_req *req, sqlite3 *conn, struct rig_idem *out)
+static int lookup(struct rig_req *req, struct rig_tx *conn, struct rig_idem *out)
 {
 	return rig_idem_get(conn, req->principal, req->idem_key, req->idem_hash,
 			    (long long)time(NULL) - RIG_IDEM_TTL_SECONDS, out);
@@ -181,9 +181,9 @@ void rig_api__idem_run(struct rig_req *req, struct rig_resp *resp, rig_handler h
 		return;
 	}
 	fingerprint(req);
-	sqlite3 *conn = rig_db_acquire(req->app->db);
+	struct rig_tx *conn = rig_store_read(req->app->store);
 	int rc = lookup(req, conn, &stored);
-	rig_db_release(req->app->db, conn);
+	rig_tx_end(conn);
 	if (rc == 0) {
 		answer_stored(req, resp, &stored);
 		goto out;
@@ -214,7 +214,7 @@ out:
 	rig_idem_release(&stored);
 }
 
-int rig_api__idem_recheck(struct rig_req *req, sqlite3 *conn)
+int rig_api__idem_recheck(struct rig_req *req, struct rig_tx *conn)
 {
 	if (!req->idem_key || !req->idem_replay)
 		return 0;
@@ -225,7 +225,7 @@ int rig_api__idem_recheck(struct rig_req *req, sqlite3 *conn)
 	return rc == 0 ? -RIG_IDEMPOTENCY_IN_PROGRESS : rc;
 }
 
-int rig_api__store_response(struct rig_req *req, sqlite3 *conn, const struct rig_resp *resp)
+int rig_api__store_response(struct rig_req *req, struct rig_tx *conn, const struct rig_resp *resp)
 {
 	if (!req->idem_key)
 		return 0;

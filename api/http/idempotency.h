@@ -11,7 +11,6 @@
 #ifndef RIG_IDEMPOTENCY_H
 #define RIG_IDEMPOTENCY_H
 
-#include <sqlite3.h>
 
 #include "api/http/exchange.h"
 
@@ -39,10 +38,10 @@ void rig_api__idem_run(struct rig_req *req, struct rig_resp *resp, rig_handler h
  * the caller must apply nothing, end its transaction or savepoint, and may put
  * any placeholder problem in resp), or another negative rig code when the
  * lookup failed. */
-int rig_api__idem_recheck(struct rig_req *req, sqlite3 *conn);
+int rig_api__idem_recheck(struct rig_req *req, struct rig_tx *conn);
 
 /* Stores resp under the request's idempotency key, if it has one, in conn's open
  * transaction. 0 or a negative rig code. */
-int rig_api__store_response(struct rig_req *req, sqlite3 *conn, const struct rig_resp *resp);
+int rig_api__store_response(struct rig_req *req, struct rig_tx *conn, const struct rig_resp *resp);
 
 #endif

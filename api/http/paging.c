@@ -89,7 +89,7 @@ char *rig_api__token_make(struct rig_app *app, json_t *payload)
 	if (!text)
 		return NULL;
 	unsigned char mac[RIG_SHA256_SIZE];
-	rig_hmac_sha256(mac, rig_db_secret(app->db), 32, text, strlen(text));
+	rig_hmac_sha256(mac, rig_store_secret(app->store), 32, text, strlen(text));
 	char *body = b64_encode((const unsigned char *)text, strlen(text));
 	char *sig = b64_encode(mac, 16);
 	char *token = NULL;
@@ -124,7 +124,7 @@ json_t *rig_api__token_open(struct rig_app *app, const char *token)
 	if (!canonical)
 		goto out;
 	unsigned char mac[RIG_SHA256_SIZE];
-	rig_hmac_sha256(mac, rig_db_secret(app->db), 32, text, n_text);
+	rig_hmac_sha256(mac, rig_store_secret(app->store), 32, text, n_text);
 	unsigned char diff = 0;
 	for (int i = 0; i < 16; i++)
 		diff |= (unsigned char)(mac[i] ^ sig[i]);

@@ -18,7 +18,7 @@
 #include "storage/receipts.h"
 #include "api/util/sha256.h"
 #include "api/util/textbuf.h"
-#include "storage/db.h"
+#include "storage/store.h"
 
 json_t *rig_api__parse_body(struct rig_req *req, struct rig_resp *resp)
 {

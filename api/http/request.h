@@ -7,7 +7,6 @@
 #define RIG_REQUEST_H
 
 #include <jansson.h>
-#include <sqlite3.h>
 #include <stdbool.h>
 
 #include "api/context.h"

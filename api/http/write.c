@@ -4,28 +4,27 @@
 #include "api/context.h"
 #include "api/http/idempotency.h"
 #include "api/http/request.h"
-#include "storage/db.h"
+#include "storage/store.h"
 
-int rig_api__begin(struct rig_req *req, sqlite3 *conn)
+int rig_api__begin(struct rig_req *req, struct rig_tx *conn)
 {
-	int rc = rig_db_begin_write(req->app->db, conn);
+	int rc = rig_tx_begin_write(conn);
 	if (rc == 0 && (rc = rig_api__idem_recheck(req, conn)) != 0) {
 		/* Recorded meanwhile (or unreadable): apply nothing. */
-		rig_db_exec(conn, "ROLLBACK");
-		rig_db_end_write(req->app->db, conn);
+		rig_tx_rollback(conn);
+		rig_tx_end_write(conn);
 	}
 	return rc;
 }
 
-int rig_api__commit(struct rig_req *req, sqlite3 *conn, struct rig_resp *resp)
+int rig_api__commit(struct rig_req *req, struct rig_tx *conn, struct rig_resp *resp)
 {
 	int rc = rig_api__store_response(req, conn, resp);
 	if (rc == 0) {
-		int s = rig_db_exec(conn, "COMMIT");
-		rc = s == SQLITE_OK ? 0 : rig_db_fail(s);
+		rc = rig_tx_commit(conn);
 	}
 	if (rc) {
-		rig_db_exec(conn, "ROLLBACK");
+		rig_tx_rollback(conn);
 		rig_resp_release(resp);
 		rig_api__fail(resp, rc, "committing the write");
 	}

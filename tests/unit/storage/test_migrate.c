@@ -5,8 +5,9 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "storage/db.h"
-#include "storage/migrate.h"
+#include "storage/sqlite/migrate.h"
+#include "storage/sqlite/sqlite_tx.h"
+#include "storage/store.h"
 
 static sqlite3 *memory_db(void)
 {
@@ -74,18 +75,19 @@ Test(migrate, rolls_back_every_step_of_a_failing_run)
 	sqlite3_close(db);
 }
 
-Test(db, opens_a_file_in_wal_mode_with_foreign_keys)
+Test(store, opens_a_file_in_wal_mode_with_foreign_keys)
 {
 	char path[] = "/tmp/rig-test-db-XXXXXX";
 	int fd = mkstemp(path);
 	close(fd);
 	unlink(path);
 	char err[256] = "";
-	struct rig_db_options opt = {.path = path, .pool_size = 2};
-	struct rig_db *db = rig_db_open(&opt, err, sizeof err);
-	cr_assert_not_null(db, "%s", err);
-	cr_assert(rig_db_ready(db));
-	sqlite3 *conn = rig_db_acquire(db);
+	struct rig_store_options opt = {.path = path, .pool_size = 2};
+	struct rig_store *store = rig_store_open(&opt, err, sizeof err);
+	cr_assert_not_null(store, "%s", err);
+	cr_assert(rig_store_ready(store));
+	struct rig_tx *tx = rig_store_read(store);
+	sqlite3 *conn = tx->conn;
 	sqlite3_stmt *st;
 	sqlite3_prepare_v2(conn, "PRAGMA journal_mode", -1, &st, NULL);
 	sqlite3_step(st);
@@ -95,15 +97,15 @@ Test(db, opens_a_file_in_wal_mode_with_foreign_keys)
 	sqlite3_step(st);
 	cr_assert_eq(sqlite3_column_int(st, 0), 1);
 	sqlite3_finalize(st);
-	rig_db_release(db, conn);
+	rig_tx_end(tx);
 	unsigned char secret[32];
-	memcpy(secret, rig_db_secret(db), 32);
-	rig_db_close(db);
+	memcpy(secret, rig_store_secret(store), 32);
+	rig_store_close(store);
 	/* A second open keeps the stored secret. */
-	db = rig_db_open(&opt, err, sizeof err);
-	cr_assert_not_null(db, "%s", err);
-	cr_assert_arr_eq(secret, rig_db_secret(db), 32);
-	rig_db_close(db);
+	store = rig_store_open(&opt, err, sizeof err);
+	cr_assert_not_null(store, "%s", err);
+	cr_assert_arr_eq(secret, rig_store_secret(store), 32);
+	rig_store_close(store);
 	char side[300];
 	unlink(path);
 	snprintf(side, sizeof side, "%s-wal", path);

@@ -6,19 +6,12 @@
 #include <string.h>
 
 #include "core/codes.h"
-#include "storage/migrate.h"
+#include "tests/unit/storage/bare_tx.h"
 #include "storage/receipts.h"
 
 static const long long NOW = 1700000000;
 
-static sqlite3 *migrated(size_t n_migrations)
-{
-	sqlite3 *db = NULL;
-	char err[256] = "";
-	cr_assert_eq(sqlite3_open(":memory:", &db), SQLITE_OK);
-	cr_assert_geq(rig_migrate(db, rig_migrations, n_migrations, err, sizeof err), 0, "%s", err);
-	return db;
-}
+static struct rig_tx *migrated(size_t n_migrations) { return bare_tx_open(n_migrations, false); }
 
 /* The migrations up to and including version. */
 static size_t through(int version)
@@ -29,18 +22,18 @@ static size_t through(int version)
 	return n;
 }
 
-static void put(sqlite3 *db, const char *principal, const char *key, const char *hash,
+static void put(struct rig_tx *tx, const char *principal, const char *key, const char *hash,
 		const char *response, long long created)
 {
-	cr_assert_eq(rig_idem_put(db, principal, key, hash, 201, response, "[]", created), 0);
+	cr_assert_eq(rig_idem_put(tx, principal, key, hash, 201, response, "[]", created), 0);
 }
 
 /* The response stored for (principal, key, hash), or "" when none. */
-static const char *got(sqlite3 *db, const char *principal, const char *key, const char *hash)
+static const char *got(struct rig_tx *tx, const char *principal, const char *key, const char *hash)
 {
 	static char out[64];
 	struct rig_idem idem;
-	int rc = rig_idem_get(db, principal, key, hash, NOW - 10, &idem);
+	int rc = rig_idem_get(tx, principal, key, hash, NOW - 10, &idem);
 	cr_assert(rc == 0 || rc == -RIG_NOT_FOUND, "rc %d", rc);
 	snprintf(out, sizeof out, "%s", rc == 0 ? idem.response : "");
 	rig_idem_release(&idem);
@@ -49,56 +42,56 @@ static const char *got(sqlite3 *db, const char *principal, const char *key, cons
 
 Test(idem, a_key_belongs_to_its_principal)
 {
-	sqlite3 *db = migrated(rig_n_migrations);
-	put(db, "actor:alice", "k", "h1", "alice's", NOW);
-	cr_assert_str_eq(got(db, "actor:alice", "k", "h1"), "alice's");
-	cr_assert_str_eq(got(db, "actor:alice", "k", "other"), "alice's"); /* the caller compares */
-	cr_assert_str_eq(got(db, "actor:bob", "k", "h1"), "");
-	put(db, "actor:bob", "k", "h2", "bob's", NOW);
-	cr_assert_str_eq(got(db, "actor:bob", "k", "h1"), "bob's");
-	cr_assert_str_eq(got(db, "actor:alice", "k", "h1"), "alice's");
-	sqlite3_close(db);
+	struct rig_tx *tx = migrated(rig_n_migrations);
+	put(tx, "actor:alice", "k", "h1", "alice's", NOW);
+	cr_assert_str_eq(got(tx, "actor:alice", "k", "h1"), "alice's");
+	cr_assert_str_eq(got(tx, "actor:alice", "k", "other"), "alice's"); /* the caller compares */
+	cr_assert_str_eq(got(tx, "actor:bob", "k", "h1"), "");
+	put(tx, "actor:bob", "k", "h2", "bob's", NOW);
+	cr_assert_str_eq(got(tx, "actor:bob", "k", "h1"), "bob's");
+	cr_assert_str_eq(got(tx, "actor:alice", "k", "h1"), "alice's");
+	bare_tx_close(tx);
 }
 
 Test(idem, expired_rows_are_absent_and_replaced)
 {
-	sqlite3 *db = migrated(rig_n_migrations);
-	put(db, "actor:alice", "k", "h1", "old", NOW - 11);
-	cr_assert_str_eq(got(db, "actor:alice", "k", "h1"), "");
-	put(db, "actor:alice", "k", "h1", "new", NOW);
-	cr_assert_str_eq(got(db, "actor:alice", "k", "h1"), "new");
+	struct rig_tx *tx = migrated(rig_n_migrations);
+	put(tx, "actor:alice", "k", "h1", "old", NOW - 11);
+	cr_assert_str_eq(got(tx, "actor:alice", "k", "h1"), "");
+	put(tx, "actor:alice", "k", "h1", "new", NOW);
+	cr_assert_str_eq(got(tx, "actor:alice", "k", "h1"), "new");
 	long long deleted = -1;
-	cr_assert_eq(rig_idem_sweep(db, NOW + 1, &deleted), 0);
+	cr_assert_eq(rig_idem_sweep(tx, NOW + 1, &deleted), 0);
 	cr_assert_eq(deleted, 1);
-	sqlite3_close(db);
+	bare_tx_close(tx);
 }
 
 Test(idem, migration_keeps_old_rows_as_legacy_rows_that_answer_only_their_fingerprint)
 {
-	sqlite3 *db = migrated(through(7));
-	cr_assert_eq(sqlite3_exec(db,
+	struct rig_tx *tx = migrated(through(7));
+	cr_assert_eq(sqlite3_exec(tx->conn,
 				  "INSERT INTO idempotency(key, request_hash, status, response,"
 				  " created_unix, headers) VALUES ('k', 'h1', 201, 'legacy', 1700000000,"
 				  " '[[\"ETag\",\"\\\"3\\\"\"]]')",
 				  NULL, NULL, NULL),
 		     SQLITE_OK);
 	char err[256] = "";
-	cr_assert_geq(rig_migrate(db, rig_migrations, rig_n_migrations, err, sizeof err), 1, "%s",
-		      err);
+	cr_assert_geq(rig_migrate(tx->conn, rig_migrations, rig_n_migrations, err, sizeof err), 1,
+		      "%s", err);
 	sqlite3_stmt *st = NULL;
-	sqlite3_prepare_v2(db, "SELECT principal, headers FROM idempotency WHERE key = 'k'", -1, &st,
-			   NULL);
+	sqlite3_prepare_v2(tx->conn, "SELECT principal, headers FROM idempotency WHERE key = 'k'",
+			   -1, &st, NULL);
 	cr_assert_eq(sqlite3_step(st), SQLITE_ROW);
 	cr_assert_str_eq((const char *)sqlite3_column_text(st, 0), "");
 	cr_assert_str_eq((const char *)sqlite3_column_text(st, 1), "[[\"ETag\",\"\\\"3\\\"\"]]");
 	sqlite3_finalize(st);
 	/* the identical request (its fingerprint names the actor) gets it back,
 	 * whoever asks; any other request ignores it */
-	cr_assert_str_eq(got(db, "actor:alice", "k", "h1"), "legacy");
-	cr_assert_str_eq(got(db, "actor:bob", "k", "h2"), "");
+	cr_assert_str_eq(got(tx, "actor:alice", "k", "h1"), "legacy");
+	cr_assert_str_eq(got(tx, "actor:bob", "k", "h2"), "");
 	/* a principal's own row wins over the legacy one */
-	put(db, "actor:alice", "k", "h3", "alice's", NOW);
-	cr_assert_str_eq(got(db, "actor:alice", "k", "h1"), "alice's");
-	cr_assert_str_eq(got(db, "actor:carol", "k", "h1"), "legacy");
-	sqlite3_close(db);
+	put(tx, "actor:alice", "k", "h3", "alice's", NOW);
+	cr_assert_str_eq(got(tx, "actor:alice", "k", "h1"), "alice's");
+	cr_assert_str_eq(got(tx, "actor:carol", "k", "h1"), "legacy");
+	bare_tx_close(tx);
 }

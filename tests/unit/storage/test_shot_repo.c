@@ -4,23 +4,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "storage/migrate.h"
 #include "storage/resources.h"
 #include "storage/shot_repo.h"
+#include "tests/unit/storage/bare_tx.h"
 
-static sqlite3 *fresh(void)
+static struct rig_tx *fresh(void)
 {
-	sqlite3 *db = NULL;
-	char err[256];
-	cr_assert_eq(sqlite3_open(":memory:", &db), SQLITE_OK);
-	sqlite3_exec(db, "PRAGMA foreign_keys=ON", NULL, NULL, NULL);
-	cr_assert_geq(rig_migrate(db, rig_migrations, rig_n_migrations, err, sizeof err), 1, "%s",
-		      err);
-	cr_assert_eq(rig_project_insert(db, "p", "P"), 0);
+	struct rig_tx *tx = bare_tx_open(rig_n_migrations, true);
+	cr_assert_eq(rig_project_insert(tx, "p", "P"), 0);
 	struct rig_shot_row row = {.id = "s", .project_id = "p", .name = "S", .fps = 24,
 				   .frame_start = 0, .frame_end = 10};
-	cr_assert_eq(rig_shot_insert(db, &row), 0);
-	return db;
+	cr_assert_eq(rig_shot_insert(tx, &row), 0);
+	return tx;
 }
 
 /* A skin of a unit square (4 vertices, 2 triangles) on 2 joints. */
@@ -54,9 +49,9 @@ static void square_skin(struct rig_skin_def *d)
 
 Test(shot_repo, saves_and_loads_layers_keys_and_skins)
 {
-	sqlite3 *db = fresh();
+	struct rig_tx *tx = fresh();
 	struct rig_shot_model m;
-	cr_assert_eq(rig_shot_load(&m, db, "s"), 0);
+	cr_assert_eq(rig_shot_load(&m, tx, "s"), 0);
 	cr_assert_eq(m.n_layers, 0);
 	struct rig_model_layer *ja = rig_shot_model_add(&m, "ja", "Joint A", RIG_LAYER_GROUP, NULL);
 	rig_shot_model_add(&m, "jb", "Joint B", RIG_LAYER_GROUP, "ja");
@@ -71,10 +66,10 @@ Test(shot_repo, saves_and_loads_layers_keys_and_skins)
 	square_skin(&mesh->skin);
 	mesh->binding = RIG_BINDING_SKIN;
 	mesh->binding_dirty = true;
-	cr_assert_eq(rig_shot_save(db, &m, m.version + 1), 0);
+	cr_assert_eq(rig_shot_save(tx, &m, m.version + 1), 0);
 	rig_shot_model_release(&m);
 
-	cr_assert_eq(rig_shot_load(&m, db, "s"), 0);
+	cr_assert_eq(rig_shot_load(&m, tx, "s"), 0);
 	cr_assert_eq(m.n_layers, 3);
 	ja = rig_shot_model_find(&m, "ja");
 	cr_assert_not_null(ja);
@@ -92,7 +87,7 @@ Test(shot_repo, saves_and_loads_layers_keys_and_skins)
 	cr_assert_str_eq(mesh->skin.joints[1].layer_id, "jb");
 	cr_assert_eq(mesh->skin.joints[1].bind.m[4], 0.1);
 	cr_assert_not(mesh->skin_loaded, "heavy arrays load on demand");
-	cr_assert_eq(rig_shot_load_skin(db, &m, mesh), 0);
+	cr_assert_eq(rig_shot_load_skin(tx, &m, mesh), 0);
 	struct rig_skin_def want;
 	square_skin(&want);
 	cr_assert_arr_eq(mesh->skin.source, want.source, 8 * sizeof(double));
@@ -104,54 +99,54 @@ Test(shot_repo, saves_and_loads_layers_keys_and_skins)
 	}
 	rig_skin_def_release(&want);
 	rig_shot_model_release(&m);
-	sqlite3_close(db);
+	bare_tx_close(tx);
 }
 
 Test(shot_repo, deleting_a_layer_drops_its_skin_and_allows_reusing_the_id)
 {
-	sqlite3 *db = fresh();
+	struct rig_tx *tx = fresh();
 	struct rig_shot_model m;
-	rig_shot_load(&m, db, "s");
+	rig_shot_load(&m, tx, "s");
 	struct rig_model_layer *mesh = rig_shot_model_add(&m, "mesh", "Mesh", RIG_LAYER_MESH, NULL);
 	square_skin(&mesh->skin);
 	mesh->binding = RIG_BINDING_SKIN;
 	mesh->binding_dirty = true;
-	cr_assert_eq(rig_shot_save(db, &m, m.version + 1), 0);
+	cr_assert_eq(rig_shot_save(tx, &m, m.version + 1), 0);
 	rig_shot_model_release(&m);
 
-	rig_shot_load(&m, db, "s");
+	rig_shot_load(&m, tx, "s");
 	rig_shot_model_find(&m, "mesh")->deleted = true;
 	rig_shot_model_add(&m, "mesh", "Again", RIG_LAYER_GROUP, NULL);
-	cr_assert_eq(rig_shot_save(db, &m, m.version + 1), 0);
+	cr_assert_eq(rig_shot_save(tx, &m, m.version + 1), 0);
 	rig_shot_model_release(&m);
 
-	rig_shot_load(&m, db, "s");
+	rig_shot_load(&m, tx, "s");
 	cr_assert_eq(m.n_layers, 1);
 	cr_assert_str_eq(m.layers[0].name, "Again");
 	cr_assert_eq(m.layers[0].binding, RIG_BINDING_NONE);
 	rig_shot_model_release(&m);
 	sqlite3_stmt *st;
-	sqlite3_prepare_v2(db, "SELECT count(*) FROM skins", -1, &st, NULL);
+	sqlite3_prepare_v2(tx->conn, "SELECT count(*) FROM skins", -1, &st, NULL);
 	sqlite3_step(st);
 	cr_assert_eq(sqlite3_column_int(st, 0), 0);
 	sqlite3_finalize(st);
-	sqlite3_close(db);
+	bare_tx_close(tx);
 }
 
 Test(shot_repo, version_moves_only_from_the_expected_value)
 {
-	sqlite3 *db = fresh();
-	cr_assert_eq(rig_shot_set_version(db, "s", 0, 1), 0);
-	cr_assert_eq(rig_shot_set_version(db, "s", 0, 1), -RIG_VERSION_CONFLICT);
-	cr_assert_eq(rig_shot_set_version(db, "s", 1, 2), 0);
-	sqlite3_close(db);
+	struct rig_tx *tx = fresh();
+	cr_assert_eq(rig_shot_set_version(tx, "s", 0, 1), 0);
+	cr_assert_eq(rig_shot_set_version(tx, "s", 0, 1), -RIG_VERSION_CONFLICT);
+	cr_assert_eq(rig_shot_set_version(tx, "s", 1, 2), 0);
+	bare_tx_close(tx);
 }
 
 Test(shot_repo, a_missing_shot_is_not_found)
 {
-	sqlite3 *db = fresh();
+	struct rig_tx *tx = fresh();
 	struct rig_shot_model m;
-	cr_assert_eq(rig_shot_load(&m, db, "nope"), -RIG_NOT_FOUND);
+	cr_assert_eq(rig_shot_load(&m, tx, "nope"), -RIG_NOT_FOUND);
 	rig_shot_model_release(&m);
-	sqlite3_close(db);
+	bare_tx_close(tx);
 }

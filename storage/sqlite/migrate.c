@@ -1,5 +1,5 @@
 /* The migrations runner of migrate.h. */
-#include "storage/migrate.h"
+#include "storage/sqlite/migrate.h"
 
 #include <stdio.h>
 

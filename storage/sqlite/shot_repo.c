@@ -6,7 +6,7 @@
 
 #include "storage/blob.h"
 #include "core/codes.h"
-#include "storage/db.h"
+#include "storage/sqlite/sqlite_tx.h"
 
 static char *column_strdup(sqlite3_stmt *st, int col)
 {
@@ -23,7 +23,7 @@ static void column_copy(char *dst, size_t size, sqlite3_stmt *st, int col)
 static int load_layers(struct rig_shot_model *m, sqlite3 *db)
 {
 	sqlite3_stmt *st = NULL;
-	int rc = rig_db__prepare(&st, db,
+	int rc = rig_sqlite__prepare(&st, db,
 			 "SELECT id, ord, name, kind, parent_id, position_x, position_y, rotation,"
 			 " scale_x, scale_y, pivot_x, pivot_y, time_offset, keys"
 			 " FROM layers WHERE shot_id = ?"); /* sorted in C: SQLite's sorter copies every keys blob */
@@ -57,18 +57,18 @@ static int load_layers(struct rig_shot_model *m, sqlite3 *db)
 		l->dirty = false;
 	}
 	if (s != SQLITE_DONE)
-		rc = rig_db_fail(s);
+		rc = rig_sqlite__fail(s);
 	else
 		rig_shot_model_sort(m);
 out:
-	rig_db__finish(st);
+	rig_sqlite__finish(st);
 	return rc;
 }
 
 static int load_skin_joints(struct rig_shot_model *m, sqlite3 *db)
 {
 	sqlite3_stmt *st = NULL;
-	int rc = rig_db__prepare(&st, db,
+	int rc = rig_sqlite__prepare(&st, db,
 			 "SELECT layer_id, n_verts, n_tris, n_joints, joints, revision FROM skins"
 			 " WHERE shot_id = ?");
 	if (rc)
@@ -92,17 +92,18 @@ static int load_skin_joints(struct rig_shot_model *m, sqlite3 *db)
 		}
 	}
 	if (s != SQLITE_DONE)
-		rc = rig_db_fail(s);
+		rc = rig_sqlite__fail(s);
 out:
-	rig_db__finish(st);
+	rig_sqlite__finish(st);
 	return rc;
 }
 
-int rig_shot_load(struct rig_shot_model *out, sqlite3 *db, const char *shot_id)
+int rig_shot_load(struct rig_shot_model *out, struct rig_tx *tx, const char *shot_id)
 {
+	sqlite3 *db = tx->conn;
 	memset(out, 0, sizeof *out);
 	sqlite3_stmt *st = NULL;
-	int rc = rig_db__prepare(&st, db,
+	int rc = rig_sqlite__prepare(&st, db,
 			 "SELECT id, project_id, name, fps, frame_start, frame_end, version, seq"
 			 " FROM shots WHERE id = ?");
 	if (rc)
@@ -110,7 +111,7 @@ int rig_shot_load(struct rig_shot_model *out, sqlite3 *db, const char *shot_id)
 	sqlite3_bind_text(st, 1, shot_id, -1, SQLITE_STATIC);
 	int s = sqlite3_step(st);
 	if (s != SQLITE_ROW) {
-		rc = s == SQLITE_DONE ? -RIG_NOT_FOUND : rig_db_fail(s);
+		rc = s == SQLITE_DONE ? -RIG_NOT_FOUND : rig_sqlite__fail(s);
 		goto out;
 	}
 	column_copy(out->id, sizeof out->id, st, 0);
@@ -129,7 +130,7 @@ int rig_shot_load(struct rig_shot_model *out, sqlite3 *db, const char *shot_id)
 	if (rc == 0)
 		rc = load_skin_joints(out, db);
 out:
-	rig_db__finish(st);
+	rig_sqlite__finish(st);
 	return rc;
 }
 
@@ -142,7 +143,7 @@ static int read_blob(unsigned char **out, sqlite3 *db, sqlite3_int64 rowid, cons
 	sqlite3_blob *blob = NULL;
 	int rc = sqlite3_blob_open(db, "main", "skins", column, rowid, 0, &blob);
 	if (rc != SQLITE_OK)
-		return rig_db_fail(rc);
+		return rig_sqlite__fail(rc);
 	if ((size_t)sqlite3_blob_bytes(blob) != size || !(*out = malloc(size ? size : 1))) {
 		sqlite3_blob_close(blob);
 		return -RIG_INTERNAL;
@@ -152,33 +153,34 @@ static int read_blob(unsigned char **out, sqlite3 *db, sqlite3_int64 rowid, cons
 	if (rc != SQLITE_OK) {
 		free(*out);
 		*out = NULL;
-		return rig_db_fail(rc);
+		return rig_sqlite__fail(rc);
 	}
 	return 0;
 }
 
-int rig_shot_read_skin(sqlite3 *db, const struct rig_shot_model *m,
+int rig_shot_read_skin(struct rig_tx *tx, const struct rig_shot_model *m,
 		       const struct rig_model_layer *l, struct rig_skin_def *out)
 {
+	sqlite3 *db = tx->conn;
 	memset(out, 0, sizeof *out);
 	sqlite3_stmt *st = NULL;
-	int rc = rig_db__prepare(&st, db,
-				 "SELECT rowid, length(weight_offsets), length(influences) FROM skins"
-				 " WHERE shot_id = ? AND layer_id = ?");
+	int rc = rig_sqlite__prepare(&st, db,
+				     "SELECT rowid, length(weight_offsets), length(influences) FROM skins"
+				     " WHERE shot_id = ? AND layer_id = ?");
 	if (rc)
 		return rc;
 	sqlite3_bind_text(st, 1, m->id, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 2, l->id, -1, SQLITE_STATIC);
 	int s = sqlite3_step(st);
 	if (s != SQLITE_ROW) {
-		rc = s == SQLITE_DONE ? -RIG_INTERNAL : rig_db_fail(s);
-		rig_db__finish(st);
+		rc = s == SQLITE_DONE ? -RIG_INTERNAL : rig_sqlite__fail(s);
+		rig_sqlite__finish(st);
 		return rc;
 	}
 	sqlite3_int64 rowid = sqlite3_column_int64(st, 0);
 	size_t offsets_size = (size_t)sqlite3_column_int64(st, 1);
 	size_t influences_size = (size_t)sqlite3_column_int64(st, 2);
-	rig_db__finish(st);
+	rig_sqlite__finish(st);
 	unsigned char *source = NULL, *tris = NULL, *offsets = NULL, *influences = NULL;
 	rc = read_blob(&source, db, rowid, "source", l->skin_n_verts * 16);
 	if (!rc)
@@ -211,12 +213,12 @@ void rig_shot_skin_arrays_release(struct rig_skin_def *def)
 	rig_skin_def_release(def);
 }
 
-int rig_shot_load_skin(sqlite3 *db, const struct rig_shot_model *m, struct rig_model_layer *l)
+int rig_shot_load_skin(struct rig_tx *tx, const struct rig_shot_model *m, struct rig_model_layer *l)
 {
 	if (l->skin_loaded || l->binding != RIG_BINDING_SKIN || l->binding_dirty)
 		return 0;
 	struct rig_skin_def arrays;
-	int rc = rig_shot_read_skin(db, m, l, &arrays);
+	int rc = rig_shot_read_skin(tx, m, l, &arrays);
 	if (rc)
 		return rc;
 	l->skin.source = arrays.source;
@@ -233,13 +235,13 @@ int rig_shot_load_skin(sqlite3 *db, const struct rig_shot_model *m, struct rig_m
 static int delete_layer(sqlite3 *db, const char *shot_id, const char *layer_id)
 {
 	sqlite3_stmt *st = NULL;
-	int rc = rig_db__prepare(&st, db, "DELETE FROM layers WHERE shot_id = ? AND id = ?");
+	int rc = rig_sqlite__prepare(&st, db, "DELETE FROM layers WHERE shot_id = ? AND id = ?");
 	if (rc)
 		return rc;
 	sqlite3_bind_text(st, 1, shot_id, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 2, layer_id, -1, SQLITE_STATIC);
-	rc = rig_db__step_done(st);
-	rig_db__finish(st);
+	rc = rig_sqlite__step_done(st);
+	rig_sqlite__finish(st);
 	return rc;
 }
 
@@ -250,12 +252,12 @@ static int write_layer(sqlite3 *db, const char *shot_id, const struct rig_model_
 	if (!keys)
 		return -RIG_INTERNAL;
 	sqlite3_stmt *st = NULL;
-	int rc = rig_db__prepare(&st, db,
+	int rc = rig_sqlite__prepare(&st, db,
 			 l->is_new ? "INSERT INTO layers(name, kind, parent_id, position_x,"
 				     " position_y, rotation, scale_x, scale_y, pivot_x, pivot_y,"
 				     " time_offset, keys, shot_id, id, ord)"
 				     " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-				   : "UPDATE layers SET name = ?, kind = ?, parent_id = ?,"
+				     : "UPDATE layers SET name = ?, kind = ?, parent_id = ?,"
 				     " position_x = ?, position_y = ?, rotation = ?, scale_x = ?,"
 				     " scale_y = ?, pivot_x = ?, pivot_y = ?, time_offset = ?, keys = ?"
 				     " WHERE shot_id = ? AND id = ? AND ord = ?");  /* ord binds too: one statement shape */
@@ -274,9 +276,9 @@ static int write_layer(sqlite3 *db, const char *shot_id, const struct rig_model_
 	sqlite3_bind_text(st, 13, shot_id, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 14, l->id, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 15, l->ord);
-	rc = rig_db__step_done(st);
+	rc = rig_sqlite__step_done(st);
 out:
-	rig_db__finish(st);
+	rig_sqlite__finish(st);
 	free(keys);
 	return rc;
 }
@@ -285,13 +287,13 @@ static int write_skin(sqlite3 *db, const char *shot_id, const struct rig_model_l
 		      long long revision)
 {
 	sqlite3_stmt *st = NULL;
-	int rc = rig_db__prepare(&st, db, "DELETE FROM skins WHERE shot_id = ? AND layer_id = ?");
+	int rc = rig_sqlite__prepare(&st, db, "DELETE FROM skins WHERE shot_id = ? AND layer_id = ?");
 	if (rc)
 		return rc;
 	sqlite3_bind_text(st, 1, shot_id, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 2, l->id, -1, SQLITE_STATIC);
-	rc = rig_db__step_done(st);
-	rig_db__finish(st);
+	rc = rig_sqlite__step_done(st);
+	rig_sqlite__finish(st);
 	st = NULL;
 	if (rc || l->binding != RIG_BINDING_SKIN)
 		return rc;
@@ -307,7 +309,7 @@ static int write_skin(sqlite3 *db, const char *shot_id, const struct rig_model_l
 			rc = -RIG_INTERNAL;
 	if (rc)
 		goto out_free;
-	rc = rig_db__prepare(&st, db,
+	rc = rig_sqlite__prepare(&st, db,
 		     "INSERT INTO skins(shot_id, layer_id, n_verts, n_tris, n_joints, joints,"
 		     " source, triangles, weight_offsets, influences, revision)"
 		     " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
@@ -321,16 +323,17 @@ static int write_skin(sqlite3 *db, const char *shot_id, const struct rig_model_l
 	for (int i = 0; i < 5; i++)
 		sqlite3_bind_blob64(st, 6 + i, blobs[i], sizes[i], SQLITE_STATIC);
 	sqlite3_bind_int64(st, 11, revision);
-	rc = rig_db__step_done(st);
-	rig_db__finish(st);
+	rc = rig_sqlite__step_done(st);
+	rig_sqlite__finish(st);
 out_free:
 	for (int i = 0; i < 5; i++)
 		free(blobs[i]);
 	return rc;
 }
 
-int rig_shot_save(sqlite3 *db, const struct rig_shot_model *m, long long to_version)
+int rig_shot_save(struct rig_tx *tx, const struct rig_shot_model *m, long long to_version)
 {
+	sqlite3 *db = tx->conn;
 	int rc = 0;
 	/* Deletions first, so an id deleted and created again in one batch is free. */
 	for (size_t i = 0; i < m->n_layers && !rc; i++) {
@@ -350,18 +353,19 @@ int rig_shot_save(sqlite3 *db, const struct rig_shot_model *m, long long to_vers
 	return rc;
 }
 
-int rig_shot_set_version(sqlite3 *db, const char *shot_id, long long from, long long to)
+int rig_shot_set_version(struct rig_tx *tx, const char *shot_id, long long from, long long to)
 {
+	sqlite3 *db = tx->conn;
 	sqlite3_stmt *st = NULL;
-	int rc = rig_db__prepare(&st, db, "UPDATE shots SET version = ? WHERE id = ? AND version = ?");
+	int rc = rig_sqlite__prepare(&st, db, "UPDATE shots SET version = ? WHERE id = ? AND version = ?");
 	if (rc)
 		return rc;
 	sqlite3_bind_int64(st, 1, to);
 	sqlite3_bind_text(st, 2, shot_id, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 3, from);
-	rc = rig_db__step_done(st);
+	rc = rig_sqlite__step_done(st);
 	if (rc == 0 && sqlite3_changes(db) != 1)
 		rc = -RIG_VERSION_CONFLICT;
-	rig_db__finish(st);
+	rig_sqlite__finish(st);
 	return rc;
 }

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "core/codes.h"
-#include "storage/db.h"
+#include "storage/sqlite/sqlite_tx.h"
 
 #define NOW_SQL "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
 #define PLAN_COLUMNS                                                                       \
@@ -44,13 +44,14 @@ static int row_to_plan(sqlite3_stmt *st, struct rig_plan *p)
 	return 0;
 }
 
-int rig_plan_insert(sqlite3 *db, const struct rig_plan *p)
+int rig_plan_insert(struct rig_tx *tx, const struct rig_plan *p)
 {
+	sqlite3 *db = tx->conn;
 	sqlite3_stmt *st = NULL;
-	int rc = rig_db__prepare(&st, db,
-				 "INSERT INTO plans(id, shot_id, title, ops, base_version, plan_version,"
-				 " status, author, created_at, updated_at)"
-				 " VALUES (?, ?, ?, ?, ?, 1, 'draft', ?, " NOW_SQL ", " NOW_SQL ")");
+	int rc = rig_sqlite__prepare(&st, db,
+				     "INSERT INTO plans(id, shot_id, title, ops, base_version, plan_version,"
+				     " status, author, created_at, updated_at)"
+				     " VALUES (?, ?, ?, ?, ?, 1, 'draft', ?, " NOW_SQL ", " NOW_SQL ")");
 	if (rc)
 		return rc;
 	sqlite3_bind_text(st, 1, p->id, -1, SQLITE_STATIC);
@@ -69,16 +70,17 @@ int rig_plan_insert(sqlite3 *db, const struct rig_plan *p)
 	else if (s == SQLITE_CONSTRAINT_FOREIGNKEY)
 		rc = -RIG_NOT_FOUND;
 	else
-		rc = rig_db_fail(s);
-	rig_db__finish(st);
+		rc = rig_sqlite__fail(s);
+	rig_sqlite__finish(st);
 	return rc;
 }
 
-int rig_plan_get(sqlite3 *db, const char *id, struct rig_plan *out)
+int rig_plan_get(struct rig_tx *tx, const char *id, struct rig_plan *out)
 {
+	sqlite3 *db = tx->conn;
 	memset(out, 0, sizeof *out);
 	sqlite3_stmt *st = NULL;
-	int rc = rig_db__prepare(&st, db, "SELECT " PLAN_COLUMNS " FROM plans WHERE id = ?");
+	int rc = rig_sqlite__prepare(&st, db, "SELECT " PLAN_COLUMNS " FROM plans WHERE id = ?");
 	if (rc)
 		return rc;
 	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
@@ -86,18 +88,19 @@ int rig_plan_get(sqlite3 *db, const char *id, struct rig_plan *out)
 	if (s == SQLITE_ROW)
 		rc = row_to_plan(st, out);
 	else
-		rc = s == SQLITE_DONE ? -RIG_NOT_FOUND : rig_db_fail(s);
-	rig_db__finish(st);
+		rc = s == SQLITE_DONE ? -RIG_NOT_FOUND : rig_sqlite__fail(s);
+	rig_sqlite__finish(st);
 	return rc;
 }
 
-int rig_plan_revise(sqlite3 *db, const struct rig_plan *p, long long expected_plan_version)
+int rig_plan_revise(struct rig_tx *tx, const struct rig_plan *p, long long expected_plan_version)
 {
+	sqlite3 *db = tx->conn;
 	sqlite3_stmt *st = NULL;
-	int rc = rig_db__prepare(&st, db,
-				 "UPDATE plans SET title = ?, ops = ?, base_version = ?,"
-				 " plan_version = plan_version + 1, updated_at = " NOW_SQL
-				 " WHERE id = ? AND plan_version = ? AND status = 'draft'");
+	int rc = rig_sqlite__prepare(&st, db,
+				     "UPDATE plans SET title = ?, ops = ?, base_version = ?,"
+				     " plan_version = plan_version + 1, updated_at = " NOW_SQL
+				     " WHERE id = ? AND plan_version = ? AND status = 'draft'");
 	if (rc)
 		return rc;
 	if (p->title)
@@ -107,51 +110,54 @@ int rig_plan_revise(sqlite3 *db, const struct rig_plan *p, long long expected_pl
 		sqlite3_bind_int64(st, 3, p->base_version);
 	sqlite3_bind_text(st, 4, p->id, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 5, expected_plan_version);
-	rc = rig_db__step_done(st);
+	rc = rig_sqlite__step_done(st);
 	if (rc == 0 && sqlite3_changes(db) != 1)
 		rc = -RIG_PLAN_VERSION_CONFLICT;
-	rig_db__finish(st);
+	rig_sqlite__finish(st);
 	return rc;
 }
 
-int rig_plan_mark_applied(sqlite3 *db, const char *id, const char *receipt_id)
+int rig_plan_mark_applied(struct rig_tx *tx, const char *id, const char *receipt_id)
 {
+	sqlite3 *db = tx->conn;
 	sqlite3_stmt *st = NULL;
-	int rc = rig_db__prepare(&st, db,
-				 "UPDATE plans SET status = 'applied', receipt_id = ?, updated_at = " NOW_SQL
-				 " WHERE id = ? AND status = 'draft'");
+	int rc = rig_sqlite__prepare(&st, db,
+				     "UPDATE plans SET status = 'applied', receipt_id = ?, updated_at = " NOW_SQL
+				     " WHERE id = ? AND status = 'draft'");
 	if (rc)
 		return rc;
 	sqlite3_bind_text(st, 1, receipt_id, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 2, id, -1, SQLITE_STATIC);
-	rc = rig_db__step_done(st);
+	rc = rig_sqlite__step_done(st);
 	if (rc == 0 && sqlite3_changes(db) != 1)
 		rc = -RIG_PLAN_APPLIED;
-	rig_db__finish(st);
+	rig_sqlite__finish(st);
 	return rc;
 }
 
-int rig_plan_delete(sqlite3 *db, const char *id)
+int rig_plan_delete(struct rig_tx *tx, const char *id)
 {
+	sqlite3 *db = tx->conn;
 	sqlite3_stmt *st = NULL;
-	int rc = rig_db__prepare(&st, db, "DELETE FROM plans WHERE id = ?");
+	int rc = rig_sqlite__prepare(&st, db, "DELETE FROM plans WHERE id = ?");
 	if (rc)
 		return rc;
 	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
-	rc = rig_db__step_done(st);
+	rc = rig_sqlite__step_done(st);
 	if (rc == 0 && sqlite3_changes(db) != 1)
 		rc = -RIG_NOT_FOUND;
-	rig_db__finish(st);
+	rig_sqlite__finish(st);
 	return rc;
 }
 
-int rig_plan_list(sqlite3 *db, const char *shot_id, long long after_seq, size_t limit,
+int rig_plan_list(struct rig_tx *tx, const char *shot_id, long long after_seq, size_t limit,
 		  rig_plan_fn fn, void *ctx)
 {
+	sqlite3 *db = tx->conn;
 	sqlite3_stmt *st = NULL;
-	int rc = rig_db__prepare(&st, db,
-				 "SELECT " PLAN_COLUMNS " FROM plans WHERE shot_id = ? AND seq > ?"
-				 " ORDER BY seq LIMIT ?");
+	int rc = rig_sqlite__prepare(&st, db,
+				     "SELECT " PLAN_COLUMNS " FROM plans WHERE shot_id = ? AND seq > ?"
+				     " ORDER BY seq LIMIT ?");
 	if (rc)
 		return rc;
 	sqlite3_bind_text(st, 1, shot_id, -1, SQLITE_STATIC);
@@ -166,7 +172,7 @@ int rig_plan_list(sqlite3 *db, const char *shot_id, long long after_seq, size_t 
 		rig_plan_release(&p);
 	}
 	if (rc == 0 && s != SQLITE_DONE)
-		rc = rig_db_fail(s);
-	rig_db__finish(st);
+		rc = rig_sqlite__fail(s);
+	rig_sqlite__finish(st);
 	return rc;
 }

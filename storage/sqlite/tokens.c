@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "core/codes.h"
-#include "storage/db.h"
+#include "storage/sqlite/sqlite_tx.h"
 
 #define NOW_SQL "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
 #define TOKEN_COLUMNS \
@@ -31,12 +31,13 @@ static void row_to_token(sqlite3_stmt *st, struct rig_token *t)
 	rig_strlcpy(t->revoked_at, text_or_empty(st, 7), sizeof t->revoked_at);
 }
 
-int rig_token_insert(sqlite3 *db, const struct rig_token *t, const char *secret_hash)
+int rig_token_insert(struct rig_tx *tx, const struct rig_token *t, const char *secret_hash)
 {
+	sqlite3 *db = tx->conn;
 	sqlite3_stmt *st = NULL;
-	int rc = rig_db__prepare(&st, db,
-				 "INSERT INTO tokens(id, name, secret_hash, scopes, created_at,"
-				 " created_by, expires_unix) VALUES (?, ?, ?, ?, " NOW_SQL ", ?, ?)");
+	int rc = rig_sqlite__prepare(&st, db,
+				     "INSERT INTO tokens(id, name, secret_hash, scopes, created_at,"
+				     " created_by, expires_unix) VALUES (?, ?, ?, ?, " NOW_SQL ", ?, ?)");
 	if (rc)
 		return rc;
 	sqlite3_bind_text(st, 1, t->id, -1, SQLITE_STATIC);
@@ -52,8 +53,8 @@ int rig_token_insert(sqlite3 *db, const struct rig_token *t, const char *secret_
 	else if (s == SQLITE_CONSTRAINT_UNIQUE || s == SQLITE_CONSTRAINT_PRIMARYKEY)
 		rc = -RIG_LAYER_EXISTS;
 	else
-		rc = rig_db_fail(s);
-	rig_db__finish(st);
+		rc = rig_sqlite__fail(s);
+	rig_sqlite__finish(st);
 	return rc;
 }
 
@@ -61,7 +62,7 @@ static int token_by(sqlite3 *db, const char *sql, const char *key, struct rig_to
 {
 	memset(out, 0, sizeof *out);
 	sqlite3_stmt *st = NULL;
-	int rc = rig_db__prepare(&st, db, sql);
+	int rc = rig_sqlite__prepare(&st, db, sql);
 	if (rc)
 		return rc;
 	sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
@@ -69,46 +70,50 @@ static int token_by(sqlite3 *db, const char *sql, const char *key, struct rig_to
 	if (s == SQLITE_ROW)
 		row_to_token(st, out);
 	else
-		rc = s == SQLITE_DONE ? -RIG_NOT_FOUND : rig_db_fail(s);
-	rig_db__finish(st);
+		rc = s == SQLITE_DONE ? -RIG_NOT_FOUND : rig_sqlite__fail(s);
+	rig_sqlite__finish(st);
 	return rc;
 }
 
-int rig_token_by_hash(sqlite3 *db, const char *secret_hash, struct rig_token *out)
+int rig_token_by_hash(struct rig_tx *tx, const char *secret_hash, struct rig_token *out)
 {
+	sqlite3 *db = tx->conn;
 	return token_by(db, "SELECT " TOKEN_COLUMNS " FROM tokens WHERE secret_hash = ?",
 			secret_hash, out);
 }
 
-int rig_token_get(sqlite3 *db, const char *id, struct rig_token *out)
+int rig_token_get(struct rig_tx *tx, const char *id, struct rig_token *out)
 {
+	sqlite3 *db = tx->conn;
 	return token_by(db, "SELECT " TOKEN_COLUMNS " FROM tokens WHERE id = ?", id, out);
 }
 
-int rig_token_revoke(sqlite3 *db, const char *id)
+int rig_token_revoke(struct rig_tx *tx, const char *id)
 {
+	sqlite3 *db = tx->conn;
 	sqlite3_stmt *st = NULL;
-	int rc = rig_db__prepare(&st, db,
-				 "UPDATE tokens SET revoked_at = coalesce(revoked_at, " NOW_SQL ")"
-				 " WHERE id = ?");
+	int rc = rig_sqlite__prepare(&st, db,
+				     "UPDATE tokens SET revoked_at = coalesce(revoked_at, " NOW_SQL ")"
+				     " WHERE id = ?");
 	if (rc)
 		return rc;
 	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
 	int s = sqlite3_step(st);
 	if (s != SQLITE_DONE)
-		rc = rig_db_fail(s);
+		rc = rig_sqlite__fail(s);
 	else if (sqlite3_changes(db) == 0)
 		rc = -RIG_NOT_FOUND;
-	rig_db__finish(st);
+	rig_sqlite__finish(st);
 	return rc;
 }
 
-int rig_token_list(sqlite3 *db, long long after_seq, size_t limit, rig_token_fn fn, void *ctx)
+int rig_token_list(struct rig_tx *tx, long long after_seq, size_t limit, rig_token_fn fn, void *ctx)
 {
+	sqlite3 *db = tx->conn;
 	sqlite3_stmt *st = NULL;
-	int rc = rig_db__prepare(&st, db,
-				 "SELECT " TOKEN_COLUMNS " FROM tokens WHERE seq > ? ORDER BY seq"
-				 " LIMIT ?");
+	int rc = rig_sqlite__prepare(&st, db,
+				     "SELECT " TOKEN_COLUMNS " FROM tokens WHERE seq > ? ORDER BY seq"
+				     " LIMIT ?");
 	if (rc)
 		return rc;
 	sqlite3_bind_int64(st, 1, after_seq);
@@ -120,36 +125,38 @@ int rig_token_list(sqlite3 *db, long long after_seq, size_t limit, rig_token_fn 
 		rc = fn(ctx, &t);
 	}
 	if (rc == 0 && s != SQLITE_DONE)
-		rc = rig_db_fail(s);
-	rig_db__finish(st);
+		rc = rig_sqlite__fail(s);
+	rig_sqlite__finish(st);
 	return rc;
 }
 
-int rig_token_count(sqlite3 *db, long long *out)
+int rig_token_count(struct rig_tx *tx, long long *out)
 {
+	sqlite3 *db = tx->conn;
 	*out = 0;
 	sqlite3_stmt *st = NULL;
-	int rc = rig_db__prepare(&st, db, "SELECT count(*) FROM tokens");
+	int rc = rig_sqlite__prepare(&st, db, "SELECT count(*) FROM tokens");
 	if (rc)
 		return rc;
 	int s = sqlite3_step(st);
 	if (s == SQLITE_ROW)
 		*out = sqlite3_column_int64(st, 0);
 	else
-		rc = rig_db_fail(s);
-	rig_db__finish(st);
+		rc = rig_sqlite__fail(s);
+	rig_sqlite__finish(st);
 	return rc;
 }
 
-int rig_audit_insert(sqlite3 *db, const char *action, const char *actor, const char *token_id,
+int rig_audit_insert(struct rig_tx *tx, const char *action, const char *actor, const char *token_id,
 		     const char *body, long long *out_seq)
 {
+	sqlite3 *db = tx->conn;
 	if (out_seq)
 		*out_seq = 0;
 	sqlite3_stmt *st = NULL;
-	int rc = rig_db__prepare(&st, db,
-				 "INSERT INTO audit(at, action, actor, token_id, body)"
-				 " VALUES (" NOW_SQL ", ?, ?, ?, ?) RETURNING seq");
+	int rc = rig_sqlite__prepare(&st, db,
+				     "INSERT INTO audit(at, action, actor, token_id, body)"
+				     " VALUES (" NOW_SQL ", ?, ?, ?, ?) RETURNING seq");
 	if (rc)
 		return rc;
 	sqlite3_bind_text(st, 1, action, -1, SQLITE_STATIC);
@@ -163,16 +170,17 @@ int rig_audit_insert(sqlite3 *db, const char *action, const char *actor, const c
 			*out_seq = sqlite3_column_int64(st, 0);
 		s = sqlite3_step(st);
 	}
-	rc = s == SQLITE_DONE ? 0 : rig_db_fail(s);
-	rig_db__finish(st);
+	rc = s == SQLITE_DONE ? 0 : rig_sqlite__fail(s);
+	rig_sqlite__finish(st);
 	return rc;
 }
 
-int rig_audit_list(sqlite3 *db, long long after_seq, size_t limit, rig_audit_fn fn, void *ctx)
+int rig_audit_list(struct rig_tx *tx, long long after_seq, size_t limit, rig_audit_fn fn, void *ctx)
 {
+	sqlite3 *db = tx->conn;
 	sqlite3_stmt *st = NULL;
-	int rc = rig_db__prepare(&st, db,
-				 "SELECT seq, at, body FROM audit WHERE seq > ? ORDER BY seq LIMIT ?");
+	int rc = rig_sqlite__prepare(&st, db,
+				     "SELECT seq, at, body FROM audit WHERE seq > ? ORDER BY seq LIMIT ?");
 	if (rc)
 		return rc;
 	sqlite3_bind_int64(st, 1, after_seq);
@@ -181,7 +189,7 @@ int rig_audit_list(sqlite3 *db, long long after_seq, size_t limit, rig_audit_fn 
 	while (rc == 0 && (s = sqlite3_step(st)) == SQLITE_ROW)
 		rc = fn(ctx, sqlite3_column_int64(st, 0), text_or_empty(st, 1), text_or_empty(st, 2));
 	if (rc == 0 && s != SQLITE_DONE)
-		rc = rig_db_fail(s);
-	rig_db__finish(st);
+		rc = rig_sqlite__fail(s);
+	rig_sqlite__finish(st);
 	return rc;
 }

@@ -1,7 +1,8 @@
-/* The migrations runner: brings a database to the newest schema this binary knows.
+/* The migrations runner of the SQLite backend: brings a database to the newest
+ * schema this binary knows. Private to storage/sqlite/ (and its tests).
  *
  * Migrations are the numbered files migrations/NNNN_name.sql, compiled into the
- * binary (see storage/CMakeLists.txt). They are append-only: a released file is
+ * binary (see storage/CMakeLists.txt and storage/sqlite/embed_migrations.cmake). They are append-only: a released file is
  * never edited. The runner records each applied version in schema_migrations.
  */
 #ifndef RIG_MIGRATE_H

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "core/codes.h"
-#include "storage/db.h"
+#include "storage/sqlite/sqlite_tx.h"
 
 #define NOW_SQL "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
 
@@ -19,7 +19,7 @@ static int step_insert(sqlite3_stmt *st)
 		return -RIG_LAYER_EXISTS;
 	if (rc == SQLITE_CONSTRAINT_FOREIGNKEY)
 		return -RIG_NOT_FOUND;
-	return rig_db_fail(rc);
+	return rig_sqlite__fail(rc);
 }
 
 static const char *text(sqlite3_stmt *st, int col)
@@ -41,7 +41,7 @@ static int walk_projects(sqlite3_stmt *st, rig_project_fn fn, void *ctx, size_t 
 		rc = fn(ctx, &row);
 	}
 	if (rc == 0 && s != SQLITE_DONE)
-		rc = rig_db_fail(s);
+		rc = rig_sqlite__fail(s);
 	return rc;
 }
 
@@ -63,27 +63,29 @@ static int walk_shots(sqlite3_stmt *st, rig_shot_fn fn, void *ctx, size_t *n_row
 		rc = fn(ctx, &row);
 	}
 	if (rc == 0 && s != SQLITE_DONE)
-		rc = rig_db_fail(s);
+		rc = rig_sqlite__fail(s);
 	return rc;
 }
 
-int rig_project_insert(sqlite3 *db, const char *id, const char *name)
+int rig_project_insert(struct rig_tx *tx, const char *id, const char *name)
 {
+	sqlite3 *db = tx->conn;
 	sqlite3_stmt *st = NULL;
-	int rc = rig_db__prepare(&st, db, "INSERT INTO projects(id, name, created_at) VALUES (?, ?, " NOW_SQL ")");
+	int rc = rig_sqlite__prepare(&st, db, "INSERT INTO projects(id, name, created_at) VALUES (?, ?, " NOW_SQL ")");
 	if (rc)
 		return rc;
 	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC);
 	rc = step_insert(st);
-	rig_db__finish(st);
+	rig_sqlite__finish(st);
 	return rc;
 }
 
-int rig_project_get(sqlite3 *db, const char *id, rig_project_fn fn, void *ctx)
+int rig_project_get(struct rig_tx *tx, const char *id, rig_project_fn fn, void *ctx)
 {
+	sqlite3 *db = tx->conn;
 	sqlite3_stmt *st = NULL;
-	int rc = rig_db__prepare(&st, db, "SELECT seq, id, name, created_at FROM projects WHERE id = ?");
+	int rc = rig_sqlite__prepare(&st, db, "SELECT seq, id, name, created_at FROM projects WHERE id = ?");
 	if (rc)
 		return rc;
 	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
@@ -91,14 +93,15 @@ int rig_project_get(sqlite3 *db, const char *id, rig_project_fn fn, void *ctx)
 	rc = walk_projects(st, fn, ctx, &n);
 	if (rc == 0 && n == 0)
 		rc = -RIG_NOT_FOUND;
-	rig_db__finish(st);
+	rig_sqlite__finish(st);
 	return rc;
 }
 
-int rig_project_list(sqlite3 *db, long long after_seq, size_t limit, rig_project_fn fn, void *ctx)
+int rig_project_list(struct rig_tx *tx, long long after_seq, size_t limit, rig_project_fn fn, void *ctx)
 {
+	sqlite3 *db = tx->conn;
 	sqlite3_stmt *st = NULL;
-	int rc = rig_db__prepare(&st, db,
+	int rc = rig_sqlite__prepare(&st, db,
 			 "SELECT seq, id, name, created_at FROM projects WHERE seq > ?"
 			 " ORDER BY seq LIMIT ?");
 	if (rc)
@@ -107,32 +110,34 @@ int rig_project_list(sqlite3 *db, long long after_seq, size_t limit, rig_project
 	sqlite3_bind_int64(st, 2, (sqlite3_int64)limit);
 	size_t n = 0;
 	rc = walk_projects(st, fn, ctx, &n);
-	rig_db__finish(st);
+	rig_sqlite__finish(st);
 	return rc;
 }
 
 static int delete_by_id(sqlite3 *db, const char *sql, const char *id)
 {
 	sqlite3_stmt *st = NULL;
-	int rc = rig_db__prepare(&st, db, sql);
+	int rc = rig_sqlite__prepare(&st, db, sql);
 	if (rc)
 		return rc;
 	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
 	int s = sqlite3_step(st);
-	rc = s == SQLITE_DONE ? (sqlite3_changes(db) ? 0 : -RIG_NOT_FOUND) : rig_db_fail(s);
-	rig_db__finish(st);
+	rc = s == SQLITE_DONE ? (sqlite3_changes(db) ? 0 : -RIG_NOT_FOUND) : rig_sqlite__fail(s);
+	rig_sqlite__finish(st);
 	return rc;
 }
 
-int rig_project_delete(sqlite3 *db, const char *id)
+int rig_project_delete(struct rig_tx *tx, const char *id)
 {
+	sqlite3 *db = tx->conn;
 	return delete_by_id(db, "DELETE FROM projects WHERE id = ?", id);
 }
 
-int rig_shot_insert(sqlite3 *db, const struct rig_shot_row *row)
+int rig_shot_insert(struct rig_tx *tx, const struct rig_shot_row *row)
 {
+	sqlite3 *db = tx->conn;
 	sqlite3_stmt *st = NULL;
-	int rc = rig_db__prepare(&st, db,
+	int rc = rig_sqlite__prepare(&st, db,
 			 "INSERT INTO shots(id, project_id, name, fps, frame_start, frame_end,"
 			 " created_at) VALUES (?, ?, ?, ?, ?, ?, " NOW_SQL ")");
 	if (rc)
@@ -144,16 +149,17 @@ int rig_shot_insert(sqlite3 *db, const struct rig_shot_row *row)
 	sqlite3_bind_double(st, 5, row->frame_start);
 	sqlite3_bind_double(st, 6, row->frame_end);
 	rc = step_insert(st);
-	rig_db__finish(st);
+	rig_sqlite__finish(st);
 	return rc;
 }
 
 #define SHOT_COLUMNS "seq, id, project_id, name, fps, frame_start, frame_end, version, created_at"
 
-int rig_shot_get(sqlite3 *db, const char *id, rig_shot_fn fn, void *ctx)
+int rig_shot_get(struct rig_tx *tx, const char *id, rig_shot_fn fn, void *ctx)
 {
+	sqlite3 *db = tx->conn;
 	sqlite3_stmt *st = NULL;
-	int rc = rig_db__prepare(&st, db, "SELECT " SHOT_COLUMNS " FROM shots WHERE id = ?");
+	int rc = rig_sqlite__prepare(&st, db, "SELECT " SHOT_COLUMNS " FROM shots WHERE id = ?");
 	if (rc)
 		return rc;
 	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
@@ -161,16 +167,17 @@ int rig_shot_get(sqlite3 *db, const char *id, rig_shot_fn fn, void *ctx)
 	rc = walk_shots(st, fn, ctx, &n);
 	if (rc == 0 && n == 0)
 		rc = -RIG_NOT_FOUND;
-	rig_db__finish(st);
+	rig_sqlite__finish(st);
 	return rc;
 }
 
-int rig_shot_stamp(sqlite3 *db, const char *id, long long *out_seq, long long *out_version)
+int rig_shot_stamp(struct rig_tx *tx, const char *id, long long *out_seq, long long *out_version)
 {
+	sqlite3 *db = tx->conn;
 	*out_seq = 0;
 	*out_version = 0;
 	sqlite3_stmt *st = NULL;
-	int rc = rig_db__prepare(&st, db, "SELECT seq, version FROM shots WHERE id = ?");
+	int rc = rig_sqlite__prepare(&st, db, "SELECT seq, version FROM shots WHERE id = ?");
 	if (rc)
 		return rc;
 	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
@@ -179,22 +186,23 @@ int rig_shot_stamp(sqlite3 *db, const char *id, long long *out_seq, long long *o
 		*out_seq = sqlite3_column_int64(st, 0);
 		*out_version = sqlite3_column_int64(st, 1);
 	}
-	rc = s == SQLITE_ROW ? 0 : s == SQLITE_DONE ? -RIG_NOT_FOUND : rig_db_fail(s);
-	rig_db__finish(st);
+	rc = s == SQLITE_ROW ? 0 : s == SQLITE_DONE ? -RIG_NOT_FOUND : rig_sqlite__fail(s);
+	rig_sqlite__finish(st);
 	return rc;
 }
 
-int rig_shot_version(sqlite3 *db, const char *id, long long *out_version)
+int rig_shot_version(struct rig_tx *tx, const char *id, long long *out_version)
 {
 	long long seq;
-	return rig_shot_stamp(db, id, &seq, out_version);
+	return rig_shot_stamp(tx, id, &seq, out_version);
 }
 
-int rig_shot_list(sqlite3 *db, const char *project_id, long long after_seq, size_t limit,
+int rig_shot_list(struct rig_tx *tx, const char *project_id, long long after_seq, size_t limit,
 		  rig_shot_fn fn, void *ctx)
 {
+	sqlite3 *db = tx->conn;
 	sqlite3_stmt *st = NULL;
-	int rc = rig_db__prepare(&st, db,
+	int rc = rig_sqlite__prepare(&st, db,
 			 "SELECT " SHOT_COLUMNS " FROM shots WHERE project_id = ? AND seq > ?"
 			 " ORDER BY seq LIMIT ?");
 	if (rc)
@@ -204,24 +212,26 @@ int rig_shot_list(sqlite3 *db, const char *project_id, long long after_seq, size
 	sqlite3_bind_int64(st, 3, (sqlite3_int64)limit);
 	size_t n = 0;
 	rc = walk_shots(st, fn, ctx, &n);
-	rig_db__finish(st);
+	rig_sqlite__finish(st);
 	return rc;
 }
 
-int rig_shot_delete(sqlite3 *db, const char *id, long long expected_version)
+int rig_shot_delete(struct rig_tx *tx, const char *id, long long expected_version)
 {
+	sqlite3 *db = tx->conn;
 	if (expected_version < 0)
 		return delete_by_id(db, "DELETE FROM shots WHERE id = ?", id);
 	long long version;
-	int rc = rig_shot_version(db, id, &version);
+	int rc = rig_shot_version(tx, id, &version);
 	if (rc == 0 && version != expected_version)
 		rc = -RIG_VERSION_CONFLICT;
 	return rc ? rc : delete_by_id(db, "DELETE FROM shots WHERE id = ?", id);
 }
 
-int rig_resource_project(sqlite3 *db, enum rig_resource kind, const char *id,
+int rig_resource_project(struct rig_tx *tx, enum rig_resource kind, const char *id,
 			 char out[RIG_ID_MAX + 1])
 {
+	sqlite3 *db = tx->conn;
 	static const char *const sql[] = {
 		[RIG_RESOURCE_PROJECT] = "SELECT id FROM projects WHERE id = ?1",
 		[RIG_RESOURCE_SHOT] = "SELECT project_id FROM shots WHERE id = ?1",
@@ -239,7 +249,7 @@ int rig_resource_project(sqlite3 *db, enum rig_resource kind, const char *id,
 	};
 	out[0] = '\0';
 	sqlite3_stmt *st = NULL;
-	int rc = rig_db__prepare(&st, db, sql[kind]);
+	int rc = rig_sqlite__prepare(&st, db, sql[kind]);
 	if (rc)
 		return rc;
 	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
@@ -254,7 +264,7 @@ int rig_resource_project(sqlite3 *db, enum rig_resource kind, const char *id,
 	if (s == SQLITE_ROW)
 		rig_strlcpy(out, (const char *)sqlite3_column_text(st, 0), RIG_ID_MAX + 1);
 	else
-		rc = s == SQLITE_DONE ? -RIG_NOT_FOUND : rig_db_fail(s);
-	rig_db__finish(st);
+		rc = s == SQLITE_DONE ? -RIG_NOT_FOUND : rig_sqlite__fail(s);
+	rig_sqlite__finish(st);
 	return rc;
 }

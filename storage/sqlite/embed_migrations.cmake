@@ -3,7 +3,7 @@
 # Inputs: MIGRATIONS_DIR, OUTPUT.
 file(GLOB files "${MIGRATIONS_DIR}/[0-9][0-9][0-9][0-9]_*.sql")
 list(SORT files)
-set(body "/* Generated from the migrations folder by storage/embed_migrations.cmake; do not edit. */\n#include \"storage/migrate.h\"\n\n")
+set(body "/* Generated from the migrations folder by storage/sqlite/embed_migrations.cmake; do not edit. */\n#include \"storage/sqlite/migrate.h\"\n\n")
 set(table "")
 set(count 0)
 foreach(f ${files})

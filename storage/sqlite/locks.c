@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "core/codes.h"
-#include "storage/db.h"
+#include "storage/sqlite/sqlite_tx.h"
 
 void rig_lock_release(struct rig_lock *lock)
 {
@@ -19,7 +19,7 @@ void rig_lock_release(struct rig_lock *lock)
 static int load_layers(sqlite3 *db, struct rig_lock *lock)
 {
 	sqlite3_stmt *st = NULL;
-	int rc = rig_db__prepare(&st, db, "SELECT layer_id FROM lock_layers WHERE lock_id = ? ORDER BY pos");
+	int rc = rig_sqlite__prepare(&st, db, "SELECT layer_id FROM lock_layers WHERE lock_id = ? ORDER BY pos");
 	if (rc)
 		return rc;
 	sqlite3_bind_text(st, 1, lock->id, -1, SQLITE_STATIC);
@@ -43,9 +43,9 @@ static int load_layers(sqlite3 *db, struct rig_lock *lock)
 		lock->layer_ids[lock->n_layers++] = id;
 	}
 	if (s != SQLITE_DONE)
-		rc = rig_db_fail(s);
+		rc = rig_sqlite__fail(s);
 out:
-	rig_db__finish(st);
+	rig_sqlite__finish(st);
 	return rc;
 }
 
@@ -63,10 +63,11 @@ static void row_to_lock(sqlite3_stmt *st, struct rig_lock *l)
 
 #define LOCK_COLUMNS "id, shot_id, owner, fencing_token, ttl_seconds, expires_ms, owner_id"
 
-int rig_locks_live(sqlite3 *db, const char *shot_id, long long now_ms, rig_lock_fn fn, void *ctx)
+int rig_locks_live(struct rig_tx *tx, const char *shot_id, long long now_ms, rig_lock_fn fn, void *ctx)
 {
+	sqlite3 *db = tx->conn;
 	sqlite3_stmt *st = NULL;
-	int rc = rig_db__prepare(&st, db,
+	int rc = rig_sqlite__prepare(&st, db,
 			 "SELECT " LOCK_COLUMNS " FROM locks WHERE shot_id = ? AND expires_ms > ?"
 			 " ORDER BY fencing_token");
 	if (rc)
@@ -83,16 +84,17 @@ int rig_locks_live(sqlite3 *db, const char *shot_id, long long now_ms, rig_lock_
 		rig_lock_release(&l);
 	}
 	if (rc == 0 && s != SQLITE_DONE)
-		rc = rig_db_fail(s);
-	rig_db__finish(st);
+		rc = rig_sqlite__fail(s);
+	rig_sqlite__finish(st);
 	return rc;
 }
 
-int rig_lock_get(sqlite3 *db, const char *lock_id, struct rig_lock *out)
+int rig_lock_get(struct rig_tx *tx, const char *lock_id, struct rig_lock *out)
 {
+	sqlite3 *db = tx->conn;
 	memset(out, 0, sizeof *out);
 	sqlite3_stmt *st = NULL;
-	int rc = rig_db__prepare(&st, db, "SELECT " LOCK_COLUMNS " FROM locks WHERE id = ?");
+	int rc = rig_sqlite__prepare(&st, db, "SELECT " LOCK_COLUMNS " FROM locks WHERE id = ?");
 	if (rc)
 		return rc;
 	sqlite3_bind_text(st, 1, lock_id, -1, SQLITE_STATIC);
@@ -101,16 +103,17 @@ int rig_lock_get(sqlite3 *db, const char *lock_id, struct rig_lock *out)
 		row_to_lock(st, out);
 		rc = load_layers(db, out);
 	} else {
-		rc = s == SQLITE_DONE ? -RIG_NOT_FOUND : rig_db_fail(s);
+		rc = s == SQLITE_DONE ? -RIG_NOT_FOUND : rig_sqlite__fail(s);
 	}
-	rig_db__finish(st);
+	rig_sqlite__finish(st);
 	return rc;
 }
 
-int rig_lock_insert(sqlite3 *db, struct rig_lock *lock)
+int rig_lock_insert(struct rig_tx *tx, struct rig_lock *lock)
 {
+	sqlite3 *db = tx->conn;
 	sqlite3_stmt *st = NULL;
-	int rc = rig_db__prepare(&st, db,
+	int rc = rig_sqlite__prepare(&st, db,
 			 "UPDATE shots SET fencing_counter = fencing_counter + 1 WHERE id = ?"
 			 " RETURNING fencing_counter");
 	if (rc)
@@ -119,11 +122,11 @@ int rig_lock_insert(sqlite3 *db, struct rig_lock *lock)
 	int s = sqlite3_step(st);
 	if (s == SQLITE_ROW)
 		lock->fencing_token = sqlite3_column_int64(st, 0);
-	rc = s == SQLITE_ROW ? 0 : s == SQLITE_DONE ? -RIG_NOT_FOUND : rig_db_fail(s);
-	rig_db__finish(st);
+	rc = s == SQLITE_ROW ? 0 : s == SQLITE_DONE ? -RIG_NOT_FOUND : rig_sqlite__fail(s);
+	rig_sqlite__finish(st);
 	if (rc)
 		return rc;
-	rc = rig_db__prepare(&st, db,
+	rc = rig_sqlite__prepare(&st, db,
 		     "INSERT INTO locks(id, shot_id, owner, fencing_token, ttl_seconds, expires_ms,"
 		     " created_at, owner_id)"
 		     " VALUES (?, ?, ?, ?, ?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), ?)");
@@ -137,61 +140,64 @@ int rig_lock_insert(sqlite3 *db, struct rig_lock *lock)
 	sqlite3_bind_int64(st, 6, lock->expires_ms);
 	sqlite3_bind_text(st, 7, lock->owner_id, -1, SQLITE_STATIC);
 	s = sqlite3_step(st);
-	rc = s == SQLITE_DONE ? 0 : rig_db_fail(s);
-	rig_db__finish(st);
+	rc = s == SQLITE_DONE ? 0 : rig_sqlite__fail(s);
+	rig_sqlite__finish(st);
 	for (size_t i = 0; rc == 0 && i < lock->n_layers; i++) {
-		rc = rig_db__prepare(&st, db, "INSERT OR IGNORE INTO lock_layers(lock_id, layer_id, pos) VALUES (?, ?, ?)");
+		rc = rig_sqlite__prepare(&st, db, "INSERT OR IGNORE INTO lock_layers(lock_id, layer_id, pos) VALUES (?, ?, ?)");
 		if (rc)
 			break;
 		sqlite3_bind_text(st, 1, lock->id, -1, SQLITE_STATIC);
 		sqlite3_bind_text(st, 2, lock->layer_ids[i], -1, SQLITE_STATIC);
 		sqlite3_bind_int64(st, 3, (sqlite3_int64)i);
 		s = sqlite3_step(st);
-		rc = s == SQLITE_DONE ? 0 : rig_db_fail(s);
-		rig_db__finish(st);
+		rc = s == SQLITE_DONE ? 0 : rig_sqlite__fail(s);
+		rig_sqlite__finish(st);
 	}
 	return rc;
 }
 
-int rig_lock_renew(sqlite3 *db, const char *lock_id, long long ttl_seconds, long long expires_ms)
+int rig_lock_renew(struct rig_tx *tx, const char *lock_id, long long ttl_seconds, long long expires_ms)
 {
+	sqlite3 *db = tx->conn;
 	sqlite3_stmt *st = NULL;
-	int rc = rig_db__prepare(&st, db, "UPDATE locks SET ttl_seconds = ?, expires_ms = ? WHERE id = ?");
+	int rc = rig_sqlite__prepare(&st, db, "UPDATE locks SET ttl_seconds = ?, expires_ms = ? WHERE id = ?");
 	if (rc)
 		return rc;
 	sqlite3_bind_int64(st, 1, ttl_seconds);
 	sqlite3_bind_int64(st, 2, expires_ms);
 	sqlite3_bind_text(st, 3, lock_id, -1, SQLITE_STATIC);
 	int s = sqlite3_step(st);
-	rc = s == SQLITE_DONE ? (sqlite3_changes(db) ? 0 : -RIG_NOT_FOUND) : rig_db_fail(s);
-	rig_db__finish(st);
+	rc = s == SQLITE_DONE ? (sqlite3_changes(db) ? 0 : -RIG_NOT_FOUND) : rig_sqlite__fail(s);
+	rig_sqlite__finish(st);
 	return rc;
 }
 
-int rig_lock_delete(sqlite3 *db, const char *lock_id)
+int rig_lock_delete(struct rig_tx *tx, const char *lock_id)
 {
+	sqlite3 *db = tx->conn;
 	sqlite3_stmt *st = NULL;
-	int rc = rig_db__prepare(&st, db, "DELETE FROM locks WHERE id = ?");
+	int rc = rig_sqlite__prepare(&st, db, "DELETE FROM locks WHERE id = ?");
 	if (rc)
 		return rc;
 	sqlite3_bind_text(st, 1, lock_id, -1, SQLITE_STATIC);
 	int s = sqlite3_step(st);
-	rc = s == SQLITE_DONE ? (sqlite3_changes(db) ? 0 : -RIG_NOT_FOUND) : rig_db_fail(s);
-	rig_db__finish(st);
+	rc = s == SQLITE_DONE ? (sqlite3_changes(db) ? 0 : -RIG_NOT_FOUND) : rig_sqlite__fail(s);
+	rig_sqlite__finish(st);
 	return rc;
 }
 
-int rig_locks_sweep(sqlite3 *db, long long now_ms, long long *out_deleted)
+int rig_locks_sweep(struct rig_tx *tx, long long now_ms, long long *out_deleted)
 {
+	sqlite3 *db = tx->conn;
 	*out_deleted = 0;
 	sqlite3_stmt *st = NULL;
-	int rc = rig_db__prepare(&st, db, "DELETE FROM locks WHERE expires_ms <= ?");
+	int rc = rig_sqlite__prepare(&st, db, "DELETE FROM locks WHERE expires_ms <= ?");
 	if (rc)
 		return rc;
 	sqlite3_bind_int64(st, 1, now_ms);
 	int s = sqlite3_step(st);
-	rc = s == SQLITE_DONE ? 0 : rig_db_fail(s);
+	rc = s == SQLITE_DONE ? 0 : rig_sqlite__fail(s);
 	*out_deleted = rc ? 0 : sqlite3_changes64(db);
-	rig_db__finish(st);
+	rig_sqlite__finish(st);
 	return rc;
 }

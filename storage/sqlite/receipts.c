@@ -8,27 +8,28 @@
 #include <string.h>
 
 #include "core/codes.h"
-#include "storage/db.h"
+#include "storage/sqlite/sqlite_tx.h"
 
 void rig_receipt_id(char out[RIG_RECEIPT_ID_MAX], long long shot_seq, long long to_version)
 {
 	snprintf(out, RIG_RECEIPT_ID_MAX, "r.%lld.%lld", shot_seq, to_version);
 }
 
-int rig_receipt_insert(sqlite3 *db, const char *id, long long shot_seq, long long to_version,
+int rig_receipt_insert(struct rig_tx *tx, const char *id, long long shot_seq, long long to_version,
 		       const char *body)
 {
+	sqlite3 *db = tx->conn;
 	sqlite3_stmt *st = NULL;
-	int rc = rig_db__prepare(&st, db,
-				 "INSERT INTO receipts(shot_seq, to_version, id, body) VALUES (?, ?, ?, ?)");
+	int rc = rig_sqlite__prepare(&st, db,
+				     "INSERT INTO receipts(shot_seq, to_version, id, body) VALUES (?, ?, ?, ?)");
 	if (rc)
 		return rc;
 	sqlite3_bind_int64(st, 1, shot_seq);
 	sqlite3_bind_int64(st, 2, to_version);
 	sqlite3_bind_text(st, 3, id, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 4, body, -1, SQLITE_STATIC);
-	rc = rig_db__step_done(st);
-	rig_db__finish(st);
+	rc = rig_sqlite__step_done(st);
+	rig_sqlite__finish(st);
 	return rc;
 }
 
@@ -57,8 +58,9 @@ static bool parse_id(const char *id, long long *shot_seq, long long *to_version)
 	       read_decimal(&p, to_version) && *p == '\0';
 }
 
-int rig_receipt_get(sqlite3 *db, const char *id, char **out_body)
+int rig_receipt_get(struct rig_tx *tx, const char *id, char **out_body)
 {
+	sqlite3 *db = tx->conn;
 	*out_body = NULL;
 	long long shot_seq, to_version;
 	bool keyed = parse_id(id, &shot_seq, &to_version);
@@ -66,10 +68,10 @@ int rig_receipt_get(sqlite3 *db, const char *id, char **out_body)
 		return -RIG_NOT_FOUND;
 	sqlite3_stmt *st = NULL;
 	/* The GLOB term lets SQLite use the partial index of legacy ids. */
-	int rc = rig_db__prepare(&st, db,
-				 keyed ? "SELECT body FROM receipts WHERE shot_seq = ? AND to_version = ?"
-					 " AND id = ?" /* a migrated r-<hex> row has no second id */
-				       : "SELECT body FROM receipts WHERE id = ? AND id GLOB 'r-*'");
+	int rc = rig_sqlite__prepare(&st, db,
+				     keyed ? "SELECT body FROM receipts WHERE shot_seq = ? AND to_version = ?"
+				     " AND id = ?" /* a migrated r-<hex> row has no second id */
+				     : "SELECT body FROM receipts WHERE id = ? AND id GLOB 'r-*'");
 	if (rc)
 		return rc;
 	if (keyed) {
@@ -84,19 +86,20 @@ int rig_receipt_get(sqlite3 *db, const char *id, char **out_body)
 		*out_body = strdup((const char *)sqlite3_column_text(st, 0));
 		rc = *out_body ? 0 : -RIG_INTERNAL;
 	} else {
-		rc = s == SQLITE_DONE ? -RIG_NOT_FOUND : rig_db_fail(s);
+		rc = s == SQLITE_DONE ? -RIG_NOT_FOUND : rig_sqlite__fail(s);
 	}
-	rig_db__finish(st);
+	rig_sqlite__finish(st);
 	return rc;
 }
 
-int rig_receipt_list(sqlite3 *db, long long shot_seq, long long before_version, size_t limit,
+int rig_receipt_list(struct rig_tx *tx, long long shot_seq, long long before_version, size_t limit,
 		     rig_receipt_fn fn, void *ctx)
 {
+	sqlite3 *db = tx->conn;
 	sqlite3_stmt *st = NULL;
-	int rc = rig_db__prepare(&st, db,
-				 "SELECT to_version, body FROM receipts WHERE shot_seq = ? AND to_version < ?"
-				 " ORDER BY to_version DESC LIMIT ?");
+	int rc = rig_sqlite__prepare(&st, db,
+				     "SELECT to_version, body FROM receipts WHERE shot_seq = ? AND to_version < ?"
+				     " ORDER BY to_version DESC LIMIT ?");
 	if (rc)
 		return rc;
 	sqlite3_bind_int64(st, 1, shot_seq);
@@ -106,8 +109,8 @@ int rig_receipt_list(sqlite3 *db, long long shot_seq, long long before_version, 
 	while (rc == 0 && (s = sqlite3_step(st)) == SQLITE_ROW)
 		rc = fn(ctx, sqlite3_column_int64(st, 0), (const char *)sqlite3_column_text(st, 1));
 	if (rc == 0 && s != SQLITE_DONE)
-		rc = rig_db_fail(s);
-	rig_db__finish(st);
+		rc = rig_sqlite__fail(s);
+	rig_sqlite__finish(st);
 	return rc;
 }
 
@@ -119,13 +122,14 @@ void rig_idem_release(struct rig_idem *idem)
 	memset(idem, 0, sizeof *idem);
 }
 
-int rig_idem_get(sqlite3 *db, const char *principal, const char *key, const char *request_hash,
+int rig_idem_get(struct rig_tx *tx, const char *principal, const char *key, const char *request_hash,
 		 long long not_before_unix, struct rig_idem *out)
 {
+	sqlite3 *db = tx->conn;
 	memset(out, 0, sizeof *out);
 	sqlite3_stmt *st = NULL;
 	/* A non-empty principal sorts after the legacy '': its own row comes first. */
-	int rc = rig_db__prepare(&st, db,
+	int rc = rig_sqlite__prepare(&st, db,
 			 "SELECT request_hash, status, response, headers FROM idempotency"
 			 " WHERE key = ?1 AND created_unix >= ?4"
 			 " AND (principal = ?2 OR (principal = '' AND request_hash = ?3))"
@@ -146,17 +150,18 @@ int rig_idem_get(sqlite3 *db, const char *principal, const char *key, const char
 		if (rc)
 			rig_idem_release(out);
 	} else {
-		rc = s == SQLITE_DONE ? -RIG_NOT_FOUND : rig_db_fail(s);
+		rc = s == SQLITE_DONE ? -RIG_NOT_FOUND : rig_sqlite__fail(s);
 	}
-	rig_db__finish(st);
+	rig_sqlite__finish(st);
 	return rc;
 }
 
-int rig_idem_put(sqlite3 *db, const char *principal, const char *key, const char *request_hash,
+int rig_idem_put(struct rig_tx *tx, const char *principal, const char *key, const char *request_hash,
 		 int status, const char *response, const char *headers, long long now_unix)
 {
+	sqlite3 *db = tx->conn;
 	sqlite3_stmt *st = NULL;
-	int rc = rig_db__prepare(&st, db,
+	int rc = rig_sqlite__prepare(&st, db,
 			 "INSERT OR REPLACE INTO idempotency(principal, key, request_hash, status,"
 			 " response, created_unix, headers) VALUES (?, ?, ?, ?, ?, ?, ?)");
 	if (rc)
@@ -168,21 +173,22 @@ int rig_idem_put(sqlite3 *db, const char *principal, const char *key, const char
 	sqlite3_bind_text(st, 5, response, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 6, now_unix);
 	sqlite3_bind_text(st, 7, headers, -1, SQLITE_STATIC);
-	rc = rig_db__step_done(st);
-	rig_db__finish(st);
+	rc = rig_sqlite__step_done(st);
+	rig_sqlite__finish(st);
 	return rc;
 }
 
-int rig_idem_sweep(sqlite3 *db, long long before_unix, long long *out_deleted)
+int rig_idem_sweep(struct rig_tx *tx, long long before_unix, long long *out_deleted)
 {
+	sqlite3 *db = tx->conn;
 	*out_deleted = 0;
 	sqlite3_stmt *st = NULL;
-	int rc = rig_db__prepare(&st, db, "DELETE FROM idempotency WHERE created_unix < ?");
+	int rc = rig_sqlite__prepare(&st, db, "DELETE FROM idempotency WHERE created_unix < ?");
 	if (rc)
 		return rc;
 	sqlite3_bind_int64(st, 1, before_unix);
-	rc = rig_db__step_done(st);
+	rc = rig_sqlite__step_done(st);
 	*out_deleted = rc ? 0 : sqlite3_changes64(db);
-	rig_db__finish(st);
+	rig_sqlite__finish(st);
 	return rc;
 }

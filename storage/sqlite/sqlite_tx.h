@@ -1,0 +1,44 @@
+/* Internals of the SQLite storage backend, shared by its files only: the
+ * connection inside a struct rig_tx, the statement cache, and the mapping of
+ * SQLite result codes to rig codes. Nothing outside storage/sqlite/ (and its
+ * unit tests) includes this header or <sqlite3.h>.
+ */
+#ifndef RIG_SQLITE_TX_H
+#define RIG_SQLITE_TX_H
+
+#include <sqlite3.h>
+
+#include "storage/store.h"
+
+/* One pooled connection and the store it belongs to (NULL for a bare
+ * connection a test wraps: such a handle has no pool and no write turn). */
+struct rig_tx {
+	struct rig_store *store;
+	sqlite3 *conn;
+};
+
+/* Maps a failed SQLite result code to a negative enum rig_code: busy or locked
+ * is -RIG_STORAGE_UNAVAILABLE (retryable); a full disk (SQLITE_FULL, and the
+ * write errors SQLite reports when a file cannot grow: SQLITE_IOERR_WRITE,
+ * SQLITE_IOERR_SHMSIZE) is -RIG_STORAGE_FULL; anything else -RIG_INTERNAL. */
+int rig_sqlite__fail(int sqlite_rc);
+
+/* Hands out a statement for sql (0 or a negative rig code), reusing one the
+ * connection already prepared; give it back with rig_sqlite__finish (never
+ * sqlite3_finalize), which resets it and clears its bindings.
+ * rig_sqlite__step_done steps one that returns no rows. */
+int rig_sqlite__prepare(sqlite3_stmt **st, sqlite3 *db, const char *sql);
+void rig_sqlite__finish(sqlite3_stmt *st);
+int rig_sqlite__step_done(sqlite3_stmt *st);
+
+/* Runs one statement that returns no rows (BEGIN, COMMIT, SAVEPOINT…) from the
+ * connection's statement cache, so it is parsed once per connection. Returns
+ * the SQLite result code (SQLITE_OK on success). */
+int rig_sqlite__exec(sqlite3 *conn, const char *sql);
+
+/* Opens one configured connection (pragmas applied, no migrations): used by the
+ * pool and by tests. Returns NULL with a message in err. */
+sqlite3 *rig_sqlite__connect(const char *path, enum rig_store_durability durability,
+			     int busy_timeout_ms, char *err, size_t err_size);
+
+#endif

@@ -1,0 +1,34 @@
+/* Transaction handles around bare in-memory SQLite connections, for the unit
+ * tests of the SQLite backend's repositories: no pool, no write turn. */
+#ifndef RIG_TEST_BARE_TX_H
+#define RIG_TEST_BARE_TX_H
+
+#include <criterion/criterion.h>
+#include <stdbool.h>
+#include <stdlib.h>
+
+#include "storage/sqlite/migrate.h"
+#include "storage/sqlite/sqlite_tx.h"
+
+/* Opens an in-memory database (enforcing foreign keys when asked) migrated
+ * through the first n_migrations of rig_migrations. Free with bare_tx_close(). */
+static inline struct rig_tx *bare_tx_open(size_t n_migrations, bool foreign_keys)
+{
+	struct rig_tx *tx = calloc(1, sizeof *tx);
+	char err[256] = "";
+	cr_assert_not_null(tx);
+	cr_assert_eq(sqlite3_open(":memory:", &tx->conn), SQLITE_OK);
+	if (foreign_keys)
+		sqlite3_exec(tx->conn, "PRAGMA foreign_keys=ON", NULL, NULL, NULL);
+	cr_assert_geq(rig_migrate(tx->conn, rig_migrations, n_migrations, err, sizeof err), 0, "%s",
+		      err);
+	return tx;
+}
+
+static inline void bare_tx_close(struct rig_tx *tx)
+{
+	sqlite3_close(tx->conn);
+	free(tx);
+}
+
+#endif
