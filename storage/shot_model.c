@@ -84,8 +84,7 @@ void rig_shot_model_settle(struct rig_shot_model *m, long long committed_version
 			l->skin_n_tris = l->skin.n_tris;
 			l->skin_revision = committed_version;
 		}
-		l->is_new = l->dirty = l->binding_dirty = l->pending_delete = false;
-		l->binding_op = -1;
+		l->is_new = l->dirty = l->binding_dirty = false;
 		if (kept != i)
 			m->layers[kept] = *l;
 		kept++;
@@ -157,7 +156,6 @@ struct rig_model_layer *rig_shot_model_add(struct rig_shot_model *m, const char 
 	l->statics = rig_transform_default();
 	l->is_new = true;
 	l->dirty = true;
-	l->binding_op = -1;
 	if (2 * (m->n_layers + 1) > m->n_slots)
 		index_rebuild(m);
 	else

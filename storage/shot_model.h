@@ -48,9 +48,6 @@ struct rig_model_layer {
 	bool dirty;         /* layer row must be written */
 	bool binding_dirty; /* skin row must be rewritten or deleted */
 	bool deleted;
-	bool pending_delete; /* scratch of a delete op */
-	long binding_op;     /* scratch: index of the batch op that last changed the binding */
-	bool binding_op_is_skin; /* scratch: that op was layer.skin (pointers under /skin) */
 };
 
 struct rig_shot_model {

@@ -196,11 +196,12 @@ int rig_batch_apply(struct rig_tx *conn, const struct rig_batch *b, struct rig_b
 	struct rig_errs *errs = r->errs = rig_errs_new();
 	struct rig_shot_model model;
 	memset(&model, 0, sizeof model);
-	struct rig_op_ctx ctx = {&model, conn, errs, json_array(), json_object(), -1, NULL, 0};
+	struct rig_op_ctx ctx;
+	int ctx_rc = rig_op_ctx_init(&ctx, &model, conn, errs);
 	struct lock_collect locks = {b->principal, NULL, 0, 0};
 	size_t n_ops = json_array_size(b->ops);
 	struct rig_op *ops = NULL;
-	if (!errs)
+	if (!errs || ctx_rc)
 		goto out;
 	r->outcome = RIG_BATCH_INVALID;
 	ops = b->decoded ? b->decoded : rig_batch_decode(b->ops, NULL, errs);
@@ -262,8 +263,7 @@ out:
 		free(ops);
 	free(locks.items);
 	rig_shot_model_release(&model);
-	json_decref(ctx.changed);
-	json_decref(ctx.last_op);
+	rig_op_ctx_release(&ctx);
 	return r->outcome == RIG_BATCH_APPLIED ? 0 : -1;
 }
 

@@ -152,7 +152,24 @@ struct rig_op_ctx {
 	long current_op; /* index of the op being applied */
 	const struct rig_foreign_lock *locks; /* layers the caller may not change */
 	size_t n_locks;
+	/* object: layer id → the op that last changed its binding, as
+	 * {"op": index, "skin": true when it was layer.skin}: final validation
+	 * points a binding's violations into that op. */
+	json_t *binding_ops;
 };
+
+/* Sets up ctx for a batch on model (borrowed, as conn and errs): no op
+ * applied yet, no locks. Returns 0, or -1 when out of memory (release ctx
+ * either way). */
+int rig_op_ctx_init(struct rig_op_ctx *ctx, struct rig_shot_model *model, struct rig_tx *conn,
+		    struct rig_errs *errs);
+
+/* Frees what rig_op_ctx_init allocated. */
+void rig_op_ctx_release(struct rig_op_ctx *ctx);
+
+/* Records that op (of kind layer.skin when is_skin) changed layer_id's binding. */
+void rig_op__binding_changed(struct rig_op_ctx *ctx, const char *layer_id, long op_index,
+			     bool is_skin);
 
 /* Decodes op i of a batch (value borrowed) with the row its "op" names. bulk
  * (may be NULL) holds the arrays rig_bulk_extract decoded from the body; the op

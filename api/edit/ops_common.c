@@ -8,6 +8,35 @@
 
 #include "api/edit/ops_internal.h"
 
+int rig_op_ctx_init(struct rig_op_ctx *ctx, struct rig_shot_model *model, struct rig_tx *conn,
+		    struct rig_errs *errs)
+{
+	memset(ctx, 0, sizeof *ctx);
+	ctx->model = model;
+	ctx->conn = conn;
+	ctx->errs = errs;
+	ctx->current_op = -1;
+	ctx->changed = json_array();
+	ctx->last_op = json_object();
+	ctx->binding_ops = json_object();
+	return ctx->changed && ctx->last_op && ctx->binding_ops ? 0 : -1;
+}
+
+void rig_op_ctx_release(struct rig_op_ctx *ctx)
+{
+	json_decref(ctx->changed);
+	json_decref(ctx->last_op);
+	json_decref(ctx->binding_ops);
+	memset(ctx, 0, sizeof *ctx);
+}
+
+void rig_op__binding_changed(struct rig_op_ctx *ctx, const char *layer_id, long op_index,
+			     bool is_skin)
+{
+	json_object_set_new(ctx->binding_ops, layer_id,
+			    json_pack("{s:I, s:b}", "op", (json_int_t)op_index, "skin", is_skin));
+}
+
 void rig_op__changed(struct rig_op_ctx *ctx, const char *layer_id)
 {
 	/* last_op doubles as the set of ids already listed (hashed by jansson). */

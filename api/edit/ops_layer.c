@@ -63,6 +63,7 @@ int rig_op__create_apply(struct rig_op_ctx *ctx, struct rig_op *op)
 	}
 	rig_op__set_statics(l, &op->u.create.transform);
 	l->time_offset = op->u.create.time_offset;
+	json_object_del(ctx->binding_ops, l->id); /* a deleted namesake's binding op is not its */
 	rig_op__changed(ctx, l->id);
 	return 0;
 }
@@ -89,19 +90,21 @@ int rig_op__delete_apply(struct rig_op_ctx *ctx, struct rig_op *op)
 	 * deleted when its parent is the root or already deleted in this op. */
 	char root_id[RIG_ID_MAX + 1];
 	memcpy(root_id, root->id, sizeof root_id);
+	bool *doomed = calloc(m->n_layers + 1, sizeof *doomed);
+	if (!doomed) {
+		rig_errs_add(ctx->errs, RIG_MEMORY_BUSY, "the server ran out of memory deleting layers");
+		return -1;
+	}
 	for (size_t i = 0; i < m->n_layers; i++) {
 		struct rig_model_layer *l = &m->layers[i];
 		if (!l->deleted && rig_op__is_self_or_descendant(m, root_id, l->id)) {
 			rig_op__changed(ctx, l->id);
-			l->pending_delete = true;
+			doomed[i] = true;
 		}
 	}
-	for (size_t i = 0; i < m->n_layers; i++) {
-		if (m->layers[i].pending_delete) {
-			m->layers[i].pending_delete = false;
-			m->layers[i].deleted = true;
-		}
-	}
+	for (size_t i = 0; i < m->n_layers; i++)
+		m->layers[i].deleted |= doomed[i];
+	free(doomed);
 	return 0;
 }
 

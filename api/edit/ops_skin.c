@@ -457,8 +457,7 @@ int rig_op__skin_apply(struct rig_op_ctx *ctx, struct rig_op *op)
 	}
 	l->skin_loaded = l->binding == RIG_BINDING_SKIN;
 	l->binding_dirty = true;
-	l->binding_op = op->index;
-	l->binding_op_is_skin = true;
+	rig_op__binding_changed(ctx, l->id, op->index, true);
 	rig_op__changed(ctx, op->layer_id);
 	return 0;
 }
@@ -530,8 +529,7 @@ int rig_op__capture_apply(struct rig_op_ctx *ctx, struct rig_op *op)
 	for (size_t j = 0; j < l->skin.n_joints; j++)
 		l->skin.joints[j].bind = poses[j];
 	l->binding_dirty = true;
-	l->binding_op = op->index;
-	l->binding_op_is_skin = false;
+	rig_op__binding_changed(ctx, l->id, op->index, false);
 	rig_op__changed(ctx, op->layer_id);
 	rc = 0;
 	goto out;
@@ -649,8 +647,7 @@ int rig_op__weights_put_apply(struct rig_op_ctx *ctx, struct rig_op *op)
 	for (size_t i = (size_t)v + 1; i <= d->n_verts; i++)
 		d->weight_offsets[i] = (uint32_t)((long)d->weight_offsets[i] + delta);
 	l->binding_dirty = true;
-	l->binding_op = op->index;
-	l->binding_op_is_skin = false;
+	rig_op__binding_changed(ctx, l->id, op->index, false);
 	rig_op__changed(ctx, op->layer_id);
 	return 0;
 }

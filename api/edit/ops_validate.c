@@ -50,16 +50,18 @@ int rig_ops_validate_shot(struct rig_op_ctx *ctx)
 		if (l->binding_dirty) {
 			size_t at = ctx->errs->count;
 			struct rig_skin *skin = rig_skin_new(&l->skin, ctx->errs);
-			if (!skin && l->binding_op >= 0) {
+			json_t *by = json_object_get(ctx->binding_ops, l->id);
+			if (!skin && by) {
 				/* Definition pointers resolve under a layer.skin op's "skin";
 				 * after a capture or weights.put they name that op itself. */
+				long at_op = (long)json_integer_value(json_object_get(by, "op"));
+				bool is_skin = json_is_true(json_object_get(by, "skin"));
 				char prefix[48];
-				snprintf(prefix, sizeof prefix, "/ops/%ld%s", l->binding_op,
-					 l->binding_op_is_skin ? "/skin" : "");
-				if (!l->binding_op_is_skin)
+				snprintf(prefix, sizeof prefix, "/ops/%ld%s", at_op, is_skin ? "/skin" : "");
+				if (!is_skin)
 					for (size_t k = at; k < ctx->errs->count; k++)
 						ctx->errs->items[k].pointer[0] = '\0';
-				rig_errs_scope(ctx->errs, at, l->binding_op, prefix);
+				rig_errs_scope(ctx->errs, at, at_op, prefix);
 			}
 			rig_skin_free(skin);
 		}

@@ -144,14 +144,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!bad) {
 		struct rig_shot_model model;
 		build_shot(&model);
-		struct rig_op_ctx ctx = {&model, NULL, errs, json_array(), json_object(), -1, NULL, 0};
+		struct rig_op_ctx ctx;
+		rig_op_ctx_init(&ctx, &model, NULL, errs);
 		size_t i = 0;
 		while (i < n && rig_op_apply(&ctx, &decoded[i]) == 0)
 			i++;
 		if (i == n)
 			rig_ops_validate_shot(&ctx);
-		json_decref(ctx.changed);
-		json_decref(ctx.last_op);
+		rig_op_ctx_release(&ctx);
 		rig_shot_model_release(&model);
 	}
 	check_rejection(errs);

@@ -167,12 +167,12 @@ Test(op_table, applying_an_op_that_was_never_decoded_is_refused)
 	cr_assert_not_null(errs);
 	struct rig_shot_model model;
 	memset(&model, 0, sizeof model);
-	struct rig_op_ctx ctx = {&model, NULL, errs, json_array(), json_object(), -1, NULL, 0};
+	struct rig_op_ctx ctx;
+	rig_op_ctx_init(&ctx, &model, NULL, errs);
 	struct rig_op op;
 	memset(&op, 0, sizeof op);
 	cr_assert_eq(rig_op_apply(&ctx, &op), -1);
 	cr_assert_eq(errs->items[0].code, RIG_INTERNAL);
-	json_decref(ctx.changed);
-	json_decref(ctx.last_op);
+	rig_op_ctx_release(&ctx);
 	rig_errs_free(errs);
 }
