@@ -18,12 +18,9 @@ int rig_shot_load(struct rig_shot_model *out, struct rig_tx *tx, const char *sho
 /* Reads the heavy arrays (source, triangles, weights) of skinned layer l of m,
  * not new, into *out, which it overwrites: the arrays are out's own, its joints
  * are l's (borrowed). Changes neither m nor l, so a shared model can serve.
- * Release with rig_shot_skin_arrays_release(). */
+ * Release with rig_skin_def_release_mesh(), which leaves the joints alone. */
 int rig_shot_read_skin(struct rig_tx *tx, const struct rig_shot_model *m,
 		       const struct rig_model_layer *l, struct rig_skin_def *out);
-
-/* Frees the arrays rig_shot_read_skin() read (not the borrowed joints). */
-void rig_shot_skin_arrays_release(struct rig_skin_def *def);
 
 /* Loads the heavy arrays of a skinned layer of m that is not new into the
  * layer's own def (the write path); no-op when already loaded. */

@@ -47,9 +47,7 @@ struct rig_op *rig_batch_decode(json_t *ops, struct rig_bulk *bulk, struct rig_e
 	for (size_t i = 0; i < n; i++)
 		rig_op_decode(&decoded[i], json_array_get(ops, i), (long)i, bulk, errs);
 	if (rig_errs_any(errs)) {
-		for (size_t i = 0; i < n; i++)
-			rig_op_release(&decoded[i]);
-		free(decoded);
+		rig_ops_free(decoded, n);
 		return NULL;
 	}
 	return decoded;
@@ -257,10 +255,8 @@ int rig_batch_apply(struct rig_tx *conn, const struct rig_batch *b, struct rig_b
 	r->receipt_id = json_string_value(json_object_get(receipt, "receiptId"));
 	r->to_version = r->from_version + 1;
 out:
-	for (size_t i = 0; ops && !b->decoded && i < n_ops; i++)
-		rig_op_release(&ops[i]);
 	if (!b->decoded)
-		free(ops);
+		rig_ops_free(ops, n_ops);
 	free(locks.items);
 	rig_shot_model_release(&model);
 	rig_op_ctx_release(&ctx);

@@ -8,6 +8,7 @@
  * its branch of openapi.yaml's Op oneOf, tests.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "api/edit/ops_internal.h"
@@ -85,6 +86,13 @@ void rig_op_release(struct rig_op *op)
 	if (op->type)
 		op->type->release(op);
 	memset(op, 0, sizeof *op);
+}
+
+void rig_ops_free(struct rig_op *ops, size_t n)
+{
+	for (size_t i = 0; ops && i < n; i++)
+		rig_op_release(&ops[i]);
+	free(ops);
 }
 
 /* LAYER_LOCKED when the op would change a layer under someone else's lock: the

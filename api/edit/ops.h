@@ -182,6 +182,9 @@ int rig_op_decode(struct rig_op *out, json_t *value, long index, struct rig_bulk
 /* Frees what a decoded op owns and zeroes it; safe on a zeroed or failed op. */
 void rig_op_release(struct rig_op *op);
 
+/* Releases the n ops of an array (rig_batch_decode's) and frees it; NULL is a no-op. */
+void rig_ops_free(struct rig_op *ops, size_t n);
+
 /* Applies a decoded op to ctx->model: checks the locks its row's scope names,
  * then runs its apply. Returns 0, or -1 with violations recorded (and the
  * model unchanged). */

@@ -98,7 +98,7 @@ static struct rig_skin *prepare_skin(struct rig_eval *ev, const struct rig_model
 	 * its arrays after a structural check instead of validating a copy. */
 	size_t from = errs->count;
 	struct rig_skin *skin = rig_skin_take(&arrays, errs);
-	rig_shot_skin_arrays_release(&arrays);
+	rig_skin_def_release_mesh(&arrays);
 	for (size_t k = from; !skin && k < errs->count; k++)
 		rig_strlcpy(errs->items[k].layer_id, l->id, sizeof errs->items[k].layer_id);
 	return skin;

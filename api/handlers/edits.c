@@ -85,9 +85,7 @@ void rig_h_edits(struct rig_req *req, struct rig_resp *resp)
 	rig_write_answer(resp, &w);
 	rig_batch_result_release(&w.result);
 out:
-	for (size_t i = 0; b.decoded && i < json_array_size(b.ops); i++)
-		rig_op_release(&b.decoded[i]);
-	free(b.decoded);
+	rig_ops_free(b.decoded, json_array_size(b.ops));
 	rig_errs_free(errs);
 	json_decref(body);
 }

@@ -309,7 +309,7 @@ void rig_h_mesh_data(struct rig_req *req, struct rig_resp *resp)
 	resp->body_len = b.len;
 	rig_buf_init(&b);
 out:
-	rig_shot_skin_arrays_release(&arrays);
+	rig_skin_def_release_mesh(&arrays);
 	rig_buf_release(&b);
 	rig_resolver_free(r);
 	free(evaluated);

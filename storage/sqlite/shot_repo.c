@@ -199,7 +199,7 @@ int rig_shot_read_skin(struct rig_tx *tx, const struct rig_shot_model *m,
 	free(offsets);
 	free(influences);
 	if (rc) {
-		rig_shot_skin_arrays_release(out);
+		rig_skin_def_release_mesh(out);
 		return rc;
 	}
 	out->joints = l->skin.joints;
@@ -207,11 +207,6 @@ int rig_shot_read_skin(struct rig_tx *tx, const struct rig_shot_model *m,
 	return 0;
 }
 
-void rig_shot_skin_arrays_release(struct rig_skin_def *def)
-{
-	def->joints = NULL; /* borrowed */
-	rig_skin_def_release(def);
-}
 
 int rig_shot_load_skin(struct rig_tx *tx, const struct rig_shot_model *m, struct rig_model_layer *l)
 {

@@ -136,9 +136,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		free(a);
 		free(b);
 	}
-	for (size_t i = 0; i < n; i++)
-		rig_op_release(&decoded_plain[i]);
-	free(decoded_plain);
+	rig_ops_free(decoded_plain, n);
 	rig_errs_free(errs_plain);
 	json_decref(plain);
 	if (!bad) {
@@ -155,9 +153,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		rig_shot_model_release(&model);
 	}
 	check_rejection(errs);
-	for (size_t i = 0; i < n; i++)
-		rig_op_release(&decoded[i]);
-	free(decoded);
+	rig_ops_free(decoded, n);
 	rig_errs_free(errs);
 	json_decref(body);
 	rig_bulk_free(bulk);

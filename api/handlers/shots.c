@@ -1,149 +1,30 @@
-/* Projects and shots: create, list (paged, oldest first), get, delete. */
+/* Shots: create, list (paged, oldest first), delete, and reading one with its
+ * layer tree, or one layer with its keys. */
 #include <limits.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/http/request.h"
-#include "api/http/auth.h"
-#include "core/ids.h"
-#include "api/util/jsonread.h"
-#include "storage/resources.h"
 #include "api/handlers/handlers.h"
-#include "api/http/write.h"
+#include "api/http/auth.h"
 #include "api/http/paging.h"
+#include "api/http/request.h"
+#include "api/http/write.h"
+#include "api/util/jsonread.h"
 #include "api/util/stamp.h"
+#include "core/ids.h"
+#include "storage/resources.h"
+#include "storage/shot_repo.h"
 #include "storage/store.h"
 
-/* ---- projects ---- */
-
-static json_t *project_json(const struct rig_project_row *row)
+/* A rig_project_get callback for when only the project's existence matters. */
+static int project_exists(void *ctx, const struct rig_project_row *row)
 {
-	return json_pack("{s:s, s:s, s:s}", "projectId", row->id, "name", row->name, "createdAt",
-			 row->created_at);
-}
-
-struct project_walk {
-	struct rig_page page;
-	const char *scopes; /* the caller's, when it may read only some projects; else NULL */
-};
-
-static int collect_project(void *ctx, const struct rig_project_row *row)
-{
-	struct project_walk *w = ctx;
-	if (w->scopes && rig_scopes_level(w->scopes, row->id) < RIG_SCOPE_READ)
-		return 0;
-	if (!rig_page_take(&w->page, row->seq))
-		return w->scopes ? 1 : 0; /* a filtered walk stops itself (no SQL limit) */
-	json_array_append_new(w->page.items, project_json(row));
+	(void)ctx;
+	(void)row;
 	return 0;
 }
-
-static int store_project(void *ctx, const struct rig_project_row *row)
-{
-	*(json_t **)ctx = project_json(row);
-	return 0;
-}
-
-void rig_h_project_create(struct rig_req *req, struct rig_resp *resp)
-{
-	json_t *body = rig_api__parse_body(req, resp);
-	if (!body)
-		return;
-	struct rig_errs *errs = rig_api__errs_new(resp);
-	if (!errs)
-		goto out;
-	struct rig_jr jr = {errs, RIG_INVALID_FIELD, "", RIG_NO_INDEX};
-	static const char *const allowed[] = {"projectId", "name", NULL};
-	char id[RIG_ID_MAX + 1] = "";
-	const char *name = NULL;
-	rig_jr_known(&jr, body, allowed);
-	rig_jr_id(&jr, body, "projectId", false, false, id, NULL);
-	rig_jr_string(&jr, body, "name", true, RIG_MAX_NAME_BYTES, &name);
-	if (rig_errs_any(errs)) {
-		rig_problem_errs(resp, errs, 0);
-		goto out;
-	}
-	if (!id[0])
-		rig_api__new_id(id, "p-");
-	struct rig_tx *tx = rig_store_read(req->app->store);
-	int rc = rig_api__begin(req, tx);
-	if (!rc)
-		rc = rig_project_insert(tx, id, name);
-	json_t *created = NULL;
-	if (!rc)
-		rc = rig_project_get(tx, id, store_project, &created);
-	if (rc == -RIG_LAYER_EXISTS) {
-		rig_problem(resp, RIG_INVALID_FIELD,
-			    json_pack("{s:s, s:s}", "pointer", "/projectId", "projectId", id),
-			    "project id '%s' is already in use", id);
-	} else if (rc) {
-		rig_api__fail(resp, rc, "creating the project");
-	} else {
-		rig_resp_json(resp, 201, created, NULL);
-		created = NULL;
-		rig_resp_header(resp, "Location", "/v1/projects/%s", id);
-		rig_api__commit(req, tx, resp);
-	}
-	json_decref(created);
-	rig_tx_end(tx);
-out:
-	rig_errs_free(errs);
-	json_decref(body);
-}
-
-void rig_h_project_list(struct rig_req *req, struct rig_resp *resp)
-{
-	struct project_walk w = {.scopes = NULL};
-	long long after;
-	if (rig_api__page_start(req, resp, "projects", "", &w.page, &after))
-		return;
-	/* A token scoped to some projects lists only those: the walk filters rows
-	 * and ends itself once the page is full and one more row is readable. */
-	if (rig_scopes_level(req->scopes, NULL) < RIG_SCOPE_READ)
-		w.scopes = req->scopes;
-	size_t limit = w.scopes ? (size_t)INT64_MAX : w.page.limit + 1;
-	struct rig_tx *tx = rig_store_read(req->app->store);
-	int rc = rig_project_list(tx, after, limit, collect_project, &w);
-	rig_tx_end(tx);
-	if (rc < 0) {
-		json_decref(w.page.items);
-		rig_api__fail(resp, rc, "listing projects");
-		return;
-	}
-	rig_api__page_finish(req, resp, "projects", "", &w.page, "projects", NULL);
-}
-
-void rig_h_project_get(struct rig_req *req, struct rig_resp *resp)
-{
-	json_t *found = NULL;
-	struct rig_tx *tx = rig_store_read(req->app->store);
-	int rc = rig_project_get(tx, req->params[0], store_project, &found);
-	rig_tx_end(tx);
-	if (rc) {
-		rig_api__fail(resp, rc, "project");
-		return;
-	}
-	rig_resp_json(resp, 200, found, NULL);
-}
-
-void rig_h_project_delete(struct rig_req *req, struct rig_resp *resp)
-{
-	struct rig_tx *tx = rig_store_read(req->app->store);
-	int rc = rig_api__begin(req, tx);
-	if (!rc)
-		rc = rig_project_delete(tx, req->params[0]);
-	if (rc) {
-		rig_api__fail(resp, rc, "project");
-	} else {
-		rig_resp_json(resp, 200, json_pack("{s:s, s:b}", "projectId", req->params[0],
-						   "deleted", 1), NULL);
-		rig_api__commit(req, tx, resp);
-	}
-	rig_tx_end(tx);
-}
-
-/* ---- shots ---- */
 
 static json_t *shot_json(const struct rig_shot_row *row)
 {
@@ -233,9 +114,7 @@ void rig_h_shot_list(struct rig_req *req, struct rig_resp *resp)
 	if (rig_api__page_start(req, resp, "shots", req->params[0], &p, &after))
 		return;
 	struct rig_tx *tx = rig_store_read(req->app->store);
-	json_t *project = NULL;
-	int rc = rig_project_get(tx, req->params[0], store_project, &project);
-	json_decref(project);
+	int rc = rig_project_get(tx, req->params[0], project_exists, NULL);
 	if (!rc)
 		rc = rig_shot_list(tx, req->params[0], after, p.limit + 1, collect_shot, &p);
 	rig_tx_end(tx);
@@ -275,4 +154,65 @@ void rig_h_shot_delete(struct rig_req *req, struct rig_resp *resp)
 		rig_api__commit(req, tx, resp);
 	}
 	rig_tx_end(tx);
+}
+
+/* Answers 304 when If-None-Match names the current version; returns true then. */
+static bool not_modified(struct rig_req *req, struct rig_resp *resp, long long version)
+{
+	char tag[32];
+	snprintf(tag, sizeof tag, "\"%lld\"", version);
+	if (!rig_api__none_match(req, tag))
+		return false;
+	resp->status = 304;
+	rig_api__etag(resp, version);
+	return true;
+}
+
+/* Loads the shot named in the path from one read snapshot; -1 with resp filled. */
+static int load_shot(struct rig_req *req, struct rig_resp *resp, struct rig_shot_model *m)
+{
+	struct rig_tx *tx = rig_store_read(req->app->store);
+	int rc = rig_tx_snapshot(tx);
+	if (!rc)
+		rc = rig_shot_load(m, tx, req->params[0]);
+	else
+		memset(m, 0, sizeof *m);
+	rig_tx_end(tx);
+	if (rc)
+		rig_api__fail_shot(resp, rc, req->params[0]);
+	return rc ? -1 : 0;
+}
+
+void rig_h_shot_get(struct rig_req *req, struct rig_resp *resp)
+{
+	struct rig_shot_model m;
+	if (load_shot(req, resp, &m) != 0)
+		goto out;
+	if (!not_modified(req, resp, m.version)) {
+		rig_resp_json(resp, 200, rig_api__shot_json(&m), NULL);
+		rig_api__etag(resp, m.version);
+	}
+out:
+	rig_shot_model_release(&m);
+}
+
+void rig_h_layer_get(struct rig_req *req, struct rig_resp *resp)
+{
+	struct rig_shot_model m;
+	if (load_shot(req, resp, &m) != 0)
+		goto out;
+	const struct rig_model_layer *l = rig_shot_model_find(&m, req->params[1]);
+	if (!l) {
+		rig_problem(resp, RIG_NOT_FOUND,
+			    json_pack("{s:s, s:s}", "shotId", m.id, "layerId", req->params[1]),
+			    "shot '%s' has no layer '%s'", m.id, req->params[1]);
+		goto out;
+	}
+	json_t *o = rig_api__layer_json(l, true);
+	json_object_set_new(o, "shotId", json_string(m.id));
+	json_object_set_new(o, "shotVersion", json_integer(m.version));
+	rig_resp_json(resp, 200, o, NULL);
+	rig_api__etag(resp, m.version);
+out:
+	rig_shot_model_release(&m);
 }
