@@ -10,8 +10,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "storage/store.h"
 #include "core/rig_limits.h"
+#include "storage/store.h"
 
 #define RIG_IDEM_TTL_SECONDS (24 * 3600)
 #define RIG_MAX_OPS_PER_BATCH 10000
@@ -26,10 +26,10 @@ struct rig_app_limits {
 	size_t max_body_bytes;
 	size_t max_connections;
 	unsigned connection_timeout_seconds;
-	size_t read_cache_bytes; /* decoded shots and skins shared by reads; 0 shares none */
-	unsigned frame_workers;  /* libuv's work-queue threads (--threads); 0 counts as 2 */
-	bool auth_off;           /* --auth off: no tokens, X-Rigd-Actor trusted (development) */
-	double rate_limit;       /* --rate-limit: requests per second per token; 0 = none */
+	size_t read_cache_bytes;    /* decoded shots and skins shared by reads; 0 shares none */
+	unsigned frame_workers;     /* libuv's work-queue threads (--threads); 0 counts as 2 */
+	bool auth_off;              /* --auth off: no tokens, X-Rigd-Actor trusted (development) */
+	double rate_limit;          /* --rate-limit: requests per second per token; 0 = none */
 	size_t memory_budget_bytes; /* membudget.h; 0: unlimited */
 };
 

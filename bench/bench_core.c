@@ -63,7 +63,7 @@ static struct rig_errs *xerrs(void)
 /* ------------------------------------------------------------------------ */
 
 struct bench_rig {
-	size_t side; /* the mesh is side × side vertices */
+	size_t side;    /* the mesh is side × side vertices */
 	double spacing; /* between lattice joints */
 	struct rig_skin_def def;
 	struct rig_skin *skin;
@@ -75,7 +75,10 @@ struct bench_rig {
 };
 
 /* Layer of lattice joint (i, k): chain i, depth k. */
-static long joint_layer(size_t i, size_t k) { return 1 + (long)(i * LATTICE + k); }
+static long joint_layer(size_t i, size_t k)
+{
+	return 1 + (long)(i * LATTICE + k);
+}
 
 static void init_layer(struct rig_layer *l, const char *id, long parent)
 {
@@ -105,7 +108,8 @@ static void build_layers(struct bench_rig *b)
 			l->statics.ch[RIG_CH_POSITION_Y] = k == 0 ? 0 : b->spacing;
 			struct rig_key *key = b->keys[id - 1];
 			key[0] = (struct rig_key){0, 0, RIG_INTERP_BEZIER, {0.42, 0, 0.58, 1}};
-			key[1] = (struct rig_key){100, (i + k) % 2 ? 0.6 : -0.6, RIG_INTERP_LINEAR, {0}};
+			key[1] = (struct rig_key){
+				100, (i + k) % 2 ? 0.6 : -0.6, RIG_INTERP_LINEAR, {0}};
 			l->keys[RIG_CH_ROTATION] = (struct rig_keys){key, 2};
 		}
 	}
@@ -140,8 +144,10 @@ static void build_def(struct bench_rig *b)
 			double gx = (double)x / b->spacing, gy = (double)y / b->spacing;
 			size_t ci = gx >= LATTICE - 1 ? LATTICE - 2 : (size_t)gx;
 			size_t ck = gy >= LATTICE - 1 ? LATTICE - 2 : (size_t)gy;
-			double u = 0.02 + 0.96 * (gx - (double)ci), w = 0.02 + 0.96 * (gy - (double)ck);
-			uint32_t js[4] = {(uint32_t)(ci * LATTICE + ck), (uint32_t)((ci + 1) * LATTICE + ck),
+			double u = 0.02 + 0.96 * (gx - (double)ci),
+			       w = 0.02 + 0.96 * (gy - (double)ck);
+			uint32_t js[4] = {(uint32_t)(ci * LATTICE + ck),
+					  (uint32_t)((ci + 1) * LATTICE + ck),
 					  (uint32_t)(ci * LATTICE + ck + 1),
 					  (uint32_t)((ci + 1) * LATTICE + ck + 1)};
 			double ws[4] = {(1 - u) * (1 - w), u * (1 - w), (1 - u) * w, u * w};
@@ -150,7 +156,8 @@ static void build_def(struct bench_rig *b)
 					(struct rig_skin_influence){js[k], ws[k]};
 			d->weight_offsets[v + 1] = (uint32_t)(N_PER * (v + 1));
 			if (x + 1 < side && y + 1 < side) {
-				uint32_t a = (uint32_t)v, r = a + 1, up = a + (uint32_t)side, ur = up + 1;
+				uint32_t a = (uint32_t)v, r = a + 1, up = a + (uint32_t)side,
+					 ur = up + 1;
 				uint32_t tri[6] = {a, r, ur, a, ur, up};
 				memcpy(&d->triangles[3 * t], tri, sizeof tri);
 				t += 2;
@@ -215,10 +222,10 @@ static void free_rig(struct bench_rig *b)
 /* ------------------------------------------------------------------------ */
 
 struct mem_pass {
-	double *src;      /* 2 per vertex */
-	double *weights;  /* 4 per vertex */
-	uint8_t *joints;  /* 4 per vertex */
-	double *out;      /* 2 per vertex */
+	double *src;     /* 2 per vertex */
+	double *weights; /* 4 per vertex */
+	uint8_t *joints; /* 4 per vertex */
+	double *out;     /* 2 per vertex */
 	size_t n;
 };
 
@@ -284,7 +291,7 @@ struct bench_ctx {
 	struct rig_affine poses[N_JOINTS];
 	double *out;
 	struct rig_errs *errs; /* reused by every timed call */
-	long iteration; /* resolver frames advance so every frame is new */
+	long iteration;        /* resolver frames advance so every frame is new */
 };
 
 static void run_once(struct bench_ctx *c, enum bench_case which)
@@ -383,7 +390,8 @@ static void bench_size(size_t side, int iterations)
 	       rig->def.n_tris, bytes / 1e6);
 	printf("  %-34s %9s %11s %11s %9s %9s %7s\n", "case", "vertices", "best µs", "median µs",
 	       "Mvert/s", "Minfl/s", "÷ mem");
-	print_row(plain.best <= pref.best ? "memory pass (plain loop)" : "memory pass (prefetching loop)",
+	print_row(plain.best <= pref.best ? "memory pass (plain loop)"
+					  : "memory pass (prefetching loop)",
 		  n, mem_t, mem_t.best);
 	print_row("skin kernel (rig_skin_deform)", n, deform, mem_t.best);
 	print_row("skin evaluate (kernel + checks)", n, eval, mem_t.best);
@@ -407,7 +415,7 @@ int main(void)
 	printf("fixed iteration counts, %d runs each: best and median per iteration; "
 	       "÷ mem = memory-pass time / case time\n",
 	       RUNS);
-	bench_size(100, 2000);  /* 10,000 vertices */
-	bench_size(1000, 20);   /* 1,000,000 vertices */
+	bench_size(100, 2000); /* 10,000 vertices */
+	bench_size(1000, 20);  /* 1,000,000 vertices */
 	return 0;
 }

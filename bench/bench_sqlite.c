@@ -34,7 +34,8 @@ int main(int argc, char **argv)
 	if (sqlite3_exec(db, pragmas, NULL, NULL, NULL) != SQLITE_OK)
 		return 1;
 	sqlite3_stmt *ins, *bump;
-	sqlite3_prepare_v2(db, "INSERT INTO r(body) VALUES ('{\"op\":\"layer.pose\"}')", -1, &ins, NULL);
+	sqlite3_prepare_v2(db, "INSERT INTO r(body) VALUES ('{\"op\":\"layer.pose\"}')", -1, &ins,
+			   NULL);
 	sqlite3_prepare_v2(db, "UPDATE v SET version = version + 1 WHERE id = 1", -1, &bump, NULL);
 	double seconds = atof(argv[3]), t0 = now(), t;
 	long n = 0;

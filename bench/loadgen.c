@@ -166,7 +166,8 @@ static void *run(void *arg)
 		double t0 = now();
 		size_t sent = 0;
 		while (sent < cfg->request_len) {
-			ssize_t n = send(r->fd, cfg->request + sent, cfg->request_len - sent, MSG_NOSIGNAL);
+			ssize_t n = send(r->fd, cfg->request + sent, cfg->request_len - sent,
+					 MSG_NOSIGNAL);
 			if (n <= 0)
 				break;
 			sent += (size_t)n;
@@ -204,12 +205,13 @@ static int cmp(const void *a, const void *b)
 int main(int argc, char **argv)
 {
 	if (argc < 5) {
-		fprintf(stderr, "usage: loadgen HOST PORT METHOD PATH [--body FILE] [--header H]... "
-				"[--connections N] [--seconds S] [--expect STATUS]\n");
+		fprintf(stderr,
+			"usage: loadgen HOST PORT METHOD PATH [--body FILE] [--header H]... "
+			"[--connections N] [--seconds S] [--expect STATUS]\n");
 		return 2;
 	}
-	struct config cfg = {.host = argv[1], .port = atoi(argv[2]), .connections = 1,
-			     .seconds = 3};
+	struct config cfg = {
+		.host = argv[1], .port = atoi(argv[2]), .connections = 1, .seconds = 3};
 	char headers[4096] = "";
 	char *body = NULL;
 	size_t body_len = 0;
@@ -272,7 +274,8 @@ int main(int argc, char **argv)
 		free(w[i].latencies);
 	}
 	qsort(all, total, sizeof *all, cmp);
-	double p50 = total ? all[total / 2] : 0, p99 = total ? all[(size_t)(0.99 * (double)(total - 1))] : 0;
+	double p50 = total ? all[total / 2] : 0,
+	       p99 = total ? all[(size_t)(0.99 * (double)(total - 1))] : 0;
 	printf("{\"requests\":%zu,\"seconds\":%.3f,\"rps\":%.1f,\"p50Ms\":%.3f,\"p99Ms\":%.3f,"
 	       "\"bytesPerResponse\":%zu,\"errors\":%zu,\"statusMismatches\":%zu}\n",
 	       total, elapsed, (double)total / elapsed, p50 * 1e3, p99 * 1e3, bytes, errors,

@@ -26,8 +26,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 		*con_cls = conn;
 		return MHD_YES;
 	}
-	struct MHD_Response *r = MHD_create_response_from_buffer(b->len, b->data,
-								 MHD_RESPMEM_PERSISTENT);
+	struct MHD_Response *r =
+		MHD_create_response_from_buffer(b->len, b->data, MHD_RESPMEM_PERSISTENT);
 	MHD_add_response_header(r, "Content-Type", "application/octet-stream");
 	enum MHD_Result ok = MHD_queue_response(conn, 200, r);
 	MHD_destroy_response(r);
@@ -41,7 +41,8 @@ int main(int argc, char **argv)
 	struct body b = {.len = (size_t)atoll(argv[1])};
 	b.data = malloc(b.len ? b.len : 1);
 	memset(b.data, 'x', b.len);
-	unsigned threads = argc > 2 ? (unsigned)atoi(argv[2]) : (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
+	unsigned threads =
+		argc > 2 ? (unsigned)atoi(argv[2]) : (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
 	struct MHD_Daemon *d = MHD_start_daemon(
 		MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL, 0, NULL, NULL, on_request, &b,
 		MHD_OPTION_THREAD_POOL_SIZE, threads, MHD_OPTION_CONNECTION_TIMEOUT, 30u,

@@ -17,7 +17,7 @@ static struct rig_opt *find(struct rig_opt *opts, size_t n_opts, const char *nam
 }
 
 int rig_args_parse(struct rig_opt *opts, size_t n_opts, int argc, char **argv, const char **out_pos,
-                   size_t max_pos, size_t *out_n_pos, char *err, size_t err_size)
+		   size_t max_pos, size_t *out_n_pos, char *err, size_t err_size)
 {
 	size_t n_pos = 0;
 	bool options_done = false;

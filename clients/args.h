@@ -26,7 +26,7 @@ struct rig_opt {
  * message in err (unknown option, missing value, value on a flag, too many
  * words); opts may then be partly filled. */
 int rig_args_parse(struct rig_opt *opts, size_t n_opts, int argc, char **argv, const char **out_pos,
-                   size_t max_pos, size_t *out_n_pos, char *err, size_t err_size);
+		   size_t max_pos, size_t *out_n_pos, char *err, size_t err_size);
 
 /* Parses a whole decimal integer (no sign, at least 1, when positive_only). Returns 0, or -1
  * when s is empty, has trailing text, is out of range or (positive_only) is

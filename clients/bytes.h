@@ -28,7 +28,7 @@ int rig_bytes_puts(struct rig_bytes *b, const char *s);
 
 /* Appends printf-formatted text. Returns 0 or -1 (b unchanged on failure). */
 int rig_bytes_printf(struct rig_bytes *b, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
+	__attribute__((format(printf, 2, 3)));
 
 /* Drops the first n bytes (n <= len), keeping the rest and the allocation. */
 void rig_bytes_consume(struct rig_bytes *b, size_t n);

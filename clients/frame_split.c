@@ -22,7 +22,7 @@ static int fail(struct rig_split *s, const char *fmt, ...)
 }
 
 void rig_split_init(struct rig_split *s, enum rig_split_format format, const char *dir,
-                    rig_split_progress on_frame, void *ctx)
+		    rig_split_progress on_frame, void *ctx)
 {
 	memset(s, 0, sizeof *s);
 	s->format = format;
@@ -62,16 +62,16 @@ static int open_frame(struct rig_split *s, const char *name, size_t len, const c
 {
 	if (!is_safe_name(name, len))
 		return fail(s, "the server named a frame '%.*s', which is not a safe file name",
-		            (int)(len > 80 ? 80 : len), name);
+			    (int)(len > 80 ? 80 : len), name);
 	/* "out/" and "out" name the same directory; "/" stays itself. */
 	int dir_len = (int)strlen(s->dir);
 	while (dir_len > 1 && s->dir[dir_len - 1] == '/')
 		dir_len--;
 	const char *sep = dir_len == 1 && s->dir[0] == '/' ? "" : "/";
 	int n = snprintf(s->path, sizeof s->path, "%.*s%s%.*s.%s", dir_len, s->dir, sep, (int)len,
-	                 name, ext);
+			 name, ext);
 	int m = snprintf(s->tmp_path, sizeof s->tmp_path, "%.*s%s.%.*s.%s.part", dir_len, s->dir,
-	                 sep, (int)len, name, ext);
+			 sep, (int)len, name, ext);
 	if (n < 0 || m < 0 || (size_t)m >= sizeof s->tmp_path)
 		return fail(s, "the output path '%s/…' is too long", s->dir);
 	s->file = fopen(s->tmp_path, "wb");
@@ -141,17 +141,17 @@ static int write_face(struct rig_split *s, const char *line, size_t len)
 		long long v = strtoll(tok, &after, 10);
 		if (after == tok || after > p)
 			return fail(s, "malformed face line '%.*s'", (int)(len > 80 ? 80 : len),
-			            line);
+				    line);
 		if (v > 0) {
 			/* Global 1-based index → 1-based within this object. */
 			long long local = v - (long long)s->verts_before;
 			if (local < 1 || (unsigned long long)local > s->verts)
 				return fail(s,
-				            "face index %lld is outside object '%s' (its vertices"
-				            " are %llu to %llu)",
-				            v, s->last_name,
-				            (unsigned long long)s->verts_before + 1,
-				            (unsigned long long)(s->verts_before + s->verts));
+					    "face index %lld is outside object '%s' (its vertices"
+					    " are %llu to %llu)",
+					    v, s->last_name,
+					    (unsigned long long)s->verts_before + 1,
+					    (unsigned long long)(s->verts_before + s->verts));
 			v = local;
 		}
 		if (fprintf(s->file, " %lld%.*s", v, (int)(p - after), after) < 0)
@@ -178,15 +178,15 @@ static int obj_line(struct rig_split *s, const char *line, size_t len)
 		if (s->header[0] && fprintf(s->file, "# from %s\n", s->header) < 0)
 			return fail(s, "cannot write '%s'", s->path);
 		return fprintf(s->file, "o %.*s\n", (int)n, name) < 0
-		           ? fail(s, "cannot write '%s'", s->path)
-		           : 0;
+			       ? fail(s, "cannot write '%s'", s->path)
+			       : 0;
 	}
 	if (!s->file) {
 		/* Before the first object: the range's comment line, or nothing we need. */
 		if (len >= 2 && line[0] == '#' && !s->header[0]) {
 			size_t skip = line[1] == ' ' ? 2 : 1;
 			snprintf(s->header, sizeof s->header, "%.*s", (int)(len - skip),
-			         line + skip);
+				 line + skip);
 			s->n_expected = announced_frames(s->header);
 		} else if (len && (line[0] == 'v' || line[0] == 'f')) {
 			return fail(s, "the response has geometry before its first object");
@@ -241,7 +241,7 @@ static int f32_header(struct rig_split *s)
 		return fail(s, "the response is not RIGF frames (it starts with '%.4s')", s->head);
 	if (u32le(s->head + 4) != 1)
 		return fail(s, "RIGF version %u is not supported (this rigctl reads version 1)",
-		            u32le(s->head + 4));
+			    u32le(s->head + 4));
 	s->n_verts = u32le(s->head + 8);
 	s->n_expected = u32le(s->head + 12);
 	s->record_size = 8 + 8 * (uint64_t)s->n_verts;
@@ -253,7 +253,7 @@ static int f32_start_frame(struct rig_split *s)
 {
 	if (s->n_written >= s->n_expected)
 		return fail(s, "the response holds more frames than the %zu it announced",
-		            s->n_expected);
+			    s->n_expected);
 	char name[16 + RIG_OUT_DOUBLE_MAX] = "frame_";
 	rig_out_double(name + 6, f64le(s->frame_bytes));
 	if (open_frame(s, name, strlen(name), "f32") != 0)
@@ -318,14 +318,14 @@ int rig_split_finish(struct rig_split *s)
 			return -1;
 	} else if (s->head_len < 16) {
 		return fail(s, "the response ended inside the RIGF header (%zu of 16 bytes)",
-		            s->head_len);
+			    s->head_len);
 	} else if (s->record_pos != 0) {
 		return fail(s, "the response ended inside frame %zu of %zu", s->n_written + 1,
-		            s->n_expected);
+			    s->n_expected);
 	}
 	if (s->n_expected && s->n_written != s->n_expected)
 		return fail(s, "the response ended after %zu of the %zu frames it announced",
-		            s->n_written, s->n_expected);
+			    s->n_written, s->n_expected);
 	if (s->n_written == 0 && s->format == RIG_SPLIT_OBJ)
 		return fail(s, "the response holds no frames");
 	return 0;

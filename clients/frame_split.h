@@ -60,7 +60,7 @@ struct rig_split {
  * on_frame (may be NULL) is called with ctx after each file. Release with
  * rig_split_release. */
 void rig_split_init(struct rig_split *s, enum rig_split_format format, const char *dir,
-                    rig_split_progress on_frame, void *ctx);
+		    rig_split_progress on_frame, void *ctx);
 
 /* Takes the next len bytes of the body. Returns 0, or -1 with s->error set
  * (malformed stream, a file that cannot be written). */

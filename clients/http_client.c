@@ -26,8 +26,9 @@ static char *first_line(const char *path)
  * above all, which would start another header) is not sent. */
 static char *checked_token(char *t)
 {
-	if (t && (strlen(t) > 200 || strspn(t, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-						"0123456789-_") != strlen(t))) {
+	if (t &&
+	    (strlen(t) > 200 || strspn(t, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+					  "0123456789-_") != strlen(t))) {
 		fprintf(stderr, "ignoring an API token with characters outside [A-Za-z0-9_-]\n");
 		free(t);
 		return NULL;
@@ -58,7 +59,7 @@ int rig_http_init(struct rig_http *h, const char *base_url, const char *actor)
 	h->curl = curl_easy_init();
 	if (!h->base_url || (actor && !h->actor) || !h->curl) {
 		snprintf(h->error, sizeof h->error,
-		         "cannot set up the HTTP client (out of memory)");
+			 "cannot set up the HTTP client (out of memory)");
 		return -1;
 	}
 	size_t len = strlen(h->base_url);
@@ -124,7 +125,7 @@ static struct curl_slist *headers_for(const struct rig_http *h, const struct rig
 	char line[1024];
 	struct curl_slist *list = NULL, *next;
 	const char *fixed[] = {"Accept: application/json, application/problem+json, */*",
-	                       "Expect:", req->body ? "Content-Type: application/json" : NULL};
+			       "Expect:", req->body ? "Content-Type: application/json" : NULL};
 	for (size_t i = 0; i < 3; i++) {
 		if (!fixed[i])
 			continue;
@@ -156,7 +157,7 @@ out_fail:
 
 /* Turns a curl failure into a sentence for people. */
 static void describe_failure(struct rig_http *h, CURLcode cc, const char *detail,
-                             const struct transfer *t)
+			     const struct transfer *t)
 {
 	const char *what = detail[0] ? detail : curl_easy_strerror(cc);
 	switch (cc) {
@@ -166,16 +167,16 @@ static void describe_failure(struct rig_http *h, CURLcode cc, const char *detail
 	case CURLE_OPERATION_TIMEDOUT:
 		if (!t->resp->status) {
 			snprintf(h->error, sizeof h->error,
-			         "cannot reach rigd at %s: %s (is the server running? set --url or"
-			         " RIGD_URL)",
-			         h->base_url, what);
+				 "cannot reach rigd at %s: %s (is the server running? set --url or"
+				 " RIGD_URL)",
+				 h->base_url, what);
 			return;
 		}
 		break;
 	case CURLE_URL_MALFORMAT:
 	case CURLE_UNSUPPORTED_PROTOCOL:
 		snprintf(h->error, sizeof h->error, "'%s' is not a usable server URL: %s",
-		         h->base_url, what);
+			 h->base_url, what);
 		return;
 	default:
 		break;
@@ -184,7 +185,7 @@ static void describe_failure(struct rig_http *h, CURLcode cc, const char *detail
 		snprintf(h->error, sizeof h->error, "out of memory reading the response");
 	else if (t->resp->status)
 		snprintf(h->error, sizeof h->error, "the response from %s broke off (HTTP %ld): %s",
-		         h->base_url, t->resp->status, what);
+			 h->base_url, t->resp->status, what);
 	else
 		snprintf(h->error, sizeof h->error, "request to %s failed: %s", h->base_url, what);
 }

@@ -17,49 +17,49 @@
 #define PROG "mesh-data"
 
 static const char usage_text[] =
-    "Usage: mesh-data --shot ID --layer ID --kind KIND [options]\n"
-    "\n"
-    "Reads a layer's mesh collection from rigd, one page or all of them.\n"
-    "\n"
-    "  --url URL          server (default: $RIGD_URL, else " RIG_HTTP_DEFAULT_URL ")\n"
-    "  The API token is $RIGD_TOKEN, else the first line of $RIGD_TOKEN_FILE, else of\n"
-    "  $RIGD_DB.token, else of ./rigd.db.token (the admin token rigd writes on first start).\n"
-    "  --shot ID          the shot\n"
-    "  --layer ID         the mesh layer\n"
-    "  --kind KIND        joints | weights | vertices | triangles | keyframes\n"
-    "  --frame F          vertices evaluated at frame F (default: bind vertices)\n"
-    "  --space S          local | shot: space of evaluated vertices (default local)\n"
-    "  --page-size N      items per page (server default 1000, at most 10000)\n"
-    "  --max-bytes N      bytes of encoded items per page (server default 1 MiB)\n"
-    "  --page-token T     start at the page a previous nextPageToken names\n"
-    "  --all              follow nextPageToken to the end, printing as pages arrive\n"
-    "  --format F         table | json | ndjson | csv\n"
-    "                     (default: table on a terminal, ndjson otherwise)\n"
-    "  -h, --help         this text\n"
-    "\n"
-    "Formats:\n"
-    "  table   aligned columns and a footer with the count, the shot version and,\n"
-    "          when more pages follow, the --page-token to continue with\n"
-    "  ndjson  one item per line, as the server sends it\n"
-    "  json    the page as the server sends it, on one line; with --all one page\n"
-    "          per line (JSON Lines of pages)\n"
-    "  csv     a header row, then one row per item:\n"
-    "            joints     jointId,layerId,a,b,c,d,e,f  (bind = [a, b, c, d, e, f])\n"
-    "            weights    vertexIndex,jointId,weight   (one row per influence)\n"
-    "            vertices   vertexIndex,x,y\n"
-    "            triangles  triangleIndex,i,j,k\n"
-    "            keyframes  the fields of the first item\n"
-    "Numbers print with the fewest digits that read back as the same double.\n"
-    "\n"
-    "Exit codes: 0 ok, 1 the server refused (its problem is printed on stderr)\n"
-    "or could not be reached, 2 usage error.\n"
-    "\n"
-    "Examples:\n"
-    "  mesh-data --shot s1 --layer arm --kind joints\n"
-    "  mesh-data --shot s1 --layer arm --kind weights --all --format csv > weights.csv\n"
-    "  mesh-data --shot s1 --layer arm --kind vertices --frame 12 --space shot --all\n"
-    "  RIGD_URL=http://rigd:8080 mesh-data --shot s1 --layer arm --kind triangles \\\n"
-    "      --page-size 500 --all | jq -c .indices\n";
+	"Usage: mesh-data --shot ID --layer ID --kind KIND [options]\n"
+	"\n"
+	"Reads a layer's mesh collection from rigd, one page or all of them.\n"
+	"\n"
+	"  --url URL          server (default: $RIGD_URL, else " RIG_HTTP_DEFAULT_URL ")\n"
+	"  The API token is $RIGD_TOKEN, else the first line of $RIGD_TOKEN_FILE, else of\n"
+	"  $RIGD_DB.token, else of ./rigd.db.token (the admin token rigd writes on first start).\n"
+	"  --shot ID          the shot\n"
+	"  --layer ID         the mesh layer\n"
+	"  --kind KIND        joints | weights | vertices | triangles | keyframes\n"
+	"  --frame F          vertices evaluated at frame F (default: bind vertices)\n"
+	"  --space S          local | shot: space of evaluated vertices (default local)\n"
+	"  --page-size N      items per page (server default 1000, at most 10000)\n"
+	"  --max-bytes N      bytes of encoded items per page (server default 1 MiB)\n"
+	"  --page-token T     start at the page a previous nextPageToken names\n"
+	"  --all              follow nextPageToken to the end, printing as pages arrive\n"
+	"  --format F         table | json | ndjson | csv\n"
+	"                     (default: table on a terminal, ndjson otherwise)\n"
+	"  -h, --help         this text\n"
+	"\n"
+	"Formats:\n"
+	"  table   aligned columns and a footer with the count, the shot version and,\n"
+	"          when more pages follow, the --page-token to continue with\n"
+	"  ndjson  one item per line, as the server sends it\n"
+	"  json    the page as the server sends it, on one line; with --all one page\n"
+	"          per line (JSON Lines of pages)\n"
+	"  csv     a header row, then one row per item:\n"
+	"            joints     jointId,layerId,a,b,c,d,e,f  (bind = [a, b, c, d, e, f])\n"
+	"            weights    vertexIndex,jointId,weight   (one row per influence)\n"
+	"            vertices   vertexIndex,x,y\n"
+	"            triangles  triangleIndex,i,j,k\n"
+	"            keyframes  the fields of the first item\n"
+	"Numbers print with the fewest digits that read back as the same double.\n"
+	"\n"
+	"Exit codes: 0 ok, 1 the server refused (its problem is printed on stderr)\n"
+	"or could not be reached, 2 usage error.\n"
+	"\n"
+	"Examples:\n"
+	"  mesh-data --shot s1 --layer arm --kind joints\n"
+	"  mesh-data --shot s1 --layer arm --kind weights --all --format csv > weights.csv\n"
+	"  mesh-data --shot s1 --layer arm --kind vertices --frame 12 --space shot --all\n"
+	"  RIGD_URL=http://rigd:8080 mesh-data --shot s1 --layer arm --kind triangles \\\n"
+	"      --page-size 500 --all | jq -c .indices\n";
 
 enum opt {
 	O_URL,
@@ -125,11 +125,11 @@ static int validate(struct request *r, const struct rig_opt *o)
 	double d = 0;
 	if (pick(o[O_KIND].value, rig_mesh_kind_names, RIG_MESH_KIND_COUNT, &k) != 0)
 		return usage_error("--kind '%s' is not joints, weights, vertices, triangles or"
-		                   " keyframes",
-		                   o[O_KIND].value);
+				   " keyframes",
+				   o[O_KIND].value);
 	if (o[O_FORMAT].value && pick(o[O_FORMAT].value, formats, 4, &f) != 0)
 		return usage_error("--format '%s' is not table, json, ndjson or csv",
-		                   o[O_FORMAT].value);
+				   o[O_FORMAT].value);
 	if (!o[O_FORMAT].value)
 		f = isatty(STDOUT_FILENO) ? RIG_MESH_TABLE : RIG_MESH_NDJSON;
 	if (o[O_SPACE].value && pick(o[O_SPACE].value, spaces, 2, &s) != 0)
@@ -138,16 +138,16 @@ static int validate(struct request *r, const struct rig_opt *o)
 		return usage_error("--frame '%s' is not a finite number", o[O_FRAME].value);
 	if (o[O_PAGE_SIZE].value && rig_args_llong(&n, o[O_PAGE_SIZE].value, true) != 0)
 		return usage_error("--page-size '%s' is not a positive integer",
-		                   o[O_PAGE_SIZE].value);
+				   o[O_PAGE_SIZE].value);
 	if (o[O_MAX_BYTES].value && rig_args_llong(&n, o[O_MAX_BYTES].value, true) != 0)
 		return usage_error("--max-bytes '%s' is not a positive integer",
-		                   o[O_MAX_BYTES].value);
+				   o[O_MAX_BYTES].value);
 	if (o[O_PAGE_TOKEN].seen && !o[O_PAGE_TOKEN].value[0])
 		return usage_error("--page-token must not be empty");
 	const char *env_url = getenv("RIGD_URL");
 	r->url = o[O_URL].value        ? o[O_URL].value
-	         : env_url && *env_url ? env_url
-	                               : RIG_HTTP_DEFAULT_URL;
+		 : env_url && *env_url ? env_url
+				       : RIG_HTTP_DEFAULT_URL;
 	r->shot = o[O_SHOT].value;
 	r->layer = o[O_LAYER].value;
 	r->frame = o[O_FRAME].value;
@@ -164,7 +164,7 @@ static int validate(struct request *r, const struct rig_opt *o)
 /* Fetches the page after token (NULL: the first) into *out_page. Returns
  * RIG_EXIT_OK, or RIG_EXIT_FAIL with the failure printed. */
 static int fetch(struct rig_http *h, const struct request *r, const char *token,
-                 struct rig_http_resp *resp, json_t **out_page)
+		 struct rig_http_resp *resp, json_t **out_page)
 {
 	struct rig_url u;
 	int rc = RIG_EXIT_FAIL;
@@ -196,8 +196,8 @@ static int fetch(struct rig_http *h, const struct request *r, const char *token,
 	if (!json_is_array(json_object_get(page, "items"))) {
 		json_decref(page);
 		rc = rig_report_fail(stderr, PROG,
-		                     "the server's answer is not a mesh-data page (HTTP %ld, %s)",
-		                     resp->status, jerr.text[0] ? jerr.text : "no items array");
+				     "the server's answer is not a mesh-data page (HTTP %ld, %s)",
+				     resp->status, jerr.text[0] ? jerr.text : "no items array");
 		goto out;
 	}
 	*out_page = page;
@@ -237,7 +237,7 @@ static int run(struct rig_http *h, const struct request *r)
 			break;
 		if (token && strcmp(token, next) == 0) {
 			rc = rig_report_fail(stderr, PROG,
-			                     "the server sent the same page token twice");
+					     "the server sent the same page token twice");
 			goto out;
 		}
 		free(token);
@@ -253,8 +253,8 @@ static int run(struct rig_http *h, const struct request *r)
 	}
 	if (next && (r->format == RIG_MESH_NDJSON || r->format == RIG_MESH_CSV))
 		fprintf(stderr,
-		        PROG ": more items follow; continue with --page-token %s, or use --all\n",
-		        next);
+			PROG ": more items follow; continue with --page-token %s, or use --all\n",
+			next);
 out:
 	json_decref(last);
 	free(token);
@@ -266,18 +266,18 @@ out:
 int main(int argc, char **argv)
 {
 	struct rig_opt opts[O_COUNT] = {
-	    [O_URL] = {"url", true, 0, NULL, false},
-	    [O_SHOT] = {"shot", true, 0, NULL, false},
-	    [O_LAYER] = {"layer", true, 0, NULL, false},
-	    [O_KIND] = {"kind", true, 0, NULL, false},
-	    [O_FRAME] = {"frame", true, 0, NULL, false},
-	    [O_SPACE] = {"space", true, 0, NULL, false},
-	    [O_PAGE_SIZE] = {"page-size", true, 0, NULL, false},
-	    [O_MAX_BYTES] = {"max-bytes", true, 0, NULL, false},
-	    [O_PAGE_TOKEN] = {"page-token", true, 0, NULL, false},
-	    [O_ALL] = {"all", false, 0, NULL, false},
-	    [O_FORMAT] = {"format", true, 0, NULL, false},
-	    [O_HELP] = {"help", false, 0, NULL, false},
+		[O_URL] = {"url", true, 0, NULL, false},
+		[O_SHOT] = {"shot", true, 0, NULL, false},
+		[O_LAYER] = {"layer", true, 0, NULL, false},
+		[O_KIND] = {"kind", true, 0, NULL, false},
+		[O_FRAME] = {"frame", true, 0, NULL, false},
+		[O_SPACE] = {"space", true, 0, NULL, false},
+		[O_PAGE_SIZE] = {"page-size", true, 0, NULL, false},
+		[O_MAX_BYTES] = {"max-bytes", true, 0, NULL, false},
+		[O_PAGE_TOKEN] = {"page-token", true, 0, NULL, false},
+		[O_ALL] = {"all", false, 0, NULL, false},
+		[O_FORMAT] = {"format", true, 0, NULL, false},
+		[O_HELP] = {"help", false, 0, NULL, false},
 	};
 	const char *words[1];
 	size_t n_words = 0;

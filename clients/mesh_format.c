@@ -7,7 +7,7 @@
 #include "clients/output.h"
 
 const char *const rig_mesh_kind_names[RIG_MESH_KIND_COUNT] = {"vertices", "triangles", "joints",
-                                                              "weights", "keyframes"};
+							      "weights", "keyframes"};
 
 /* ---- columns ---- */
 
@@ -19,20 +19,20 @@ struct columns {
 };
 
 static const struct columns kind_columns[RIG_MESH_KIND_COUNT] = {
-    [RIG_MESH_VERTICES] = {3, {"vertexIndex", "x", "y"}, {"vertex", "x", "y"}, {1, 1, 1}},
-    [RIG_MESH_TRIANGLES] = {4,
-                            {"triangleIndex", "i", "j", "k"},
-                            {"triangle", "i", "j", "k"},
-                            {1, 1, 1, 1}},
-    [RIG_MESH_JOINTS] = {8,
-                         {"jointId", "layerId", "a", "b", "c", "d", "e", "f"},
-                         {"joint", "layer", "a", "b", "c", "d", "e", "f"},
-                         {0, 0, 1, 1, 1, 1, 1, 1}},
-    [RIG_MESH_WEIGHTS] = {3,
-                          {"vertexIndex", "jointId", "weight"},
-                          {"vertex", "joint", "weight"},
-                          {1, 0, 1}},
-    [RIG_MESH_KEYFRAMES] = {0, {NULL}, {NULL}, {0}},
+	[RIG_MESH_VERTICES] = {3, {"vertexIndex", "x", "y"}, {"vertex", "x", "y"}, {1, 1, 1}},
+	[RIG_MESH_TRIANGLES] = {4,
+				{"triangleIndex", "i", "j", "k"},
+				{"triangle", "i", "j", "k"},
+				{1, 1, 1, 1}},
+	[RIG_MESH_JOINTS] = {8,
+			     {"jointId", "layerId", "a", "b", "c", "d", "e", "f"},
+			     {"joint", "layer", "a", "b", "c", "d", "e", "f"},
+			     {0, 0, 1, 1, 1, 1, 1, 1}},
+	[RIG_MESH_WEIGHTS] = {3,
+			      {"vertexIndex", "jointId", "weight"},
+			      {"vertex", "joint", "weight"},
+			      {1, 0, 1}},
+	[RIG_MESH_KEYFRAMES] = {0, {NULL}, {NULL}, {0}},
 };
 
 /* Fixes the columns: the kind's own, or for keyframes the first item's
@@ -163,7 +163,7 @@ static int print_header_csv(struct rig_mesh_printer *p)
 /* ---- pages ---- */
 
 void rig_mesh_printer_init(struct rig_mesh_printer *p, enum rig_mesh_format format,
-                           enum rig_mesh_kind kind, FILE *out)
+			   enum rig_mesh_kind kind, FILE *out)
 {
 	memset(p, 0, sizeof *p);
 	p->format = format;
@@ -180,7 +180,7 @@ void rig_mesh_printer_release(struct rig_mesh_printer *p)
 }
 
 static int print_json_page(struct rig_mesh_printer *p, json_t *page, const char *raw,
-                           size_t raw_len)
+			   size_t raw_len)
 {
 	/* The body as the server wrote it, unless it spans lines (then re-encode
 	 * so each page stays one line under --all). */

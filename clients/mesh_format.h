@@ -39,17 +39,17 @@ struct rig_mesh_printer {
 	struct rig_table table;
 	bool started; /* the table or CSV header is set up */
 	size_t n_cols;
-	const char *
-	    cols[RIG_TABLE_MAX_COLS]; /* column names; borrowed from the first item for keyframes */
-	json_t *first_item;           /* a reference keeping those names alive */
-	size_t n_items;               /* items printed so far */
+	const char *cols[RIG_TABLE_MAX_COLS]; /* column names; borrowed from the first item for
+						 keyframes */
+	json_t *first_item;                   /* a reference keeping those names alive */
+	size_t n_items;                       /* items printed so far */
 	size_t n_pages;
 };
 
 /* Sets up a printer of kind's items in format to out (borrowed). Release with
  * rig_mesh_printer_release. */
 void rig_mesh_printer_init(struct rig_mesh_printer *p, enum rig_mesh_format format,
-                           enum rig_mesh_kind kind, FILE *out);
+			   enum rig_mesh_kind kind, FILE *out);
 
 /* Frees the table and the kept item. */
 void rig_mesh_printer_release(struct rig_mesh_printer *p);

@@ -12,7 +12,7 @@
 static bool is_framed(const char *key)
 {
 	static const char *const framed[] = {"type",   "title",     "status",  "code",    "detail",
-	                                     "errors", "retryable", "opIndex", "pointer", NULL};
+					     "errors", "retryable", "opIndex", "pointer", NULL};
 	for (size_t i = 0; framed[i]; i++)
 		if (strcmp(key, framed[i]) == 0)
 			return true;
@@ -65,15 +65,15 @@ int rig_report_response(FILE *f, const char *prog, const struct rig_http_resp *r
 		const char *body = resp->body.data ? resp->body.data : "";
 		size_t len = strcspn(body, "\r\n");
 		fprintf(f, "%s: the server answered HTTP %ld%s%.*s%s\n", prog, resp->status,
-		        len ? ": " : " with no explanation", (int)(len > 200 ? 200 : len), body,
-		        len > 200 ? "..." : "");
+			len ? ": " : " with no explanation", (int)(len > 200 ? 200 : len), body,
+			len > 200 ? "..." : "");
 		json_decref(p);
 		return RIG_EXIT_FAIL;
 	}
 	const char *detail = json_string_value(json_object_get(p, "detail"));
 	const char *title = json_string_value(json_object_get(p, "title"));
 	fprintf(f, "%s: %s (HTTP %ld%s%s): %s\n", prog, code, resp->status, title ? ", " : "",
-	        title ? title : "", detail ? detail : "(no detail)");
+		title ? title : "", detail ? detail : "(no detail)");
 	print_extras(f, "  ", p);
 	json_t *errors = json_object_get(p, "errors");
 	size_t i;
@@ -82,7 +82,7 @@ int rig_report_response(FILE *f, const char *prog, const struct rig_http_resp *r
 	json_t *total = json_object_get(p, "errorCount");
 	if (json_is_integer(total) && (size_t)json_integer_value(total) > json_array_size(errors))
 		fprintf(f, "  (%" JSON_INTEGER_FORMAT " errors in all; the first %zu are shown)\n",
-		        json_integer_value(total), json_array_size(errors));
+			json_integer_value(total), json_array_size(errors));
 	if (json_is_true(json_object_get(p, "retryable")))
 		fprintf(f, "  retryable: true\n");
 	const char *type = json_string_value(json_object_get(p, "type"));
@@ -110,7 +110,7 @@ int rig_report_fail(FILE *f, const char *prog, const char *fmt, ...)
 }
 
 int rig_report_send(FILE *f, const char *prog, int rc, const struct rig_http *h,
-                    const struct rig_http_resp *resp)
+		    const struct rig_http_resp *resp)
 {
 	if (rc != 0)
 		return rig_report_transport(f, prog, h);

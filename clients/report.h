@@ -35,12 +35,12 @@ int rig_report_transport(FILE *f, const char *prog, const struct rig_http *h);
 /* Prints "prog: " and a formatted message ending the line. Returns
  * RIG_EXIT_FAIL so callers can `return rig_report_fail(...)` in one step. */
 int rig_report_fail(FILE *f, const char *prog, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+	__attribute__((format(printf, 3, 4)));
 
 /* Reports a send that did not give a 2xx answer: the transport failure when
  * rc != 0, the response otherwise. Returns RIG_EXIT_OK when rc == 0 and the
  * status is 2xx (nothing printed), else RIG_EXIT_FAIL. */
 int rig_report_send(FILE *f, const char *prog, int rc, const struct rig_http *h,
-                    const struct rig_http_resp *resp);
+		    const struct rig_http_resp *resp);
 
 #endif

@@ -16,165 +16,165 @@
 #include "clients/report.h"
 
 static const char usage_text[] =
-    "Usage: rigctl [--url URL] [--actor NAME] [--format table|json|ndjson] COMMAND ...\n"
-    "\n"
-    "Commands:\n"
-    "  projects list\n"
-    "  projects create NAME [--id ID]\n"
-    "  projects show ID\n"
-    "  projects delete ID\n"
-    "  shots list --project ID\n"
-    "  shots create --project ID NAME [--id ID] [--fps N] [--frame-start A] [--frame-end B]\n"
-    "  shots show ID                 the shot, its version and its layer tree\n"
-    "  shots delete ID [--if-match VERSION]\n"
-    "  layers --shot ID [LAYER_ID]   the layer tree, or one layer with its keys\n"
-    "  edit --shot ID FILE [--expected-version N] [--dry-run] [--idempotency-key K]\n"
-    "       [--lock-id L --fencing-token T]\n"
-    "                                apply a batch of ops and print the receipt; FILE\n"
-    "                                holds {\"ops\": [...]}, a bare [ops] array or one op\n"
-    "                                object; '-' reads stdin. --lock-id/--fencing-token\n"
-    "                                prove a lock is still held (else LOCK_LOST)\n"
-    "  receipts --shot ID [--all] [--page-size N]\n"
-    "                                receipts, newest first (one page unless --all)\n"
-    "  receipts RECEIPT_ID           one receipt\n"
-    "  frames --shot ID --layer ID [--from A] [--to B] [--step S] [--space local|shot]\n"
-    "         [--format obj|f32] --out DIR [--no-progress]\n"
-    "                                evaluate a frame range and write one file per frame:\n"
-    "                                DIR/frame_<n>.obj (face indices local to the file) or\n"
-    "                                DIR/frame_<n>.f32 (RIGF, frameCount 1); from/to default\n"
-    "                                to the shot's range, format to obj. A progress bar\n"
-    "                                shows on stderr when it is a terminal.\n"
-    "  plan create --shot ID FILE [--title T] [--base-version N | --pin] [--id PLAN_ID]\n"
-    "  plan list --shot ID [--all] [--page-size N]\n"
-    "  plan show PLAN_ID\n"
-    "  plan validate PLAN_ID         dry run; prints ok or every error, exit 1 if not ok\n"
-    "  plan revise PLAN_ID FILE --plan-version N [--title T]\n"
-    "              [--base-version N | --pin | --unpin]\n"
-    "  plan apply PLAN_ID --plan-version N [--lock-id L --fencing-token T]\n"
-    "  plan delete PLAN_ID\n"
-    "                                saved plans: see 'rigctl plan --help'\n"
-    "  lock acquire --shot ID LAYER_ID... [--ttl S]\n"
-    "  lock list --shot ID\n"
-    "  lock renew LOCK_ID [--ttl S]\n"
-    "  lock release LOCK_ID\n"
-    "                                layer locks: see 'rigctl lock --help'\n"
-    "\n"
-    "Options for every command:\n"
-    "  --url URL        server (default: $RIGD_URL, else " RIG_HTTP_DEFAULT_URL ")\n"
-    "  --actor NAME     sent as X-Rigd-Actor, which only a server run with --auth off\n"
-    "                   reads (default: $RIGD_ACTOR, else none)\n"
-    "  The API token is $RIGD_TOKEN, else the first line of $RIGD_TOKEN_FILE, else of\n"
-    "  $RIGD_DB.token, else of ./rigd.db.token (the admin token rigd writes on first start).\n"
-    "  --format F       table (default on a terminal), json (default otherwise: one\n"
-    "                   JSON document; lists are one array) or ndjson (one object\n"
-    "                   per line)\n"
-    "  --idempotency-key K   on create, delete, edit and the plan and lock writes:\n"
-    "                   the server answers a retry with the first response\n"
-    "                   instead of applying it twice\n"
-    "  -h, --help       this text ('rigctl plan --help', 'rigctl lock --help': those\n"
-    "                   commands in detail)\n"
-    "\n"
-    "Exit codes: 0 ok, 1 the server refused (its problem is printed on stderr),\n"
-    "could not be reached or (plan validate) found the plan would not apply, 2 usage\n"
-    "error (including an unreadable ops FILE).\n"
-    "\n"
-    "Examples:\n"
-    "  rigctl projects create Demo --id demo\n"
-    "  rigctl shots create --project demo 'Shot 1' --id s1 --fps 24 --frame-end 48\n"
-    "  rigctl edit --shot s1 rig.json --expected-version 0\n"
-    "  echo '[{\"op\":\"layer.rename\",\"layerId\":\"arm\",\"name\":\"Arm\"}]' |\n"
-    "      rigctl edit --shot s1 - --dry-run\n"
-    "  rigctl layers --shot s1\n"
-    "  rigctl receipts --shot s1 --all --format ndjson | jq .toVersion\n"
-    "  rigctl frames --shot s1 --layer arm --from 0 --to 48 --format obj --out frames/\n"
-    "  rigctl plan create --shot s1 fix.json --title 'Fix the elbow' --pin --id fix-1\n"
-    "  rigctl --actor ana lock acquire --shot s1 arm lower --ttl 300\n";
+	"Usage: rigctl [--url URL] [--actor NAME] [--format table|json|ndjson] COMMAND ...\n"
+	"\n"
+	"Commands:\n"
+	"  projects list\n"
+	"  projects create NAME [--id ID]\n"
+	"  projects show ID\n"
+	"  projects delete ID\n"
+	"  shots list --project ID\n"
+	"  shots create --project ID NAME [--id ID] [--fps N] [--frame-start A] [--frame-end B]\n"
+	"  shots show ID                 the shot, its version and its layer tree\n"
+	"  shots delete ID [--if-match VERSION]\n"
+	"  layers --shot ID [LAYER_ID]   the layer tree, or one layer with its keys\n"
+	"  edit --shot ID FILE [--expected-version N] [--dry-run] [--idempotency-key K]\n"
+	"       [--lock-id L --fencing-token T]\n"
+	"                                apply a batch of ops and print the receipt; FILE\n"
+	"                                holds {\"ops\": [...]}, a bare [ops] array or one op\n"
+	"                                object; '-' reads stdin. --lock-id/--fencing-token\n"
+	"                                prove a lock is still held (else LOCK_LOST)\n"
+	"  receipts --shot ID [--all] [--page-size N]\n"
+	"                                receipts, newest first (one page unless --all)\n"
+	"  receipts RECEIPT_ID           one receipt\n"
+	"  frames --shot ID --layer ID [--from A] [--to B] [--step S] [--space local|shot]\n"
+	"         [--format obj|f32] --out DIR [--no-progress]\n"
+	"                                evaluate a frame range and write one file per frame:\n"
+	"                                DIR/frame_<n>.obj (face indices local to the file) or\n"
+	"                                DIR/frame_<n>.f32 (RIGF, frameCount 1); from/to default\n"
+	"                                to the shot's range, format to obj. A progress bar\n"
+	"                                shows on stderr when it is a terminal.\n"
+	"  plan create --shot ID FILE [--title T] [--base-version N | --pin] [--id PLAN_ID]\n"
+	"  plan list --shot ID [--all] [--page-size N]\n"
+	"  plan show PLAN_ID\n"
+	"  plan validate PLAN_ID         dry run; prints ok or every error, exit 1 if not ok\n"
+	"  plan revise PLAN_ID FILE --plan-version N [--title T]\n"
+	"              [--base-version N | --pin | --unpin]\n"
+	"  plan apply PLAN_ID --plan-version N [--lock-id L --fencing-token T]\n"
+	"  plan delete PLAN_ID\n"
+	"                                saved plans: see 'rigctl plan --help'\n"
+	"  lock acquire --shot ID LAYER_ID... [--ttl S]\n"
+	"  lock list --shot ID\n"
+	"  lock renew LOCK_ID [--ttl S]\n"
+	"  lock release LOCK_ID\n"
+	"                                layer locks: see 'rigctl lock --help'\n"
+	"\n"
+	"Options for every command:\n"
+	"  --url URL        server (default: $RIGD_URL, else " RIG_HTTP_DEFAULT_URL ")\n"
+	"  --actor NAME     sent as X-Rigd-Actor, which only a server run with --auth off\n"
+	"                   reads (default: $RIGD_ACTOR, else none)\n"
+	"  The API token is $RIGD_TOKEN, else the first line of $RIGD_TOKEN_FILE, else of\n"
+	"  $RIGD_DB.token, else of ./rigd.db.token (the admin token rigd writes on first start).\n"
+	"  --format F       table (default on a terminal), json (default otherwise: one\n"
+	"                   JSON document; lists are one array) or ndjson (one object\n"
+	"                   per line)\n"
+	"  --idempotency-key K   on create, delete, edit and the plan and lock writes:\n"
+	"                   the server answers a retry with the first response\n"
+	"                   instead of applying it twice\n"
+	"  -h, --help       this text ('rigctl plan --help', 'rigctl lock --help': those\n"
+	"                   commands in detail)\n"
+	"\n"
+	"Exit codes: 0 ok, 1 the server refused (its problem is printed on stderr),\n"
+	"could not be reached or (plan validate) found the plan would not apply, 2 usage\n"
+	"error (including an unreadable ops FILE).\n"
+	"\n"
+	"Examples:\n"
+	"  rigctl projects create Demo --id demo\n"
+	"  rigctl shots create --project demo 'Shot 1' --id s1 --fps 24 --frame-end 48\n"
+	"  rigctl edit --shot s1 rig.json --expected-version 0\n"
+	"  echo '[{\"op\":\"layer.rename\",\"layerId\":\"arm\",\"name\":\"Arm\"}]' |\n"
+	"      rigctl edit --shot s1 - --dry-run\n"
+	"  rigctl layers --shot s1\n"
+	"  rigctl receipts --shot s1 --all --format ndjson | jq .toVersion\n"
+	"  rigctl frames --shot s1 --layer arm --from 0 --to 48 --format obj --out frames/\n"
+	"  rigctl plan create --shot s1 fix.json --title 'Fix the elbow' --pin --id fix-1\n"
+	"  rigctl --actor ana lock acquire --shot s1 arm lower --ttl 300\n";
 
 static const char plan_help[] =
-    "Usage: rigctl [--url URL] [--actor NAME] [--format table|json|ndjson] plan VERB ...\n"
-    "\n"
-    "A plan is a saved batch of ops for one shot, checked and reviewed before it is\n"
-    "applied. Its planVersion is 1 at creation and goes up with every revision;\n"
-    "revise and apply state the version you reviewed, so nobody overwrites or\n"
-    "applies a plan that changed under them (PLAN_VERSION_CONFLICT). A pinned plan\n"
-    "(baseVersion set) applies only while the shot is still at that version\n"
-    "(VERSION_CONFLICT after someone else's edit, never rebased); an unpinned one\n"
-    "applies to the current version.\n"
-    "\n"
-    "  plan create --shot ID FILE [--title T] [--base-version N | --pin] [--id PLAN_ID]\n"
-    "        save a draft. FILE holds {\"ops\": [...]}, a bare [ops] array or one op\n"
-    "        object ('-' reads stdin); an {\"ops\"} object may also carry title and\n"
-    "        baseVersion (the flags win) and its other members are ignored, so the\n"
-    "        JSON of 'plan show' can be edited and sent back. --pin pins the plan\n"
-    "        to the shot's current version.\n"
-    "  plan list --shot ID [--all] [--page-size N]\n"
-    "        the shot's plans, oldest first (one page unless --all)\n"
-    "  plan show PLAN_ID\n"
-    "  plan validate PLAN_ID\n"
-    "        dry run against the current shot; nothing is written. Prints ok and\n"
-    "        the receipt it would produce, or every error with its code, pointer\n"
-    "        and op index, and exits 1 when the plan would not apply.\n"
-    "  plan revise PLAN_ID FILE --plan-version N [--title T]\n"
-    "              [--base-version N | --pin | --unpin]\n"
-    "        replace the ops of the draft at version N (sent as If-Match). The\n"
-    "        title and the pin stay as they are unless FILE or a flag sets them;\n"
-    "        --title '' clears the title, --unpin the pin.\n"
-    "  plan apply PLAN_ID --plan-version N [--lock-id L --fencing-token T]\n"
-    "        apply version N as one edit and print its receipt; the plan is then\n"
-    "        applied and immutable (applying again: PLAN_APPLIED)\n"
-    "  plan delete PLAN_ID           delete a draft\n"
-    "\n"
-    "--idempotency-key K applies to create, revise, apply and delete. 'rigctl\n"
-    "--help' lists the options of every command.\n"
-    "\n"
-    "Exit codes: 0 ok; 1 the server refused (its problem is printed on stderr) or\n"
-    "validate found errors; 2 usage error (including an unreadable FILE).\n"
-    "\n"
-    "Examples:\n"
-    "  rigctl plan create --shot s1 fix.json --title 'Fix the elbow' --pin --id fix-1\n"
-    "  rigctl plan validate fix-1\n"
-    "  rigctl plan revise fix-1 fix-v2.json --plan-version 1\n"
-    "  rigctl plan apply fix-1 --plan-version 2\n"
-    "  rigctl plan show fix-1 --format json > plan.json   # edit its ops, then\n"
-    "  rigctl plan revise fix-1 plan.json --plan-version 2\n"
-    "  rigctl plan list --shot s1 --all --format ndjson |\n"
-    "      jq -r 'select(.status == \"draft\") | .planId'\n";
+	"Usage: rigctl [--url URL] [--actor NAME] [--format table|json|ndjson] plan VERB ...\n"
+	"\n"
+	"A plan is a saved batch of ops for one shot, checked and reviewed before it is\n"
+	"applied. Its planVersion is 1 at creation and goes up with every revision;\n"
+	"revise and apply state the version you reviewed, so nobody overwrites or\n"
+	"applies a plan that changed under them (PLAN_VERSION_CONFLICT). A pinned plan\n"
+	"(baseVersion set) applies only while the shot is still at that version\n"
+	"(VERSION_CONFLICT after someone else's edit, never rebased); an unpinned one\n"
+	"applies to the current version.\n"
+	"\n"
+	"  plan create --shot ID FILE [--title T] [--base-version N | --pin] [--id PLAN_ID]\n"
+	"        save a draft. FILE holds {\"ops\": [...]}, a bare [ops] array or one op\n"
+	"        object ('-' reads stdin); an {\"ops\"} object may also carry title and\n"
+	"        baseVersion (the flags win) and its other members are ignored, so the\n"
+	"        JSON of 'plan show' can be edited and sent back. --pin pins the plan\n"
+	"        to the shot's current version.\n"
+	"  plan list --shot ID [--all] [--page-size N]\n"
+	"        the shot's plans, oldest first (one page unless --all)\n"
+	"  plan show PLAN_ID\n"
+	"  plan validate PLAN_ID\n"
+	"        dry run against the current shot; nothing is written. Prints ok and\n"
+	"        the receipt it would produce, or every error with its code, pointer\n"
+	"        and op index, and exits 1 when the plan would not apply.\n"
+	"  plan revise PLAN_ID FILE --plan-version N [--title T]\n"
+	"              [--base-version N | --pin | --unpin]\n"
+	"        replace the ops of the draft at version N (sent as If-Match). The\n"
+	"        title and the pin stay as they are unless FILE or a flag sets them;\n"
+	"        --title '' clears the title, --unpin the pin.\n"
+	"  plan apply PLAN_ID --plan-version N [--lock-id L --fencing-token T]\n"
+	"        apply version N as one edit and print its receipt; the plan is then\n"
+	"        applied and immutable (applying again: PLAN_APPLIED)\n"
+	"  plan delete PLAN_ID           delete a draft\n"
+	"\n"
+	"--idempotency-key K applies to create, revise, apply and delete. 'rigctl\n"
+	"--help' lists the options of every command.\n"
+	"\n"
+	"Exit codes: 0 ok; 1 the server refused (its problem is printed on stderr) or\n"
+	"validate found errors; 2 usage error (including an unreadable FILE).\n"
+	"\n"
+	"Examples:\n"
+	"  rigctl plan create --shot s1 fix.json --title 'Fix the elbow' --pin --id fix-1\n"
+	"  rigctl plan validate fix-1\n"
+	"  rigctl plan revise fix-1 fix-v2.json --plan-version 1\n"
+	"  rigctl plan apply fix-1 --plan-version 2\n"
+	"  rigctl plan show fix-1 --format json > plan.json   # edit its ops, then\n"
+	"  rigctl plan revise fix-1 plan.json --plan-version 2\n"
+	"  rigctl plan list --shot s1 --all --format ndjson |\n"
+	"      jq -r 'select(.status == \"draft\") | .planId'\n";
 
 static const char lock_help[] =
-    "Usage: rigctl [--url URL] [--actor NAME] [--format table|json|ndjson] lock VERB ...\n"
-    "\n"
-    "A lock keeps other actors (--actor, $RIGD_ACTOR) from changing some layers of\n"
-    "a shot for a lease of --ttl seconds (1-3600, default 60): their edits and plan\n"
-    "applies that touch those layers fail with LAYER_LOCKED. Its fencing token can\n"
-    "go along with the owner's writes (edit and plan apply --lock-id L\n"
-    "--fencing-token T) to prove the lock is still held: once it was released or\n"
-    "has expired they fail with LOCK_LOST instead of landing.\n"
-    "\n"
-    "  lock acquire --shot ID LAYER_ID... [--ttl S]\n"
-    "        lock the layers and print lockId and fencingToken (LOCK_CONFLICT\n"
-    "        when another owner's live lock overlaps)\n"
-    "  lock list --shot ID             the shot's live locks\n"
-    "  lock renew LOCK_ID [--ttl S]    restart the lease from now (with the same\n"
-    "                                  ttl unless --ttl); owner only\n"
-    "  lock release LOCK_ID            owner only\n"
-    "\n"
-    "--idempotency-key K applies to acquire, renew and release. 'rigctl --help'\n"
-    "lists the options of every command.\n"
-    "\n"
-    "Exit codes: 0 ok; 1 the server refused (LOCK_CONFLICT, LOCK_NOT_OWNER,\n"
-    "LOCK_LOST, ...) or could not be reached; 2 usage error.\n"
-    "\n"
-    "Examples:\n"
-    "  rigctl --actor ana lock acquire --shot s1 arm lower --ttl 300\n"
-    "  rigctl --actor ana edit --shot s1 fix.json --lock-id k-81d44511f062c164 \\\n"
-    "      --fencing-token 3\n"
-    "  rigctl --actor ana lock renew k-81d44511f062c164\n"
-    "  rigctl lock list --shot s1 --format ndjson | jq -r .owner\n"
-    "  rigctl --actor ana lock release k-81d44511f062c164\n"
-    "  lock=$(rigctl --actor ana lock acquire --shot s1 arm --format json)\n"
-    "  rigctl --actor ana plan apply fix-1 --plan-version 2 \\\n"
-    "      --lock-id \"$(jq -r .lockId <<<\"$lock\")\" \\\n"
-    "      --fencing-token \"$(jq .fencingToken <<<\"$lock\")\"\n";
+	"Usage: rigctl [--url URL] [--actor NAME] [--format table|json|ndjson] lock VERB ...\n"
+	"\n"
+	"A lock keeps other actors (--actor, $RIGD_ACTOR) from changing some layers of\n"
+	"a shot for a lease of --ttl seconds (1-3600, default 60): their edits and plan\n"
+	"applies that touch those layers fail with LAYER_LOCKED. Its fencing token can\n"
+	"go along with the owner's writes (edit and plan apply --lock-id L\n"
+	"--fencing-token T) to prove the lock is still held: once it was released or\n"
+	"has expired they fail with LOCK_LOST instead of landing.\n"
+	"\n"
+	"  lock acquire --shot ID LAYER_ID... [--ttl S]\n"
+	"        lock the layers and print lockId and fencingToken (LOCK_CONFLICT\n"
+	"        when another owner's live lock overlaps)\n"
+	"  lock list --shot ID             the shot's live locks\n"
+	"  lock renew LOCK_ID [--ttl S]    restart the lease from now (with the same\n"
+	"                                  ttl unless --ttl); owner only\n"
+	"  lock release LOCK_ID            owner only\n"
+	"\n"
+	"--idempotency-key K applies to acquire, renew and release. 'rigctl --help'\n"
+	"lists the options of every command.\n"
+	"\n"
+	"Exit codes: 0 ok; 1 the server refused (LOCK_CONFLICT, LOCK_NOT_OWNER,\n"
+	"LOCK_LOST, ...) or could not be reached; 2 usage error.\n"
+	"\n"
+	"Examples:\n"
+	"  rigctl --actor ana lock acquire --shot s1 arm lower --ttl 300\n"
+	"  rigctl --actor ana edit --shot s1 fix.json --lock-id k-81d44511f062c164 \\\n"
+	"      --fencing-token 3\n"
+	"  rigctl --actor ana lock renew k-81d44511f062c164\n"
+	"  rigctl lock list --shot s1 --format ndjson | jq -r .owner\n"
+	"  rigctl --actor ana lock release k-81d44511f062c164\n"
+	"  lock=$(rigctl --actor ana lock acquire --shot s1 arm --format json)\n"
+	"  rigctl --actor ana plan apply fix-1 --plan-version 2 \\\n"
+	"      --lock-id \"$(jq -r .lockId <<<\"$lock\")\" \\\n"
+	"      --fencing-token \"$(jq .fencingToken <<<\"$lock\")\"\n";
 
 struct command {
 	const char *name;
@@ -192,31 +192,31 @@ struct command {
 #define LOCK_ID "a LOCK_ID"
 
 static const struct command commands[] = {
-    {"projects", NULL, "list", RIG_CTL_PROJECTS_LIST, 0, 0, NULL, rig_ctl_projects},
-    {"projects", NULL, "create", RIG_CTL_PROJECTS_CREATE, 1, 1, "a NAME", rig_ctl_projects},
-    {"projects", NULL, "show", RIG_CTL_PROJECTS_SHOW, 1, 1, ID, rig_ctl_projects},
-    {"projects", NULL, "delete", RIG_CTL_PROJECTS_DELETE, 1, 1, ID, rig_ctl_projects},
-    {"shots", NULL, "list", RIG_CTL_SHOTS_LIST, 0, 0, NULL, rig_ctl_shots},
-    {"shots", NULL, "create", RIG_CTL_SHOTS_CREATE, 1, 1, "a NAME", rig_ctl_shots},
-    {"shots", NULL, "show", RIG_CTL_SHOTS_SHOW, 1, 1, ID, rig_ctl_shots},
-    {"shots", NULL, "delete", RIG_CTL_SHOTS_DELETE, 1, 1, ID, rig_ctl_shots},
-    {"layers", NULL, NULL, RIG_CTL_LAYERS, 0, 1, NULL, rig_ctl_layers},
-    {"edit", NULL, NULL, RIG_CTL_EDIT, 1, 1, FILE_ARG, rig_ctl_edit},
-    {"receipts", NULL, NULL, RIG_CTL_RECEIPTS, 0, 1, NULL, rig_ctl_receipts},
-    {"frames", NULL, NULL, RIG_CTL_FRAMES, 0, 0, NULL, rig_ctl_frames},
-    {"plan", "plans", "create", RIG_CTL_PLAN_CREATE, 1, 1, FILE_ARG, rig_ctl_plans},
-    {"plan", "plans", "show", RIG_CTL_PLAN_SHOW, 1, 1, PLAN_ID, rig_ctl_plans},
-    {"plan", "plans", "list", RIG_CTL_PLAN_LIST, 0, 0, NULL, rig_ctl_plans},
-    {"plan", "plans", "validate", RIG_CTL_PLAN_VALIDATE, 1, 1, PLAN_ID, rig_ctl_plans},
-    {"plan", "plans", "revise", RIG_CTL_PLAN_REVISE, 2, 2, "a PLAN_ID and " FILE_ARG,
-     rig_ctl_plans},
-    {"plan", "plans", "apply", RIG_CTL_PLAN_APPLY, 1, 1, PLAN_ID, rig_ctl_plans},
-    {"plan", "plans", "delete", RIG_CTL_PLAN_DELETE, 1, 1, PLAN_ID, rig_ctl_plans},
-    {"lock", "locks", "acquire", RIG_CTL_LOCK_ACQUIRE, 1, RIG_CTL_MAX_WORDS - 2,
-     "at least one LAYER_ID", rig_ctl_locks},
-    {"lock", "locks", "renew", RIG_CTL_LOCK_RENEW, 1, 1, LOCK_ID, rig_ctl_locks},
-    {"lock", "locks", "release", RIG_CTL_LOCK_RELEASE, 1, 1, LOCK_ID, rig_ctl_locks},
-    {"lock", "locks", "list", RIG_CTL_LOCK_LIST, 0, 0, NULL, rig_ctl_locks},
+	{"projects", NULL, "list", RIG_CTL_PROJECTS_LIST, 0, 0, NULL, rig_ctl_projects},
+	{"projects", NULL, "create", RIG_CTL_PROJECTS_CREATE, 1, 1, "a NAME", rig_ctl_projects},
+	{"projects", NULL, "show", RIG_CTL_PROJECTS_SHOW, 1, 1, ID, rig_ctl_projects},
+	{"projects", NULL, "delete", RIG_CTL_PROJECTS_DELETE, 1, 1, ID, rig_ctl_projects},
+	{"shots", NULL, "list", RIG_CTL_SHOTS_LIST, 0, 0, NULL, rig_ctl_shots},
+	{"shots", NULL, "create", RIG_CTL_SHOTS_CREATE, 1, 1, "a NAME", rig_ctl_shots},
+	{"shots", NULL, "show", RIG_CTL_SHOTS_SHOW, 1, 1, ID, rig_ctl_shots},
+	{"shots", NULL, "delete", RIG_CTL_SHOTS_DELETE, 1, 1, ID, rig_ctl_shots},
+	{"layers", NULL, NULL, RIG_CTL_LAYERS, 0, 1, NULL, rig_ctl_layers},
+	{"edit", NULL, NULL, RIG_CTL_EDIT, 1, 1, FILE_ARG, rig_ctl_edit},
+	{"receipts", NULL, NULL, RIG_CTL_RECEIPTS, 0, 1, NULL, rig_ctl_receipts},
+	{"frames", NULL, NULL, RIG_CTL_FRAMES, 0, 0, NULL, rig_ctl_frames},
+	{"plan", "plans", "create", RIG_CTL_PLAN_CREATE, 1, 1, FILE_ARG, rig_ctl_plans},
+	{"plan", "plans", "show", RIG_CTL_PLAN_SHOW, 1, 1, PLAN_ID, rig_ctl_plans},
+	{"plan", "plans", "list", RIG_CTL_PLAN_LIST, 0, 0, NULL, rig_ctl_plans},
+	{"plan", "plans", "validate", RIG_CTL_PLAN_VALIDATE, 1, 1, PLAN_ID, rig_ctl_plans},
+	{"plan", "plans", "revise", RIG_CTL_PLAN_REVISE, 2, 2, "a PLAN_ID and " FILE_ARG,
+	 rig_ctl_plans},
+	{"plan", "plans", "apply", RIG_CTL_PLAN_APPLY, 1, 1, PLAN_ID, rig_ctl_plans},
+	{"plan", "plans", "delete", RIG_CTL_PLAN_DELETE, 1, 1, PLAN_ID, rig_ctl_plans},
+	{"lock", "locks", "acquire", RIG_CTL_LOCK_ACQUIRE, 1, RIG_CTL_MAX_WORDS - 2,
+	 "at least one LAYER_ID", rig_ctl_locks},
+	{"lock", "locks", "renew", RIG_CTL_LOCK_RENEW, 1, 1, LOCK_ID, rig_ctl_locks},
+	{"lock", "locks", "release", RIG_CTL_LOCK_RELEASE, 1, 1, LOCK_ID, rig_ctl_locks},
+	{"lock", "locks", "list", RIG_CTL_LOCK_LIST, 0, 0, NULL, rig_ctl_locks},
 };
 
 #undef ID
@@ -250,7 +250,7 @@ int rig_ctl_usage(const char *fmt, ...)
 }
 
 int rig_ctl_int_opt(const struct rig_ctl *c, enum rig_ctl_opt o, long long min_value,
-                    long long *out)
+		    long long *out)
 {
 	const char *text = rig_ctl_opt(c, o);
 	long long v;
@@ -258,7 +258,7 @@ int rig_ctl_int_opt(const struct rig_ctl *c, enum rig_ctl_opt o, long long min_v
 		return RIG_EXIT_OK;
 	if (rig_args_llong(&v, text, false) != 0 || v < min_value)
 		return rig_ctl_usage("--%s '%s' is not a whole number of at least %lld",
-		                     c->opts[o].name, text, min_value);
+				     c->opts[o].name, text, min_value);
 	*out = v;
 	return RIG_EXIT_OK;
 }
@@ -286,7 +286,7 @@ int rig_ctl_fence_opts(const struct rig_ctl *c, json_t *body)
 }
 
 const char *rig_ctl_target(struct rig_url *u, const char *collection, const char *id,
-                           const char *suffix)
+			   const char *suffix)
 {
 	rig_url_path(u, "/v1/");
 	rig_url_path(u, collection);
@@ -298,7 +298,7 @@ const char *rig_ctl_target(struct rig_url *u, const char *collection, const char
 }
 
 int rig_ctl_call(struct rig_ctl *c, const char *method, const char *target, const json_t *body,
-                 const char *idempotency_key, const char *if_match, json_t **out)
+		 const char *idempotency_key, const char *if_match, json_t **out)
 {
 	struct rig_bytes text;
 	struct rig_http_resp resp;
@@ -312,11 +312,11 @@ int rig_ctl_call(struct rig_ctl *c, const char *method, const char *target, cons
 		goto out;
 	}
 	struct rig_http_req req = {.method = method,
-	                           .target = target,
-	                           .body = body ? text.data : NULL,
-	                           .body_len = text.len,
-	                           .idempotency_key = idempotency_key,
-	                           .if_match = if_match};
+				   .target = target,
+				   .body = body ? text.data : NULL,
+				   .body_len = text.len,
+				   .idempotency_key = idempotency_key,
+				   .if_match = if_match};
 	int sent = rig_http_send(&c->http, &req, &resp);
 	if (sent != 0 || !rig_http_ok(&resp)) {
 		rc = rig_report_send(stderr, RIG_CTL_PROG, sent, &c->http, &resp);
@@ -327,8 +327,8 @@ int rig_ctl_call(struct rig_ctl *c, const char *method, const char *target, cons
 		*out = json_loadb(resp.body.data, resp.body.len, 0, &jerr);
 		if (!*out) {
 			rc = rig_report_fail(stderr, RIG_CTL_PROG,
-			                     "the server's answer is not JSON (HTTP %ld): %s",
-			                     resp.status, jerr.text);
+					     "the server's answer is not JSON (HTTP %ld): %s",
+					     resp.status, jerr.text);
 			goto out;
 		}
 	}
@@ -379,7 +379,7 @@ int rig_ctl_print_fields(const json_t *o, const char *const *skip)
 	}
 	rig_bytes_release(&cell);
 	return ferror(stdout) ? rig_report_fail(stderr, RIG_CTL_PROG, "cannot write the output")
-	                      : RIG_EXIT_OK;
+			      : RIG_EXIT_OK;
 }
 
 int rig_ctl_print_object(const struct rig_ctl *c, const json_t *o)
@@ -404,7 +404,7 @@ void rig_ctl_cell(struct rig_table *t, json_t *item, const char *key)
 /* Prints one page's items in the chosen format; *printed_any says whether an
  * item was already printed (for the commas of json). */
 static int print_items(struct rig_ctl *c, struct rig_table *t, const struct rig_ctl_list_view *v,
-                       json_t *items, bool *printed_any)
+		       json_t *items, bool *printed_any)
 {
 	size_t i;
 	json_t *item;
@@ -430,11 +430,11 @@ static int print_items(struct rig_ctl *c, struct rig_table *t, const struct rig_
 	}
 	/* A table's header waits for its first row. */
 	return c->format == RIG_CTL_TABLE && json_array_size(items) ? rig_table_flush(t, stdout)
-	                                                            : 0;
+								    : 0;
 }
 
 int rig_ctl_list_pages(struct rig_ctl *c, const char *path, const struct rig_ctl_list_view *v,
-                       bool all)
+		       bool all)
 {
 	struct rig_table t;
 	json_t *page = NULL;
@@ -468,7 +468,7 @@ int rig_ctl_list_pages(struct rig_ctl *c, const char *path, const struct rig_ctl
 			break;
 		if (token && strcmp(token, next) == 0) {
 			rc = rig_report_fail(stderr, RIG_CTL_PROG,
-			                     "the server sent the same page token twice");
+					     "the server sent the same page token twice");
 			goto out;
 		}
 		free(token);
@@ -532,7 +532,7 @@ static const struct command *find_command(const char *const *words, size_t n_wor
 }
 
 static int check_command(const struct command *cmd, const struct rig_opt *opts, size_t n_args,
-                         const char *const *words, size_t n_words)
+			 const char *const *words, size_t n_words)
 {
 	if (!cmd) {
 		if (n_words == 0)
@@ -549,26 +549,26 @@ static int check_command(const struct command *cmd, const struct rig_opt *opts, 
 			k++;
 			size_t len = strlen(verbs);
 			snprintf(verbs + len, sizeof verbs - len, "%s%s",
-			         k == 1         ? ""
-			         : k == n_verbs ? " or "
-			                        : ", ",
-			         commands[i].verb);
+				 k == 1         ? ""
+				 : k == n_verbs ? " or "
+						: ", ",
+				 commands[i].verb);
 		}
 		if (n_verbs)
 			return rig_ctl_usage("'%s %s' is not a command (try %s)", words[0],
-			                     n_words > 1 ? words[1] : "", verbs);
+					     n_words > 1 ? words[1] : "", verbs);
 		return rig_ctl_usage("'%s' is not a command", words[0]);
 	}
 	const char *label = cmd->verb ? cmd->verb : "";
 	if (n_args < cmd->min_args)
 		return rig_ctl_usage("'%s%s%s' needs %s", cmd->name, cmd->verb ? " " : "", label,
-		                     cmd->needs);
+				     cmd->needs);
 	if (n_args > cmd->max_args)
 		return rig_ctl_usage("unexpected argument '%s'", words[cmd->max_args]);
 	for (size_t o = 0; o < RIG_CTL_O_COUNT; o++) {
 		if (opts[o].seen && opts[o].scope && !(opts[o].scope & cmd->bit))
 			return rig_ctl_usage("option '--%s' does not apply to '%s%s%s'",
-			                     opts[o].name, cmd->name, cmd->verb ? " " : "", label);
+					     opts[o].name, cmd->name, cmd->verb ? " " : "", label);
 	}
 	return RIG_EXIT_OK;
 }
@@ -576,59 +576,61 @@ static int check_command(const struct command *cmd, const struct rig_opt *opts, 
 int main(int argc, char **argv)
 {
 	const unsigned creates = RIG_CTL_PROJECTS_CREATE | RIG_CTL_SHOTS_CREATE;
-	const unsigned plan_writes =
-	    RIG_CTL_PLAN_CREATE | RIG_CTL_PLAN_REVISE | RIG_CTL_PLAN_APPLY | RIG_CTL_PLAN_DELETE;
+	const unsigned plan_writes = RIG_CTL_PLAN_CREATE | RIG_CTL_PLAN_REVISE |
+				     RIG_CTL_PLAN_APPLY | RIG_CTL_PLAN_DELETE;
 	const unsigned lock_writes =
-	    RIG_CTL_LOCK_ACQUIRE | RIG_CTL_LOCK_RENEW | RIG_CTL_LOCK_RELEASE;
+		RIG_CTL_LOCK_ACQUIRE | RIG_CTL_LOCK_RENEW | RIG_CTL_LOCK_RELEASE;
 	const unsigned writes = creates | RIG_CTL_PROJECTS_DELETE | RIG_CTL_SHOTS_DELETE |
-	                        RIG_CTL_EDIT | plan_writes | lock_writes;
+				RIG_CTL_EDIT | plan_writes | lock_writes;
 	const unsigned per_shot = RIG_CTL_LAYERS | RIG_CTL_EDIT | RIG_CTL_RECEIPTS |
-	                          RIG_CTL_FRAMES | RIG_CTL_PLAN_CREATE | RIG_CTL_PLAN_LIST |
-	                          RIG_CTL_LOCK_ACQUIRE | RIG_CTL_LOCK_LIST;
+				  RIG_CTL_FRAMES | RIG_CTL_PLAN_CREATE | RIG_CTL_PLAN_LIST |
+				  RIG_CTL_LOCK_ACQUIRE | RIG_CTL_LOCK_LIST;
 	const unsigned lists =
-	    RIG_CTL_PROJECTS_LIST | RIG_CTL_SHOTS_LIST | RIG_CTL_RECEIPTS | RIG_CTL_PLAN_LIST;
+		RIG_CTL_PROJECTS_LIST | RIG_CTL_SHOTS_LIST | RIG_CTL_RECEIPTS | RIG_CTL_PLAN_LIST;
 	const unsigned plan_content = RIG_CTL_PLAN_CREATE | RIG_CTL_PLAN_REVISE;
 	const unsigned fenced = RIG_CTL_EDIT | RIG_CTL_PLAN_APPLY;
 	struct rig_opt opts[RIG_CTL_O_COUNT] = {
-	    [RIG_CTL_O_URL] = {"url", true, 0, NULL, false},
-	    [RIG_CTL_O_ACTOR] = {"actor", true, 0, NULL, false},
-	    [RIG_CTL_O_FORMAT] = {"format", true, 0, NULL, false},
-	    [RIG_CTL_O_HELP] = {"help", false, 0, NULL, false},
-	    [RIG_CTL_O_ID] = {"id", true, creates | RIG_CTL_PLAN_CREATE, NULL, false},
-	    [RIG_CTL_O_PROJECT] = {"project", true, RIG_CTL_SHOTS_LIST | RIG_CTL_SHOTS_CREATE, NULL,
-	                           false},
-	    [RIG_CTL_O_FPS] = {"fps", true, RIG_CTL_SHOTS_CREATE, NULL, false},
-	    [RIG_CTL_O_FRAME_START] = {"frame-start", true, RIG_CTL_SHOTS_CREATE, NULL, false},
-	    [RIG_CTL_O_FRAME_END] = {"frame-end", true, RIG_CTL_SHOTS_CREATE, NULL, false},
-	    [RIG_CTL_O_IF_MATCH] = {"if-match", true, RIG_CTL_SHOTS_DELETE, NULL, false},
-	    [RIG_CTL_O_IDEMPOTENCY_KEY] = {"idempotency-key", true, writes, NULL, false},
-	    [RIG_CTL_O_SHOT] = {"shot", true, per_shot, NULL, false},
-	    [RIG_CTL_O_LAYER] = {"layer", true, RIG_CTL_FRAMES, NULL, false},
-	    [RIG_CTL_O_EXPECTED_VERSION] = {"expected-version", true, RIG_CTL_EDIT, NULL, false},
-	    [RIG_CTL_O_DRY_RUN] = {"dry-run", false, RIG_CTL_EDIT, NULL, false},
-	    [RIG_CTL_O_ALL] = {"all", false, RIG_CTL_RECEIPTS | RIG_CTL_PLAN_LIST, NULL, false},
-	    [RIG_CTL_O_PAGE_SIZE] = {"page-size", true, lists, NULL, false},
-	    [RIG_CTL_O_FROM] = {"from", true, RIG_CTL_FRAMES, NULL, false},
-	    [RIG_CTL_O_TO] = {"to", true, RIG_CTL_FRAMES, NULL, false},
-	    [RIG_CTL_O_STEP] = {"step", true, RIG_CTL_FRAMES, NULL, false},
-	    [RIG_CTL_O_SPACE] = {"space", true, RIG_CTL_FRAMES, NULL, false},
-	    [RIG_CTL_O_OUT] = {"out", true, RIG_CTL_FRAMES, NULL, false},
-	    [RIG_CTL_O_NO_PROGRESS] = {"no-progress", false, RIG_CTL_FRAMES, NULL, false},
-	    [RIG_CTL_O_TITLE] = {"title", true, plan_content, NULL, false},
-	    [RIG_CTL_O_BASE_VERSION] = {"base-version", true, plan_content, NULL, false},
-	    [RIG_CTL_O_PIN] = {"pin", false, plan_content, NULL, false},
-	    [RIG_CTL_O_UNPIN] = {"unpin", false, RIG_CTL_PLAN_REVISE, NULL, false},
-	    [RIG_CTL_O_PLAN_VERSION] = {"plan-version", true,
-	                                RIG_CTL_PLAN_REVISE | RIG_CTL_PLAN_APPLY, NULL, false},
-	    [RIG_CTL_O_LOCK_ID] = {"lock-id", true, fenced, NULL, false},
-	    [RIG_CTL_O_FENCING_TOKEN] = {"fencing-token", true, fenced, NULL, false},
-	    [RIG_CTL_O_TTL] = {"ttl", true, RIG_CTL_LOCK_ACQUIRE | RIG_CTL_LOCK_RENEW, NULL, false},
+		[RIG_CTL_O_URL] = {"url", true, 0, NULL, false},
+		[RIG_CTL_O_ACTOR] = {"actor", true, 0, NULL, false},
+		[RIG_CTL_O_FORMAT] = {"format", true, 0, NULL, false},
+		[RIG_CTL_O_HELP] = {"help", false, 0, NULL, false},
+		[RIG_CTL_O_ID] = {"id", true, creates | RIG_CTL_PLAN_CREATE, NULL, false},
+		[RIG_CTL_O_PROJECT] = {"project", true, RIG_CTL_SHOTS_LIST | RIG_CTL_SHOTS_CREATE,
+				       NULL, false},
+		[RIG_CTL_O_FPS] = {"fps", true, RIG_CTL_SHOTS_CREATE, NULL, false},
+		[RIG_CTL_O_FRAME_START] = {"frame-start", true, RIG_CTL_SHOTS_CREATE, NULL, false},
+		[RIG_CTL_O_FRAME_END] = {"frame-end", true, RIG_CTL_SHOTS_CREATE, NULL, false},
+		[RIG_CTL_O_IF_MATCH] = {"if-match", true, RIG_CTL_SHOTS_DELETE, NULL, false},
+		[RIG_CTL_O_IDEMPOTENCY_KEY] = {"idempotency-key", true, writes, NULL, false},
+		[RIG_CTL_O_SHOT] = {"shot", true, per_shot, NULL, false},
+		[RIG_CTL_O_LAYER] = {"layer", true, RIG_CTL_FRAMES, NULL, false},
+		[RIG_CTL_O_EXPECTED_VERSION] = {"expected-version", true, RIG_CTL_EDIT, NULL,
+						false},
+		[RIG_CTL_O_DRY_RUN] = {"dry-run", false, RIG_CTL_EDIT, NULL, false},
+		[RIG_CTL_O_ALL] = {"all", false, RIG_CTL_RECEIPTS | RIG_CTL_PLAN_LIST, NULL, false},
+		[RIG_CTL_O_PAGE_SIZE] = {"page-size", true, lists, NULL, false},
+		[RIG_CTL_O_FROM] = {"from", true, RIG_CTL_FRAMES, NULL, false},
+		[RIG_CTL_O_TO] = {"to", true, RIG_CTL_FRAMES, NULL, false},
+		[RIG_CTL_O_STEP] = {"step", true, RIG_CTL_FRAMES, NULL, false},
+		[RIG_CTL_O_SPACE] = {"space", true, RIG_CTL_FRAMES, NULL, false},
+		[RIG_CTL_O_OUT] = {"out", true, RIG_CTL_FRAMES, NULL, false},
+		[RIG_CTL_O_NO_PROGRESS] = {"no-progress", false, RIG_CTL_FRAMES, NULL, false},
+		[RIG_CTL_O_TITLE] = {"title", true, plan_content, NULL, false},
+		[RIG_CTL_O_BASE_VERSION] = {"base-version", true, plan_content, NULL, false},
+		[RIG_CTL_O_PIN] = {"pin", false, plan_content, NULL, false},
+		[RIG_CTL_O_UNPIN] = {"unpin", false, RIG_CTL_PLAN_REVISE, NULL, false},
+		[RIG_CTL_O_PLAN_VERSION] = {"plan-version", true,
+					    RIG_CTL_PLAN_REVISE | RIG_CTL_PLAN_APPLY, NULL, false},
+		[RIG_CTL_O_LOCK_ID] = {"lock-id", true, fenced, NULL, false},
+		[RIG_CTL_O_FENCING_TOKEN] = {"fencing-token", true, fenced, NULL, false},
+		[RIG_CTL_O_TTL] = {"ttl", true, RIG_CTL_LOCK_ACQUIRE | RIG_CTL_LOCK_RENEW, NULL,
+				   false},
 	};
 	const char *words[RIG_CTL_MAX_WORDS];
 	size_t n_words = 0, n_used = 0;
 	char err[256];
 	if (rig_args_parse(opts, RIG_CTL_O_COUNT, argc, argv, words, RIG_CTL_MAX_WORDS, &n_words,
-	                   err, sizeof err) != 0)
+			   err, sizeof err) != 0)
 		return rig_ctl_usage("%s", err);
 	if (opts[RIG_CTL_O_HELP].seen) {
 		/* "rigctl plan --help" and "rigctl lock --help" have pages of their own. */
@@ -646,7 +648,7 @@ int main(int argc, char **argv)
 	if (rc != RIG_EXIT_OK)
 		return rc;
 	struct rig_ctl c = {
-	    .cmd = cmd->bit, .opts = opts, .args = words + n_used, .n_args = n_words - n_used};
+		.cmd = cmd->bit, .opts = opts, .args = words + n_used, .n_args = n_words - n_used};
 	const char *format = opts[RIG_CTL_O_FORMAT].value;
 	if (cmd->bit != RIG_CTL_FRAMES && format) {
 		if (strcmp(format, "table") == 0)

@@ -111,7 +111,7 @@ int rig_ctl_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * was given (*out unchanged otherwise). Returns RIG_EXIT_OK, or
  * RIG_EXIT_USAGE with the problem printed. */
 int rig_ctl_int_opt(const struct rig_ctl *c, enum rig_ctl_opt o, long long min_value,
-                    long long *out);
+		    long long *out);
 
 /* Reads --lock-id and --fencing-token (both or neither) into body as lockId
  * and fencingToken. Returns RIG_EXIT_OK, or RIG_EXIT_USAGE with the problem
@@ -122,7 +122,7 @@ int rig_ctl_fence_opts(const struct rig_ctl *c, json_t *body);
  * percent-encoded, suffix literal) and returns its text, borrowed from u
  * (NULL when memory ran out). */
 const char *rig_ctl_target(struct rig_url *u, const char *collection, const char *id,
-                           const char *suffix);
+			   const char *suffix);
 
 /* Sends method target with body (serialised exactly, may be NULL) and
  * idempotency_key/if_match headers (may be NULL). On a 2xx answer stores the
@@ -130,7 +130,7 @@ const char *rig_ctl_target(struct rig_url *u, const char *collection, const char
  * is empty) and returns RIG_EXIT_OK; otherwise prints what went wrong and
  * returns RIG_EXIT_FAIL. */
 int rig_ctl_call(struct rig_ctl *c, const char *method, const char *target, const json_t *body,
-                 const char *idempotency_key, const char *if_match, json_t **out);
+		 const char *idempotency_key, const char *if_match, json_t **out);
 
 /* Prints v on one line as compact JSON (json and ndjson formats). Returns
  * RIG_EXIT_OK or RIG_EXIT_FAIL when stdout cannot be written. */
@@ -165,7 +165,7 @@ void rig_ctl_cell(struct rig_table *t, json_t *item, const char *key);
  * Works for unpaged lists too (one answer without nextPageToken). Returns an
  * exit code. */
 int rig_ctl_list_pages(struct rig_ctl *c, const char *path, const struct rig_ctl_list_view *v,
-                       bool all);
+		       bool all);
 
 /* Reads an ops FILE (path, "-" for stdin): {"ops": [...], ...} as is, a bare
  * array of ops (wrapped as {"ops": [...]}) or one op object. Stores a new

@@ -30,7 +30,7 @@ static int read_all(struct rig_bytes *out, const char *path)
 			rc = -1;
 	if (rc != 0 || ferror(f)) {
 		rig_ctl_usage("cannot read '%s'%s", is_stdin ? "stdin" : path,
-		              rc ? ": out of memory" : "");
+			      rc ? ": out of memory" : "");
 		rc = -1;
 	}
 	if (!is_stdin)
@@ -52,7 +52,7 @@ static json_t *batch_body(json_t *doc, const char *path)
 		body = json_pack("{s:[O]}", "ops", doc);
 	else
 		rig_ctl_usage("'%s' must hold {\"ops\": [...]}, an array of ops or one op object",
-		              path);
+			      path);
 	json_decref(doc);
 	return body;
 }
@@ -70,8 +70,8 @@ int rig_ctl_read_ops(json_t **out, const char *path)
 	json_t *doc = json_loadb(text.data ? text.data : "", text.len, 0, &jerr);
 	if (!doc) {
 		rig_ctl_usage("%s%s%s is not JSON: line %d, column %d: %s", is_stdin ? "" : "'",
-		              is_stdin ? "stdin" : path, is_stdin ? "" : "'", jerr.line,
-		              jerr.column, jerr.text);
+			      is_stdin ? "stdin" : path, is_stdin ? "" : "'", jerr.line,
+			      jerr.column, jerr.text);
 		goto out;
 	}
 	if ((*out = batch_body(doc, path)) != NULL)
@@ -106,10 +106,10 @@ int rig_ctl_edit(struct rig_ctl *c)
 	if (rig_ctl_flag(c, RIG_CTL_O_DRY_RUN))
 		rig_url_query(&u, "dryRun", "true");
 	rc = rig_ctl_call(c, "POST", rig_url_get(&u), body,
-	                  rig_ctl_opt(c, RIG_CTL_O_IDEMPOTENCY_KEY), NULL, &receipt);
+			  rig_ctl_opt(c, RIG_CTL_O_IDEMPOTENCY_KEY), NULL, &receipt);
 	if (rc == RIG_EXIT_OK)
 		rc = c->format == RIG_CTL_TABLE ? rig_ctl_print_receipt(receipt)
-		                                : rig_ctl_print_json(receipt);
+						: rig_ctl_print_json(receipt);
 out:
 	json_decref(receipt);
 	json_decref(body);
@@ -164,5 +164,5 @@ int rig_ctl_print_receipt(const json_t *r)
 		printf("%s%s", i ? ", " : "", json_string_value(json_array_get(changed, i)));
 	printf("%s\n", json_array_size(changed) ? "" : "-");
 	return ferror(stdout) ? rig_report_fail(stderr, RIG_CTL_PROG, "cannot write the output")
-	                      : RIG_EXIT_OK;
+			      : RIG_EXIT_OK;
 }

@@ -43,7 +43,7 @@ static void draw(struct progress *p, const struct rig_split *s)
 	p->last_fill = fill;
 	p->last_n = s->n_written;
 	fprintf(stderr, "\rframes [%.*s%.*s] %zu/%zu", fill, "##############################",
-	        BAR_WIDTH - fill, "..............................", s->n_written, total);
+		BAR_WIDTH - fill, "..............................", s->n_written, total);
 	fflush(stderr);
 }
 
@@ -88,7 +88,7 @@ static int make_dirs(const char *dir)
 
 /* Checks the frame options. Returns RIG_EXIT_OK or a usage error (printed). */
 static int check_options(const struct rig_ctl *c, enum rig_split_format *out_format,
-                         size_t *out_fallback_total)
+			 size_t *out_fallback_total)
 {
 	const char *format = rig_ctl_opt(c, RIG_CTL_O_FORMAT);
 	const char *space = rig_ctl_opt(c, RIG_CTL_O_SPACE);
@@ -106,9 +106,10 @@ static int check_options(const struct rig_ctl *c, enum rig_split_format *out_for
 		const char *text = rig_ctl_opt(c, numbers[i]);
 		if (text && rig_args_double(&v[i], text) != 0)
 			return rig_ctl_usage("--%s '%s' is not a finite number",
-			                     c->opts[numbers[i]].name, text);
+					     c->opts[numbers[i]].name, text);
 	}
-	/* The server's own count (api/handlers/frame_range.c), for the bar until the stream says. */
+	/* The server's own count (api/handlers/frame_range.c), for the bar until the stream says.
+	 */
 	*out_fallback_total = 0;
 	if (rig_ctl_opt(c, RIG_CTL_O_FROM) && rig_ctl_opt(c, RIG_CTL_O_TO) && v[2] > 0 &&
 	    v[1] >= v[0])
@@ -128,8 +129,8 @@ static int print_summary(const struct rig_ctl *c, const struct rig_split *s, con
 		return RIG_EXIT_OK;
 	}
 	json_t *o =
-	    json_pack("{s:s, s:I, s:s, s:s}", "dir", dir, "frames", (json_int_t)s->n_written,
-	              "first", s->first_name, "last", s->last_name);
+		json_pack("{s:s, s:I, s:s, s:s}", "dir", dir, "frames", (json_int_t)s->n_written,
+			  "first", s->first_name, "last", s->last_name);
 	int rc = o ? rig_ctl_print_json(o) : rig_report_fail(stderr, RIG_CTL_PROG, "out of memory");
 	json_decref(o);
 	return rc;
@@ -145,7 +146,7 @@ int rig_ctl_frames(struct rig_ctl *c)
 		return rc;
 	if (make_dirs(dir) != 0)
 		return rig_report_fail(stderr, RIG_CTL_PROG, "cannot create the directory '%s': %s",
-		                       dir, strerror(errno));
+				       dir, strerror(errno));
 	progress.on = !rig_ctl_flag(c, RIG_CTL_O_NO_PROGRESS) && isatty(STDERR_FILENO);
 	struct rig_split split;
 	struct rig_http_resp resp;
@@ -183,7 +184,7 @@ int rig_ctl_frames(struct rig_ctl *c)
 	}
 	if (split.n_written)
 		fprintf(stderr, RIG_CTL_PROG ": %zu complete frame file%s kept in %s\n",
-		        split.n_written, split.n_written == 1 ? " is" : "s are", dir);
+			split.n_written, split.n_written == 1 ? " is" : "s are", dir);
 out:
 	rig_url_release(&u);
 	rig_http_resp_release(&resp);

@@ -40,7 +40,7 @@ static int print_lock(const json_t *l)
 	       json_integer_value(json_object_get(l, "ttlSeconds")));
 	rig_bytes_release(&layers);
 	return ferror(stdout) ? rig_report_fail(stderr, RIG_CTL_PROG, "cannot write the output")
-	                      : RIG_EXIT_OK;
+			      : RIG_EXIT_OK;
 }
 
 static void lock_cells(struct rig_table *t, json_t *l)
@@ -58,11 +58,11 @@ static void lock_cells(struct rig_table *t, json_t *l)
 }
 
 static const struct rig_ctl_list_view lock_view = {
-    "locks",
-    6,
-    {"lock", "fencing", "owner", "expires", "ttl", "layers"},
-    {0, 1, 0, 0, 1, 0},
-    lock_cells};
+	"locks",
+	6,
+	{"lock", "fencing", "owner", "expires", "ttl", "layers"},
+	{0, 1, 0, 0, 1, 0},
+	lock_cells};
 
 /* Sends method to target with body (may be NULL) and prints the lock that
  * comes back. */
@@ -70,7 +70,7 @@ static int call_lock(struct rig_ctl *c, const char *method, const char *target, 
 {
 	json_t *lock = NULL;
 	int rc = rig_ctl_call(c, method, target, body, rig_ctl_opt(c, RIG_CTL_O_IDEMPOTENCY_KEY),
-	                      NULL, &lock);
+			      NULL, &lock);
 	if (rc == RIG_EXIT_OK)
 		rc = c->format == RIG_CTL_TABLE ? print_lock(lock) : rig_ctl_print_json(lock);
 	json_decref(lock);
@@ -99,7 +99,7 @@ static int lock_body(json_t **out, struct rig_ctl *c)
 				json_decref(ids);
 				json_decref(body);
 				return rig_ctl_usage("layer id '%s' is not valid UTF-8",
-				                     c->args[i]);
+						     c->args[i]);
 			}
 			if (json_array_append_new(ids, id) != 0)
 				goto out_oom;
@@ -138,13 +138,13 @@ int rig_ctl_locks(struct rig_ctl *c)
 		break;
 	case RIG_CTL_LOCK_RELEASE:
 		rc = rig_ctl_call(c, "DELETE", rig_ctl_target(&u, "locks", c->args[0], NULL), NULL,
-		                  rig_ctl_opt(c, RIG_CTL_O_IDEMPOTENCY_KEY), NULL, &got);
+				  rig_ctl_opt(c, RIG_CTL_O_IDEMPOTENCY_KEY), NULL, &got);
 		if (rc == RIG_EXIT_OK)
 			rc = rig_ctl_print_object(c, got);
 		break;
 	default: /* RIG_CTL_LOCK_LIST: not paged; one answer */
 		rc = rig_ctl_list_pages(c, rig_ctl_target(&u, "shots", shot, "/locks"), &lock_view,
-		                        true);
+					true);
 		break;
 	}
 	json_decref(got);

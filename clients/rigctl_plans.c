@@ -44,7 +44,7 @@ static int print_plan(const json_t *p)
 		printf("receipt  %s\n", text(p, "receiptId", "-"));
 	rig_ctl_print_ops(json_object_get(p, "ops"));
 	return ferror(stdout) ? rig_report_fail(stderr, RIG_CTL_PROG, "cannot write the output")
-	                      : RIG_EXIT_OK;
+			      : RIG_EXIT_OK;
 }
 
 static int print_plan_as(const struct rig_ctl *c, const json_t *p)
@@ -65,11 +65,11 @@ static void plan_cells(struct rig_table *t, json_t *p)
 }
 
 static const struct rig_ctl_list_view plan_view = {
-    "plans",
-    8,
-    {"plan", "version", "status", "pinned to", "ops", "author", "updated", "title"},
-    {0, 1, 0, 1, 1, 0, 0, 0},
-    plan_cells};
+	"plans",
+	8,
+	{"plan", "version", "status", "pinned to", "ops", "author", "updated", "title"},
+	{0, 1, 0, 1, 1, 0, 0, 0},
+	plan_cells};
 
 /* Prints a validation result (table format): the verdict, then the receipt
  * it would produce or every error with its code, pointer and op index. */
@@ -78,8 +78,8 @@ static int print_validation(const json_t *v)
 	json_t *receipt = json_object_get(v, "receipt");
 	json_t *errors = json_object_get(v, "errors");
 	json_t *total = json_object_get(v, "errorCount");
-	size_t n_errors =
-	    json_is_integer(total) ? (size_t)json_integer_value(total) : json_array_size(errors);
+	size_t n_errors = json_is_integer(total) ? (size_t)json_integer_value(total)
+						 : json_array_size(errors);
 	bool ok = json_is_true(json_object_get(v, "ok"));
 	printf("plan     %s  version %" JSON_INTEGER_FORMAT "\n", text(v, "planId", "?"),
 	       json_integer_value(json_object_get(v, "planVersion")));
@@ -112,7 +112,7 @@ static int print_validation(const json_t *v)
 		printf("  (%zu errors in all; the first %zu are shown)\n", n_errors,
 		       json_array_size(errors));
 	return ferror(stdout) ? rig_report_fail(stderr, RIG_CTL_PROG, "cannot write the output")
-	                      : RIG_EXIT_OK;
+			      : RIG_EXIT_OK;
 }
 
 /* ============================ building bodies ============================ */
@@ -124,12 +124,12 @@ static int shot_version(struct rig_ctl *c, const char *shot, long long *out)
 	struct rig_url u;
 	json_t *s = NULL;
 	rig_url_init(&u);
-	int rc =
-	    rig_ctl_call(c, "GET", rig_ctl_target(&u, "shots", shot, NULL), NULL, NULL, NULL, &s);
+	int rc = rig_ctl_call(c, "GET", rig_ctl_target(&u, "shots", shot, NULL), NULL, NULL, NULL,
+			      &s);
 	json_t *v = json_object_get(s, "version");
 	if (rc == RIG_EXIT_OK && !json_is_integer(v))
 		rc = rig_report_fail(stderr, RIG_CTL_PROG, "shot '%s' came back without a version",
-		                     shot);
+				     shot);
 	if (rc == RIG_EXIT_OK)
 		*out = json_integer_value(v);
 	json_decref(s);
@@ -144,7 +144,7 @@ static int shot_version(struct rig_ctl *c, const char *shot, long long *out)
  * baseVersion is left out, which the server reads as none. Stores a new
  * object in *out; returns an exit code (failures printed). */
 static int content_body(json_t **out, struct rig_ctl *c, const json_t *file, const char *shot,
-                        const json_t *cur)
+			const json_t *cur)
 {
 	const char *title = rig_ctl_opt(c, RIG_CTL_O_TITLE);
 	long long base = -1;
@@ -153,7 +153,7 @@ static int content_body(json_t **out, struct rig_ctl *c, const json_t *file, con
 	if (rc != RIG_EXIT_OK)
 		return rc;
 	int n_pins =
-	    (base >= 0) + rig_ctl_flag(c, RIG_CTL_O_PIN) + rig_ctl_flag(c, RIG_CTL_O_UNPIN);
+		(base >= 0) + rig_ctl_flag(c, RIG_CTL_O_PIN) + rig_ctl_flag(c, RIG_CTL_O_UNPIN);
 	if (n_pins > 1)
 		return rig_ctl_usage("--base-version, --pin and --unpin exclude each other");
 	if (rig_ctl_flag(c, RIG_CTL_O_PIN) && (rc = shot_version(c, shot, &base)) != RIG_EXIT_OK)
@@ -162,13 +162,13 @@ static int content_body(json_t **out, struct rig_ctl *c, const json_t *file, con
 	if (!body)
 		return rig_report_fail(stderr, RIG_CTL_PROG, "out of memory");
 	json_t *t = title                            ? (title[0] ? json_string(title) : json_null())
-	            : json_object_get(file, "title") ? json_incref(json_object_get(file, "title"))
-	                                             : json_incref(json_object_get(cur, "title"));
+		    : json_object_get(file, "title") ? json_incref(json_object_get(file, "title"))
+						     : json_incref(json_object_get(cur, "title"));
 	json_t *b = base >= 0                          ? json_integer(base)
-	            : rig_ctl_flag(c, RIG_CTL_O_UNPIN) ? json_null()
-	            : json_object_get(file, "baseVersion")
-	                ? json_incref(json_object_get(file, "baseVersion"))
-	                : json_incref(json_object_get(cur, "baseVersion"));
+		    : rig_ctl_flag(c, RIG_CTL_O_UNPIN) ? json_null()
+		    : json_object_get(file, "baseVersion")
+			    ? json_incref(json_object_get(file, "baseVersion"))
+			    : json_incref(json_object_get(cur, "baseVersion"));
 	if (title && !t) {
 		json_decref(b);
 		json_decref(body);
@@ -205,7 +205,7 @@ static int plan_create(struct rig_ctl *c)
 		goto out;
 	}
 	rc = rig_ctl_call(c, "POST", rig_ctl_target(&u, "shots", shot, "/plans"), body,
-	                  rig_ctl_opt(c, RIG_CTL_O_IDEMPOTENCY_KEY), NULL, &plan);
+			  rig_ctl_opt(c, RIG_CTL_O_IDEMPOTENCY_KEY), NULL, &plan);
 	if (rc == RIG_EXIT_OK)
 		rc = print_plan_as(c, plan);
 out:
@@ -222,7 +222,7 @@ static int get_plan(struct rig_ctl *c, json_t **out)
 	struct rig_url u;
 	rig_url_init(&u);
 	int rc = rig_ctl_call(c, "GET", rig_ctl_target(&u, "plans", c->args[0], NULL), NULL, NULL,
-	                      NULL, out);
+			      NULL, out);
 	rig_url_release(&u);
 	return rc;
 }
@@ -251,7 +251,7 @@ static int plan_revise(struct rig_ctl *c)
 	if (rc != RIG_EXIT_OK)
 		goto out;
 	rc = rig_ctl_call(c, "PUT", rig_ctl_target(&u, "plans", c->args[0], NULL), body,
-	                  rig_ctl_opt(c, RIG_CTL_O_IDEMPOTENCY_KEY), if_match, &plan);
+			  rig_ctl_opt(c, RIG_CTL_O_IDEMPOTENCY_KEY), if_match, &plan);
 	if (rc == RIG_EXIT_OK)
 		rc = print_plan_as(c, plan);
 out:
@@ -279,10 +279,10 @@ static int plan_apply(struct rig_ctl *c)
 	if ((rc = rig_ctl_fence_opts(c, body)) != RIG_EXIT_OK)
 		goto out;
 	rc = rig_ctl_call(c, "POST", rig_ctl_target(&u, "plans", c->args[0], "/apply"), body,
-	                  rig_ctl_opt(c, RIG_CTL_O_IDEMPOTENCY_KEY), NULL, &receipt);
+			  rig_ctl_opt(c, RIG_CTL_O_IDEMPOTENCY_KEY), NULL, &receipt);
 	if (rc == RIG_EXIT_OK)
 		rc = c->format == RIG_CTL_TABLE ? rig_ctl_print_receipt(receipt)
-		                                : rig_ctl_print_json(receipt);
+						: rig_ctl_print_json(receipt);
 out:
 	json_decref(receipt);
 	json_decref(body);
@@ -298,7 +298,7 @@ static int plan_validate(struct rig_ctl *c)
 	struct rig_url u;
 	rig_url_init(&u);
 	int rc = rig_ctl_call(c, "POST", rig_ctl_target(&u, "plans", c->args[0], "/validate"), NULL,
-	                      NULL, NULL, &v);
+			      NULL, NULL, &v);
 	rig_url_release(&u);
 	if (rc != RIG_EXIT_OK)
 		return rc;
@@ -306,12 +306,12 @@ static int plan_validate(struct rig_ctl *c)
 	if (rc == RIG_EXIT_OK && !json_is_true(json_object_get(v, "ok"))) {
 		json_t *total = json_object_get(v, "errorCount");
 		size_t n = json_is_integer(total) ? (size_t)json_integer_value(total)
-		                                  : json_array_size(json_object_get(v, "errors"));
+						  : json_array_size(json_object_get(v, "errors"));
 		rc = RIG_EXIT_FAIL;
 		if (c->format != RIG_CTL_TABLE)
 			rig_report_fail(stderr, RIG_CTL_PROG,
-			                "plan '%s' would not apply: %zu error%s", c->args[0], n,
-			                n == 1 ? "" : "s");
+					"plan '%s' would not apply: %zu error%s", c->args[0], n,
+					n == 1 ? "" : "s");
 	}
 	json_decref(v);
 	return rc;
@@ -337,7 +337,7 @@ int rig_ctl_plans(struct rig_ctl *c)
 			return rig_ctl_usage("--shot is required");
 		rig_url_init(&u);
 		rc = rig_ctl_list_pages(c, rig_ctl_target(&u, "shots", shot, "/plans"), &plan_view,
-		                        rig_ctl_flag(c, RIG_CTL_O_ALL));
+					rig_ctl_flag(c, RIG_CTL_O_ALL));
 		rig_url_release(&u);
 		return rc;
 	case RIG_CTL_PLAN_SHOW:
@@ -349,7 +349,7 @@ int rig_ctl_plans(struct rig_ctl *c)
 	default: /* RIG_CTL_PLAN_DELETE */
 		rig_url_init(&u);
 		rc = rig_ctl_call(c, "DELETE", rig_ctl_target(&u, "plans", c->args[0], NULL), NULL,
-		                  rig_ctl_opt(c, RIG_CTL_O_IDEMPOTENCY_KEY), NULL, &got);
+				  rig_ctl_opt(c, RIG_CTL_O_IDEMPOTENCY_KEY), NULL, &got);
 		rig_url_release(&u);
 		if (rc == RIG_EXIT_OK)
 			rc = rig_ctl_print_object(c, got);

@@ -22,15 +22,15 @@ static void project_cells(struct rig_table *t, json_t *p)
 }
 
 static const struct rig_ctl_list_view project_view = {
-    "projects", 3, {"project", "name", "created"}, {0}, project_cells};
+	"projects", 3, {"project", "name", "created"}, {0}, project_cells};
 
 /* Runs one request and prints the object it answers. */
 static int call_and_print(struct rig_ctl *c, const char *method, const char *tgt,
-                          const json_t *body, const char *if_match)
+			  const json_t *body, const char *if_match)
 {
 	json_t *out = NULL;
 	int rc = rig_ctl_call(c, method, tgt, body, rig_ctl_opt(c, RIG_CTL_O_IDEMPOTENCY_KEY),
-	                      if_match, &out);
+			      if_match, &out);
 	if (rc == RIG_EXIT_OK)
 		rc = rig_ctl_print_object(c, out);
 	json_decref(out);
@@ -51,18 +51,18 @@ int rig_ctl_projects(struct rig_ctl *c)
 		body = json_pack("{s:s}", "name", c->args[0]);
 		if (body && rig_ctl_opt(c, RIG_CTL_O_ID))
 			json_object_set_new(body, "projectId",
-			                    json_string(rig_ctl_opt(c, RIG_CTL_O_ID)));
+					    json_string(rig_ctl_opt(c, RIG_CTL_O_ID)));
 		rc = body ? call_and_print(c, "POST", rig_ctl_target(&u, "projects", NULL, NULL),
-		                           body, NULL)
-		          : rig_report_fail(stderr, RIG_CTL_PROG, "out of memory");
+					   body, NULL)
+			  : rig_report_fail(stderr, RIG_CTL_PROG, "out of memory");
 		break;
 	case RIG_CTL_PROJECTS_SHOW:
 		rc = call_and_print(c, "GET", rig_ctl_target(&u, "projects", c->args[0], NULL),
-		                    NULL, NULL);
+				    NULL, NULL);
 		break;
 	default:
 		rc = call_and_print(c, "DELETE", rig_ctl_target(&u, "projects", c->args[0], NULL),
-		                    NULL, NULL);
+				    NULL, NULL);
 		break;
 	}
 	rig_url_release(&u);
@@ -86,11 +86,11 @@ static void shot_cells(struct rig_table *t, json_t *s)
 }
 
 static const struct rig_ctl_list_view shot_view = {
-    "shots",
-    6,
-    {"shot", "name", "fps", "frames", "version", "created"},
-    {0, 0, 1, 1, 1, 0},
-    shot_cells};
+	"shots",
+	6,
+	{"shot", "name", "fps", "frames", "version", "created"},
+	{0, 0, 1, 1, 1, 0},
+	shot_cells};
 
 /* The body of shots create, or NULL with a usage error printed (*rc set). */
 static json_t *shot_body(struct rig_ctl *c, int *rc)
@@ -99,8 +99,8 @@ static json_t *shot_body(struct rig_ctl *c, int *rc)
 		enum rig_ctl_opt opt;
 		const char *field;
 	} numbers[] = {{RIG_CTL_O_FPS, "fps"},
-	               {RIG_CTL_O_FRAME_START, "frameStart"},
-	               {RIG_CTL_O_FRAME_END, "frameEnd"}};
+		       {RIG_CTL_O_FRAME_START, "frameStart"},
+		       {RIG_CTL_O_FRAME_END, "frameEnd"}};
 	json_t *body = json_pack("{s:s}", "name", c->args[0]);
 	if (!body) {
 		*rc = rig_report_fail(stderr, RIG_CTL_PROG, "out of memory");
@@ -115,7 +115,7 @@ static json_t *shot_body(struct rig_ctl *c, int *rc)
 			continue;
 		if (rig_args_double(&v, text) != 0) {
 			*rc = rig_ctl_usage("--%s '%s' is not a finite number",
-			                    c->opts[numbers[i].opt].name, text);
+					    c->opts[numbers[i].opt].name, text);
 			json_decref(body);
 			return NULL;
 		}
@@ -130,7 +130,7 @@ static int shot_show(struct rig_ctl *c)
 	json_t *shot = NULL;
 	rig_url_init(&u);
 	int rc = rig_ctl_call(c, "GET", rig_ctl_target(&u, "shots", c->args[0], NULL), NULL, NULL,
-	                      NULL, &shot);
+			      NULL, &shot);
 	rig_url_release(&u);
 	if (rc != RIG_EXIT_OK)
 		return rc;
@@ -166,21 +166,21 @@ int rig_ctl_shots(struct rig_ctl *c)
 	switch (c->cmd) {
 	case RIG_CTL_SHOTS_LIST:
 		rc = rig_ctl_list_pages(c, rig_ctl_target(&u, "projects", project, "/shots"),
-		                        &shot_view, true);
+					&shot_view, true);
 		break;
 	case RIG_CTL_SHOTS_CREATE:
 		body = shot_body(c, &rc);
 		if (body)
 			rc = call_and_print(c, "POST",
-			                    rig_ctl_target(&u, "projects", project, "/shots"), body,
-			                    NULL);
+					    rig_ctl_target(&u, "projects", project, "/shots"), body,
+					    NULL);
 		break;
 	case RIG_CTL_SHOTS_SHOW:
 		rc = shot_show(c);
 		break;
 	default:
 		rc = call_and_print(c, "DELETE", rig_ctl_target(&u, "shots", c->args[0], NULL),
-		                    NULL, v ? if_match : NULL);
+				    NULL, v ? if_match : NULL);
 		break;
 	}
 	rig_url_release(&u);
@@ -201,12 +201,12 @@ static void describe_layer(struct rig_bytes *b, json_t *l)
 	rig_bytes_printf(b, "%s  (%s", id ? id : "?", kind ? kind : "?");
 	if (json_is_object(binding))
 		rig_bytes_printf(b,
-		                 ", %s: %" JSON_INTEGER_FORMAT " vertices, %" JSON_INTEGER_FORMAT
-		                 " triangles, %" JSON_INTEGER_FORMAT " joints",
-		                 json_string_value(json_object_get(binding, "kind")),
-		                 json_integer_value(json_object_get(binding, "vertexCount")),
-		                 json_integer_value(json_object_get(binding, "triangleCount")),
-		                 json_integer_value(json_object_get(binding, "jointCount")));
+				 ", %s: %" JSON_INTEGER_FORMAT " vertices, %" JSON_INTEGER_FORMAT
+				 " triangles, %" JSON_INTEGER_FORMAT " joints",
+				 json_string_value(json_object_get(binding, "kind")),
+				 json_integer_value(json_object_get(binding, "vertexCount")),
+				 json_integer_value(json_object_get(binding, "triangleCount")),
+				 json_integer_value(json_object_get(binding, "jointCount")));
 	if (keys)
 		rig_bytes_printf(b, ", %" JSON_INTEGER_FORMAT " key%s", keys, keys == 1 ? "" : "s");
 	rig_bytes_puts(b, ")");
@@ -232,7 +232,7 @@ static bool is_last_sibling(const json_t *layers, size_t i)
 			json_t *children = json_object_get(p, "children");
 			size_t n = json_array_size(children);
 			const char *last =
-			    json_string_value(json_array_get(children, n ? n - 1 : 0));
+				json_string_value(json_array_get(children, n ? n - 1 : 0));
 			return !last || strcmp(last, id) == 0;
 		}
 	}
@@ -262,7 +262,7 @@ int rig_ctl_print_tree(const json_t *layers)
 	}
 	rig_bytes_release(&line);
 	return ferror(stdout) ? rig_report_fail(stderr, RIG_CTL_PROG, "cannot write the output")
-	                      : RIG_EXIT_OK;
+			      : RIG_EXIT_OK;
 }
 
 /* One layer in table form: its fields, then its keys channel by channel. */
@@ -335,24 +335,24 @@ static void receipt_cells(struct rig_table *t, json_t *r)
 	rig_bytes_init(&b);
 	rig_ctl_cell(t, r, "receiptId");
 	rig_table_cellf(t, "%" JSON_INTEGER_FORMAT "→%" JSON_INTEGER_FORMAT,
-	                json_integer_value(json_object_get(r, "fromVersion")),
-	                json_integer_value(json_object_get(r, "toVersion")));
+			json_integer_value(json_object_get(r, "fromVersion")),
+			json_integer_value(json_object_get(r, "toVersion")));
 	rig_ctl_cell(t, r, "actor");
 	rig_ctl_cell(t, r, "appliedAt");
 	rig_table_cellf(t, "%zu", json_array_size(json_object_get(r, "ops")));
 	for (size_t i = 0; i < json_array_size(changed); i++)
 		rig_bytes_printf(&b, "%s%s", i ? ", " : "",
-		                 json_string_value(json_array_get(changed, i)));
+				 json_string_value(json_array_get(changed, i)));
 	rig_table_cell(t, b.data ? b.data : "");
 	rig_bytes_release(&b);
 }
 
 static const struct rig_ctl_list_view receipt_view = {
-    "receipts",
-    6,
-    {"receipt", "version", "actor", "applied", "ops", "changed layers"},
-    {0, 1, 0, 0, 1, 0},
-    receipt_cells};
+	"receipts",
+	6,
+	{"receipt", "version", "actor", "applied", "ops", "changed layers"},
+	{0, 1, 0, 0, 1, 0},
+	receipt_cells};
 
 int rig_ctl_receipts(struct rig_ctl *c)
 {
@@ -369,14 +369,14 @@ int rig_ctl_receipts(struct rig_ctl *c)
 		/* One receipt by id. */
 		json_t *r = NULL;
 		rc = rig_ctl_call(c, "GET", rig_ctl_target(&u, "receipts", c->args[0], NULL), NULL,
-		                  NULL, NULL, &r);
+				  NULL, NULL, &r);
 		if (rc == RIG_EXIT_OK)
 			rc = c->format == RIG_CTL_TABLE ? rig_ctl_print_receipt(r)
-			                                : rig_ctl_print_json(r);
+							: rig_ctl_print_json(r);
 		json_decref(r);
 	} else {
 		rc = rig_ctl_list_pages(c, rig_ctl_target(&u, "shots", shot, "/receipts"),
-		                        &receipt_view, rig_ctl_flag(c, RIG_CTL_O_ALL));
+					&receipt_view, rig_ctl_flag(c, RIG_CTL_O_ALL));
 	}
 	rig_url_release(&u);
 	return rc;

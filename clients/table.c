@@ -5,7 +5,7 @@
 #include <string.h>
 
 void rig_table_init(struct rig_table *t, size_t n_cols, const char *const *headers,
-                    const bool *right)
+		    const bool *right)
 {
 	memset(t, 0, sizeof *t);
 	t->n_cols = n_cols < RIG_TABLE_MAX_COLS ? n_cols : RIG_TABLE_MAX_COLS;

@@ -28,7 +28,7 @@ struct rig_table {
  * headers; right[c] right-aligns column c, right may be NULL. Borrows the
  * header strings. Release with rig_table_release. */
 void rig_table_init(struct rig_table *t, size_t n_cols, const char *const *headers,
-                    const bool *right);
+		    const bool *right);
 
 /* Frees the pending cells. Safe to call twice. */
 void rig_table_release(struct rig_table *t);
@@ -39,7 +39,7 @@ int rig_table_cell(struct rig_table *t, const char *text);
 
 /* Adds a cell printed from a format. Returns 0 or -1 as rig_table_cell. */
 int rig_table_cellf(struct rig_table *t, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
+	__attribute__((format(printf, 2, 3)));
 
 /* Prints the pending complete rows to f (after the header, the first time)
  * and forgets them. Returns 0, or -1 when a write fails. */

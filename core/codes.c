@@ -12,11 +12,10 @@ struct code_row {
 	const char *fix;
 };
 
-static const struct code_row rows[RIG_CODE_COUNT] = {
-	[RIG_OK] = {"OK", 200, false, "OK", "", ""},
-#define RIG_CODE_ROW(name, status, retryable, title, rule, fix) \
+static const struct code_row rows[RIG_CODE_COUNT] = {[RIG_OK] = {"OK", 200, false, "OK", "", ""},
+#define RIG_CODE_ROW(name, status, retryable, title, rule, fix)                                    \
 	[RIG_##name] = {#name, status, retryable, title, rule, fix},
-	RIG_CODES(RIG_CODE_ROW)
+						     RIG_CODES(RIG_CODE_ROW)
 #undef RIG_CODE_ROW
 };
 
@@ -27,12 +26,30 @@ static const struct code_row *row(enum rig_code code)
 	return &rows[code];
 }
 
-const char *rig_code_name(enum rig_code code) { return row(code)->name; }
-int rig_code_status(enum rig_code code) { return row(code)->status; }
-bool rig_code_retryable(enum rig_code code) { return row(code)->retryable; }
-const char *rig_code_title(enum rig_code code) { return row(code)->title; }
-const char *rig_code_rule(enum rig_code code) { return row(code)->rule; }
-const char *rig_code_fix(enum rig_code code) { return row(code)->fix; }
+const char *rig_code_name(enum rig_code code)
+{
+	return row(code)->name;
+}
+int rig_code_status(enum rig_code code)
+{
+	return row(code)->status;
+}
+bool rig_code_retryable(enum rig_code code)
+{
+	return row(code)->retryable;
+}
+const char *rig_code_title(enum rig_code code)
+{
+	return row(code)->title;
+}
+const char *rig_code_rule(enum rig_code code)
+{
+	return row(code)->rule;
+}
+const char *rig_code_fix(enum rig_code code)
+{
+	return row(code)->fix;
+}
 
 enum rig_code rig_code_from_name(const char *name)
 {

@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* clang-format off */
 #define RIG_CODES(X)                                                                              \
 	X(MESH_GEOMETRY, 422, false, "Invalid mesh geometry",                                         \
 	  "A mesh has between 3 and 1,048,576 source vertices, every coordinate is a finite number, " \
@@ -224,16 +225,18 @@
 	X(INTERNAL, 500, true, "Internal error",                                                      \
 	  "The server did not finish the request because of a fault on its side.",                   \
 	  "Retry; if it persists, report the requestId from the response.")
+/* clang-format on */
 
 enum rig_code {
 	RIG_OK = 0,
 #define RIG_CODE_ENUM(name, status, retryable, title, rule, fix) RIG_##name,
 	RIG_CODES(RIG_CODE_ENUM)
 #undef RIG_CODE_ENUM
-	RIG_CODE_COUNT
+		RIG_CODE_COUNT
 };
 
-/* The stable code string ("SKIN_WEIGHTS"); "OK" for RIG_OK, "INTERNAL" for an out-of-range value. */
+/* The stable code string ("SKIN_WEIGHTS"); "OK" for RIG_OK, "INTERNAL" for an out-of-range value.
+ */
 const char *rig_code_name(enum rig_code code);
 
 /* The HTTP status the code answers with by default (200 for RIG_OK). */

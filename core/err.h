@@ -71,8 +71,8 @@ struct rig_err {
 
 struct rig_errs {
 	struct rig_err items[RIG_ERRS_KEEP];
-	size_t count; /* entries kept in items */
-	size_t total; /* every violation found, kept or not */
+	size_t count;            /* entries kept in items */
+	size_t total;            /* every violation found, kept or not */
 	struct rig_err overflow; /* scratch entry handed out past RIG_ERRS_KEEP */
 };
 
@@ -101,7 +101,10 @@ struct rig_err *rig_errs_add(struct rig_errs *errs, enum rig_code code, const ch
 void rig_err_extra(struct rig_err *e, const char *name, const char *value);
 
 /* True when at least one violation was recorded. */
-static inline bool rig_errs_any(const struct rig_errs *errs) { return errs->total > 0; }
+static inline bool rig_errs_any(const struct rig_errs *errs)
+{
+	return errs->total > 0;
+}
 
 /* Sets op_index on every kept entry that has none, and prefixes their pointers
  * with prefix (e.g. "/ops/3"). Used by the batch pipeline after an op fails. */

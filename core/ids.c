@@ -15,12 +15,15 @@ bool rig_id_is_valid_n(const char *s, size_t len)
 		return false;
 	for (size_t i = 0; i < len; i++) {
 		char c = s[i];
-		bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-			  c == '_' || c == '.' || c == ':' || c == '-';
+		bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+			  (c >= '0' && c <= '9') || c == '_' || c == '.' || c == ':' || c == '-';
 		if (!ok)
 			return false;
 	}
 	return true;
 }
 
-bool rig_id_is_valid(const char *s) { return rig_id_is_valid_n(s, strlen(s)); }
+bool rig_id_is_valid(const char *s)
+{
+	return rig_id_is_valid_n(s, strlen(s));
+}

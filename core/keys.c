@@ -86,11 +86,13 @@ int rig_key_check(const struct rig_key *key, struct rig_errs *errs)
 {
 	size_t before = errs->total;
 	if (!isfinite(key->frame)) {
-		struct rig_err *e = rig_errs_add(errs, RIG_OP_INVALID, "key frame is not a finite number");
+		struct rig_err *e =
+			rig_errs_add(errs, RIG_OP_INVALID, "key frame is not a finite number");
 		rig_strlcpy(e->pointer, "/frame", sizeof e->pointer);
 	}
 	if (!isfinite(key->value)) {
-		struct rig_err *e = rig_errs_add(errs, RIG_OP_INVALID, "key value is not a finite number");
+		struct rig_err *e =
+			rig_errs_add(errs, RIG_OP_INVALID, "key value is not a finite number");
 		rig_strlcpy(e->pointer, "/value", sizeof e->pointer);
 	}
 	if ((unsigned)key->interp >= N_INTERPS) {
@@ -134,9 +136,15 @@ static struct cubic cubic_of(double p1, double p2)
 	return c;
 }
 
-static double cubic_at(struct cubic c, double s) { return ((c.k3 * s + c.k2) * s + c.k1) * s; }
+static double cubic_at(struct cubic c, double s)
+{
+	return ((c.k3 * s + c.k2) * s + c.k1) * s;
+}
 
-static double cubic_slope(struct cubic c, double s) { return (3 * c.k3 * s + 2 * c.k2) * s + c.k1; }
+static double cubic_slope(struct cubic c, double s)
+{
+	return (3 * c.k3 * s + 2 * c.k2) * s + c.k1;
+}
 
 /* Solves x(s) = t on [0, 1] with exactly RIG_BEZIER_ITERATIONS steps. With x1
  * and x2 in [0, 1] x(s) is non-decreasing, so [lo, hi] always brackets the root;

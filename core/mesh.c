@@ -25,7 +25,6 @@
 /* Triangles ahead of the deformed-mesh loop to prefetch. */
 #define PREFETCH_AHEAD 128
 
-
 /* 2A of triangle (a, b, c); inlined in the loops (the public wrapper is not). */
 static inline double area2(const double *xy, uint32_t a, uint32_t b, uint32_t c)
 {
@@ -67,8 +66,9 @@ static double check_vertices(const double *xy, size_t n_verts, struct rig_errs *
 	double min_x = INFINITY, min_y = INFINITY, max_x = -INFINITY, max_y = -INFINITY;
 	for (size_t v = 0; v < n_verts; v++) {
 		if (!vertex_is_finite(xy, v)) {
-			struct rig_err *e = rig_errs_add(errs, RIG_MESH_GEOMETRY,
-							 "vertex %zu has a non-finite coordinate", v);
+			struct rig_err *e =
+				rig_errs_add(errs, RIG_MESH_GEOMETRY,
+					     "vertex %zu has a non-finite coordinate", v);
 			e->vertex_index = (long)v;
 			snprintf(e->pointer, sizeof e->pointer, "/source/%zu", v);
 			continue;
@@ -104,17 +104,18 @@ int rig_mesh_check_source(const double *xy, size_t n_verts, const uint32_t *tris
 			if (i[k] >= n_verts)
 				bad = k;
 		if (bad >= 0) {
-			struct rig_err *e = rig_errs_add(
-				errs, RIG_MESH_TOPOLOGY, "triangle %zu index %d is %u, outside [0, %zu)",
-				t, bad, (unsigned)i[bad], n_verts);
+			struct rig_err *e =
+				rig_errs_add(errs, RIG_MESH_TOPOLOGY,
+					     "triangle %zu index %d is %u, outside [0, %zu)", t,
+					     bad, (unsigned)i[bad], n_verts);
 			set_triangle(e, t);
 			continue;
 		}
 		if (i[0] == i[1] || i[1] == i[2] || i[0] == i[2]) {
 			uint32_t rep = i[0] == i[1] || i[0] == i[2] ? i[0] : i[1];
-			struct rig_err *e = rig_errs_add(errs, RIG_MESH_TOPOLOGY,
-							 "triangle %zu repeats vertex %u", t,
-							 (unsigned)rep);
+			struct rig_err *e =
+				rig_errs_add(errs, RIG_MESH_TOPOLOGY,
+					     "triangle %zu repeats vertex %u", t, (unsigned)rep);
 			set_triangle(e, t);
 			continue;
 		}
@@ -146,8 +147,8 @@ static long first_triangle_with(const uint32_t *tris, size_t n_tris, size_t v)
 
 /* The slow path, taken only when some vertex is not finite: one MESH_GEOMETRY
  * per bad vertex, naming (for the entries kept) the first triangle using it. */
-static void report_vertices(const double *dst, size_t n_verts, const uint32_t *tris,
-			    size_t n_tris, struct rig_errs *errs)
+static void report_vertices(const double *dst, size_t n_verts, const uint32_t *tris, size_t n_tris,
+			    struct rig_errs *errs)
 {
 	for (size_t v = 0; v < n_verts; v++) {
 		if (vertex_is_finite(dst, v))

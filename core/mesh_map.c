@@ -36,8 +36,9 @@ struct rig_mesh_site rig_mesh_locate(const double *src, const uint32_t *tris, si
 		barycentric(w, a, b, c, x, y, area2);
 		if (w[0] >= 0 && w[1] >= 0 && w[2] >= 0)
 			return (struct rig_mesh_site){(uint32_t)t, {w[0], w[1], w[2]}};
-		double d2 = fmin(segment_distance2(a, b, x, y),
-				 fmin(segment_distance2(b, c, x, y), segment_distance2(c, a, x, y)));
+		double d2 =
+			fmin(segment_distance2(a, b, x, y),
+			     fmin(segment_distance2(b, c, x, y), segment_distance2(c, a, x, y)));
 		if (d2 < best_d2) {
 			best_d2 = d2;
 			best = (struct rig_mesh_site){(uint32_t)t, {w[0], w[1], w[2]}};
@@ -50,7 +51,8 @@ void rig_mesh_map_points(double *xy, size_t n, const double *src, const double *
 			 const uint32_t *tris, size_t n_tris)
 {
 	for (size_t i = 0; i < n; i++) {
-		struct rig_mesh_site s = rig_mesh_locate(src, tris, n_tris, xy[2 * i], xy[2 * i + 1]);
+		struct rig_mesh_site s =
+			rig_mesh_locate(src, tris, n_tris, xy[2 * i], xy[2 * i + 1]);
 		const uint32_t *t = &tris[3 * s.triangle];
 		double x = 0, y = 0;
 		for (int k = 0; k < 3; k++) {

@@ -169,14 +169,14 @@ struct path_memo {
 struct inverse_memo {
 	uint64_t gen; /* an entry of another generation is a free slot */
 	long mesh, top;
-	bool is_ok;   /* P(C→M) was safely invertible */
+	bool is_ok; /* P(C→M) was safely invertible */
 	struct rig_affine inv;
 };
 
 struct rig_resolver {
 	struct rig_scene scene;
-	uint64_t gen;        /* memo generation, one per frame evaluated */
-	uint64_t frame_bits; /* the frame of gen, compared bit for bit */
+	uint64_t gen;              /* memo generation, one per frame evaluated */
+	uint64_t frame_bits;       /* the frame of gen, compared bit for bit */
 	struct local_memo *locals; /* per layer */
 	struct path_memo *paths;   /* per layer */
 	long *chain;               /* per layer: scratch for path walks */
@@ -291,7 +291,8 @@ struct rig_affine rig_resolver_path(struct rig_resolver *r, long ancestor, long 
 static size_t inverse_slot(const struct inverse_memo *table, size_t cap, uint64_t gen, long mesh,
 			   long top)
 {
-	uint64_t h = (uint64_t)mesh * 0x9E3779B97F4A7C15u ^ (uint64_t)(top + 1) * 0xC2B2AE3D27D4EB4Fu;
+	uint64_t h =
+		(uint64_t)mesh * 0x9E3779B97F4A7C15u ^ (uint64_t)(top + 1) * 0xC2B2AE3D27D4EB4Fu;
 	size_t i = (size_t)(h >> 17) & (cap - 1);
 	while (table[i].gen == gen && !(table[i].mesh == mesh && table[i].top == top))
 		i = (i + 1) & (cap - 1);

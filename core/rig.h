@@ -33,10 +33,10 @@ struct rig_layer {
 	long parent; /* index in the scene, RIG_NO_LAYER at the shot root */
 	struct rig_transform statics;
 	struct rig_keys keys[RIG_CH_COUNT];
-	double time_offset; /* local frame = shot frame − time_offset */
-	bool deformed;      /* has a binding (of any kind) */
+	double time_offset;          /* local frame = shot frame − time_offset */
+	bool deformed;               /* has a binding (of any kind) */
 	const struct rig_skin *skin; /* borrowed; NULL unless the binding is a checked skin */
-	const long *joint_layers;    /* per skin joint: its layer's index, RIG_NO_LAYER if missing */
+	const long *joint_layers; /* per skin joint: its layer's index, RIG_NO_LAYER if missing */
 };
 
 /* Borrowed view of a shot; parents must form a forest (no cycles). */

@@ -20,21 +20,21 @@
 #include <string.h>
 
 #include "core/ids.h"
-#include "core/rig_limits.h"
 #include "core/mesh.h"
 #include "core/prefetch.h"
+#include "core/rig_limits.h"
 
 /* The kernel's indices are one byte wide. */
 _Static_assert(RIG_MAX_JOINTS <= 256, "joint indices must fit in uint8_t");
 
 struct rig_skin {
-	struct rig_skin_def def;         /* the snapshot, weights normalised */
-	struct rig_affine *inv_binds;    /* inverse(bind) per joint */
-	uint16_t *id_order;              /* joint indices sorted by id, for pose lookup */
-	uint8_t *k_joints;               /* per influence, in def order */
-	double *k_weights;               /* per influence, in def order */
-	size_t uniform_count;            /* influences per vertex when all equal, else 0 */
-	double *src_area2;               /* twice each source triangle's signed area */
+	struct rig_skin_def def;      /* the snapshot, weights normalised */
+	struct rig_affine *inv_binds; /* inverse(bind) per joint */
+	uint16_t *id_order;           /* joint indices sorted by id, for pose lookup */
+	uint8_t *k_joints;            /* per influence, in def order */
+	double *k_weights;            /* per influence, in def order */
+	size_t uniform_count;         /* influences per vertex when all equal, else 0 */
+	double *src_area2;            /* twice each source triangle's signed area */
 };
 
 /* ------------------------------------------------------------------------ */
@@ -70,12 +70,13 @@ int rig_skin_def_copy(struct rig_skin_def *out, const struct rig_skin_def *src)
 	void *p[5] = {NULL, NULL, NULL, NULL, NULL};
 	is_ok = is_ok && dup_array(&p[0], src->source, 2 * src->n_verts, sizeof(double));
 	is_ok = is_ok && dup_array(&p[1], src->triangles, 3 * src->n_tris, sizeof(uint32_t));
-	is_ok = is_ok && dup_array(&p[2], src->joints, src->n_joints, sizeof(struct rig_skin_joint));
-	is_ok = is_ok && dup_array(&p[3], src->weight_offsets,
-				   src->weight_offsets ? src->n_weight_lists + 1 : 0,
-				   sizeof(uint32_t));
-	is_ok = is_ok && dup_array(&p[4], src->influences, n_infl,
-				   sizeof(struct rig_skin_influence));
+	is_ok = is_ok &&
+		dup_array(&p[2], src->joints, src->n_joints, sizeof(struct rig_skin_joint));
+	is_ok = is_ok &&
+		dup_array(&p[3], src->weight_offsets,
+			  src->weight_offsets ? src->n_weight_lists + 1 : 0, sizeof(uint32_t));
+	is_ok = is_ok &&
+		dup_array(&p[4], src->influences, n_infl, sizeof(struct rig_skin_influence));
 	d.source = p[0];
 	d.triangles = p[1];
 	d.joints = p[2];
@@ -146,8 +147,9 @@ static bool check_list(double *out_sum, const struct rig_skin_influence *list, s
 {
 	size_t before = errs->total;
 	if (n < RIG_MIN_INFLUENCES)
-		at_influence(rig_errs_add(errs, RIG_SKIN_WEIGHTS, "vertex %zu has no influences", v),
-			     v, RIG_NO_INDEX);
+		at_influence(
+			rig_errs_add(errs, RIG_SKIN_WEIGHTS, "vertex %zu has no influences", v), v,
+			RIG_NO_INDEX);
 	if (n > RIG_MAX_INFLUENCES)
 		at_influence(rig_errs_add(errs, RIG_SKIN_WEIGHTS,
 					  "vertex %zu has %zu influences, more than %d", v, n,
@@ -158,18 +160,20 @@ static bool check_list(double *out_sum, const struct rig_skin_influence *list, s
 		uint32_t j = list[k].joint;
 		double w = list[k].weight;
 		if (j >= n_joints) {
-			at_influence(rig_errs_add(errs, RIG_SKIN_WEIGHTS,
-						  "vertex %zu influence %zu names no joint of the skin",
-						  v, k),
-				     v, (long)k);
+			at_influence(
+				rig_errs_add(errs, RIG_SKIN_WEIGHTS,
+					     "vertex %zu influence %zu names no joint of the skin",
+					     v, k),
+				v, (long)k);
 		} else if (n <= RIG_MAX_INFLUENCES) {
 			for (size_t i = 0; i < k; i++) {
 				if (list[i].joint != j)
 					continue;
-				struct rig_err *e = rig_errs_add(
-					errs, RIG_SKIN_WEIGHTS,
-					"vertex %zu lists joint '%s' twice (influences %zu and %zu)",
-					v, joints ? joints[j].id : "?", i, k);
+				struct rig_err *e =
+					rig_errs_add(errs, RIG_SKIN_WEIGHTS,
+						     "vertex %zu lists joint '%s' twice "
+						     "(influences %zu and %zu)",
+						     v, joints ? joints[j].id : "?", i, k);
 				at_influence(e, v, (long)k);
 				e->joint_index = (long)j;
 				if (joints)
@@ -179,11 +183,12 @@ static bool check_list(double *out_sum, const struct rig_skin_influence *list, s
 		}
 		if (!(isfinite(w) && w > 0)) {
 			is_weights_ok = false;
-			at_influence(rig_errs_add(errs, RIG_SKIN_WEIGHTS,
-						  "vertex %zu influence %zu has weight %.17g, not a "
-						  "finite number > 0",
-						  v, k, w),
-				     v, (long)k);
+			at_influence(
+				rig_errs_add(errs, RIG_SKIN_WEIGHTS,
+					     "vertex %zu influence %zu has weight %.17g, not a "
+					     "finite number > 0",
+					     v, k, w),
+				v, (long)k);
 		}
 	}
 	if (is_weights_ok && n > 0) {
@@ -240,9 +245,9 @@ static void check_joints(const struct rig_skin_def *def, struct rig_errs *errs)
 {
 	size_t n = def->n_joints;
 	if (n < RIG_MIN_JOINTS || n > RIG_MAX_JOINTS) {
-		struct rig_err *e = rig_errs_add(errs, RIG_SKIN_JOINTS,
-						 "skin has %zu joints, outside [%d, %d]", n,
-						 RIG_MIN_JOINTS, RIG_MAX_JOINTS);
+		struct rig_err *e =
+			rig_errs_add(errs, RIG_SKIN_JOINTS, "skin has %zu joints, outside [%d, %d]",
+				     n, RIG_MIN_JOINTS, RIG_MAX_JOINTS);
 		rig_strlcpy(e->pointer, "/joints", sizeof e->pointer);
 	}
 	for (size_t j = 0; j < n; j++) {
@@ -277,9 +282,9 @@ int rig_skin_check_def(const struct rig_skin_def *def, struct rig_errs *errs)
 	rig_mesh_check_source(def->source, def->n_verts, def->triangles, def->n_tris, errs);
 	check_joints(def, errs);
 	if (def->n_weight_lists != def->n_verts) {
-		struct rig_err *e = rig_errs_add(errs, RIG_SKIN_WEIGHTS,
-						 "%zu weight lists for %zu vertices",
-						 def->n_weight_lists, def->n_verts);
+		struct rig_err *e =
+			rig_errs_add(errs, RIG_SKIN_WEIGHTS, "%zu weight lists for %zu vertices",
+				     def->n_weight_lists, def->n_verts);
 		rig_strlcpy(e->pointer, "/weights", sizeof e->pointer);
 	}
 	for (size_t v = 0; v < def->n_weight_lists; v++) {
@@ -392,7 +397,8 @@ static bool structurally_sound(const struct rig_skin_def *d)
 		if (to <= from || to - from > RIG_MAX_INFLUENCES)
 			return false;
 		for (uint32_t k = from; k < to; k++)
-			if (d->influences[k].joint >= d->n_joints || !isfinite(d->influences[k].weight))
+			if (d->influences[k].joint >= d->n_joints ||
+			    !isfinite(d->influences[k].weight))
 				return false;
 	}
 	for (size_t i = 0; i < 2 * d->n_verts; i++)
@@ -436,7 +442,8 @@ size_t rig_skin_bytes(const struct rig_skin *skin)
 	size_t n_infl = d->weight_offsets[d->n_verts];
 	return sizeof *skin + d->n_verts * 2 * sizeof *d->source +
 	       d->n_tris * (3 * sizeof *d->triangles + sizeof *skin->src_area2) +
-	       d->n_joints * (sizeof *d->joints + sizeof *skin->inv_binds + sizeof *skin->id_order) +
+	       d->n_joints *
+		       (sizeof *d->joints + sizeof *skin->inv_binds + sizeof *skin->id_order) +
 	       (d->n_verts + 1) * sizeof *d->weight_offsets +
 	       n_infl * (sizeof *d->influences + sizeof *skin->k_joints + sizeof *skin->k_weights);
 }
@@ -454,7 +461,10 @@ void rig_skin_free(struct rig_skin *skin)
 	free(skin);
 }
 
-const struct rig_skin_def *rig_skin_def_of(const struct rig_skin *skin) { return &skin->def; }
+const struct rig_skin_def *rig_skin_def_of(const struct rig_skin *skin)
+{
+	return &skin->def;
+}
 
 /* ------------------------------------------------------------------------ */
 /* Poses                                                                     */
@@ -501,8 +511,8 @@ int rig_skin_order_poses(struct rig_affine *out, const struct rig_skin *skin,
 		uint32_t j = find_joint(skin, poses[i].joint_id);
 		struct rig_err *e = NULL;
 		if (j == RIG_JOINT_UNKNOWN) {
-			e = rig_errs_add(errs, RIG_SKIN_POSE, "pose %zu names unknown joint '%s'", i,
-					 poses[i].joint_id ? poses[i].joint_id : "");
+			e = rig_errs_add(errs, RIG_SKIN_POSE, "pose %zu names unknown joint '%s'",
+					 i, poses[i].joint_id ? poses[i].joint_id : "");
 			if (poses[i].joint_id)
 				rig_strlcpy(e->joint_id, poses[i].joint_id, sizeof e->joint_id);
 		} else if (posed_by[j]) {
@@ -584,7 +594,6 @@ static inline void blend_finish(double *out, const double *src, const pair c[3])
 	pair r = p + (c[0] * x + c[1] * y + c[2]);
 	memcpy(out, &r, sizeof r);
 }
-
 
 /* Every vertex has exactly n_per influences. For 1–4, n_per is a constant at
  * the call site, so the body below folds to straight-line code with no branch. */

@@ -9,8 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core/err.h"
 #include "api/util/membudget.h"
+#include "core/err.h"
 
 static const char usage[] =
 	"usage: rigd [options]\n"
@@ -24,7 +24,8 @@ static const char usage[] =
 	"  --durability full|process  full: synchronous=FULL, acknowledged edits survive power\n"
 	"                             loss; process: synchronous=NORMAL, they survive a crash\n"
 	"                             of rigd but not of the machine (RIGD_DURABILITY, full)\n"
-	"  --max-body BYTES           largest request body; larger is 413 (RIGD_MAX_BODY, 134217728)\n"
+	"  --max-body BYTES           largest request body; larger is 413 (RIGD_MAX_BODY, "
+	"134217728)\n"
 	"  --memory-budget MB         memory that request bodies, their parsing and frame-range\n"
 	"                             streams may hold at once; past it requests are answered 503\n"
 	"                             MEMORY_BUSY (RIGD_MEMORY_BUDGET, half the RAM, 256 to 8192)\n"
@@ -32,12 +33,17 @@ static const char usage[] =
 	"  --workers N                request handler threads (RIGD_WORKERS, 4 x cores, >= 8)\n"
 	"  --connection-timeout S     idle seconds before a connection is closed\n"
 	"                             (RIGD_CONNECTION_TIMEOUT, 30)\n"
-	"  --max-connections N        concurrent connections; past it a new connection is answered\n"
-	"                             503 TOO_MANY_CONNECTIONS and closed (RIGD_MAX_CONNECTIONS, 1024)\n"
-	"  --max-connections-per-ip N concurrent connections from one client address; past it a new\n"
+	"  --max-connections N        concurrent connections; past it a new connection is "
+	"answered\n"
+	"                             503 TOO_MANY_CONNECTIONS and closed (RIGD_MAX_CONNECTIONS, "
+	"1024)\n"
+	"  --max-connections-per-ip N concurrent connections from one client address; past it a "
+	"new\n"
 	"                             one is refused at accept (RIGD_MAX_CONNECTIONS_PER_IP, 64)\n"
-	"  --header-timeout S         seconds a connection may take to send a request's whole header\n"
-	"                             block, counted from the connection (or its previous answer);\n"
+	"  --header-timeout S         seconds a connection may take to send a request's whole "
+	"header\n"
+	"                             block, counted from the connection (or its previous "
+	"answer);\n"
 	"                             also bounds keep-alive idling (RIGD_HEADER_TIMEOUT, 10)\n"
 	"  --drain-timeout S          on SIGTERM/SIGINT, seconds to let in-flight requests finish\n"
 	"                             (RIGD_DRAIN_TIMEOUT, 10)\n"
@@ -45,10 +51,12 @@ static const char usage[] =
 	"                             (RIGD_HOUSEKEEPING_INTERVAL, 60)\n"
 	"  --read-cache-mb MB         memory for decoded shots and prepared skins shared by\n"
 	"                             reads; 0 loads them per request (RIGD_READ_CACHE_MB, 256)\n"
-	"  --auth on|off              on: every request but /healthz, /readyz, the error catalogue\n"
+	"  --auth on|off              on: every request but /healthz, /readyz, the error "
+	"catalogue\n"
 	"                             and the OpenAPI document needs a bearer token; off: no\n"
 	"                             checks, for local development only (RIGD_AUTH, on)\n"
-	"  --cors-origin ORIGIN       allow browser pages from ORIGIN (repeatable; RIGD_CORS_ORIGIN,\n"
+	"  --cors-origin ORIGIN       allow browser pages from ORIGIN (repeatable; "
+	"RIGD_CORS_ORIGIN,\n"
 	"                             comma-separated); none: no cross-origin access\n"
 	"  --tls-cert PEM             serve HTTPS with this certificate chain (RIGD_TLS_CERT);\n"
 	"                             needs --tls-key too\n"
@@ -57,7 +65,8 @@ static const char usage[] =
 	"                             (RIGD_RATE_LIMIT, 0)\n"
 	"  --help                     this text\n"
 	"\n"
-	"Logs are JSON lines on stderr. The first line with \"msg\":\"listening\" gives the port.\n";
+	"Logs are JSON lines on stderr. The first line with \"msg\":\"listening\" gives the "
+	"port.\n";
 
 static int parse_listen(struct rig_config *cfg, const char *v)
 {
@@ -163,7 +172,8 @@ static int apply(struct rig_config *cfg, const char *name, const char *v)
 		cfg->drain_timeout_s = (unsigned)n;
 	} else if (!strcmp(name, "read-cache-mb")) {
 		if (!strcmp(v, "0"))
-			cfg->read_cache_mb = 0; /* parse_uint refuses 0; here it turns sharing off */
+			cfg->read_cache_mb =
+				0; /* parse_uint refuses 0; here it turns sharing off */
 		else if (parse_uint(&n, v, 1ULL << 20))
 			return -1;
 		else
@@ -245,7 +255,8 @@ int rig_config_parse(struct rig_config *cfg, int argc, char **argv)
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
 		char env[64] = "RIGD_";
 		for (size_t k = 0; names[i][k] && k < 50; k++)
-			env[5 + k] = names[i][k] == '-' ? '_' : (char)toupper((unsigned char)names[i][k]);
+			env[5 + k] = names[i][k] == '-' ? '_'
+							: (char)toupper((unsigned char)names[i][k]);
 		const char *v = getenv(env);
 		if (v && apply(cfg, names[i], v) != 0) {
 			fprintf(stderr, "rigd: invalid value '%s' for %s\n", v, env);

@@ -12,31 +12,34 @@
 #define RIG_MAX_CORS_ORIGINS 16
 
 struct rig_config {
-	char db_path[1024];              /* --db, RIGD_DB; default ./rigd.db */
-	char host[256];                  /* --listen HOST:PORT, RIGD_LISTEN; default 127.0.0.1:8080 */
-	unsigned port;                   /* 0 = pick a free port (printed in the log) */
+	char db_path[1024]; /* --db, RIGD_DB; default ./rigd.db */
+	char host[256];     /* --listen HOST:PORT, RIGD_LISTEN; default 127.0.0.1:8080 */
+	unsigned port;      /* 0 = pick a free port (printed in the log) */
 	enum rig_store_durability durability; /* --durability full|process, RIGD_DURABILITY */
-	size_t max_body_bytes;           /* --max-body, RIGD_MAX_BODY; default 128 MiB */
+	size_t max_body_bytes;                /* --max-body, RIGD_MAX_BODY; default 128 MiB */
 	/* --memory-budget MB, RIGD_MEMORY_BUDGET: bytes that bodies, their parse and
 	 * range streams may hold at once; default half the RAM within [256 MiB, 8 GiB] */
 	size_t memory_budget_bytes;
-	unsigned threads;                /* --threads, RIGD_THREADS; default: the number of cores */
-	unsigned workers;                /* --workers, RIGD_WORKERS; default: 4 × cores, at least 8 */
-	unsigned connection_timeout_s;   /* --connection-timeout, RIGD_CONNECTION_TIMEOUT; default 30 */
-	unsigned max_connections;        /* --max-connections, RIGD_MAX_CONNECTIONS; default 1024 */
-	unsigned max_connections_per_ip; /* --max-connections-per-ip, RIGD_MAX_CONNECTIONS_PER_IP; default 64 */
+	unsigned threads; /* --threads, RIGD_THREADS; default: the number of cores */
+	unsigned workers; /* --workers, RIGD_WORKERS; default: 4 × cores, at least 8 */
+	unsigned connection_timeout_s; /* --connection-timeout, RIGD_CONNECTION_TIMEOUT; default 30
+					*/
+	unsigned max_connections;      /* --max-connections, RIGD_MAX_CONNECTIONS; default 1024 */
+	unsigned max_connections_per_ip; /* --max-connections-per-ip, RIGD_MAX_CONNECTIONS_PER_IP;
+					    default 64 */
 	unsigned header_timeout_s;       /* --header-timeout, RIGD_HEADER_TIMEOUT; default 10 */
 	unsigned drain_timeout_s;        /* --drain-timeout, RIGD_DRAIN_TIMEOUT; default 10 */
-	long long read_cache_mb;         /* --read-cache-mb, RIGD_READ_CACHE_MB; default 256, 0 = none */
-	unsigned housekeeping_s;         /* --housekeeping-interval, RIGD_HOUSEKEEPING_INTERVAL; default 60 */
-	bool auth_off;                   /* --auth on|off, RIGD_AUTH; default on (off: development only) */
+	long long read_cache_mb; /* --read-cache-mb, RIGD_READ_CACHE_MB; default 256, 0 = none */
+	unsigned housekeeping_s; /* --housekeeping-interval, RIGD_HOUSEKEEPING_INTERVAL; default 60
+				  */
+	bool auth_off;           /* --auth on|off, RIGD_AUTH; default on (off: development only) */
 	/* --cors-origin ORIGIN, repeatable (RIGD_CORS_ORIGIN, comma-separated);
 	 * none: no CORS headers at all. */
 	char cors_origins[RIG_MAX_CORS_ORIGINS][256];
 	unsigned n_cors_origins;
-	char tls_cert[1024];             /* --tls-cert PEM, RIGD_TLS_CERT; with --tls-key: HTTPS */
-	char tls_key[1024];              /* --tls-key PEM, RIGD_TLS_KEY */
-	double rate_limit;               /* --rate-limit N, RIGD_RATE_LIMIT: requests/s per token, 0 = none */
+	char tls_cert[1024]; /* --tls-cert PEM, RIGD_TLS_CERT; with --tls-key: HTTPS */
+	char tls_key[1024];  /* --tls-key PEM, RIGD_TLS_KEY */
+	double rate_limit;   /* --rate-limit N, RIGD_RATE_LIMIT: requests/s per token, 0 = none */
 };
 
 /* Fills cfg from defaults, then the environment, then argv. Returns 0 to run,

@@ -36,19 +36,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <stdint.h>
 #include <strings.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "api/http/exchange.h"
-#include "server/http_syntax.h"
-#include "core/ids.h"
-#include "server/log.h"
-#include "api/util/membudget.h"
 #include "api/http/problem.h"
+#include "api/util/membudget.h"
 #include "api/util/textbuf.h"
+#include "core/ids.h"
+#include "server/http_syntax.h"
+#include "server/log.h"
 #include "server/workers.h"
 
 /* Each connection's libmicrohttpd pool: headers, read buffer, response head.
@@ -80,12 +79,12 @@ struct ip_count {
 struct conn_state {
 	struct conn_state *prev, *next; /* in http->conns */
 	int fd;
-	bool has_request;      /* a request line arrived and its request is not done */
-	bool headers_done;     /* its request's header block is complete */
-	bool over_capacity;    /* opened past --max-connections: answered 503 */
+	bool has_request;   /* a request line arrived and its request is not done */
+	bool headers_done;  /* its request's header block is complete */
+	bool over_capacity; /* opened past --max-connections: answered 503 */
 	bool has_addr;
 	unsigned char addr[16];
-	struct request *req;   /* its request in progress, until on_completed */
+	struct request *req;        /* its request in progress, until on_completed */
 	struct timespec idle_since; /* start of the current header phase */
 };
 
@@ -99,8 +98,8 @@ struct rig_http {
 	unsigned header_timeout_s;
 	unsigned max_per_ip;
 	long max_connections;
-	const struct rig_config *cfg; /* CORS origins; outlives the server */
-	char *tls_cert, *tls_key;     /* PEM, kept until the daemon stops */
+	const struct rig_config *cfg;  /* CORS origins; outlives the server */
+	char *tls_cert, *tls_key;      /* PEM, kept until the daemon stops */
 	atomic_llong last_refusal_log; /* monotonic second of the last per-IP refusal logged */
 	atomic_long connections;
 	atomic_long in_flight;
@@ -119,24 +118,24 @@ struct request {
 	int fd;
 	char *body;
 	size_t len, cap;
-	size_t declared;              /* Content-Length, 0 when none (set by refuse_headers) */
-	bool chunked;                 /* the body comes chunked (set by refuse_headers) */
-	struct rig_mem_claim claim;   /* the body's share of the memory budget */
+	size_t declared;            /* Content-Length, 0 when none (set by refuse_headers) */
+	bool chunked;               /* the body comes chunked (set by refuse_headers) */
+	struct rig_mem_claim claim; /* the body's share of the memory budget */
 	bool too_large;
-	bool memory_refused;          /* the budget could not hold the body: 503 */
-	atomic_bool answered;   /* read by the sweeper */
+	bool memory_refused;  /* the budget could not hold the body: 503 */
+	atomic_bool answered; /* read by the sweeper */
 	bool arrived_draining;
 	atomic_bool headers_seen; /* the access handler ran once (headers complete) */
-	bool encoded_slash;     /* the raw path hides a '/' or NUL in an escape */
-	bool uri_too_long;      /* past MAX_URI_BYTES or MAX_QUERY_PARAMS: 414 */
-	bool over_capacity;     /* its connection is past --max-connections: 503 */
-	uintptr_t raw_uri;      /* where libmicrohttpd parsed the raw target from */
-	size_t raw_uri_len;     /* its length up to the first NUL */
-	atomic_bool dispatched; /* handed to a worker; exempt from the sweeper */
-	bool swept;             /* the sweeper shut its socket down (under live_lock) */
+	bool encoded_slash;       /* the raw path hides a '/' or NUL in an escape */
+	bool uri_too_long;        /* past MAX_URI_BYTES or MAX_QUERY_PARAMS: 414 */
+	bool over_capacity;       /* its connection is past --max-connections: 503 */
+	uintptr_t raw_uri;        /* where libmicrohttpd parsed the raw target from */
+	size_t raw_uri_len;       /* its length up to the first NUL */
+	atomic_bool dispatched;   /* handed to a worker; exempt from the sweeper */
+	bool swept;               /* the sweeper shut its socket down (under live_lock) */
 	atomic_bool response_ready;
 	atomic_size_t received; /* body bytes so far, for the sweeper */
-	struct rig_resp resp; /* filled by the worker */
+	struct rig_resp resp;   /* filled by the worker */
 	int status;
 	char method[16];
 	char path[256];
@@ -202,8 +201,8 @@ struct canon_query {
 /* Appends one query argument to the canonical query string (order as sent):
  * name and value as libmicrohttpd decoded them, re-encoded by put_encoded;
  * a bare "?name" stays without '='. */
-static enum MHD_Result add_arg(void *cls, enum MHD_ValueKind kind, const char *key,
-			       size_t key_size, const char *value, size_t value_size)
+static enum MHD_Result add_arg(void *cls, enum MHD_ValueKind kind, const char *key, size_t key_size,
+			       const char *value, size_t value_size)
 {
 	struct canon_query *q = cls;
 	struct rig_buf *b = &q->buf;
@@ -219,8 +218,8 @@ static enum MHD_Result add_arg(void *cls, enum MHD_ValueKind kind, const char *k
 
 /* CORS: nothing unless the request's Origin is on the --cors-origin list; then
  * that origin (never "*"), and on a preflight the methods and headers. */
-static void add_cors(const struct rig_http *h, struct MHD_Connection *conn,
-		     const struct request *r, struct MHD_Response *mr)
+static void add_cors(const struct rig_http *h, struct MHD_Connection *conn, const struct request *r,
+		     struct MHD_Response *mr)
 {
 	if (h->cfg->n_cors_origins == 0)
 		return;
@@ -293,10 +292,10 @@ static enum MHD_Result send_problem(struct MHD_Connection *conn, struct request 
 static enum MHD_Result send_memory_busy(struct MHD_Connection *conn, struct request *r)
 {
 	struct rig_membudget *b = r->http->app->budget;
-	return send_problem(conn, r, RIG_MEMORY_BUSY,
-			    json_pack("{s:I}", "memoryBudgetBytes",
-				      (json_int_t)rig_membudget_limit(b)),
-			    "the server's memory budget cannot hold this request body now", true);
+	return send_problem(
+		conn, r, RIG_MEMORY_BUSY,
+		json_pack("{s:I}", "memoryBudgetBytes", (json_int_t)rig_membudget_limit(b)),
+		"the server's memory budget cannot hold this request body now", true);
 }
 
 /* Reserves the budget a body of len bytes needs (membudget.h) on top of what
@@ -404,8 +403,8 @@ static void log_refusal(struct rig_http *h, const unsigned char key[16])
 	struct timespec now;
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	long long last = atomic_load(&h->last_refusal_log);
-	if (now.tv_sec == last || !atomic_compare_exchange_strong(&h->last_refusal_log, &last,
-								   (long long)now.tv_sec))
+	if (now.tv_sec == last ||
+	    !atomic_compare_exchange_strong(&h->last_refusal_log, &last, (long long)now.tv_sec))
 		return;
 	char text[INET6_ADDRSTRLEN] = "?";
 	inet_ntop(AF_INET6, key, text, sizeof text);
@@ -670,7 +669,8 @@ static bool refuse_headers(struct MHD_Connection *conn, struct request *r, const
 		snprintf(detail, sizeof detail,
 			 c.folded ? "a header line continues the one before it (obs-fold), near"
 				    " header '%.40s'"
-				  : "header name '%.40s' is not a token (whitespace before the colon?)",
+				  : "header name '%.40s' is not a token (whitespace before the "
+				    "colon?)",
 			 c.folded ? c.folded : c.bad_name);
 		rig_utf8_scrub(detail);
 		*ok = send_problem(conn, r, RIG_MALFORMED_REQUEST, NULL, detail, true);
@@ -693,7 +693,8 @@ static bool refuse_headers(struct MHD_Connection *conn, struct request *r, const
 	}
 	if (c.transfer_encodings > 1 || (c.transfer_encodings && !c.te_chunked)) {
 		*ok = send_problem(conn, r, RIG_AMBIGUOUS_FRAMING, NULL,
-				   "the only transfer coding accepted is 'chunked', sent alone", true);
+				   "the only transfer coding accepted is 'chunked', sent alone",
+				   true);
 		return true;
 	}
 	const char *cl = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Content-Length");
@@ -708,7 +709,8 @@ static bool refuse_headers(struct MHD_Connection *conn, struct request *r, const
 	if (rig_http__body_not_json(conn, method)) {
 		const char *ct = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Content-Type");
 		char detail[120];
-		snprintf(detail, sizeof detail, "a request body must be application/json, not '%.60s'",
+		snprintf(detail, sizeof detail,
+			 "a request body must be application/json, not '%.60s'",
 			 ct ? ct : "(no Content-Type)");
 		rig_utf8_scrub(detail);
 		*ok = send_problem(conn, r, RIG_UNSUPPORTED_MEDIA_TYPE,
@@ -829,8 +831,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 		if (r->len + *upload_size + 1 > r->cap) {
 			/* Sized from Content-Length once: no doubling copies of a large body. */
 			size_t cap = r->declared >= r->len + *upload_size ? r->declared + 1
-				     : r->cap				   ? r->cap
-									   : 4096;
+				     : r->cap                             ? r->cap
+									  : 4096;
 			while (cap < r->len + *upload_size + 1)
 				cap *= 2;
 			char *grown = realloc(r->body, cap);
@@ -851,7 +853,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 	if (r->memory_refused)
 		return send_memory_busy(conn, r);
 	if (r->encoded_slash)
-		return send_problem(conn, r, RIG_INVALID_QUERY, json_pack("{s:s}", "parameter", "path"),
+		return send_problem(conn, r, RIG_INVALID_QUERY,
+				    json_pack("{s:s}", "parameter", "path"),
 				    "the path escapes a '/' or NUL inside an id; ids are 1-64"
 				    " characters of [A-Za-z0-9_.:-] other than '.' and '..'",
 				    false);
@@ -892,7 +895,8 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 	live_remove(h, r);
 	connection_busy(h, conn, NULL);
 	rig_log_request(r->method, r->path, r->answered ? r->status : 0,
-			seconds_since(&r->started) * 1e3, r->request_id, r->token_id, (long long)r->len,
+			seconds_since(&r->started) * 1e3, r->request_id, r->token_id,
+			(long long)r->len,
 			toe != MHD_REQUEST_TERMINATED_COMPLETED_OK ? (int)toe : -1);
 	rig_resp_release(&r->resp);
 	free(r->body);
@@ -941,7 +945,8 @@ struct rig_http *rig_http_start(struct rig_app *app, const struct rig_config *cf
 	pthread_mutex_init(&h->live_lock, NULL);
 	if (cfg->tls_cert[0]) {
 		h->tls_cert = rig_http__read_pem(cfg->tls_cert, "certificate", err, err_size);
-		h->tls_key = h->tls_cert ? rig_http__read_pem(cfg->tls_key, "key", err, err_size) : NULL;
+		h->tls_key =
+			h->tls_cert ? rig_http__read_pem(cfg->tls_key, "key", err, err_size) : NULL;
 		if (!h->tls_key)
 			goto fail;
 	}
@@ -951,7 +956,8 @@ struct rig_http *rig_http_start(struct rig_app *app, const struct rig_config *cf
 		goto fail;
 	}
 
-	struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM,
+	struct addrinfo hints = {.ai_family = AF_UNSPEC,
+				 .ai_socktype = SOCK_STREAM,
 				 .ai_flags = AI_NUMERICHOST | AI_PASSIVE};
 	struct addrinfo *ai = NULL;
 	char port[8];
@@ -994,11 +1000,13 @@ struct rig_http *rig_http_start(struct rig_app *app, const struct rig_config *cf
 				 " certificate '%s' and key '%s' are not matching PEM)",
 				 cfg->host, cfg->port, cfg->tls_cert, cfg->tls_key);
 		else
-			snprintf(err, err_size, "cannot listen on %s:%u (in use, or not a local address)",
+			snprintf(err, err_size,
+				 "cannot listen on %s:%u (in use, or not a local address)",
 				 cfg->host, cfg->port);
 		goto fail;
 	}
-	const union MHD_DaemonInfo *info = MHD_get_daemon_info(h->daemon, MHD_DAEMON_INFO_BIND_PORT);
+	const union MHD_DaemonInfo *info =
+		MHD_get_daemon_info(h->daemon, MHD_DAEMON_INFO_BIND_PORT);
 	h->port = info ? info->port : cfg->port;
 	return h;
 fail:
@@ -1006,7 +1014,10 @@ fail:
 	return NULL;
 }
 
-unsigned rig_http_port(const struct rig_http *h) { return h->port; }
+unsigned rig_http_port(const struct rig_http *h)
+{
+	return h->port;
+}
 
 void rig_http_quiesce(struct rig_http *h)
 {
@@ -1015,7 +1026,10 @@ void rig_http_quiesce(struct rig_http *h)
 		close(s);
 }
 
-long rig_http_in_flight(const struct rig_http *h) { return atomic_load(&h->in_flight); }
+long rig_http_in_flight(const struct rig_http *h)
+{
+	return atomic_load(&h->in_flight);
+}
 
 void rig_http_stop(struct rig_http *h)
 {

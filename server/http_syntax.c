@@ -121,7 +121,8 @@ char *rig_http__read_pem(const char *path, const char *what, char *err, size_t e
 	char *buf = NULL;
 	size_t len = 0, cap = 0;
 	if (!f) {
-		snprintf(err, err_size, "cannot read the TLS %s '%s': %s", what, path, strerror(errno));
+		snprintf(err, err_size, "cannot read the TLS %s '%s': %s", what, path,
+			 strerror(errno));
 		return NULL;
 	}
 	for (;;) {

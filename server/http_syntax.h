@@ -26,11 +26,11 @@ struct rig_header_census {
 	size_t longest;
 	int content_lengths;
 	int transfer_encodings;
-	bool te_chunked;        /* the one Transfer-Encoding is exactly "chunked" */
+	bool te_chunked; /* the one Transfer-Encoding is exactly "chunked" */
 	bool has_host;
-	int authorizations;     /* Authorization fields: more than one is refused */
-	const char *bad_name;   /* a name that is not an RFC 9110 token */
-	const char *folded;     /* a name an obs-fold line was folded into */
+	int authorizations;   /* Authorization fields: more than one is refused */
+	const char *bad_name; /* a name that is not an RFC 9110 token */
+	const char *folded;   /* a name an obs-fold line was folded into */
 };
 
 /* Counts and checks conn's header fields into out (zeroed first). The

@@ -1,8 +1,8 @@
 /* JSON log lines of log.h. */
 #include "server/log.h"
 
-#include "core/err.h"
 #include "api/util/textbuf.h"
+#include "core/err.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,8 +17,8 @@ static void stamp_now(char out[RIG_TIMESTAMP_MAX])
 	clock_gettime(CLOCK_REALTIME, &ts);
 	struct tm tm;
 	gmtime_r(&ts.tv_sec, &tm);
-	snprintf(out, RIG_TIMESTAMP_MAX, "%04d-%02d-%02dT%02d:%02d:%02d.%03ldZ", tm.tm_year + 1900, tm.tm_mon + 1,
-		 tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, ts.tv_nsec / 1000000);
+	snprintf(out, RIG_TIMESTAMP_MAX, "%04d-%02d-%02dT%02d:%02d:%02d.%03ldZ", tm.tm_year + 1900,
+		 tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, ts.tv_nsec / 1000000);
 }
 
 void rig_log(const char *level, const char *msg, json_t *fields)
@@ -58,11 +58,13 @@ void rig_log_request(const char *method, const char *path, int status, double du
 	rig_utf8_scrub(clean_path); /* a refused request's path may be any bytes */
 	struct rig_buf b;
 	rig_buf_init(&b);
-	rig_buf_printf(&b, "{\"ts\":\"%s\",\"level\":\"info\",\"msg\":\"request\",\"method\":", stamp);
+	rig_buf_printf(&b,
+		       "{\"ts\":\"%s\",\"level\":\"info\",\"msg\":\"request\",\"method\":", stamp);
 	rig_buf_json_string(&b, method);
 	rig_buf_puts(&b, ",\"path\":");
 	rig_buf_json_string(&b, clean_path);
-	rig_buf_printf(&b, ",\"status\":%d,\"durationMs\":%.6g,\"requestId\":", status, duration_ms);
+	rig_buf_printf(&b, ",\"status\":%d,\"durationMs\":%.6g,\"requestId\":", status,
+		       duration_ms);
 	rig_buf_json_string(&b, request_id);
 	if (token_id && *token_id) {
 		rig_buf_puts(&b, ",\"tokenId\":");

@@ -12,11 +12,11 @@
 
 #include "api/app.h"
 #include "api/http/auth.h"
+#include "api/util/membudget.h"
 #include "server/config.h"
 #include "server/http.h"
 #include "server/log.h"
 #include "server/token_cli.h"
-#include "api/util/membudget.h"
 
 struct server {
 	struct rig_config cfg;
@@ -189,8 +189,8 @@ int main(int argc, char **argv)
 		json_pack("{s:s, s:i, s:s, s:s, s:i, s:b, s:i}", "host", s.cfg.host, "port",
 			  (int)rig_http_port(s.http), "db", s.cfg.db_path, "durability",
 			  s.cfg.durability == RIG_STORE_DURABILITY_FULL ? "full" : "process",
-			  "threads", (int)s.cfg.threads, "tls", s.cfg.tls_cert[0] != '\0', "corsOrigins",
-			  (int)s.cfg.n_cors_origins));
+			  "threads", (int)s.cfg.threads, "tls", s.cfg.tls_cert[0] != '\0',
+			  "corsOrigins", (int)s.cfg.n_cors_origins));
 
 	uv_run(s.loop, UV_RUN_DEFAULT);
 

@@ -9,9 +9,9 @@
 #include <time.h>
 
 #include "api/http/auth.h"
+#include "api/util/textbuf.h"
 #include "core/codes.h"
 #include "storage/store.h"
-#include "api/util/textbuf.h"
 #include "storage/tokens.h"
 
 static const char usage[] =
@@ -65,8 +65,10 @@ static int parse(struct args *a, int argc, char **argv, bool wants_id)
 				a->expires_in = strtoll(value, &end, 10);
 				if (errno || *end || a->expires_in < 1 ||
 				    a->expires_in > RIG_TOKEN_MAX_EXPIRES_IN_SECONDS)
-					return usage_error("--expires-in needs 1 to 316224000 seconds"
-							   " (10 years), not", value);
+					return usage_error(
+						"--expires-in needs 1 to 316224000 seconds"
+						" (10 years), not",
+						value);
 			}
 		} else if (wants_id && !a->id && arg[0] != '-') {
 			a->id = arg;
@@ -105,7 +107,8 @@ static int create(struct args *a)
 	int rc = rig_store_write(store, &tx);
 	if (!rc)
 		rc = rig_auth_token_create(tx, a->name, scopes, a->expires_in > 0,
-					   (long long)time(NULL) + a->expires_in, "cli", &t, secret);
+					   (long long)time(NULL) + a->expires_in, "cli", &t,
+					   secret);
 	if (!rc)
 		rc = rig_auth_audit_offline(tx, "token.create", "cli", &t);
 	if (!rc && rig_tx_commit(tx) != 0)
@@ -114,7 +117,7 @@ static int create(struct args *a)
 	rig_store_close(store);
 	if (rc) {
 		fprintf(stderr, "rigd token: cannot create the token (%s)\n",
-			rig_code_name((enum rig_code)-rc));
+			rig_code_name((enum rig_code) - rc));
 		return 1;
 	}
 	printf("%s\n", secret);
@@ -150,7 +153,7 @@ static int list(struct args *a)
 	rig_store_close(store);
 	if (rc) {
 		fprintf(stderr, "rigd token: cannot list tokens (%s)\n",
-			rig_code_name((enum rig_code)-rc));
+			rig_code_name((enum rig_code) - rc));
 		return 1;
 	}
 	return 0;
@@ -178,7 +181,8 @@ static int revoke(struct args *a)
 	rig_store_close(store);
 	if (rc) {
 		fprintf(stderr, "rigd token: cannot revoke '%s' (%s)\n", a->id,
-			rc == -RIG_NOT_FOUND ? "no such token" : rig_code_name((enum rig_code)-rc));
+			rc == -RIG_NOT_FOUND ? "no such token"
+					     : rig_code_name((enum rig_code) - rc));
 		return 1;
 	}
 	fprintf(stderr, "revoked token %s\n", a->id);

@@ -70,7 +70,8 @@ unsigned char *rig_blob_keys_encode(size_t *out_size, const struct rig_key_list 
 	return buf;
 }
 
-int rig_blob_keys_decode(struct rig_key_list keys[RIG_CH_COUNT], const unsigned char *p, size_t size)
+int rig_blob_keys_decode(struct rig_key_list keys[RIG_CH_COUNT], const unsigned char *p,
+			 size_t size)
 {
 	if (size % RIG_KEY_RECORD_BYTES)
 		return -1;
@@ -208,7 +209,8 @@ int rig_blob_source_decode(struct rig_skin_def *def, size_t n, const unsigned ch
 	return 0;
 }
 
-int rig_blob_triangles_decode(struct rig_skin_def *def, size_t n, const unsigned char *p, size_t size)
+int rig_blob_triangles_decode(struct rig_skin_def *def, size_t n, const unsigned char *p,
+			      size_t size)
 {
 	if (size != n * 12)
 		return -1;
@@ -225,12 +227,14 @@ int rig_blob_triangles_decode(struct rig_skin_def *def, size_t n, const unsigned
 }
 
 int rig_blob_weights_decode(struct rig_skin_def *def, size_t n_verts, const unsigned char *offsets,
-			    size_t offsets_size, const unsigned char *influences, size_t influences_size)
+			    size_t offsets_size, const unsigned char *influences,
+			    size_t influences_size)
 {
 	if (offsets_size != (n_verts + 1) * 4)
 		return -1;
 	size_t n = influences_size / RIG_INFLUENCE_RECORD_BYTES;
-	if (influences_size % RIG_INFLUENCE_RECORD_BYTES || rig_le_get_u32(offsets + 4 * n_verts) != n)
+	if (influences_size % RIG_INFLUENCE_RECORD_BYTES ||
+	    rig_le_get_u32(offsets + 4 * n_verts) != n)
 		return -1;
 	def->weight_offsets = malloc(offsets_size);
 	def->influences = malloc(n ? n * sizeof *def->influences : 1);

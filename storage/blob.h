@@ -25,7 +25,8 @@ unsigned char *rig_blob_keys_encode(size_t *out_size, const struct rig_key_list 
 
 /* Decodes a keys BLOB into empty lists. Returns 0, or -1 on a malformed BLOB or
  * OOM (lists then freed and emptied). */
-int rig_blob_keys_decode(struct rig_key_list keys[RIG_CH_COUNT], const unsigned char *p, size_t size);
+int rig_blob_keys_decode(struct rig_key_list keys[RIG_CH_COUNT], const unsigned char *p,
+			 size_t size);
 
 /* The skin's arrays as BLOBs (see migrations/0001_init.sql). Each encoder
  * returns a malloc'd buffer with its size in *out_size, or NULL on OOM. */
@@ -40,7 +41,8 @@ unsigned char *rig_blob_influences_encode(size_t *out_size, const struct rig_ski
  * not match the count or on OOM. */
 int rig_blob_joints_decode(struct rig_skin_def *def, size_t n, const unsigned char *p, size_t size);
 int rig_blob_source_decode(struct rig_skin_def *def, size_t n, const unsigned char *p, size_t size);
-int rig_blob_triangles_decode(struct rig_skin_def *def, size_t n, const unsigned char *p, size_t size);
+int rig_blob_triangles_decode(struct rig_skin_def *def, size_t n, const unsigned char *p,
+			      size_t size);
 /* As the decoders, but taking a malloc'd BLOB buffer: on a little-endian host
  * the buffer becomes the array (and *buf is set to NULL), elsewhere it is
  * decoded into a new array. */
@@ -48,6 +50,7 @@ int rig_blob_source_take(struct rig_skin_def *def, size_t n, unsigned char **buf
 int rig_blob_triangles_take(struct rig_skin_def *def, size_t n, unsigned char **buf);
 
 int rig_blob_weights_decode(struct rig_skin_def *def, size_t n_verts, const unsigned char *offsets,
-			    size_t offsets_size, const unsigned char *influences, size_t influences_size);
+			    size_t offsets_size, const unsigned char *influences,
+			    size_t influences_size);
 
 #endif

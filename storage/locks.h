@@ -14,8 +14,10 @@
 struct rig_lock {
 	char id[RIG_ID_MAX + 1];
 	char shot_id[RIG_ID_MAX + 1];
-	char owner[RIG_ACTOR_MAX + 1]; /* the owner's display name (a token's name, or X-Rigd-Actor) */
-	char owner_id[RIG_PRINCIPAL_MAX]; /* the owning identity: "token:<id>", or "actor:<name>" (--auth off) */
+	char owner[RIG_ACTOR_MAX +
+		   1]; /* the owner's display name (a token's name, or X-Rigd-Actor) */
+	char owner_id[RIG_PRINCIPAL_MAX]; /* the owning identity: "token:<id>", or "actor:<name>"
+					     (--auth off) */
 	long long fencing_token;
 	long long ttl_seconds;
 	long long expires_ms;
@@ -29,7 +31,8 @@ void rig_lock_release(struct rig_lock *lock);
 typedef int (*rig_lock_fn)(void *ctx, const struct rig_lock *lock);
 
 /* Walks the shot's live locks (expires_ms > now_ms), oldest first. */
-int rig_locks_live(struct rig_tx *tx, const char *shot_id, long long now_ms, rig_lock_fn fn, void *ctx);
+int rig_locks_live(struct rig_tx *tx, const char *shot_id, long long now_ms, rig_lock_fn fn,
+		   void *ctx);
 
 /* Loads one lock whether live or not; -RIG_NOT_FOUND when absent. */
 int rig_lock_get(struct rig_tx *tx, const char *lock_id, struct rig_lock *out);
@@ -38,7 +41,8 @@ int rig_lock_get(struct rig_tx *tx, const char *lock_id, struct rig_lock *out);
 int rig_lock_insert(struct rig_tx *tx, struct rig_lock *lock);
 
 /* Moves a lock's expiry. */
-int rig_lock_renew(struct rig_tx *tx, const char *lock_id, long long ttl_seconds, long long expires_ms);
+int rig_lock_renew(struct rig_tx *tx, const char *lock_id, long long ttl_seconds,
+		   long long expires_ms);
 
 /* Deletes a lock; -RIG_NOT_FOUND when absent. */
 int rig_lock_delete(struct rig_tx *tx, const char *lock_id);

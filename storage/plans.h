@@ -15,8 +15,8 @@ struct rig_plan {
 	long long seq; /* paging cursor */
 	char id[RIG_ID_MAX + 1];
 	char shot_id[RIG_ID_MAX + 1];
-	char *title;   /* NULL when none */
-	char *ops;     /* JSON text of the ops array */
+	char *title; /* NULL when none */
+	char *ops;   /* JSON text of the ops array */
 	bool has_base_version;
 	long long base_version;
 	long long plan_version;

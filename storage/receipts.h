@@ -5,8 +5,8 @@
 #ifndef RIG_RECEIPTS_H
 #define RIG_RECEIPTS_H
 
-#include <stddef.h>
 #include "storage/store.h"
+#include <stddef.h>
 
 /* A receipt is keyed by its shot's seq (never reused) and the version the
  * batch moved the shot to; its id names that key (migrations/0007). */
@@ -47,16 +47,17 @@ struct rig_idem {
  * '') counts only when its request_hash equals request_hash; a principal's own
  * row wins over it. Fills *out (release with rig_idem_release) or returns
  * -RIG_NOT_FOUND, or another negative rig code with *out zeroed. */
-int rig_idem_get(struct rig_tx *tx, const char *principal, const char *key, const char *request_hash,
-		 long long not_before_unix, struct rig_idem *out);
+int rig_idem_get(struct rig_tx *tx, const char *principal, const char *key,
+		 const char *request_hash, long long not_before_unix, struct rig_idem *out);
 
 /* Frees the strings of idem and zeroes it; a zeroed idem is a no-op. */
 void rig_idem_release(struct rig_idem *idem);
 
 /* Stores the response of an applied write under (principal, key), replacing an
  * expired row of theirs. Strings are copied by the store. */
-int rig_idem_put(struct rig_tx *tx, const char *principal, const char *key, const char *request_hash,
-		 int status, const char *response, const char *headers, long long now_unix);
+int rig_idem_put(struct rig_tx *tx, const char *principal, const char *key,
+		 const char *request_hash, int status, const char *response, const char *headers,
+		 long long now_unix);
 
 /* Deletes keys created before before_unix; sets *out_deleted (0 on failure). */
 int rig_idem_sweep(struct rig_tx *tx, long long before_unix, long long *out_deleted);

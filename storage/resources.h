@@ -41,7 +41,8 @@ int rig_project_insert(struct rig_tx *tx, const char *id, const char *name);
 int rig_project_get(struct rig_tx *tx, const char *id, rig_project_fn fn, void *ctx);
 
 /* Calls fn for up to limit projects with seq > after_seq, oldest first. */
-int rig_project_list(struct rig_tx *tx, long long after_seq, size_t limit, rig_project_fn fn, void *ctx);
+int rig_project_list(struct rig_tx *tx, long long after_seq, size_t limit, rig_project_fn fn,
+		     void *ctx);
 
 /* Deletes a project with its shots; -RIG_NOT_FOUND when missing. */
 int rig_project_delete(struct rig_tx *tx, const char *id);

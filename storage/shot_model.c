@@ -59,7 +59,8 @@ void rig_shot_model_release(struct rig_shot_model *m)
 
 size_t rig_shot_model_bytes(const struct rig_shot_model *m)
 {
-	size_t bytes = sizeof *m + m->cap_layers * sizeof *m->layers + m->n_slots * sizeof *m->slots;
+	size_t bytes =
+		sizeof *m + m->cap_layers * sizeof *m->layers + m->n_slots * sizeof *m->slots;
 	for (size_t i = 0; i < m->n_layers; i++) {
 		const struct rig_model_layer *l = &m->layers[i];
 		bytes += strlen(l->name) + 1 + l->skin.n_joints * sizeof *l->skin.joints;

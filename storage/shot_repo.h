@@ -7,7 +7,6 @@
 #ifndef RIG_SHOT_REPO_H
 #define RIG_SHOT_REPO_H
 
-
 #include "storage/shot_model.h"
 #include "storage/store.h"
 
@@ -24,7 +23,8 @@ int rig_shot_read_skin(struct rig_tx *tx, const struct rig_shot_model *m,
 
 /* Loads the heavy arrays of a skinned layer of m that is not new into the
  * layer's own def (the write path); no-op when already loaded. */
-int rig_shot_load_skin(struct rig_tx *tx, const struct rig_shot_model *m, struct rig_model_layer *l);
+int rig_shot_load_skin(struct rig_tx *tx, const struct rig_shot_model *m,
+		       struct rig_model_layer *l);
 
 /* Writes back every change of m: deletes deleted layers (with their keys and
  * skins), inserts new ones, updates dirty ones, rewrites or deletes dirty skins.

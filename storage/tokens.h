@@ -15,7 +15,7 @@
 #include "storage/store.h"
 
 #define RIG_TOKEN_NAME_MAX RIG_ACTOR_MAX /* bytes of a token's name (the actor it acts as) */
-#define RIG_TOKEN_SCOPES_MAX 1200  /* bytes of its space-separated scope list */
+#define RIG_TOKEN_SCOPES_MAX 1200        /* bytes of its space-separated scope list */
 
 struct rig_token {
 	long long seq; /* paging cursor */
@@ -51,7 +51,8 @@ int rig_token_revoke(struct rig_tx *tx, const char *id);
 typedef int (*rig_token_fn)(void *ctx, const struct rig_token *t);
 
 /* Walks up to limit tokens with seq > after_seq, oldest first. */
-int rig_token_list(struct rig_tx *tx, long long after_seq, size_t limit, rig_token_fn fn, void *ctx);
+int rig_token_list(struct rig_tx *tx, long long after_seq, size_t limit, rig_token_fn fn,
+		   void *ctx);
 
 /* Sets *out to the number of tokens ever created (revoked ones count). */
 int rig_token_count(struct rig_tx *tx, long long *out);
@@ -64,6 +65,7 @@ int rig_audit_insert(struct rig_tx *tx, const char *action, const char *actor, c
 typedef int (*rig_audit_fn)(void *ctx, long long seq, const char *at, const char *body);
 
 /* Walks up to limit audit records with seq > after_seq, oldest first. */
-int rig_audit_list(struct rig_tx *tx, long long after_seq, size_t limit, rig_audit_fn fn, void *ctx);
+int rig_audit_list(struct rig_tx *tx, long long after_seq, size_t limit, rig_audit_fn fn,
+		   void *ctx);
 
 #endif

@@ -6,10 +6,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "api/edit/shot_cache.h"
-#include "api/util/stamp.h"
-#include "api/util/jsonread.h"
 #include "api/edit/ops.h"
+#include "api/edit/shot_cache.h"
+#include "api/util/jsonread.h"
+#include "api/util/stamp.h"
 #include "storage/locks.h"
 #include "storage/receipts.h"
 #include "storage/resources.h"
@@ -27,7 +27,8 @@ static void fail(struct rig_batch_result *r, enum rig_batch_outcome outcome, int
 
 /* Loads the shot into *out, from the write path's cache when it still mirrors
  * the stored shot, else from the database. */
-static int load_for_batch(struct rig_shot_model *out, struct rig_tx *conn, const struct rig_batch *b)
+static int load_for_batch(struct rig_shot_model *out, struct rig_tx *conn,
+			  const struct rig_batch *b)
 {
 	if (b->use_cache && rig_shot_cache_take(b->app->shot_cache, conn, b->shot_id, out))
 		return 0;
@@ -41,7 +42,8 @@ struct rig_op *rig_batch_decode(json_t *ops, struct rig_bulk *bulk, struct rig_e
 	size_t n = json_array_size(ops);
 	struct rig_op *decoded = calloc(n ? n : 1, sizeof *decoded);
 	if (!decoded) {
-		rig_errs_add(errs, RIG_MEMORY_BUSY, "the server ran out of memory decoding the ops");
+		rig_errs_add(errs, RIG_MEMORY_BUSY,
+			     "the server ran out of memory decoding the ops");
 		return NULL;
 	}
 	for (size_t i = 0; i < n; i++)
@@ -96,9 +98,9 @@ static json_t *receipt_json(const struct rig_batch *b, const struct rig_op *ops,
 	rig_api__iso8601(at, rig_api__now_ms());
 	json_t *list = json_array();
 	for (size_t i = 0; i < n_ops; i++)
-		json_array_append_new(list, json_pack("{s:I, s:s, s:s}", "index", (json_int_t)i,
-						      "op", ops[i].name, "layerId",
-						      ops[i].layer_id));
+		json_array_append_new(list,
+				      json_pack("{s:I, s:s, s:s}", "index", (json_int_t)i, "op",
+						ops[i].name, "layerId", ops[i].layer_id));
 	json_t *r = json_pack("{s:o, s:s, s:s, s:o, s:I, s:I, s:s, s:o, s:O}", "receiptId",
 			      b->dry_run ? json_null() : json_string(id), "shotId", b->shot_id,
 			      "actor", b->actor, "idempotencyKey",
@@ -238,7 +240,8 @@ int rig_batch_apply(struct rig_tx *conn, const struct rig_batch *b, struct rig_b
 		const char *id = json_string_value(json_object_get(receipt, "receiptId"));
 		src = text ? rig_shot_save(conn, &model, model.version + 1) : -RIG_INTERNAL;
 		if (!src)
-			src = rig_shot_set_version(conn, model.id, model.version, model.version + 1);
+			src = rig_shot_set_version(conn, model.id, model.version,
+						   model.version + 1);
 		if (!src)
 			src = rig_receipt_insert(conn, id, model.seq, model.version + 1, text);
 		free(text);

@@ -15,12 +15,12 @@
 #include <stdbool.h>
 
 #include "api/context.h"
-#include "api/util/jsonread.h"
 #include "api/edit/ops.h"
+#include "api/util/jsonread.h"
 
 struct rig_batch {
 	const char *shot_id;
-	json_t *ops; /* borrowed array */
+	json_t *ops;            /* borrowed array */
 	struct rig_op *decoded; /* ops already decoded (borrowed; used once), or NULL */
 	bool has_expected_version;
 	long long expected_version;
@@ -29,8 +29,9 @@ struct rig_batch {
 	const char *actor;
 	const char *principal; /* owns locks (exchange.h) */
 	const char *token_id;  /* recorded in the receipt; "" or NULL when none */
-	const char *idem_key; /* recorded on the receipt; may be NULL */
-	json_t *receipt_extra; /* members merged into the receipt (planId, …); borrowed, may be NULL */
+	const char *idem_key;  /* recorded on the receipt; may be NULL */
+	json_t *receipt_extra; /* members merged into the receipt (planId, …); borrowed, may be NULL
+				*/
 	struct rig_app *app;   /* for the write path's shot cache, when use_cache */
 	bool use_cache;        /* the caller holds the write turn and calls rig_shot_cache_settle */
 	bool has_fence;        /* the batch proves it holds lock_id at fencing_token */

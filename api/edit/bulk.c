@@ -9,8 +9,8 @@
 
 #include "core/rig_limits.h"
 
-#define MAX_DEPTH 64        /* deeper documents are left to jansson */
-#define MAX_IDS 4096        /* distinct jointIds in one weights array */
+#define MAX_DEPTH 64 /* deeper documents are left to jansson */
+#define MAX_IDS 4096 /* distinct jointIds in one weights array */
 #define ID_SLOTS (2 * MAX_IDS)
 
 struct scan {
@@ -27,7 +27,10 @@ static void ws(struct scan *s)
 		s->p++;
 }
 
-static bool is_digit(char c) { return c >= '0' && c <= '9'; }
+static bool is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
 
 /* Consumes c when it is next; never steps past the body's final NUL. */
 static bool eat(struct scan *s, char c)
@@ -599,8 +602,7 @@ int rig_bulk_extract(struct rig_bulk **out, char *body, size_t len, enum rig_bul
 	return 0;
 }
 
-struct rig_bulk_array *rig_bulk_find(struct rig_bulk *b, long op_index,
-				     enum rig_bulk_field field)
+struct rig_bulk_array *rig_bulk_find(struct rig_bulk *b, long op_index, enum rig_bulk_field field)
 {
 	for (size_t i = 0; b && i < b->n; i++)
 		if (b->items[i].op_index == op_index && b->items[i].field == field)

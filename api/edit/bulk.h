@@ -42,16 +42,17 @@ enum rig_bulk_mode {
 struct rig_bulk_array {
 	long op_index; /* RIG_NO_INDEX at the root */
 	enum rig_bulk_field field;
-	size_t count; /* vertices, triangles or weight lists */
-	double *source; /* SOURCE: 2 · count, interleaved x, y */
+	size_t count;        /* vertices, triangles or weight lists */
+	double *source;      /* SOURCE: 2 · count, interleaved x, y */
 	uint32_t *triangles; /* TRIANGLES: 3 · count; negative, fractional or huge → UINT32_MAX */
-	uint32_t *offsets; /* WEIGHTS: count + 1 */
+	uint32_t *offsets;   /* WEIGHTS: count + 1 */
 	/* WEIGHTS: offsets[count] influences; .joint is an index into ids until
 	 * rig_bulk_map_joints turns it into a joint index */
 	struct rig_skin_influence *influences;
 	char (*ids)[RIG_ID_MAX + 1]; /* WEIGHTS: the distinct jointId strings */
 	size_t n_ids;
-	uint32_t *id_of; /* WEIGHTS: the id index of each influence, kept only when one is unknown */
+	uint32_t
+		*id_of; /* WEIGHTS: the id index of each influence, kept only when one is unknown */
 };
 
 struct rig_bulk {
@@ -69,8 +70,7 @@ int rig_bulk_extract(struct rig_bulk **out, char *body, size_t len, enum rig_bul
 
 /* The decoded array of field in op op_index (RIG_NO_INDEX at the root), or
  * NULL. Borrowed from b (which may be NULL). */
-struct rig_bulk_array *rig_bulk_find(struct rig_bulk *b, long op_index,
-				     enum rig_bulk_field field);
+struct rig_bulk_array *rig_bulk_find(struct rig_bulk *b, long op_index, enum rig_bulk_field field);
 
 /* Turns the id indices of a's influences into joint indices of def (unknown
  * ids become RIG_JOINT_UNKNOWN, and a keeps id_of to name them). Returns 0, or

@@ -27,12 +27,12 @@
 
 /* Where a write ended. */
 enum rig_write_state {
-	RIG_WRITE_QUEUED,    /* not run yet */
-	RIG_WRITE_REFUSED,   /* recheck or prepare refused it; the hook recorded why */
-	RIG_WRITE_FAILED,    /* the batch did not apply: see result.outcome */
-	RIG_WRITE_UNDONE,    /* applied, then finish or record failed: rc, what; nothing kept */
-	RIG_WRITE_LOST,      /* the group's transaction was lost: rc; nothing kept */
-	RIG_WRITE_DONE,      /* applied; written and committed unless a dry run */
+	RIG_WRITE_QUEUED,  /* not run yet */
+	RIG_WRITE_REFUSED, /* recheck or prepare refused it; the hook recorded why */
+	RIG_WRITE_FAILED,  /* the batch did not apply: see result.outcome */
+	RIG_WRITE_UNDONE,  /* applied, then finish or record failed: rc, what; nothing kept */
+	RIG_WRITE_LOST,    /* the group's transaction was lost: rc; nothing kept */
+	RIG_WRITE_DONE,    /* applied; written and committed unless a dry run */
 };
 
 struct rig_write;

@@ -17,12 +17,12 @@
 #include <stdbool.h>
 
 #include "api/edit/bulk.h"
-#include "core/err.h"
 #include "api/util/jsonread.h"
+#include "core/err.h"
 #include "core/keys.h"
-#include "storage/shot_model.h"
 #include "core/rig_limits.h"
 #include "core/skin.h"
+#include "storage/shot_model.h"
 #include "storage/store.h"
 
 /* A transform with a mask of the channels given. */
@@ -115,9 +115,9 @@ struct rig_op {
 			size_t n_frames;
 		} key_delete;
 		struct {
-			bool clear;                /* skin: null */
-			struct rig_skin_def def;   /* owned; joints carry their layer ids */
-			uint32_t *map_pos;         /* owned: joint → its index in jointLayers */
+			bool clear;              /* skin: null */
+			struct rig_skin_def def; /* owned; joints carry their layer ids */
+			uint32_t *map_pos;       /* owned: joint → its index in jointLayers */
 		} skin;
 		struct {
 			double frame;
@@ -200,8 +200,8 @@ int rig_op_apply(struct rig_op_ctx *ctx, struct rig_op *op);
  * source, triangles and weights left in the tree (moved out of bulk).
  * Returns 0 or -1 (an allocation failure records MEMORY_BUSY). */
 int rig_skin_json_decode(struct rig_skin_def *d, json_t *skin, const struct rig_jr *sjr,
-			 bool with_joint_layers, const char *const *extra_fields, uint32_t **out_map_pos,
-			 struct rig_bulk *bulk);
+			 bool with_joint_layers, const char *const *extra_fields,
+			 uint32_t **out_map_pos, struct rig_bulk *bulk);
 
 /* Final validation of the whole shot after the last op: every skin's joint
  * mapping and deformation boundary, and the full definition of every skin an op

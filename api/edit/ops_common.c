@@ -52,8 +52,8 @@ void rig_op__touched(struct rig_op_ctx *ctx, struct rig_model_layer *l)
 	rig_op__changed(ctx, l->id);
 }
 
-struct rig_err *rig_op__fail(struct rig_op_ctx *ctx, const struct rig_op *op,
-			     enum rig_code code, const char *field, const char *detail)
+struct rig_err *rig_op__fail(struct rig_op_ctx *ctx, const struct rig_op *op, enum rig_code code,
+			     const char *field, const char *detail)
 {
 	struct rig_err *e = rig_errs_add(ctx->errs, code, "%s", detail);
 	e->op_index = op->index;
@@ -125,8 +125,8 @@ static void decode_pair(const struct rig_jr *jr, json_t *obj, const char *key,
 	json_t *v = json_object_get(obj, key);
 	if (!v)
 		return;
-	if (!json_is_array(v) || json_array_size(v) != 2 ||
-	    !json_is_number(json_array_get(v, 0)) || !json_is_number(json_array_get(v, 1))) {
+	if (!json_is_array(v) || json_array_size(v) != 2 || !json_is_number(json_array_get(v, 0)) ||
+	    !json_is_number(json_array_get(v, 1))) {
 		rig_jr_fail(jr, key, "field '%s' must be [x, y] with two finite numbers", key);
 		return;
 	}
@@ -135,8 +135,7 @@ static void decode_pair(const struct rig_jr *jr, json_t *obj, const char *key,
 	t->set[cx] = t->set[cy] = true;
 }
 
-void rig_op__decode_transform(const struct rig_jr *op_jr, json_t *op,
-			      struct rig_transform_in *out)
+void rig_op__decode_transform(const struct rig_jr *op_jr, json_t *op, struct rig_transform_in *out)
 {
 	memset(out, 0, sizeof *out);
 	json_t *t = json_object_get(op, "transform");

@@ -19,8 +19,8 @@ void rig_op__touched(struct rig_op_ctx *ctx, struct rig_model_layer *l);
 
 /* Records a violation of op at op->pointer + "/" + field (the pointer itself
  * when field is ""). The layer id is left to the caller. Returns the entry. */
-struct rig_err *rig_op__fail(struct rig_op_ctx *ctx, const struct rig_op *op,
-			     enum rig_code code, const char *field, const char *detail);
+struct rig_err *rig_op__fail(struct rig_op_ctx *ctx, const struct rig_op *op, enum rig_code code,
+			     const char *field, const char *detail);
 
 /* As rig_op__fail with a printf detail, and names op->layer_id as the layer:
  * the form of binding ops, whose every violation concerns their layer. */
@@ -42,8 +42,7 @@ bool rig_op__is_self_or_descendant(struct rig_shot_model *m, const char *layer,
 				   const char *candidate);
 
 /* Reads an optional "transform" {position, rotation, scale, pivot} of op. */
-void rig_op__decode_transform(const struct rig_jr *op_jr, json_t *op,
-			      struct rig_transform_in *out);
+void rig_op__decode_transform(const struct rig_jr *op_jr, json_t *op, struct rig_transform_in *out);
 
 /* Sets the static value of every channel t gives. */
 void rig_op__set_statics(struct rig_model_layer *l, const struct rig_transform_in *t);

@@ -81,7 +81,8 @@ static int decode_keys(const struct rig_jr *jr, json_t *op, struct rig_op *out)
 		snprintf(base, sizeof base, "%s/keys/%zu", jr->base, i);
 		struct rig_jr kjr = {jr->errs, jr->code, base, jr->op_index};
 		if (!json_is_object(k)) {
-			rc = rig_jr_fail(&kjr, "", "a key must be an object {frame, value, interp?, ease?}");
+			rc = rig_jr_fail(&kjr, "",
+					 "a key must be an object {frame, value, interp?, ease?}");
 			continue;
 		}
 		static const char *const allowed[] = {"frame", "value", "interp", "ease", NULL};
@@ -101,7 +102,8 @@ static int decode_frames(const struct rig_jr *jr, json_t *op, struct rig_op *out
 {
 	json_t *frames = json_object_get(op, "frames");
 	if (!json_is_array(frames) || json_array_size(frames) == 0)
-		return rig_jr_fail(jr, "frames", "field 'frames' must be a non-empty array of numbers");
+		return rig_jr_fail(jr, "frames",
+				   "field 'frames' must be a non-empty array of numbers");
 	size_t n = json_array_size(frames);
 	out->u.key_delete.frames = calloc(n, sizeof *out->u.key_delete.frames);
 	if (!out->u.key_delete.frames)
@@ -125,7 +127,7 @@ int rig_op__pose_decode(struct rig_op *out, json_t *op, const struct rig_jr *jr,
 			struct rig_bulk *bulk)
 {
 	(void)bulk;
-	static const char *const allowed[] = {"op",        "layerId", "frame", "transform",
+	static const char *const allowed[] = {"op",         "layerId", "frame", "transform",
 					      "timeOffset", "interp",  "ease",  NULL};
 	int rc = rig_jr_known(jr, op, allowed);
 	rc |= rig_jr_id(jr, op, "layerId", true, false, out->layer_id, NULL);
@@ -272,8 +274,8 @@ int rig_op__key_delete_apply(struct rig_op_ctx *ctx, struct rig_op *op)
 			continue;
 		char field[32], detail[200];
 		snprintf(field, sizeof field, "frames/%zu", i);
-		snprintf(detail, sizeof detail, "layer '%s' has no key at frame %.17g on '%s'", l->id,
-			 f, channel);
+		snprintf(detail, sizeof detail, "layer '%s' has no key at frame %.17g on '%s'",
+			 l->id, f, channel);
 		struct rig_err *e = rig_op__fail(ctx, op, RIG_OP_INVALID, field, detail);
 		e->has_frame = true;
 		e->frame = f;

@@ -14,8 +14,8 @@ int rig_op__create_decode(struct rig_op *out, json_t *op, const struct rig_jr *j
 			  struct rig_bulk *bulk)
 {
 	(void)bulk;
-	static const char *const allowed[] = {"op",        "layerId",   "name",       "kind",
-					      "parentId",  "transform", "timeOffset", NULL};
+	static const char *const allowed[] = {"op",       "layerId",   "name",       "kind",
+					      "parentId", "transform", "timeOffset", NULL};
 	const char *name = NULL, *kind = NULL;
 	bool root = true;
 	int rc = rig_jr_known(jr, op, allowed);
@@ -92,7 +92,8 @@ int rig_op__delete_apply(struct rig_op_ctx *ctx, struct rig_op *op)
 	memcpy(root_id, root->id, sizeof root_id);
 	bool *doomed = calloc(m->n_layers + 1, sizeof *doomed);
 	if (!doomed) {
-		rig_errs_add(ctx->errs, RIG_MEMORY_BUSY, "the server ran out of memory deleting layers");
+		rig_errs_add(ctx->errs, RIG_MEMORY_BUSY,
+			     "the server ran out of memory deleting layers");
 		return -1;
 	}
 	for (size_t i = 0; i < m->n_layers; i++) {

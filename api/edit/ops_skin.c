@@ -44,9 +44,9 @@ static int decode_source(const struct rig_jr *jr, json_t *skin, struct rig_skin_
 	struct rig_bulk_array *a = bulk_for(jr, bulk, src, RIG_BULK_SOURCE);
 	size_t n = a ? a->count : json_array_size(src);
 	if (n > RIG_MAX_VERTICES) {
-		struct rig_err *e = rig_errs_add(jr->errs, RIG_MESH_GEOMETRY,
-						 "mesh has %zu vertices; the limit is %d", n,
-						 RIG_MAX_VERTICES);
+		struct rig_err *e =
+			rig_errs_add(jr->errs, RIG_MESH_GEOMETRY,
+				     "mesh has %zu vertices; the limit is %d", n, RIG_MAX_VERTICES);
 		e->op_index = jr->op_index;
 		snprintf(e->pointer, sizeof e->pointer, "%s/source", jr->base);
 		return -1;
@@ -95,7 +95,8 @@ static int decode_triangles(const struct rig_jr *jr, json_t *skin, struct rig_sk
 {
 	json_t *tris = json_object_get(skin, "triangles");
 	if (!json_is_array(tris))
-		return rig_jr_fail(jr, "triangles", "field 'triangles' must be an array of [i, j, k]");
+		return rig_jr_fail(jr, "triangles",
+				   "field 'triangles' must be an array of [i, j, k]");
 	struct rig_bulk_array *a = bulk_for(jr, bulk, tris, RIG_BULK_TRIANGLES);
 	size_t n = a ? a->count : json_array_size(tris);
 	if (n > RIG_MAX_TRIANGLES) {
@@ -147,9 +148,9 @@ static int decode_joints(const struct rig_jr *jr, json_t *skin, struct rig_skin_
 		return rig_jr_fail(jr, "joints", "field 'joints' must be an array of {id, bind}");
 	size_t n = json_array_size(joints);
 	if (n > RIG_MAX_JOINTS) {
-		struct rig_err *e = rig_errs_add(jr->errs, RIG_SKIN_JOINTS,
-						 "skin has %zu joints; the limit is %d", n,
-						 RIG_MAX_JOINTS);
+		struct rig_err *e =
+			rig_errs_add(jr->errs, RIG_SKIN_JOINTS,
+				     "skin has %zu joints; the limit is %d", n, RIG_MAX_JOINTS);
 		e->op_index = jr->op_index;
 		snprintf(e->pointer, sizeof e->pointer, "%s/joints", jr->base);
 		return -1;
@@ -195,15 +196,17 @@ static int decode_weights(const struct rig_jr *jr, json_t *skin, struct rig_skin
 {
 	json_t *weights = json_object_get(skin, "weights");
 	if (!json_is_array(weights))
-		return rig_jr_fail(jr, "weights", "field 'weights' must be one influence list per vertex");
+		return rig_jr_fail(jr, "weights",
+				   "field 'weights' must be one influence list per vertex");
 	size_t n = a ? a->count : json_array_size(weights), total = 0;
 	if (n > RIG_MAX_VERTICES) {
 		/* Past the vertex limit no list can match a valid mesh: say so without
 		 * decoding millions of lists. */
-		struct rig_err *e = rig_errs_add(jr->errs, RIG_SKIN_WEIGHTS,
-						 "there are %zu weight lists; a mesh has at most %d "
-						 "vertices",
-						 n, RIG_MAX_VERTICES);
+		struct rig_err *e =
+			rig_errs_add(jr->errs, RIG_SKIN_WEIGHTS,
+				     "there are %zu weight lists; a mesh has at most %d "
+				     "vertices",
+				     n, RIG_MAX_VERTICES);
 		e->op_index = jr->op_index;
 		snprintf(e->pointer, sizeof e->pointer, "%s/weights", jr->base);
 		return -1;
@@ -243,14 +246,16 @@ static int decode_weights(const struct rig_jr *jr, json_t *skin, struct rig_skin
 			nk = RIG_MAX_INFLUENCES + 1;
 		for (size_t k = 0; k < nk; k++) {
 			json_t *inf = json_array_get(list, k);
-			json_t *jid = json_object_get(inf, "jointId"), *w = json_object_get(inf, "weight");
+			json_t *jid = json_object_get(inf, "jointId"),
+			       *w = json_object_get(inf, "weight");
 			if (!json_is_object(inf) || !json_is_string(jid) || !json_is_number(w) ||
 			    json_object_size(inf) != 2) {
 				snprintf(key, sizeof key, "weights/%zu/%zu", v, k);
 				rc = rig_jr_fail(jr, key, "influence must be {jointId, weight}");
 				continue;
 			}
-			d->influences[at].joint = rig_skin_def_joint_index(d, json_string_value(jid));
+			d->influences[at].joint =
+				rig_skin_def_joint_index(d, json_string_value(jid));
 			d->influences[at].weight = json_number_value(w);
 			at++;
 		}
@@ -268,11 +273,13 @@ static int decode_joint_layers(const struct rig_jr *jr, json_t *skin, struct rig
 		*out_map_pos = pos;
 	json_t *map = json_object_get(skin, "jointLayers");
 	if (!json_is_array(map))
-		return rig_jr_fail(jr, "jointLayers", "field 'jointLayers' must be [{jointId, layerId}]");
+		return rig_jr_fail(jr, "jointLayers",
+				   "field 'jointLayers' must be [{jointId, layerId}]");
 	int rc = 0;
 	size_t i;
 	json_t *m;
-	json_array_foreach(map, i, m) {
+	json_array_foreach(map, i, m)
+	{
 		char base[96];
 		snprintf(base, sizeof base, "%s/jointLayers/%zu", jr->base, i);
 		struct rig_jr mjr = {jr->errs, RIG_OP_INVALID, base, jr->op_index};
@@ -289,7 +296,7 @@ static int decode_joint_layers(const struct rig_jr *jr, json_t *skin, struct rig
 			continue;
 		}
 		uint32_t j = rig_skin_def_joint_index(d, joint_id);
-		const char *problem = j == RIG_JOINT_UNKNOWN ? "is not a joint of the skin"
+		const char *problem = j == RIG_JOINT_UNKNOWN     ? "is not a joint of the skin"
 				      : d->joints[j].layer_id[0] ? "is mapped more than once"
 								 : NULL;
 		if (problem) {
@@ -308,8 +315,9 @@ static int decode_joint_layers(const struct rig_jr *jr, json_t *skin, struct rig
 	for (size_t j = 0; j < d->n_joints && rc == 0; j++) {
 		if (d->joints[j].layer_id[0] || !d->joints[j].id[0])
 			continue;
-		struct rig_err *e = rig_errs_add(jr->errs, RIG_SKIN_JOINT_LAYERS,
-						 "joint '%s' is not mapped to a layer", d->joints[j].id);
+		struct rig_err *e =
+			rig_errs_add(jr->errs, RIG_SKIN_JOINT_LAYERS,
+				     "joint '%s' is not mapped to a layer", d->joints[j].id);
 		e->op_index = jr->op_index;
 		e->joint_index = (long)j;
 		snprintf(e->pointer, sizeof e->pointer, "%s/jointLayers", jr->base);
@@ -340,8 +348,8 @@ static void name_unknown_joints(struct rig_errs *errs, size_t from, json_t *weig
 }
 
 int rig_skin_json_decode(struct rig_skin_def *d, json_t *skin, const struct rig_jr *sjr,
-			 bool with_joint_layers, const char *const *extra_fields, uint32_t **out_map_pos,
-			 struct rig_bulk *bulk)
+			 bool with_joint_layers, const char *const *extra_fields,
+			 uint32_t **out_map_pos, struct rig_bulk *bulk)
 {
 	const char *fields[12] = {"source", "triangles", "joints", "weights"};
 	size_t n_fields = 4;
@@ -391,7 +399,7 @@ static struct rig_model_layer *skin_target(struct rig_op_ctx *ctx, const struct 
 	}
 	int rc = rig_shot_load_skin(ctx->conn, ctx->model, l);
 	if (rc) {
-		rig_op__fail_layer(ctx, op, (enum rig_code)-rc, "",
+		rig_op__fail_layer(ctx, op, (enum rig_code) - rc, "",
 				   "cannot load the skin of layer '%s'", l->id);
 		return NULL;
 	}
@@ -408,13 +416,15 @@ int rig_op__skin_decode(struct rig_op *out, json_t *op, const struct rig_jr *jr,
 	rc |= rig_jr_id(jr, op, "layerId", true, false, out->layer_id, NULL);
 	json_t *skin = json_object_get(op, "skin");
 	if (!skin)
-		return rig_jr_fail(jr, "skin", "field 'skin' is required (null clears the binding)");
+		return rig_jr_fail(jr, "skin",
+				   "field 'skin' is required (null clears the binding)");
 	if (json_is_null(skin)) {
 		out->u.skin.clear = true;
 		return rc;
 	}
 	if (!json_is_object(skin))
-		return rig_jr_fail(jr, "skin", "field 'skin' must be a LayerSkinInput object or null");
+		return rig_jr_fail(jr, "skin",
+				   "field 'skin' must be a LayerSkinInput object or null");
 	char base[64];
 	snprintf(base, sizeof base, "%s/skin", jr->base);
 	struct rig_jr sjr = {jr->errs, RIG_OP_INVALID, base, jr->op_index};
@@ -520,8 +530,8 @@ int rig_op__capture_apply(struct rig_op_ctx *ctx, struct rig_op *op)
 			snprintf(shot_frame, sizeof shot_frame, "%.17g", e->frame);
 			rig_err_extra(e, "shotFrame", shot_frame);
 			e->frame = op->u.capture.frame;
-			snprintf(detail, sizeof detail, "%s; local frame %.17g of layer '%s'", e->detail,
-				 e->frame, l->id);
+			snprintf(detail, sizeof detail, "%s; local frame %.17g of layer '%s'",
+				 e->detail, e->frame, l->id);
 			rig_strlcpy(e->detail, detail, sizeof e->detail);
 		}
 		goto out_scope;
@@ -556,7 +566,8 @@ int rig_op__weights_put_decode(struct rig_op *out, json_t *op, const struct rig_
 			 NULL);
 	json_t *list = json_object_get(op, "influences");
 	if (!json_is_array(list))
-		return rig_jr_fail(jr, "influences", "field 'influences' must be [{jointId, weight}]");
+		return rig_jr_fail(jr, "influences",
+				   "field 'influences' must be [{jointId, weight}]");
 	size_t n = json_array_size(list);
 	if (n > RIG_MAX_INFLUENCES) {
 		struct rig_err *e = rig_errs_add(jr->errs, RIG_SKIN_WEIGHTS,
@@ -578,7 +589,8 @@ int rig_op__weights_put_decode(struct rig_op *out, json_t *op, const struct rig_
 			continue;
 		}
 		rc |= rig_jr_known(&ijr, inf, fields);
-		rc |= rig_jr_id(&ijr, inf, "jointId", true, false, out->u.weights.joint_ids[k], NULL);
+		rc |= rig_jr_id(&ijr, inf, "jointId", true, false, out->u.weights.joint_ids[k],
+				NULL);
 		json_t *w = json_object_get(inf, "weight");
 		if (!json_is_number(w))
 			rc = rig_jr_fail(&ijr, "weight", "field 'weight' must be a number");
@@ -598,7 +610,8 @@ int rig_op__weights_put_apply(struct rig_op_ctx *ctx, struct rig_op *op)
 	if ((size_t)v >= d->n_verts) {
 		struct rig_err *e = rig_op__fail_layer(
 			ctx, op, RIG_SKIN_WEIGHT_VERTEX, "vertexIndex",
-			"vertex %lld is out of range: layer '%s' has %zu vertices", v, l->id, d->n_verts);
+			"vertex %lld is out of range: layer '%s' has %zu vertices", v, l->id,
+			d->n_verts);
 		e->vertex_index = (long)v;
 		return -1;
 	}
@@ -622,7 +635,8 @@ int rig_op__weights_put_apply(struct rig_op_ctx *ctx, struct rig_op *op)
 						    op->u.weights.joint_ids[e->influence_index],
 						    sizeof e->joint_id);
 			} else {
-				snprintf(e->pointer, sizeof e->pointer, "%s/influences", op->pointer);
+				snprintf(e->pointer, sizeof e->pointer, "%s/influences",
+					 op->pointer);
 			}
 		}
 		return -1;
@@ -635,7 +649,8 @@ int rig_op__weights_put_apply(struct rig_op_ctx *ctx, struct rig_op *op)
 		struct rig_skin_influence *grown =
 			realloc(d->influences, new_total * sizeof *grown);
 		if (!grown) {
-			rig_op__fail_layer(ctx, op, RIG_MEMORY_BUSY, "", "the server ran out of memory");
+			rig_op__fail_layer(ctx, op, RIG_MEMORY_BUSY, "",
+					   "the server ran out of memory");
 			return -1;
 		}
 		d->influences = grown;
@@ -651,4 +666,3 @@ int rig_op__weights_put_apply(struct rig_op_ctx *ctx, struct rig_op *op)
 	rig_op__changed(ctx, op->layer_id);
 	return 0;
 }
-

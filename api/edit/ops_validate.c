@@ -57,7 +57,8 @@ int rig_ops_validate_shot(struct rig_op_ctx *ctx)
 				long at_op = (long)json_integer_value(json_object_get(by, "op"));
 				bool is_skin = json_is_true(json_object_get(by, "skin"));
 				char prefix[48];
-				snprintf(prefix, sizeof prefix, "/ops/%ld%s", at_op, is_skin ? "/skin" : "");
+				snprintf(prefix, sizeof prefix, "/ops/%ld%s", at_op,
+					 is_skin ? "/skin" : "");
 				if (!is_skin)
 					for (size_t k = at; k < ctx->errs->count; k++)
 						ctx->errs->items[k].pointer[0] = '\0';

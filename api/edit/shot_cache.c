@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "storage/shot_repo.h"
 #include "storage/resources.h"
+#include "storage/shot_repo.h"
 
 struct rig_shot_cache {
 	bool valid;
@@ -17,7 +17,10 @@ struct rig_shot_cache {
 /* Skins at least this large leave the cache without their per-vertex arrays. */
 #define CACHE_SKIN_MAX_VERTS 65536
 
-struct rig_shot_cache *rig_shot_cache_new(void) { return calloc(1, sizeof(struct rig_shot_cache)); }
+struct rig_shot_cache *rig_shot_cache_new(void)
+{
+	return calloc(1, sizeof(struct rig_shot_cache));
+}
 
 void rig_shot_cache_free(struct rig_shot_cache *cache)
 {

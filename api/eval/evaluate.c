@@ -89,7 +89,7 @@ static struct rig_skin *prepare_skin(struct rig_eval *ev, const struct rig_model
 	struct rig_skin_def arrays;
 	int rc = rig_shot_read_skin(ev->tx, ev->model, l, &arrays);
 	if (rc) {
-		struct rig_err *e = rig_errs_add(errs, (enum rig_code)-rc,
+		struct rig_err *e = rig_errs_add(errs, (enum rig_code) - rc,
 						 "cannot load the skin of '%s'", l->id);
 		rig_strlcpy(e->layer_id, l->id, sizeof e->layer_id);
 		return NULL;
@@ -114,11 +114,12 @@ static int prepare_one(struct rig_eval *ev, long s, struct rig_errs *errs)
 		struct rig_skin *skin = prepare_skin(ev, l, errs);
 		if (!skin)
 			return -1;
-		ev->skins[s] = rig_read_cache_put(ev->cache, ev->model->seq, l->id,
-						  l->skin_revision, skin, rig_skin_bytes(skin),
-						  free_skin);
+		ev->skins[s] =
+			rig_read_cache_put(ev->cache, ev->model->seq, l->id, l->skin_revision, skin,
+					   rig_skin_bytes(skin), free_skin);
 		if (!ev->skins[s]) {
-			rig_errs_add(errs, RIG_INTERNAL, "out of memory sharing the skin of '%s'", l->id);
+			rig_errs_add(errs, RIG_INTERNAL, "out of memory sharing the skin of '%s'",
+				     l->id);
 			return -1;
 		}
 	}
@@ -186,8 +187,8 @@ static int check_finite(const double *xy, size_t n, bool are_vertices, const str
 			are_vertices
 				? rig_errs_add(errs, RIG_MESH_GEOMETRY,
 					       "deformed vertex %zu is not finite in shot space", i)
-				: rig_errs_add(errs, RIG_MESH_GEOMETRY, "mapped point %zu is not finite",
-					       i);
+				: rig_errs_add(errs, RIG_MESH_GEOMETRY,
+					       "mapped point %zu is not finite", i);
 		if (are_vertices)
 			e->vertex_index = (long)i;
 		else

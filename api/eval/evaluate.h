@@ -11,19 +11,19 @@
 
 #include <stdbool.h>
 
+#include "api/eval/read_cache.h"
 #include "core/err.h"
 #include "core/rig.h"
 #include "storage/shot_model.h"
-#include "api/eval/read_cache.h"
 #include "storage/store.h"
 
 struct rig_eval {
 	const struct rig_shot_model *model; /* held through model_ref; never changed */
 	struct rig_read_ref *model_ref;
-	struct rig_scene_view view;         /* the request's own */
-	struct rig_read_ref **skins;        /* per scene layer: evaluators held; NULL until prepared */
-	struct rig_read_cache *cache;       /* borrowed */
-	struct rig_tx *tx;                  /* borrowed while preparing (read transaction open) */
+	struct rig_scene_view view;   /* the request's own */
+	struct rig_read_ref **skins;  /* per scene layer: evaluators held; NULL until prepared */
+	struct rig_read_cache *cache; /* borrowed */
+	struct rig_tx *tx;            /* borrowed while preparing (read transaction open) */
 };
 
 /* Opens a read transaction on tx (left open, so skins load from the same

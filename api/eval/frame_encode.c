@@ -55,7 +55,10 @@ static float f32_of(double v)
 }
 
 /* True when a float's exponent is all ones: infinity or NaN. */
-static bool f32_bits_overflow(uint32_t bits) { return (bits & 0x7f800000u) == 0x7f800000u; }
+static bool f32_bits_overflow(uint32_t bits)
+{
+	return (bits & 0x7f800000u) == 0x7f800000u;
+}
 
 int rig_frames__f32_frame(struct rig_buf *b, double frame, const double *xy, size_t n)
 {
@@ -102,8 +105,8 @@ int rig_frames__f32_frame(struct rig_buf *b, double frame, const double *xy, siz
 	return 0;
 }
 
-void rig_frames__f32_report(struct rig_errs *errs, const double *xy, size_t n,
-			    const uint32_t *tris, size_t n_tris, const char *layer_id, double frame)
+void rig_frames__f32_report(struct rig_errs *errs, const double *xy, size_t n, const uint32_t *tris,
+			    size_t n_tris, const char *layer_id, double frame)
 {
 	for (size_t v = 0; v < n; v++) {
 		float fx = f32_of(xy[2 * v]), fy = f32_of(xy[2 * v + 1]);

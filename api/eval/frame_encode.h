@@ -27,6 +27,6 @@ int rig_frames__f32_frame(struct rig_buf *b, double frame, const double *xy, siz
 /* Adds one MESH_GEOMETRY per vertex of xy (n vertices) that
  * rig_frames__f32_frame refuses, with vertex_index, the first triangle using
  * it (of tris, n_tris triangles), layer_id and frame. */
-void rig_frames__f32_report(struct rig_errs *errs, const double *xy, size_t n,
-			    const uint32_t *tris, size_t n_tris, const char *layer_id, double frame);
+void rig_frames__f32_report(struct rig_errs *errs, const double *xy, size_t n, const uint32_t *tris,
+			    size_t n_tris, const char *layer_id, double frame);
 #endif

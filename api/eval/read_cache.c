@@ -42,8 +42,7 @@ static size_t bucket_of(long long shot_seq, const char *name)
 	return (size_t)(h & (N_BUCKETS - 1));
 }
 
-static struct rig_read_ref **slot_of(struct rig_read_cache *c, long long shot_seq,
-				     const char *name)
+static struct rig_read_ref **slot_of(struct rig_read_cache *c, long long shot_seq, const char *name)
 {
 	struct rig_read_ref **at = &c->buckets[bucket_of(shot_seq, name)];
 	while (*at && ((*at)->shot_seq != shot_seq || strcmp((*at)->name, name) != 0))

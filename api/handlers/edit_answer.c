@@ -13,8 +13,9 @@ json_t *rig_batch_problem(const struct rig_batch *b, const struct rig_batch_resu
 	case RIG_BATCH_VERSION_CONFLICT:
 		return rig_problem_json(b->expected_by_if_match ? 412 : 409, RIG_VERSION_CONFLICT,
 					json_pack("{s:s, s:I, s:I}", "shotId", b->shot_id,
-						  "expectedVersion", (json_int_t)b->expected_version,
-						  "currentVersion", (json_int_t)r->from_version),
+						  "expectedVersion",
+						  (json_int_t)b->expected_version, "currentVersion",
+						  (json_int_t)r->from_version),
 					"shot '%s' is at version %lld, not %lld", b->shot_id,
 					r->from_version, b->expected_version);
 	case RIG_BATCH_LOCK_LOST:
@@ -26,7 +27,8 @@ json_t *rig_batch_problem(const struct rig_batch *b, const struct rig_batch_resu
 					"lock '%s' %s", b->lock_id, r->lock_why);
 	case RIG_BATCH_SHOT_UNREADABLE:
 		if (r->rc == -RIG_NOT_FOUND)
-			return rig_problem_json(0, RIG_NOT_FOUND, json_pack("{s:s}", "shotId", b->shot_id),
+			return rig_problem_json(0, RIG_NOT_FOUND,
+						json_pack("{s:s}", "shotId", b->shot_id),
 						"shot '%s' does not exist", b->shot_id);
 		return rig_problem_storage_json(r->rc, r->what, retry_after);
 	case RIG_BATCH_STORAGE:

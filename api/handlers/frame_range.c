@@ -24,16 +24,16 @@
 #include <string.h>
 #include <uv.h>
 
-#include "api/http/request.h"
-#include "api/util/membudget.h"
 #include "api/eval/evaluate.h"
 #include "api/handlers/frames.h"
 #include "api/handlers/handlers.h"
+#include "api/http/request.h"
+#include "api/util/membudget.h"
 #include "storage/store.h"
 
 #define CHUNK_BYTES (512 * 1024) /* output a worker produces per hand-off */
 #define CHUNK_MAX_FRAMES 64
-#define CHUNK_WINDOW 6 /* chunks in flight when chunks hold several frames */
+#define CHUNK_WINDOW 6         /* chunks in flight when chunks hold several frames */
 #define WINDOW_BYTES (8 << 20) /* single-frame slots in flight: this much, 2 to 8 */
 
 struct slot {
@@ -58,10 +58,10 @@ struct range {
 	enum rig_frame_format fmt;
 	double from, step;
 	size_t n_frames;
-	size_t chunk;   /* frames per chunk after the first */
-	size_t n_slots; /* chunks in flight (see WINDOW_BYTES, CHUNK_WINDOW) */
+	size_t chunk;                    /* frames per chunk after the first */
+	size_t n_slots;                  /* chunks in flight (see WINDOW_BYTES, CHUNK_WINDOW) */
 	size_t next_emit, next_schedule; /* chunk indices */
-	bool fail_next; /* the emitted chunk stopped at a failed frame */
+	bool fail_next;                  /* the emitted chunk stopped at a failed frame */
 	uv_loop_t loop;
 	bool loop_open;
 	struct slot slots[RIG_RANGE_WINDOW];
@@ -77,9 +77,15 @@ struct range {
 	size_t n_tris;
 };
 
-static size_t clamp_size(size_t v, size_t lo, size_t hi) { return v < lo ? lo : v > hi ? hi : v; }
+static size_t clamp_size(size_t v, size_t lo, size_t hi)
+{
+	return v < lo ? lo : v > hi ? hi : v;
+}
 
-static double frame_at(const struct range *rg, size_t i) { return rg->from + (double)i * rg->step; }
+static double frame_at(const struct range *rg, size_t i)
+{
+	return rg->from + (double)i * rg->step;
+}
 
 /* One OBJ object per frame; indices are global and 1-based. Lines go straight
  * into reserved room ("v x y 0": 2 · 32 + 8 bytes; "f a b c": 3 · 21 + 5). */
@@ -224,7 +230,8 @@ static void encode_header(struct range *rg)
 		rig_buf_json_string(b, rg->shot_id);
 		rig_buf_printf(b, ",\"shotVersion\":%lld,\"layerId\":", rg->version);
 		rig_buf_json_string(b, rg->layer_id);
-		rig_buf_printf(b, ",\"space\":\"%s\",\"frames\":[", rg->shot_space ? "shot" : "local");
+		rig_buf_printf(b, ",\"space\":\"%s\",\"frames\":[",
+			       rg->shot_space ? "shot" : "local");
 	} else {
 		rig_buf_printf(b, "# rigd shot %s version %lld layer %s, %zu frames, %s space\n",
 			       rg->shot_id, rg->version, rg->layer_id, rg->n_frames,
@@ -318,7 +325,8 @@ static int parse_range(struct rig_req *req, struct rig_resp *resp, struct range 
 	for (int i = 0; i < 3; i++) {
 		const char *v = rig_api__query(req, names[i]);
 		if (v && rig_frames__parse_frame(fields[i], v) != 0) {
-			rig_problem(resp, RIG_INVALID_QUERY, json_pack("{s:s}", "parameter", names[i]),
+			rig_problem(resp, RIG_INVALID_QUERY,
+				    json_pack("{s:s}", "parameter", names[i]),
 				    "%s must be a finite number", names[i]);
 			return -1;
 		}
@@ -339,7 +347,8 @@ static int parse_range(struct rig_req *req, struct rig_resp *resp, struct range 
 		rig_problem(resp, RIG_INVALID_QUERY,
 			    json_pack("{s:s, s:i}", "parameter", "to", "maxRangeFrames",
 				      RIG_MAX_RANGE_FRAMES),
-			    "the range has %.0f frames; the limit is %d", count, RIG_MAX_RANGE_FRAMES);
+			    "the range has %.0f frames; the limit is %d", count,
+			    RIG_MAX_RANGE_FRAMES);
 		return -1;
 	}
 	rg->n_frames = (size_t)count;
@@ -358,8 +367,7 @@ void rig_h_frame_range(struct rig_req *req, struct rig_resp *resp)
 	struct rig_tx *tx = rig_store_read(req->app->store);
 	if (rig_frames__space(req, resp, &rg->shot_space) ||
 	    rig_frames__format(req, resp, true, &rg->fmt) ||
-	    rig_frames__open(&rg->ev, tx, req, resp) != 0 ||
-	    parse_range(req, resp, rg) ||
+	    rig_frames__open(&rg->ev, tx, req, resp) != 0 || parse_range(req, resp, rg) ||
 	    (rg->layer = rig_frames__find_skinned(&rg->ev, req->params[1], resp)) < 0)
 		goto fail;
 	if (rig_frames__etag(req, resp, rg->ev.model->version))
@@ -377,7 +385,7 @@ void rig_h_frame_range(struct rig_req *req, struct rig_resp *resp)
 	rg->version = rg->ev.model->version;
 	rig_strlcpy(rg->layer_id, req->params[1], sizeof rg->layer_id);
 	rig_strlcpy(rg->shot_id, rg->ev.model->id, sizeof rg->shot_id);
-	size_t frame_bytes = rg->fmt == RIG_FRAMES_F32 ? 8 * rg->n_verts + 8
+	size_t frame_bytes = rg->fmt == RIG_FRAMES_F32    ? 8 * rg->n_verts + 8
 			     : rg->fmt == RIG_FRAMES_JSON ? 48 * rg->n_verts
 							  : 48 * rg->n_verts + 24 * rg->n_tris;
 	rg->chunk = clamp_size(CHUNK_BYTES / frame_bytes, 1, CHUNK_MAX_FRAMES);
@@ -386,8 +394,8 @@ void rig_h_frame_range(struct rig_req *req, struct rig_resp *resp)
 	 * workers (each keeps a frame to evaluate). */
 	size_t least = clamp_size(req->app->limits.frame_workers, 2, RIG_RANGE_WINDOW);
 	rg->n_slots = rg->chunk > 1 ? CHUNK_WINDOW
-				    : clamp_size(WINDOW_BYTES / (frame_bytes + 16 * rg->n_verts), least,
-						 RIG_RANGE_WINDOW);
+				    : clamp_size(WINDOW_BYTES / (frame_bytes + 16 * rg->n_verts),
+						 least, RIG_RANGE_WINDOW);
 	rig_buf_init(&rg->out);
 	/* The window counts against the memory budget while the stream is open:
 	 * each slot's doubles and encoded chunk, and one more chunk being sent. */

@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/http/request.h"
 #include "api/eval/evaluate.h"
 #include "api/handlers/frames.h"
 #include "api/handlers/handlers.h"
+#include "api/http/request.h"
 #include "api/util/jsonread.h"
 #include "api/util/sha256.h"
 #include "storage/store.h"
@@ -68,8 +68,8 @@ bool rig_frames__etag(struct rig_req *req, struct rig_resp *resp, long long vers
 	char hex[RIG_SHA256_HEX_SIZE];
 	rig_sha256_init(&s);
 	rig_sha256_update(&s, req->path, strlen(req->path) + 1);
-	static const char *const params[] = {"layers", "space",    "format",    "from",
-					     "to",     "step",     "frame",     "pageSize",
+	static const char *const params[] = {"layers",   "space",     "format", "from",
+					     "to",       "step",      "frame",  "pageSize",
 					     "maxBytes", "pageToken", NULL};
 	for (const char *const *p = params; *p; p++) {
 		const char *v = rig_api__query(req, *p);
@@ -126,7 +126,8 @@ static long pick_layers(long *targets, struct rig_eval *ev, const char *list, st
 	long n = 0;
 	if (!list) {
 		for (size_t i = 0; i < ev->model->n_layers; i++)
-			if (!ev->model->layers[i].deleted && ev->model->layers[i].binding == RIG_BINDING_SKIN)
+			if (!ev->model->layers[i].deleted &&
+			    ev->model->layers[i].binding == RIG_BINDING_SKIN)
 				targets[n++] = ev->view.index_of[i];
 		return n;
 	}
@@ -141,7 +142,8 @@ static long pick_layers(long *targets, struct rig_eval *ev, const char *list, st
 		size_t len = comma ? (size_t)(comma - p) : strlen(p);
 		char id[RIG_ID_MAX + 1];
 		if (len == 0 || len > RIG_ID_MAX || (size_t)n >= ev->view.scene.n_layers) {
-			rig_problem(resp, RIG_INVALID_QUERY, json_pack("{s:s}", "parameter", "layers"),
+			rig_problem(resp, RIG_INVALID_QUERY,
+				    json_pack("{s:s}", "parameter", "layers"),
 				    "layers must be a comma-separated list of layer ids");
 			return -1;
 		}
@@ -153,7 +155,8 @@ static long pick_layers(long *targets, struct rig_eval *ev, const char *list, st
 		targets[n++] = s;
 		p += len + (comma ? 1 : 0);
 		if (comma && !*p) {
-			rig_problem(resp, RIG_INVALID_QUERY, json_pack("{s:s}", "parameter", "layers"),
+			rig_problem(resp, RIG_INVALID_QUERY,
+				    json_pack("{s:s}", "parameter", "layers"),
 				    "layers must not end with a comma");
 			return -1;
 		}
@@ -228,7 +231,8 @@ void rig_h_frame(struct rig_req *req, struct rig_resp *resp)
 		rig_buf_reserve(&b, 16 + 8 + 8 * nv);
 		rig_frames__f32_header(&b, (uint32_t)nv, 1);
 		if (rig_frames__f32_frame(&b, frame, results[0], nv) != 0) {
-			const struct rig_skin_def *d = rig_skin_def_of(rig_eval_skin(&ev, targets[0]));
+			const struct rig_skin_def *d =
+				rig_skin_def_of(rig_eval_skin(&ev, targets[0]));
 			rig_buf_release(&b);
 			rig_frames__f32_report(errs, results[0], nv, d->triangles, d->n_tris,
 					       ev.view.layers[targets[0]].id, frame);
@@ -306,7 +310,8 @@ void rig_h_map_points(struct rig_req *req, struct rig_resp *resp)
 	for (size_t i = 0; xy && i < n && !rig_errs_any(errs); i++) {
 		json_t *p = json_array_get(points, i);
 		if (!json_is_array(p) || json_array_size(p) != 2 ||
-		    !json_is_number(json_array_get(p, 0)) || !json_is_number(json_array_get(p, 1))) {
+		    !json_is_number(json_array_get(p, 0)) ||
+		    !json_is_number(json_array_get(p, 1))) {
 			char key[40];
 			snprintf(key, sizeof key, "points/%zu", i);
 			rig_jr_fail(&jr, key, "point %zu must be [x, y] with two numbers", i);

@@ -8,9 +8,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "api/http/exchange.h"
 #include "api/eval/evaluate.h"
 #include "api/eval/frame_encode.h"
+#include "api/http/exchange.h"
 #include "storage/store.h"
 
 enum rig_frame_format { RIG_FRAMES_JSON, RIG_FRAMES_F32, RIG_FRAMES_OBJ };

@@ -3,16 +3,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/http/request.h"
+#include "api/handlers/handlers.h"
 #include "api/http/auth.h"
-#include "core/ids.h"
+#include "api/http/request.h"
+#include "api/http/write.h"
 #include "api/util/jsonread.h"
+#include "api/util/stamp.h"
+#include "core/ids.h"
 #include "storage/locks.h"
 #include "storage/resources.h"
 #include "storage/shot_repo.h"
-#include "api/handlers/handlers.h"
-#include "api/http/write.h"
-#include "api/util/stamp.h"
 #include "storage/store.h"
 
 #define DEFAULT_TTL_SECONDS 60
@@ -90,15 +90,17 @@ void rig_h_lock_acquire(struct rig_req *req, struct rig_resp *resp)
 		goto out;
 	}
 	if (!json_is_array(ids) || n < 1 || n > MAX_LOCK_LAYERS)
-		rig_jr_fail(&jr, "layerIds", "layerIds must list 1 to %d layer ids", MAX_LOCK_LAYERS);
+		rig_jr_fail(&jr, "layerIds", "layerIds must list 1 to %d layer ids",
+			    MAX_LOCK_LAYERS);
 	size_t n_unique = 0;
 	for (size_t i = 0; i < n && json_is_array(ids); i++) {
 		json_t *v = json_array_get(ids, i);
 		if (!json_is_string(v) || !rig_id_is_valid(json_string_value(v))) {
 			char key[32];
 			snprintf(key, sizeof key, "layerIds/%zu", i);
-			rig_jr_fail(&jr, key, "layer ids are 1-64 characters of [A-Za-z0-9_.:-] other"
-					    " than '.' and '..'");
+			rig_jr_fail(&jr, key,
+				    "layer ids are 1-64 characters of [A-Za-z0-9_.:-] other"
+				    " than '.' and '..'");
 			continue;
 		}
 		const char *id = json_string_value(v);
@@ -126,8 +128,9 @@ void rig_h_lock_acquire(struct rig_req *req, struct rig_resp *resp)
 	for (size_t i = 0; i < n; i++) {
 		if (rig_shot_model_find(&m, layers[i]))
 			continue;
-		struct rig_err *e = rig_errs_add(errs, RIG_LAYER_NOT_FOUND,
-						 "layer '%s' does not exist in the shot", layers[i]);
+		struct rig_err *e =
+			rig_errs_add(errs, RIG_LAYER_NOT_FOUND,
+				     "layer '%s' does not exist in the shot", layers[i]);
 		snprintf(e->pointer, sizeof e->pointer, "/layerIds/%zu", positions[i]);
 		rig_strlcpy(e->layer_id, layers[i], sizeof e->layer_id);
 	}
@@ -139,11 +142,13 @@ void rig_h_lock_acquire(struct rig_req *req, struct rig_resp *resp)
 	struct conflict c = {req->principal, layers, n, NULL, ""};
 	rc = rig_locks_live(tx, m.id, now, find_conflict, &c);
 	if (rc == 1) {
-		json_t *extra = json_pack("{s:o, s:s}", "conflictingLock", c.found, "layerId", c.layer);
+		json_t *extra =
+			json_pack("{s:o, s:s}", "conflictingLock", c.found, "layerId", c.layer);
 		json_object_set(extra, "lockId", json_object_get(c.found, "lockId"));
 		json_object_set(extra, "owner", json_object_get(c.found, "owner"));
-		rig_problem(resp, RIG_LOCK_CONFLICT, extra, "layer '%s' is locked by '%.60s' (lock '%s')",
-			    c.layer, json_string_value(json_object_get(c.found, "owner")),
+		rig_problem(resp, RIG_LOCK_CONFLICT, extra,
+			    "layer '%s' is locked by '%.60s' (lock '%s')", c.layer,
+			    json_string_value(json_object_get(c.found, "owner")),
 			    json_string_value(json_object_get(c.found, "lockId")));
 		goto out;
 	}
@@ -319,8 +324,8 @@ void rig_h_lock_release(struct rig_req *req, struct rig_resp *resp)
 	} else {
 		broken = !mine;
 		rig_resp_json(resp, 200,
-			      json_pack("{s:s, s:b, s:b}", "lockId", lock.id, "released", 1, "broken",
-					broken),
+			      json_pack("{s:s, s:b, s:b}", "lockId", lock.id, "released", 1,
+					"broken", broken),
 			      NULL);
 		rig_api__commit(req, tx, resp);
 	}

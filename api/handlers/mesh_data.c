@@ -18,20 +18,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/http/request.h"
 #include "api/eval/evaluate.h"
 #include "api/handlers/frames.h"
-#include "api/util/sha256.h"
-#include "storage/shot_repo.h"
-#include "api/util/textbuf.h"
 #include "api/handlers/handlers.h"
 #include "api/http/paging.h"
+#include "api/http/request.h"
+#include "api/util/sha256.h"
+#include "api/util/textbuf.h"
+#include "storage/shot_repo.h"
 #include "storage/store.h"
 
-
 enum kind { K_VERTICES, K_TRIANGLES, K_JOINTS, K_WEIGHTS, K_KEYFRAMES };
-static const char *const kind_names[] = {"vertices", "triangles", "joints", "weights",
-					 "keyframes"};
+static const char *const kind_names[] = {"vertices", "triangles", "joints", "weights", "keyframes"};
 
 struct query {
 	enum kind kind;
@@ -59,13 +57,15 @@ static int parse_query(struct rig_req *req, struct rig_resp *resp, struct query 
 	const char *frame = rig_api__query(req, "frame");
 	if (frame) {
 		if (rig_frames__parse_frame(&q->frame, frame) != 0) {
-			rig_problem(resp, RIG_INVALID_QUERY, json_pack("{s:s}", "parameter", "frame"),
+			rig_problem(resp, RIG_INVALID_QUERY,
+				    json_pack("{s:s}", "parameter", "frame"),
 				    "frame must be a finite number");
 			return -1;
 		}
 		q->has_frame = true;
 	}
-	if (rig_frames__space(req, resp, &q->shot_space) || rig_api__page_size(req, resp, &q->page_size))
+	if (rig_frames__space(req, resp, &q->shot_space) ||
+	    rig_api__page_size(req, resp, &q->page_size))
 		return -1;
 	q->max_bytes = RIG_DEFAULT_PAGE_BYTES;
 	const char *mb = rig_api__query(req, "maxBytes");
@@ -74,11 +74,13 @@ static int parse_query(struct rig_req *req, struct rig_resp *resp, struct query 
 		errno = 0;
 		long long n = strtoll(mb, &end, 10);
 		if (!*mb || *end || n <= 0) {
-			rig_problem(resp, RIG_INVALID_QUERY, json_pack("{s:s}", "parameter", "maxBytes"),
+			rig_problem(resp, RIG_INVALID_QUERY,
+				    json_pack("{s:s}", "parameter", "maxBytes"),
 				    "maxBytes must be a positive integer");
 			return -1;
 		}
-		q->max_bytes = errno == ERANGE || n > RIG_MAX_PAGE_BYTES ? RIG_MAX_PAGE_BYTES : (size_t)n;
+		q->max_bytes =
+			errno == ERANGE || n > RIG_MAX_PAGE_BYTES ? RIG_MAX_PAGE_BYTES : (size_t)n;
 	}
 	char canon[160];
 	snprintf(canon, sizeof canon, "%s|%d|%.17g|%d|%zu|%zu", kind_names[q->kind], q->has_frame,
@@ -108,12 +110,14 @@ static int open_token(struct rig_req *req, struct rig_resp *resp, struct query *
 	int rc = 0;
 	if (!t || !k || !s || !l || !f || !json_is_integer(v) || !json_is_integer(o) ||
 	    strcmp(k, "mesh") || json_integer_value(o) < 0) {
-		rig_problem(resp, RIG_PAGE_TOKEN_INVALID, json_pack("{s:s}", "parameter", "pageToken"),
+		rig_problem(resp, RIG_PAGE_TOKEN_INVALID,
+			    json_pack("{s:s}", "parameter", "pageToken"),
 			    "pageToken is not a token this server issued");
 		rc = -1;
 	} else if (strcmp(s, req->params[0]) || strcmp(l, req->params[1]) ||
 		   strcmp(f, q->fingerprint)) {
-		rig_problem(resp, RIG_PAGE_TOKEN_INVALID, json_pack("{s:s}", "parameter", "pageToken"),
+		rig_problem(resp, RIG_PAGE_TOKEN_INVALID,
+			    json_pack("{s:s}", "parameter", "pageToken"),
 			    "pageToken was issued for another query; send the same kind, frame,"
 			    " space, pageSize and maxBytes");
 		rc = -1;
@@ -121,7 +125,8 @@ static int open_token(struct rig_req *req, struct rig_resp *resp, struct query *
 		rig_problem(resp, RIG_PAGE_TOKEN_STALE,
 			    json_pack("{s:I, s:I}", "tokenVersion", json_integer_value(v),
 				      "shotVersion", (json_int_t)version),
-			    "the shot changed since this page token was issued (version %lld, now %lld)",
+			    "the shot changed since this page token was issued (version %lld, now "
+			    "%lld)",
 			    (long long)json_integer_value(v), version);
 		rc = -1;
 	} else {
@@ -145,7 +150,8 @@ static void encode_item(struct rig_buf *b, const struct query *q, const struct r
 		break;
 	case K_TRIANGLES:
 		rig_buf_printf(b, "{\"triangleIndex\":%zu,\"indices\":[%u,%u,%u]}", i,
-			       d->triangles[3 * i], d->triangles[3 * i + 1], d->triangles[3 * i + 2]);
+			       d->triangles[3 * i], d->triangles[3 * i + 1],
+			       d->triangles[3 * i + 2]);
 		break;
 	case K_JOINTS:
 		rig_buf_puts(b, "{\"jointId\":");
@@ -163,7 +169,8 @@ static void encode_item(struct rig_buf *b, const struct query *q, const struct r
 	case K_WEIGHTS:
 		rig_buf_printf(b, "{\"vertexIndex\":%zu,\"influences\":[", i);
 		for (uint32_t k = d->weight_offsets[i]; k < d->weight_offsets[i + 1]; k++) {
-			rig_buf_puts(b, k > d->weight_offsets[i] ? ",{\"jointId\":" : "{\"jointId\":");
+			rig_buf_puts(b,
+				     k > d->weight_offsets[i] ? ",{\"jointId\":" : "{\"jointId\":");
 			rig_buf_json_string(b, d->joints[d->influences[k].joint].id);
 			rig_buf_puts(b, ",\"weight\":");
 			rig_buf_double(b, d->influences[k].weight);
@@ -210,9 +217,10 @@ void rig_h_mesh_data(struct rig_req *req, struct rig_resp *resp)
 		goto out;
 	long mi = rig_shot_model_index(ev.model, req->params[1]);
 	if (mi < 0) {
-		rig_problem(resp, RIG_NOT_FOUND,
-			    json_pack("{s:s, s:s}", "shotId", ev.model->id, "layerId", req->params[1]),
-			    "shot '%s' has no layer '%s'", ev.model->id, req->params[1]);
+		rig_problem(
+			resp, RIG_NOT_FOUND,
+			json_pack("{s:s, s:s}", "shotId", ev.model->id, "layerId", req->params[1]),
+			"shot '%s' has no layer '%s'", ev.model->id, req->params[1]);
 		goto out;
 	}
 	const struct rig_model_layer *l = &ev.model->layers[mi];
@@ -258,8 +266,8 @@ void rig_h_mesh_data(struct rig_req *req, struct rig_resp *resp)
 	rig_buf_json_string(&b, ev.model->id);
 	rig_buf_puts(&b, ",\"layerId\":");
 	rig_buf_json_string(&b, l->id);
-	rig_buf_printf(&b, ",\"kind\":\"%s\",\"shotVersion\":%lld,\"total\":%zu,", kind_names[q.kind],
-		       ev.model->version, total);
+	rig_buf_printf(&b, ",\"kind\":\"%s\",\"shotVersion\":%lld,\"total\":%zu,",
+		       kind_names[q.kind], ev.model->version, total);
 	if (q.has_frame) {
 		rig_buf_puts(&b, "\"frame\":");
 		rig_buf_double(&b, q.frame);
@@ -285,10 +293,11 @@ void rig_h_mesh_data(struct rig_req *req, struct rig_resp *resp)
 		n++;
 	}
 	rig_buf_printf(&b, "],\"count\":%zu,\"limitedBy\":", n);
-	rig_buf_puts(&b, limited_by ? (limited_by[0] == 'p' ? "\"pageSize\"" : "\"maxBytes\"") : "null");
+	rig_buf_puts(&b, limited_by ? (limited_by[0] == 'p' ? "\"pageSize\"" : "\"maxBytes\"")
+				    : "null");
 	if (i < total) {
-		json_t *t = json_pack("{s:s, s:s, s:s, s:s, s:I, s:I}", "k", "mesh", "s", ev.model->id,
-				      "l", l->id, "q", q.fingerprint, "v",
+		json_t *t = json_pack("{s:s, s:s, s:s, s:s, s:I, s:I}", "k", "mesh", "s",
+				      ev.model->id, "l", l->id, "q", q.fingerprint, "v",
 				      (json_int_t)ev.model->version, "o", (json_int_t)i);
 		char *token = rig_api__token_make(req->app, t);
 		json_decref(t);

@@ -1,9 +1,9 @@
 /* Service routes: liveness, readiness, limits and the error catalogue.
  * /healthz and /readyz run on the HTTP front's I/O thread (server/http.c), so
  * they never wait for a worker or a pooled database connection. */
+#include "api/handlers/handlers.h"
 #include "api/http/request.h"
 #include "core/rig_limits.h"
-#include "api/handlers/handlers.h"
 
 void rig_h_healthz(struct rig_req *req, struct rig_resp *resp)
 {
@@ -39,9 +39,9 @@ void rig_h_limits(struct rig_req *req, struct rig_resp *resp)
 		(json_int_t)RIG_MIN_TRIANGLES, "maxTriangles", (json_int_t)RIG_MAX_TRIANGLES,
 		"minJoints", (json_int_t)RIG_MIN_JOINTS, "maxJoints", (json_int_t)RIG_MAX_JOINTS,
 		"minInfluences", (json_int_t)RIG_MIN_INFLUENCES, "maxInfluences",
-		(json_int_t)RIG_MAX_INFLUENCES, "defaultPageSize", (json_int_t)RIG_DEFAULT_PAGE_SIZE,
-		"maxPageSize", (json_int_t)RIG_MAX_PAGE_SIZE, "maxConnections",
-		(json_int_t)l->max_connections, "connectionTimeoutSeconds",
+		(json_int_t)RIG_MAX_INFLUENCES, "defaultPageSize",
+		(json_int_t)RIG_DEFAULT_PAGE_SIZE, "maxPageSize", (json_int_t)RIG_MAX_PAGE_SIZE,
+		"maxConnections", (json_int_t)l->max_connections, "connectionTimeoutSeconds",
 		(json_int_t)l->connection_timeout_seconds, "idempotencyKeyTtlSeconds",
 		(json_int_t)RIG_IDEM_TTL_SECONDS);
 	json_object_set_new(o, "maxRangeFrames", json_integer(RIG_MAX_RANGE_FRAMES));

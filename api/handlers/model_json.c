@@ -5,10 +5,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/http/request.h"
 #include "api/handlers/handlers.h"
+#include "api/http/request.h"
 
-static json_t *pair(double x, double y) { return json_pack("[f, f]", x, y); }
+static json_t *pair(double x, double y)
+{
+	return json_pack("[f, f]", x, y);
+}
 
 static json_t *transform_json(const struct rig_transform *t)
 {
@@ -24,9 +27,9 @@ static json_t *key_json(const struct rig_key *k)
 	json_t *o = json_pack("{s:f, s:f, s:s}", "frame", k->frame, "value", k->value, "interp",
 			      rig_interp_name(k->interp));
 	if (k->interp == RIG_INTERP_BEZIER)
-		json_object_set_new(o, "ease",
-				    json_pack("[f, f, f, f]", k->ease[0], k->ease[1], k->ease[2],
-					      k->ease[3]));
+		json_object_set_new(
+			o, "ease",
+			json_pack("[f, f, f, f]", k->ease[0], k->ease[1], k->ease[2], k->ease[3]));
 	return o;
 }
 

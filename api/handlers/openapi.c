@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/http/request.h"
 #include "api/handlers/handlers.h"
+#include "api/http/request.h"
 
 extern const char rig_openapi_yaml[];
 extern const size_t rig_openapi_yaml_len;

@@ -6,30 +6,30 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/http/request.h"
 #include "api/edit/batch.h"
-#include "api/handlers/edit_answer.h"
 #include "api/edit/shot_cache.h"
+#include "api/handlers/edit_answer.h"
+#include "api/handlers/handlers.h"
+#include "api/http/paging.h"
+#include "api/http/request.h"
+#include "api/http/write.h"
 #include "api/util/jsonread.h"
+#include "api/util/stamp.h"
 #include "storage/plans.h"
 #include "storage/resources.h"
-#include "api/handlers/handlers.h"
-#include "api/http/write.h"
-#include "api/http/paging.h"
-#include "api/util/stamp.h"
 #include "storage/store.h"
 
 static json_t *plan_json(const struct rig_plan *p)
 {
 	json_t *ops = json_loads(p->ops, JSON_DECODE_ANY, NULL);
-	return json_pack("{s:s, s:s, s:o, s:I, s:o, s:s, s:o, s:s, s:o, s:s, s:s}", "planId", p->id,
-			 "shotId", p->shot_id, "title", p->title ? json_string(p->title) : json_null(),
-			 "planVersion", (json_int_t)p->plan_version, "baseVersion",
-			 p->has_base_version ? json_integer(p->base_version) : json_null(), "status",
-			 p->applied ? "applied" : "draft", "ops", ops ? ops : json_array(), "author",
-			 p->author, "receiptId",
-			 p->receipt_id[0] ? json_string(p->receipt_id) : json_null(), "createdAt",
-			 p->created_at, "updatedAt", p->updated_at);
+	return json_pack(
+		"{s:s, s:s, s:o, s:I, s:o, s:s, s:o, s:s, s:o, s:s, s:s}", "planId", p->id,
+		"shotId", p->shot_id, "title", p->title ? json_string(p->title) : json_null(),
+		"planVersion", (json_int_t)p->plan_version, "baseVersion",
+		p->has_base_version ? json_integer(p->base_version) : json_null(), "status",
+		p->applied ? "applied" : "draft", "ops", ops ? ops : json_array(), "author",
+		p->author, "receiptId", p->receipt_id[0] ? json_string(p->receipt_id) : json_null(),
+		"createdAt", p->created_at, "updatedAt", p->updated_at);
 }
 
 /* Reads title, ops and baseVersion of a create or revise body into p (ops as
@@ -167,10 +167,10 @@ void rig_h_plan_list(struct rig_req *req, struct rig_resp *resp)
 
 static json_t *plan_applied_json(const struct rig_plan *p)
 {
-	return rig_problem_json(0, RIG_PLAN_APPLIED,
-				json_pack("{s:s, s:s}", "planId", p->id, "receiptId", p->receipt_id),
-				"plan '%s' was applied (receipt '%s') and is immutable", p->id,
-				p->receipt_id);
+	return rig_problem_json(
+		0, RIG_PLAN_APPLIED,
+		json_pack("{s:s, s:s}", "planId", p->id, "receiptId", p->receipt_id),
+		"plan '%s' was applied (receipt '%s') and is immutable", p->id, p->receipt_id);
 }
 
 static void plan_applied(struct rig_resp *resp, const struct rig_plan *p)
@@ -181,12 +181,11 @@ static void plan_applied(struct rig_resp *resp, const struct rig_plan *p)
 static void plan_version_conflict(struct rig_resp *resp, int status, const struct rig_plan *p,
 				  long long expected)
 {
-	rig_problem_status(resp, status, RIG_PLAN_VERSION_CONFLICT,
-			   json_pack("{s:s, s:I, s:I}", "planId", p->id, "expectedPlanVersion",
-				     (json_int_t)expected, "currentPlanVersion",
-				     (json_int_t)p->plan_version),
-			   "plan '%s' is at version %lld, not %lld", p->id, p->plan_version,
-			   expected);
+	rig_problem_status(
+		resp, status, RIG_PLAN_VERSION_CONFLICT,
+		json_pack("{s:s, s:I, s:I}", "planId", p->id, "expectedPlanVersion",
+			  (json_int_t)expected, "currentPlanVersion", (json_int_t)p->plan_version),
+		"plan '%s' is at version %lld, not %lld", p->id, p->plan_version, expected);
 }
 
 void rig_h_plan_revise(struct rig_req *req, struct rig_resp *resp)
@@ -425,7 +424,8 @@ void rig_h_plan_delete(struct rig_req *req, struct rig_resp *resp)
 	else if ((rc = rig_plan_delete(conn, p.id)) != 0)
 		rig_api__fail(resp, rc, "deleting the plan");
 	else {
-		rig_resp_json(resp, 200, json_pack("{s:s, s:b}", "planId", p.id, "deleted", 1), NULL);
+		rig_resp_json(resp, 200, json_pack("{s:s, s:b}", "planId", p.id, "deleted", 1),
+			      NULL);
 		rig_api__commit(req, conn, resp);
 	}
 	rig_tx_end(conn);

@@ -4,15 +4,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/http/request.h"
-#include "api/http/auth.h"
-#include "core/ids.h"
-#include "api/util/jsonread.h"
-#include "storage/resources.h"
 #include "api/handlers/handlers.h"
-#include "api/http/write.h"
+#include "api/http/auth.h"
 #include "api/http/paging.h"
+#include "api/http/request.h"
+#include "api/http/write.h"
+#include "api/util/jsonread.h"
 #include "api/util/stamp.h"
+#include "core/ids.h"
+#include "storage/resources.h"
 #include "storage/store.h"
 
 static json_t *project_json(const struct rig_project_row *row)
@@ -134,8 +134,9 @@ void rig_h_project_delete(struct rig_req *req, struct rig_resp *resp)
 	if (rc) {
 		rig_api__fail(resp, rc, "project");
 	} else {
-		rig_resp_json(resp, 200, json_pack("{s:s, s:b}", "projectId", req->params[0],
-						   "deleted", 1), NULL);
+		rig_resp_json(resp, 200,
+			      json_pack("{s:s, s:b}", "projectId", req->params[0], "deleted", 1),
+			      NULL);
 		rig_api__commit(req, tx, resp);
 	}
 	rig_tx_end(tx);

@@ -4,11 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api/handlers/handlers.h"
+#include "api/http/paging.h"
 #include "api/http/request.h"
 #include "storage/receipts.h"
 #include "storage/resources.h"
-#include "api/handlers/handlers.h"
-#include "api/http/paging.h"
 #include "storage/store.h"
 
 #define RECEIPT_PAGES "receipts-by-version" /* the page-token kind */

@@ -28,9 +28,9 @@ static int project_exists(void *ctx, const struct rig_project_row *row)
 
 static json_t *shot_json(const struct rig_shot_row *row)
 {
-	return json_pack("{s:s, s:s, s:s, s:f, s:f, s:f, s:I, s:s}", "shotId", row->id,
-			 "projectId", row->project_id, "name", row->name, "fps", row->fps,
-			 "frameStart", row->frame_start, "frameEnd", row->frame_end, "version",
+	return json_pack("{s:s, s:s, s:s, s:f, s:f, s:f, s:I, s:s}", "shotId", row->id, "projectId",
+			 row->project_id, "name", row->name, "fps", row->fps, "frameStart",
+			 row->frame_start, "frameEnd", row->frame_end, "version",
 			 (json_int_t)row->version, "createdAt", row->created_at);
 }
 
@@ -57,8 +57,8 @@ void rig_h_shot_create(struct rig_req *req, struct rig_resp *resp)
 	if (!errs)
 		goto out;
 	struct rig_jr jr = {errs, RIG_INVALID_FIELD, "", RIG_NO_INDEX};
-	static const char *const allowed[] = {"shotId", "name", "fps", "frameStart", "frameEnd",
-					      NULL};
+	static const char *const allowed[] = {"shotId",     "name",     "fps",
+					      "frameStart", "frameEnd", NULL};
 	struct rig_shot_row row = {.fps = 24, .frame_start = 0, .frame_end = 100};
 	rig_strlcpy(row.project_id, req->params[0], sizeof row.project_id);
 	rig_jr_known(&jr, body, allowed);
@@ -144,13 +144,14 @@ void rig_h_shot_delete(struct rig_req *req, struct rig_resp *resp)
 				   json_pack("{s:s, s:I, s:I}", "shotId", req->params[0],
 					     "expectedVersion", (json_int_t)expected,
 					     "currentVersion", (json_int_t)current),
-				   "shot '%s' is at version %lld, not %lld", req->params[0], current,
-				   expected);
+				   "shot '%s' is at version %lld, not %lld", req->params[0],
+				   current, expected);
 	} else if (rc) {
 		rig_api__fail_shot(resp, rc, req->params[0]);
 	} else {
-		rig_resp_json(resp, 200, json_pack("{s:s, s:b}", "shotId", req->params[0],
-						   "deleted", 1), NULL);
+		rig_resp_json(resp, 200,
+			      json_pack("{s:s, s:b}", "shotId", req->params[0], "deleted", 1),
+			      NULL);
 		rig_api__commit(req, tx, resp);
 	}
 	rig_tx_end(tx);

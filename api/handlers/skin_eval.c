@@ -5,11 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/http/request.h"
-#include "api/handlers/frames.h"
-#include "api/util/jsonread.h"
 #include "api/edit/ops.h"
+#include "api/handlers/frames.h"
 #include "api/handlers/handlers.h"
+#include "api/http/request.h"
+#include "api/util/jsonread.h"
 
 static void points_json(struct rig_buf *b, const double *xy, size_t n)
 {
@@ -45,7 +45,8 @@ static struct rig_skin_pose *decode_poses(json_t *body, size_t *out_n, const str
 		snprintf(key, sizeof key, "poses/%zu", i);
 		if (!json_is_object(p) || !json_is_string(id) || !json_is_array(m) ||
 		    json_array_size(m) != 6 || json_object_size(p) != 2) {
-			rig_jr_fail(jr, key, "pose %zu must be {jointId, matrix: [a, b, c, d, e, f]}", i);
+			rig_jr_fail(jr, key,
+				    "pose %zu must be {jointId, matrix: [a, b, c, d, e, f]}", i);
 			continue;
 		}
 		out[i].joint_id = json_string_value(id);

@@ -5,18 +5,17 @@
 #include <string.h>
 #include <time.h>
 
-#include "api/http/request.h"
-#include "api/http/auth.h"
-#include "core/ids.h"
-#include "api/util/jsonread.h"
-#include "api/util/textbuf.h"
-#include "storage/tokens.h"
 #include "api/handlers/handlers.h"
-#include "api/http/write.h"
+#include "api/http/auth.h"
 #include "api/http/paging.h"
+#include "api/http/request.h"
+#include "api/http/write.h"
+#include "api/util/jsonread.h"
 #include "api/util/stamp.h"
+#include "api/util/textbuf.h"
+#include "core/ids.h"
 #include "storage/store.h"
-
+#include "storage/tokens.h"
 
 static json_t *token_json(const struct rig_token *t)
 {
@@ -35,9 +34,9 @@ static json_t *token_json(const struct rig_token *t)
 
 int rig_api__audit(struct rig_req *req, struct rig_tx *tx, const char *action, json_t *fields)
 {
-	json_t *record = json_pack("{s:s, s:s, s:o}", "action", action, "actor", req->actor,
-				   "tokenId", req->token_id[0] ? json_string(req->token_id)
-							       : json_null());
+	json_t *record =
+		json_pack("{s:s, s:s, s:o}", "action", action, "actor", req->actor, "tokenId",
+			  req->token_id[0] ? json_string(req->token_id) : json_null());
 	json_object_update(record, fields);
 	json_decref(fields);
 	char *text = json_dumps(record, JSON_COMPACT);
@@ -54,7 +53,8 @@ void rig_h_token_create(struct rig_req *req, struct rig_resp *resp)
 	 * retry that created a second token would leave a live credential nobody
 	 * holds: creation is not idempotent, and says so. */
 	if (req->idem_key) {
-		rig_problem(resp, RIG_INVALID_QUERY, json_pack("{s:s}", "parameter", "Idempotency-Key"),
+		rig_problem(resp, RIG_INVALID_QUERY,
+			    json_pack("{s:s}", "parameter", "Idempotency-Key"),
 			    "POST /v1/tokens does not take an Idempotency-Key: a token's secret is"
 			    " shown once and never stored; list tokens to find one a lost answer"
 			    " created, and revoke it");
@@ -73,15 +73,17 @@ void rig_h_token_create(struct rig_req *req, struct rig_resp *resp)
 	bool has_expiry = false;
 	rig_jr_known(&jr, body, allowed);
 	rig_jr_string(&jr, body, "name", true, RIG_TOKEN_NAME_MAX, &name);
-	rig_jr_int(&jr, body, "expiresInSeconds", false, 1, RIG_TOKEN_MAX_EXPIRES_IN_SECONDS, &expires_in,
-		   &has_expiry);
+	rig_jr_int(&jr, body, "expiresInSeconds", false, 1, RIG_TOKEN_MAX_EXPIRES_IN_SECONDS,
+		   &expires_in, &has_expiry);
 	json_t *list = json_object_get(body, "scopes");
 	const char *items[RIG_TOKEN_MAX_SCOPES];
 	size_t n = json_array_size(list);
 	char scopes[RIG_TOKEN_SCOPES_MAX] = "";
 	if (!json_is_array(list) || n < 1 || n > RIG_TOKEN_MAX_SCOPES) {
-		rig_jr_fail(&jr, "scopes", "scopes must list 1 to %d scopes such as \"read\" or"
-					   " \"edit:p1\"", RIG_TOKEN_MAX_SCOPES);
+		rig_jr_fail(&jr, "scopes",
+			    "scopes must list 1 to %d scopes such as \"read\" or"
+			    " \"edit:p1\"",
+			    RIG_TOKEN_MAX_SCOPES);
 	} else {
 		bool strings = true;
 		for (size_t i = 0; i < n && strings; i++) {
@@ -112,9 +114,9 @@ void rig_h_token_create(struct rig_req *req, struct rig_resp *resp)
 	struct rig_tx *tx = rig_store_read(req->app->store);
 	int rc = rig_api__begin(req, tx);
 	if (!rc)
-		rc = rig_auth_token_create(tx, name, scopes, has_expiry,
-					   (long long)time(NULL) + expires_in,
-					   req->token_id[0] ? req->token_id : "auth-off", &t, secret);
+		rc = rig_auth_token_create(
+			tx, name, scopes, has_expiry, (long long)time(NULL) + expires_in,
+			req->token_id[0] ? req->token_id : "auth-off", &t, secret);
 	if (!rc)
 		rc = rig_api__audit(req, tx, "token.create",
 				    json_pack("{s:s, s:s, s:o}", "subjectTokenId", t.id, "name",
@@ -193,8 +195,8 @@ void rig_h_token_revoke(struct rig_req *req, struct rig_resp *resp)
 		rc = rig_token_revoke(tx, t.id);
 	if (!rc && !was_revoked)
 		rc = rig_api__audit(req, tx, "token.revoke",
-				    json_pack("{s:s, s:s, s:o}", "subjectTokenId", t.id, "name", t.name,
-					      "scopes", rig_api__words_json(t.scopes)));
+				    json_pack("{s:s, s:s, s:o}", "subjectTokenId", t.id, "name",
+					      t.name, "scopes", rig_api__words_json(t.scopes)));
 	if (!rc)
 		rc = rig_token_get(tx, req->params[0], &t);
 	if (rc) {

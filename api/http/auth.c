@@ -12,12 +12,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "api/http/request.h"
-#include "core/ids.h"
 #include "api/http/ratelimit.h"
-#include "storage/resources.h"
+#include "api/http/request.h"
 #include "api/util/sha256.h"
 #include "api/util/textbuf.h"
+#include "core/ids.h"
+#include "storage/resources.h"
 #include "storage/store.h"
 
 static const char *const scope_names[] = {"none", "read", "edit", "admin"};
@@ -225,7 +225,7 @@ int rig_auth_bootstrap(struct rig_store *store, const char *db_path, bool *creat
 		snprintf(err, err_size, "cannot store the bootstrap token: %s", rig_tx_errmsg(tx));
 	else if (rc && rc != -1)
 		snprintf(err, err_size, "cannot read the token table (%s)",
-			 rig_code_name((enum rig_code)-rc));
+			 rig_code_name((enum rig_code) - rc));
 	rig_tx_end(tx); /* rolls back whatever did not commit */
 	explicit_bzero(secret, sizeof secret);
 	if (rc)
@@ -244,8 +244,9 @@ static int trust_actor_header(struct rig_req *req, struct rig_resp *resp)
 		actor = "anonymous";
 	size_t len = strlen(actor);
 	if (len < 1 || len >= sizeof req->actor || !rig_utf8_is_clean(actor)) {
-		rig_problem(resp, RIG_INVALID_QUERY, json_pack("{s:s}", "parameter", "X-Rigd-Actor"),
-			    "header 'X-Rigd-Actor' must be 1 to %d bytes of UTF-8 text", RIG_ACTOR_MAX);
+		rig_problem(
+			resp, RIG_INVALID_QUERY, json_pack("{s:s}", "parameter", "X-Rigd-Actor"),
+			"header 'X-Rigd-Actor' must be 1 to %d bytes of UTF-8 text", RIG_ACTOR_MAX);
 		return -1;
 	}
 	memcpy(req->actor, actor, len + 1);
@@ -259,7 +260,8 @@ static int unauthenticated(struct rig_resp *resp, const char *error, const char 
 {
 	rig_problem(resp, RIG_UNAUTHENTICATED, NULL, "%s", detail);
 	if (error)
-		rig_resp_header(resp, "WWW-Authenticate", "Bearer realm=\"rigd\", error=\"%s\"", error);
+		rig_resp_header(resp, "WWW-Authenticate", "Bearer realm=\"rigd\", error=\"%s\"",
+				error);
 	else
 		rig_resp_header(resp, "WWW-Authenticate", "Bearer realm=\"rigd\"");
 	return -1;
@@ -281,12 +283,14 @@ static int as_missing(struct rig_req *req, struct rig_resp *resp, int resource)
 
 static int forbidden(struct rig_resp *resp, enum rig_scope need, const char *project_id)
 {
-	rig_resp_header(resp, "WWW-Authenticate", "Bearer realm=\"rigd\", error=\"insufficient_scope\"");
+	rig_resp_header(resp, "WWW-Authenticate",
+			"Bearer realm=\"rigd\", error=\"insufficient_scope\"");
 	if (project_id)
 		rig_problem(resp, RIG_FORBIDDEN,
 			    json_pack("{s:s, s:s}", "requiredScope", rig_scope_name(need),
 				      "projectId", project_id),
-			    "this needs scope '%s' on project '%s'", rig_scope_name(need), project_id);
+			    "this needs scope '%s' on project '%s'", rig_scope_name(need),
+			    project_id);
 	else
 		rig_problem(resp, RIG_FORBIDDEN,
 			    json_pack("{s:s}", "requiredScope", rig_scope_name(need)),
@@ -299,8 +303,9 @@ static int authenticate(struct rig_req *req, struct rig_resp *resp, struct rig_t
 {
 	const char *h = rig_api__header(req, "Authorization");
 	if (!h)
-		return unauthenticated(resp, NULL, "this route needs an API token: send"
-						   " 'Authorization: Bearer <token>'");
+		return unauthenticated(resp, NULL,
+				       "this route needs an API token: send"
+				       " 'Authorization: Bearer <token>'");
 	if (strncasecmp(h, "Bearer ", 7) != 0)
 		return unauthenticated(resp, "invalid_request",
 				       "the Authorization header must be 'Bearer <token>'");
@@ -309,7 +314,8 @@ static int authenticate(struct rig_req *req, struct rig_resp *resp, struct rig_t
 		secret++;
 	size_t len = strcspn(secret, " \t");
 	const char *rest = secret + len;
-	while (*rest == ' ' || *rest == '\t') /* RFC 9110 §5.5: trailing whitespace is not the value */
+	while (*rest == ' ' ||
+	       *rest == '\t') /* RFC 9110 §5.5: trailing whitespace is not the value */
 		rest++;
 	if (len == 0 || *rest || len >= RIG_TOKEN_SECRET_MAX)
 		return unauthenticated(resp, "invalid_request",

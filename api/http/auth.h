@@ -15,8 +15,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "storage/store.h"
 #include "api/http/exchange.h"
+#include "storage/store.h"
 #include "storage/tokens.h"
 
 #define RIG_TOKEN_SECRET_MAX 64 /* "rigd_" + 43 characters + NUL, with room */

@@ -9,8 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/err.h"
 #include "api/util/sha256.h"
+#include "core/err.h"
 #include "storage/tokens.h"
 
 struct rig_app;
@@ -35,7 +35,7 @@ struct rig_req {
 	 * the order sent, names and values percent-encoding every byte outside
 	 * [A-Za-z0-9._~-], a bare "k" without "="; "" when none. */
 	const char *query_string;
-	bool arrived_draining;    /* the request arrived after shutdown began */
+	bool arrived_draining; /* the request arrived after shutdown began */
 	struct rig_app *app;
 	/* The same buffer as body when the front lets the handler overwrite it
 	 * (rig_api__parse_body blanks the large arrays it decodes itself); NULL
@@ -54,11 +54,12 @@ struct rig_req {
 	/* Who is calling, for ownership (locks) and for scoping idempotency keys:
 	 * "token:<id>" when authenticated, "actor:<name>" under --auth off. */
 	char principal[RIG_PRINCIPAL_MAX];
-	char token_id[RIG_ID_MAX + 1]; /* the caller's API token, "" when none */
-	char scopes[RIG_TOKEN_SCOPES_MAX]; /* its scopes (auth.h); "admin" under --auth off */
-	int level;                     /* its enum rig_scope on the project the path names */
-	const char *idem_key;       /* Idempotency-Key, NULL when none */
-	char idem_hash[RIG_SHA256_HEX_SIZE]; /* hex SHA-256 of method, path, query, actor and body */
+	char token_id[RIG_ID_MAX + 1];       /* the caller's API token, "" when none */
+	char scopes[RIG_TOKEN_SCOPES_MAX];   /* its scopes (auth.h); "admin" under --auth off */
+	int level;                           /* its enum rig_scope on the project the path names */
+	const char *idem_key;                /* Idempotency-Key, NULL when none */
+	char idem_hash[RIG_SHA256_HEX_SIZE]; /* hex SHA-256 of method, path, query, actor and body
+					      */
 	/* While a keyed write's handler runs: where rig_api__begin puts the
 	 * response it finds stored for (principal, key) inside the write
 	 * transaction, to be answered instead of the handler's (idempotency.h).

@@ -23,8 +23,8 @@
 #include "api/http/request.h"
 #include "api/util/sha256.h"
 #include "api/util/textbuf.h"
-#include "storage/store.h"
 #include "storage/receipts.h"
+#include "storage/store.h"
 
 /* ---- the (principal, key) pairs being processed by this process ---- */
 

@@ -11,7 +11,6 @@
 #ifndef RIG_IDEMPOTENCY_H
 #define RIG_IDEMPOTENCY_H
 
-
 #include "api/http/exchange.h"
 
 /* Returns a new, empty set of the (principal, key) pairs this process is

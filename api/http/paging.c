@@ -115,8 +115,7 @@ json_t *rig_api__token_open(struct rig_app *app, const char *token)
 	/* Only the canonical spelling: unused low bits of the last character would
 	 * otherwise let several strings carry one token. */
 	char *again_text = b64_encode(text, n_text), *again_sig = b64_encode(sig, n_sig);
-	bool canonical = again_text && again_sig &&
-			 strlen(again_text) == (size_t)(dot - token) &&
+	bool canonical = again_text && again_sig && strlen(again_text) == (size_t)(dot - token) &&
 			 memcmp(again_text, token, (size_t)(dot - token)) == 0 &&
 			 strcmp(again_sig, dot + 1) == 0;
 	free(again_text);
@@ -164,7 +163,8 @@ int rig_api__page_start(struct rig_req *req, struct rig_resp *resp, const char *
 	    !json_is_integer(json_object_get(t, "c"))) {
 		json_decref(t);
 		json_decref(p->items);
-		rig_problem(resp, RIG_PAGE_TOKEN_INVALID, json_pack("{s:s}", "parameter", "pageToken"),
+		rig_problem(resp, RIG_PAGE_TOKEN_INVALID,
+			    json_pack("{s:s}", "parameter", "pageToken"),
 			    "pageToken was not issued for this list");
 		return -1;
 	}
@@ -175,7 +175,8 @@ int rig_api__page_start(struct rig_req *req, struct rig_resp *resp, const char *
 
 /* Answers the page; a full page gets a nextPageToken continuing after its last item. */
 void rig_api__page_finish(struct rig_req *req, struct rig_resp *resp, const char *kind,
-			  const char *scope, struct rig_page *p, const char *items_name, json_t *body)
+			  const char *scope, struct rig_page *p, const char *items_name,
+			  json_t *body)
 {
 	if (!body)
 		body = json_object();

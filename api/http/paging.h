@@ -51,7 +51,8 @@ int rig_api__page_start(struct rig_req *req, struct rig_resp *resp, const char *
 /* Answers body (reference stolen; NULL = a new object) with items_name: [...]
  * and, when more rows follow, nextPageToken. */
 void rig_api__page_finish(struct rig_req *req, struct rig_resp *resp, const char *kind,
-			  const char *scope, struct rig_page *p, const char *items_name, json_t *body);
+			  const char *scope, struct rig_page *p, const char *items_name,
+			  json_t *body);
 
 /* A signed, opaque page token for payload (reference borrowed); malloc'd string. */
 char *rig_api__token_make(struct rig_app *app, json_t *payload);

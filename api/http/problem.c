@@ -2,8 +2,8 @@
 #include "api/http/problem.h"
 
 #include "api/http/exchange.h"
-#include "api/util/textbuf.h"
 #include "api/util/stamp.h"
+#include "api/util/textbuf.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -96,7 +96,7 @@ json_t *rig_problem_from_errs(const struct rig_errs *errs)
 }
 
 static json_t *problem_json_v(int status, enum rig_code code, json_t *extra, const char *fmt,
-			     va_list ap)
+			      va_list ap)
 {
 	char detail[RIG_ERR_DETAIL_MAX];
 	vsnprintf(detail, sizeof detail, fmt, ap);
@@ -130,7 +130,8 @@ void rig_resp_problem(struct rig_resp *resp, json_t *body, bool retry_after)
 static void problem_v(struct rig_resp *resp, int status, enum rig_code code, json_t *extra,
 		      const char *fmt, va_list ap)
 {
-	rig_resp_problem(resp, problem_json_v(status, code, extra, fmt, ap), code == RIG_MEMORY_BUSY);
+	rig_resp_problem(resp, problem_json_v(status, code, extra, fmt, ap),
+			 code == RIG_MEMORY_BUSY);
 }
 
 void rig_problem(struct rig_resp *resp, enum rig_code code, json_t *extra, const char *fmt, ...)
@@ -169,7 +170,7 @@ json_t *rig_problem_errs_json(const struct rig_errs *errs, int status, bool *ret
 
 json_t *rig_problem_storage_json(int rc, const char *what, bool *retry_after)
 {
-	enum rig_code code = rc < 0 ? (enum rig_code)-rc : RIG_INTERNAL;
+	enum rig_code code = rc < 0 ? (enum rig_code) - rc : RIG_INTERNAL;
 	if (code <= RIG_OK || code >= RIG_CODE_COUNT)
 		code = RIG_INTERNAL;
 	/* A full disk stays full until an operator acts: no Retry-After hint. */
@@ -180,7 +181,8 @@ json_t *rig_problem_storage_json(int rc, const char *what, bool *retry_after)
 		return rig_problem_json(0, code, NULL, "%s: the database is busy", what);
 	if (code == RIG_STORAGE_FULL)
 		return rig_problem_json(0, code, NULL,
-					"%s: the database's disk is full; nothing was written", what);
+					"%s: the database's disk is full; nothing was written",
+					what);
 	return rig_problem_json(0, code, NULL, "%s failed", what);
 }
 

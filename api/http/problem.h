@@ -10,8 +10,8 @@
 #include <jansson.h>
 #include <stdbool.h>
 
-#include "core/err.h"
 #include "api/http/exchange.h"
+#include "core/err.h"
 
 /* One violation as a JSON object (new reference). */
 json_t *rig_err_to_json(const struct rig_err *e);

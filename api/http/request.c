@@ -12,12 +12,12 @@
 #include <sys/random.h>
 #include <time.h>
 
-#include "api/http/request.h"
 #include "api/edit/bulk.h"
+#include "api/http/request.h"
 #include "api/util/membudget.h"
-#include "storage/receipts.h"
 #include "api/util/sha256.h"
 #include "api/util/textbuf.h"
+#include "storage/receipts.h"
 #include "storage/store.h"
 
 json_t *rig_api__parse_body(struct rig_req *req, struct rig_resp *resp)
@@ -115,7 +115,8 @@ int rig_api__if_match(struct rig_req *req, struct rig_resp *resp, long long *out
 			v = -1;
 	}
 	if (v < 0) {
-		rig_problem(resp, RIG_PRECONDITION_INVALID, json_pack("{s:s}", "parameter", "If-Match"),
+		rig_problem(resp, RIG_PRECONDITION_INVALID,
+			    json_pack("{s:s}", "parameter", "If-Match"),
 			    "If-Match must be one quoted version such as \"12\"");
 		return -1;
 	}
@@ -150,4 +151,3 @@ bool rig_api__none_match(struct rig_req *req, const char *tag)
 	}
 	return false;
 }
-

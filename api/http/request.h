@@ -14,7 +14,6 @@
 #include "api/http/problem.h"
 #include "storage/shot_model.h"
 
-
 /* Parses the request body as one JSON document (UTF-8, no duplicate keys, no
  * trailing data; jansson rejects NaN, Infinity and out-of-range numbers). On
  * failure fills resp with a 400/415 problem and returns NULL. New reference. */

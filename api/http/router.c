@@ -130,9 +130,9 @@ static bool query_refused(struct rig_req *req, struct rig_resp *resp, const stru
 		int k = param_index(route, p, n_name);
 		param_display(shown, p, n_name);
 		if (k < 0 || k >= MAX_ROUTE_PARAMS || (seen & (UINT32_C(1) << k))) {
-			const char *why = k >= 0 ? "is given more than once"
+			const char *why = k >= 0         ? "is given more than once"
 					  : route->query ? "is not one this route reads"
-					  : "given, but this route reads none";
+							 : "given, but this route reads none";
 			rig_problem(resp, RIG_INVALID_PARAMETER,
 				    json_pack("{s:s, s:o}", "parameter", shown, "validParameters",
 					      rig_api__words_json(route->query)),
@@ -142,7 +142,8 @@ static bool query_refused(struct rig_req *req, struct rig_resp *resp, const stru
 		seen |= UINT32_C(1) << k;
 		for (size_t i = 0; i + 2 < n_value; i++)
 			if (memcmp(value + i, "%00", 3) == 0) {
-				rig_problem(resp, RIG_INVALID_QUERY, json_pack("{s:s}", "parameter", shown),
+				rig_problem(resp, RIG_INVALID_QUERY,
+					    json_pack("{s:s}", "parameter", shown),
 					    "query parameter '%s' contains a NUL byte", shown);
 				return true;
 			}
@@ -169,7 +170,8 @@ static const struct rig_route *route_for(const char *method, const char *path)
 {
 	char params[RIG_MAX_PATH_PARAMS][RIG_ID_MAX + 1];
 	for (size_t i = 0; i < rig_n_routes; i++)
-		if (strcmp(rig_routes[i].method, method) == 0 && match(rig_routes[i].pattern, path, params) > 0)
+		if (strcmp(rig_routes[i].method, method) == 0 &&
+		    match(rig_routes[i].pattern, path, params) > 0)
 			return &rig_routes[i];
 	return NULL;
 }
@@ -204,7 +206,8 @@ void rig_api_handle(struct rig_req *req, struct rig_resp *resp)
 		size_t used = strlen(allow);
 		snprintf(allow + used, sizeof allow - used, "%s%s%s", used ? ", " : "",
 			 rig_routes[i].method, strcmp(rig_routes[i].method, "GET") ? "" : ", HEAD");
-		bool head_of_get = !strcmp(req->method, "HEAD") && !strcmp(rig_routes[i].method, "GET");
+		bool head_of_get =
+			!strcmp(req->method, "HEAD") && !strcmp(rig_routes[i].method, "GET");
 		if ((strcmp(rig_routes[i].method, req->method) == 0 || head_of_get) && !found)
 			found = &rig_routes[i];
 	}
@@ -227,8 +230,7 @@ void rig_api_handle(struct rig_req *req, struct rig_resp *resp)
 		return;
 	}
 	if (path_known) {
-		rig_problem(resp, RIG_METHOD_NOT_ALLOWED,
-			    json_pack("{s:s}", "method", req->method),
+		rig_problem(resp, RIG_METHOD_NOT_ALLOWED, json_pack("{s:s}", "method", req->method),
 			    "method '%.10s' is not allowed here", req->method);
 		rig_resp_header(resp, "Allow", "%s, OPTIONS", allow);
 		return;

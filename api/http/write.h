@@ -6,7 +6,6 @@
 #ifndef RIG_WRITE_H
 #define RIG_WRITE_H
 
-
 #include "api/http/exchange.h"
 
 /* Begins a write transaction on conn, a connection borrowed from the request's

@@ -14,9 +14,18 @@
 
 /* ⌊log10(2^e)⌋ and ⌊log10(5^e)⌋ for the exponents doubles need, and the
  * bit length of 5^e (1 for e = 0). */
-static inline uint32_t log10_pow2(int32_t e) { return ((uint32_t)e * 78913) >> 18; }
-static inline uint32_t log10_pow5(int32_t e) { return ((uint32_t)e * 732923) >> 20; }
-static inline int32_t pow5_bits(int32_t e) { return (int32_t)(((uint32_t)e * 1217359) >> 19) + 1; }
+static inline uint32_t log10_pow2(int32_t e)
+{
+	return ((uint32_t)e * 78913) >> 18;
+}
+static inline uint32_t log10_pow5(int32_t e)
+{
+	return ((uint32_t)e * 732923) >> 20;
+}
+static inline int32_t pow5_bits(int32_t e)
+{
+	return (int32_t)(((uint32_t)e * 1217359) >> 19) + 1;
+}
 
 static inline uint32_t pow5_factor(uint64_t v)
 {
@@ -28,8 +37,14 @@ static inline uint32_t pow5_factor(uint64_t v)
 	return n;
 }
 
-static inline bool multiple_of_pow5(uint64_t v, uint32_t p) { return pow5_factor(v) >= p; }
-static inline bool multiple_of_pow2(uint64_t v, uint32_t p) { return (v & ((1ull << p) - 1)) == 0; }
+static inline bool multiple_of_pow5(uint64_t v, uint32_t p)
+{
+	return pow5_factor(v) >= p;
+}
+static inline bool multiple_of_pow2(uint64_t v, uint32_t p)
+{
+	return (v & ((1ull << p) - 1)) == 0;
+}
 
 /* (m · mul) >> j for the 128-bit multiplier mul = {low, high}, j ≥ 64. */
 static inline uint64_t mul_shift(uint64_t m, const uint64_t mul[2], int32_t j)

@@ -37,7 +37,8 @@ int rig_jr_known(const struct rig_jr *jr, json_t *obj, const char *const *allowe
 	const char *key;
 	json_t *value;
 	int rc = 0;
-	json_object_foreach(obj, key, value) {
+	json_object_foreach(obj, key, value)
+	{
 		bool ok = false;
 		for (const char *const *a = allowed; *a && !ok; a++)
 			ok = strcmp(*a, key) == 0;
@@ -47,8 +48,7 @@ int rig_jr_known(const struct rig_jr *jr, json_t *obj, const char *const *allowe
 	return rc;
 }
 
-static json_t *member(const struct rig_jr *jr, json_t *obj, const char *key, bool required,
-		      int *rc)
+static json_t *member(const struct rig_jr *jr, json_t *obj, const char *key, bool required, int *rc)
 {
 	json_t *v = json_object_get(obj, key);
 	*rc = 0;
@@ -68,15 +68,16 @@ int rig_jr_string(const struct rig_jr *jr, json_t *obj, const char *key, bool re
 		return rig_jr_fail(jr, key, "field '%s' must be a string", key);
 	size_t len = json_string_length(v);
 	if (len < 1 || len > max_bytes)
-		return rig_jr_fail(jr, key, "field '%s' must be 1 to %zu bytes long", key, max_bytes);
+		return rig_jr_fail(jr, key, "field '%s' must be 1 to %zu bytes long", key,
+				   max_bytes);
 	if (memchr(json_string_value(v), '\0', len))
 		return rig_jr_fail(jr, key, "field '%s' must not contain NUL characters", key);
 	*out = json_string_value(v);
 	return 0;
 }
 
-int rig_jr_id(const struct rig_jr *jr, json_t *obj, const char *key, bool required,
-	      bool nullable, char *out, bool *is_null)
+int rig_jr_id(const struct rig_jr *jr, json_t *obj, const char *key, bool required, bool nullable,
+	      char *out, bool *is_null)
 {
 	int rc;
 	json_t *v = member(jr, obj, key, required, &rc);
@@ -97,8 +98,8 @@ int rig_jr_id(const struct rig_jr *jr, json_t *obj, const char *key, bool requir
 	return 0;
 }
 
-int rig_jr_number(const struct rig_jr *jr, json_t *obj, const char *key, bool required,
-		  double *out, bool *present)
+int rig_jr_number(const struct rig_jr *jr, json_t *obj, const char *key, bool required, double *out,
+		  bool *present)
 {
 	int rc;
 	json_t *v = member(jr, obj, key, required, &rc);
@@ -112,8 +113,8 @@ int rig_jr_number(const struct rig_jr *jr, json_t *obj, const char *key, bool re
 	return 0;
 }
 
-int rig_jr_int(const struct rig_jr *jr, json_t *obj, const char *key, bool required,
-	       long long min, long long max, long long *out, bool *present)
+int rig_jr_int(const struct rig_jr *jr, json_t *obj, const char *key, bool required, long long min,
+	       long long max, long long *out, bool *present)
 {
 	int rc;
 	json_t *v = member(jr, obj, key, required, &rc);

@@ -38,16 +38,16 @@ int rig_jr_string(const struct rig_jr *jr, json_t *obj, const char *key, bool re
 
 /* An id (SPEC §1 rule) copied into out[RIG_ID_MAX + 1]; out untouched when absent.
  * When nullable, JSON null is accepted and sets *is_null. */
-int rig_jr_id(const struct rig_jr *jr, json_t *obj, const char *key, bool required,
-	      bool nullable, char *out, bool *is_null);
+int rig_jr_id(const struct rig_jr *jr, json_t *obj, const char *key, bool required, bool nullable,
+	      char *out, bool *is_null);
 
 /* A finite number; *present says whether it was given. */
-int rig_jr_number(const struct rig_jr *jr, json_t *obj, const char *key, bool required,
-		  double *out, bool *present);
+int rig_jr_number(const struct rig_jr *jr, json_t *obj, const char *key, bool required, double *out,
+		  bool *present);
 
 /* An integer in [min, max]. */
-int rig_jr_int(const struct rig_jr *jr, json_t *obj, const char *key, bool required,
-	       long long min, long long max, long long *out, bool *present);
+int rig_jr_int(const struct rig_jr *jr, json_t *obj, const char *key, bool required, long long min,
+	       long long max, long long *out, bool *present);
 
 /* A number that is an exact integer in [min, max] (accepts 3 and 3.0). */
 int rig_jr_index(const struct rig_jr *jr, json_t *value, const char *key, long long min,

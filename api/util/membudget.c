@@ -57,9 +57,9 @@ static void *counting_malloc(size_t n)
 		if (cap < parsing.base)
 			cap = parsing.base;
 		bool over = parsing.budget->limit && c->reserved + need > cap;
-		if (over ||
-		    (!rig_membudget_reserve(parsing.budget, c, need > PARSE_STEP ? need : PARSE_STEP) &&
-		     !rig_membudget_reserve(parsing.budget, c, need))) {
+		if (over || (!rig_membudget_reserve(parsing.budget, c,
+						    need > PARSE_STEP ? need : PARSE_STEP) &&
+			     !rig_membudget_reserve(parsing.budget, c, need))) {
 			free(p);
 			parsing.failed = true;
 			return NULL;
@@ -91,9 +91,15 @@ struct rig_membudget *rig_membudget_new(size_t limit_bytes)
 	return b;
 }
 
-void rig_membudget_free(struct rig_membudget *b) { free(b); }
+void rig_membudget_free(struct rig_membudget *b)
+{
+	free(b);
+}
 
-size_t rig_membudget_limit(const struct rig_membudget *b) { return b ? b->limit : 0; }
+size_t rig_membudget_limit(const struct rig_membudget *b)
+{
+	return b ? b->limit : 0;
+}
 
 size_t rig_membudget_used(const struct rig_membudget *b)
 {

@@ -15,7 +15,10 @@ static const uint32_t k[64] = {
 	0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7,
 	0xc67178f2};
 
-static uint32_t rotr(uint32_t x, int n) { return (x >> n) | (x << (32 - n)); }
+static uint32_t rotr(uint32_t x, int n)
+{
+	return (x >> n) | (x << (32 - n));
+}
 
 static void block(struct rig_sha256 *s, const unsigned char *p)
 {
@@ -33,7 +36,8 @@ static void block(struct rig_sha256 *s, const unsigned char *p)
 	for (int i = 0; i < 64; i++) {
 		uint32_t t1 = h + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) +
 			      k[i] + w[i];
-		uint32_t t2 = (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
+		uint32_t t2 =
+			(rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
 		h = g;
 		g = f;
 		f = e;

@@ -27,8 +27,8 @@ void rig_api__iso8601(char out[RIG_TIMESTAMP_MAX], long long unix_ms)
 	time_t secs = (time_t)(unix_ms / 1000);
 	struct tm tm;
 	gmtime_r(&secs, &tm);
-	snprintf(out, RIG_TIMESTAMP_MAX, "%04d-%02d-%02dT%02d:%02d:%02d.%03lldZ", tm.tm_year + 1900, tm.tm_mon + 1,
-		 tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, unix_ms % 1000);
+	snprintf(out, RIG_TIMESTAMP_MAX, "%04d-%02d-%02dT%02d:%02d:%02d.%03lldZ", tm.tm_year + 1900,
+		 tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, unix_ms % 1000);
 }
 
 long long rig_api__now_ms(void)

@@ -6,7 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-void rig_buf_init(struct rig_buf *b) { memset(b, 0, sizeof *b); }
+void rig_buf_init(struct rig_buf *b)
+{
+	memset(b, 0, sizeof *b);
+}
 
 void rig_buf_release(struct rig_buf *b)
 {
@@ -41,7 +44,10 @@ void rig_buf_put(struct rig_buf *b, const void *p, size_t n)
 	b->len += n;
 }
 
-void rig_buf_puts(struct rig_buf *b, const char *s) { rig_buf_put(b, s, strlen(s)); }
+void rig_buf_puts(struct rig_buf *b, const char *s)
+{
+	rig_buf_put(b, s, strlen(s));
+}
 
 void rig_buf_printf(struct rig_buf *b, const char *fmt, ...)
 {
@@ -109,7 +115,10 @@ static size_t utf8_seq(const unsigned char *s)
 	unsigned char c = s[0];
 	if (c < 0x80)
 		return 1;
-	size_t n = c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+	size_t n = c >= 0xc2 && c <= 0xdf   ? 2
+		   : c >= 0xe0 && c <= 0xef ? 3
+		   : c >= 0xf0 && c <= 0xf4 ? 4
+					    : 0;
 	for (size_t i = 1; i < n; i++)
 		if ((s[i] & 0xc0) != 0x80)
 			return 0;

@@ -22,7 +22,10 @@ void rig_buf_init(struct rig_buf *b);
 void rig_buf_release(struct rig_buf *b);
 
 /* Empties the buffer, keeping its memory. */
-static inline void rig_buf_clear(struct rig_buf *b) { b->len = 0; }
+static inline void rig_buf_clear(struct rig_buf *b)
+{
+	b->len = 0;
+}
 
 /* Makes room for n more bytes; returns false (and sets oom) when out of memory. */
 bool rig_buf_reserve(struct rig_buf *b, size_t n);

@@ -19,7 +19,8 @@ void rig_lock_release(struct rig_lock *lock)
 static int load_layers(sqlite3 *db, struct rig_lock *lock)
 {
 	sqlite3_stmt *st = NULL;
-	int rc = rig_sqlite__prepare(&st, db, "SELECT layer_id FROM lock_layers WHERE lock_id = ? ORDER BY pos");
+	int rc = rig_sqlite__prepare(
+		&st, db, "SELECT layer_id FROM lock_layers WHERE lock_id = ? ORDER BY pos");
 	if (rc)
 		return rc;
 	sqlite3_bind_text(st, 1, lock->id, -1, SQLITE_STATIC);
@@ -63,13 +64,15 @@ static void row_to_lock(sqlite3_stmt *st, struct rig_lock *l)
 
 #define LOCK_COLUMNS "id, shot_id, owner, fencing_token, ttl_seconds, expires_ms, owner_id"
 
-int rig_locks_live(struct rig_tx *tx, const char *shot_id, long long now_ms, rig_lock_fn fn, void *ctx)
+int rig_locks_live(struct rig_tx *tx, const char *shot_id, long long now_ms, rig_lock_fn fn,
+		   void *ctx)
 {
 	sqlite3 *db = tx->conn;
 	sqlite3_stmt *st = NULL;
 	int rc = rig_sqlite__prepare(&st, db,
-			 "SELECT " LOCK_COLUMNS " FROM locks WHERE shot_id = ? AND expires_ms > ?"
-			 " ORDER BY fencing_token");
+				     "SELECT " LOCK_COLUMNS
+				     " FROM locks WHERE shot_id = ? AND expires_ms > ?"
+				     " ORDER BY fencing_token");
 	if (rc)
 		return rc;
 	sqlite3_bind_text(st, 1, shot_id, -1, SQLITE_STATIC);
@@ -113,9 +116,10 @@ int rig_lock_insert(struct rig_tx *tx, struct rig_lock *lock)
 {
 	sqlite3 *db = tx->conn;
 	sqlite3_stmt *st = NULL;
-	int rc = rig_sqlite__prepare(&st, db,
-			 "UPDATE shots SET fencing_counter = fencing_counter + 1 WHERE id = ?"
-			 " RETURNING fencing_counter");
+	int rc = rig_sqlite__prepare(
+		&st, db,
+		"UPDATE shots SET fencing_counter = fencing_counter + 1 WHERE id = ?"
+		" RETURNING fencing_counter");
 	if (rc)
 		return rc;
 	sqlite3_bind_text(st, 1, lock->shot_id, -1, SQLITE_STATIC);
@@ -126,10 +130,11 @@ int rig_lock_insert(struct rig_tx *tx, struct rig_lock *lock)
 	rig_sqlite__finish(st);
 	if (rc)
 		return rc;
-	rc = rig_sqlite__prepare(&st, db,
-		     "INSERT INTO locks(id, shot_id, owner, fencing_token, ttl_seconds, expires_ms,"
-		     " created_at, owner_id)"
-		     " VALUES (?, ?, ?, ?, ?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), ?)");
+	rc = rig_sqlite__prepare(
+		&st, db,
+		"INSERT INTO locks(id, shot_id, owner, fencing_token, ttl_seconds, expires_ms,"
+		" created_at, owner_id)"
+		" VALUES (?, ?, ?, ?, ?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'), ?)");
 	if (rc)
 		return rc;
 	sqlite3_bind_text(st, 1, lock->id, -1, SQLITE_STATIC);
@@ -143,7 +148,9 @@ int rig_lock_insert(struct rig_tx *tx, struct rig_lock *lock)
 	rc = s == SQLITE_DONE ? 0 : rig_sqlite__fail(s);
 	rig_sqlite__finish(st);
 	for (size_t i = 0; rc == 0 && i < lock->n_layers; i++) {
-		rc = rig_sqlite__prepare(&st, db, "INSERT OR IGNORE INTO lock_layers(lock_id, layer_id, pos) VALUES (?, ?, ?)");
+		rc = rig_sqlite__prepare(&st, db,
+					 "INSERT OR IGNORE INTO lock_layers(lock_id, layer_id, "
+					 "pos) VALUES (?, ?, ?)");
 		if (rc)
 			break;
 		sqlite3_bind_text(st, 1, lock->id, -1, SQLITE_STATIC);
@@ -156,11 +163,13 @@ int rig_lock_insert(struct rig_tx *tx, struct rig_lock *lock)
 	return rc;
 }
 
-int rig_lock_renew(struct rig_tx *tx, const char *lock_id, long long ttl_seconds, long long expires_ms)
+int rig_lock_renew(struct rig_tx *tx, const char *lock_id, long long ttl_seconds,
+		   long long expires_ms)
 {
 	sqlite3 *db = tx->conn;
 	sqlite3_stmt *st = NULL;
-	int rc = rig_sqlite__prepare(&st, db, "UPDATE locks SET ttl_seconds = ?, expires_ms = ? WHERE id = ?");
+	int rc = rig_sqlite__prepare(
+		&st, db, "UPDATE locks SET ttl_seconds = ?, expires_ms = ? WHERE id = ?");
 	if (rc)
 		return rc;
 	sqlite3_bind_int64(st, 1, ttl_seconds);

@@ -45,8 +45,8 @@ static int apply_one(sqlite3 *db, const struct rig_migration *m, char *err, size
 		return -1;
 	}
 	sqlite3_stmt *st = NULL;
-	int rc = sqlite3_prepare_v2(db, "INSERT INTO schema_migrations(version, name) VALUES (?, ?)",
-				    -1, &st, NULL);
+	int rc = sqlite3_prepare_v2(
+		db, "INSERT INTO schema_migrations(version, name) VALUES (?, ?)", -1, &st, NULL);
 	if (rc == SQLITE_OK) {
 		sqlite3_bind_int(st, 1, m->version);
 		sqlite3_bind_text(st, 2, m->name, -1, SQLITE_STATIC);

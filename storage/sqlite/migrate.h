@@ -2,8 +2,9 @@
  * schema this binary knows. Private to storage/sqlite/ (and its tests).
  *
  * Migrations are the numbered files migrations/NNNN_name.sql, compiled into the
- * binary (see storage/CMakeLists.txt and storage/sqlite/embed_migrations.cmake). They are append-only: a released file is
- * never edited. The runner records each applied version in schema_migrations.
+ * binary (see storage/CMakeLists.txt and storage/sqlite/embed_migrations.cmake). They are
+ * append-only: a released file is never edited. The runner records each applied version in
+ * schema_migrations.
  */
 #ifndef RIG_MIGRATE_H
 #define RIG_MIGRATE_H
@@ -28,6 +29,7 @@ int rig_migrate_current(sqlite3 *db);
  * in one transaction, and records them. Refuses (returns -1, message in err) a
  * database whose version is newer than the newest of list; on any failure the
  * database is left as it was. Returns the number applied (≥ 0) on success. */
-int rig_migrate(sqlite3 *db, const struct rig_migration *list, size_t n, char *err, size_t err_size);
+int rig_migrate(sqlite3 *db, const struct rig_migration *list, size_t n, char *err,
+		size_t err_size);
 
 #endif

@@ -8,8 +8,8 @@
 #include "storage/sqlite/sqlite_tx.h"
 
 #define NOW_SQL "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
-#define PLAN_COLUMNS                                                                       \
-	"seq, id, shot_id, title, ops, base_version, plan_version, status, author, receipt_id," \
+#define PLAN_COLUMNS                                                                               \
+	"seq, id, shot_id, title, ops, base_version, plan_version, status, author, receipt_id,"    \
 	" created_at, updated_at"
 
 void rig_plan_release(struct rig_plan *p)
@@ -48,10 +48,11 @@ int rig_plan_insert(struct rig_tx *tx, const struct rig_plan *p)
 {
 	sqlite3 *db = tx->conn;
 	sqlite3_stmt *st = NULL;
-	int rc = rig_sqlite__prepare(&st, db,
-				     "INSERT INTO plans(id, shot_id, title, ops, base_version, plan_version,"
-				     " status, author, created_at, updated_at)"
-				     " VALUES (?, ?, ?, ?, ?, 1, 'draft', ?, " NOW_SQL ", " NOW_SQL ")");
+	int rc = rig_sqlite__prepare(
+		&st, db,
+		"INSERT INTO plans(id, shot_id, title, ops, base_version, plan_version,"
+		" status, author, created_at, updated_at)"
+		" VALUES (?, ?, ?, ?, ?, 1, 'draft', ?, " NOW_SQL ", " NOW_SQL ")");
 	if (rc)
 		return rc;
 	sqlite3_bind_text(st, 1, p->id, -1, SQLITE_STATIC);
@@ -121,9 +122,10 @@ int rig_plan_mark_applied(struct rig_tx *tx, const char *id, const char *receipt
 {
 	sqlite3 *db = tx->conn;
 	sqlite3_stmt *st = NULL;
-	int rc = rig_sqlite__prepare(&st, db,
-				     "UPDATE plans SET status = 'applied', receipt_id = ?, updated_at = " NOW_SQL
-				     " WHERE id = ? AND status = 'draft'");
+	int rc = rig_sqlite__prepare(
+		&st, db,
+		"UPDATE plans SET status = 'applied', receipt_id = ?, updated_at = " NOW_SQL
+		" WHERE id = ? AND status = 'draft'");
 	if (rc)
 		return rc;
 	sqlite3_bind_text(st, 1, receipt_id, -1, SQLITE_STATIC);
@@ -156,7 +158,8 @@ int rig_plan_list(struct rig_tx *tx, const char *shot_id, long long after_seq, s
 	sqlite3 *db = tx->conn;
 	sqlite3_stmt *st = NULL;
 	int rc = rig_sqlite__prepare(&st, db,
-				     "SELECT " PLAN_COLUMNS " FROM plans WHERE shot_id = ? AND seq > ?"
+				     "SELECT " PLAN_COLUMNS
+				     " FROM plans WHERE shot_id = ? AND seq > ?"
 				     " ORDER BY seq LIMIT ?");
 	if (rc)
 		return rc;

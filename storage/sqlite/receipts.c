@@ -20,8 +20,9 @@ int rig_receipt_insert(struct rig_tx *tx, const char *id, long long shot_seq, lo
 {
 	sqlite3 *db = tx->conn;
 	sqlite3_stmt *st = NULL;
-	int rc = rig_sqlite__prepare(&st, db,
-				     "INSERT INTO receipts(shot_seq, to_version, id, body) VALUES (?, ?, ?, ?)");
+	int rc = rig_sqlite__prepare(
+		&st, db,
+		"INSERT INTO receipts(shot_seq, to_version, id, body) VALUES (?, ?, ?, ?)");
 	if (rc)
 		return rc;
 	sqlite3_bind_int64(st, 1, shot_seq);
@@ -68,10 +69,11 @@ int rig_receipt_get(struct rig_tx *tx, const char *id, char **out_body)
 		return -RIG_NOT_FOUND;
 	sqlite3_stmt *st = NULL;
 	/* The GLOB term lets SQLite use the partial index of legacy ids. */
-	int rc = rig_sqlite__prepare(&st, db,
-				     keyed ? "SELECT body FROM receipts WHERE shot_seq = ? AND to_version = ?"
-				     " AND id = ?" /* a migrated r-<hex> row has no second id */
-				     : "SELECT body FROM receipts WHERE id = ? AND id GLOB 'r-*'");
+	int rc = rig_sqlite__prepare(
+		&st, db,
+		keyed ? "SELECT body FROM receipts WHERE shot_seq = ? AND to_version = ?"
+			" AND id = ?" /* a migrated r-<hex> row has no second id */
+		      : "SELECT body FROM receipts WHERE id = ? AND id GLOB 'r-*'");
 	if (rc)
 		return rc;
 	if (keyed) {
@@ -97,9 +99,10 @@ int rig_receipt_list(struct rig_tx *tx, long long shot_seq, long long before_ver
 {
 	sqlite3 *db = tx->conn;
 	sqlite3_stmt *st = NULL;
-	int rc = rig_sqlite__prepare(&st, db,
-				     "SELECT to_version, body FROM receipts WHERE shot_seq = ? AND to_version < ?"
-				     " ORDER BY to_version DESC LIMIT ?");
+	int rc = rig_sqlite__prepare(
+		&st, db,
+		"SELECT to_version, body FROM receipts WHERE shot_seq = ? AND to_version < ?"
+		" ORDER BY to_version DESC LIMIT ?");
 	if (rc)
 		return rc;
 	sqlite3_bind_int64(st, 1, shot_seq);
@@ -122,18 +125,19 @@ void rig_idem_release(struct rig_idem *idem)
 	memset(idem, 0, sizeof *idem);
 }
 
-int rig_idem_get(struct rig_tx *tx, const char *principal, const char *key, const char *request_hash,
-		 long long not_before_unix, struct rig_idem *out)
+int rig_idem_get(struct rig_tx *tx, const char *principal, const char *key,
+		 const char *request_hash, long long not_before_unix, struct rig_idem *out)
 {
 	sqlite3 *db = tx->conn;
 	memset(out, 0, sizeof *out);
 	sqlite3_stmt *st = NULL;
 	/* A non-empty principal sorts after the legacy '': its own row comes first. */
-	int rc = rig_sqlite__prepare(&st, db,
-			 "SELECT request_hash, status, response, headers FROM idempotency"
-			 " WHERE key = ?1 AND created_unix >= ?4"
-			 " AND (principal = ?2 OR (principal = '' AND request_hash = ?3))"
-			 " ORDER BY principal DESC LIMIT 1");
+	int rc = rig_sqlite__prepare(
+		&st, db,
+		"SELECT request_hash, status, response, headers FROM idempotency"
+		" WHERE key = ?1 AND created_unix >= ?4"
+		" AND (principal = ?2 OR (principal = '' AND request_hash = ?3))"
+		" ORDER BY principal DESC LIMIT 1");
 	if (rc)
 		return rc;
 	sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
@@ -156,14 +160,16 @@ int rig_idem_get(struct rig_tx *tx, const char *principal, const char *key, cons
 	return rc;
 }
 
-int rig_idem_put(struct rig_tx *tx, const char *principal, const char *key, const char *request_hash,
-		 int status, const char *response, const char *headers, long long now_unix)
+int rig_idem_put(struct rig_tx *tx, const char *principal, const char *key,
+		 const char *request_hash, int status, const char *response, const char *headers,
+		 long long now_unix)
 {
 	sqlite3 *db = tx->conn;
 	sqlite3_stmt *st = NULL;
-	int rc = rig_sqlite__prepare(&st, db,
-			 "INSERT OR REPLACE INTO idempotency(principal, key, request_hash, status,"
-			 " response, created_unix, headers) VALUES (?, ?, ?, ?, ?, ?, ?)");
+	int rc = rig_sqlite__prepare(
+		&st, db,
+		"INSERT OR REPLACE INTO idempotency(principal, key, request_hash, status,"
+		" response, created_unix, headers) VALUES (?, ?, ?, ?, ?, ?, ?)");
 	if (rc)
 		return rc;
 	sqlite3_bind_text(st, 1, principal, -1, SQLITE_STATIC);

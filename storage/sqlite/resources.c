@@ -71,7 +71,8 @@ int rig_project_insert(struct rig_tx *tx, const char *id, const char *name)
 {
 	sqlite3 *db = tx->conn;
 	sqlite3_stmt *st = NULL;
-	int rc = rig_sqlite__prepare(&st, db, "INSERT INTO projects(id, name, created_at) VALUES (?, ?, " NOW_SQL ")");
+	int rc = rig_sqlite__prepare(
+		&st, db, "INSERT INTO projects(id, name, created_at) VALUES (?, ?, " NOW_SQL ")");
 	if (rc)
 		return rc;
 	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
@@ -85,7 +86,8 @@ int rig_project_get(struct rig_tx *tx, const char *id, rig_project_fn fn, void *
 {
 	sqlite3 *db = tx->conn;
 	sqlite3_stmt *st = NULL;
-	int rc = rig_sqlite__prepare(&st, db, "SELECT seq, id, name, created_at FROM projects WHERE id = ?");
+	int rc = rig_sqlite__prepare(&st, db,
+				     "SELECT seq, id, name, created_at FROM projects WHERE id = ?");
 	if (rc)
 		return rc;
 	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
@@ -97,13 +99,14 @@ int rig_project_get(struct rig_tx *tx, const char *id, rig_project_fn fn, void *
 	return rc;
 }
 
-int rig_project_list(struct rig_tx *tx, long long after_seq, size_t limit, rig_project_fn fn, void *ctx)
+int rig_project_list(struct rig_tx *tx, long long after_seq, size_t limit, rig_project_fn fn,
+		     void *ctx)
 {
 	sqlite3 *db = tx->conn;
 	sqlite3_stmt *st = NULL;
 	int rc = rig_sqlite__prepare(&st, db,
-			 "SELECT seq, id, name, created_at FROM projects WHERE seq > ?"
-			 " ORDER BY seq LIMIT ?");
+				     "SELECT seq, id, name, created_at FROM projects WHERE seq > ?"
+				     " ORDER BY seq LIMIT ?");
 	if (rc)
 		return rc;
 	sqlite3_bind_int64(st, 1, after_seq);
@@ -137,9 +140,10 @@ int rig_shot_insert(struct rig_tx *tx, const struct rig_shot_row *row)
 {
 	sqlite3 *db = tx->conn;
 	sqlite3_stmt *st = NULL;
-	int rc = rig_sqlite__prepare(&st, db,
-			 "INSERT INTO shots(id, project_id, name, fps, frame_start, frame_end,"
-			 " created_at) VALUES (?, ?, ?, ?, ?, ?, " NOW_SQL ")");
+	int rc = rig_sqlite__prepare(
+		&st, db,
+		"INSERT INTO shots(id, project_id, name, fps, frame_start, frame_end,"
+		" created_at) VALUES (?, ?, ?, ?, ?, ?, " NOW_SQL ")");
 	if (rc)
 		return rc;
 	sqlite3_bind_text(st, 1, row->id, -1, SQLITE_STATIC);
@@ -203,8 +207,9 @@ int rig_shot_list(struct rig_tx *tx, const char *project_id, long long after_seq
 	sqlite3 *db = tx->conn;
 	sqlite3_stmt *st = NULL;
 	int rc = rig_sqlite__prepare(&st, db,
-			 "SELECT " SHOT_COLUMNS " FROM shots WHERE project_id = ? AND seq > ?"
-			 " ORDER BY seq LIMIT ?");
+				     "SELECT " SHOT_COLUMNS
+				     " FROM shots WHERE project_id = ? AND seq > ?"
+				     " ORDER BY seq LIMIT ?");
 	if (rc)
 		return rc;
 	sqlite3_bind_text(st, 1, project_id, -1, SQLITE_STATIC);
@@ -235,10 +240,12 @@ int rig_resource_project(struct rig_tx *tx, enum rig_resource kind, const char *
 	static const char *const sql[] = {
 		[RIG_RESOURCE_PROJECT] = "SELECT id FROM projects WHERE id = ?1",
 		[RIG_RESOURCE_SHOT] = "SELECT project_id FROM shots WHERE id = ?1",
-		[RIG_RESOURCE_PLAN] = "SELECT s.project_id FROM plans p JOIN shots s ON s.id = p.shot_id"
-				      " WHERE p.id = ?1",
-		[RIG_RESOURCE_LOCK] = "SELECT s.project_id FROM locks l JOIN shots s ON s.id = l.shot_id"
-				      " WHERE l.id = ?1",
+		[RIG_RESOURCE_PLAN] =
+			"SELECT s.project_id FROM plans p JOIN shots s ON s.id = p.shot_id"
+			" WHERE p.id = ?1",
+		[RIG_RESOURCE_LOCK] =
+			"SELECT s.project_id FROM locks l JOIN shots s ON s.id = l.shot_id"
+			" WHERE l.id = ?1",
 		/* "r.<seq>.<version>" is its own key (migration 7); older "r-<hex>"
 		 * ids are found through their partial index. */
 		[RIG_RESOURCE_RECEIPT] =

@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "storage/blob.h"
 #include "core/codes.h"
+#include "storage/blob.h"
 #include "storage/sqlite/sqlite_tx.h"
 
 static char *column_strdup(sqlite3_stmt *st, int col)
@@ -23,10 +23,12 @@ static void column_copy(char *dst, size_t size, sqlite3_stmt *st, int col)
 static int load_layers(struct rig_shot_model *m, sqlite3 *db)
 {
 	sqlite3_stmt *st = NULL;
-	int rc = rig_sqlite__prepare(&st, db,
-			 "SELECT id, ord, name, kind, parent_id, position_x, position_y, rotation,"
-			 " scale_x, scale_y, pivot_x, pivot_y, time_offset, keys"
-			 " FROM layers WHERE shot_id = ?"); /* sorted in C: SQLite's sorter copies every keys blob */
+	int rc = rig_sqlite__prepare(
+		&st, db,
+		"SELECT id, ord, name, kind, parent_id, position_x, position_y, rotation,"
+		" scale_x, scale_y, pivot_x, pivot_y, time_offset, keys"
+		" FROM layers WHERE shot_id = ?"); /* sorted in C: SQLite's sorter copies every keys
+						      blob */
 	if (rc)
 		return rc;
 	sqlite3_bind_text(st, 1, m->id, -1, SQLITE_STATIC);
@@ -37,7 +39,8 @@ static int load_layers(struct rig_shot_model *m, sqlite3 *db)
 		struct rig_model_layer *l = rig_shot_model_add(
 			m, (const char *)sqlite3_column_text(st, 0),
 			(const char *)sqlite3_column_text(st, 2),
-			kind && strcmp(kind, "mesh") == 0 ? RIG_LAYER_MESH : RIG_LAYER_GROUP, parent);
+			kind && strcmp(kind, "mesh") == 0 ? RIG_LAYER_MESH : RIG_LAYER_GROUP,
+			parent);
 		if (!l) {
 			rc = -RIG_INTERNAL;
 			goto out;
@@ -68,9 +71,10 @@ out:
 static int load_skin_joints(struct rig_shot_model *m, sqlite3 *db)
 {
 	sqlite3_stmt *st = NULL;
-	int rc = rig_sqlite__prepare(&st, db,
-			 "SELECT layer_id, n_verts, n_tris, n_joints, joints, revision FROM skins"
-			 " WHERE shot_id = ?");
+	int rc = rig_sqlite__prepare(
+		&st, db,
+		"SELECT layer_id, n_verts, n_tris, n_joints, joints, revision FROM skins"
+		" WHERE shot_id = ?");
 	if (rc)
 		return rc;
 	sqlite3_bind_text(st, 1, m->id, -1, SQLITE_STATIC);
@@ -103,9 +107,10 @@ int rig_shot_load(struct rig_shot_model *out, struct rig_tx *tx, const char *sho
 	sqlite3 *db = tx->conn;
 	memset(out, 0, sizeof *out);
 	sqlite3_stmt *st = NULL;
-	int rc = rig_sqlite__prepare(&st, db,
-			 "SELECT id, project_id, name, fps, frame_start, frame_end, version, seq"
-			 " FROM shots WHERE id = ?");
+	int rc = rig_sqlite__prepare(
+		&st, db,
+		"SELECT id, project_id, name, fps, frame_start, frame_end, version, seq"
+		" FROM shots WHERE id = ?");
 	if (rc)
 		return rc;
 	sqlite3_bind_text(st, 1, shot_id, -1, SQLITE_STATIC);
@@ -164,9 +169,10 @@ int rig_shot_read_skin(struct rig_tx *tx, const struct rig_shot_model *m,
 	sqlite3 *db = tx->conn;
 	memset(out, 0, sizeof *out);
 	sqlite3_stmt *st = NULL;
-	int rc = rig_sqlite__prepare(&st, db,
-				     "SELECT rowid, length(weight_offsets), length(influences) FROM skins"
-				     " WHERE shot_id = ? AND layer_id = ?");
+	int rc = rig_sqlite__prepare(
+		&st, db,
+		"SELECT rowid, length(weight_offsets), length(influences) FROM skins"
+		" WHERE shot_id = ? AND layer_id = ?");
 	if (rc)
 		return rc;
 	sqlite3_bind_text(st, 1, m->id, -1, SQLITE_STATIC);
@@ -191,8 +197,8 @@ int rig_shot_read_skin(struct rig_tx *tx, const struct rig_shot_model *m,
 		rc = read_blob(&influences, db, rowid, "influences", influences_size);
 	if (!rc && (rig_blob_source_take(out, l->skin_n_verts, &source) ||
 		    rig_blob_triangles_take(out, l->skin_n_tris, &tris) ||
-		    rig_blob_weights_decode(out, l->skin_n_verts, offsets, offsets_size,
-					    influences, influences_size)))
+		    rig_blob_weights_decode(out, l->skin_n_verts, offsets, offsets_size, influences,
+					    influences_size)))
 		rc = -RIG_INTERNAL;
 	free(source);
 	free(tris);
@@ -206,7 +212,6 @@ int rig_shot_read_skin(struct rig_tx *tx, const struct rig_shot_model *m,
 	out->n_joints = l->skin.n_joints;
 	return 0;
 }
-
 
 int rig_shot_load_skin(struct rig_tx *tx, const struct rig_shot_model *m, struct rig_model_layer *l)
 {
@@ -247,15 +252,17 @@ static int write_layer(sqlite3 *db, const char *shot_id, const struct rig_model_
 	if (!keys)
 		return -RIG_INTERNAL;
 	sqlite3_stmt *st = NULL;
-	int rc = rig_sqlite__prepare(&st, db,
-			 l->is_new ? "INSERT INTO layers(name, kind, parent_id, position_x,"
-				     " position_y, rotation, scale_x, scale_y, pivot_x, pivot_y,"
-				     " time_offset, keys, shot_id, id, ord)"
-				     " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-				     : "UPDATE layers SET name = ?, kind = ?, parent_id = ?,"
-				     " position_x = ?, position_y = ?, rotation = ?, scale_x = ?,"
-				     " scale_y = ?, pivot_x = ?, pivot_y = ?, time_offset = ?, keys = ?"
-				     " WHERE shot_id = ? AND id = ? AND ord = ?");  /* ord binds too: one statement shape */
+	int rc = rig_sqlite__prepare(
+		&st, db,
+		l->is_new ? "INSERT INTO layers(name, kind, parent_id, position_x,"
+			    " position_y, rotation, scale_x, scale_y, pivot_x, pivot_y,"
+			    " time_offset, keys, shot_id, id, ord)"
+			    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+			  : "UPDATE layers SET name = ?, kind = ?, parent_id = ?,"
+			    " position_x = ?, position_y = ?, rotation = ?, scale_x = ?,"
+			    " scale_y = ?, pivot_x = ?, pivot_y = ?, time_offset = ?, keys = ?"
+			    " WHERE shot_id = ? AND id = ? AND ord = ?"); /* ord binds too: one
+									     statement shape */
 	if (rc)
 		goto out;
 	sqlite3_bind_text(st, 1, l->name, -1, SQLITE_STATIC);
@@ -282,7 +289,8 @@ static int write_skin(sqlite3 *db, const char *shot_id, const struct rig_model_l
 		      long long revision)
 {
 	sqlite3_stmt *st = NULL;
-	int rc = rig_sqlite__prepare(&st, db, "DELETE FROM skins WHERE shot_id = ? AND layer_id = ?");
+	int rc = rig_sqlite__prepare(&st, db,
+				     "DELETE FROM skins WHERE shot_id = ? AND layer_id = ?");
 	if (rc)
 		return rc;
 	sqlite3_bind_text(st, 1, shot_id, -1, SQLITE_STATIC);
@@ -304,10 +312,11 @@ static int write_skin(sqlite3 *db, const char *shot_id, const struct rig_model_l
 			rc = -RIG_INTERNAL;
 	if (rc)
 		goto out_free;
-	rc = rig_sqlite__prepare(&st, db,
-		     "INSERT INTO skins(shot_id, layer_id, n_verts, n_tris, n_joints, joints,"
-		     " source, triangles, weight_offsets, influences, revision)"
-		     " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+	rc = rig_sqlite__prepare(
+		&st, db,
+		"INSERT INTO skins(shot_id, layer_id, n_verts, n_tris, n_joints, joints,"
+		" source, triangles, weight_offsets, influences, revision)"
+		" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
 	if (rc)
 		goto out_free;
 	sqlite3_bind_text(st, 1, shot_id, -1, SQLITE_STATIC);
@@ -352,7 +361,8 @@ int rig_shot_set_version(struct rig_tx *tx, const char *shot_id, long long from,
 {
 	sqlite3 *db = tx->conn;
 	sqlite3_stmt *st = NULL;
-	int rc = rig_sqlite__prepare(&st, db, "UPDATE shots SET version = ? WHERE id = ? AND version = ?");
+	int rc = rig_sqlite__prepare(&st, db,
+				     "UPDATE shots SET version = ? WHERE id = ? AND version = ?");
 	if (rc)
 		return rc;
 	sqlite3_bind_int64(st, 1, to);

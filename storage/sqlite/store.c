@@ -25,7 +25,7 @@ struct rig_store {
 	pthread_cond_t freed;
 	pthread_mutex_t write_turn;
 	_Atomic(struct rig_tx *) writer; /* holder of write_turn, NULL when free */
-	struct rig_tx **idle; /* stack of free handles */
+	struct rig_tx **idle;            /* stack of free handles */
 	size_t n_idle;
 	struct rig_tx *all; /* one handle per connection */
 	size_t n_all;
@@ -129,8 +129,9 @@ struct rig_store *rig_store_open(const struct rig_store_options *opt, char *err,
 		tx->store = store;
 		tx->conn = conn;
 		store->idle[store->n_idle++] = tx;
-		if (i == 0 && (rig_migrate(conn, rig_migrations, rig_n_migrations, err, err_size) < 0 ||
-			       load_secret(conn, store->secret, err, err_size) != 0))
+		if (i == 0 &&
+		    (rig_migrate(conn, rig_migrations, rig_n_migrations, err, err_size) < 0 ||
+		     load_secret(conn, store->secret, err, err_size) != 0))
 			goto out_close;
 	}
 	/* A short busy timeout: a probe that waits long is itself a failed probe. */
@@ -266,7 +267,10 @@ bool rig_store_probe(struct rig_store *store, struct rig_store_health *out)
 	return out->error[0] == '\0';
 }
 
-const unsigned char *rig_store_secret(const struct rig_store *store) { return store->secret; }
+const unsigned char *rig_store_secret(const struct rig_store *store)
+{
+	return store->secret;
+}
 
 int rig_sqlite__fail(int sqlite_rc)
 {

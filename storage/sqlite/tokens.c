@@ -7,8 +7,7 @@
 #include "storage/sqlite/sqlite_tx.h"
 
 #define NOW_SQL "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
-#define TOKEN_COLUMNS \
-	"seq, id, name, scopes, created_at, created_by, expires_unix, revoked_at"
+#define TOKEN_COLUMNS "seq, id, name, scopes, created_at, created_by, expires_unix, revoked_at"
 
 static const char *text_or_empty(sqlite3_stmt *st, int col)
 {
@@ -37,7 +36,8 @@ int rig_token_insert(struct rig_tx *tx, const struct rig_token *t, const char *s
 	sqlite3_stmt *st = NULL;
 	int rc = rig_sqlite__prepare(&st, db,
 				     "INSERT INTO tokens(id, name, secret_hash, scopes, created_at,"
-				     " created_by, expires_unix) VALUES (?, ?, ?, ?, " NOW_SQL ", ?, ?)");
+				     " created_by, expires_unix) VALUES (?, ?, ?, ?, " NOW_SQL
+				     ", ?, ?)");
 	if (rc)
 		return rc;
 	sqlite3_bind_text(st, 1, t->id, -1, SQLITE_STATIC);
@@ -93,7 +93,8 @@ int rig_token_revoke(struct rig_tx *tx, const char *id)
 	sqlite3 *db = tx->conn;
 	sqlite3_stmt *st = NULL;
 	int rc = rig_sqlite__prepare(&st, db,
-				     "UPDATE tokens SET revoked_at = coalesce(revoked_at, " NOW_SQL ")"
+				     "UPDATE tokens SET revoked_at = coalesce(revoked_at, " NOW_SQL
+				     ")"
 				     " WHERE id = ?");
 	if (rc)
 		return rc;
@@ -112,7 +113,8 @@ int rig_token_list(struct rig_tx *tx, long long after_seq, size_t limit, rig_tok
 	sqlite3 *db = tx->conn;
 	sqlite3_stmt *st = NULL;
 	int rc = rig_sqlite__prepare(&st, db,
-				     "SELECT " TOKEN_COLUMNS " FROM tokens WHERE seq > ? ORDER BY seq"
+				     "SELECT " TOKEN_COLUMNS
+				     " FROM tokens WHERE seq > ? ORDER BY seq"
 				     " LIMIT ?");
 	if (rc)
 		return rc;
@@ -179,15 +181,16 @@ int rig_audit_list(struct rig_tx *tx, long long after_seq, size_t limit, rig_aud
 {
 	sqlite3 *db = tx->conn;
 	sqlite3_stmt *st = NULL;
-	int rc = rig_sqlite__prepare(&st, db,
-				     "SELECT seq, at, body FROM audit WHERE seq > ? ORDER BY seq LIMIT ?");
+	int rc = rig_sqlite__prepare(
+		&st, db, "SELECT seq, at, body FROM audit WHERE seq > ? ORDER BY seq LIMIT ?");
 	if (rc)
 		return rc;
 	sqlite3_bind_int64(st, 1, after_seq);
 	sqlite3_bind_int64(st, 2, (sqlite3_int64)limit);
 	int s;
 	while (rc == 0 && (s = sqlite3_step(st)) == SQLITE_ROW)
-		rc = fn(ctx, sqlite3_column_int64(st, 0), text_or_empty(st, 1), text_or_empty(st, 2));
+		rc = fn(ctx, sqlite3_column_int64(st, 0), text_or_empty(st, 1),
+			text_or_empty(st, 2));
 	if (rc == 0 && s != SQLITE_DONE)
 		rc = rig_sqlite__fail(s);
 	rig_sqlite__finish(st);

@@ -26,9 +26,15 @@ int rig_tx_snapshot(struct rig_tx *tx)
 	return rig_sqlite__exec(tx->conn, "BEGIN") == SQLITE_OK ? 0 : -RIG_INTERNAL;
 }
 
-int rig_tx_savepoint(struct rig_tx *tx) { return exec_rc(tx, SAVEPOINT_SQL); }
+int rig_tx_savepoint(struct rig_tx *tx)
+{
+	return exec_rc(tx, SAVEPOINT_SQL);
+}
 
-int rig_tx_savepoint_release(struct rig_tx *tx) { return exec_rc(tx, RELEASE_SQL); }
+int rig_tx_savepoint_release(struct rig_tx *tx)
+{
+	return exec_rc(tx, RELEASE_SQL);
+}
 
 int rig_tx_savepoint_rollback(struct rig_tx *tx)
 {
@@ -36,7 +42,10 @@ int rig_tx_savepoint_rollback(struct rig_tx *tx)
 	return rc ? rc : exec_rc(tx, RELEASE_SQL);
 }
 
-int rig_tx_commit(struct rig_tx *tx) { return exec_rc(tx, "COMMIT"); }
+int rig_tx_commit(struct rig_tx *tx)
+{
+	return exec_rc(tx, "COMMIT");
+}
 
 void rig_tx_rollback(struct rig_tx *tx)
 {
@@ -44,7 +53,10 @@ void rig_tx_rollback(struct rig_tx *tx)
 		rig_sqlite__exec(tx->conn, "ROLLBACK");
 }
 
-bool rig_tx_open(const struct rig_tx *tx) { return !sqlite3_get_autocommit(tx->conn); }
+bool rig_tx_open(const struct rig_tx *tx)
+{
+	return !sqlite3_get_autocommit(tx->conn);
+}
 
 int rig_tx_lost_code(struct rig_tx *tx)
 {
@@ -52,4 +64,7 @@ int rig_tx_lost_code(struct rig_tx *tx)
 	return rc == -RIG_STORAGE_FULL ? rc : -RIG_STORAGE_UNAVAILABLE;
 }
 
-const char *rig_tx_errmsg(struct rig_tx *tx) { return sqlite3_errmsg(tx->conn); }
+const char *rig_tx_errmsg(struct rig_tx *tx)
+{
+	return sqlite3_errmsg(tx->conn);
+}

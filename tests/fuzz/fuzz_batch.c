@@ -35,7 +35,8 @@ static void build_shot(struct rig_shot_model *m)
 	static const double src[8] = {0, 0, 10, 0, 10, 10, 0, 10};
 	static const uint32_t tris[6] = {0, 1, 2, 0, 2, 3};
 	static const uint32_t offsets[5] = {0, 1, 3, 4, 5};
-	static const struct rig_skin_influence infl[5] = {{0, 1}, {0, 0.5}, {1, 0.5}, {1, 1}, {0, 1}};
+	static const struct rig_skin_influence infl[5] = {
+		{0, 1}, {0, 0.5}, {1, 0.5}, {1, 1}, {0, 1}};
 	d->n_verts = 4;
 	d->source = malloc(sizeof src);
 	memcpy(d->source, src, sizeof src);
@@ -83,7 +84,8 @@ static struct rig_op *decode(json_t *ops, struct rig_bulk *bulk, struct rig_errs
 	struct rig_op *decoded = calloc(n ? n : 1, sizeof *decoded);
 	*bad = 0;
 	for (size_t i = 0; i < n; i++)
-		*bad |= rig_op_decode(&decoded[i], json_array_get(ops, i), (long)i, bulk, errs) != 0;
+		*bad |= rig_op_decode(&decoded[i], json_array_get(ops, i), (long)i, bulk, errs) !=
+			0;
 	return decoded;
 }
 
@@ -125,8 +127,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t n = json_array_size(ops);
 	int bad, bad_plain;
 	struct rig_op *decoded = decode(ops, bulk, errs, &bad);
-	struct rig_op *decoded_plain = decode(json_object_get(plain, "ops"), NULL, errs_plain,
-					      &bad_plain);
+	struct rig_op *decoded_plain =
+		decode(json_object_get(plain, "ops"), NULL, errs_plain, &bad_plain);
 	if (bad != bad_plain)
 		abort();
 	if (bad) {

@@ -15,11 +15,12 @@ static struct rig_bulk *extract(char *body, enum rig_bulk_mode mode)
 
 Test(bulk, decodes_the_three_arrays_of_an_op_and_blanks_them_keeping_newlines)
 {
-	char body[] = "{\"ops\":[{\"op\":\"layer.rename\"},{\"op\":\"layer.skin\",\"skin\":{"
-		      "\"source\":[{\"x\":1,\"y\":-2.5},\n{\"y\":1e2,\"x\":-0}],"
-		      "\"triangles\":[[0,1,2],[-1,1.0,4294967295]],"
-		      "\"weights\":[[{\"jointId\":\"a\",\"weight\":1}],[],"
-		      "[{\"weight\":0.5,\"jointId\":\"b\"},{\"jointId\":\"a\",\"weight\":0.5}]]}}]}";
+	char body[] =
+		"{\"ops\":[{\"op\":\"layer.rename\"},{\"op\":\"layer.skin\",\"skin\":{"
+		"\"source\":[{\"x\":1,\"y\":-2.5},\n{\"y\":1e2,\"x\":-0}],"
+		"\"triangles\":[[0,1,2],[-1,1.0,4294967295]],"
+		"\"weights\":[[{\"jointId\":\"a\",\"weight\":1}],[],"
+		"[{\"weight\":0.5,\"jointId\":\"b\"},{\"jointId\":\"a\",\"weight\":0.5}]]}}]}";
 	size_t len = strlen(body);
 	struct rig_bulk *b = extract(body, RIG_BULK_EDITS);
 	cr_assert_not_null(b);
@@ -52,15 +53,15 @@ Test(bulk, decodes_the_three_arrays_of_an_op_and_blanks_them_keeping_newlines)
 Test(bulk, leaves_arrays_with_anything_unusual_untouched)
 {
 	const char *cases[] = {
-		"{\"source\":[{\"x\":1,\"y\":2,\"z\":3}]}",          /* extra key */
-		"{\"source\":[{\"x\":1,\"x\":2}]}",                  /* repeated key */
-		"{\"source\":[{\"\\u0078\":1,\"y\":2}]}",            /* escaped key */
-		"{\"source\":[{\"x\":01,\"y\":2}]}",                 /* leading zero */
-		"{\"source\":[{\"x\":1e999,\"y\":2}]}",              /* overflowing real */
-		"{\"source\":[{\"x\":1234567890123456789,\"y\":2}]}", /* 19 digits */
-		"{\"source\":[{\"x\":1,\"y\":2},]}",                 /* trailing comma */
-		"{\"triangles\":[[0,1]]}",                           /* two indices */
-		"{\"triangles\":[[0,1,\"2\"]]}",                     /* a string */
+		"{\"source\":[{\"x\":1,\"y\":2,\"z\":3}]}",              /* extra key */
+		"{\"source\":[{\"x\":1,\"x\":2}]}",                      /* repeated key */
+		"{\"source\":[{\"\\u0078\":1,\"y\":2}]}",                /* escaped key */
+		"{\"source\":[{\"x\":01,\"y\":2}]}",                     /* leading zero */
+		"{\"source\":[{\"x\":1e999,\"y\":2}]}",                  /* overflowing real */
+		"{\"source\":[{\"x\":1234567890123456789,\"y\":2}]}",    /* 19 digits */
+		"{\"source\":[{\"x\":1,\"y\":2},]}",                     /* trailing comma */
+		"{\"triangles\":[[0,1]]}",                               /* two indices */
+		"{\"triangles\":[[0,1,\"2\"]]}",                         /* a string */
 		"{\"weights\":[[{\"jointId\":\"a\\n\",\"weight\":1}]]}", /* escape in an id */
 		"{\"weights\":[[{\"jointId\":\"a\",\"weight\":1,\"x\":0}]]}",
 		"{\"weights\":[[1,2,3,4,5,6,7,8,9]]}",

@@ -22,7 +22,8 @@ Test(f32_frame, each_value_is_the_float_cast_little_endian)
 			x ^= x << 17;
 			/* large, tiny, negative, and values halfway between two floats */
 			double pick[4] = {(double)(int64_t)x / 1e6, (double)(x >> 11) * 1e-300,
-					  -(double)(x >> 20), 1.0 + (double)((x >> 40) | 1) * 0x1p-53};
+					  -(double)(x >> 20),
+					  1.0 + (double)((x >> 40) | 1) * 0x1p-53};
 			xy[i] = pick[i % 4];
 		}
 		struct rig_buf b;
@@ -34,8 +35,8 @@ Test(f32_frame, each_value_is_the_float_cast_little_endian)
 		cr_assert_eq(frame, 12.5);
 		for (size_t i = 0; i < 2 * n; i++) {
 			const unsigned char *p = (const unsigned char *)b.data + 8 + 4 * i;
-			uint32_t bits = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-					(uint32_t)p[3] << 24;
+			uint32_t bits = (uint32_t)p[0] | (uint32_t)p[1] << 8 |
+					(uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 			float want = (float)xy[i]; /* every value is in float range */
 			uint32_t want_bits;
 			memcpy(&want_bits, &want, 4);
@@ -48,8 +49,12 @@ Test(f32_frame, each_value_is_the_float_cast_little_endian)
 Test(f32_frame, values_that_round_to_flt_max_are_kept)
 {
 	/* Below the halfway point to 2^128 a double rounds to ±FLT_MAX: it fits. */
-	double xy[6] = {(double)FLT_MAX, -(double)FLT_MAX, (double)FLT_MAX + 0x1p102,
-			1e38, -(double)FLT_MAX - 0x1p102, (double)FLT_MAX + 0x1p102};
+	double xy[6] = {(double)FLT_MAX,
+			-(double)FLT_MAX,
+			(double)FLT_MAX + 0x1p102,
+			1e38,
+			-(double)FLT_MAX - 0x1p102,
+			(double)FLT_MAX + 0x1p102};
 	float want[6] = {FLT_MAX, -FLT_MAX, FLT_MAX, 1e38f, -FLT_MAX, FLT_MAX};
 	struct rig_buf b;
 	rig_buf_init(&b);
@@ -66,9 +71,17 @@ Test(f32_frame, a_value_beyond_the_float_range_refuses_the_frame_wherever_it_is)
 {
 	/* Each bad value at every position of frames of 1 to 9 vertices: the
 	 * vector body (four at a time) and the scalar tail both catch it. */
-	const double bad[] = {(double)FLT_MAX * 2, -(double)FLT_MAX * 2, (double)FLT_MAX + 0x1p103,
-			      -(double)FLT_MAX - 0x1p103, 1e39, 1e300, -1e300, INFINITY,
-			      -INFINITY, NAN, -NAN};
+	const double bad[] = {(double)FLT_MAX * 2,
+			      -(double)FLT_MAX * 2,
+			      (double)FLT_MAX + 0x1p103,
+			      -(double)FLT_MAX - 0x1p103,
+			      1e39,
+			      1e300,
+			      -1e300,
+			      INFINITY,
+			      -INFINITY,
+			      NAN,
+			      -NAN};
 	double xy[2 * 9];
 	for (size_t n = 1; n <= 9; n++) {
 		for (size_t at = 0; at < 2 * n; at++) {

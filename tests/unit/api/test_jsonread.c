@@ -27,7 +27,8 @@ Test(jsonread, reports_each_bad_field_with_its_pointer)
 	rig_jr_int(&jr, o, "k", true, 0, 10, &k, NULL);
 	rig_jr_string(&jr, o, "missing", true, 10, &(const char *){NULL});
 	cr_assert_eq(errs->count, 5);
-	const char *pointers[] = {"/ops/2/extra", "/ops/2/id", "/ops/2/n", "/ops/2/k", "/ops/2/missing"};
+	const char *pointers[] = {"/ops/2/extra", "/ops/2/id", "/ops/2/n", "/ops/2/k",
+				  "/ops/2/missing"};
 	for (size_t i = 0; i < 5; i++) {
 		cr_assert_str_eq(errs->items[i].pointer, pointers[i]);
 		cr_assert_eq(errs->items[i].op_index, 2);

@@ -31,10 +31,12 @@ Test(op_table, every_row_is_complete_and_named_once)
 	for (size_t i = 0; i < rig_op_n_types; i++) {
 		const struct rig_op_type *t = &rig_op_types[i];
 		cr_assert_not_null(t->name, "row %zu", i);
-		cr_assert(t->decode && t->apply && t->release, "row '%s' lacks a function", t->name);
+		cr_assert(t->decode && t->apply && t->release, "row '%s' lacks a function",
+			  t->name);
 		cr_assert_eq(rig_op_type_find(t->name), t, "'%s' finds another row", t->name);
 		for (size_t j = i + 1; j < rig_op_n_types; j++)
-			cr_assert_str_neq(t->name, rig_op_types[j].name, "'%s' has two rows", t->name);
+			cr_assert_str_neq(t->name, rig_op_types[j].name, "'%s' has two rows",
+					  t->name);
 	}
 }
 
@@ -101,7 +103,8 @@ Test(op_table, every_row_decodes_an_empty_op_with_errors_and_releases_it)
 		char json[96];
 		snprintf(json, sizeof json, "{\"op\":\"%s\"}", t->name);
 		struct rig_op op;
-		cr_assert_eq(decode(&op, json, errs), -1, "'%s' decodes without its fields", t->name);
+		cr_assert_eq(decode(&op, json, errs), -1, "'%s' decodes without its fields",
+			     t->name);
 		cr_assert_gt(errs->total, 0, "'%s'", t->name);
 		cr_assert_eq(op.type, t, "'%s' keeps its row", t->name);
 		cr_assert_str_eq(op.name, t->name);
@@ -152,8 +155,9 @@ Test(op_table, releasing_a_zeroed_or_failed_op_is_safe)
 	cr_assert_eq(decode(&op, "{\"op\":5}", errs), -1, "an op name that is not a string");
 	rig_op_release(&op);
 	/* keys allocated before a later key failed are the op's to free */
-	cr_assert_eq(decode(&op, "{\"op\":\"layer.key.put\",\"layerId\":\"a\",\"channel\":"
-				 "\"rotation\",\"keys\":[{\"frame\":0,\"value\":1},{\"frame\":\"x\"}]}",
+	cr_assert_eq(decode(&op,
+			    "{\"op\":\"layer.key.put\",\"layerId\":\"a\",\"channel\":"
+			    "\"rotation\",\"keys\":[{\"frame\":0,\"value\":1},{\"frame\":\"x\"}]}",
 			    errs),
 		     -1);
 	cr_assert_not_null(op.u.key_put.keys);

@@ -14,9 +14,15 @@ static struct rig_skin *tiny_skin(double x0)
 	struct rig_skin_joint joint = {.id = "j", .bind = {{1, 0, 0, 1, 0, 0}}};
 	uint32_t offsets[4] = {0, 1, 2, 3};
 	struct rig_skin_influence infl[3] = {{0, 1.0}, {0, 1.0}, {0, 1.0}};
-	struct rig_skin_def def = {.source = source, .n_verts = 3, .triangles = tris, .n_tris = 1,
-				   .joints = &joint, .n_joints = 1, .weight_offsets = offsets,
-				   .influences = infl, .n_weight_lists = 3};
+	struct rig_skin_def def = {.source = source,
+				   .n_verts = 3,
+				   .triangles = tris,
+				   .n_tris = 1,
+				   .joints = &joint,
+				   .n_joints = 1,
+				   .weight_offsets = offsets,
+				   .influences = infl,
+				   .n_weight_lists = 3};
 	struct rig_errs *errs = rig_errs_new();
 	cr_assert_not_null(errs);
 	struct rig_skin *skin = rig_skin_new(&def, errs);

@@ -37,7 +37,8 @@ Test(sha256, is_the_same_whatever_the_update_sizes)
 	unsigned char d[RIG_SHA256_SIZE];
 	rig_sha256_init(&s);
 	for (size_t off = 0, step = 1; off < sizeof data; off += step, step = step * 3 % 97 + 1)
-		rig_sha256_update(&s, data + off, off + step > sizeof data ? sizeof data - off : step);
+		rig_sha256_update(&s, data + off,
+				  off + step > sizeof data ? sizeof data - off : step);
 	rig_sha256_final(d, &s);
 	rig_hex32(pieces, d);
 	cr_assert_str_eq(pieces, whole);

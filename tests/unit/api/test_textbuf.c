@@ -31,8 +31,16 @@ Test(format_double, prints_the_shortest_form_that_reads_back)
 
 Test(format_double, round_trips_edge_values)
 {
-	double edges[] = {0.0, -0.0, DBL_MIN, DBL_MAX, DBL_EPSILON, 1e-300, 5e-324, 1.0 / 3.0,
-			  103.53553390593274, -8.535533905932738};
+	double edges[] = {0.0,
+			  -0.0,
+			  DBL_MIN,
+			  DBL_MAX,
+			  DBL_EPSILON,
+			  1e-300,
+			  5e-324,
+			  1.0 / 3.0,
+			  103.53553390593274,
+			  -8.535533905932738};
 	for (size_t i = 0; i < sizeof edges / sizeof edges[0]; i++)
 		round_trips(edges[i]);
 	unsigned long long x = 88172645463325252ull; /* xorshift: many random bit patterns */
@@ -115,7 +123,8 @@ Test(format_double, has_no_more_digits_than_the_printf_search)
 			rig_format_double(s, values[k]);
 			cr_assert_eq(strtod(s, NULL), values[k], "%s", s);
 			int ours = significant_digits(s), ref = reference_digits(values[k]);
-			cr_assert_leq(ours, ref, "%s is longer than the %d digits printf needs", s, ref);
+			cr_assert_leq(ours, ref, "%s is longer than the %d digits printf needs", s,
+				      ref);
 		}
 	}
 }

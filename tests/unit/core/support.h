@@ -36,7 +36,10 @@ static inline double rng_range(struct rng *r, double lo, double hi)
 }
 
 /* Uniform integer in [0, n). */
-static inline size_t rng_below(struct rng *r, size_t n) { return (size_t)(rng_next(r) % n); }
+static inline size_t rng_below(struct rng *r, size_t n)
+{
+	return (size_t)(rng_next(r) % n);
+}
 
 /* ---- matrices ---- */
 
@@ -45,7 +48,10 @@ static inline struct rig_affine affine(double a, double b, double c, double d, d
 	return (struct rig_affine){{a, b, c, d, e, f}};
 }
 
-static inline struct rig_affine translate(double x, double y) { return affine(1, 0, 0, 1, x, y); }
+static inline struct rig_affine translate(double x, double y)
+{
+	return affine(1, 0, 0, 1, x, y);
+}
 
 static inline struct rig_affine rotate_rad(double t)
 {
@@ -80,7 +86,8 @@ static inline struct rig_skin_def grid_def(size_t w, size_t h, double step, size
 	size_t t = 0;
 	for (size_t y = 0; y + 1 < h; y++) {
 		for (size_t x = 0; x + 1 < w; x++) {
-			uint32_t a = (uint32_t)(y * w + x), b = a + 1, c = a + (uint32_t)w, e = c + 1;
+			uint32_t a = (uint32_t)(y * w + x), b = a + 1, c = a + (uint32_t)w,
+				 e = c + 1;
 			uint32_t *tri = &d.triangles[3 * t];
 			tri[0] = a, tri[1] = b, tri[2] = e;
 			tri[3] = a, tri[4] = e, tri[5] = c;

@@ -92,8 +92,8 @@ Test(affine_invertible, accepts_determinant_at_the_threshold_and_rejects_just_be
 Test(affine_invertible, threshold_grows_with_the_matrix)
 {
 	/* a = 2^20: (a² + d²)/2 ≈ 2^39, so the threshold is ≈ 0.55. */
-	struct rig_affine ok = affine(0x1p20, 0, 0, 0x1p-20, 0, 0);     /* det 1 */
-	struct rig_affine thin = affine(0x1p20, 0, 0, 0x1p-22, 0, 0);   /* det 0.25 */
+	struct rig_affine ok = affine(0x1p20, 0, 0, 0x1p-20, 0, 0);   /* det 1 */
+	struct rig_affine thin = affine(0x1p20, 0, 0, 0x1p-22, 0, 0); /* det 0.25 */
 	cr_expect(rig_affine_is_safely_invertible(&ok));
 	cr_expect_not(rig_affine_is_safely_invertible(&thin),
 		      "a determinant far above 1e-12 is still too small for this matrix");

@@ -218,16 +218,16 @@ static double reference_ease(const double e[4], double t)
 Test(keys_bezier, matches_dense_bisection_for_common_eases)
 {
 	const double eases[][4] = {
-		{0.25, 0.1, 0.25, 1},   /* CSS ease */
-		{0.42, 0, 1, 1},        /* ease-in */
-		{0, 0, 0.58, 1},        /* ease-out */
-		{0.42, 0, 0.58, 1},     /* ease-in-out */
+		{0.25, 0.1, 0.25, 1},      /* CSS ease */
+		{0.42, 0, 1, 1},           /* ease-in */
+		{0, 0, 0.58, 1},           /* ease-out */
+		{0.42, 0, 0.58, 1},        /* ease-in-out */
 		{0.68, -0.55, 0.27, 1.55}, /* overshooting back ease */
-		{0, 0, 0, 1},           /* flat start: x'(0) = 0 */
-		{1, 0, 1, 1},           /* flat end */
+		{0, 0, 0, 1},              /* flat start: x'(0) = 0 */
+		{1, 0, 1, 1},              /* flat end */
 		{0.5, 2, 0.5, -1},
-		{1, 0, 1, 0},           /* x = 1 − (1 − s)³: flat at the end */
-		{0, 1, 0, 1},           /* x = s³: flat at the start */
+		{1, 0, 1, 0}, /* x = 1 − (1 − s)³: flat at the end */
+		{0, 1, 0, 1}, /* x = s³: flat at the start */
 	};
 	for (size_t e = 0; e < sizeof eases / sizeof eases[0]; e++) {
 		/* t = 1 is left to ends_are_exact: there the reference's bisection
@@ -236,8 +236,8 @@ Test(keys_bezier, matches_dense_bisection_for_common_eases)
 			double t = i / 1000.0;
 			double got = rig_bezier_ease(eases[e], t);
 			double want = reference_ease(eases[e], t);
-			cr_expect(fabs(got - want) <= 1e-12, "ease %zu at t = %g: got %.17g want %.17g",
-				  e, t, got, want);
+			cr_expect(fabs(got - want) <= 1e-12,
+				  "ease %zu at t = %g: got %.17g want %.17g", e, t, got, want);
 		}
 	}
 }

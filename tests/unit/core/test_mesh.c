@@ -8,8 +8,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "core/rig_limits.h"
 #include "core/mesh.h"
+#include "core/rig_limits.h"
 #include "support.h"
 
 /* A unit square as two counter-clockwise triangles. */
@@ -314,10 +314,12 @@ static bool reference_holds(const double *src, const double *dst, size_t n_verts
 			return false;
 	for (size_t t = 0; t < n_tris; t++) {
 		const uint32_t *v = &tris[3 * t];
-		double s = (src[2 * v[1]] - src[2 * v[0]]) * (src[2 * v[2] + 1] - src[2 * v[0] + 1]) -
-			   (src[2 * v[1] + 1] - src[2 * v[0] + 1]) * (src[2 * v[2]] - src[2 * v[0]]);
-		double d = (dst[2 * v[1]] - dst[2 * v[0]]) * (dst[2 * v[2] + 1] - dst[2 * v[0] + 1]) -
-			   (dst[2 * v[1] + 1] - dst[2 * v[0] + 1]) * (dst[2 * v[2]] - dst[2 * v[0]]);
+		double s =
+			(src[2 * v[1]] - src[2 * v[0]]) * (src[2 * v[2] + 1] - src[2 * v[0] + 1]) -
+			(src[2 * v[1] + 1] - src[2 * v[0] + 1]) * (src[2 * v[2]] - src[2 * v[0]]);
+		double d =
+			(dst[2 * v[1]] - dst[2 * v[0]]) * (dst[2 * v[2] + 1] - dst[2 * v[0] + 1]) -
+			(dst[2 * v[1] + 1] - dst[2 * v[0] + 1]) * (dst[2 * v[2]] - dst[2 * v[0]]);
 		double kept = s > 0 ? d : -d;
 		if (!(kept >= 1e-6 * fabs(s) && kept <= DBL_MAX))
 			return false;
@@ -354,18 +356,31 @@ Test(mesh_deformed, the_fast_pass_with_source_areas_agrees_with_a_reference)
 		rig_mesh_areas2(areas, src, tris, n_tris);
 		double sy = 1;
 		switch ((x >> 8) % 6) {
-		case 0: sy = 1; break;                 /* unchanged */
-		case 1: sy = -1; break;                /* mirrored: every triangle flips */
-		case 2: sy = 1e-6; break;              /* exactly at the collapse edge */
-		case 3: sy = 1e-6 * (1 - 1e-12); break; /* just below it */
-		case 4: sy = 1e-6 * (1 + 1e-12); break; /* just above it */
-		default: sy = 0.5; break;
+		case 0:
+			sy = 1;
+			break; /* unchanged */
+		case 1:
+			sy = -1;
+			break; /* mirrored: every triangle flips */
+		case 2:
+			sy = 1e-6;
+			break; /* exactly at the collapse edge */
+		case 3:
+			sy = 1e-6 * (1 - 1e-12);
+			break; /* just below it */
+		case 4:
+			sy = 1e-6 * (1 + 1e-12);
+			break; /* just above it */
+		default:
+			sy = 0.5;
+			break;
 		}
 		for (size_t v = 0; v < n_verts; v++) {
 			dst[2 * v] = src[2 * v];
 			dst[2 * v + 1] = src[2 * v + 1] * sy;
 		}
-		if ((x >> 16) % 7 == 0) /* one vertex moved across its neighbour: one triangle folds */
+		if ((x >> 16) % 7 ==
+		    0) /* one vertex moved across its neighbour: one triangle folds */
 			dst[2 * (1 + (x >> 20) % (n_verts - 1))] *= -3;
 		if ((x >> 24) % 11 == 0)
 			dst[(x >> 28) % (2 * n_verts)] = (x >> 32) % 2 ? NAN : INFINITY;
@@ -374,7 +389,8 @@ Test(mesh_deformed, the_fast_pass_with_source_areas_agrees_with_a_reference)
 		bool fast = rig_mesh_check_deformed_areas(src, areas, dst, n_verts, tris, n_tris,
 							  errs) == 0;
 		bool want = reference_holds(src, dst, n_verts, tris, n_tris);
-		cr_assert_eq(fast, want, "round %d: %zu triangles, fast says %d", round, n_tris, fast);
+		cr_assert_eq(fast, want, "round %d: %zu triangles, fast says %d", round, n_tris,
+			     fast);
 		cr_assert_eq(fast, errs->total == 0);
 		agree++;
 		failing += !want;

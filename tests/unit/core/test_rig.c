@@ -160,7 +160,8 @@ Test(scene_boundary, rejects_a_joint_inside_the_mesh_layer)
 	cr_assert_not_null(errs);
 	cr_expect_eq(boundary(&t, t.a, t.a11, errs), -1);
 	cr_expect_str_eq(errs->items[0].layer_id, "a");
-	cr_expect(strstr(errs->items[0].detail, "'a11'") != NULL, "the detail names the joint layer");
+	cr_expect(strstr(errs->items[0].detail, "'a11'") != NULL,
+		  "the detail names the joint layer");
 	rig_errs_free(errs);
 }
 
@@ -194,8 +195,8 @@ Test(scene_boundary, accepts_a_deformed_shared_ancestor_and_a_deformed_joint)
 {
 	struct tree t;
 	build_tree(&t);
-	t.fx.layers[t.a].deformed = true;   /* C of a11 and a2: shared, cancels */
-	t.fx.layers[t.a2].deformed = true;  /* the joint layer itself */
+	t.fx.layers[t.a].deformed = true;    /* C of a11 and a2: shared, cancels */
+	t.fx.layers[t.a2].deformed = true;   /* the joint layer itself */
 	t.fx.layers[t.root].deformed = true; /* above C */
 	struct rig_errs *errs = rig_errs_new();
 	cr_assert_not_null(errs);
@@ -284,7 +285,8 @@ Test(resolver_path, is_the_product_of_locals_below_the_ancestor_top_down)
 		l[i] = rig_transform_matrix(&fx->layers[chain[i]].statics);
 	struct rig_resolver *r = rig_resolver_new(&fx->scene);
 	struct rig_affine want_a = rig_affine_mul(l[2], l[3]);
-	struct rig_affine want_root = rig_affine_mul(rig_affine_mul(rig_affine_mul(l[0], l[1]), l[2]), l[3]);
+	struct rig_affine want_root =
+		rig_affine_mul(rig_affine_mul(rig_affine_mul(l[0], l[1]), l[2]), l[3]);
 	struct rig_affine got_a = rig_resolver_path(r, t.a, t.a11, 0);
 	struct rig_affine got_root = rig_resolver_path(r, RIG_NO_LAYER, t.a11, 0);
 	expect_bits_eq(&got_a, &want_a, sizeof got_a, "P(a→a11)");
@@ -385,7 +387,7 @@ Test(resolver_poses, shared_ancestors_cancel_even_when_singular)
 	cr_assert_not_null(errs);
 	cr_assert_eq(poses_at(plain, &f, 5, errs), 0);
 	set_channel(&f.fx, f.rig, RIG_CH_SCALE_X, 0); /* the shared ancestor collapses */
-	f.fx.layers[f.rig].deformed = true;          /* and is deformed: still shared */
+	f.fx.layers[f.rig].deformed = true;           /* and is deformed: still shared */
 	cr_assert_eq(poses_at(singular, &f, 5, errs), 0);
 	cr_expect(rig_affine_is_finite(&singular[0]) && rig_affine_is_finite(&singular[1]));
 	expect_bits_eq(plain, singular, sizeof plain, "poses");
@@ -398,7 +400,8 @@ Test(resolver_poses, singular_mesh_side_path_is_rejected_with_joint_and_frame)
 {
 	struct rig_fx f;
 	build_rig(&f);
-	struct rig_key squash[2] = {{0, 1, RIG_INTERP_LINEAR, {0}}, {10, 0, RIG_INTERP_LINEAR, {0}}};
+	struct rig_key squash[2] = {{0, 1, RIG_INTERP_LINEAR, {0}},
+				    {10, 0, RIG_INTERP_LINEAR, {0}}};
 	f.fx.layers[f.mesh].keys[RIG_CH_SCALE_Y] = (struct rig_keys){squash, 2};
 	struct rig_affine poses[2];
 	struct rig_errs *errs = rig_errs_new();
@@ -574,7 +577,10 @@ Test(resolver_memo, paths_from_different_ancestors_do_not_mix)
 	rig_resolver_free(r);
 }
 
-Test(resolver_memo, free_of_null_is_a_no_op) { rig_resolver_free(NULL); }
+Test(resolver_memo, free_of_null_is_a_no_op)
+{
+	rig_resolver_free(NULL);
+}
 
 /* ------------------------------------------------------------------------ */
 /* Whole evaluations                                                         */
@@ -593,7 +599,8 @@ Test(resolver_evaluate, animated_tip_moves_the_strip_middle_halfway)
 	cr_assert_eq(rig_resolver_evaluate(xy, r, f.mesh, 10, errs), 0);
 	for (size_t v = 0; v < 6; v++) {
 		cr_expect_eq(xy[2 * v], f.def.source[2 * v]);
-		cr_expect_eq(xy[2 * v + 1], f.def.source[2 * v + 1] + (v % 3) * 5.0, "vertex %zu", v);
+		cr_expect_eq(xy[2 * v + 1], f.def.source[2 * v + 1] + (v % 3) * 5.0, "vertex %zu",
+			     v);
 	}
 	rig_resolver_free(r);
 	release_rig(&f);

@@ -444,17 +444,17 @@ Test(skin_weights, definition_errors_name_the_joint_of_a_repeated_influence)
 Test(skin_def, reports_every_violation_with_its_index)
 {
 	struct rig_skin_def d = grid_def(3, 2, 1, 3, 3);
-	d.source[2 * 1 + 1] = NAN;                      /* MESH_GEOMETRY vertex 1 */
-	d.triangles[3 * 1 + 2] = 99;                    /* MESH_TOPOLOGY triangle 1 */
+	d.source[2 * 1 + 1] = NAN;                                    /* MESH_GEOMETRY vertex 1 */
+	d.triangles[3 * 1 + 2] = 99;                                  /* MESH_TOPOLOGY triangle 1 */
 	rig_strlcpy(d.joints[1].id, "bad id", sizeof d.joints[1].id); /* SKIN_JOINTS 1 */
-	d.joints[2].bind = affine(0, 0, 0, 0, 0, 0);    /* SKIN_BIND 2 */
+	d.joints[2].bind = affine(0, 0, 0, 0, 0, 0);                  /* SKIN_BIND 2 */
 	uint32_t j0 = 0, j9 = 9, pair[2] = {0, 2};
 	double one = 1, zero = 0, halves_off[2] = {0.5, 0.25};
 	for (size_t v = 0; v < d.n_verts; v++) {
 		if (v == 2)
-			set_weights(&d, v, 1, &j9, &one);        /* unknown joint */
+			set_weights(&d, v, 1, &j9, &one); /* unknown joint */
 		else if (v == 3)
-			set_weights(&d, v, 1, &j0, &zero);       /* zero weight */
+			set_weights(&d, v, 1, &j0, &zero); /* zero weight */
 		else if (v == 5)
 			set_weights(&d, v, 2, pair, halves_off); /* sums to 0.75 */
 		else
@@ -649,7 +649,10 @@ Test(skin_new, later_changes_to_the_callers_arrays_do_not_affect_it)
 	rig_skin_def_release(&d);
 }
 
-Test(skin_new, free_of_null_is_a_no_op) { rig_skin_free(NULL); }
+Test(skin_new, free_of_null_is_a_no_op)
+{
+	rig_skin_free(NULL);
+}
 
 /* ------------------------------------------------------------------------ */
 /* Poses                                                                     */
@@ -817,7 +820,8 @@ Test(skin_evaluate, a_tip_mirror_folds_only_the_tip_triangles)
 	for (size_t i = 0; i < errs->count; i++) {
 		cr_expect(errs->items[i].code == RIG_MESH_WINDING ||
 			  errs->items[i].code == RIG_MESH_COLLAPSED);
-		cr_expect_geq(errs->items[i].triangle_index, 2, "left cell triangles 0, 1 are fine");
+		cr_expect_geq(errs->items[i].triangle_index, 2,
+			      "left cell triangles 0, 1 are fine");
 	}
 	rig_skin_free(skin);
 	rig_skin_def_release(&d);
@@ -935,16 +939,17 @@ Test(skin_kernel, matches_reference_blending_for_every_influence_count)
 		struct rig_skin *skin = must_new(&d);
 		struct rig_affine poses[12];
 		for (size_t j = 0; j < 12; j++)
-			poses[j] = rig_affine_mul(affine(1.1, 0.2, -0.1, 0.9, rng_range(&rng, -5, 5), 2),
-						  d.joints[j].bind);
+			poses[j] = rig_affine_mul(
+				affine(1.1, 0.2, -0.1, 0.9, rng_range(&rng, -5, 5), 2),
+				d.joints[j].bind);
 		double *got = malloc(2 * d.n_verts * sizeof *got);
 		double *want = malloc(2 * d.n_verts * sizeof *want);
 		rig_skin_deform(got, skin, poses);
 		reference_deform(want, &d, poses);
 		for (size_t i = 0; i < 2 * d.n_verts; i++)
 			cr_expect(fabs(got[i] - want[i]) <= 1e-9 * (1 + fabs(want[i])),
-				  "%zu per vertex, coordinate %zu: %.17g vs %.17g", n_per, i, got[i],
-				  want[i]);
+				  "%zu per vertex, coordinate %zu: %.17g vs %.17g", n_per, i,
+				  got[i], want[i]);
 		free(got);
 		free(want);
 		rig_skin_free(skin);
@@ -1057,9 +1062,9 @@ Test(skin_property, rigid_motion_of_every_joint_moves_every_vertex_rigidly)
 		size_t n_joints = 1 + rng_below(&rng, 64);
 		struct rig_skin_def d = random_rig(&rng, n_joints, rng_below(&rng, 9));
 		struct rig_skin *skin = must_new(&d);
-		struct rig_affine motion =
-			rig_affine_mul(translate(rng_range(&rng, -500, 500), rng_range(&rng, -500, 500)),
-				       rotate_rad(rng_range(&rng, -M_PI, M_PI)));
+		struct rig_affine motion = rig_affine_mul(
+			translate(rng_range(&rng, -500, 500), rng_range(&rng, -500, 500)),
+			rotate_rad(rng_range(&rng, -M_PI, M_PI)));
 		struct rig_affine *poses = malloc(n_joints * sizeof *poses);
 		for (size_t j = 0; j < n_joints; j++)
 			poses[j] = rig_affine_mul(motion, d.joints[j].bind);
@@ -1071,7 +1076,8 @@ Test(skin_property, rigid_motion_of_every_joint_moves_every_vertex_rigidly)
 		for (size_t v = 0; v < d.n_verts; v++) {
 			double x, y;
 			rig_affine_apply(&x, &y, &motion, d.source[2 * v], d.source[2 * v + 1]);
-			cr_assert(fabs(out[2 * v] - x) <= 1e-10 && fabs(out[2 * v + 1] - y) <= 1e-10,
+			cr_assert(fabs(out[2 * v] - x) <= 1e-10 &&
+					  fabs(out[2 * v + 1] - y) <= 1e-10,
 				  "trial %d vertex %zu: (%.17g, %.17g) vs (%.17g, %.17g)", trial, v,
 				  out[2 * v], out[2 * v + 1], x, y);
 		}

@@ -44,7 +44,8 @@ Test(migrate, applies_nothing_the_second_time)
 	sqlite3 *db = memory_db();
 	char err[256] = "";
 	cr_assert_geq(rig_migrate(db, rig_migrations, rig_n_migrations, err, sizeof err), 1);
-	cr_assert_eq(rig_migrate(db, rig_migrations, rig_n_migrations, err, sizeof err), 0, "%s", err);
+	cr_assert_eq(rig_migrate(db, rig_migrations, rig_n_migrations, err, sizeof err), 0, "%s",
+		     err);
 	sqlite3_close(db);
 }
 

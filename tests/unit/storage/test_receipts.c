@@ -6,12 +6,15 @@
 #include <string.h>
 
 #include "core/codes.h"
-#include "tests/unit/storage/bare_tx.h"
 #include "storage/receipts.h"
+#include "tests/unit/storage/bare_tx.h"
 
 static const long long NOW = 1700000000;
 
-static struct rig_tx *migrated(size_t n_migrations) { return bare_tx_open(n_migrations, false); }
+static struct rig_tx *migrated(size_t n_migrations)
+{
+	return bare_tx_open(n_migrations, false);
+}
 
 /* The migrations up to and including version. */
 static size_t through(int version)
@@ -69,12 +72,13 @@ Test(idem, expired_rows_are_absent_and_replaced)
 Test(idem, migration_keeps_old_rows_as_legacy_rows_that_answer_only_their_fingerprint)
 {
 	struct rig_tx *tx = migrated(through(7));
-	cr_assert_eq(sqlite3_exec(tx->conn,
-				  "INSERT INTO idempotency(key, request_hash, status, response,"
-				  " created_unix, headers) VALUES ('k', 'h1', 201, 'legacy', 1700000000,"
-				  " '[[\"ETag\",\"\\\"3\\\"\"]]')",
-				  NULL, NULL, NULL),
-		     SQLITE_OK);
+	cr_assert_eq(
+		sqlite3_exec(tx->conn,
+			     "INSERT INTO idempotency(key, request_hash, status, response,"
+			     " created_unix, headers) VALUES ('k', 'h1', 201, 'legacy', 1700000000,"
+			     " '[[\"ETag\",\"\\\"3\\\"\"]]')",
+			     NULL, NULL, NULL),
+		SQLITE_OK);
 	char err[256] = "";
 	cr_assert_geq(rig_migrate(tx->conn, rig_migrations, rig_n_migrations, err, sizeof err), 1,
 		      "%s", err);

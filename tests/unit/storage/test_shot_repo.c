@@ -12,8 +12,12 @@ static struct rig_tx *fresh(void)
 {
 	struct rig_tx *tx = bare_tx_open(rig_n_migrations, true);
 	cr_assert_eq(rig_project_insert(tx, "p", "P"), 0);
-	struct rig_shot_row row = {.id = "s", .project_id = "p", .name = "S", .fps = 24,
-				   .frame_start = 0, .frame_end = 10};
+	struct rig_shot_row row = {.id = "s",
+				   .project_id = "p",
+				   .name = "S",
+				   .fps = 24,
+				   .frame_start = 0,
+				   .frame_end = 10};
 	cr_assert_eq(rig_shot_insert(tx, &row), 0);
 	return tx;
 }
@@ -55,7 +59,9 @@ Test(shot_repo, saves_and_loads_layers_keys_and_skins)
 	cr_assert_eq(m.n_layers, 0);
 	struct rig_model_layer *ja = rig_shot_model_add(&m, "ja", "Joint A", RIG_LAYER_GROUP, NULL);
 	rig_shot_model_add(&m, "jb", "Joint B", RIG_LAYER_GROUP, "ja");
-	struct rig_key k1 = {.frame = -2.5, .value = 30, .interp = RIG_INTERP_BEZIER,
+	struct rig_key k1 = {.frame = -2.5,
+			     .value = 30,
+			     .interp = RIG_INTERP_BEZIER,
 			     .ease = {0.25, 0.1, 0.25, 1}};
 	struct rig_key k0 = {.frame = -10, .value = 0.1 + 0.2, .interp = RIG_INTERP_HOLD};
 	rig_key_list_put(&ja->keys[RIG_CH_ROTATION], &k1);
