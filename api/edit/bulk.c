@@ -390,7 +390,7 @@ static bool read_array(struct scan *s, struct rig_bulk_array *a)
 				goto oom;
 			good = read_triangle(s, &a->triangles[3 * n]);
 			break;
-		default: {
+		case RIG_BULK_WEIGHTS: {
 			if (!grow((void **)&a->offsets, &cap, n + 2, sizeof *a->offsets))
 				goto oom;
 			a->offsets[n] = (uint32_t)n_infl;
