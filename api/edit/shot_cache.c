@@ -34,6 +34,7 @@ void rig_shot_cache_free(struct rig_shot_cache *cache)
 bool rig_shot_cache_take(struct rig_shot_cache *c, struct rig_tx *tx, const char *shot_id,
 			 struct rig_shot_model *out)
 {
+	memset(out, 0, sizeof *out);
 	if (!c)
 		return false;
 	rig_shot_cache_settle(c, false);

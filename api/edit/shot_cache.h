@@ -24,8 +24,8 @@ void rig_shot_cache_free(struct rig_shot_cache *cache);
 
 /* Moves the cached model of shot_id into *out when it still mirrors the
  * stored shot on tx (same row, same version) and returns true; otherwise
- * drops it and returns false. A model left pending by a caller that never
- * settled counts as not committed. NULL cache: false. */
+ * drops it and returns false with *out zeroed. A model left pending by a
+ * caller that never settled counts as not committed. NULL cache: false. */
 bool rig_shot_cache_take(struct rig_shot_cache *cache, struct rig_tx *tx, const char *shot_id,
 			 struct rig_shot_model *out);
 
