@@ -272,6 +272,12 @@ class Edits(RigctlCase):
         self.assertIn("--all", table)
 
 
+def frame_file(frame, ext, width=4, decimals=1):
+    """rigctl's name of a frame file: the frame with its integer part zero-padded and a fixed
+    number of decimals (the range 0..10 step 2.5: frame_00.0 … frame_10.0)."""
+    return f"frame_{frame:0{width}.{decimals}f}.{ext}"
+
+
 def read_dir(path):
     """{file name: bytes} of every file in path."""
     out = {}
@@ -296,7 +302,7 @@ class FramesCase(RigctlCase):
         self.assertEqual(len(self.want), 5)
 
     def names(self, ext):
-        return {f"frame_{f:g}.{ext}" for f in self.want}
+        return {frame_file(f, ext) for f in self.want}
 
 
 class Frames(FramesCase):
@@ -308,7 +314,7 @@ class Frames(FramesCase):
         faces_want = [[i + 1 for i in t] for t in self.triangles]
         for frame, vertices in self.want.items():
             objects, verts, faces = [], [], []
-            with open(os.path.join(self.out, f"frame_{frame:g}.obj")) as f:
+            with open(os.path.join(self.out, frame_file(frame, "obj"))) as f:
                 for line in f:
                     cells = line.split()
                     if not cells or cells[0] == "#":
@@ -332,7 +338,7 @@ class Frames(FramesCase):
         self.assertEqual(set(os.listdir(self.out)), self.names("f32"))
         f32 = lambda v: struct.unpack("<f", struct.pack("<f", v))[0]
         for frame, vertices in self.want.items():
-            with open(os.path.join(self.out, f"frame_{frame:g}.f32"), "rb") as f:
+            with open(os.path.join(self.out, frame_file(frame, "f32")), "rb") as f:
                 data = f.read()
             magic, version, n_verts, n_frames = struct.unpack_from("<4sIII", data, 0)
             self.assertEqual((magic, version, n_verts, n_frames), (b"RIGF", 1, 18, 1))
@@ -346,7 +352,9 @@ class Frames(FramesCase):
         shot = self.rigd.get("/v1/shots/s1").json
         self.ok("frames", "--shot", "s1", "--layer", "arm", "--out", self.out, "--step", "25")
         frames = range(int(shot["frameStart"]), int(shot["frameEnd"]) + 1, 25)
-        self.assertEqual(set(os.listdir(self.out)), {f"frame_{f}.obj" for f in frames})
+        width = len(str(frames[-1]))
+        self.assertEqual(set(os.listdir(self.out)),
+                         {frame_file(f, "obj", width, 0) for f in frames})
 
     def test_frames_errors(self):
         p = self.rigctl("frames", "--shot", "s1", "--layer", "j0", "--out", self.out)
@@ -414,7 +422,8 @@ class BrokenStreams(FramesCase):
         self.addCleanup(server.shutdown)
         p = subprocess.run([RIGCTL, "--url", f"http://127.0.0.1:{server.server_address[1]}",
                             "frames", "--shot", "s1", "--layer", "arm", "--format", fmt,
-                            "--out", self.out], capture_output=True, text=True, timeout=120)
+                            "--from", "0", "--to", "10", "--step", "2.5", "--out", self.out],
+                           capture_output=True, text=True, timeout=120)
         return p, r.body
 
     def direct(self, fmt):
