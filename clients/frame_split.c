@@ -251,9 +251,10 @@ static int obj_error(struct rig_split *s, const char *line, size_t len)
 	json_t *o = json_loadb(line + 8, len - 8, 0, &jerr);
 	json_t *frame = json_object_get(o, "frame");
 	json_t *problem = json_incref(json_object_get(o, "problem"));
+	bool is_number = json_is_number(frame);
 	double f = json_number_value(frame);
-	json_decref(o);
-	if (!json_is_number(frame)) {
+	json_decref(o); /* frame goes with it */
+	if (!is_number) {
 		json_decref(problem);
 		return fail(s, "the response's '# error' line is not {frame, problem}");
 	}
