@@ -4,8 +4,10 @@ A pose scale of 1e38 on a joint layer moves a vertex 10 units from the joint
 to 1e39: a finite double (JSON prints it, 200) but beyond FLT_MAX, so the f32
 encoder used to write +inf into a 200 body. Such a frame is now an error like
 any non-finite vertex: 422 MESH_GEOMETRY naming the vertex, layer and frame
-for a single frame or the first frame of a range; a later frame of a range
-aborts the stream after the frames before it (the body never looks complete).
+for a single frame or the first frame of a range; on a later frame of a range
+version 1 aborts the stream after the frames before it (the body never looks
+complete) and version 2 (f32Version=2) ends it with an error record holding
+that problem (issue 13, item 3).
 A value that rounds to FLT_MAX still fits and is sent.
 
 The same class of bug in every format: the evaluator checks vertices in the
