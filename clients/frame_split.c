@@ -142,7 +142,8 @@ static void choose_names(struct rig_split *s, double first)
 	if (s->name_decimals < 0)
 		s->name_width = n_digits((double)(n - 1));
 	else
-		s->name_width = n_digits(floor(last)) + (s->name_decimals ? s->name_decimals + 1 : 0);
+		s->name_width =
+			n_digits(floor(last)) + (s->name_decimals ? s->name_decimals + 1 : 0);
 }
 
 /* Checks that frame is from + i·step for the i-th frame of the range, as the
@@ -160,8 +161,8 @@ static int open_numbered(struct rig_split *s, double frame, const char *ext)
 		char got_text[RIG_OUT_DOUBLE_MAX], want_text[RIG_OUT_DOUBLE_MAX];
 		rig_out_double(got_text, frame);
 		rig_out_double(want_text, want);
-		return fail(s, "frame %zu of the range is %s, not from + %zu·step = %s", i, got_text,
-			    i, want_text);
+		return fail(s, "frame %zu of the range is %s, not from + %zu·step = %s", i,
+			    got_text, i, want_text);
 	}
 	char name[64 + RIG_OUT_DOUBLE_MAX];
 	int len;

@@ -24,9 +24,9 @@
 #ifndef RIG_FRAME_SPLIT_H
 #define RIG_FRAME_SPLIT_H
 
+#include <jansson.h>
 #include <stdbool.h>
 #include <stdint.h>
-#include <jansson.h>
 #include <stdio.h>
 
 #include "clients/bytes.h"
@@ -43,8 +43,8 @@ struct rig_split {
 	const char *dir; /* borrowed */
 	rig_split_progress on_frame;
 	void *on_frame_ctx;
-	size_t n_written;                   /* frame files completed */
-	size_t n_expected;                  /* frames the stream announced; 0 when it did not say */
+	size_t n_written;  /* frame files completed */
+	size_t n_expected; /* frames the stream announced; 0 when it did not say */
 	/* Set by the caller before the first feed: the range it asked for. */
 	bool has_from;
 	double from; /* with has_from; else the first frame */
@@ -55,7 +55,7 @@ struct rig_split {
 	/* A range the server ended with an error: the frame and its problem. */
 	json_t *problem; /* owned; NULL when none */
 	double failed_frame;
-	bool ended; /* the terminator arrived: nothing may follow */
+	bool ended;                         /* the terminator arrived: nothing may follow */
 	char first_name[96], last_name[96]; /* file names of the first and latest frame */
 	char error[600];                    /* why feed or finish failed */
 

@@ -274,19 +274,16 @@ static void end_with_failure(struct range *rg, size_t i, const struct rig_errs *
 		json_t *code = json_object_get(problem, "code");
 		json_t *detail = json_object_get(problem, "detail");
 		rg->log("warn", "frame range failed",
-			json_pack("{s:s, s:s, s:I, s:f, s:I, s:s, s:s, s:s}", "shotId",
-				  rg->shot_id, "layerId", rg->layer_id, "shotVersion",
-				  (json_int_t)rg->version, "frame", frame, "frameIndex",
-				  (json_int_t)i, "code",
+			json_pack("{s:s, s:s, s:I, s:f, s:I, s:s, s:s, s:s}", "shotId", rg->shot_id,
+				  "layerId", rg->layer_id, "shotVersion", (json_int_t)rg->version,
+				  "frame", frame, "frameIndex", (json_int_t)i, "code",
 				  json_is_string(code) ? json_string_value(code) : "INTERNAL",
 				  "detail", json_is_string(detail) ? json_string_value(detail) : "",
 				  "requestId", rg->request_id));
 	}
 	struct rig_buf *b = &rg->out;
-	if (!text) {
-		b->oom = true; /* the stream aborts: nothing better is left */
-	} else if (rg->fmt == RIG_FRAMES_F32 && rg->f32_version == RIG_F32_VERSION_PLAIN) {
-		rg->abort_next = true;
+	if (!text || (rg->fmt == RIG_FRAMES_F32 && rg->f32_version == RIG_F32_VERSION_PLAIN)) {
+		rg->abort_next = true; /* out of memory leaves nothing better either */
 	} else if (rg->fmt == RIG_FRAMES_F32) {
 		rig_frames__f32_error(b, frame, text, strlen(text));
 		rg->ended = true;
