@@ -437,6 +437,28 @@ class FailedRange(RigctlCase):
                     self.assertEqual(len(os.listdir(self.out)), n_good)
                     self.assertNotIn("broke off", p.stderr)
 
+    def test_a_trickled_error_terminator_is_read_the_same(self):
+        """The failing body from a stand-in server, a few bytes at a time."""
+        for fmt, extra in (("f32", "&f32Version=2"), ("obj", "")):
+            with self.subTest(fmt=fmt):
+                shutil.rmtree(self.out, ignore_errors=True)
+                body = self.rigd.get("/v1/shots/bad/layers/m/frames?from=0&to=8"
+                                     f"&format={fmt}{extra}").body
+                handler = type("H", (Replay,), {"body": body, "mode": "trickle"})
+                server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+                threading.Thread(target=server.serve_forever, daemon=True).start()
+                self.addCleanup(server.server_close)
+                self.addCleanup(server.shutdown)
+                p = subprocess.run([RIGCTL, "--url",
+                                    f"http://127.0.0.1:{server.server_address[1]}", "frames",
+                                    "--shot", "bad", "--layer", "m", "--from", "0", "--to", "8",
+                                    "--format", fmt, "--out", self.out],
+                                   capture_output=True, text=True, timeout=120)
+                self.assertEqual(p.returncode, 1, p.stderr)
+                self.assertTrue(p.stderr.startswith("rigctl: the range failed at frame 5: "
+                                                    "MESH_COLLAPSED: "), p.stderr)
+                self.assertEqual(len(os.listdir(self.out)), 5)
+
     def test_a_frame_that_is_not_from_plus_i_step_fails(self):
         """The server answers step 2.5 while rigctl asked (it says) for step 2."""
         good = self.rigd.get("/v1/shots/bad/layers/m/frames?from=0&to=4&step=2.5&format=obj")
@@ -493,8 +515,11 @@ class BrokenStreams(FramesCase):
     """The splitter against bodies in odd pieces and bodies that stop early,
     replaying the real server's bytes from a stand-in server."""
 
-    def replay(self, fmt, mode, keep=0):
-        r = self.rigd.get(f"/v1/shots/s1/layers/arm/frames?from=0&to=10&step=2.5&format={fmt}")
+    def replay(self, fmt, mode, keep=0, version="2"):
+        """The body rigctl gets (f32 version 2 unless version says 1), replayed by mode."""
+        extra = f"&f32Version={version}" if fmt == "f32" else ""
+        r = self.rigd.get("/v1/shots/s1/layers/arm/frames?from=0&to=10&step=2.5"
+                          f"&format={fmt}{extra}")
         self.assertEqual(r.status, 200, r)
         handler = type("H", (Replay,), {"body": r.body, "mode": mode, "keep": keep})
         server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
@@ -519,10 +544,10 @@ class BrokenStreams(FramesCase):
         return read_dir(self.out)
 
     def test_a_trickled_stream_splits_the_same(self):
-        for fmt in ("f32", "obj"):
-            with self.subTest(fmt=fmt):
+        for fmt, version in (("f32", "2"), ("f32", "1"), ("obj", None)):
+            with self.subTest(fmt=fmt, version=version):
                 shutil.rmtree(self.out, ignore_errors=True)
-                p, _ = self.replay(fmt, "trickle")
+                p, _ = self.replay(fmt, "trickle", version=version)
                 self.assertEqual(p.returncode, 0, p.stderr)
                 self.assertEqual(self.written(), self.direct(fmt))
 
@@ -543,7 +568,7 @@ class BrokenStreams(FramesCase):
                     self.assertEqual(data, full[name])
 
     def test_a_stream_with_fewer_frames_than_announced_fails(self):
-        header_and_two = 16 + 2 * (8 + 8 * 18)
+        header_and_two = 16 + 2 * (8 + 8 + 8 * 18)
         p, _ = self.replay("f32", "short", keep=header_and_two)
         self.assertEqual(p.returncode, 1)
         self.assertIn("after 2 of the 5 frames", p.stderr)
