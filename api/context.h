@@ -39,6 +39,12 @@ struct rig_committer;  /* group commit of edit batches (committer.h) */
 struct rig_read_cache; /* decoded shots and skins shared by reads (read_cache.h) */
 struct rig_ratelimit;  /* per-token request budgets (ratelimit.h) */
 struct rig_membudget;  /* bodies, parses and range streams (membudget.h) */
+struct json_t;         /* jansson's value, for the log hook */
+
+/* The server's structured log: one line at level ("info", "warn", "error")
+ * saying msg, with fields (reference stolen; may be NULL). Handlers call it
+ * for what no response can tell, like a range that failed after its 200. */
+typedef void (*rig_log_fn)(const char *level, const char *msg, struct json_t *fields);
 
 struct rig_app {
 	struct rig_store *store;
@@ -50,6 +56,7 @@ struct rig_app {
 	struct rig_read_cache *read_cache;
 	struct rig_ratelimit *ratelimit; /* NULL: no rate limit */
 	struct rig_membudget *budget;
+	rig_log_fn log; /* set by the server after rig_app_init; NULL logs nothing */
 };
 
 #endif

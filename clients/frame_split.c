@@ -3,6 +3,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +33,9 @@ void rig_split_init(struct rig_split *s, enum rig_split_format format, const cha
 	rig_bytes_init(&s->line);
 }
 
+/* The largest error record or line taken: a problem holds at most 64 errors. */
+#define MAX_PROBLEM_BYTES (1u << 20)
+
 void rig_split_release(struct rig_split *s)
 {
 	if (s->file) {
@@ -40,6 +44,8 @@ void rig_split_release(struct rig_split *s)
 		s->file = NULL;
 	}
 	rig_bytes_release(&s->line);
+	json_decref(s->problem);
+	s->problem = NULL;
 }
 
 /* ---- frame files ---- */
@@ -107,6 +113,85 @@ static int close_frame(struct rig_split *s)
 	return 0;
 }
 
+/* ---- frame names and numbers ---- */
+
+static bool is_whole(double v)
+{
+	return fabs(v - nearbyint(v)) <= 1e-9 * fmax(1, fabs(v));
+}
+
+static int n_digits(double v)
+{
+	int n = 1;
+	for (; v >= 10 && n < 40; v /= 10)
+		n++;
+	return n;
+}
+
+/* Fixes the naming of the range at its first frame (frame_split.h). */
+static void choose_names(struct rig_split *s, double first)
+{
+	double step = s->step > 0 ? s->step : 1;
+	size_t n = s->n_expected ? s->n_expected : 1;
+	double last = first + (double)(n - 1) * step;
+	s->name_decimals = -1;
+	if (first >= 0 && last < 1e15)
+		for (int d = 0; d <= 6 && s->name_decimals < 0; d++)
+			if (is_whole(first * pow(10, d)) && is_whole(step * pow(10, d)))
+				s->name_decimals = d;
+	if (s->name_decimals < 0)
+		s->name_width = n_digits((double)(n - 1));
+	else
+		s->name_width =
+			n_digits(floor(last)) + (s->name_decimals ? s->name_decimals + 1 : 0);
+}
+
+/* Checks that frame is from + i·step for the i-th frame of the range, as the
+ * server computes it, then opens its file. */
+static int open_numbered(struct rig_split *s, double frame, const char *ext)
+{
+	size_t i = s->n_written;
+	if (i == 0) {
+		if (!s->has_from)
+			s->from = frame;
+		choose_names(s, s->from);
+	}
+	double want = s->from + (double)i * (s->step > 0 ? s->step : 1);
+	if (frame != want) {
+		char got_text[RIG_OUT_DOUBLE_MAX], want_text[RIG_OUT_DOUBLE_MAX];
+		rig_out_double(got_text, frame);
+		rig_out_double(want_text, want);
+		return fail(s, "frame %zu of the range is %s, not from + %zu·step = %s", i,
+			    got_text, i, want_text);
+	}
+	char name[64 + RIG_OUT_DOUBLE_MAX];
+	int len;
+	if (s->name_decimals >= 0) {
+		len = snprintf(name, sizeof name, "frame_%0*.*f", s->name_width, s->name_decimals,
+			       frame);
+	} else {
+		char text[RIG_OUT_DOUBLE_MAX];
+		rig_out_double(text, frame);
+		len = snprintf(name, sizeof name, "frame_%0*zu_%s", s->name_width, i, text);
+	}
+	if (len < 0 || (size_t)len >= sizeof name)
+		return fail(s, "frame %zu cannot be named", i);
+	return open_frame(s, name, (size_t)len, ext);
+}
+
+/* Takes the problem a failed range ended with (reference stolen). */
+static int take_problem(struct rig_split *s, double frame, json_t *problem)
+{
+	if (!json_is_object(problem) || !json_is_string(json_object_get(problem, "code"))) {
+		json_decref(problem);
+		return fail(s, "the range's error terminator holds no problem");
+	}
+	s->problem = problem;
+	s->failed_frame = frame;
+	s->ended = true;
+	return 0;
+}
+
 /* ---- obj ---- */
 
 /* "... 12 frames, ..." in the range's comment line announces the count. */
@@ -160,10 +245,35 @@ static int write_face(struct rig_split *s, const char *line, size_t len)
 	return fputc('\n', s->file) == EOF ? fail(s, "cannot write '%s'", s->path) : 0;
 }
 
+/* '# error {"frame": F, "problem": {…}}' ends a range that failed. */
+static int obj_error(struct rig_split *s, const char *line, size_t len)
+{
+	json_error_t jerr;
+	json_t *o = json_loadb(line + 8, len - 8, 0, &jerr);
+	json_t *frame = json_object_get(o, "frame");
+	json_t *problem = json_incref(json_object_get(o, "problem"));
+	bool is_number = json_is_number(frame);
+	double f = json_number_value(frame);
+	json_decref(o); /* frame goes with it */
+	if (!is_number) {
+		json_decref(problem);
+		return fail(s, "the response's '# error' line is not {frame, problem}");
+	}
+	if (close_frame(s) != 0) {
+		json_decref(problem);
+		return -1;
+	}
+	return take_problem(s, f, problem);
+}
+
 static int obj_line(struct rig_split *s, const char *line, size_t len)
 {
 	if (len && line[len - 1] == '\r')
 		len--;
+	if (s->ended)
+		return len ? fail(s, "the response goes on after its '# error' line") : 0;
+	if (len >= 8 && memcmp(line, "# error ", 8) == 0)
+		return obj_error(s, line, len);
 	if (len >= 2 && line[0] == 'o' && (line[1] == ' ' || line[1] == '\t')) {
 		const char *name = line + 2;
 		size_t n = len - 2;
@@ -171,7 +281,17 @@ static int obj_line(struct rig_split *s, const char *line, size_t len)
 			name++, n--;
 		while (n && (name[n - 1] == ' ' || name[n - 1] == '\t'))
 			n--;
-		if (close_frame(s) != 0 || open_frame(s, name, n, "obj") != 0)
+		char text[RIG_OUT_DOUBLE_MAX + 8], *end = NULL;
+		double frame = 0;
+		if (n > 6 && n - 6 < sizeof text) {
+			memcpy(text, name + 6, n - 6);
+			text[n - 6] = '\0';
+			frame = strtod(text, &end);
+		}
+		if (!end || strncmp(name, "frame_", 6) != 0 || *end || !isfinite(frame))
+			return fail(s, "the response names an object '%.*s', not frame_<number>",
+				    (int)(n > 80 ? 80 : n), name);
+		if (close_frame(s) != 0 || open_numbered(s, frame, "obj") != 0)
 			return -1;
 		s->verts_before += s->verts;
 		s->verts = 0;
@@ -239,13 +359,45 @@ static int f32_header(struct rig_split *s)
 {
 	if (memcmp(s->head, "RIGF", 4) != 0)
 		return fail(s, "the response is not RIGF frames (it starts with '%.4s')", s->head);
-	if (u32le(s->head + 4) != 1)
-		return fail(s, "RIGF version %u is not supported (this rigctl reads version 1)",
-			    u32le(s->head + 4));
+	s->version = u32le(s->head + 4);
+	if (s->version != 1 && s->version != 2)
+		return fail(s, "RIGF version %u is not supported (this rigctl reads 1 and 2)",
+			    s->version);
 	s->n_verts = u32le(s->head + 8);
 	s->n_expected = u32le(s->head + 12);
 	s->record_size = 8 + 8 * (uint64_t)s->n_verts;
 	return 0;
+}
+
+/* Version 2: the record's tag and byteLength have arrived. */
+static int f32_record_start(struct rig_split *s)
+{
+	s->tag = u32le(s->tag_bytes);
+	uint32_t len = u32le(s->tag_bytes + 4);
+	if (s->tag == 1) {
+		if (len != 8 + 8 * (uint64_t)s->n_verts)
+			return fail(s, "frame record %zu has byteLength %u, not %llu", s->n_written,
+				    len, 8 + 8 * (unsigned long long)s->n_verts);
+		s->record_size = len;
+		return 0;
+	}
+	if (s->tag == 2) {
+		if (len < 8 || len > MAX_PROBLEM_BYTES)
+			return fail(s, "the error record's byteLength %u is not 8 to %u", len,
+				    MAX_PROBLEM_BYTES);
+		s->record_size = len;
+		rig_bytes_clear(&s->line);
+		return 0;
+	}
+	return fail(s, "record %zu has tag %u, not 1 (frame) or 2 (error)", s->n_written, s->tag);
+}
+
+/* Version 2: the error record is complete in s->line: f64 frame, problem. */
+static int f32_error(struct rig_split *s)
+{
+	json_error_t jerr;
+	json_t *problem = json_loadb(s->line.data + 8, s->line.len - 8, 0, &jerr);
+	return take_problem(s, f64le((const unsigned char *)s->line.data), problem);
 }
 
 /* Starts the frame file once the record's f64 frame number has arrived. */
@@ -254,12 +406,11 @@ static int f32_start_frame(struct rig_split *s)
 	if (s->n_written >= s->n_expected)
 		return fail(s, "the response holds more frames than the %zu it announced",
 			    s->n_expected);
-	char name[16 + RIG_OUT_DOUBLE_MAX] = "frame_";
-	rig_out_double(name + 6, f64le(s->frame_bytes));
-	if (open_frame(s, name, strlen(name), "f32") != 0)
+	if (open_numbered(s, f64le(s->frame_bytes), "f32") != 0)
 		return -1;
 	unsigned char head[16];
-	memcpy(head, s->head, 12); /* magic, version, vertexCount */
+	memcpy(head, s->head, 16); /* magic, version 1, vertexCount, frameCount 1 */
+	head[4] = 1, head[5] = head[6] = head[7] = 0;
 	head[12] = 1, head[13] = head[14] = head[15] = 0;
 	if (fwrite(head, 1, 16, s->file) != 16 || fwrite(s->frame_bytes, 1, 8, s->file) != 8)
 		return fail(s, "cannot write '%s'", s->path);
@@ -271,12 +422,26 @@ static int f32_feed(struct rig_split *s, const char *data, size_t len)
 	const unsigned char *p = (const unsigned char *)data;
 	while (len > 0) {
 		size_t take;
+		if (s->ended)
+			return fail(s, "the response goes on after its error record");
 		if (s->head_len < 16) {
 			take = 16 - s->head_len < len ? 16 - s->head_len : len;
 			memcpy(s->head + s->head_len, p, take);
 			s->head_len += take;
 			if (s->head_len == 16 && f32_header(s) != 0)
 				return -1;
+		} else if (s->version == 2 && s->tag_len < 8) {
+			take = 8 - s->tag_len < len ? 8 - s->tag_len : len;
+			memcpy(s->tag_bytes + s->tag_len, p, take);
+			s->tag_len += take;
+			if (s->tag_len == 8 && f32_record_start(s) != 0)
+				return -1;
+		} else if (s->version == 2 && s->tag == 2) {
+			uint64_t left = s->record_size - s->record_pos;
+			take = left < len ? (size_t)left : len;
+			if (rig_bytes_append(&s->line, (const char *)p, take) != 0)
+				return fail(s, "out of memory");
+			s->record_pos += take;
 		} else if (s->record_pos < 8) {
 			take = 8 - s->record_pos < len ? 8 - (size_t)s->record_pos : len;
 			memcpy(s->frame_bytes + s->record_pos, p, take);
@@ -292,9 +457,13 @@ static int f32_feed(struct rig_split *s, const char *data, size_t len)
 		}
 		p += take;
 		len -= take;
-		if (s->head_len == 16 && s->record_pos == s->record_size) {
+		bool in_record = s->head_len == 16 && (s->version == 1 || s->tag_len == 8);
+		if (in_record && s->record_pos == s->record_size) {
+			bool is_error = s->version == 2 && s->tag == 2;
 			s->record_pos = 0;
-			if (close_frame(s) != 0)
+			s->tag_len = 0;
+			s->record_size = 8 + 8 * (uint64_t)s->n_verts;
+			if (is_error ? f32_error(s) != 0 : close_frame(s) != 0)
 				return -1;
 		}
 	}
@@ -319,9 +488,18 @@ int rig_split_finish(struct rig_split *s)
 	} else if (s->head_len < 16) {
 		return fail(s, "the response ended inside the RIGF header (%zu of 16 bytes)",
 			    s->head_len);
-	} else if (s->record_pos != 0) {
+	} else if (s->record_pos != 0 || s->tag_len != 0) {
 		return fail(s, "the response ended inside frame %zu of %zu", s->n_written + 1,
 			    s->n_expected);
+	}
+	if (s->problem) {
+		char frame[RIG_OUT_DOUBLE_MAX];
+		rig_out_double(frame, s->failed_frame);
+		return fail(s, "the range failed at frame %s: %s: %s", frame,
+			    json_string_value(json_object_get(s->problem, "code")),
+			    json_is_string(json_object_get(s->problem, "detail"))
+				    ? json_string_value(json_object_get(s->problem, "detail"))
+				    : "");
 	}
 	if (s->n_expected && s->n_written != s->n_expected)
 		return fail(s, "the response ended after %zu of the %zu frames it announced",

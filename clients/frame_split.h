@@ -3,9 +3,19 @@
  *
  *   obj  each 'o frame_<n>' object becomes DIR/frame_<n>.obj, its face indices
  *        rebased from the range's global numbering to 1-based within the file;
- *   f32  each frame record becomes DIR/frame_<n>.f32 in the same RIGF layout
- *        (16-byte header "RIGF", u32 version 1, u32 vertexCount, u32
+ *        a '# error {"frame", "problem"}' line ends a range that failed;
+ *   f32  RIGF version 1 or 2 (tagged records, an error record ends a range
+ *        that failed); each frame becomes DIR/frame_<n>.f32 in the version 1
+ *        layout (16-byte header "RIGF", u32 version 1, u32 vertexCount, u32
  *        frameCount = 1, then the f64 frame number and the f32 x, y pairs).
+ *
+ * Frame i must be from + i·step (from: the caller's, else the first frame;
+ * step: the caller's, else 1), computed as the server computes it. <n> is the
+ * frame number with its integer part zero-padded to the width of the range's
+ * last frame and a fixed number of decimals (0 to 6, as from and step need),
+ * so name order is frame order: frame_00.obj, frame_02.5.obj … A range with
+ * negative frames, or frames that 6 decimals cannot tell apart, is named by
+ * the zero-padded index and the frame instead: frame_007_-193.obj.
  *
  * A file is written under a temporary name and renamed when its frame is
  * complete, so a broken stream never leaves half a frame behind. HTTP and the
@@ -14,6 +24,7 @@
 #ifndef RIG_FRAME_SPLIT_H
 #define RIG_FRAME_SPLIT_H
 
+#include <jansson.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -32,8 +43,19 @@ struct rig_split {
 	const char *dir; /* borrowed */
 	rig_split_progress on_frame;
 	void *on_frame_ctx;
-	size_t n_written;                   /* frame files completed */
-	size_t n_expected;                  /* frames the stream announced; 0 when it did not say */
+	size_t n_written;  /* frame files completed */
+	size_t n_expected; /* frames the stream announced; 0 when it did not say */
+	/* Set by the caller before the first feed: the range it asked for. */
+	bool has_from;
+	double from; /* with has_from; else the first frame */
+	double step; /* 0: the server's default, 1 */
+	/* How frames are named, fixed at the first frame (see above). */
+	int name_decimals; /* -1: by index */
+	int name_width;
+	/* A range the server ended with an error: the frame and its problem. */
+	json_t *problem; /* owned; NULL when none */
+	double failed_frame;
+	bool ended;                         /* the terminator arrived: nothing may follow */
 	char first_name[96], last_name[96]; /* file names of the first and latest frame */
 	char error[600];                    /* why feed or finish failed */
 
@@ -50,9 +72,13 @@ struct rig_split {
 	/* f32 */
 	unsigned char head[16];
 	size_t head_len;
+	uint32_t version;
 	uint32_t n_verts;
-	uint64_t record_size; /* 8 + 8 · n_verts */
-	uint64_t record_pos;  /* bytes of the current record seen */
+	unsigned char tag_bytes[8]; /* version 2: the record's u32 tag and byteLength */
+	size_t tag_len;
+	uint32_t tag;
+	uint64_t record_size; /* a frame: 8 + 8 · n_verts; an error: its byteLength */
+	uint64_t record_pos;  /* bytes of the current record seen (after its tag) */
 	unsigned char frame_bytes[8];
 };
 
@@ -68,7 +94,8 @@ int rig_split_feed(struct rig_split *s, const char *data, size_t len);
 
 /* Ends the stream: completes the last frame and checks nothing is missing
  * (a partial record, fewer frames than announced). Returns 0 or -1 with
- * s->error set. */
+ * s->error set; a range the server ended with an error also sets s->problem
+ * and s->failed_frame (the frames before it are written). */
 int rig_split_finish(struct rig_split *s);
 
 /* Frees the buffers; a frame file still open is closed and its temporary file

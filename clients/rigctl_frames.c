@@ -1,6 +1,7 @@
-/* rigctl frames: streams GET /v1/shots/{id}/layers/{id}/frames (obj or f32)
- * into one file per frame through frame_split.c, with a progress bar on
- * stderr when it is a terminal.
+/* rigctl frames: streams GET /v1/shots/{id}/layers/{id}/frames (obj, or f32
+ * version 2) into one file per frame through frame_split.c, with a progress
+ * bar on stderr when it is a terminal. A range the server ended with an error
+ * is reported with its frame, code and detail, and exits 1.
  */
 #include <errno.h>
 #include <math.h>
@@ -88,7 +89,7 @@ static int make_dirs(const char *dir)
 
 /* Checks the frame options. Returns RIG_EXIT_OK or a usage error (printed). */
 static int check_options(const struct rig_ctl *c, enum rig_split_format *out_format,
-			 size_t *out_fallback_total)
+			 size_t *out_fallback_total, struct rig_split *split)
 {
 	const char *format = rig_ctl_opt(c, RIG_CTL_O_FORMAT);
 	const char *space = rig_ctl_opt(c, RIG_CTL_O_SPACE);
@@ -108,6 +109,9 @@ static int check_options(const struct rig_ctl *c, enum rig_split_format *out_for
 			return rig_ctl_usage("--%s '%s' is not a finite number",
 					     c->opts[numbers[i]].name, text);
 	}
+	split->has_from = rig_ctl_opt(c, RIG_CTL_O_FROM) != NULL;
+	split->from = v[0];
+	split->step = v[2];
 	/* The server's own count (api/handlers/frame_range.c), for the bar until the stream says.
 	 */
 	*out_fallback_total = 0;
@@ -136,22 +140,33 @@ static int print_summary(const struct rig_ctl *c, const struct rig_split *s, con
 	return rc;
 }
 
+/* The errors a failed range's problem lists, as a refused request's are printed. */
+static void report_problem_errors(const json_t *problem)
+{
+	const json_t *errors = json_object_get(problem, "errors");
+	for (size_t i = 0; i < json_array_size(errors); i++)
+		rig_report_error(stderr, i, json_array_get(errors, i));
+}
+
 int rig_ctl_frames(struct rig_ctl *c)
 {
 	enum rig_split_format format = RIG_SPLIT_OBJ;
 	struct progress progress = {.on = false, .last_fill = -1};
 	const char *dir = rig_ctl_opt(c, RIG_CTL_O_OUT);
-	int rc = check_options(c, &format, &progress.fallback_total);
-	if (rc != RIG_EXIT_OK)
-		return rc;
-	if (make_dirs(dir) != 0)
-		return rig_report_fail(stderr, RIG_CTL_PROG, "cannot create the directory '%s': %s",
-				       dir, strerror(errno));
-	progress.on = !rig_ctl_flag(c, RIG_CTL_O_NO_PROGRESS) && isatty(STDERR_FILENO);
 	struct rig_split split;
+	rig_split_init(&split, format, dir, on_frame, &progress);
+	int rc = check_options(c, &format, &progress.fallback_total, &split);
+	split.format = format;
+	if (rc == RIG_EXIT_OK && make_dirs(dir) != 0)
+		rc = rig_report_fail(stderr, RIG_CTL_PROG, "cannot create the directory '%s': %s",
+				     dir, strerror(errno));
+	if (rc != RIG_EXIT_OK) {
+		rig_split_release(&split);
+		return rc;
+	}
+	progress.on = !rig_ctl_flag(c, RIG_CTL_O_NO_PROGRESS) && isatty(STDERR_FILENO);
 	struct rig_http_resp resp;
 	struct rig_url u;
-	rig_split_init(&split, format, dir, on_frame, &progress);
 	rig_http_resp_init(&resp);
 	rig_url_init(&u);
 	rig_url_path(&u, "/v1/shots");
@@ -164,6 +179,9 @@ int rig_ctl_frames(struct rig_ctl *c)
 	rig_url_query(&u, "step", rig_ctl_opt(c, RIG_CTL_O_STEP));
 	rig_url_query(&u, "space", rig_ctl_opt(c, RIG_CTL_O_SPACE));
 	rig_url_query(&u, "format", format == RIG_SPLIT_F32 ? "f32" : "obj");
+	/* Version 2 ends a range that fails on the server with an error record. */
+	if (format == RIG_SPLIT_F32)
+		rig_url_query(&u, "f32Version", "2");
 	struct rig_http_req req = {.target = rig_url_get(&u), .sink = sink, .sink_ctx = &split};
 	if (!req.target) {
 		rc = rig_report_fail(stderr, RIG_CTL_PROG, "out of memory");
@@ -178,6 +196,7 @@ int rig_ctl_frames(struct rig_ctl *c)
 		rc = rig_report_send(stderr, RIG_CTL_PROG, sent, &c->http, &resp);
 	} else if (rig_split_finish(&split) != 0) {
 		rc = rig_report_fail(stderr, RIG_CTL_PROG, "%s", split.error);
+		report_problem_errors(split.problem);
 	} else {
 		rc = print_summary(c, &split, dir);
 		goto out;

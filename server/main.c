@@ -163,6 +163,7 @@ int main(int argc, char **argv)
 		rig_store_close(store);
 		return 1;
 	}
+	s.app.log = rig_log;
 	s.http = rig_http_start(&s.app, &s.cfg, err, sizeof err);
 	if (!s.http) {
 		rig_log("error", "cannot listen", json_pack("{s:s}", "error", err));

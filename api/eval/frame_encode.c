@@ -34,10 +34,11 @@ void rig_frames__json_vertices(struct rig_buf *b, const double *xy, size_t n)
 	b->data[b->len++] = ']';
 }
 
-void rig_frames__f32_header(struct rig_buf *b, uint32_t n_verts, uint32_t n_frames)
+void rig_frames__f32_header(struct rig_buf *b, uint32_t version, uint32_t n_verts,
+			    uint32_t n_frames)
 {
 	rig_buf_put(b, "RIGF", 4);
-	rig_buf_u32le(b, 1);
+	rig_buf_u32le(b, version);
 	rig_buf_u32le(b, n_verts);
 	rig_buf_u32le(b, n_frames);
 }
@@ -103,6 +104,27 @@ int rig_frames__f32_frame(struct rig_buf *b, double frame, const double *xy, siz
 	}
 	b->len += 8 * n;
 	return 0;
+}
+
+int rig_frames__f32_tagged_frame(struct rig_buf *b, double frame, const double *xy, size_t n)
+{
+	size_t start = b->len;
+	rig_buf_u32le(b, RIG_F32_TAG_FRAME);
+	/* A skin's vertex count is far below 2^29, so 8 + 8 · n fits a u32. */
+	rig_buf_u32le(b, (uint32_t)(8 + 8 * n));
+	if (rig_frames__f32_frame(b, frame, xy, n) != 0) {
+		b->len = start;
+		return -1;
+	}
+	return 0;
+}
+
+void rig_frames__f32_error(struct rig_buf *b, double frame, const char *problem, size_t len)
+{
+	rig_buf_u32le(b, RIG_F32_TAG_ERROR);
+	rig_buf_u32le(b, (uint32_t)(8 + len));
+	rig_buf_f64le(b, frame);
+	rig_buf_put(b, problem, len);
 }
 
 void rig_frames__f32_report(struct rig_errs *errs, const double *xy, size_t n, const uint32_t *tris,

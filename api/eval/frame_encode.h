@@ -1,10 +1,16 @@
 /* The JSON and f32 encoders of evaluated frames.
  *
- * Binary frames (format=f32, SPEC §7): a 16-byte header "RIGF", u32 version 1,
- * u32 vertexCount, u32 frameCount (little-endian), then per frame an f64 frame
- * number and vertexCount pairs of f32 x, y. Every coordinate must fit a float
- * (|v| ≤ FLT_MAX after rounding); a frame with one that does not is an
- * evaluation error (MESH_GEOMETRY), never an infinity on the wire.
+ * Binary frames (format=f32, SPEC §7): a 16-byte header "RIGF", u32 version,
+ * u32 vertexCount, u32 frameCount (little-endian), then the frames.
+ *   version 1: per frame an f64 frame number and vertexCount pairs of f32 x, y;
+ *   version 2 (ranges that ask for it): tagged records, each a u32 tag and a
+ *     u32 byteLength of what follows: tag 1 a frame (the version 1 frame,
+ *     byteLength 8 + 8 · vertexCount), tag 2 an error (f64 frame, then the
+ *     problem+json), which ends the stream. Every record starts 8-aligned
+ *     (the header is 16 bytes, a frame record 16 + 8 · vertexCount).
+ * Every coordinate must fit a float (|v| ≤ FLT_MAX after rounding); a frame
+ * with one that does not is an evaluation error (MESH_GEOMETRY), never an
+ * infinity on the wire.
  */
 #ifndef RIG_FRAME_ENCODE_H
 #define RIG_FRAME_ENCODE_H
@@ -16,13 +22,28 @@
 #include "core/err.h"
 
 void rig_frames__json_vertices(struct rig_buf *b, const double *xy, size_t n);
-void rig_frames__f32_header(struct rig_buf *b, uint32_t n_verts, uint32_t n_frames);
+#define RIG_F32_VERSION_PLAIN 1  /* untagged frames */
+#define RIG_F32_VERSION_TAGGED 2 /* tagged records: frames, then maybe an error */
+#define RIG_F32_TAG_FRAME 1
+#define RIG_F32_TAG_ERROR 2
+
+/* Appends the 16-byte header of the given version. */
+void rig_frames__f32_header(struct rig_buf *b, uint32_t version, uint32_t n_verts,
+			    uint32_t n_frames);
 /* Appends one f32 frame (the f64 frame number, then n vertices' x, y rounded
  * to float as IEEE 754 rounds). Returns 0, or -1 with b unchanged when some
  * coordinate does not fit a float (it rounds to ±infinity, or is NaN): such a
  * frame cannot be sent as f32 (report it with rig_frames__f32_report). Out of
  * memory returns 0 with b->oom set. */
 int rig_frames__f32_frame(struct rig_buf *b, double frame, const double *xy, size_t n);
+
+/* As rig_frames__f32_frame, as a version 2 frame record (tag, byteLength,
+ * then the frame). Same returns; b is unchanged on -1. */
+int rig_frames__f32_tagged_frame(struct rig_buf *b, double frame, const double *xy, size_t n);
+
+/* Appends a version 2 error record: tag 2, byteLength 8 + len, the f64 frame
+ * that failed, then len bytes of problem+json (borrowed). */
+void rig_frames__f32_error(struct rig_buf *b, double frame, const char *problem, size_t len);
 
 /* Adds one MESH_GEOMETRY per vertex of xy (n vertices) that
  * rig_frames__f32_frame refuses, with vertex_index, the first triangle using

@@ -1,5 +1,5 @@
 /* GET /v1/shots/{shotId}/layers/{layerId}/frames: a frame range for render
- * farms, streamed as JSON, f32 or OBJ.
+ * farms, streamed as JSON, f32 (version 1, or 2 with f32Version=2) or OBJ.
  *
  * Frames are evaluated and encoded in parallel on libuv's work queue, in chunks
  * of consecutive frames (about CHUNK_BYTES of output, so each hand-off between
@@ -14,9 +14,12 @@
  * independent of the range).
  *
  * The first frame is evaluated before the response starts, so most evaluation
- * errors are a 422. An error on a later frame aborts the connection after the
- * frames before it; the client sees a short body (the f32 header's frameCount
- * and the JSON brackets tell).
+ * errors are a 422. An error on a later frame ends the body, after the frames
+ * before it, with the format's terminator holding the frame and the problem
+ * the 422 would have carried: the JSON's "error" member, OBJ's "# error" line,
+ * f32 version 2's error record. f32 version 1 has no room for one, so its
+ * stream is aborted (a clean end would pass for a whole body). Either way the
+ * server logs the failure.
  */
 #include <math.h>
 #include <stdio.h>
@@ -27,6 +30,7 @@
 #include "api/eval/evaluate.h"
 #include "api/handlers/frames.h"
 #include "api/handlers/handlers.h"
+#include "api/http/problem.h"
 #include "api/http/request.h"
 #include "api/util/membudget.h"
 #include "storage/store.h"
@@ -56,12 +60,14 @@ struct range {
 	size_t n_verts;
 	bool shot_space;
 	enum rig_frame_format fmt;
+	uint32_t f32_version; /* RIG_F32_VERSION_*, for fmt f32 */
 	double from, step;
 	size_t n_frames;
 	size_t chunk;                    /* frames per chunk after the first */
 	size_t n_slots;                  /* chunks in flight (see WINDOW_BYTES, CHUNK_WINDOW) */
 	size_t next_emit, next_schedule; /* chunk indices */
-	bool fail_next;                  /* the emitted chunk stopped at a failed frame */
+	bool abort_next;                 /* f32 v1: the emitted chunk stopped at a failed frame */
+	bool ended;                      /* the body's last bytes (a terminator) are out */
 	uv_loop_t loop;
 	bool loop_open;
 	struct slot slots[RIG_RANGE_WINDOW];
@@ -70,6 +76,8 @@ struct range {
 	bool header_done, footer_done, failed;
 	char layer_id[RIG_ID_MAX + 1];
 	char shot_id[RIG_ID_MAX + 1];
+	char request_id[128];
+	rig_log_fn log;
 	long long version;
 	struct rig_membudget *budget; /* the window's bytes are reserved in it */
 	struct rig_mem_claim claim;
@@ -130,7 +138,10 @@ static int encode_frame(struct rig_buf *b, const struct range *rg, size_t i, con
 {
 	double f = frame_at(rg, i);
 	if (rg->fmt == RIG_FRAMES_F32) {
-		if (rig_frames__f32_frame(b, f, xy, rg->n_verts) != 0) {
+		int rc = rg->f32_version == RIG_F32_VERSION_TAGGED
+				 ? rig_frames__f32_tagged_frame(b, f, xy, rg->n_verts)
+				 : rig_frames__f32_frame(b, f, xy, rg->n_verts);
+		if (rc != 0) {
 			rig_frames__f32_report(errs, xy, rg->n_verts, rg->tris, rg->n_tris,
 					       rg->layer_id, f);
 			return -1;
@@ -224,7 +235,8 @@ static void encode_header(struct range *rg)
 {
 	struct rig_buf *b = &rg->out;
 	if (rg->fmt == RIG_FRAMES_F32) {
-		rig_frames__f32_header(b, (uint32_t)rg->n_verts, (uint32_t)rg->n_frames);
+		rig_frames__f32_header(b, rg->f32_version, (uint32_t)rg->n_verts,
+				       (uint32_t)rg->n_frames);
 	} else if (rg->fmt == RIG_FRAMES_JSON) {
 		rig_buf_puts(b, "{\"shotId\":");
 		rig_buf_json_string(b, rg->shot_id);
@@ -239,6 +251,57 @@ static void encode_header(struct range *rg)
 	}
 }
 
+/* The problem a failed frame would have answered as a 422 (new reference):
+ * from errs, or INTERNAL when the work never ran (errs empty). */
+static json_t *failure_problem(const struct rig_errs *errs)
+{
+	if (errs && errs->count > 0) {
+		bool retry_after;
+		return rig_problem_errs_json(errs, 0, &retry_after);
+	}
+	return rig_problem_json(0, RIG_INTERNAL, NULL, "the frame could not be evaluated");
+}
+
+/* Ends the body after the frames already in rg->out: logs the failure of
+ * frame i and appends the format's terminator, or (f32 version 1, which has
+ * none) marks the stream for abort once those frames are sent. */
+static void end_with_failure(struct range *rg, size_t i, const struct rig_errs *errs)
+{
+	double frame = frame_at(rg, i);
+	json_t *problem = failure_problem(errs);
+	char *text = problem ? json_dumps(problem, JSON_COMPACT) : NULL;
+	if (rg->log) {
+		json_t *code = json_object_get(problem, "code");
+		json_t *detail = json_object_get(problem, "detail");
+		rg->log("warn", "frame range failed",
+			json_pack("{s:s, s:s, s:I, s:f, s:I, s:s, s:s, s:s}", "shotId", rg->shot_id,
+				  "layerId", rg->layer_id, "shotVersion", (json_int_t)rg->version,
+				  "frame", frame, "frameIndex", (json_int_t)i, "code",
+				  json_is_string(code) ? json_string_value(code) : "INTERNAL",
+				  "detail", json_is_string(detail) ? json_string_value(detail) : "",
+				  "requestId", rg->request_id));
+	}
+	struct rig_buf *b = &rg->out;
+	if (!text || (rg->fmt == RIG_FRAMES_F32 && rg->f32_version == RIG_F32_VERSION_PLAIN)) {
+		rg->abort_next = true; /* out of memory leaves nothing better either */
+	} else if (rg->fmt == RIG_FRAMES_F32) {
+		rig_frames__f32_error(b, frame, text, strlen(text));
+		rg->ended = true;
+	} else {
+		/* JSON: the frames array closes, "error" follows; OBJ: one comment
+		 * line holding the same object. */
+		rig_buf_puts(b, rg->fmt == RIG_FRAMES_JSON ? "],\"error\":" : "# error ");
+		rig_buf_puts(b, "{\"frame\":");
+		rig_buf_double(b, frame);
+		rig_buf_puts(b, ",\"problem\":");
+		rig_buf_puts(b, text);
+		rig_buf_puts(b, rg->fmt == RIG_FRAMES_JSON ? "}}" : "}\n");
+		rg->ended = true;
+	}
+	free(text);
+	json_decref(problem);
+}
+
 /* Produces the next piece of the body into rg->out; false at the end. */
 static bool produce(struct range *rg)
 {
@@ -249,22 +312,28 @@ static bool produce(struct range *rg)
 		encode_header(rg);
 		return true;
 	}
-	if (rg->fail_next) {
+	if (rg->abort_next) {
 		rg->failed = true;
 		return false;
 	}
+	if (rg->ended)
+		return false;
 	if (chunk_exists(rg, rg->next_emit)) {
 		struct slot *s = next_chunk(rg);
-		if (!s || s->n_done == 0) {
-			rg->failed = true;
-			return false;
+		if (!s) {
+			end_with_failure(rg, chunk_first(rg, rg->next_emit), NULL);
+			return true;
 		}
 		/* The worker encoded it: swap buffers instead of copying. */
 		struct rig_buf spare = rg->out;
 		rg->out = s->encoded;
 		s->encoded = spare;
 		s->done = false;
-		rg->fail_next = s->rc != 0;
+		if (s->rc != 0) {
+			/* Read the slot's errors now: scheduling would reuse it. */
+			end_with_failure(rg, s->first + s->n_done, &s->errs);
+			return true;
+		}
 		rg->next_emit++;
 		schedule(rg);
 		return true;
@@ -312,6 +381,28 @@ static void range_free(void *ctx)
 	rig_eval_release(&rg->ev);
 	rig_membudget_settle(rg->budget, &rg->claim);
 	free(rg);
+}
+
+/* Parses f32Version: 1 (the default) or 2, for format=f32 only. 0 or -1 with
+ * resp filled. */
+static int parse_f32_version(struct rig_req *req, struct rig_resp *resp, struct range *rg)
+{
+	const char *v = rig_api__query(req, "f32Version");
+	rg->f32_version = RIG_F32_VERSION_PLAIN;
+	if (!v)
+		return 0;
+	if (rg->fmt != RIG_FRAMES_F32) {
+		rig_problem(resp, RIG_INVALID_QUERY, json_pack("{s:s}", "parameter", "f32Version"),
+			    "f32Version applies to format f32 only");
+		return -1;
+	}
+	if (strcmp(v, "1") != 0 && strcmp(v, "2") != 0) {
+		rig_problem(resp, RIG_INVALID_QUERY, json_pack("{s:s}", "parameter", "f32Version"),
+			    "f32Version must be 1 or 2");
+		return -1;
+	}
+	rg->f32_version = v[0] == '2' ? RIG_F32_VERSION_TAGGED : RIG_F32_VERSION_PLAIN;
+	return 0;
 }
 
 /* Parses from/to/step (defaults: the shot's range, step 1). 0 or -1 with resp filled. */
@@ -366,7 +457,7 @@ void rig_h_frame_range(struct rig_req *req, struct rig_resp *resp)
 	rig_errs_init(errs);
 	struct rig_tx *tx = rig_store_read(req->app->store);
 	if (rig_frames__space(req, resp, &rg->shot_space) ||
-	    rig_frames__format(req, resp, true, &rg->fmt) ||
+	    rig_frames__format(req, resp, true, &rg->fmt) || parse_f32_version(req, resp, rg) ||
 	    rig_frames__open(&rg->ev, tx, req, resp) != 0 || parse_range(req, resp, rg) ||
 	    (rg->layer = rig_frames__find_skinned(&rg->ev, req->params[1], resp)) < 0)
 		goto fail;
@@ -385,7 +476,9 @@ void rig_h_frame_range(struct rig_req *req, struct rig_resp *resp)
 	rg->version = rg->ev.model->version;
 	rig_strlcpy(rg->layer_id, req->params[1], sizeof rg->layer_id);
 	rig_strlcpy(rg->shot_id, rg->ev.model->id, sizeof rg->shot_id);
-	size_t frame_bytes = rg->fmt == RIG_FRAMES_F32    ? 8 * rg->n_verts + 8
+	rig_strlcpy(rg->request_id, req->request_id ? req->request_id : "", sizeof rg->request_id);
+	rg->log = req->app->log;
+	size_t frame_bytes = rg->fmt == RIG_FRAMES_F32    ? 8 * rg->n_verts + 16
 			     : rg->fmt == RIG_FRAMES_JSON ? 48 * rg->n_verts
 							  : 48 * rg->n_verts + 24 * rg->n_tris;
 	rg->chunk = clamp_size(CHUNK_BYTES / frame_bytes, 1, CHUNK_MAX_FRAMES);

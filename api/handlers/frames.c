@@ -229,7 +229,7 @@ void rig_h_frame(struct rig_req *req, struct rig_resp *resp)
 	if (fmt == RIG_FRAMES_F32) {
 		size_t nv = rig_skin_def_of(rig_eval_skin(&ev, targets[0]))->n_verts;
 		rig_buf_reserve(&b, 16 + 8 + 8 * nv);
-		rig_frames__f32_header(&b, (uint32_t)nv, 1);
+		rig_frames__f32_header(&b, RIG_F32_VERSION_PLAIN, (uint32_t)nv, 1);
 		if (rig_frames__f32_frame(&b, frame, results[0], nv) != 0) {
 			const struct rig_skin_def *d =
 				rig_skin_def_of(rig_eval_skin(&ev, targets[0]));

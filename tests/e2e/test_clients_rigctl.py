@@ -1,8 +1,10 @@
 """rigctl, the command-line client for the rest of the API (SPEC §9), driven
 against the real server: projects and shots, the layer tree, edits from a file
 or stdin (receipt, version bump, dry run, idempotency, failures), receipts,
-and frame ranges split into one OBJ or f32 file per frame, read back and
-compared with GET …/frames?format=json.
+and frame ranges split into one OBJ or f32 file per frame (zero-padded names in
+frame order, each frame checked against from + i·step), read back and compared
+with GET …/frames?format=json; a range the server ends with an error exits 1
+naming frame, code and detail.
 
 The binary is found next to the server's build: <build>/clients/rigctl for
 RIGD_BIN=<build>/server/rigd.
@@ -20,6 +22,7 @@ import time
 import unittest
 
 from rigd_harness import RIGD_BIN, RigdTestCase, main
+from test_frames_range import mirror_scene
 
 BUILD = os.path.dirname(os.path.dirname(os.path.abspath(RIGD_BIN)))
 RIGCTL = os.path.join(BUILD, "clients", "rigctl")
@@ -272,6 +275,12 @@ class Edits(RigctlCase):
         self.assertIn("--all", table)
 
 
+def frame_file(frame, ext, width=4, decimals=1):
+    """rigctl's name of a frame file: the frame with its integer part zero-padded and a fixed
+    number of decimals (the range 0..10 step 2.5: frame_00.0 … frame_10.0)."""
+    return f"frame_{frame:0{width}.{decimals}f}.{ext}"
+
+
 def read_dir(path):
     """{file name: bytes} of every file in path."""
     out = {}
@@ -296,7 +305,7 @@ class FramesCase(RigctlCase):
         self.assertEqual(len(self.want), 5)
 
     def names(self, ext):
-        return {f"frame_{f:g}.{ext}" for f in self.want}
+        return {frame_file(f, ext) for f in self.want}
 
 
 class Frames(FramesCase):
@@ -308,7 +317,7 @@ class Frames(FramesCase):
         faces_want = [[i + 1 for i in t] for t in self.triangles]
         for frame, vertices in self.want.items():
             objects, verts, faces = [], [], []
-            with open(os.path.join(self.out, f"frame_{frame:g}.obj")) as f:
+            with open(os.path.join(self.out, frame_file(frame, "obj"))) as f:
                 for line in f:
                     cells = line.split()
                     if not cells or cells[0] == "#":
@@ -332,7 +341,7 @@ class Frames(FramesCase):
         self.assertEqual(set(os.listdir(self.out)), self.names("f32"))
         f32 = lambda v: struct.unpack("<f", struct.pack("<f", v))[0]
         for frame, vertices in self.want.items():
-            with open(os.path.join(self.out, f"frame_{frame:g}.f32"), "rb") as f:
+            with open(os.path.join(self.out, frame_file(frame, "f32")), "rb") as f:
                 data = f.read()
             magic, version, n_verts, n_frames = struct.unpack_from("<4sIII", data, 0)
             self.assertEqual((magic, version, n_verts, n_frames), (b"RIGF", 1, 18, 1))
@@ -346,7 +355,9 @@ class Frames(FramesCase):
         shot = self.rigd.get("/v1/shots/s1").json
         self.ok("frames", "--shot", "s1", "--layer", "arm", "--out", self.out, "--step", "25")
         frames = range(int(shot["frameStart"]), int(shot["frameEnd"]) + 1, 25)
-        self.assertEqual(set(os.listdir(self.out)), {f"frame_{f}.obj" for f in frames})
+        width = len(str(frames[-1]))
+        self.assertEqual(set(os.listdir(self.out)),
+                         {frame_file(f, "obj", width, 0) for f in frames})
 
     def test_frames_errors(self):
         p = self.rigctl("frames", "--shot", "s1", "--layer", "j0", "--out", self.out)
@@ -362,6 +373,107 @@ class Frames(FramesCase):
                      ["--shot", "s1", "--layer", "arm", "--out", self.out, "--from", "x"]):
             p = self.rigctl("frames", *argv)
             self.assertEqual(p.returncode, 2, argv)
+
+
+class FrameNames(FramesCase):
+    def test_name_order_is_frame_order(self):
+        for q, frames in (((("--from", "0", "--to", "120", "--step", "12")), range(0, 121, 12)),
+                          ((("--from", "8", "--to", "9", "--step", "0.25")),
+                           [8 + i * 0.25 for i in range(5)])):
+            with self.subTest(q=q):
+                shutil.rmtree(self.out, ignore_errors=True)
+                self.ok("frames", "--shot", "s1", "--layer", "arm", *q, "--out", self.out)
+                names = sorted(os.listdir(self.out))
+                self.assertEqual(len(names), len(frames))
+                got = []
+                for name in names:   # the frame inside each file, in name order
+                    with open(os.path.join(self.out, name)) as f:
+                        got += [float(line.split("_", 1)[1]) for line in f
+                                if line.startswith("o ")]
+                self.assertEqual(got, list(frames))
+        self.assertEqual(names[0], "frame_8.00.obj")
+        shutil.rmtree(self.out)
+        self.ok("frames", "--shot", "s1", "--layer", "arm", "--from", "0", "--to", "120",
+                "--step", "12", "--out", self.out)
+        self.assertEqual(sorted(os.listdir(self.out))[:2], ["frame_000.obj", "frame_012.obj"])
+
+    def test_negative_frames_are_named_by_index_then_frame(self):
+        self.ok("frames", "--shot", "s1", "--layer", "arm", "--from", "-12", "--to", "3",
+                "--step", "1.5", "--format", "f32", "--out", self.out)
+        names = sorted(os.listdir(self.out))
+        self.assertEqual(names[:3], ["frame_00_-12.f32", "frame_01_-10.5.f32", "frame_02_-9.f32"])
+        self.assertEqual(names[-1], "frame_10_3.f32")
+        frames = []
+        for name in names:
+            with open(os.path.join(self.out, name), "rb") as f:
+                frames.append(struct.unpack_from("<d", f.read(), 16)[0])
+        self.assertEqual(frames, [-12 + i * 1.5 for i in range(11)])
+
+
+class FailedRange(RigctlCase):
+    """A range whose frame 5 collapses (test_frames_range.mirror_scene): the server ends the
+    body with its error; rigctl keeps frames 0-4, names frame, code and detail, exits 1."""
+
+    def setUp(self):
+        super().setUp()
+        self.rigd.make_shot("demo", "bad", frameStart=0, frameEnd=8)
+        self.rigd.edit("bad", mirror_scene().all_ops())
+        self.out = os.path.join(self.tmp, "bad")
+
+    def test_rigctl_reports_frame_code_and_detail_and_exits_1(self):
+        for fmt in ("obj", "f32"):
+            for start in ("0", "-200"):   # -200: the failure lies in a later chunk
+                with self.subTest(fmt=fmt, start=start):
+                    shutil.rmtree(self.out, ignore_errors=True)
+                    p = self.rigctl("frames", "--shot", "bad", "--layer", "m", "--from", start,
+                                    "--to", "8", "--format", fmt, "--out", self.out)
+                    self.assertEqual(p.returncode, 1, p.stderr)
+                    lines = p.stderr.splitlines()
+                    self.assertEqual(lines[0], "rigctl: the range failed at frame 5: "
+                                     "MESH_COLLAPSED: triangle 0 collapsed to area 0 from 5000")
+                    self.assertIn("error 1: MESH_COLLAPSED", lines[1])
+                    n_good = 5 - int(start)
+                    self.assertIn(f"{n_good} complete frame files are kept", lines[-1])
+                    self.assertEqual(len(os.listdir(self.out)), n_good)
+                    self.assertNotIn("broke off", p.stderr)
+
+    def test_a_trickled_error_terminator_is_read_the_same(self):
+        """The failing body from a stand-in server, a few bytes at a time."""
+        for fmt, extra in (("f32", "&f32Version=2"), ("obj", "")):
+            with self.subTest(fmt=fmt):
+                shutil.rmtree(self.out, ignore_errors=True)
+                body = self.rigd.get("/v1/shots/bad/layers/m/frames?from=0&to=8"
+                                     f"&format={fmt}{extra}").body
+                handler = type("H", (Replay,), {"body": body, "mode": "trickle"})
+                server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+                threading.Thread(target=server.serve_forever, daemon=True).start()
+                self.addCleanup(server.server_close)
+                self.addCleanup(server.shutdown)
+                p = subprocess.run([RIGCTL, "--url",
+                                    f"http://127.0.0.1:{server.server_address[1]}", "frames",
+                                    "--shot", "bad", "--layer", "m", "--from", "0", "--to", "8",
+                                    "--format", fmt, "--out", self.out],
+                                   capture_output=True, text=True, timeout=120)
+                self.assertEqual(p.returncode, 1, p.stderr)
+                self.assertTrue(p.stderr.startswith("rigctl: the range failed at frame 5: "
+                                                    "MESH_COLLAPSED: "), p.stderr)
+                self.assertEqual(len(os.listdir(self.out)), 5)
+
+    def test_a_frame_that_is_not_from_plus_i_step_fails(self):
+        """The server answers step 2.5 while rigctl asked (it says) for step 2."""
+        good = self.rigd.get("/v1/shots/bad/layers/m/frames?from=0&to=4&step=2.5&format=obj")
+        handler = type("H", (Replay,), {"body": good.body, "mode": "trickle"})
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        self.addCleanup(server.server_close)
+        self.addCleanup(server.shutdown)
+        p = subprocess.run([RIGCTL, "--url", f"http://127.0.0.1:{server.server_address[1]}",
+                            "frames", "--shot", "bad", "--layer", "m", "--from", "0", "--to",
+                            "4", "--step", "2", "--out", self.out],
+                           capture_output=True, text=True, timeout=120)
+        self.assertEqual(p.returncode, 1)
+        self.assertIn("frame 1 of the range is 2.5, not from + 1·step = 2", p.stderr)
+        self.assertEqual(os.listdir(self.out), ["frame_0.obj"])
 
 
 class Replay(http.server.BaseHTTPRequestHandler):
@@ -403,8 +515,11 @@ class BrokenStreams(FramesCase):
     """The splitter against bodies in odd pieces and bodies that stop early,
     replaying the real server's bytes from a stand-in server."""
 
-    def replay(self, fmt, mode, keep=0):
-        r = self.rigd.get(f"/v1/shots/s1/layers/arm/frames?from=0&to=10&step=2.5&format={fmt}")
+    def replay(self, fmt, mode, keep=0, version="2"):
+        """The body rigctl gets (f32 version 2 unless version says 1), replayed by mode."""
+        extra = f"&f32Version={version}" if fmt == "f32" else ""
+        r = self.rigd.get("/v1/shots/s1/layers/arm/frames?from=0&to=10&step=2.5"
+                          f"&format={fmt}{extra}")
         self.assertEqual(r.status, 200, r)
         handler = type("H", (Replay,), {"body": r.body, "mode": mode, "keep": keep})
         server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
@@ -414,7 +529,8 @@ class BrokenStreams(FramesCase):
         self.addCleanup(server.shutdown)
         p = subprocess.run([RIGCTL, "--url", f"http://127.0.0.1:{server.server_address[1]}",
                             "frames", "--shot", "s1", "--layer", "arm", "--format", fmt,
-                            "--out", self.out], capture_output=True, text=True, timeout=120)
+                            "--from", "0", "--to", "10", "--step", "2.5", "--out", self.out],
+                           capture_output=True, text=True, timeout=120)
         return p, r.body
 
     def direct(self, fmt):
@@ -428,10 +544,10 @@ class BrokenStreams(FramesCase):
         return read_dir(self.out)
 
     def test_a_trickled_stream_splits_the_same(self):
-        for fmt in ("f32", "obj"):
-            with self.subTest(fmt=fmt):
+        for fmt, version in (("f32", "2"), ("f32", "1"), ("obj", None)):
+            with self.subTest(fmt=fmt, version=version):
                 shutil.rmtree(self.out, ignore_errors=True)
-                p, _ = self.replay(fmt, "trickle")
+                p, _ = self.replay(fmt, "trickle", version=version)
                 self.assertEqual(p.returncode, 0, p.stderr)
                 self.assertEqual(self.written(), self.direct(fmt))
 
@@ -452,7 +568,7 @@ class BrokenStreams(FramesCase):
                     self.assertEqual(data, full[name])
 
     def test_a_stream_with_fewer_frames_than_announced_fails(self):
-        header_and_two = 16 + 2 * (8 + 8 * 18)
+        header_and_two = 16 + 2 * (8 + 8 + 8 * 18)
         p, _ = self.replay("f32", "short", keep=header_and_two)
         self.assertEqual(p.returncode, 1)
         self.assertIn("after 2 of the 5 frames", p.stderr)

@@ -4,8 +4,10 @@ A pose scale of 1e38 on a joint layer moves a vertex 10 units from the joint
 to 1e39: a finite double (JSON prints it, 200) but beyond FLT_MAX, so the f32
 encoder used to write +inf into a 200 body. Such a frame is now an error like
 any non-finite vertex: 422 MESH_GEOMETRY naming the vertex, layer and frame
-for a single frame or the first frame of a range; a later frame of a range
-aborts the stream after the frames before it (the body never looks complete).
+for a single frame or the first frame of a range; on a later frame of a range
+version 1 aborts the stream after the frames before it (the body never looks
+complete) and version 2 (f32Version=2) ends it with an error record holding
+that problem (issue 13, item 3).
 A value that rounds to FLT_MAX still fits and is sent.
 
 The same class of bug in every format: the evaluator checks vertices in the
@@ -14,6 +16,7 @@ can still overflow a double. Such vertices used to print as
 1.797693134862316e308 in a 200 JSON body; they are now 422 MESH_GEOMETRY too.
 """
 import http.client
+import json
 import math
 import struct
 
@@ -115,6 +118,27 @@ class F32Overflow(RigdTestCase):
                 with self.assertRaises(Exception, msg="a truncated f32 body must not decode"):
                     decode_f32(data)
                 self.assertNotIn(struct.pack("<f", math.inf), data)
+
+    def test_a_later_frame_of_a_version_2_range_ends_with_its_error_record(self):
+        """Frames 0-4 fit, 5 overflows: version 2 ends with an error record carrying the
+        422's MESH_GEOMETRY problem, and never an infinity."""
+        self.scale_keys([(0, 1), (5, 1e38)])
+        for start in (0, -200):
+            with self.subTest(start=start):
+                r = self.rigd.get(f"/v1/shots/{S}/layers/arm/frames?from={start}&to=9"
+                                  "&format=f32&f32Version=2")
+                self.assertEqual(r.status, 200, r)
+                n_good = 5 - start
+                self.assertEqual(struct.unpack_from("<4sIII", r.body, 0),
+                                 (b"RIGF", 2, 3, 10 - start))
+                off = 16 + n_good * (16 + 8 * 3)
+                tag, length, frame = struct.unpack_from("<IId", r.body, off)
+                self.assertEqual((tag, frame, len(r.body)), (2, 5.0, off + 8 + length))
+                problem = json.loads(r.body[off + 16:])
+                self.assertEqual(problem["code"], "MESH_GEOMETRY")
+                self.assertEqual([e["vertexIndex"] for e in problem["errors"]], [1, 2])
+                self.assertEqual({e["frame"] for e in problem["errors"]}, {5})
+                self.assertNotIn(struct.pack("<f", math.inf), r.body[:off])
 
     def test_the_server_keeps_serving(self):
         self.scale_keys([(0, 1e38)])

@@ -1,12 +1,24 @@
 """GET /v1/shots/{id}/layers/{layerId}/frames?from&to&step&format=json|f32|obj: the f32
 layout of SPEC §7 decodes to the JSON route's numbers, OBJ parses back to the same vertices,
 from/to/step semantics and defaults, invalid parameters, a streamed 10,000-frame range, and
-evaluation errors. Expectations from the independent reference in test_skin_refmath.
+evaluation errors: a 422 on the first frame, the format's terminator (JSON "error", OBJ
+"# error", f32 version 2 error record) on a later one, read back by the bundled decoder
+clients/rigd_frames.py. Expectations from the independent reference in test_skin_refmath.
 """
 import http.client
+import json
 import math
+import os
+import struct
+import subprocess
+import sys
 
 from rigd_harness import RigdTestCase, main
+
+DECODER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "clients",
+                       "rigd_frames.py")
+sys.path.insert(0, os.path.dirname(DECODER))
+import rigd_frames  # noqa: E402  the bundled decoder, found beside rigctl's sources
 from test_frames_eval import hierarchy
 from test_skin_refmath import (IDENTITY, Scene, ShotHelpers, apply, decode_f32, f32, fmt_frame,
                                max_diff, translate)
@@ -255,39 +267,154 @@ class Stream(RangeCase):
                 e = self.assertProblem(r, 422, "MESH_COLLAPSED")["errors"][0]
                 self.assertEqual(e.get("frame"), 5.0, e)
 
-    def test_error_on_a_later_frame_never_looks_complete(self):
-        """Frames before 5 are fine, 5 collapses: a 200 stream cannot turn into a 422, but
-        the client must be able to tell the body is not a complete, valid answer. Frames
-        are evaluated in chunks of consecutive frames: from=-200 puts the failure in a
-        later chunk than the first."""
+    def test_a_later_frame_ends_the_body_with_its_error(self):
+        """Frames before 5 are fine, 5 collapses: a 200 stream cannot turn into a 422, so the
+        body ends with the format's terminator after frames 0-4, each intact. Frames are
+        evaluated in chunks of consecutive frames: from=-200 puts the failure in a later
+        chunk than the first."""
         s = mirror_scene()
         self.apply_ops(s.all_ops())
-        for fmt, start in (("f32", 0), ("json", 0), ("obj", 0), ("f32", -200), ("json", -200)):
-            conn = self.rigd.connect()
-            n_frames = 9 - start
-            try:
-                conn.request("GET", f"/v1/shots/{self.shot}/layers/m/frames"
-                                    f"?from={start}&to=8&format={fmt}")
-                resp = conn.getresponse()
-                if resp.status == 422:
-                    continue                                 # refusing up front is fine too
-                self.assertEqual(resp.status, 200)
-                try:
-                    data = resp.read()
-                except (http.client.IncompleteRead, ConnectionError):
-                    continue                                 # an aborted stream: detectable
-            finally:
-                conn.close()
-            if fmt == "f32":
-                with self.assertRaises(Exception, msg="a truncated f32 body must not decode"):
-                    decode_f32(data)
-            elif fmt == "json":
-                import json
-                with self.assertRaises(ValueError, msg="a truncated JSON body must not parse"):
-                    json.loads(data)
-            else:
-                objects, _ = parse_obj(data.decode())
-                self.assertLess(len(objects), n_frames, "a truncated OBJ must not hold every frame")
+        for fmt, start in (("json", 0), ("obj", 0), ("f32", 0), ("json", -200), ("obj", -200),
+                           ("f32", -200)):
+            with self.subTest(fmt=fmt, start=start):
+                q = {"from": start, "to": 8, "format": fmt}
+                if fmt == "f32":
+                    q["f32Version"] = "2"
+                r = self.range("m", **q)                 # a clean end: no IncompleteRead
+                self.assertEqual(r.status, 200, r)
+                self.assertEqual(r.header("X-Rigd-Frame-Count"), str(9 - start))
+                good = self.range("m", **{**q, "to": 4})
+                self.assertEqual(good.status, 200, good)
+                with self.assertRaises(rigd_frames.RangeFailed) as failed:
+                    rigd_frames.decode(r.body)
+                e = failed.exception
+                self.assertEqual(e.frame, 5.0)
+                self.assertEqual(e.problem["code"], "MESH_COLLAPSED")
+                self.assertEqual(e.problem["status"], 422)      # what a 422 would have said
+                self.assertEqual(e.problem["errors"][0]["frame"], 5.0)
+                self.assertEqual(e.problem["errors"][0]["layerId"], "m")
+                self.assertIn("collapsed", e.problem["detail"])
+                self.assertEqual(e.frames, rigd_frames.decode(good.body))
+                self.assertEqual([f for f, _ in e.frames], list(range(start, 5)))
+                if fmt == "json":
+                    body = r.json                               # the whole body parses
+                    self.assertEqual(list(body)[-1], "error")
+                    self.assertEqual(body["error"]["frame"], 5)
+                    self.assertEqual(len(body["frames"]), 5 - start)
+                elif fmt == "obj":
+                    after_header = good.body[good.body.index(b"\n"):]   # "<n> frames" differs
+                    self.assertIn(after_header + b"# error {", r.body)
+                    last = r.body.decode().rstrip("\n").split("\n")[-1]
+                    self.assertTrue(last.startswith("# error {"), last)
+                    self.assertEqual(r.body.count(b"# error"), 1)
+                else:
+                    header = struct.unpack_from("<4sIII", r.body, 0)
+                    self.assertEqual(header, (b"RIGF", 2, 4, 9 - start))
+                    self.assertEqual(r.body[16:len(good.body)], good.body[16:])
+                    tag, length, frame = struct.unpack_from("<IId", r.body, len(good.body))
+                    self.assertEqual((tag, frame), (2, 5.0))
+                    self.assertEqual(len(r.body), len(good.body) + 8 + length)
+                    problem = json.loads(r.body[len(good.body) + 16:])
+                    self.assertEqual(problem, e.problem)
+
+    def test_the_server_logs_a_range_that_failed_after_its_200(self):
+        s = mirror_scene()
+        self.apply_ops(s.all_ops())
+        r = self.range("m", headers={"X-Request-Id": "range-fails-7"},
+                       **{"from": 0, "to": 8, "format": "obj"})
+        self.assertEqual(r.status, 200, r)
+        lines = [json.loads(line) for line in self.rigd.read_log().splitlines()
+                 if '"frame range failed"' in line]
+        self.assertEqual(len(lines), 1, lines)
+        line = lines[0]
+        self.assertEqual(line["level"], "warn")
+        self.assertEqual((line["shotId"], line["layerId"], line["frame"], line["code"]),
+                         (self.shot, "m", 5, "MESH_COLLAPSED"))
+        self.assertIn("collapsed", line["detail"])
+        self.assertEqual(line["requestId"], "range-fails-7")
+
+    def test_f32_version_1_stays_the_default_and_still_aborts(self):
+        """Version 1 has no room for an error: its stream is aborted after frames 0-4 (a
+        clean end would pass for a whole body); asking for version 1 is the default."""
+        s = mirror_scene()
+        self.apply_ops(s.all_ops())
+        plain = self.range("m", **{"from": 0, "to": 4, "format": "f32"})
+        one = self.range("m", **{"from": 0, "to": 4, "format": "f32", "f32Version": "1"})
+        self.assertEqual(plain.body, one.body)
+        self.assertEqual(decode_f32(plain.body)[0], 1)
+        conn = self.rigd.connect()
+        try:
+            conn.request("GET", f"/v1/shots/{self.shot}/layers/m/frames?from=0&to=8&format=f32")
+            resp = conn.getresponse()
+            self.assertEqual(resp.status, 200)
+            with self.assertRaises((http.client.IncompleteRead, ConnectionError)):
+                resp.read()
+        finally:
+            conn.close()
+
+    def test_f32_version_is_1_or_2_and_only_for_f32(self):
+        s = mirror_scene()
+        self.apply_ops(s.all_ops())
+        for q in ({"format": "f32", "f32Version": "3"}, {"format": "f32", "f32Version": ""},
+                  {"format": "json", "f32Version": "2"}, {"f32Version": "1"}):
+            with self.subTest(q=q):
+                p = self.assertProblem(self.range("m", **q), 400, "INVALID_QUERY")
+                self.assertEqual(p["parameter"], "f32Version")
+
+    def test_a_whole_version_2_range_is_frame_records_only(self):
+        s = mirror_scene()
+        self.apply_ops(s.all_ops())
+        v1 = self.range("m", **{"from": 0, "to": 4, "step": 0.5, "format": "f32"}).body
+        r = self.range("m", **{"from": 0, "to": 4, "step": 0.5, "format": "f32",
+                               "f32Version": "2"})
+        self.assertEqual(r.status, 200, r)
+        n_verts, n_frames = struct.unpack_from("<II", r.body, 8)
+        self.assertEqual((n_verts, n_frames), (4, 9))
+        self.assertEqual(len(r.body), 16 + 9 * (8 + 8 + 8 * 4))
+        for i in range(9):
+            off = 16 + i * (16 + 8 * 4)
+            self.assertEqual(struct.unpack_from("<II", r.body, off), (1, 8 + 8 * 4))
+            self.assertEqual(r.body[off + 8:off + 16 + 8 * 4],
+                             v1[16 + i * (8 + 8 * 4):16 + (i + 1) * (8 + 8 * 4)])
+        self.assertEqual(rigd_frames.decode(r.body), rigd_frames.decode(v1))
+
+
+class BundledDecoder(RangeCase):
+    """clients/rigd_frames.py run on saved bodies, as a render farm would."""
+
+    def run_decoder(self, body):
+        return subprocess.run([sys.executable, DECODER, "-"], input=body, capture_output=True,
+                              timeout=60)
+
+    def test_a_failed_range_names_frame_code_and_detail_and_exits_1(self):
+        s = mirror_scene()
+        self.apply_ops(s.all_ops())
+        for fmt in ("json", "obj", "f32"):
+            with self.subTest(fmt=fmt):
+                extra = "&f32Version=2" if fmt == "f32" else ""
+                r = self.rigd.get(f"/v1/shots/{self.shot}/layers/m/frames"
+                                  f"?from=0&to=8&format={fmt}{extra}")
+                p = self.run_decoder(r.body)
+                self.assertEqual(p.returncode, 1, p.stderr)
+                err = p.stderr.decode()
+                self.assertIn("the range failed at frame 5: MESH_COLLAPSED: triangle 0 "
+                              "collapsed", err)
+                self.assertEqual(p.stdout.decode().splitlines(),
+                                 [f"frame {i}: 4 vertices" for i in range(5)])
+
+    def test_a_whole_range_exits_0_and_a_cut_one_1(self):
+        s = mirror_scene()
+        self.apply_ops(s.all_ops())
+        for fmt in ("json", "obj", "f32"):
+            with self.subTest(fmt=fmt):
+                r = self.rigd.get(f"/v1/shots/{self.shot}/layers/m/frames"
+                                  f"?from=0&to=4&format={fmt}")
+                p = self.run_decoder(r.body)
+                self.assertEqual(p.returncode, 0, p.stderr)
+                self.assertEqual(len(p.stdout.decode().splitlines()), 5)
+                p = self.run_decoder(r.body[:len(r.body) * 2 // 3])
+                self.assertEqual(p.returncode, 1)
+                self.assertTrue(p.stderr.startswith(b"rigd_frames: "), p.stderr)
 
 
 if __name__ == "__main__":

@@ -1,7 +1,9 @@
 /* The f32 frame encoder: little-endian floats exactly as the (float) cast
  * rounds them, for every length (the vector body and the scalar tail); a
  * frame with a value that does not fit a float (rounds to ±infinity, or NaN)
- * is refused whole, wherever the value sits, and reported per vertex. */
+ * is refused whole, wherever the value sits, and reported per vertex. Version
+ * 2: the header says 2, a frame record is tag 1 and its byteLength before the
+ * version 1 frame, an error record is tag 2, byteLength, frame, problem. */
 #include <criterion/criterion.h>
 #include <float.h>
 #include <math.h>
@@ -128,4 +130,77 @@ Test(f32_frame, the_report_names_every_vertex_that_does_not_fit)
 			 "deformed vertex 1 is beyond the float range of format f32");
 	rig_buf_release(&b);
 	rig_errs_free(errs);
+}
+
+static uint32_t u32_at(const struct rig_buf *b, size_t off)
+{
+	const unsigned char *p = (const unsigned char *)b->data + off;
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static double f64_at(const struct rig_buf *b, size_t off)
+{
+	double v;
+	memcpy(&v, b->data + off, 8); /* the tests run on little-endian machines */
+	return v;
+}
+
+Test(f32_v2, the_header_carries_the_version_asked_for)
+{
+	for (uint32_t version = 1; version <= 2; version++) {
+		struct rig_buf b;
+		rig_buf_init(&b);
+		rig_frames__f32_header(&b, version, 18, 5);
+		cr_assert_eq(b.len, 16);
+		cr_assert_eq(memcmp(b.data, "RIGF", 4), 0);
+		cr_assert_eq(u32_at(&b, 4), version);
+		cr_assert_eq(u32_at(&b, 8), 18);
+		cr_assert_eq(u32_at(&b, 12), 5);
+		rig_buf_release(&b);
+	}
+}
+
+Test(f32_v2, a_frame_record_is_tag_and_length_then_the_version_1_frame)
+{
+	double xy[10] = {0, 1, -2.5, 3e10, 1e-3, 5, 6, -7, 8.25, 9};
+	for (size_t n = 1; n <= 5; n++) {
+		struct rig_buf plain, tagged;
+		rig_buf_init(&plain);
+		rig_buf_init(&tagged);
+		cr_assert_eq(rig_frames__f32_frame(&plain, 2.5, xy, n), 0);
+		cr_assert_eq(rig_frames__f32_tagged_frame(&tagged, 2.5, xy, n), 0);
+		cr_assert_eq(tagged.len, 8 + 8 + 8 * n, "records stay 8-aligned");
+		cr_assert_eq(u32_at(&tagged, 0), RIG_F32_TAG_FRAME);
+		cr_assert_eq(u32_at(&tagged, 4), 8 + 8 * n);
+		cr_assert_eq(memcmp(tagged.data + 8, plain.data, plain.len), 0);
+		rig_buf_release(&plain);
+		rig_buf_release(&tagged);
+	}
+}
+
+Test(f32_v2, a_refused_frame_record_leaves_the_buffer_as_it_was)
+{
+	double xy[4] = {1, 2, 1e39, 4};
+	struct rig_buf b;
+	rig_buf_init(&b);
+	rig_buf_puts(&b, "head");
+	cr_assert_eq(rig_frames__f32_tagged_frame(&b, 1, xy, 2), -1);
+	cr_assert_eq(b.len, 4);
+	cr_assert_eq(memcmp(b.data, "head", 4), 0);
+	rig_buf_release(&b);
+}
+
+Test(f32_v2, an_error_record_is_tag_length_frame_and_the_problem)
+{
+	const char *problem = "{\"code\":\"MESH_COLLAPSED\",\"detail\":\"triangle 0 collapsed\"}";
+	size_t len = strlen(problem);
+	struct rig_buf b;
+	rig_buf_init(&b);
+	rig_frames__f32_error(&b, 5, problem, len);
+	cr_assert_eq(b.len, 16 + len);
+	cr_assert_eq(u32_at(&b, 0), RIG_F32_TAG_ERROR);
+	cr_assert_eq(u32_at(&b, 4), 8 + len, "byteLength counts the frame and the problem");
+	cr_assert_eq(f64_at(&b, 8), 5.0);
+	cr_assert_eq(memcmp(b.data + 16, problem, len), 0);
+	rig_buf_release(&b);
 }
