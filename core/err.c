@@ -82,6 +82,13 @@ struct rig_err *rig_errs_add(struct rig_errs *errs, enum rig_code code, const ch
 	return e;
 }
 
+void rig_errs_append(struct rig_errs *dst, const struct rig_errs *src)
+{
+	for (size_t i = 0; i < src->count && dst->count < RIG_ERRS_KEEP; i++)
+		dst->items[dst->count++] = src->items[i];
+	dst->total += src->total;
+}
+
 void rig_errs_scope(struct rig_errs *errs, size_t from, long op_index, const char *prefix)
 {
 	for (size_t i = from; i < errs->count; i++) {

@@ -106,6 +106,10 @@ static inline bool rig_errs_any(const struct rig_errs *errs)
 	return errs->total > 0;
 }
 
+/* Adds every violation of src to dst, in order: the kept ones while dst has
+ * room, all of them to its total. */
+void rig_errs_append(struct rig_errs *dst, const struct rig_errs *src);
+
 /* Sets op_index on every kept entry that has none, and prefixes their pointers
  * with prefix (e.g. "/ops/3"). Used by the batch pipeline after an op fails. */
 void rig_errs_scope(struct rig_errs *errs, size_t from, long op_index, const char *prefix);

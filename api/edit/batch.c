@@ -35,8 +35,6 @@ static int load_for_batch(struct rig_shot_model *out, struct rig_tx *conn,
 	return rig_shot_load(out, conn, b->shot_id);
 }
 
-/* Decodes every op, reporting every problem of every op. Returns the decoded
- * array (calloc'd) or NULL when any op is invalid. */
 struct rig_op *rig_batch_decode(json_t *ops, struct rig_bulk *bulk, struct rig_errs *errs)
 {
 	size_t n = json_array_size(ops);
@@ -47,11 +45,8 @@ struct rig_op *rig_batch_decode(json_t *ops, struct rig_bulk *bulk, struct rig_e
 		return NULL;
 	}
 	for (size_t i = 0; i < n; i++)
-		rig_op_decode(&decoded[i], json_array_get(ops, i), (long)i, bulk, errs);
-	if (rig_errs_any(errs)) {
-		rig_ops_free(decoded, n);
-		return NULL;
-	}
+		if (rig_op_decode(&decoded[i], json_array_get(ops, i), (long)i, bulk, errs) != 0)
+			decoded[i].failed = true;
 	return decoded;
 }
 
@@ -184,7 +179,7 @@ static int check_fence(struct rig_tx *conn, const struct rig_batch *b, long long
 static bool changes_structure(const struct rig_op *ops, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		if (ops[i].type->flags & RIG_OP_STRUCTURAL)
+		if (!ops[i].failed && ops[i].type->flags & RIG_OP_STRUCTURAL)
 			return true;
 	return false;
 }
@@ -204,22 +199,33 @@ int rig_batch_apply(struct rig_tx *conn, const struct rig_batch *b, struct rig_b
 	if (!errs || ctx_rc)
 		goto out;
 	r->outcome = RIG_BATCH_INVALID;
+	if (b->decode_errs)
+		rig_errs_append(errs, b->decode_errs);
 	ops = b->decoded ? b->decoded : rig_batch_decode(b->ops, NULL, errs);
 	if (!ops)
 		goto out;
+	/* Ops that failed to decode are the client's to fix whatever the shot:
+	 * they are answered before a missing shot, a version conflict or a lost
+	 * lock, as the request's first problems. */
+	bool undecodable = rig_errs_any(errs);
 	int src = load_for_batch(&model, conn, b);
 	if (src) {
-		fail(r, RIG_BATCH_SHOT_UNREADABLE, src, "reading the shot");
+		if (!undecodable || src != -RIG_NOT_FOUND)
+			fail(r, RIG_BATCH_SHOT_UNREADABLE, src, "reading the shot");
 		goto out;
 	}
 	r->from_version = model.version;
 	if (b->has_expected_version && model.version != b->expected_version) {
-		r->outcome = RIG_BATCH_VERSION_CONFLICT;
+		if (!undecodable)
+			r->outcome = RIG_BATCH_VERSION_CONFLICT;
 		goto out;
 	}
 	long long now_ms = rig_api__now_ms();
-	if (b->has_fence && check_fence(conn, b, now_ms, r))
+	if (b->has_fence && check_fence(conn, b, now_ms, r)) {
+		if (undecodable && r->outcome == RIG_BATCH_LOCK_LOST)
+			r->outcome = RIG_BATCH_INVALID;
 		goto out;
+	}
 	src = rig_locks_live(conn, model.id, now_ms, collect_lock, &locks);
 	if (src) {
 		fail(r, RIG_BATCH_STORAGE, src, "reading locks");
@@ -227,13 +233,17 @@ int rig_batch_apply(struct rig_tx *conn, const struct rig_batch *b, struct rig_b
 	}
 	ctx.locks = locks.items;
 	ctx.n_locks = locks.n;
+	/* Every independent error in one answer: an op that failed (to decode or
+	 * to apply) left the model as it was, and the ops after it run against
+	 * that state; the whole shot is validated even so. Nothing is written
+	 * unless no error was found. */
 	for (size_t i = 0; i < n_ops; i++)
-		if (rig_op_apply(&ctx, &ops[i]) != 0)
-			goto out;
-	if (changes_structure(ops, n_ops) && rig_ops_validate_shot(&ctx) != 0) {
+		if (!ops[i].failed)
+			rig_op_apply(&ctx, &ops[i]);
+	if (changes_structure(ops, n_ops) && rig_ops_validate_shot(&ctx) != 0)
 		attribute(errs, 0, &ctx, n_ops);
+	if (rig_errs_any(errs))
 		goto out;
-	}
 	json_t *receipt = receipt_json(b, ops, n_ops, &ctx, model.version);
 	if (!b->dry_run) {
 		char *text = json_dumps(receipt, JSON_COMPACT | JSON_REAL_PRECISION(17));

@@ -2,7 +2,8 @@
  *
  * Direct batches (POST /v1/shots/{id}/edits), plan validation and plan apply
  * all run rig_batch_apply(): decode every op, load the shot, check the
- * expected version, apply the ops in order, validate the whole shot, then
+ * expected version, apply the ops in order (past any that fail, so that every
+ * independent error is found), validate the whole shot, then
  * write the changes, bump the version by one and store the receipt. It
  * returns what happened as data (struct rig_batch_result); only handlers turn
  * that into a response. Writes run it inside the committer's transaction
@@ -22,6 +23,9 @@ struct rig_batch {
 	const char *shot_id;
 	json_t *ops;            /* borrowed array */
 	struct rig_op *decoded; /* ops already decoded (borrowed; used once), or NULL */
+	/* The violations found decoding them (borrowed; NULL: none): reported
+	 * first, beside what applying the other ops and validating finds. */
+	const struct rig_errs *decode_errs;
 	bool has_expected_version;
 	long long expected_version;
 	bool expected_by_if_match; /* the expectation came from If-Match (answered 412, not 409) */
@@ -80,9 +84,9 @@ void rig_batch_result_release(struct rig_batch_result *r);
 int rig_batch_read_fence(struct rig_batch *b, json_t *body, const struct rig_jr *jr);
 
 /* Decodes every op of ops (an array, borrowed), reporting every problem of
- * every op in errs; bulk (may be NULL) holds the body's decoded arrays.
- * Returns the decoded ops (calloc'd; release each with rig_op_release, then
- * free) or NULL when any op is invalid or memory ran out. */
+ * every op in errs; an op that had any is marked failed (the batch skips it).
+ * bulk (may be NULL) holds the body's decoded arrays. Returns the decoded ops
+ * (free with rig_ops_free), or NULL when memory ran out (MEMORY_BUSY recorded). */
 struct rig_op *rig_batch_decode(json_t *ops, struct rig_bulk *bulk, struct rig_errs *errs);
 
 #endif

@@ -6,9 +6,9 @@
  * A batch runs in two passes. Decoding checks every op's fields without looking
  * at the shot and reports every problem of every op (OP_UNKNOWN, OP_INVALID and
  * the pure skin rules). Applying then runs the decoded ops in order against the
- * shot model, each seeing the ones before, and stops at the first op that breaks
- * a rule of the shot (its errors carry opIndex and pointer). An op that fails
- * leaves the model as it was.
+ * shot model, each seeing the ones before; an op that breaks a rule of the shot
+ * records its errors (with opIndex and pointer) and leaves the model as it was,
+ * so the batch goes on past it and reports every independent error at once.
  */
 #ifndef RIG_OPS_H
 #define RIG_OPS_H
@@ -78,6 +78,7 @@ const struct rig_op_type *rig_op_type_find(const char *name);
 /* One decoded op. Strings are copied; arrays are owned (rig_op_release). */
 struct rig_op {
 	const struct rig_op_type *type; /* its row; NULL until decoded */
+	bool failed;                    /* decoding recorded violations: the batch skips it */
 	const char *name;               /* the wire name, static (type->name) */
 	long index;
 	char pointer[32]; /* "/ops/<index>" */

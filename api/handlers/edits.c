@@ -35,8 +35,10 @@ void rig_h_edits(struct rig_req *req, struct rig_resp *resp)
 			      .principal = req->principal,
 			      .token_id = req->token_id,
 			      .idem_key = req->idem_key};
-	struct rig_errs *errs = rig_api__errs_new(resp);
-	if (!errs)
+	/* The envelope's problems stop the batch; the ops' own go on to it, so
+	 * that applying the others and validating can find theirs too. */
+	struct rig_errs *errs = rig_api__errs_new(resp), *op_errs = NULL;
+	if (!errs || !(op_errs = rig_api__errs_new(resp)))
 		goto out;
 	struct rig_jr jr = {errs, RIG_OP_INVALID, "", RIG_NO_INDEX};
 	rig_jr_known(&jr, body, allowed);
@@ -46,9 +48,9 @@ void rig_h_edits(struct rig_req *req, struct rig_resp *resp)
 	b.ops = json_object_get(body, "ops");
 	if (json_is_array(b.ops) && json_array_size(b.ops) <= RIG_MAX_OPS_PER_BATCH) {
 		/* Decoded here, before the write turn or the committer: a large skin
-		 * never holds up other writers while it is parsed. The ops' own
-		 * problems go beside the envelope's, in one answer. */
-		b.decoded = rig_batch_decode(b.ops, req->bulk, errs);
+		 * never holds up other writers while it is parsed. */
+		b.decoded = rig_batch_decode(b.ops, req->bulk, op_errs);
+		b.decode_errs = op_errs;
 	}
 	if (!json_is_array(b.ops) || json_array_size(b.ops) == 0) {
 		rig_jr_fail(&jr, "ops", "field 'ops' must be a non-empty array of ops");
@@ -60,7 +62,8 @@ void rig_h_edits(struct rig_req *req, struct rig_resp *resp)
 			    RIG_MAX_OPS_PER_BATCH);
 		goto out;
 	}
-	if (rig_errs_any(errs)) {
+	if (rig_errs_any(errs) || !b.decoded) { /* the envelope's, beside the ops' */
+		rig_errs_append(errs, op_errs);
 		rig_problem_errs(resp, errs, 0);
 		goto out;
 	}
@@ -86,6 +89,7 @@ void rig_h_edits(struct rig_req *req, struct rig_resp *resp)
 	rig_batch_result_release(&w.result);
 out:
 	rig_ops_free(b.decoded, json_array_size(b.ops));
+	rig_errs_free(op_errs);
 	rig_errs_free(errs);
 	json_decref(body);
 }

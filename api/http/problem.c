@@ -90,8 +90,10 @@ json_t *rig_problem_from_errs(const struct rig_errs *errs)
 	for (size_t i = 0; i < errs->count; i++)
 		json_array_append_new(list, rig_err_to_json(&errs->items[i]));
 	json_object_set_new(o, "errors", list);
-	if (errs->total > errs->count)
+	if (errs->total > errs->count) { /* the first RIG_ERRS_KEEP are listed */
 		json_object_set_new(o, "errorCount", json_integer((json_int_t)errs->total));
+		json_object_set_new(o, "truncated", json_true());
+	}
 	return o;
 }
 
