@@ -40,7 +40,7 @@ enum rig_op_flag {
 	 * exist, the bindings): a batch with one such op runs rig_ops_validate_shot.
 	 * Every committed shot passed it, so a batch without one cannot fail it. */
 	RIG_OP_STRUCTURAL = 1u << 0,
-	/* The op writes its layer's binding (a skin today, a mesh binding later). */
+	/* The op writes its layer's binding (of any kind). */
 	RIG_OP_BINDING = 1u << 1,
 };
 
@@ -68,9 +68,16 @@ struct rig_op_type {
 	enum rig_op_lock_scope lock_scope;
 };
 
-/* The op table (op_table.c): one row per op, rig_op_n_types rows. */
+/* The op table (op_table.c): one row per op, rig_op_n_types rows; a binding
+ * kind's own ops are rows of its kind (binding.h). */
 extern const struct rig_op_type rig_op_types[];
 extern const size_t rig_op_n_types;
+
+/* The number of ops: the table's rows and every binding kind's. */
+size_t rig_op_count(void);
+
+/* Op i of all rig_op_count() ops (the table's first), or NULL past them. */
+const struct rig_op_type *rig_op_type_at(size_t i);
 
 /* The row of the op named name, or NULL when there is none. */
 const struct rig_op_type *rig_op_type_find(const char *name);
@@ -125,6 +132,9 @@ struct rig_op {
 		struct {
 			double frame; /* layer.mesh.key.put, layer.deformation.rest.apply */
 		} mesh;
+		/* What a binding kind's op decoded, when its fields fit none of
+		 * the above: allocated by its decode, freed by its release. */
+		void *kind_data;
 		struct {
 			long long vertex_index;
 			struct rig_skin_influence influences[RIG_MAX_INFLUENCES];
