@@ -17,8 +17,8 @@ const struct rig_binding_kind *rig_binding_kind_of(const struct rig_binding_type
 	return NULL;
 }
 
-const struct rig_binding_collection *rig_binding_collection_find(const struct rig_binding_kind *kind,
-								 const char *name)
+const struct rig_binding_collection *
+rig_binding_collection_find(const struct rig_binding_kind *kind, const char *name)
 {
 	for (size_t i = 0; kind && i < kind->n_collections; i++)
 		if (strcmp(kind->collections[i].name, name) == 0)

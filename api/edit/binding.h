@@ -61,7 +61,7 @@ const struct rig_binding_kind *rig_binding_kind_of(const struct rig_binding_type
 
 /* The collection of kind named name, or NULL when the kind has none by that
  * name (its page is then empty). */
-const struct rig_binding_collection *rig_binding_collection_find(const struct rig_binding_kind *kind,
-								 const char *name);
+const struct rig_binding_collection *
+rig_binding_collection_find(const struct rig_binding_kind *kind, const char *name);
 
 #endif

@@ -469,7 +469,7 @@ int rig_op__skin_apply(struct rig_op_ctx *ctx, struct rig_op *op)
 		memset(d, 0, sizeof *d);
 	}
 	rig_model_binding_set(l, def ? &rig_binding_skin : NULL, def);
-	rig_op__binding_changed(ctx, l->id, op->index, true);
+	rig_op__binding_changed(ctx, l->id, op->index, "skin");
 	rig_op__changed(ctx, op->layer_id);
 	return 0;
 }
@@ -543,7 +543,7 @@ int rig_op__capture_apply(struct rig_op_ctx *ctx, struct rig_op *op)
 	for (size_t j = 0; j < d->n_joints; j++)
 		d->joints[j].bind = poses[j];
 	l->binding.dirty = true;
-	rig_op__binding_changed(ctx, l->id, op->index, false);
+	rig_op__binding_changed(ctx, l->id, op->index, NULL);
 	rig_op__changed(ctx, op->layer_id);
 	rc = 0;
 	goto out;
@@ -666,7 +666,7 @@ int rig_op__weights_put_apply(struct rig_op_ctx *ctx, struct rig_op *op)
 	for (size_t i = (size_t)v + 1; i <= d->n_verts; i++)
 		d->weight_offsets[i] = (uint32_t)((long)d->weight_offsets[i] + delta);
 	l->binding.dirty = true;
-	rig_op__binding_changed(ctx, l->id, op->index, false);
+	rig_op__binding_changed(ctx, l->id, op->index, NULL);
 	rig_op__changed(ctx, op->layer_id);
 	return 0;
 }

@@ -58,14 +58,17 @@ int rig_ops_validate_shot(struct rig_op_ctx *ctx)
 			int rc = type->validate(def, ctx->errs);
 			json_t *by = json_object_get(ctx->binding_ops, l->id);
 			if (rc && by) {
-				/* Definition pointers resolve under a layer.skin op's "skin";
-				 * after a capture or weights.put they name that op itself. */
+				/* Definition pointers resolve under the member of the op
+				 * that installed the definition (layer.skin's "skin");
+				 * after an op that edited it in place (a capture, a
+				 * weights.put) they name that op itself. */
 				long at_op = (long)json_integer_value(json_object_get(by, "op"));
-				bool is_skin = json_is_true(json_object_get(by, "skin"));
+				const char *member =
+					json_string_value(json_object_get(by, "member"));
 				char prefix[48];
-				snprintf(prefix, sizeof prefix, "/ops/%ld%s", at_op,
-					 is_skin ? "/skin" : "");
-				if (!is_skin)
+				snprintf(prefix, sizeof prefix, "/ops/%ld%s%.16s", at_op,
+					 member ? "/" : "", member ? member : "");
+				if (!member)
 					for (size_t k = at; k < ctx->errs->count; k++)
 						ctx->errs->items[k].pointer[0] = '\0';
 				rig_errs_scope(ctx->errs, at, at_op, prefix);

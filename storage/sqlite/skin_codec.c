@@ -122,7 +122,7 @@ static int read_arrays(struct rig_skin_def *out, sqlite3 *db, const struct rig_s
 }
 
 static int read_binding(void **out, sqlite3 *db, const struct rig_shot_model *m,
-		const struct rig_model_layer *l)
+			const struct rig_model_layer *l)
 {
 	*out = NULL;
 	const struct rig_skin_def *have = l->binding.def;
@@ -161,7 +161,7 @@ static int erase_binding(sqlite3 *db, const char *shot_id, const char *layer_id)
 }
 
 static int write_binding(sqlite3 *db, const char *shot_id, const struct rig_model_layer *l,
-		 long long revision)
+			 long long revision)
 {
 	const struct rig_skin_def *d = l->binding.def;
 	sqlite3_stmt *st = NULL;

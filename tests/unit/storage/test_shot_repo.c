@@ -7,6 +7,7 @@
 #include "core/skin.h"
 #include "storage/resources.h"
 #include "storage/shot_repo.h"
+#include "storage/sqlite/binding_codec.h"
 #include "tests/unit/storage/bare_tx.h"
 
 static struct rig_tx *fresh(void)
@@ -160,5 +161,54 @@ Test(shot_repo, a_missing_shot_is_not_found)
 	struct rig_shot_model m;
 	cr_assert_eq(rig_shot_load(&m, tx, "nope"), -RIG_NOT_FOUND);
 	rig_shot_model_release(&m);
+	bare_tx_close(tx);
+}
+
+Test(binding_codecs, every_kind_has_one_complete_codec)
+{
+	cr_assert_eq(rig_binding_n_codecs, rig_binding_n_types);
+	for (size_t i = 0; i < rig_binding_n_types; i++) {
+		const struct rig_binding_codec *c = rig_binding_codec_of(rig_binding_types[i]);
+		cr_assert_not_null(c, "kind '%s' has no codec", rig_binding_types[i]->name);
+		cr_assert_eq(rig_binding_codecs[i], c, "codecs follow RIG_BINDING_KINDS");
+		cr_assert(c->load && c->read && c->erase && c->write);
+	}
+	cr_assert_null(rig_binding_codec_of(NULL));
+}
+
+Test(shot_repo, clearing_a_binding_erases_it_and_reads_whole_definitions)
+{
+	struct rig_tx *tx = fresh();
+	struct rig_shot_model m;
+	rig_shot_load(&m, tx, "s");
+	struct rig_model_layer *mesh = rig_shot_model_add(&m, "mesh", "Mesh", RIG_LAYER_MESH, NULL);
+	struct rig_skin_def *def = calloc(1, sizeof *def);
+	square_skin(def);
+	rig_model_binding_set(mesh, &rig_binding_skin, def);
+	cr_assert_eq(rig_shot_save(tx, &m, m.version + 1), 0);
+	rig_shot_model_release(&m);
+
+	rig_shot_load(&m, tx, "s");
+	mesh = rig_shot_model_find(&m, "mesh");
+	void *whole = NULL;
+	cr_assert_eq(rig_shot_read_binding(&whole, tx, &m, mesh), 0);
+	const struct rig_skin_def *got = whole;
+	cr_assert_eq(got->n_verts, 4);
+	cr_assert_eq(got->n_joints, 2, "a read definition owns its joints too");
+	cr_assert_neq(got->joints, ((const struct rig_skin_def *)mesh->binding.def)->joints);
+	cr_assert_not(mesh->binding.loaded, "reading leaves the layer as it was");
+	rig_binding_skin.def_free(whole);
+	rig_model_binding_set(mesh, NULL, NULL);
+	cr_assert_eq(rig_shot_save(tx, &m, m.version + 1), 0);
+	rig_shot_model_release(&m);
+
+	rig_shot_load(&m, tx, "s");
+	cr_assert_null(rig_shot_model_find(&m, "mesh")->binding.type);
+	rig_shot_model_release(&m);
+	sqlite3_stmt *st;
+	sqlite3_prepare_v2(tx->conn, "SELECT count(*) FROM skins", -1, &st, NULL);
+	sqlite3_step(st);
+	cr_assert_eq(sqlite3_column_int(st, 0), 0);
+	sqlite3_finalize(st);
 	bare_tx_close(tx);
 }
