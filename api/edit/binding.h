@@ -2,9 +2,9 @@
  * handlers need of a kind besides its math (core/binding.h) and its stored
  * form (storage/sqlite/binding_codec.h). One row per kind, generated from
  * RIG_BINDING_KINDS, each beside its kind's ops (the skin's in
- * skin_binding.c): the kind's ops (the op table looks them up after its own
- * rows), its layer.deformation.rest.apply, the "binding" summary of a layer's
- * JSON, and its mesh-data collections.
+ * skin_binding.c): its layer.deformation.rest.apply, the "binding" summary of
+ * a layer's JSON, and its mesh-data collections. The kind's ops are rows of
+ * the op table (op_table.c) like every op.
  *
  * Dispatch goes through the row; nothing switches on the kind.
  */
@@ -35,9 +35,6 @@ struct rig_binding_collection {
 
 struct rig_binding_kind {
 	const struct rig_binding_type *type;
-	/* The kind's ops: rows as in the op table, looked up after its rows. */
-	const struct rig_op_type *ops;
-	size_t n_ops;
 	/* layer.deformation.rest.apply on layer l bound with this kind: makes the
 	 * shape at op->u.mesh.frame the new rest, or refuses. Returns 0, or -1
 	 * with violations recorded and the model unchanged. */

@@ -5,14 +5,14 @@
  * their family's file (ops_layer.c, ops_keys.c, ops_skin.c, ops_mesh.c).
  *
  * Adding an op: a row here, its decode/apply/release in its family's file,
- * its branch of openapi.yaml's Op oneOf, tests. A binding kind's own ops are
- * rows of its kind (api/edit/binding.h), found after these.
+ * its branch of openapi.yaml's Op oneOf, tests. A new binding kind's ops
+ * (ops_<kind>.c) are declared with RIG_OP_FUNCTIONS just above their rows,
+ * so the kind touches this file and not ops_internal.h.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/edit/binding.h"
 #include "api/edit/ops_internal.h"
 
 /* Structural unless the op only renames, poses or keys a layer: see
@@ -32,6 +32,12 @@ const struct rig_op_type rig_op_types[] = {
 	 RIG_OP_LOCK_LAYER},
 	{"layer.key.delete", rig_op__key_delete_decode, rig_op__key_delete_apply,
 	 rig_op__key_delete_release, 0, RIG_OP_LOCK_LAYER},
+	{"layer.skin", rig_op__skin_decode, rig_op__skin_apply, rig_op__skin_release,
+	 RIG_OP_STRUCTURAL | RIG_OP_BINDING, RIG_OP_LOCK_LAYER},
+	{"layer.skin.bind.capture", rig_op__capture_decode, rig_op__capture_apply,
+	 rig_op__release_nothing, RIG_OP_STRUCTURAL | RIG_OP_BINDING, RIG_OP_LOCK_LAYER},
+	{"layer.skin.weights.put", rig_op__weights_put_decode, rig_op__weights_put_apply,
+	 rig_op__release_nothing, RIG_OP_STRUCTURAL | RIG_OP_BINDING, RIG_OP_LOCK_LAYER},
 	{"layer.mesh.key.put", rig_op__mesh_key_put_decode, rig_op__mesh_key_put_apply,
 	 rig_op__release_nothing, RIG_OP_STRUCTURAL | RIG_OP_BINDING, RIG_OP_LOCK_LAYER},
 	{"layer.deformation.rest.apply", rig_op__rest_apply_decode, rig_op__rest_apply_apply,
@@ -40,34 +46,11 @@ const struct rig_op_type rig_op_types[] = {
 
 const size_t rig_op_n_types = sizeof rig_op_types / sizeof rig_op_types[0];
 
-size_t rig_op_count(void)
-{
-	size_t n = rig_op_n_types;
-	for (size_t k = 0; k < rig_binding_n_kinds; k++)
-		n += rig_binding_kinds[k]->n_ops;
-	return n;
-}
-
-const struct rig_op_type *rig_op_type_at(size_t i)
-{
-	if (i < rig_op_n_types)
-		return &rig_op_types[i];
-	i -= rig_op_n_types;
-	for (size_t k = 0; k < rig_binding_n_kinds; k++) {
-		if (i < rig_binding_kinds[k]->n_ops)
-			return &rig_binding_kinds[k]->ops[i];
-		i -= rig_binding_kinds[k]->n_ops;
-	}
-	return NULL;
-}
-
 const struct rig_op_type *rig_op_type_find(const char *name)
 {
-	for (size_t i = 0, n = rig_op_count(); i < n; i++) {
-		const struct rig_op_type *t = rig_op_type_at(i);
-		if (strcmp(t->name, name) == 0)
-			return t;
-	}
+	for (size_t i = 0; i < rig_op_n_types; i++)
+		if (strcmp(rig_op_types[i].name, name) == 0)
+			return &rig_op_types[i];
 	return NULL;
 }
 

@@ -68,16 +68,9 @@ struct rig_op_type {
 	enum rig_op_lock_scope lock_scope;
 };
 
-/* The op table (op_table.c): one row per op, rig_op_n_types rows; a binding
- * kind's own ops are rows of its kind (binding.h). */
+/* The op table (op_table.c): one row per op, rig_op_n_types rows. */
 extern const struct rig_op_type rig_op_types[];
 extern const size_t rig_op_n_types;
-
-/* The number of ops: the table's rows and every binding kind's. */
-size_t rig_op_count(void);
-
-/* Op i of all rig_op_count() ops (the table's first), or NULL past them. */
-const struct rig_op_type *rig_op_type_at(size_t i);
 
 /* The row of the op named name, or NULL when there is none. */
 const struct rig_op_type *rig_op_type_find(const char *name);

@@ -1,20 +1,11 @@
-/* The skin's row of the binding kinds (binding.h): its ops (ops_skin.c), its
- * refusal of layer.deformation.rest.apply, its summary in a layer's JSON and
+/* The skin's row of the binding kinds (binding.h): its refusal of
+ * layer.deformation.rest.apply, its summary in a layer's JSON and
  * its mesh-data collections (vertices, triangles, joints, weights; its
  * keyframes are the joint layers' keys, so it has none).
  */
 #include "api/edit/binding.h"
 #include "api/edit/ops_internal.h"
 #include "core/skin.h"
-
-static const struct rig_op_type ops[] = {
-	{"layer.skin", rig_op__skin_decode, rig_op__skin_apply, rig_op__skin_release,
-	 RIG_OP_STRUCTURAL | RIG_OP_BINDING, RIG_OP_LOCK_LAYER},
-	{"layer.skin.bind.capture", rig_op__capture_decode, rig_op__capture_apply,
-	 rig_op__release_nothing, RIG_OP_STRUCTURAL | RIG_OP_BINDING, RIG_OP_LOCK_LAYER},
-	{"layer.skin.weights.put", rig_op__weights_put_decode, rig_op__weights_put_apply,
-	 rig_op__release_nothing, RIG_OP_STRUCTURAL | RIG_OP_BINDING, RIG_OP_LOCK_LAYER},
-};
 
 /* A skin's rest pose belongs to its joint layers: moving them is the way. */
 static int rest_apply(struct rig_op_ctx *ctx, struct rig_op *op, struct rig_model_layer *l)
@@ -113,8 +104,6 @@ static const struct rig_binding_collection collections[] = {
 
 const struct rig_binding_kind rig_binding_kind_skin = {
 	.type = &rig_binding_skin,
-	.ops = ops,
-	.n_ops = sizeof ops / sizeof ops[0],
 	.rest_apply = rest_apply,
 	.summary = summary,
 	.collections = collections,

@@ -1,7 +1,6 @@
 /* The binding kinds above the core (api/edit/binding.c): every kind of the
- * core's list has exactly one complete row, its ops are found through the op
- * lookup and belong to no one else, its collections are mesh-data kinds named
- * once, and the skin's row summarises and pages a skin as the API shows it.
+ * core's list has exactly one complete row, its collections are mesh-data
+ * kinds named once, and the skin's row summarises and pages a skin as the API shows it.
  */
 #include <criterion/criterion.h>
 #include <string.h>
@@ -39,28 +38,15 @@ Test(binding_kinds, every_core_kind_has_one_complete_row)
 			cr_assert_eq(rig_binding_collection_find(kind, col->name), col,
 				     "'%s' has two '%s'", type->name, col->name);
 		}
-		for (size_t k = 0; k < kind->n_ops; k++) {
-			const struct rig_op_type *op = &kind->ops[k];
-			cr_assert(op->name && op->decode && op->apply && op->release);
-			cr_assert_eq(rig_op_type_find(op->name), op, "'%s' finds another row",
-				     op->name);
-			cr_assert(op->flags & RIG_OP_BINDING, "'%s' writes no binding", op->name);
-		}
 	}
 	cr_assert_null(rig_binding_kind_of(NULL));
 	cr_assert_null(rig_binding_collection_find(NULL, "vertices"));
 }
 
-Test(binding_kinds, the_skin_owns_its_ops_and_pages_four_collections)
+Test(binding_kinds, the_skin_pages_four_collections)
 {
 	const struct rig_binding_kind *skin = rig_binding_kind_of(&rig_binding_skin);
 	cr_assert_not_null(skin);
-	static const char *const ops[] = {"layer.skin", "layer.skin.bind.capture",
-					  "layer.skin.weights.put"};
-	for (size_t i = 0; i < 3; i++) {
-		const struct rig_op_type *t = rig_op_type_find(ops[i]);
-		cr_assert(t >= skin->ops && t < skin->ops + skin->n_ops, "'%s'", ops[i]);
-	}
 	cr_assert_not_null(rig_binding_collection_find(skin, "vertices"));
 	cr_assert(rig_binding_collection_find(skin, "vertices")->evaluates);
 	cr_assert_not_null(rig_binding_collection_find(skin, "triangles"));
