@@ -49,8 +49,9 @@ struct rig_binding_type {
 	 * NULL while the per-vertex arrays are not loaded. */
 	const double *(*def_source)(const void *def);
 	const uint32_t *(*def_triangles)(const void *def);
-	/* The joints the binding follows, each mapped to a shot layer by id; a
-	 * kind that follows no layer has none. Borrowed strings. */
+	/* The joints the binding follows (at most RIG_MAX_JOINTS: the resolver
+	 * poses them in an array of that size), each mapped to a shot layer by
+	 * id; a kind that follows no layer has none. Borrowed strings. */
 	size_t (*def_n_joints)(const void *def);
 	const char *(*def_joint_id)(const void *def, size_t j);
 	const char *(*def_joint_layer)(const void *def, size_t j);

@@ -373,6 +373,7 @@ int rig_resolver_joint_poses(struct rig_affine *out, struct rig_resolver *r, lon
 	const struct rig_binding_type *type = m->binding;
 	const void *def = type->eval_def(m->binding_eval);
 	size_t n_joints = type->def_n_joints(def);
+	assert(n_joints <= RIG_MAX_JOINTS); /* every kind's promise (binding.h) */
 	for (size_t j = 0; j < n_joints; j++) {
 		long jl = m->joint_layers ? m->joint_layers[j] : RIG_NO_LAYER;
 		if (jl < 0 || (size_t)jl >= scene->n_layers) {
