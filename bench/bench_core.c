@@ -192,7 +192,8 @@ static void build_rig(struct bench_rig *b, size_t side)
 	build_layers(b);
 	build_def(b);
 	b->skin = new_skin(&b->def);
-	b->layers[b->mesh].skin = b->skin;
+	b->layers[b->mesh].binding = &rig_binding_skin;
+	b->layers[b->mesh].binding_eval = b->skin;
 	b->layers[b->mesh].joint_layers = b->joint_layers;
 
 	struct rig_affine binds[N_JOINTS];
@@ -207,7 +208,7 @@ static void build_rig(struct bench_rig *b, size_t side)
 		b->def.joints[j].bind = binds[j];
 	rig_skin_free(b->skin);
 	b->skin = new_skin(&b->def);
-	b->layers[b->mesh].skin = b->skin;
+	b->layers[b->mesh].binding_eval = b->skin;
 	rig_errs_free(errs);
 }
 

@@ -2,7 +2,7 @@
  * boundary) and the per-request resolver of SPEC §4.
  *
  * What does not live here: storing or editing layers (storage/, api/), and the
- * skinning itself (skin.c).
+ * deforming itself (each binding kind's evaluate, binding.h).
  *
  * The resolver memoises, for the frame being evaluated only:
  *   - each layer's local matrix (slot per layer, stamped with a generation);
@@ -352,10 +352,10 @@ static void stamp(struct rig_errs *errs, size_t from, const char *layer_id, doub
 	}
 }
 
-static void name_joint(struct rig_err *e, const struct rig_skin_def *def, size_t j)
+static void name_joint(struct rig_err *e, const char *joint_id, size_t j)
 {
 	e->joint_index = (long)j;
-	rig_strlcpy(e->joint_id, def->joints[j].id, sizeof e->joint_id);
+	rig_strlcpy(e->joint_id, joint_id, sizeof e->joint_id);
 }
 
 int rig_resolver_joint_poses(struct rig_affine *out, struct rig_resolver *r, long mesh,
@@ -366,23 +366,26 @@ int rig_resolver_joint_poses(struct rig_affine *out, struct rig_resolver *r, lon
 	const struct rig_layer *m = &scene->layers[mesh];
 	size_t from = errs->count, before = errs->total;
 	use_frame(r, shot_frame);
-	if (!m->skin) {
+	if (!m->binding) {
 		rig_errs_add(errs, RIG_MESH_BINDING_KIND, "layer '%s' has no skin", m->id);
 		goto out_stamp;
 	}
-	const struct rig_skin_def *def = rig_skin_def_of(m->skin);
-	for (size_t j = 0; j < def->n_joints; j++) {
+	const struct rig_binding_type *type = m->binding;
+	const void *def = type->eval_def(m->binding_eval);
+	size_t n_joints = type->def_n_joints(def);
+	assert(n_joints <= RIG_MAX_JOINTS); /* every kind's promise (binding.h) */
+	for (size_t j = 0; j < n_joints; j++) {
 		long jl = m->joint_layers ? m->joint_layers[j] : RIG_NO_LAYER;
 		if (jl < 0 || (size_t)jl >= scene->n_layers) {
 			struct rig_err *e = rig_errs_add(errs, RIG_SKIN_JOINT_LAYERS,
 							 "joint '%s' is not mapped to a layer",
-							 def->joints[j].id);
-			name_joint(e, def, j);
+							 type->def_joint_id(def, j));
+			name_joint(e, type->def_joint_id(def, j), j);
 			continue;
 		}
 		struct rig_err *e = boundary_violation(scene, mesh, jl, errs);
 		if (e) {
-			name_joint(e, def, j);
+			name_joint(e, type->def_joint_id(def, j), j);
 			continue;
 		}
 		long c = rig_scene_lca(scene, mesh, jl);
@@ -392,8 +395,8 @@ int rig_resolver_joint_poses(struct rig_affine *out, struct rig_resolver *r, lon
 					 "the path from '%s' down to skinned layer '%s' is not "
 					 "safely invertible at frame %.17g (joint '%s')",
 					 c == RIG_NO_LAYER ? "the shot root" : scene->layers[c].id,
-					 m->id, shot_frame, def->joints[j].id);
-			name_joint(e, def, j);
+					 m->id, shot_frame, type->def_joint_id(def, j));
+			name_joint(e, type->def_joint_id(def, j), j);
 			if (c != RIG_NO_LAYER)
 				rig_err_extra(e, "ancestorLayerId", scene->layers[c].id);
 			continue;
@@ -411,8 +414,10 @@ int rig_resolver_evaluate(double *out_xy, struct rig_resolver *r, long mesh, dou
 	struct rig_affine poses[RIG_MAX_JOINTS];
 	if (rig_resolver_joint_poses(poses, r, mesh, shot_frame, errs) != 0)
 		return -1;
+	const struct rig_layer *m = &r->scene.layers[mesh];
 	size_t from = errs->count;
-	int rc = rig_skin_evaluate(out_xy, r->scene.layers[mesh].skin, poses, errs);
-	stamp(errs, from, r->scene.layers[mesh].id, shot_frame);
+	int rc = m->binding->evaluate(out_xy, m->binding_eval, poses, shot_frame - m->time_offset,
+				      errs);
+	stamp(errs, from, m->id, shot_frame);
 	return rc;
 }

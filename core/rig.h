@@ -7,6 +7,9 @@
  *   pose_j = inverse(P(C→M)) · P(C→J)
  * Shared ancestors cancel, so they may be anything (even singular or deformed).
  *
+ * The mesh layer's binding (binding.h) does the deforming: the resolver gives
+ * it pose_j for each joint it follows and the layer's local frame.
+ *
  * A resolver lives for one request. It memoises each layer's local matrix for
  * the frame being evaluated and one inverse(P(C→M)) per (mesh, C); evaluating
  * another frame replaces the memo. No state survives rig_resolver_free(), and
@@ -19,9 +22,9 @@
 #include <stddef.h>
 
 #include "core/affine.h"
+#include "core/binding.h"
 #include "core/err.h"
 #include "core/keys.h"
-#include "core/skin.h"
 
 #define RIG_NO_LAYER (-1L)
 
@@ -33,10 +36,14 @@ struct rig_layer {
 	long parent; /* index in the scene, RIG_NO_LAYER at the shot root */
 	struct rig_transform statics;
 	struct rig_keys keys[RIG_CH_COUNT];
-	double time_offset;          /* local frame = shot frame − time_offset */
-	bool deformed;               /* has a binding (of any kind) */
-	const struct rig_skin *skin; /* borrowed; NULL unless the binding is a checked skin */
-	const long *joint_layers; /* per skin joint: its layer's index, RIG_NO_LAYER if missing */
+	double time_offset; /* local frame = shot frame − time_offset */
+	bool deformed;      /* has a binding (of any kind) */
+	/* The prepared binding, borrowed; both NULL unless set by a caller that
+	 * evaluates (binding_eval is binding's evaluator). */
+	const struct rig_binding_type *binding;
+	const void *binding_eval;
+	const long
+		*joint_layers; /* per binding joint: its layer's index, RIG_NO_LAYER if missing */
 };
 
 /* Borrowed view of a shot; parents must form a forest (no cycles). */
@@ -80,17 +87,18 @@ struct rig_affine rig_resolver_local(struct rig_resolver *r, long layer, double 
 struct rig_affine rig_resolver_path(struct rig_resolver *r, long ancestor, long x,
 				    double shot_frame);
 
-/* Each joint's pose in mesh-local space (out has one entry per skin joint, in
- * joint order) for skinned mesh layer mesh at shot frame. Records
+/* Each joint's pose in mesh-local space (out has one entry per binding joint,
+ * in joint order) for bound mesh layer mesh at shot frame. Records
  * SKIN_JOINT_LAYERS for an unmapped joint, SKIN_DEFORMATION_BOUNDARY, and
  * SKIN_LAYER_TRANSFORM (joint_id, frame) when P(C→M) is not safely invertible;
  * every error carries the mesh's layer_id. Returns 0 or -1. */
 int rig_resolver_joint_poses(struct rig_affine *out, struct rig_resolver *r, long mesh,
 			     double shot_frame, struct rig_errs *errs);
 
-/* Evaluates skinned mesh layer mesh at shot frame into out_xy (2 · n_verts
- * doubles, caller-owned), in the mesh's local space: joint poses, then
- * rig_skin_evaluate(). Errors carry layer_id and frame. Returns 0 or -1. */
+/* Evaluates bound mesh layer mesh at shot frame into out_xy (2 · n_verts
+ * doubles, caller-owned), in the mesh's local space: joint poses, then the
+ * binding's evaluate at the layer's local frame. Errors carry layer_id and
+ * frame. Returns 0 or -1. */
 int rig_resolver_evaluate(double *out_xy, struct rig_resolver *r, long mesh, double shot_frame,
 			  struct rig_errs *errs);
 

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/skin.h"
 #include "storage/shot_model.h"
 
 #define RIG_KEY_RECORD_BYTES 50

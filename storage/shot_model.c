@@ -9,8 +9,20 @@ static void layer_release(struct rig_model_layer *l)
 	free(l->name);
 	for (int c = 0; c < RIG_CH_COUNT; c++)
 		free(l->keys[c].items);
-	rig_skin_def_release(&l->skin);
+	if (l->binding.type)
+		l->binding.type->def_free(l->binding.def);
 	memset(l, 0, sizeof *l);
+}
+
+void rig_model_binding_set(struct rig_model_layer *l, const struct rig_binding_type *type,
+			   void *def)
+{
+	if (l->binding.type)
+		l->binding.type->def_free(l->binding.def);
+	l->binding.type = type;
+	l->binding.def = def;
+	l->binding.loaded = type != NULL;
+	l->binding.dirty = true;
 }
 
 /* ---- the id index: lookups stay O(1) in shots of thousands of layers ---- */
@@ -63,7 +75,9 @@ size_t rig_shot_model_bytes(const struct rig_shot_model *m)
 		sizeof *m + m->cap_layers * sizeof *m->layers + m->n_slots * sizeof *m->slots;
 	for (size_t i = 0; i < m->n_layers; i++) {
 		const struct rig_model_layer *l = &m->layers[i];
-		bytes += strlen(l->name) + 1 + l->skin.n_joints * sizeof *l->skin.joints;
+		bytes += strlen(l->name) + 1;
+		if (l->binding.type)
+			bytes += l->binding.type->def_bytes(l->binding.def);
 		for (int c = 0; c < RIG_CH_COUNT; c++)
 			bytes += l->keys[c].cap * sizeof *l->keys[c].items;
 	}
@@ -80,12 +94,13 @@ void rig_shot_model_settle(struct rig_shot_model *m, long long committed_version
 			layer_release(l);
 			continue;
 		}
-		if (l->binding_dirty && l->binding == RIG_BINDING_SKIN) {
-			l->skin_n_verts = l->skin.n_verts;
-			l->skin_n_tris = l->skin.n_tris;
-			l->skin_revision = committed_version;
+		struct rig_model_binding *b = &l->binding;
+		if (b->dirty && b->type) {
+			b->n_verts = b->type->def_n_verts(b->def);
+			b->n_tris = b->type->def_n_tris(b->def);
+			b->revision = committed_version;
 		}
-		l->is_new = l->dirty = l->binding_dirty = false;
+		l->is_new = l->dirty = b->dirty = false;
 		if (kept != i)
 			m->layers[kept] = *l;
 		kept++;
@@ -221,8 +236,9 @@ int rig_scene_view_init(struct rig_scene_view *out, const struct rig_shot_model 
 		if (m->layers[i].deleted)
 			continue;
 		n_live++;
-		if (m->layers[i].binding == RIG_BINDING_SKIN)
-			n_joints += m->layers[i].skin.n_joints;
+		const struct rig_model_binding *b = &m->layers[i].binding;
+		if (b->type)
+			n_joints += b->type->def_n_joints(b->def);
 	}
 	out->layers = calloc(n_live ? n_live : 1, sizeof *out->layers);
 	out->index_of = calloc(m->n_layers ? m->n_layers : 1, sizeof *out->index_of);
@@ -253,11 +269,14 @@ int rig_scene_view_init(struct rig_scene_view *out, const struct rig_shot_model 
 			l->keys[c].count = ml->keys[c].count;
 		}
 		l->time_offset = ml->time_offset;
-		l->deformed = ml->binding != RIG_BINDING_NONE;
-		if (ml->binding == RIG_BINDING_SKIN) {
+		const struct rig_model_binding *b = &ml->binding;
+		l->deformed = b->type != NULL;
+		if (b->type) {
 			l->joint_layers = joint_cursor;
-			for (size_t j = 0; j < ml->skin.n_joints; j++) {
-				long jl = rig_shot_model_index(m, ml->skin.joints[j].layer_id);
+			size_t n_mapped = b->type->def_n_joints(b->def);
+			for (size_t j = 0; j < n_mapped; j++) {
+				long jl = rig_shot_model_index(m,
+							       b->type->def_joint_layer(b->def, j));
 				*joint_cursor++ = jl < 0 ? RIG_NO_LAYER : out->index_of[jl];
 			}
 		}

@@ -2,8 +2,9 @@
  *
  * The edit pipeline loads the shot inside its transaction, applies ops to this
  * model (each op sees the ones before), validates the result and writes back only
- * what changed. Heavy skin arrays (source, triangles, weights) are loaded only for
- * layers an op or a read needs; joints (ids, binds, layer mapping) always are.
+ * what changed. A mesh layer has at most one binding (binding.h), held with its
+ * kind; its per-vertex arrays (a skin's source, triangles, weights) are loaded
+ * only for layers an op or a read needs, the rest (a skin's joints) always is.
  * The model owns everything it points to; release with rig_shot_model_release().
  */
 #ifndef RIG_SHOT_MODEL_H
@@ -13,17 +14,26 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/binding.h"
 #include "core/keys.h"
 #include "core/rig.h"
-#include "core/skin.h"
-
-enum rig_binding_kind { RIG_BINDING_NONE, RIG_BINDING_SKIN };
 
 /* A growable, owned list of keys of one channel, sorted by frame. */
 struct rig_key_list {
 	struct rig_key *items;
 	size_t count;
 	size_t cap;
+};
+
+/* A layer's one binding. */
+struct rig_model_binding {
+	const struct rig_binding_type *type; /* NULL: the layer has none */
+	void *def;      /* owned, type's definition; per-vertex arrays only when loaded */
+	bool loaded;    /* def holds the per-vertex arrays */
+	size_t n_verts; /* counts as stored, valid even when not loaded */
+	size_t n_tris;
+	long long revision; /* the shot version that wrote the stored binding */
+	bool dirty;         /* the stored binding must be rewritten or deleted */
 };
 
 struct rig_model_layer {
@@ -36,17 +46,10 @@ struct rig_model_layer {
 	struct rig_key_list keys[RIG_CH_COUNT];
 	double time_offset;
 
-	enum rig_binding_kind binding;
-	/* For a skin: joints always; the other arrays only when skin_loaded. */
-	struct rig_skin_def skin;
-	bool skin_loaded;
-	size_t skin_n_verts; /* counts as stored, valid even when not loaded */
-	size_t skin_n_tris;
-	long long skin_revision; /* the shot version that wrote the stored skin row */
+	struct rig_model_binding binding;
 
-	bool is_new;        /* not in the database yet */
-	bool dirty;         /* layer row must be written */
-	bool binding_dirty; /* skin row must be rewritten or deleted */
+	bool is_new; /* not in the database yet */
+	bool dirty;  /* layer row must be written */
 	bool deleted;
 };
 
@@ -69,17 +72,23 @@ struct rig_shot_model {
 
 /* After the model's changes were written (rig_shot_save) and committed as
  * committed_version: drops deleted layers, clears every layer's change flags,
- * records the counts and revision of changed skins and the new version, so the
+ * records the counts and revision of changed bindings and the new version, so the
  * model again mirrors the stored shot. */
 void rig_shot_model_settle(struct rig_shot_model *m, long long committed_version);
 
-/* The bytes the model holds (struct, layers, names, keys, skin joints; not
- * loaded skin arrays), for caches that bound their memory. */
+/* The bytes the model holds (struct, layers, names, keys, bindings without
+ * their per-vertex arrays), for caches that bound their memory. */
 size_t rig_shot_model_bytes(const struct rig_shot_model *m);
 
 /* Puts the layers in creation order (ord), for a loader that read them in
  * another order, and rebuilds the id index. */
 void rig_shot_model_sort(struct rig_shot_model *m);
+
+/* Replaces l's binding by def of kind type (NULL, NULL: none), taking
+ * ownership of def; frees the old definition and marks the binding dirty and
+ * loaded. Cannot fail. */
+void rig_model_binding_set(struct rig_model_layer *l, const struct rig_binding_type *type,
+			   void *def);
 
 /* Frees everything the model owns and zeroes it. Safe on a zeroed model. */
 void rig_shot_model_release(struct rig_shot_model *m);
@@ -109,12 +118,12 @@ struct rig_scene_view {
 	struct rig_scene scene;
 	struct rig_layer *layers; /* live layers in m->layers order */
 	long *index_of;           /* m->layers index → scene index, -1 for deleted */
-	long *joint_layers;       /* storage for every skin's joint → scene index */
+	long *joint_layers;       /* storage for every binding's joint → scene index */
 };
 
 /* Builds the view: parents resolved to scene indices, keys borrowed from the
  * model (valid while the model is not changed), deformed set for bound layers,
- * joint layers mapped (RIG_NO_LAYER when a joint's layer is missing), skin
+ * joint layers mapped (RIG_NO_LAYER when a joint's layer is missing), binding
  * evaluators NULL (callers that evaluate set them). Returns 0, or -1 when out of
  * memory or when the tree has a dangling parent (then the view is zeroed). */
 int rig_scene_view_init(struct rig_scene_view *out, const struct rig_shot_model *m);

@@ -10,25 +10,26 @@
 #include "storage/shot_model.h"
 #include "storage/store.h"
 
-/* Loads the shot, its layers (ordered by creation) and each skin's joints into
- * *out, which it overwrites. Release with rig_shot_model_release() even on failure. */
+/* Loads the shot, its layers (ordered by creation) and each layer's binding
+ * without its per-vertex arrays (a skin's joints) into *out, which it overwrites. Release with
+ * rig_shot_model_release() even on failure. */
 int rig_shot_load(struct rig_shot_model *out, struct rig_tx *tx, const char *shot_id);
 
-/* Reads the heavy arrays (source, triangles, weights) of skinned layer l of m,
- * not new, into *out, which it overwrites: the arrays are out's own, its joints
- * are l's (borrowed). Changes neither m nor l, so a shared model can serve.
- * Release with rig_skin_def_release_mesh(), which leaves the joints alone. */
-int rig_shot_read_skin(struct rig_tx *tx, const struct rig_shot_model *m,
-		       const struct rig_model_layer *l, struct rig_skin_def *out);
+/* Reads the whole stored binding of bound layer l of m (not new) into a new
+ * definition of l's kind, per-vertex arrays included, set in *out (NULL on
+ * failure). Changes neither m nor l, so a shared model can serve. Free with
+ * l->binding.type->def_free. */
+int rig_shot_read_binding(void **out, struct rig_tx *tx, const struct rig_shot_model *m,
+			  const struct rig_model_layer *l);
 
-/* Loads the heavy arrays of a skinned layer of m that is not new into the
- * layer's own def (the write path); no-op when already loaded. */
-int rig_shot_load_skin(struct rig_tx *tx, const struct rig_shot_model *m,
-		       struct rig_model_layer *l);
+/* Loads the per-vertex arrays of a bound layer of m into the layer's own
+ * definition (the write path); no-op when already loaded, unbound or changed. */
+int rig_shot_load_binding(struct rig_tx *tx, const struct rig_shot_model *m,
+			  struct rig_model_layer *l);
 
 /* Writes back every change of m: deletes deleted layers (with their keys and
- * skins), inserts new ones, updates dirty ones, rewrites or deletes dirty skins.
- * Rewritten skins record to_version, the version the caller is about to commit
+ * bindings), inserts new ones, updates dirty ones, rewrites or deletes dirty
+ * bindings. Rewritten bindings record to_version, the version the caller is about to commit
  * (their revision: see migrations/0006). Does not change the shot's version. */
 int rig_shot_save(struct rig_tx *tx, const struct rig_shot_model *m, long long to_version);
 

@@ -69,10 +69,13 @@ static void attribute(struct rig_errs *errs, size_t from, const struct rig_op_ct
 			if (!strcmp(ctx->model->layers[k].id, e->layer_id) &&
 			    !ctx->model->layers[k].deleted)
 				mesh = &ctx->model->layers[k];
-		for (size_t j = 0; mesh && e->joint_id[0] && j < mesh->skin.n_joints; j++) {
-			if (strcmp(mesh->skin.joints[j].id, e->joint_id) != 0)
+		const struct rig_binding_type *type = mesh ? mesh->binding.type : NULL;
+		const void *def = type ? mesh->binding.def : NULL;
+		size_t n_joints = type && e->joint_id[0] ? type->def_n_joints(def) : 0;
+		for (size_t j = 0; j < n_joints; j++) {
+			if (strcmp(type->def_joint_id(def, j), e->joint_id) != 0)
 				continue;
-			json_t *jv = json_object_get(ctx->last_op, mesh->skin.joints[j].layer_id);
+			json_t *jv = json_object_get(ctx->last_op, type->def_joint_layer(def, j));
 			if (jv && json_integer_value(jv) > best)
 				best = (long)json_integer_value(jv);
 		}

@@ -5,7 +5,9 @@
  * their family's file (ops_layer.c, ops_keys.c, ops_skin.c, ops_mesh.c).
  *
  * Adding an op: a row here, its decode/apply/release in its family's file,
- * its branch of openapi.yaml's Op oneOf, tests.
+ * its branch of openapi.yaml's Op oneOf, tests. A new binding kind's ops
+ * (ops_<kind>.c) are declared with RIG_OP_FUNCTIONS just above their rows,
+ * so the kind touches this file and not ops_internal.h.
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -40,7 +40,7 @@ enum rig_op_flag {
 	 * exist, the bindings): a batch with one such op runs rig_ops_validate_shot.
 	 * Every committed shot passed it, so a batch without one cannot fail it. */
 	RIG_OP_STRUCTURAL = 1u << 0,
-	/* The op writes its layer's binding (a skin today, a mesh binding later). */
+	/* The op writes its layer's binding (of any kind). */
 	RIG_OP_BINDING = 1u << 1,
 };
 
@@ -126,6 +126,9 @@ struct rig_op {
 		struct {
 			double frame; /* layer.mesh.key.put, layer.deformation.rest.apply */
 		} mesh;
+		/* What a binding kind's op decoded, when its fields fit none of
+		 * the above: allocated by its decode, freed by its release. */
+		void *kind_data;
 		struct {
 			long long vertex_index;
 			struct rig_skin_influence influences[RIG_MAX_INFLUENCES];
@@ -154,8 +157,9 @@ struct rig_op_ctx {
 	const struct rig_foreign_lock *locks; /* layers the caller may not change */
 	size_t n_locks;
 	/* object: layer id → the op that last changed its binding, as
-	 * {"op": index, "skin": true when it was layer.skin}: final validation
-	 * points a binding's violations into that op. */
+	 * {"op": index, "member": the op's member holding the definition it
+	 * installed, if it did}: final validation points a binding's violations
+	 * into that op. */
 	json_t *binding_ops;
 };
 
@@ -168,9 +172,12 @@ int rig_op_ctx_init(struct rig_op_ctx *ctx, struct rig_shot_model *model, struct
 /* Frees what rig_op_ctx_init allocated. */
 void rig_op_ctx_release(struct rig_op_ctx *ctx);
 
-/* Records that op (of kind layer.skin when is_skin) changed layer_id's binding. */
+/* Records that op op_index changed layer_id's binding: installed a definition
+ * held in its member def_member (layer.skin's "skin"), or, with def_member
+ * NULL, edited the definition in place. Final validation points the
+ * definition's violations there. */
 void rig_op__binding_changed(struct rig_op_ctx *ctx, const char *layer_id, long op_index,
-			     bool is_skin);
+			     const char *def_member);
 
 /* Decodes op i of a batch (value borrowed) with the row its "op" names. bulk
  * (may be NULL) holds the arrays rig_bulk_extract decoded from the body; the op

@@ -31,10 +31,12 @@ void rig_op_ctx_release(struct rig_op_ctx *ctx)
 }
 
 void rig_op__binding_changed(struct rig_op_ctx *ctx, const char *layer_id, long op_index,
-			     bool is_skin)
+			     const char *def_member)
 {
-	json_object_set_new(ctx->binding_ops, layer_id,
-			    json_pack("{s:I, s:b}", "op", (json_int_t)op_index, "skin", is_skin));
+	json_t *by = json_pack("{s:I}", "op", (json_int_t)op_index);
+	if (def_member)
+		json_object_set_new(by, "member", json_string(def_member));
+	json_object_set_new(ctx->binding_ops, layer_id, by);
 }
 
 void rig_op__changed(struct rig_op_ctx *ctx, const char *layer_id)

@@ -52,6 +52,13 @@ void rig_op__release_nothing(struct rig_op *op);
 
 /* ---- the ops, one block per family file ---- */
 
+/* Declares rig_op__<op>_decode and rig_op__<op>_apply, the two functions every
+ * op's row names (a release of its own is declared beside them). */
+#define RIG_OP_FUNCTIONS(op)                                                                       \
+	int rig_op__##op##_decode(struct rig_op *out, json_t *value, const struct rig_jr *jr,      \
+				  struct rig_bulk *bulk);                                          \
+	int rig_op__##op##_apply(struct rig_op_ctx *ctx, struct rig_op *op)
+
 /* ops_layer.c: the tree */
 int rig_op__create_decode(struct rig_op *out, json_t *value, const struct rig_jr *jr,
 			  struct rig_bulk *bulk);
@@ -80,16 +87,10 @@ int rig_op__key_delete_apply(struct rig_op_ctx *ctx, struct rig_op *op);
 void rig_op__key_delete_release(struct rig_op *op);
 
 /* ops_skin.c: skin bindings */
-int rig_op__skin_decode(struct rig_op *out, json_t *value, const struct rig_jr *jr,
-			struct rig_bulk *bulk);
-int rig_op__skin_apply(struct rig_op_ctx *ctx, struct rig_op *op);
+RIG_OP_FUNCTIONS(skin);
 void rig_op__skin_release(struct rig_op *op);
-int rig_op__capture_decode(struct rig_op *out, json_t *value, const struct rig_jr *jr,
-			   struct rig_bulk *bulk);
-int rig_op__capture_apply(struct rig_op_ctx *ctx, struct rig_op *op);
-int rig_op__weights_put_decode(struct rig_op *out, json_t *value, const struct rig_jr *jr,
-			       struct rig_bulk *bulk);
-int rig_op__weights_put_apply(struct rig_op_ctx *ctx, struct rig_op *op);
+RIG_OP_FUNCTIONS(capture);
+RIG_OP_FUNCTIONS(weights_put);
 
 /* ops_mesh.c: mesh bindings (refused today) */
 int rig_op__mesh_key_put_decode(struct rig_op *out, json_t *value, const struct rig_jr *jr,

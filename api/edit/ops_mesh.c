@@ -1,7 +1,9 @@
 /* The mesh-binding ops: layer.mesh.key.put and layer.deformation.rest.apply.
- * Mesh bindings do not exist yet, so both decode their fields now and refuse
- * on apply, naming why for the layer they target.
+ * Mesh bindings do not exist yet, so layer.mesh.key.put decodes its fields now
+ * and refuses on apply, naming why for the layer it targets; rest apply is
+ * the layer's binding kind's (api/edit/binding.h), refused on an unbound layer.
  */
+#include "api/edit/binding.h"
 #include "api/edit/ops_internal.h"
 
 /* ---- layer.mesh.key.put ---- */
@@ -43,12 +45,10 @@ int rig_op__rest_apply_decode(struct rig_op *out, json_t *op, const struct rig_j
 int rig_op__rest_apply_apply(struct rig_op_ctx *ctx, struct rig_op *op)
 {
 	struct rig_model_layer *l = rig_op__mesh_target(ctx, op);
-	if (l && l->binding == RIG_BINDING_SKIN)
-		rig_op__fail_layer(ctx, op, RIG_SKIN_REST_REQUIRES_JOINT_KEYS, "",
-				   "layer '%s' is skinned: restore its joint layers' keys with"
-				   " layer.key.put instead",
-				   l->id);
-	else if (l)
+	const struct rig_binding_kind *kind = l ? rig_binding_kind_of(l->binding.type) : NULL;
+	if (kind)
+		return kind->rest_apply(ctx, op, l);
+	if (l)
 		rig_op__fail_layer(ctx, op, RIG_MESH_BINDING_KIND, "layerId",
 				   "layer '%s' has no mesh binding", l->id);
 	return -1;

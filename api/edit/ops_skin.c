@@ -392,12 +392,12 @@ static struct rig_model_layer *skin_target(struct rig_op_ctx *ctx, const struct 
 	struct rig_model_layer *l = rig_op__mesh_target(ctx, op);
 	if (!l)
 		return NULL;
-	if (l->binding != RIG_BINDING_SKIN) {
+	if (l->binding.type != &rig_binding_skin) {
 		rig_op__fail_layer(ctx, op, RIG_MESH_BINDING_KIND, "layerId",
 				   "layer '%s' has no skin binding", l->id);
 		return NULL;
 	}
-	int rc = rig_shot_load_skin(ctx->conn, ctx->model, l);
+	int rc = rig_shot_load_binding(ctx->conn, ctx->model, l);
 	if (rc) {
 		rig_op__fail_layer(ctx, op, (enum rig_code) - rc, "",
 				   "cannot load the skin of layer '%s'", l->id);
@@ -457,17 +457,19 @@ int rig_op__skin_apply(struct rig_op_ctx *ctx, struct rig_op *op)
 	}
 	if (rc)
 		return -1;
-	rig_skin_def_release(&l->skin);
-	if (op->u.skin.clear) {
-		l->binding = RIG_BINDING_NONE;
-	} else {
-		l->skin = *d; /* ownership moves to the model */
+	struct rig_skin_def *def = NULL;
+	if (!op->u.skin.clear) {
+		def = malloc(sizeof *def);
+		if (!def) {
+			rig_op__fail_layer(ctx, op, RIG_MEMORY_BUSY, "",
+					   "the server ran out of memory");
+			return -1;
+		}
+		*def = *d; /* ownership moves to the model */
 		memset(d, 0, sizeof *d);
-		l->binding = RIG_BINDING_SKIN;
 	}
-	l->skin_loaded = l->binding == RIG_BINDING_SKIN;
-	l->binding_dirty = true;
-	rig_op__binding_changed(ctx, l->id, op->index, true);
+	rig_model_binding_set(l, def ? &rig_binding_skin : NULL, def);
+	rig_op__binding_changed(ctx, l->id, op->index, "skin");
 	rig_op__changed(ctx, op->layer_id);
 	return 0;
 }
@@ -507,12 +509,14 @@ int rig_op__capture_apply(struct rig_op_ctx *ctx, struct rig_op *op)
 		return -1;
 	}
 	long mesh = view.index_of[l - ctx->model->layers];
-	skin = rig_skin_new(&l->skin, ctx->errs);
+	struct rig_skin_def *d = l->binding.def;
+	skin = rig_skin_new(d, ctx->errs);
 	if (!skin)
 		goto out_scope;
-	view.layers[mesh].skin = skin;
+	view.layers[mesh].binding = &rig_binding_skin;
+	view.layers[mesh].binding_eval = skin;
 	r = rig_resolver_new(&view.scene);
-	poses = calloc(l->skin.n_joints ? l->skin.n_joints : 1, sizeof *poses);
+	poses = calloc(d->n_joints ? d->n_joints : 1, sizeof *poses);
 	if (!r || !poses) {
 		rig_op__fail_layer(ctx, op, RIG_MEMORY_BUSY, "", "the server ran out of memory");
 		goto out;
@@ -536,10 +540,10 @@ int rig_op__capture_apply(struct rig_op_ctx *ctx, struct rig_op *op)
 		}
 		goto out_scope;
 	}
-	for (size_t j = 0; j < l->skin.n_joints; j++)
-		l->skin.joints[j].bind = poses[j];
-	l->binding_dirty = true;
-	rig_op__binding_changed(ctx, l->id, op->index, false);
+	for (size_t j = 0; j < d->n_joints; j++)
+		d->joints[j].bind = poses[j];
+	l->binding.dirty = true;
+	rig_op__binding_changed(ctx, l->id, op->index, NULL);
 	rig_op__changed(ctx, op->layer_id);
 	rc = 0;
 	goto out;
@@ -605,7 +609,7 @@ int rig_op__weights_put_apply(struct rig_op_ctx *ctx, struct rig_op *op)
 	struct rig_model_layer *l = skin_target(ctx, op);
 	if (!l)
 		return -1;
-	struct rig_skin_def *d = &l->skin;
+	struct rig_skin_def *d = l->binding.def;
 	long long v = op->u.weights.vertex_index;
 	if ((size_t)v >= d->n_verts) {
 		struct rig_err *e = rig_op__fail_layer(
@@ -661,8 +665,8 @@ int rig_op__weights_put_apply(struct rig_op_ctx *ctx, struct rig_op *op)
 	long delta = (long)n - (long)(end - begin);
 	for (size_t i = (size_t)v + 1; i <= d->n_verts; i++)
 		d->weight_offsets[i] = (uint32_t)((long)d->weight_offsets[i] + delta);
-	l->binding_dirty = true;
-	rig_op__binding_changed(ctx, l->id, op->index, false);
+	l->binding.dirty = true;
+	rig_op__binding_changed(ctx, l->id, op->index, NULL);
 	rig_op__changed(ctx, op->layer_id);
 	return 0;
 }

@@ -1,6 +1,7 @@
 /* The shot's final validation after a batch's last op: what holds between
- * layers rather than inside one op (every skin's joint layers exist, the
- * deformation boundary, the full definition of every skin an op changed).
+ * layers rather than inside one op (every binding's joint layers exist, the
+ * deformation boundary, the full definition of every binding an op changed,
+ * by its kind's validate).
  * Only structural ops (RIG_OP_STRUCTURAL) can break it, so a batch runs it
  * only when it holds one.
  */
@@ -21,50 +22,57 @@ int rig_ops_validate_shot(struct rig_op_ctx *ctx)
 	size_t from = ctx->errs->count;
 	for (size_t i = 0; i < m->n_layers; i++) {
 		struct rig_model_layer *l = &m->layers[i];
-		if (l->deleted || l->binding != RIG_BINDING_SKIN)
+		const struct rig_binding_type *type = l->binding.type;
+		if (l->deleted || !type)
 			continue;
+		const void *def = l->binding.def;
 		size_t first = ctx->errs->count;
 		long mesh = view.index_of[i];
 		const struct rig_layer *sl = &view.layers[mesh];
-		for (size_t j = 0; j < l->skin.n_joints; j++) {
+		size_t n_joints = type->def_n_joints(def);
+		for (size_t j = 0; j < n_joints; j++) {
+			const char *joint_id = type->def_joint_id(def, j);
+			const char *joint_layer = type->def_joint_layer(def, j);
 			long jl = sl->joint_layers[j];
 			if (jl == RIG_NO_LAYER) {
 				struct rig_err *e = rig_errs_add(
 					ctx->errs, RIG_SKIN_JOINT_LAYERS,
 					"joint '%s' of layer '%s' is mapped to layer '%s', which no"
 					" longer exists",
-					l->skin.joints[j].id, l->id, l->skin.joints[j].layer_id);
-				rig_strlcpy(e->joint_id, l->skin.joints[j].id, sizeof e->joint_id);
-				rig_err_extra(e, "jointLayerId", l->skin.joints[j].layer_id);
+					joint_id, l->id, joint_layer);
+				rig_strlcpy(e->joint_id, joint_id, sizeof e->joint_id);
+				rig_err_extra(e, "jointLayerId", joint_layer);
 				e->joint_index = (long)j;
 				continue;
 			}
 			size_t at = ctx->errs->count;
 			rig_scene_check_boundary(&view.scene, mesh, jl, ctx->errs);
 			for (size_t k = at; k < ctx->errs->count; k++) {
-				rig_strlcpy(ctx->errs->items[k].joint_id, l->skin.joints[j].id,
+				rig_strlcpy(ctx->errs->items[k].joint_id, joint_id,
 					    sizeof ctx->errs->items[k].joint_id);
 				ctx->errs->items[k].joint_index = (long)j;
 			}
 		}
-		if (l->binding_dirty) {
+		if (l->binding.dirty) {
 			size_t at = ctx->errs->count;
-			struct rig_skin *skin = rig_skin_new(&l->skin, ctx->errs);
+			int rc = type->validate(def, ctx->errs);
 			json_t *by = json_object_get(ctx->binding_ops, l->id);
-			if (!skin && by) {
-				/* Definition pointers resolve under a layer.skin op's "skin";
-				 * after a capture or weights.put they name that op itself. */
+			if (rc && by) {
+				/* Definition pointers resolve under the member of the op
+				 * that installed the definition (layer.skin's "skin");
+				 * after an op that edited it in place (a capture, a
+				 * weights.put) they name that op itself. */
 				long at_op = (long)json_integer_value(json_object_get(by, "op"));
-				bool is_skin = json_is_true(json_object_get(by, "skin"));
+				const char *member =
+					json_string_value(json_object_get(by, "member"));
 				char prefix[48];
-				snprintf(prefix, sizeof prefix, "/ops/%ld%s", at_op,
-					 is_skin ? "/skin" : "");
-				if (!is_skin)
+				snprintf(prefix, sizeof prefix, "/ops/%ld%s%.16s", at_op,
+					 member ? "/" : "", member ? member : "");
+				if (!member)
 					for (size_t k = at; k < ctx->errs->count; k++)
 						ctx->errs->items[k].pointer[0] = '\0';
 				rig_errs_scope(ctx->errs, at, at_op, prefix);
 			}
-			rig_skin_free(skin);
 		}
 		for (size_t k = first; k < ctx->errs->count; k++)
 			rig_strlcpy(ctx->errs->items[k].layer_id, l->id,

@@ -53,16 +53,17 @@ bool rig_shot_cache_take(struct rig_shot_cache *c, struct rig_tx *tx, const char
 }
 
 /* Drops the per-vertex arrays of large skins, as the loader leaves them
- * (joints only; rig_shot_load_skin reads the rest back on demand): the cache
+ * (joints only; rig_shot_load_binding reads the rest back on demand): the cache
  * keeps the tree and keys, not a copy of every stored mesh. */
 static void shed_large_skins(struct rig_shot_model *m)
 {
 	for (size_t i = 0; i < m->n_layers; i++) {
 		struct rig_model_layer *l = &m->layers[i];
-		if (!l->skin_loaded || l->skin_n_verts < CACHE_SKIN_MAX_VERTS)
+		struct rig_model_binding *b = &l->binding;
+		if (!b->loaded || b->n_verts < CACHE_SKIN_MAX_VERTS)
 			continue;
-		rig_skin_def_release_mesh(&l->skin);
-		l->skin_loaded = false;
+		b->type->def_release_mesh(b->def);
+		b->loaded = false;
 	}
 }
 

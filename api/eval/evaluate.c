@@ -53,7 +53,9 @@ int rig_eval_open(struct rig_eval *ev, struct rig_tx *tx, struct rig_read_cache 
 		rc = take_model(ev, shot_id, seq, version);
 	if (!rc && rig_scene_view_init(&ev->view, ev->model) != 0)
 		rc = -RIG_INTERNAL;
-	if (!rc && !(ev->skins = calloc(ev->view.scene.n_layers + 1, sizeof *ev->skins)))
+	size_t n = ev->view.scene.n_layers + 1;
+	if (!rc && (!(ev->bindings = calloc(n, sizeof *ev->bindings)) ||
+		    !(ev->meshes = calloc(n, sizeof *ev->meshes))))
 		rc = -RIG_INTERNAL;
 	return rc;
 }
@@ -63,7 +65,7 @@ long rig_eval_find_skinned(struct rig_eval *ev, const char *layer_id)
 	long i = rig_shot_model_index(ev->model, layer_id);
 	if (i < 0)
 		return -RIG_NOT_FOUND;
-	if (ev->model->layers[i].binding != RIG_BINDING_SKIN)
+	if (!ev->model->layers[i].binding.type)
 		return -RIG_MESH_BINDING_KIND;
 	return ev->view.index_of[i];
 }
@@ -77,53 +79,80 @@ static const struct rig_model_layer *model_layer(const struct rig_eval *ev, long
 	return NULL;
 }
 
-static void free_skin(void *skin)
+/* The read cache frees values with one plain function; an evaluator goes with
+ * its kind's free, so it is filed together with its kind. */
+struct prepared {
+	const struct rig_binding_type *type;
+	void *eval;
+};
+
+static void free_prepared(void *p)
 {
-	rig_skin_free(skin);
+	struct prepared *pr = p;
+	pr->type->free(pr->eval);
+	free(pr);
 }
 
-/* Prepares the evaluator of a stored skin from its rows (cache miss). */
-static struct rig_skin *prepare_skin(struct rig_eval *ev, const struct rig_model_layer *l,
-				     struct rig_errs *errs)
+/* Prepares the evaluator of a stored binding from its rows (cache miss). */
+static struct prepared *prepare_binding(struct rig_eval *ev, const struct rig_model_layer *l,
+					struct rig_errs *errs)
 {
-	struct rig_skin_def arrays;
-	int rc = rig_shot_read_skin(ev->tx, ev->model, l, &arrays);
+	const struct rig_binding_type *type = l->binding.type;
+	void *def = NULL;
+	int rc = rig_shot_read_binding(&def, ev->tx, ev->model, l);
 	if (rc) {
 		struct rig_err *e = rig_errs_add(errs, (enum rig_code) - rc,
-						 "cannot load the skin of '%s'", l->id);
+						 "cannot load the %s of '%s'", type->name, l->id);
 		rig_strlcpy(e->layer_id, l->id, sizeof e->layer_id);
 		return NULL;
 	}
-	/* A stored skin passed every rule when it was written: the evaluator takes
-	 * its arrays after a structural check instead of validating a copy. */
+	/* A stored binding passed every rule when it was written: the evaluator
+	 * takes its arrays after a structural check instead of validating a copy. */
 	size_t from = errs->count;
-	struct rig_skin *skin = rig_skin_take(&arrays, errs);
-	rig_skin_def_release_mesh(&arrays);
-	for (size_t k = from; !skin && k < errs->count; k++)
+	struct prepared *pr = malloc(sizeof *pr);
+	void *eval = pr ? type->prepare(def, errs) : NULL;
+	type->def_free(def);
+	if (!pr)
+		rig_errs_add(errs, RIG_INTERNAL, "out of memory preparing '%s'", l->id);
+	for (size_t k = from; !eval && k < errs->count; k++)
 		rig_strlcpy(errs->items[k].layer_id, l->id, sizeof errs->items[k].layer_id);
-	return skin;
+	if (!eval) {
+		free(pr);
+		return NULL;
+	}
+	*pr = (struct prepared){type, eval};
+	return pr;
 }
 
 static int prepare_one(struct rig_eval *ev, long s, struct rig_errs *errs)
 {
-	if (ev->skins[s])
+	if (ev->bindings[s])
 		return 0;
 	const struct rig_model_layer *l = model_layer(ev, s);
-	ev->skins[s] = rig_read_cache_get(ev->cache, ev->model->seq, l->id, l->skin_revision);
-	if (!ev->skins[s]) {
-		struct rig_skin *skin = prepare_skin(ev, l, errs);
-		if (!skin)
+	long long revision = l->binding.revision;
+	ev->bindings[s] = rig_read_cache_get(ev->cache, ev->model->seq, l->id, revision);
+	if (!ev->bindings[s]) {
+		struct prepared *pr = prepare_binding(ev, l, errs);
+		if (!pr)
 			return -1;
-		ev->skins[s] =
-			rig_read_cache_put(ev->cache, ev->model->seq, l->id, l->skin_revision, skin,
-					   rig_skin_bytes(skin), free_skin);
-		if (!ev->skins[s]) {
-			rig_errs_add(errs, RIG_INTERNAL, "out of memory sharing the skin of '%s'",
-				     l->id);
+		ev->bindings[s] = rig_read_cache_put(ev->cache, ev->model->seq, l->id, revision, pr,
+						     pr->type->bytes(pr->eval), free_prepared);
+		if (!ev->bindings[s]) {
+			rig_errs_add(errs, RIG_INTERNAL, "out of memory sharing the %s of '%s'",
+				     l->binding.type->name, l->id);
 			return -1;
 		}
 	}
-	ev->view.layers[s].skin = rig_read_ref_value(ev->skins[s]);
+	const struct prepared *pr = rig_read_ref_value(ev->bindings[s]);
+	const void *def = pr->type->eval_def(pr->eval);
+	ev->view.layers[s].binding = pr->type;
+	ev->view.layers[s].binding_eval = pr->eval;
+	ev->meshes[s] = (struct rig_eval_mesh){
+		.n_verts = pr->type->def_n_verts(def),
+		.source = pr->type->def_source(def),
+		.triangles = pr->type->def_triangles(def),
+		.n_tris = pr->type->def_n_tris(def),
+	};
 	return 0;
 }
 
@@ -138,9 +167,9 @@ int rig_eval_prepare(struct rig_eval *ev, long layer, bool shot_space, struct ri
 	return 0;
 }
 
-const struct rig_skin *rig_eval_skin(const struct rig_eval *ev, long layer)
+const struct rig_eval_mesh *rig_eval_mesh(const struct rig_eval *ev, long layer)
 {
-	return ev->skins[layer] ? rig_read_ref_value(ev->skins[layer]) : NULL;
+	return &ev->meshes[layer];
 }
 
 /* Carries points from layer's local space up to shot space: through each
@@ -155,7 +184,7 @@ static int to_shot_space(double *xy, size_t n, struct rig_resolver *r, const str
 		long p = ev->view.layers[x].parent;
 		if (p == RIG_NO_LAYER || !ev->view.layers[p].deformed)
 			continue;
-		const struct rig_skin_def *d = rig_skin_def_of(rig_eval_skin(ev, p));
+		const struct rig_eval_mesh *d = rig_eval_mesh(ev, p);
 		double *deformed = malloc(2 * d->n_verts * sizeof *deformed);
 		if (!deformed) {
 			rig_errs_add(errs, RIG_INTERNAL, "out of memory");
@@ -207,7 +236,7 @@ int rig_eval_frame(double *out_xy, struct rig_resolver *r, const struct rig_eval
 		return -1;
 	if (!shot_space)
 		return 0; /* the evaluator checked every vertex */
-	size_t n = rig_skin_def_of(rig_eval_skin(ev, layer))->n_verts;
+	size_t n = rig_eval_mesh(ev, layer)->n_verts;
 	if (to_shot_space(out_xy, n, r, ev, layer, frame, errs) != 0)
 		return -1;
 	return check_finite(out_xy, n, true, ev, layer, frame, errs);
@@ -216,7 +245,7 @@ int rig_eval_frame(double *out_xy, struct rig_resolver *r, const struct rig_eval
 int rig_eval_map_points(double *xy, size_t n, struct rig_resolver *r, const struct rig_eval *ev,
 			long layer, double frame, bool shot_space, struct rig_errs *errs)
 {
-	const struct rig_skin_def *d = rig_skin_def_of(rig_eval_skin(ev, layer));
+	const struct rig_eval_mesh *d = rig_eval_mesh(ev, layer);
 	double *deformed = malloc(2 * d->n_verts * sizeof *deformed);
 	if (!deformed) {
 		rig_errs_add(errs, RIG_INTERNAL, "out of memory");
@@ -235,9 +264,10 @@ int rig_eval_map_points(double *xy, size_t n, struct rig_resolver *r, const stru
 
 void rig_eval_release(struct rig_eval *ev)
 {
-	for (size_t i = 0; ev->skins && i < ev->view.scene.n_layers; i++)
-		rig_read_cache_release(ev->cache, ev->skins[i]);
-	free(ev->skins);
+	for (size_t i = 0; ev->bindings && i < ev->view.scene.n_layers; i++)
+		rig_read_cache_release(ev->cache, ev->bindings[i]);
+	free(ev->bindings);
+	free(ev->meshes);
 	rig_scene_view_release(&ev->view);
 	rig_read_cache_release(ev->cache, ev->model_ref);
 	memset(ev, 0, sizeof *ev);

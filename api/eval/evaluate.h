@@ -1,5 +1,6 @@
 /* Evaluating a stored shot for one read request: the shot as one read
- * snapshot sees it, its scene view, and the skin evaluators the request needs.
+ * snapshot sees it, its scene view, and the binding evaluators (of any kind,
+ * core/binding.h) the request needs.
  * Shared read-only by the threads that evaluate frames of the request; each
  * thread brings its own resolver (rig.h). The resolver and every evaluated
  * matrix and vertex are dropped at the end of the request; the decoded shot and
@@ -17,30 +18,39 @@
 #include "storage/shot_model.h"
 #include "storage/store.h"
 
+/* The rest mesh of a prepared layer's binding, borrowed from its evaluator. */
+struct rig_eval_mesh {
+	size_t n_verts;
+	const double *source;      /* 2 · n_verts */
+	const uint32_t *triangles; /* 3 · n_tris */
+	size_t n_tris;
+};
+
 struct rig_eval {
 	const struct rig_shot_model *model; /* held through model_ref; never changed */
 	struct rig_read_ref *model_ref;
-	struct rig_scene_view view;   /* the request's own */
-	struct rig_read_ref **skins;  /* per scene layer: evaluators held; NULL until prepared */
-	struct rig_read_cache *cache; /* borrowed */
-	struct rig_tx *tx;            /* borrowed while preparing (read transaction open) */
+	struct rig_scene_view view;     /* the request's own */
+	struct rig_read_ref **bindings; /* per scene layer: evaluators held; NULL until prepared */
+	struct rig_eval_mesh *meshes;   /* per scene layer: set when prepared */
+	struct rig_read_cache *cache;   /* borrowed */
+	struct rig_tx *tx;              /* borrowed while preparing (read transaction open) */
 };
 
-/* Opens a read transaction on tx (left open, so skins load from the same
+/* Opens a read transaction on tx (left open, so bindings load from the same
  * snapshot) and takes the shot at the version it sees from cache, loading it on
  * a miss. Returns 0, or a negative rig code (-RIG_NOT_FOUND: no such shot).
  * Release with rig_eval_release() in every case. */
 int rig_eval_open(struct rig_eval *ev, struct rig_tx *tx, struct rig_read_cache *cache,
 		  const char *shot_id);
 
-/* The scene index of a skinned mesh layer, or -RIG_NOT_FOUND for an unknown
- * layer, -RIG_MESH_BINDING_KIND for a layer without a skin. */
+/* The scene index of a bound mesh layer, or -RIG_NOT_FOUND for an unknown
+ * layer, -RIG_MESH_BINDING_KIND for a layer without a binding. */
 long rig_eval_find_skinned(struct rig_eval *ev, const char *layer_id);
 
-/* Builds the evaluators layer needs: its own skin and, for shot space, those of
- * its deformed ancestors. Each evaluator takes its layer's loaded arrays (the
- * model layer keeps counts and joints; read the arrays with rig_eval_skin()).
- * Returns 0, or -1 with errs filled. */
+/* Builds the evaluators layer needs: its own binding's and, for shot space,
+ * those of its deformed ancestors, each once per stored revision (shared
+ * through the read cache). The model layer keeps what it had; read the rest
+ * mesh with rig_eval_mesh(). Returns 0, or -1 with errs filled. */
 int rig_eval_prepare(struct rig_eval *ev, long layer, bool shot_space, struct rig_errs *errs);
 
 /* Evaluates prepared layer at shot frame into out_xy (2 · n_verts doubles) in
@@ -54,8 +64,8 @@ int rig_eval_frame(double *out_xy, struct rig_resolver *r, const struct rig_eval
 int rig_eval_map_points(double *xy, size_t n, struct rig_resolver *r, const struct rig_eval *ev,
 			long layer, double frame, bool shot_space, struct rig_errs *errs);
 
-/* The skin evaluator of a prepared layer. */
-const struct rig_skin *rig_eval_skin(const struct rig_eval *ev, long layer);
+/* The rest mesh of a prepared layer, borrowed until rig_eval_release(). */
+const struct rig_eval_mesh *rig_eval_mesh(const struct rig_eval *ev, long layer);
 
 void rig_eval_release(struct rig_eval *ev);
 

@@ -469,7 +469,7 @@ void rig_h_frame_range(struct rig_req *req, struct rig_resp *resp)
 	}
 	rig_tx_end(tx);
 	tx = NULL;
-	const struct rig_skin_def *d = rig_skin_def_of(rig_eval_skin(&rg->ev, rg->layer));
+	const struct rig_eval_mesh *d = rig_eval_mesh(&rg->ev, rg->layer);
 	rg->n_verts = d->n_verts;
 	rg->tris = d->triangles;
 	rg->n_tris = d->n_tris;

@@ -126,8 +126,7 @@ static long pick_layers(long *targets, struct rig_eval *ev, const char *list, st
 	long n = 0;
 	if (!list) {
 		for (size_t i = 0; i < ev->model->n_layers; i++)
-			if (!ev->model->layers[i].deleted &&
-			    ev->model->layers[i].binding == RIG_BINDING_SKIN)
+			if (!ev->model->layers[i].deleted && ev->model->layers[i].binding.type)
 				targets[n++] = ev->view.index_of[i];
 		return n;
 	}
@@ -214,7 +213,7 @@ void rig_h_frame(struct rig_req *req, struct rig_resp *resp)
 		goto out;
 	}
 	for (long i = 0; i < n; i++) {
-		size_t nv = rig_skin_def_of(rig_eval_skin(&ev, targets[i]))->n_verts;
+		size_t nv = rig_eval_mesh(&ev, targets[i])->n_verts;
 		results[i] = malloc(2 * nv * sizeof **results);
 		if (!results[i] ||
 		    rig_eval_frame(results[i], r, &ev, targets[i], frame, shot_space, errs) != 0) {
@@ -227,12 +226,11 @@ void rig_h_frame(struct rig_req *req, struct rig_resp *resp)
 	struct rig_buf b;
 	rig_buf_init(&b);
 	if (fmt == RIG_FRAMES_F32) {
-		size_t nv = rig_skin_def_of(rig_eval_skin(&ev, targets[0]))->n_verts;
+		size_t nv = rig_eval_mesh(&ev, targets[0])->n_verts;
 		rig_buf_reserve(&b, 16 + 8 + 8 * nv);
 		rig_frames__f32_header(&b, RIG_F32_VERSION_PLAIN, (uint32_t)nv, 1);
 		if (rig_frames__f32_frame(&b, frame, results[0], nv) != 0) {
-			const struct rig_skin_def *d =
-				rig_skin_def_of(rig_eval_skin(&ev, targets[0]));
+			const struct rig_eval_mesh *d = rig_eval_mesh(&ev, targets[0]);
 			rig_buf_release(&b);
 			rig_frames__f32_report(errs, results[0], nv, d->triangles, d->n_tris,
 					       ev.view.layers[targets[0]].id, frame);
@@ -251,8 +249,7 @@ void rig_h_frame(struct rig_req *req, struct rig_resp *resp)
 			rig_buf_puts(&b, i ? ",{\"layerId\":" : "{\"layerId\":");
 			rig_buf_json_string(&b, ev.view.layers[s].id);
 			rig_buf_puts(&b, ",\"vertices\":");
-			rig_frames__json_vertices(&b, results[i],
-						  rig_skin_def_of(rig_eval_skin(&ev, s))->n_verts);
+			rig_frames__json_vertices(&b, results[i], rig_eval_mesh(&ev, s)->n_verts);
 			rig_buf_puts(&b, "}");
 		}
 		rig_buf_puts(&b, "]}");

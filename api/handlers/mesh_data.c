@@ -9,15 +9,16 @@
  * from an older version is 410 PAGE_TOKEN_STALE; a forged one or one used with
  * other parameters is 400 PAGE_TOKEN_INVALID.
  *
- * Non-skin layers answer empty pages. keyframes is empty for skins (their
- * animation belongs to the joint layers) and for every layer until mesh
- * bindings (keyed vertex poses) exist.
+ * The collections are the layer's binding kind's (api/edit/binding.h); an
+ * unbound layer, or a kind without the collection asked for, answers empty
+ * pages (a skin has no keyframes: its animation belongs to the joint layers).
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "api/edit/binding.h"
 #include "api/eval/evaluate.h"
 #include "api/handlers/frames.h"
 #include "api/handlers/handlers.h"
@@ -136,77 +137,14 @@ static int open_token(struct rig_req *req, struct rig_resp *resp, struct query *
 	return rc;
 }
 
-/* Encodes item i of the collection into b. */
-static void encode_item(struct rig_buf *b, const struct query *q, const struct rig_skin_def *d,
-			const double *xy, size_t i)
-{
-	switch (q->kind) {
-	case K_VERTICES:
-		rig_buf_printf(b, "{\"vertexIndex\":%zu,\"x\":", i);
-		rig_buf_double(b, xy[2 * i]);
-		rig_buf_puts(b, ",\"y\":");
-		rig_buf_double(b, xy[2 * i + 1]);
-		rig_buf_puts(b, "}");
-		break;
-	case K_TRIANGLES:
-		rig_buf_printf(b, "{\"triangleIndex\":%zu,\"indices\":[%u,%u,%u]}", i,
-			       d->triangles[3 * i], d->triangles[3 * i + 1],
-			       d->triangles[3 * i + 2]);
-		break;
-	case K_JOINTS:
-		rig_buf_puts(b, "{\"jointId\":");
-		rig_buf_json_string(b, d->joints[i].id);
-		rig_buf_puts(b, ",\"bind\":[");
-		for (int e = 0; e < 6; e++) {
-			if (e)
-				rig_buf_puts(b, ",");
-			rig_buf_double(b, d->joints[i].bind.m[e]);
-		}
-		rig_buf_puts(b, "],\"layerId\":");
-		rig_buf_json_string(b, d->joints[i].layer_id);
-		rig_buf_puts(b, "}");
-		break;
-	case K_WEIGHTS:
-		rig_buf_printf(b, "{\"vertexIndex\":%zu,\"influences\":[", i);
-		for (uint32_t k = d->weight_offsets[i]; k < d->weight_offsets[i + 1]; k++) {
-			rig_buf_puts(b,
-				     k > d->weight_offsets[i] ? ",{\"jointId\":" : "{\"jointId\":");
-			rig_buf_json_string(b, d->joints[d->influences[k].joint].id);
-			rig_buf_puts(b, ",\"weight\":");
-			rig_buf_double(b, d->influences[k].weight);
-			rig_buf_puts(b, "}");
-		}
-		rig_buf_puts(b, "]}");
-		break;
-	case K_KEYFRAMES:
-		break;
-	}
-}
-
-static size_t collection_size(const struct query *q, const struct rig_skin_def *d)
-{
-	if (!d)
-		return 0;
-	switch (q->kind) {
-	case K_VERTICES:
-	case K_WEIGHTS:
-		return d->n_verts;
-	case K_TRIANGLES:
-		return d->n_tris;
-	case K_JOINTS:
-		return d->n_joints;
-	default:
-		return 0;
-	}
-}
-
 void rig_h_mesh_data(struct rig_req *req, struct rig_resp *resp)
 {
 	struct query q;
 	if (parse_query(req, resp, &q))
 		return;
 	struct rig_eval ev;
-	struct rig_skin_def arrays = {0};
+	const struct rig_binding_type *type = NULL;
+	void *arrays = NULL;
 	struct rig_errs *errs = NULL;
 	struct rig_resolver *r = NULL;
 	double *evaluated = NULL;
@@ -227,25 +165,30 @@ void rig_h_mesh_data(struct rig_req *req, struct rig_resp *resp)
 	if (open_token(req, resp, &q, ev.model->version) ||
 	    rig_frames__etag(req, resp, ev.model->version))
 		goto out;
-	bool skinned = l->binding == RIG_BINDING_SKIN;
-	/* Evaluated vertices come with the evaluator's arrays; the other array
-	 * kinds read the stored arrays as written (weights bit for bit). */
-	bool evaluates = skinned && q.kind == K_VERTICES && q.has_frame;
-	bool needs_arrays = skinned && !evaluates &&
-			    (q.kind == K_VERTICES || q.kind == K_TRIANGLES || q.kind == K_WEIGHTS);
-	int rc = needs_arrays ? rig_shot_read_skin(tx, ev.model, l, &arrays) : 0;
+	/* The layer's binding kind pages its own collections; a kind without the
+	 * one asked for (or an unbound layer) answers an empty page. */
+	type = l->binding.type;
+	const struct rig_binding_collection *coll =
+		rig_binding_collection_find(rig_binding_kind_of(type), kind_names[q.kind]);
+	/* Evaluated vertices come with the evaluator's arrays; the other
+	 * collections read the stored arrays as written (weights bit for bit). */
+	bool evaluates = coll && coll->evaluates && q.has_frame;
+	bool needs_arrays = coll && !evaluates && coll->needs_arrays;
+	int rc = needs_arrays ? rig_shot_read_binding(&arrays, tx, ev.model, l) : 0;
 	if (rc) {
-		rig_api__fail(resp, rc, "loading the skin");
+		char what[64];
+		snprintf(what, sizeof what, "loading the %s", type->name);
+		rig_api__fail(resp, rc, what);
 		goto out;
 	}
-	const struct rig_skin_def *d = !skinned ? NULL : needs_arrays ? &arrays : &l->skin;
-	const double *xy = d ? d->source : NULL;
+	const void *d = !coll ? NULL : needs_arrays ? arrays : l->binding.def;
+	const double *xy = d ? type->def_source(d) : NULL;
 	if (evaluates) {
 		long s = ev.view.index_of[mi];
 		errs = rig_api__errs_new(resp);
 		if (!errs)
 			goto out;
-		evaluated = malloc(2 * l->skin_n_verts * sizeof *evaluated);
+		evaluated = malloc(2 * l->binding.n_verts * sizeof *evaluated);
 		if (!evaluated) {
 			rig_problem(resp, RIG_INTERNAL, NULL, "out of memory");
 			goto out;
@@ -259,9 +202,9 @@ void rig_h_mesh_data(struct rig_req *req, struct rig_resp *resp)
 			goto out;
 		}
 		xy = evaluated;
-		d = rig_skin_def_of(rig_eval_skin(&ev, s));
+		d = type->eval_def(ev.view.layers[s].binding_eval);
 	}
-	size_t total = collection_size(&q, d);
+	size_t total = coll ? coll->count(d) : 0;
 	rig_buf_puts(&b, "{\"shotId\":");
 	rig_buf_json_string(&b, ev.model->id);
 	rig_buf_puts(&b, ",\"layerId\":");
@@ -284,7 +227,7 @@ void rig_h_mesh_data(struct rig_req *req, struct rig_resp *resp)
 		size_t before = b.len;
 		if (n)
 			rig_buf_puts(&b, ",");
-		encode_item(&b, &q, d, xy, i);
+		coll->encode(&b, d, xy, i);
 		if (n > 0 && b.len - items_start > q.max_bytes) {
 			b.len = before; /* this item starts the next page */
 			limited_by = "maxBytes";
@@ -318,7 +261,8 @@ void rig_h_mesh_data(struct rig_req *req, struct rig_resp *resp)
 	resp->body_len = b.len;
 	rig_buf_init(&b);
 out:
-	rig_skin_def_release_mesh(&arrays);
+	if (arrays)
+		type->def_free(arrays);
 	rig_buf_release(&b);
 	rig_resolver_free(r);
 	free(evaluated);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api/edit/binding.h"
 #include "api/handlers/handlers.h"
 #include "api/http/request.h"
 
@@ -33,15 +34,11 @@ static json_t *key_json(const struct rig_key *k)
 	return o;
 }
 
+/* The binding's summary, as its kind writes it; null for an unbound layer. */
 static json_t *binding_json(const struct rig_model_layer *l)
 {
-	if (l->binding != RIG_BINDING_SKIN)
-		return json_null();
-	size_t n_verts = l->skin_loaded || l->binding_dirty ? l->skin.n_verts : l->skin_n_verts;
-	size_t n_tris = l->skin_loaded || l->binding_dirty ? l->skin.n_tris : l->skin_n_tris;
-	return json_pack("{s:s, s:I, s:I, s:I}", "kind", "skin", "vertexCount", (json_int_t)n_verts,
-			 "triangleCount", (json_int_t)n_tris, "jointCount",
-			 (json_int_t)l->skin.n_joints);
+	const struct rig_binding_kind *kind = rig_binding_kind_of(l->binding.type);
+	return kind ? kind->summary(l) : json_null();
 }
 
 json_t *rig_api__layer_json(const struct rig_model_layer *l, bool with_keys)

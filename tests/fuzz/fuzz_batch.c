@@ -31,7 +31,7 @@ static void build_shot(struct rig_shot_model *m)
 	rig_shot_model_add(m, "a", "a", RIG_LAYER_GROUP, "root");
 	rig_shot_model_add(m, "b", "b", RIG_LAYER_GROUP, "a");
 	struct rig_model_layer *mesh = rig_shot_model_add(m, "m", "m", RIG_LAYER_MESH, "root");
-	struct rig_skin_def *d = &mesh->skin;
+	struct rig_skin_def *d = calloc(1, sizeof *d);
 	static const double src[8] = {0, 0, 10, 0, 10, 10, 0, 10};
 	static const uint32_t tris[6] = {0, 1, 2, 0, 2, 3};
 	static const uint32_t offsets[5] = {0, 1, 3, 4, 5};
@@ -55,10 +55,11 @@ static void build_shot(struct rig_shot_model *m)
 	memcpy(d->weight_offsets, offsets, sizeof offsets);
 	d->influences = malloc(sizeof infl);
 	memcpy(d->influences, infl, sizeof infl);
-	mesh->binding = RIG_BINDING_SKIN;
-	mesh->skin_loaded = true; /* in memory: the op never asks the (absent) database */
-	mesh->skin_n_verts = 4;
-	mesh->skin_n_tris = 2;
+	rig_model_binding_set(mesh, &rig_binding_skin, d);
+	mesh->binding.loaded = true; /* in memory: the op never asks the (absent) database */
+	mesh->binding.dirty = false;
+	mesh->binding.n_verts = 4;
+	mesh->binding.n_tris = 2;
 }
 
 static void check_rejection(const struct rig_errs *errs)

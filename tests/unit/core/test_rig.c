@@ -6,6 +6,7 @@
 #include <math.h>
 
 #include "core/rig.h"
+#include "core/skin.h"
 #include "support.h"
 
 #define MAX_LAYERS 16
@@ -339,7 +340,8 @@ static void build_rig(struct rig_fx *f)
 	struct rig_layer *m = &f->fx.layers[f->mesh];
 	m->kind = RIG_LAYER_MESH;
 	m->deformed = true;
-	m->skin = f->skin;
+	m->binding = &rig_binding_skin;
+	m->binding_eval = f->skin;
 	m->joint_layers = f->joint_layers;
 	rig_errs_free(errs);
 }
@@ -664,7 +666,7 @@ Test(resolver_evaluate, binds_captured_at_a_frame_give_back_the_source_there)
 	rig_errs_init(errs);
 	f.skin = rig_skin_new(&f.def, errs);
 	cr_assert_not_null(f.skin);
-	f.fx.layers[f.mesh].skin = f.skin;
+	f.fx.layers[f.mesh].binding_eval = f.skin;
 	struct rig_resolver *r = rig_resolver_new(&f.fx.scene);
 	double xy[12];
 	cr_assert_eq(rig_resolver_evaluate(xy, r, f.mesh, 7.5, errs), 0);

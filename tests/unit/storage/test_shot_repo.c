@@ -4,8 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/skin.h"
 #include "storage/resources.h"
 #include "storage/shot_repo.h"
+#include "storage/sqlite/binding_codec.h"
 #include "tests/unit/storage/bare_tx.h"
 
 static struct rig_tx *fresh(void)
@@ -69,9 +71,9 @@ Test(shot_repo, saves_and_loads_layers_keys_and_skins)
 	ja->statics.ch[RIG_CH_POSITION_X] = 1.0 / 3.0;
 	ja->time_offset = 4.5;
 	struct rig_model_layer *mesh = rig_shot_model_add(&m, "mesh", "Mesh", RIG_LAYER_MESH, NULL);
-	square_skin(&mesh->skin);
-	mesh->binding = RIG_BINDING_SKIN;
-	mesh->binding_dirty = true;
+	struct rig_skin_def *def = calloc(1, sizeof *def);
+	square_skin(def);
+	rig_model_binding_set(mesh, &rig_binding_skin, def);
 	cr_assert_eq(rig_shot_save(tx, &m, m.version + 1), 0);
 	rig_shot_model_release(&m);
 
@@ -88,20 +90,25 @@ Test(shot_repo, saves_and_loads_layers_keys_and_skins)
 	cr_assert_eq(ja->keys[RIG_CH_ROTATION].items[1].ease[3], 1);
 	cr_assert_str_eq(rig_shot_model_find(&m, "jb")->parent_id, "ja");
 	mesh = rig_shot_model_find(&m, "mesh");
-	cr_assert_eq(mesh->binding, RIG_BINDING_SKIN);
-	cr_assert_eq(mesh->skin.n_joints, 2, "joints load with the shot");
-	cr_assert_str_eq(mesh->skin.joints[1].layer_id, "jb");
-	cr_assert_eq(mesh->skin.joints[1].bind.m[4], 0.1);
-	cr_assert_not(mesh->skin_loaded, "heavy arrays load on demand");
-	cr_assert_eq(rig_shot_load_skin(tx, &m, mesh), 0);
+	cr_assert_eq(mesh->binding.type, &rig_binding_skin);
+	const struct rig_skin_def *got = mesh->binding.def;
+	cr_assert_eq(got->n_joints, 2, "joints load with the shot");
+	cr_assert_str_eq(got->joints[1].layer_id, "jb");
+	cr_assert_eq(got->joints[1].bind.m[4], 0.1);
+	cr_assert_eq(mesh->binding.n_verts, 4);
+	cr_assert_eq(mesh->binding.n_tris, 2);
+	cr_assert_not(mesh->binding.loaded, "heavy arrays load on demand");
+	cr_assert_eq(rig_shot_load_binding(tx, &m, mesh), 0);
+	cr_assert(mesh->binding.loaded);
+	got = mesh->binding.def;
 	struct rig_skin_def want;
 	square_skin(&want);
-	cr_assert_arr_eq(mesh->skin.source, want.source, 8 * sizeof(double));
-	cr_assert_arr_eq(mesh->skin.triangles, want.triangles, 6 * sizeof(uint32_t));
-	cr_assert_arr_eq(mesh->skin.weight_offsets, want.weight_offsets, 5 * sizeof(uint32_t));
+	cr_assert_arr_eq(got->source, want.source, 8 * sizeof(double));
+	cr_assert_arr_eq(got->triangles, want.triangles, 6 * sizeof(uint32_t));
+	cr_assert_arr_eq(got->weight_offsets, want.weight_offsets, 5 * sizeof(uint32_t));
 	for (int i = 0; i < 5; i++) {
-		cr_assert_eq(mesh->skin.influences[i].joint, want.influences[i].joint);
-		cr_assert_eq(mesh->skin.influences[i].weight, want.influences[i].weight);
+		cr_assert_eq(got->influences[i].joint, want.influences[i].joint);
+		cr_assert_eq(got->influences[i].weight, want.influences[i].weight);
 	}
 	rig_skin_def_release(&want);
 	rig_shot_model_release(&m);
@@ -114,9 +121,9 @@ Test(shot_repo, deleting_a_layer_drops_its_skin_and_allows_reusing_the_id)
 	struct rig_shot_model m;
 	rig_shot_load(&m, tx, "s");
 	struct rig_model_layer *mesh = rig_shot_model_add(&m, "mesh", "Mesh", RIG_LAYER_MESH, NULL);
-	square_skin(&mesh->skin);
-	mesh->binding = RIG_BINDING_SKIN;
-	mesh->binding_dirty = true;
+	struct rig_skin_def *def = calloc(1, sizeof *def);
+	square_skin(def);
+	rig_model_binding_set(mesh, &rig_binding_skin, def);
 	cr_assert_eq(rig_shot_save(tx, &m, m.version + 1), 0);
 	rig_shot_model_release(&m);
 
@@ -129,7 +136,7 @@ Test(shot_repo, deleting_a_layer_drops_its_skin_and_allows_reusing_the_id)
 	rig_shot_load(&m, tx, "s");
 	cr_assert_eq(m.n_layers, 1);
 	cr_assert_str_eq(m.layers[0].name, "Again");
-	cr_assert_eq(m.layers[0].binding, RIG_BINDING_NONE);
+	cr_assert_null(m.layers[0].binding.type);
 	rig_shot_model_release(&m);
 	sqlite3_stmt *st;
 	sqlite3_prepare_v2(tx->conn, "SELECT count(*) FROM skins", -1, &st, NULL);
@@ -154,5 +161,54 @@ Test(shot_repo, a_missing_shot_is_not_found)
 	struct rig_shot_model m;
 	cr_assert_eq(rig_shot_load(&m, tx, "nope"), -RIG_NOT_FOUND);
 	rig_shot_model_release(&m);
+	bare_tx_close(tx);
+}
+
+Test(binding_codecs, every_kind_has_one_complete_codec)
+{
+	cr_assert_eq(rig_binding_n_codecs, rig_binding_n_types);
+	for (size_t i = 0; i < rig_binding_n_types; i++) {
+		const struct rig_binding_codec *c = rig_binding_codec_of(rig_binding_types[i]);
+		cr_assert_not_null(c, "kind '%s' has no codec", rig_binding_types[i]->name);
+		cr_assert_eq(rig_binding_codecs[i], c, "codecs follow RIG_BINDING_KINDS");
+		cr_assert(c->load && c->read && c->erase && c->write);
+	}
+	cr_assert_null(rig_binding_codec_of(NULL));
+}
+
+Test(shot_repo, clearing_a_binding_erases_it_and_reads_whole_definitions)
+{
+	struct rig_tx *tx = fresh();
+	struct rig_shot_model m;
+	rig_shot_load(&m, tx, "s");
+	struct rig_model_layer *mesh = rig_shot_model_add(&m, "mesh", "Mesh", RIG_LAYER_MESH, NULL);
+	struct rig_skin_def *def = calloc(1, sizeof *def);
+	square_skin(def);
+	rig_model_binding_set(mesh, &rig_binding_skin, def);
+	cr_assert_eq(rig_shot_save(tx, &m, m.version + 1), 0);
+	rig_shot_model_release(&m);
+
+	rig_shot_load(&m, tx, "s");
+	mesh = rig_shot_model_find(&m, "mesh");
+	void *whole = NULL;
+	cr_assert_eq(rig_shot_read_binding(&whole, tx, &m, mesh), 0);
+	const struct rig_skin_def *got = whole;
+	cr_assert_eq(got->n_verts, 4);
+	cr_assert_eq(got->n_joints, 2, "a read definition owns its joints too");
+	cr_assert_neq(got->joints, ((const struct rig_skin_def *)mesh->binding.def)->joints);
+	cr_assert_not(mesh->binding.loaded, "reading leaves the layer as it was");
+	rig_binding_skin.def_free(whole);
+	rig_model_binding_set(mesh, NULL, NULL);
+	cr_assert_eq(rig_shot_save(tx, &m, m.version + 1), 0);
+	rig_shot_model_release(&m);
+
+	rig_shot_load(&m, tx, "s");
+	cr_assert_null(rig_shot_model_find(&m, "mesh")->binding.type);
+	rig_shot_model_release(&m);
+	sqlite3_stmt *st;
+	sqlite3_prepare_v2(tx->conn, "SELECT count(*) FROM skins", -1, &st, NULL);
+	sqlite3_step(st);
+	cr_assert_eq(sqlite3_column_int(st, 0), 0);
+	sqlite3_finalize(st);
 	bare_tx_close(tx);
 }

@@ -1,0 +1,27 @@
+/* The table of binding kinds of binding.h. */
+#include "api/edit/binding.h"
+
+#include <string.h>
+
+#define ROW(k) &rig_binding_kind_##k,
+const struct rig_binding_kind *const rig_binding_kinds[] = {RIG_BINDING_KINDS(ROW)};
+#undef ROW
+
+const size_t rig_binding_n_kinds = sizeof rig_binding_kinds / sizeof rig_binding_kinds[0];
+
+const struct rig_binding_kind *rig_binding_kind_of(const struct rig_binding_type *type)
+{
+	for (size_t i = 0; type && i < rig_binding_n_kinds; i++)
+		if (rig_binding_kinds[i]->type == type)
+			return rig_binding_kinds[i];
+	return NULL;
+}
+
+const struct rig_binding_collection *
+rig_binding_collection_find(const struct rig_binding_kind *kind, const char *name)
+{
+	for (size_t i = 0; kind && i < kind->n_collections; i++)
+		if (strcmp(kind->collections[i].name, name) == 0)
+			return &kind->collections[i];
+	return NULL;
+}

@@ -1,0 +1,64 @@
+/* A binding kind's row above the core: what the edit pipeline and the
+ * handlers need of a kind besides its math (core/binding.h) and its stored
+ * form (storage/sqlite/binding_codec.h). One row per kind, generated from
+ * RIG_BINDING_KINDS, each beside its kind's ops (the skin's in
+ * skin_binding.c): its layer.deformation.rest.apply, the "binding" summary of
+ * a layer's JSON, and its mesh-data collections. The kind's ops are rows of
+ * the op table (op_table.c) like every op.
+ *
+ * Dispatch goes through the row; nothing switches on the kind.
+ */
+#ifndef RIG_EDIT_BINDING_H
+#define RIG_EDIT_BINDING_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "api/edit/ops.h"
+#include "api/util/textbuf.h"
+#include "core/binding.h"
+#include "storage/shot_model.h"
+
+/* One mesh-data collection of a kind (GET …/mesh-data/{name}), paged by the
+ * handler: count items, each encoded on its own. */
+struct rig_binding_collection {
+	const char *name;  /* "vertices", "triangles", "joints", "weights", "keyframes" */
+	bool needs_arrays; /* reads the per-vertex arrays (loaded for the page) */
+	bool evaluates;    /* with ?frame the items are the evaluated vertices */
+	/* The number of items of def (a definition of the kind, borrowed). */
+	size_t (*count)(const void *def);
+	/* Appends item i as one JSON object to b. xy is the vertices to show:
+	 * evaluated ones, or def's source. */
+	void (*encode)(struct rig_buf *b, const void *def, const double *xy, size_t i);
+};
+
+struct rig_binding_kind {
+	const struct rig_binding_type *type;
+	/* layer.deformation.rest.apply on layer l bound with this kind: makes the
+	 * shape at op->u.mesh.frame the new rest, or refuses. Returns 0, or -1
+	 * with violations recorded and the model unchanged. */
+	int (*rest_apply)(struct rig_op_ctx *ctx, struct rig_op *op, struct rig_model_layer *l);
+	/* The "binding" object of l's JSON (a new reference). */
+	json_t *(*summary)(const struct rig_model_layer *l);
+	const struct rig_binding_collection *collections;
+	size_t n_collections;
+};
+
+#define RIG_BINDING_KIND_DECLARE(k) extern const struct rig_binding_kind rig_binding_kind_##k;
+RIG_BINDING_KINDS(RIG_BINDING_KIND_DECLARE)
+#undef RIG_BINDING_KIND_DECLARE
+
+/* Every kind's row, in RIG_BINDING_KINDS order. */
+extern const struct rig_binding_kind *const rig_binding_kinds[];
+extern const size_t rig_binding_n_kinds;
+
+/* The row of kind type; NULL for a type that is not in the list (or NULL). */
+const struct rig_binding_kind *rig_binding_kind_of(const struct rig_binding_type *type);
+
+/* The collection of kind named name, or NULL when the kind has none by that
+ * name (its page is then empty). */
+const struct rig_binding_collection *
+rig_binding_collection_find(const struct rig_binding_kind *kind, const char *name);
+
+#endif

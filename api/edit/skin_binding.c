@@ -1,0 +1,111 @@
+/* The skin's row of the binding kinds (binding.h): its refusal of
+ * layer.deformation.rest.apply, its summary in a layer's JSON and
+ * its mesh-data collections (vertices, triangles, joints, weights; its
+ * keyframes are the joint layers' keys, so it has none).
+ */
+#include "api/edit/binding.h"
+#include "api/edit/ops_internal.h"
+#include "core/skin.h"
+
+/* A skin's rest pose belongs to its joint layers: moving them is the way. */
+static int rest_apply(struct rig_op_ctx *ctx, struct rig_op *op, struct rig_model_layer *l)
+{
+	rig_op__fail_layer(ctx, op, RIG_SKIN_REST_REQUIRES_JOINT_KEYS, "",
+			   "layer '%s' is skinned: restore its joint layers' keys with"
+			   " layer.key.put instead",
+			   l->id);
+	return -1;
+}
+
+static json_t *summary(const struct rig_model_layer *l)
+{
+	const struct rig_model_binding *b = &l->binding;
+	const struct rig_skin_def *d = b->def;
+	size_t n_verts = b->loaded || b->dirty ? d->n_verts : b->n_verts;
+	size_t n_tris = b->loaded || b->dirty ? d->n_tris : b->n_tris;
+	return json_pack("{s:s, s:I, s:I, s:I}", "kind", "skin", "vertexCount", (json_int_t)n_verts,
+			 "triangleCount", (json_int_t)n_tris, "jointCount",
+			 (json_int_t)d->n_joints);
+}
+
+/* ---- mesh-data collections ---- */
+
+static size_t count_verts(const void *def)
+{
+	return ((const struct rig_skin_def *)def)->n_verts;
+}
+
+static size_t count_tris(const void *def)
+{
+	return ((const struct rig_skin_def *)def)->n_tris;
+}
+
+static size_t count_joints(const void *def)
+{
+	return ((const struct rig_skin_def *)def)->n_joints;
+}
+
+static void encode_vertex(struct rig_buf *b, const void *def, const double *xy, size_t i)
+{
+	(void)def;
+	rig_buf_printf(b, "{\"vertexIndex\":%zu,\"x\":", i);
+	rig_buf_double(b, xy[2 * i]);
+	rig_buf_puts(b, ",\"y\":");
+	rig_buf_double(b, xy[2 * i + 1]);
+	rig_buf_puts(b, "}");
+}
+
+static void encode_triangle(struct rig_buf *b, const void *def, const double *xy, size_t i)
+{
+	const struct rig_skin_def *d = def;
+	(void)xy;
+	rig_buf_printf(b, "{\"triangleIndex\":%zu,\"indices\":[%u,%u,%u]}", i, d->triangles[3 * i],
+		       d->triangles[3 * i + 1], d->triangles[3 * i + 2]);
+}
+
+static void encode_joint(struct rig_buf *b, const void *def, const double *xy, size_t i)
+{
+	const struct rig_skin_def *d = def;
+	(void)xy;
+	rig_buf_puts(b, "{\"jointId\":");
+	rig_buf_json_string(b, d->joints[i].id);
+	rig_buf_puts(b, ",\"bind\":[");
+	for (int e = 0; e < 6; e++) {
+		if (e)
+			rig_buf_puts(b, ",");
+		rig_buf_double(b, d->joints[i].bind.m[e]);
+	}
+	rig_buf_puts(b, "],\"layerId\":");
+	rig_buf_json_string(b, d->joints[i].layer_id);
+	rig_buf_puts(b, "}");
+}
+
+static void encode_weights(struct rig_buf *b, const void *def, const double *xy, size_t i)
+{
+	const struct rig_skin_def *d = def;
+	(void)xy;
+	rig_buf_printf(b, "{\"vertexIndex\":%zu,\"influences\":[", i);
+	for (uint32_t k = d->weight_offsets[i]; k < d->weight_offsets[i + 1]; k++) {
+		rig_buf_puts(b, k > d->weight_offsets[i] ? ",{\"jointId\":" : "{\"jointId\":");
+		rig_buf_json_string(b, d->joints[d->influences[k].joint].id);
+		rig_buf_puts(b, ",\"weight\":");
+		rig_buf_double(b, d->influences[k].weight);
+		rig_buf_puts(b, "}");
+	}
+	rig_buf_puts(b, "]}");
+}
+
+static const struct rig_binding_collection collections[] = {
+	{"vertices", true, true, count_verts, encode_vertex},
+	{"triangles", true, false, count_tris, encode_triangle},
+	{"joints", false, false, count_joints, encode_joint},
+	{"weights", true, false, count_verts, encode_weights},
+};
+
+const struct rig_binding_kind rig_binding_kind_skin = {
+	.type = &rig_binding_skin,
+	.rest_apply = rest_apply,
+	.summary = summary,
+	.collections = collections,
+	.n_collections = sizeof collections / sizeof collections[0],
+};

@@ -1,0 +1,91 @@
+/* The binding interface: what a mesh layer's one deformer (a skin today; a
+ * mesh or puppet binding later) offers the resolver and every layer above it.
+ *
+ * A kind is one row, struct rig_binding_type, living beside the kind's math
+ * (the skin's in skin_binding.c). Its definition is editable data the shot
+ * model owns (void *def: struct rig_skin_def for skins); its evaluator is the
+ * immutable object prepare() builds once per request from a stored definition
+ * and the read cache shares (void *eval: struct rig_skin for skins). The
+ * resolver computes the pose of each joint layer the binding follows and hands
+ * them to evaluate(), one call per layer per frame.
+ *
+ * Every kind is listed once, in RIG_BINDING_KINDS below; storage's encodings
+ * (storage/sqlite/binding_codec.h) and the edit side's rows (api/edit/binding.h)
+ * are generated from the same list, so a kind no layer implements fails to link.
+ * No I/O here.
+ */
+#ifndef RIG_BINDING_H
+#define RIG_BINDING_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/affine.h"
+#include "core/err.h"
+
+/* Every binding kind, X(name): the row of kind k is rig_binding_<k> here,
+ * rig_binding_codec_<k> in storage and rig_binding_edit_<k> in api/edit. */
+#define RIG_BINDING_KINDS(X) X(skin)
+
+struct rig_binding_type {
+	const char *name; /* the kind's wire name, e.g. "skin" */
+
+	/* ---- the definition: editable, owned by whoever holds it ---- */
+
+	/* Checks every rule of a definition, reporting every violation with
+	 * pointers relative to the definition. Returns 0 or -1. */
+	int (*validate)(const void *def, struct rig_errs *errs);
+	/* Frees a heap definition and everything it owns; NULL is a no-op. */
+	void (*def_free)(void *def);
+	/* Frees the per-vertex arrays, keeping what the model holds of every
+	 * binding (for skins the joints): a model keeps large bindings so. */
+	void (*def_release_mesh)(void *def);
+	/* The bytes the definition holds apart from its per-vertex arrays. */
+	size_t (*def_bytes)(const void *def);
+	size_t (*def_n_verts)(const void *def);
+	size_t (*def_n_tris)(const void *def);
+	/* The rest mesh: 2 · n_verts doubles and 3 · n_tris indices, borrowed;
+	 * NULL while the per-vertex arrays are not loaded. */
+	const double *(*def_source)(const void *def);
+	const uint32_t *(*def_triangles)(const void *def);
+	/* The joints the binding follows (at most RIG_MAX_JOINTS: the resolver
+	 * poses them in an array of that size), each mapped to a shot layer by
+	 * id; a kind that follows no layer has none. Borrowed strings. */
+	size_t (*def_n_joints)(const void *def);
+	const char *(*def_joint_id)(const void *def, size_t j);
+	const char *(*def_joint_layer)(const void *def, size_t j);
+
+	/* ---- the evaluator: immutable, built once per request ---- */
+
+	/* Builds an evaluator from a definition that passed validate before it
+	 * was stored, checking only what memory safety needs (INTERNAL when
+	 * stored data is damaged). May take def's per-vertex arrays; def stays
+	 * the caller's to free. Returns NULL with errs filled on failure. */
+	void *(*prepare)(void *def, struct rig_errs *errs);
+	/* The evaluator's own definition, borrowed until it is freed. */
+	const void *(*eval_def)(const void *eval);
+	/* Deforms into out_xy (2 · n_verts doubles, caller-owned) at local_frame
+	 * (the layer's frame) from the joint poses in mesh-local space (one per
+	 * joint, in joint order), then checks the result (finite, no collapse, no
+	 * flipped triangle). Returns 0, or -1 with errs filled. */
+	int (*evaluate)(double *out_xy, const void *eval, const struct rig_affine *poses,
+			double local_frame, struct rig_errs *errs);
+	/* The bytes an evaluator holds, for caches that bound their memory. */
+	size_t (*bytes)(const void *eval);
+	/* Frees an evaluator; NULL is a no-op. */
+	void (*free)(void *eval);
+};
+
+#define RIG_BINDING_DECLARE(k) extern const struct rig_binding_type rig_binding_##k;
+RIG_BINDING_KINDS(RIG_BINDING_DECLARE)
+#undef RIG_BINDING_DECLARE
+
+/* Every kind's row, in RIG_BINDING_KINDS order. */
+extern const struct rig_binding_type *const rig_binding_types[];
+extern const size_t rig_binding_n_types;
+
+/* The row of the kind named name, or NULL. */
+const struct rig_binding_type *rig_binding_type_find(const char *name);
+
+#endif

@@ -1,0 +1,18 @@
+/* The codec table of binding_codec.h. */
+#include <stddef.h>
+
+#include "storage/sqlite/binding_codec.h"
+
+#define ROW(k) &rig_binding_codec_##k,
+const struct rig_binding_codec *const rig_binding_codecs[] = {RIG_BINDING_KINDS(ROW)};
+#undef ROW
+
+const size_t rig_binding_n_codecs = sizeof rig_binding_codecs / sizeof rig_binding_codecs[0];
+
+const struct rig_binding_codec *rig_binding_codec_of(const struct rig_binding_type *type)
+{
+	for (size_t i = 0; i < rig_binding_n_codecs; i++)
+		if (rig_binding_codecs[i]->type == type)
+			return rig_binding_codecs[i];
+	return NULL;
+}
