@@ -71,6 +71,10 @@ static int apply_one(struct rig_committer *c, struct job *j)
 			w->what = "storing the batch";
 		return undo_one(c->conn) ? 0 : -1;
 	}
+	/* The answer is recorded: free the result on this thread, which
+	 * allocated it (a free on the waiting thread costs the allocator more
+	 * than the free itself, and the group is waiting). */
+	rig_batch_result_release(&w->result);
 	if (w->batch->dry_run) { /* it wrote nothing; its answer stands whatever follows */
 		w->state = RIG_WRITE_DONE;
 		return undo_one(c->conn) ? 0 : -1;

@@ -58,7 +58,7 @@ struct rig_write {
 	void *ctx; /* the hooks' */
 
 	enum rig_write_state state;
-	struct rig_batch_result result;
+	struct rig_batch_result result; /* released once the record hook answered (DONE) */
 	int rc;           /* UNDONE, LOST: a negative rig code */
 	const char *what; /* UNDONE, LOST: what failed */
 };
