@@ -59,8 +59,8 @@ struct rig_write {
 
 	enum rig_write_state state;
 	struct rig_batch_result result; /* released once the record hook answered (DONE) */
-	int rc;           /* UNDONE, LOST: a negative rig code */
-	const char *what; /* UNDONE, LOST: what failed */
+	int rc;                         /* UNDONE, LOST: a negative rig code */
+	const char *what;               /* UNDONE, LOST: what failed */
 };
 
 struct rig_committer;
