@@ -9,10 +9,11 @@
  * resolver computes the pose of each joint layer the binding follows and hands
  * them to evaluate(), one call per layer per frame.
  *
- * Every kind is listed once, in RIG_BINDING_KINDS below; storage's encodings
- * (storage/sqlite/binding_codec.h) and the edit side's rows (api/edit/binding.h)
- * are generated from the same list, so a kind no layer implements fails to link.
- * No I/O here.
+ * Every kind is listed once, in RIG_BINDING_KINDS below; the edit side's rows
+ * (api/edit/binding.h) are generated from the same list, so a kind without
+ * one fails to link. Storage (storage/sqlite/binding_codec.h) keeps a kind
+ * through its encode and decode below, unless it has a table of its own (the
+ * skin). No I/O here.
  */
 #ifndef RIG_BINDING_H
 #define RIG_BINDING_H
@@ -24,8 +25,8 @@
 #include "core/affine.h"
 #include "core/err.h"
 
-/* Every binding kind, X(name): the row of kind k is rig_binding_<k> here,
- * rig_binding_codec_<k> in storage and rig_binding_edit_<k> in api/edit. */
+/* Every binding kind, X(name): the row of kind k is rig_binding_<k> here and
+ * rig_binding_edit_<k> in api/edit. */
 #define RIG_BINDING_KINDS(X) X(skin)
 
 struct rig_binding_type {
@@ -75,6 +76,18 @@ struct rig_binding_type {
 	size_t (*bytes)(const void *eval);
 	/* Frees an evaluator; NULL is a no-op. */
 	void (*free)(void *eval);
+
+	/* ---- the generic stored form: NULL for a kind with its own ---- */
+	/* A kind without a codec of its own in storage (the skin has one) is
+	 * stored as two byte strings of its own layout: what a loaded shot keeps
+	 * of the definition (head) and its per-vertex arrays (mesh). encode
+	 * writes both (malloc'd) and returns 0 or a negative rig code; decode
+	 * builds a new definition from them, without per-vertex arrays when mesh
+	 * is NULL, and returns NULL for damaged bytes or when out of memory. */
+	int (*encode)(const void *def, unsigned char **head, size_t *n_head, unsigned char **mesh,
+		      size_t *n_mesh);
+	void *(*decode)(const unsigned char *head, size_t n_head, const unsigned char *mesh,
+			size_t n_mesh);
 };
 
 #define RIG_BINDING_DECLARE(k) extern const struct rig_binding_type rig_binding_##k;

@@ -1,8 +1,10 @@
-/* How each binding kind (core/binding.h) is stored in SQLite: one codec row
- * per kind, generated from RIG_BINDING_KINDS, each in its own file beside
- * this one (skin_codec.c: the skins table). The shot repository dispatches
- * through these rows only; a new kind adds its codec file and a migration
- * creating its table.
+/* How each binding kind (core/binding.h) is stored in SQLite. A kind listed
+ * in RIG_BINDING_OWN_CODECS has a codec row of its own in a file beside this
+ * one (skin_codec.c: the skins table); every other kind is stored by the
+ * generic codec (generic_codec.c: the bindings table, holding the two byte
+ * strings of the kind's encode). The shot repository dispatches through these
+ * rows only, so a new kind needs nothing here: its encode and decode are
+ * enough.
  *
  * Every function runs inside the caller's transaction and returns 0 or a
  * negative enum rig_code.
@@ -33,16 +35,37 @@ struct rig_binding_codec {
 		     long long revision);
 };
 
+/* The kinds stored in tables of their own, X(name): their codec row is
+ * rig_binding_codec_<name>. */
+#define RIG_BINDING_OWN_CODECS(X) X(skin)
+
 #define RIG_BINDING_CODEC_DECLARE(k) extern const struct rig_binding_codec rig_binding_codec_##k;
-RIG_BINDING_KINDS(RIG_BINDING_CODEC_DECLARE)
+RIG_BINDING_OWN_CODECS(RIG_BINDING_CODEC_DECLARE)
 #undef RIG_BINDING_CODEC_DECLARE
 
-/* Every kind's codec, in RIG_BINDING_KINDS order. */
+/* The bindings table's codec, for every kind with encode and decode; its
+ * .type is NULL (it serves many) and load gives each layer the kind its row
+ * names. */
+extern const struct rig_binding_codec rig_binding_codec_generic;
+
+/* Every codec: the own ones in RIG_BINDING_OWN_CODECS order, then the generic. */
 extern const struct rig_binding_codec *const rig_binding_codecs[];
 extern const size_t rig_binding_n_codecs;
 
-/* The codec of kind type; every kind has one (the table is generated from the
- * same list), so NULL means a type that is not in the list. */
+/* The codec storing kind type: its own, else the generic one when the kind
+ * has encode and decode; NULL for NULL or a kind that cannot be stored. */
 const struct rig_binding_codec *rig_binding_codec_of(const struct rig_binding_type *type);
+
+/* The generic codec's functions with the kind lookup given (rig_binding_type_find
+ * for the table; tests pass their own kinds): load fills every layer of m
+ * whose binding row names a kind find knows (-RIG_INTERNAL for one it does
+ * not); read, erase and write as struct rig_binding_codec says. */
+int rig_binding_generic_load(struct rig_shot_model *m, sqlite3 *db,
+			     const struct rig_binding_type *(*find)(const char *name));
+int rig_binding_generic_read(void **out, sqlite3 *db, const struct rig_shot_model *m,
+			     const struct rig_model_layer *l);
+int rig_binding_generic_erase(sqlite3 *db, const char *shot_id, const char *layer_id);
+int rig_binding_generic_write(sqlite3 *db, const char *shot_id, const struct rig_model_layer *l,
+			      long long revision);
 
 #endif
