@@ -26,7 +26,8 @@ int rig_binding_generic_load(struct rig_shot_model *m, sqlite3 *db,
 			rig_shot_model_find(m, (const char *)sqlite3_column_text(st, 0));
 		if (!l)
 			continue;
-		const struct rig_binding_type *type = find((const char *)sqlite3_column_text(st, 1));
+		const struct rig_binding_type *type =
+			find((const char *)sqlite3_column_text(st, 1));
 		void *def = type && type->decode
 				    ? type->decode(sqlite3_column_blob(st, 5),
 						   (size_t)sqlite3_column_bytes(st, 5), NULL, 0)
@@ -98,9 +99,10 @@ int rig_binding_generic_write(sqlite3 *db, const char *shot_id, const struct rig
 	int rc = type->encode(l->binding.def, &head, &n_head, &mesh, &n_mesh);
 	sqlite3_stmt *st = NULL;
 	if (!rc)
-		rc = rig_sqlite__prepare(&st, db,
-					 "INSERT INTO bindings (shot_id, layer_id, kind, revision, n_verts,"
-					 " n_tris, head, mesh) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
+		rc = rig_sqlite__prepare(
+			&st, db,
+			"INSERT INTO bindings (shot_id, layer_id, kind, revision, n_verts,"
+			" n_tris, head, mesh) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
 	if (!rc) {
 		/* A non-NULL pointer: a zero-length string stays a BLOB, not NULL. */
 		sqlite3_bind_text(st, 1, shot_id, -1, SQLITE_STATIC);

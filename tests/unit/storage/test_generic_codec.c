@@ -25,11 +25,17 @@ static void dots_free(void *def)
 	free(d);
 }
 
-static size_t dots_n_verts(const void *def) { return ((const struct dots *)def)->n; }
-static size_t dots_n_tris(const void *def) { return 0; }
+static size_t dots_n_verts(const void *def)
+{
+	return ((const struct dots *)def)->n;
+}
+static size_t dots_n_tris(const void *def)
+{
+	return 0;
+}
 
-static int dots_encode(const void *def, unsigned char **head, size_t *n_head,
-		       unsigned char **mesh, size_t *n_mesh)
+static int dots_encode(const void *def, unsigned char **head, size_t *n_head, unsigned char **mesh,
+		       size_t *n_mesh)
 {
 	const struct dots *d = def;
 	char text[64];
@@ -188,8 +194,7 @@ Test(generic_codec, erase_removes_the_row)
 	cr_assert_eq(rig_binding_generic_write(tx->conn, "s", &m.layers[0], 1), 0);
 	cr_assert_eq(rig_binding_generic_erase(tx->conn, "s", "L"), 0);
 	void *whole = NULL;
-	cr_assert_eq(rig_binding_generic_read(&whole, tx->conn, &m, &m.layers[0]),
-		     -RIG_NOT_FOUND);
+	cr_assert_eq(rig_binding_generic_read(&whole, tx->conn, &m, &m.layers[0]), -RIG_NOT_FOUND);
 	cr_assert_null(whole);
 	model_with(&back, NULL);
 	cr_assert_eq(rig_binding_generic_load(&back, tx->conn, find_dots), 0);
