@@ -78,16 +78,8 @@ int rig_binding_generic_read(void **out, sqlite3 *db, const struct rig_shot_mode
 
 int rig_binding_generic_erase(sqlite3 *db, const char *shot_id, const char *layer_id)
 {
-	sqlite3_stmt *st = NULL;
-	int rc = rig_sqlite__prepare(&st, db,
-				     "DELETE FROM bindings WHERE shot_id = ? AND layer_id = ?");
-	if (rc)
-		return rc;
-	sqlite3_bind_text(st, 1, shot_id, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, layer_id, -1, SQLITE_STATIC);
-	rc = rig_sqlite__step_done(st);
-	rig_sqlite__finish(st);
-	return rc;
+	return rig_sqlite__run2(db, "DELETE FROM bindings WHERE shot_id = ? AND layer_id = ?",
+				shot_id, layer_id);
 }
 
 int rig_binding_generic_write(sqlite3 *db, const char *shot_id, const struct rig_model_layer *l,

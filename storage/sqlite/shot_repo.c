@@ -150,15 +150,8 @@ static int write_binding(sqlite3 *db, const char *shot_id, const struct rig_mode
 
 static int delete_layer(sqlite3 *db, const char *shot_id, const char *layer_id)
 {
-	sqlite3_stmt *st = NULL;
-	int rc = rig_sqlite__prepare(&st, db, "DELETE FROM layers WHERE shot_id = ? AND id = ?");
-	if (rc)
-		return rc;
-	sqlite3_bind_text(st, 1, shot_id, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, layer_id, -1, SQLITE_STATIC);
-	rc = rig_sqlite__step_done(st);
-	rig_sqlite__finish(st);
-	return rc;
+	return rig_sqlite__run2(db, "DELETE FROM layers WHERE shot_id = ? AND id = ?", shot_id,
+				layer_id);
 }
 
 static int write_layer(sqlite3 *db, const char *shot_id, const struct rig_model_layer *l)

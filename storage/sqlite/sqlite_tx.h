@@ -31,6 +31,10 @@ int rig_sqlite__prepare(sqlite3_stmt **st, sqlite3 *db, const char *sql);
 void rig_sqlite__finish(sqlite3_stmt *st);
 int rig_sqlite__step_done(sqlite3_stmt *st);
 
+/* Runs sql, a statement that returns no rows, with two text parameters (a
+ * shot id and a layer id, say). 0 or a negative rig code. */
+int rig_sqlite__run2(sqlite3 *db, const char *sql, const char *a, const char *b);
+
 /* Runs one statement that returns no rows (BEGIN, COMMIT, SAVEPOINT…) from the
  * connection's statement cache, so it is parsed once per connection. Returns
  * the SQLite result code (SQLITE_OK on success). */

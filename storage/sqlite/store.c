@@ -322,3 +322,16 @@ int rig_sqlite__step_done(sqlite3_stmt *st)
 	int rc = sqlite3_step(st);
 	return rc == SQLITE_DONE ? 0 : rig_sqlite__fail(rc);
 }
+
+int rig_sqlite__run2(sqlite3 *db, const char *sql, const char *a, const char *b)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = rig_sqlite__prepare(&st, db, sql);
+	if (rc)
+		return rc;
+	sqlite3_bind_text(st, 1, a, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, b, -1, SQLITE_STATIC);
+	rc = rig_sqlite__step_done(st);
+	rig_sqlite__finish(st);
+	return rc;
+}
