@@ -150,11 +150,14 @@ static bool check_list(double *out_sum, const struct rig_skin_influence *list, s
 		at_influence(
 			rig_errs_add(errs, RIG_SKIN_WEIGHTS, "vertex %zu has no influences", v), v,
 			RIG_NO_INDEX);
-	if (n > RIG_MAX_INFLUENCES)
-		at_influence(rig_errs_add(errs, RIG_SKIN_WEIGHTS,
-					  "vertex %zu has %zu influences, more than %d", v, n,
-					  RIG_MAX_INFLUENCES),
-			     v, RIG_NO_INDEX);
+	if (n > RIG_MAX_INFLUENCES) {
+		struct rig_err *e = rig_errs_add(errs, RIG_SKIN_WEIGHTS,
+						 "vertex %zu has %zu influences, more than %d", v,
+						 n, RIG_MAX_INFLUENCES);
+		at_influence(e, v, RIG_NO_INDEX);
+		rig_err_extra_number(e, "influenceCount", (double)n);
+		rig_err_extra_number(e, "limit", RIG_MAX_INFLUENCES);
+	}
 	bool is_weights_ok = true;
 	for (size_t k = 0; k < n; k++) {
 		uint32_t j = list[k].joint;
@@ -183,12 +186,12 @@ static bool check_list(double *out_sum, const struct rig_skin_influence *list, s
 		}
 		if (!(isfinite(w) && w > 0)) {
 			is_weights_ok = false;
-			at_influence(
-				rig_errs_add(errs, RIG_SKIN_WEIGHTS,
-					     "vertex %zu influence %zu has weight %.17g, not a "
-					     "finite number > 0",
-					     v, k, w),
-				v, (long)k);
+			struct rig_err *e = rig_errs_add(errs, RIG_SKIN_WEIGHTS,
+							 "vertex %zu influence %zu has weight "
+							 "%.17g, not a finite number > 0",
+							 v, k, w);
+			at_influence(e, v, (long)k);
+			rig_err_extra_number(e, "weight", w);
 		}
 	}
 	if (is_weights_ok && n > 0) {
@@ -201,6 +204,8 @@ static bool check_list(double *out_sum, const struct rig_skin_influence *list, s
 				errs, RIG_SKIN_WEIGHTS,
 				"vertex %zu weights sum to %.17g (tolerance %.3g)", v, sum, tol);
 			at_influence(e, v, RIG_NO_INDEX);
+			rig_err_extra_number(e, "sum", sum);
+			rig_err_extra_number(e, "tolerance", tol);
 		}
 		*out_sum = sum;
 	}
