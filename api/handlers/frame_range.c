@@ -409,15 +409,14 @@ static int parse_f32_version(struct rig_req *req, struct rig_resp *resp, struct 
  * step when step caused it (the same from..to at step 1 would fit). The count
  * is printed whole below 1e15 and in short form past it, so the detail is
  * never cut, and every number it quotes is a member. */
-static void range_too_long(struct rig_resp *resp, double from, double to, double step,
-			   double count)
+static void range_too_long(struct rig_resp *resp, double from, double to, double step, double count)
 {
 	char frames[32];
 	snprintf(frames, sizeof frames, count < 1e15 ? "%.0f" : "%.3g", count);
 	bool by_step = step < 1 && floor(to - from + 1e-9) + 1 <= RIG_MAX_RANGE_FRAMES;
-	json_t *extra = json_pack("{s:s, s:i, s:i}", "parameter", by_step ? "step" : "to",
-				  "maxRangeFrames", RIG_MAX_RANGE_FRAMES, "limit",
-				  RIG_MAX_RANGE_FRAMES);
+	json_t *extra =
+		json_pack("{s:s, s:i, s:i}", "parameter", by_step ? "step" : "to", "maxRangeFrames",
+			  RIG_MAX_RANGE_FRAMES, "limit", RIG_MAX_RANGE_FRAMES);
 	if (isfinite(count))
 		json_object_set_new(extra, "frameCount",
 				    count < 9007199254740992.0 ? json_integer((json_int_t)count)

@@ -64,7 +64,8 @@ json_t *rig_err_to_json(const struct rig_err *e)
 		json_object_set_new(o, "frame", json_real(e->frame));
 	for (int i = 0; i < e->n_extra; i++) {
 		const struct rig_err_extra *x = &e->extra[i];
-		json_object_set_new(o, x->name, x->is_number ? number(x->number) : scrubbed(x->value));
+		json_object_set_new(o, x->name,
+				    x->is_number ? number(x->number) : scrubbed(x->value));
 	}
 	if (e->list.name[0]) {
 		json_t *items = json_array();

@@ -8,8 +8,7 @@
 
 #include "core/ids.h"
 
-static struct rig_err *vfail(const struct rig_jr *jr, const char *key, const char *fmt,
-			     va_list ap)
+static struct rig_err *vfail(const struct rig_jr *jr, const char *key, const char *fmt, va_list ap)
 {
 	struct rig_err *e = rig_errs_add(jr->errs, jr->code, "%s", "");
 	vsnprintf(e->detail, sizeof e->detail, fmt, ap);
