@@ -178,6 +178,7 @@ static bool check_list(double *out_sum, const struct rig_skin_influence *list, s
 						     "(influences %zu and %zu)",
 						     v, joints ? joints[j].id : "?", i, k);
 				at_influence(e, v, (long)k);
+				rig_err_extra_number(e, "firstInfluenceIndex", (double)i);
 				e->joint_index = (long)j;
 				if (joints)
 					rig_strlcpy(e->joint_id, joints[j].id, sizeof e->joint_id);
@@ -254,6 +255,9 @@ static void check_joints(const struct rig_skin_def *def, struct rig_errs *errs)
 			rig_errs_add(errs, RIG_SKIN_JOINTS, "skin has %zu joints, outside [%d, %d]",
 				     n, RIG_MIN_JOINTS, RIG_MAX_JOINTS);
 		rig_strlcpy(e->pointer, "/joints", sizeof e->pointer);
+		rig_err_extra_number(e, "jointCount", (double)n);
+		rig_err_extra_number(e, "minJoints", RIG_MIN_JOINTS);
+		rig_err_extra_number(e, "maxJoints", RIG_MAX_JOINTS);
 	}
 	for (size_t j = 0; j < n; j++) {
 		const struct rig_skin_joint *joint = &def->joints[j];
@@ -291,6 +295,8 @@ int rig_skin_check_def(const struct rig_skin_def *def, struct rig_errs *errs)
 			rig_errs_add(errs, RIG_SKIN_WEIGHTS, "%zu weight lists for %zu vertices",
 				     def->n_weight_lists, def->n_verts);
 		rig_strlcpy(e->pointer, "/weights", sizeof e->pointer);
+		rig_err_extra_number(e, "weightListCount", (double)def->n_weight_lists);
+		rig_err_extra_number(e, "vertexCount", (double)def->n_verts);
 	}
 	for (size_t v = 0; v < def->n_weight_lists; v++) {
 		uint32_t from = def->weight_offsets[v], to = def->weight_offsets[v + 1];

@@ -207,6 +207,8 @@ static int decode_weights(const struct rig_jr *jr, json_t *skin, struct rig_skin
 				     "there are %zu weight lists; a mesh has at most %d "
 				     "vertices",
 				     n, RIG_MAX_VERTICES);
+		rig_err_extra_number(e, "weightListCount", (double)n);
+		rig_err_extra_number(e, "limit", RIG_MAX_VERTICES);
 		e->op_index = jr->op_index;
 		snprintf(e->pointer, sizeof e->pointer, "%s/weights", jr->base);
 		return -1;
@@ -641,6 +643,7 @@ int rig_op__weights_put_apply(struct rig_op_ctx *ctx, struct rig_op *op)
 			"vertex %lld is out of range: layer '%s' has %zu vertices", v, l->id,
 			d->n_verts);
 		e->vertex_index = (long)v;
+		rig_err_extra_number(e, "vertexCount", (double)d->n_verts);
 		return -1;
 	}
 	struct rig_skin_influence list[RIG_MAX_INFLUENCES];
