@@ -27,7 +27,7 @@ void rig_errs_init(struct rig_errs *errs)
 struct rig_errs *rig_errs_new(void)
 {
 	/* malloc, not calloc: rig_errs_add clears each entry it hands out, so
-	 * zeroing 140 KiB per request would be wasted. */
+	 * zeroing 144 KiB per request would be wasted. */
 	struct rig_errs *errs = malloc(sizeof *errs);
 	if (errs)
 		rig_errs_init(errs);

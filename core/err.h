@@ -93,7 +93,7 @@ struct rig_errs {
 	struct rig_err overflow; /* scratch entry handed out past RIG_ERRS_KEEP */
 };
 
-/* A struct rig_errs is about 140 KiB: it never lives on the stack. */
+/* A struct rig_errs is about 144 KiB: it never lives on the stack. */
 
 /* Returns a new, empty list on the heap; NULL when out of memory (handlers
  * answer that 503 MEMORY_BUSY, see rig_api__errs_new). Free with
