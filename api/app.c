@@ -29,6 +29,7 @@ const struct rig_route rig_routes[] = {
 	{"GET", "/v1/errors", rig_h_errors, false, ACCESS_PUBLIC, OWNER_NONE, NULL},
 	{"GET", "/v1/errors/{}", rig_h_error, false, ACCESS_PUBLIC, OWNER_NONE, NULL},
 	{"GET", "/v1/openapi.yaml", rig_h_openapi, false, ACCESS_PUBLIC, OWNER_NONE, NULL},
+	{"GET", "/v1/openapi.json", rig_h_openapi_json, false, ACCESS_PUBLIC, OWNER_NONE, NULL},
 	{"POST", "/v1/projects", rig_h_project_create, true, ACCESS_ADMIN, OWNER_NONE, NULL},
 	{"GET", "/v1/projects", rig_h_project_list, false, ACCESS_READ, OWNER_NONE, PAGED},
 	{"GET", "/v1/projects/{}", rig_h_project_get, false, ACCESS_READ, OWNER_PROJECT, NULL},

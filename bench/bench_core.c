@@ -47,7 +47,7 @@ static void *xcalloc(size_t n, size_t size)
 	return p;
 }
 
-/* A new error list (kept off the stack: about 72 KiB); exits when out of memory. */
+/* A new error list (kept off the stack: about 144 KiB); exits when out of memory. */
 static struct rig_errs *xerrs(void)
 {
 	struct rig_errs *errs = rig_errs_new();

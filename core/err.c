@@ -1,6 +1,7 @@
 /* The bounded error list of err.h. */
 #include "core/err.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,7 +27,7 @@ void rig_errs_init(struct rig_errs *errs)
 struct rig_errs *rig_errs_new(void)
 {
 	/* malloc, not calloc: rig_errs_add clears each entry it hands out, so
-	 * zeroing 72 KiB per request would be wasted. */
+	 * zeroing 144 KiB per request would be wasted. */
 	struct rig_errs *errs = malloc(sizeof *errs);
 	if (errs)
 		rig_errs_init(errs);
@@ -56,6 +57,9 @@ static void clear_entry(struct rig_err *e, enum rig_code code)
 	e->owner[0] = '\0';
 	e->expires_ms = 0;
 	e->n_extra = 0;
+	e->list.name[0] = '\0';
+	e->list.used = 0;
+	e->list.n = 0;
 }
 
 void rig_err_extra(struct rig_err *e, const char *name, const char *value)
@@ -64,7 +68,35 @@ void rig_err_extra(struct rig_err *e, const char *name, const char *value)
 		return;
 	rig_strlcpy(e->extra[e->n_extra].name, name, sizeof e->extra[e->n_extra].name);
 	rig_strlcpy(e->extra[e->n_extra].value, value, sizeof e->extra[e->n_extra].value);
+	e->extra[e->n_extra].is_number = false;
 	e->n_extra++;
+}
+
+void rig_err_extra_number(struct rig_err *e, const char *name, double value)
+{
+	if (e->n_extra >= RIG_ERR_EXTRAS || !isfinite(value))
+		return;
+	struct rig_err_extra *x = &e->extra[e->n_extra++];
+	rig_strlcpy(x->name, name, sizeof x->name);
+	x->value[0] = '\0';
+	x->number = value;
+	x->is_number = true;
+}
+
+bool rig_err_list_add(struct rig_err *e, const char *name, const char *item)
+{
+	struct rig_err_list *l = &e->list;
+	if (l->name[0] == '\0')
+		rig_strlcpy(l->name, name, sizeof l->name);
+	else if (strcmp(l->name, name) != 0)
+		return false;
+	size_t len = strlen(item) + 1;
+	if (l->n >= RIG_ERR_LIST_ITEMS || len > sizeof l->items - l->used)
+		return false;
+	memcpy(l->items + l->used, item, len);
+	l->used += len;
+	l->n++;
+	return true;
 }
 
 struct rig_err *rig_errs_add(struct rig_errs *errs, enum rig_code code, const char *fmt, ...)

@@ -39,6 +39,11 @@ _Static_assert(RIG_PRINCIPAL_MAX > 6 + RIG_ACTOR_MAX && RIG_PRINCIPAL_MAX > 6 + 
 #define RIG_ERR_DETAIL_MAX 240
 #define RIG_ERR_POINTER_MAX 200
 #define RIG_ERR_EXTRAS 3
+/* Bytes of an error's list member: the first 16 joint ids of a skin at their
+ * longest (16 × (RIG_ID_MAX + 1)); the op names and any body's field names fit
+ * with room to spare. */
+#define RIG_ERR_LIST_ITEMS 16
+#define RIG_ERR_LIST_BYTES (RIG_ERR_LIST_ITEMS * (RIG_ID_MAX + 1))
 
 /* "Not known" marker for the index fields of struct rig_err. */
 #define RIG_NO_INDEX (-1L)
@@ -60,13 +65,25 @@ struct rig_err {
 	char lock_id[RIG_ID_MAX + 1];
 	char owner[RIG_ACTOR_MAX + 1];
 	long long expires_ms; /* Unix milliseconds */
-	/* Other values the detail quotes (an op name, a channel, a parent id…),
-	 * so every value in the detail is also a member of the error object. */
+	/* Other values the detail quotes (an op name, a channel, a parent id, a
+	 * sum…), so every value in the detail is also a member of the error
+	 * object: a string, or a number when is_number. */
 	struct rig_err_extra {
 		char name[24];
 		char value[RIG_ID_MAX + 8];
+		double number;
+		bool is_number;
 	} extra[RIG_ERR_EXTRAS];
 	int n_extra;
+	/* One array-of-strings member naming the valid choices (validOps,
+	 * validJointIds, validFields): n items, NUL-separated in items; none when
+	 * name is "". */
+	struct rig_err_list {
+		char name[24];
+		char items[RIG_ERR_LIST_BYTES];
+		size_t used;
+		int n;
+	} list;
 };
 
 struct rig_errs {
@@ -76,7 +93,7 @@ struct rig_errs {
 	struct rig_err overflow; /* scratch entry handed out past RIG_ERRS_KEEP */
 };
 
-/* A struct rig_errs is about 72 KiB: it never lives on the stack. */
+/* A struct rig_errs is about 144 KiB: it never lives on the stack. */
 
 /* Returns a new, empty list on the heap; NULL when out of memory (handlers
  * answer that 503 MEMORY_BUSY, see rig_api__errs_new). Free with
@@ -99,6 +116,15 @@ struct rig_err *rig_errs_add(struct rig_errs *errs, enum rig_code code, const ch
 
 /* Adds a named string member to a violation (ignored past RIG_ERR_EXTRAS). */
 void rig_err_extra(struct rig_err *e, const char *name, const char *value);
+
+/* Adds a named number member to a violation (ignored past RIG_ERR_EXTRAS);
+ * a non-finite value is not added, as JSON cannot hold it. */
+void rig_err_extra_number(struct rig_err *e, const char *name, double value);
+
+/* Appends item to the violation's list member called name (the first call
+ * names it; a later call under another name is ignored). Returns false when
+ * the item was not added: RIG_ERR_LIST_ITEMS reached or no room left. */
+bool rig_err_list_add(struct rig_err *e, const char *name, const char *item);
 
 /* True when at least one violation was recorded. */
 static inline bool rig_errs_any(const struct rig_errs *errs)

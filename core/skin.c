@@ -150,11 +150,14 @@ static bool check_list(double *out_sum, const struct rig_skin_influence *list, s
 		at_influence(
 			rig_errs_add(errs, RIG_SKIN_WEIGHTS, "vertex %zu has no influences", v), v,
 			RIG_NO_INDEX);
-	if (n > RIG_MAX_INFLUENCES)
-		at_influence(rig_errs_add(errs, RIG_SKIN_WEIGHTS,
-					  "vertex %zu has %zu influences, more than %d", v, n,
-					  RIG_MAX_INFLUENCES),
-			     v, RIG_NO_INDEX);
+	if (n > RIG_MAX_INFLUENCES) {
+		struct rig_err *e = rig_errs_add(errs, RIG_SKIN_WEIGHTS,
+						 "vertex %zu has %zu influences, more than %d", v,
+						 n, RIG_MAX_INFLUENCES);
+		at_influence(e, v, RIG_NO_INDEX);
+		rig_err_extra_number(e, "influenceCount", (double)n);
+		rig_err_extra_number(e, "limit", RIG_MAX_INFLUENCES);
+	}
 	bool is_weights_ok = true;
 	for (size_t k = 0; k < n; k++) {
 		uint32_t j = list[k].joint;
@@ -175,6 +178,7 @@ static bool check_list(double *out_sum, const struct rig_skin_influence *list, s
 						     "(influences %zu and %zu)",
 						     v, joints ? joints[j].id : "?", i, k);
 				at_influence(e, v, (long)k);
+				rig_err_extra_number(e, "firstInfluenceIndex", (double)i);
 				e->joint_index = (long)j;
 				if (joints)
 					rig_strlcpy(e->joint_id, joints[j].id, sizeof e->joint_id);
@@ -183,12 +187,12 @@ static bool check_list(double *out_sum, const struct rig_skin_influence *list, s
 		}
 		if (!(isfinite(w) && w > 0)) {
 			is_weights_ok = false;
-			at_influence(
-				rig_errs_add(errs, RIG_SKIN_WEIGHTS,
-					     "vertex %zu influence %zu has weight %.17g, not a "
-					     "finite number > 0",
-					     v, k, w),
-				v, (long)k);
+			struct rig_err *e = rig_errs_add(errs, RIG_SKIN_WEIGHTS,
+							 "vertex %zu influence %zu has weight "
+							 "%.17g, not a finite number > 0",
+							 v, k, w);
+			at_influence(e, v, (long)k);
+			rig_err_extra_number(e, "weight", w);
 		}
 	}
 	if (is_weights_ok && n > 0) {
@@ -201,6 +205,8 @@ static bool check_list(double *out_sum, const struct rig_skin_influence *list, s
 				errs, RIG_SKIN_WEIGHTS,
 				"vertex %zu weights sum to %.17g (tolerance %.3g)", v, sum, tol);
 			at_influence(e, v, RIG_NO_INDEX);
+			rig_err_extra_number(e, "sum", sum);
+			rig_err_extra_number(e, "tolerance", tol);
 		}
 		*out_sum = sum;
 	}
@@ -249,6 +255,9 @@ static void check_joints(const struct rig_skin_def *def, struct rig_errs *errs)
 			rig_errs_add(errs, RIG_SKIN_JOINTS, "skin has %zu joints, outside [%d, %d]",
 				     n, RIG_MIN_JOINTS, RIG_MAX_JOINTS);
 		rig_strlcpy(e->pointer, "/joints", sizeof e->pointer);
+		rig_err_extra_number(e, "jointCount", (double)n);
+		rig_err_extra_number(e, "minJoints", RIG_MIN_JOINTS);
+		rig_err_extra_number(e, "maxJoints", RIG_MAX_JOINTS);
 	}
 	for (size_t j = 0; j < n; j++) {
 		const struct rig_skin_joint *joint = &def->joints[j];
@@ -286,6 +295,8 @@ int rig_skin_check_def(const struct rig_skin_def *def, struct rig_errs *errs)
 			rig_errs_add(errs, RIG_SKIN_WEIGHTS, "%zu weight lists for %zu vertices",
 				     def->n_weight_lists, def->n_verts);
 		rig_strlcpy(e->pointer, "/weights", sizeof e->pointer);
+		rig_err_extra_number(e, "weightListCount", (double)def->n_weight_lists);
+		rig_err_extra_number(e, "vertexCount", (double)def->n_verts);
 	}
 	for (size_t v = 0; v < def->n_weight_lists; v++) {
 		uint32_t from = def->weight_offsets[v], to = def->weight_offsets[v + 1];

@@ -70,6 +70,8 @@ int rig_op_decode(struct rig_op *out, json_t *value, long index, struct rig_bulk
 	if (!type) {
 		struct rig_err *e = rig_errs_add(errs, RIG_OP_UNKNOWN, "unknown op '%.64s'", name);
 		rig_err_extra(e, "op", name);
+		for (size_t i = 0; i < rig_op_n_types; i++)
+			rig_err_list_add(e, "validOps", rig_op_types[i].name);
 		e->op_index = index;
 		snprintf(e->pointer, sizeof e->pointer, "%s/op", out->pointer);
 		return -1;

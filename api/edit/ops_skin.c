@@ -207,6 +207,8 @@ static int decode_weights(const struct rig_jr *jr, json_t *skin, struct rig_skin
 				     "there are %zu weight lists; a mesh has at most %d "
 				     "vertices",
 				     n, RIG_MAX_VERTICES);
+		rig_err_extra_number(e, "weightListCount", (double)n);
+		rig_err_extra_number(e, "limit", RIG_MAX_VERTICES);
 		e->op_index = jr->op_index;
 		snprintf(e->pointer, sizeof e->pointer, "%s/weights", jr->base);
 		return -1;
@@ -305,6 +307,8 @@ static int decode_joint_layers(const struct rig_jr *jr, json_t *skin, struct rig
 			e->op_index = jr->op_index;
 			snprintf(e->pointer, sizeof e->pointer, "%s/jointId", base);
 			rig_strlcpy(e->joint_id, joint_id, sizeof e->joint_id);
+			if (j == RIG_JOINT_UNKNOWN)
+				rig_op__list_joint_ids(e, d);
 			rc = -1;
 			continue;
 		}
@@ -327,6 +331,13 @@ static int decode_joint_layers(const struct rig_jr *jr, json_t *skin, struct rig
 	return rc;
 }
 
+void rig_op__list_joint_ids(struct rig_err *e, const struct rig_skin_def *d)
+{
+	for (size_t j = 0; j < d->n_joints; j++)
+		if (!rig_err_list_add(e, "validJointIds", d->joints[j].id))
+			break;
+}
+
 /* Names the joint id of "unknown joint" weight violations from the request
  * (the bulk array a when the weights came from it, else the tree). */
 static void name_unknown_joints(struct rig_errs *errs, size_t from, json_t *weights,
@@ -344,6 +355,12 @@ static void name_unknown_joints(struct rig_errs *errs, size_t from, json_t *weig
 				   : json_string_value(json_object_get(inf, "jointId"));
 		if (id)
 			rig_strlcpy(e->joint_id, id, sizeof e->joint_id);
+		size_t v = (size_t)e->vertex_index;
+		if (v >= d->n_weight_lists)
+			continue;
+		size_t at = d->weight_offsets[v] + (size_t)e->influence_index;
+		if (at < d->weight_offsets[v + 1] && d->influences[at].joint >= d->n_joints)
+			rig_op__list_joint_ids(e, d);
 	}
 }
 
@@ -428,9 +445,15 @@ int rig_op__skin_decode(struct rig_op *out, json_t *op, const struct rig_jr *jr,
 	char base[64];
 	snprintf(base, sizeof base, "%s/skin", jr->base);
 	struct rig_jr sjr = {jr->errs, RIG_OP_INVALID, base, jr->op_index};
-	return rig_skin_json_decode(&out->u.skin.def, skin, &sjr, true, NULL, &out->u.skin.map_pos,
-				    bulk) |
-	       rc;
+	size_t from = jr->errs->count;
+	rc |= rig_skin_json_decode(&out->u.skin.def, skin, &sjr, true, NULL, &out->u.skin.map_pos,
+				   bulk);
+	/* SKIN_WEIGHTS names its layer wherever it is found. */
+	for (size_t i = from; i < jr->errs->count && out->layer_id[0]; i++)
+		if (jr->errs->items[i].code == RIG_SKIN_WEIGHTS && !jr->errs->items[i].layer_id[0])
+			rig_strlcpy(jr->errs->items[i].layer_id, out->layer_id,
+				    sizeof jr->errs->items[i].layer_id);
+	return rc;
 }
 
 int rig_op__skin_apply(struct rig_op_ctx *ctx, struct rig_op *op)
@@ -577,6 +600,9 @@ int rig_op__weights_put_decode(struct rig_op *out, json_t *op, const struct rig_
 		struct rig_err *e = rig_errs_add(jr->errs, RIG_SKIN_WEIGHTS,
 						 "vertex has %zu influences; the limit is %d", n,
 						 RIG_MAX_INFLUENCES);
+		rig_err_extra_number(e, "influenceCount", (double)n);
+		rig_err_extra_number(e, "limit", RIG_MAX_INFLUENCES);
+		rig_strlcpy(e->layer_id, out->layer_id, sizeof e->layer_id);
 		e->op_index = jr->op_index;
 		e->vertex_index = (long)out->u.weights.vertex_index;
 		snprintf(e->pointer, sizeof e->pointer, "%s/influences", jr->base);
@@ -617,6 +643,7 @@ int rig_op__weights_put_apply(struct rig_op_ctx *ctx, struct rig_op *op)
 			"vertex %lld is out of range: layer '%s' has %zu vertices", v, l->id,
 			d->n_verts);
 		e->vertex_index = (long)v;
+		rig_err_extra_number(e, "vertexCount", (double)d->n_verts);
 		return -1;
 	}
 	struct rig_skin_influence list[RIG_MAX_INFLUENCES];
@@ -638,6 +665,8 @@ int rig_op__weights_put_apply(struct rig_op_ctx *ctx, struct rig_op *op)
 					rig_strlcpy(e->joint_id,
 						    op->u.weights.joint_ids[e->influence_index],
 						    sizeof e->joint_id);
+				if (list[e->influence_index].joint == RIG_JOINT_UNKNOWN)
+					rig_op__list_joint_ids(e, d);
 			} else {
 				snprintf(e->pointer, sizeof e->pointer, "%s/influences",
 					 op->pointer);

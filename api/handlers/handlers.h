@@ -18,6 +18,7 @@ void rig_h_limits(struct rig_req *req, struct rig_resp *resp);
 void rig_h_errors(struct rig_req *req, struct rig_resp *resp);
 void rig_h_error(struct rig_req *req, struct rig_resp *resp);
 void rig_h_openapi(struct rig_req *req, struct rig_resp *resp);
+void rig_h_openapi_json(struct rig_req *req, struct rig_resp *resp);
 void rig_h_project_create(struct rig_req *req, struct rig_resp *resp);
 void rig_h_project_list(struct rig_req *req, struct rig_resp *resp);
 void rig_h_project_get(struct rig_req *req, struct rig_resp *resp);

@@ -5,6 +5,7 @@
 #include "api/util/stamp.h"
 #include "api/util/textbuf.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +31,14 @@ static json_t *scrubbed(const char *text)
 	return json_string(copy);
 }
 
+/* A whole number (a limit, a count) prints without a fraction. */
+static json_t *number(double v)
+{
+	if (v == floor(v) && fabs(v) < 9007199254740992.0)
+		return json_integer((json_int_t)v);
+	return json_real(v);
+}
+
 json_t *rig_err_to_json(const struct rig_err *e)
 {
 	json_t *o = json_object();
@@ -53,8 +62,18 @@ json_t *rig_err_to_json(const struct rig_err *e)
 		json_object_set_new(o, "influenceIndex", json_integer(e->influence_index));
 	if (e->has_frame)
 		json_object_set_new(o, "frame", json_real(e->frame));
-	for (int i = 0; i < e->n_extra; i++)
-		json_object_set_new(o, e->extra[i].name, scrubbed(e->extra[i].value));
+	for (int i = 0; i < e->n_extra; i++) {
+		const struct rig_err_extra *x = &e->extra[i];
+		json_object_set_new(o, x->name,
+				    x->is_number ? number(x->number) : scrubbed(x->value));
+	}
+	if (e->list.name[0]) {
+		json_t *items = json_array();
+		const char *p = e->list.items;
+		for (int i = 0; i < e->list.n; i++, p += strlen(p) + 1)
+			json_array_append_new(items, scrubbed(p));
+		json_object_set_new(o, e->list.name, items);
+	}
 	if (e->lock_id[0]) {
 		char at[RIG_TIMESTAMP_MAX];
 		rig_api__iso8601(at, e->expires_ms);

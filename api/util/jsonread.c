@@ -8,19 +8,37 @@
 
 #include "core/ids.h"
 
-int rig_jr_fail(const struct rig_jr *jr, const char *key, const char *fmt, ...)
+static struct rig_err *vfail(const struct rig_jr *jr, const char *key, const char *fmt, va_list ap)
 {
 	struct rig_err *e = rig_errs_add(jr->errs, jr->code, "%s", "");
-	va_list ap;
-	va_start(ap, fmt);
 	vsnprintf(e->detail, sizeof e->detail, fmt, ap);
-	va_end(ap);
 	if (key && key[0])
 		snprintf(e->pointer, sizeof e->pointer, "%s/%s", jr->base, key);
 	else
 		snprintf(e->pointer, sizeof e->pointer, "%s", jr->base);
 	e->op_index = jr->op_index;
+	return e;
+}
+
+int rig_jr_fail(const struct rig_jr *jr, const char *key, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vfail(jr, key, fmt, ap);
+	va_end(ap);
 	return -1;
+}
+
+static struct rig_err *fail_entry(const struct rig_jr *jr, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static struct rig_err *fail_entry(const struct rig_jr *jr, const char *key, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	struct rig_err *e = vfail(jr, key, fmt, ap);
+	va_end(ap);
+	return e;
 }
 
 int rig_jr_out_of_memory(const struct rig_jr *jr, const char *key)
@@ -30,6 +48,55 @@ int rig_jr_out_of_memory(const struct rig_jr *jr, const char *key)
 	e->op_index = jr->op_index;
 	snprintf(e->pointer, sizeof e->pointer, "%s/%s", jr->base, key);
 	return -1;
+}
+
+/* Edit distance between a and b (each at most NAME_MAX bytes), counting a
+ * swap of neighbours as one edit: the usual typos of a field name. */
+#define NAME_MAX_LEN 32
+static size_t edit_distance(const char *a, size_t na, const char *b, size_t nb)
+{
+	size_t d[NAME_MAX_LEN + 1][NAME_MAX_LEN + 1];
+	for (size_t i = 0; i <= na; i++)
+		d[i][0] = i;
+	for (size_t j = 0; j <= nb; j++)
+		d[0][j] = j;
+	for (size_t i = 1; i <= na; i++) {
+		for (size_t j = 1; j <= nb; j++) {
+			size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
+			size_t best = d[i - 1][j - 1] + cost;
+			if (d[i - 1][j] + 1 < best)
+				best = d[i - 1][j] + 1;
+			if (d[i][j - 1] + 1 < best)
+				best = d[i][j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+			    d[i - 2][j - 2] + 1 < best)
+				best = d[i - 2][j - 2] + 1;
+			d[i][j] = best;
+		}
+	}
+	return d[na][nb];
+}
+
+/* The allowed name closest to key, or NULL when none is close: at most 2
+ * edits, and fewer than half the name's length, so "x" suggests nothing. */
+static const char *nearest(const char *key, const char *const *allowed)
+{
+	size_t nk = strlen(key);
+	if (nk > NAME_MAX_LEN)
+		return NULL;
+	const char *best = NULL;
+	size_t best_d = 3;
+	for (const char *const *a = allowed; *a; a++) {
+		size_t na = strlen(*a);
+		if (na > NAME_MAX_LEN)
+			continue;
+		size_t dist = edit_distance(key, nk, *a, na);
+		if (dist < best_d && 2 * dist < na) {
+			best = *a;
+			best_d = dist;
+		}
+	}
+	return best;
 }
 
 int rig_jr_known(const struct rig_jr *jr, json_t *obj, const char *const *allowed)
@@ -42,8 +109,18 @@ int rig_jr_known(const struct rig_jr *jr, json_t *obj, const char *const *allowe
 		bool ok = false;
 		for (const char *const *a = allowed; *a && !ok; a++)
 			ok = strcmp(*a, key) == 0;
-		if (!ok)
-			rc = rig_jr_fail(jr, key, "unknown field '%.60s'", key);
+		if (ok)
+			continue;
+		const char *near = nearest(key, allowed);
+		struct rig_err *e =
+			near ? fail_entry(jr, key, "unknown field '%.60s'; did you mean '%s'", key,
+					  near)
+			     : fail_entry(jr, key, "unknown field '%.60s'", key);
+		if (near)
+			rig_err_extra(e, "didYouMean", near);
+		for (const char *const *a = allowed; *a; a++)
+			rig_err_list_add(e, "validFields", *a);
+		rc = -1;
 	}
 	return rc;
 }

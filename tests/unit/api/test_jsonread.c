@@ -76,3 +76,34 @@ Test(jsonread, ids_stop_at_64_characters)
 	json_decref(o);
 	rig_errs_free(errs);
 }
+
+Test(jsonread, an_unknown_field_names_the_nearest_and_the_valid_ones)
+{
+	struct rig_errs *errs = rig_errs_new();
+	cr_assert_not_null(errs);
+	struct rig_jr jr = {errs, RIG_OP_INVALID, "/ops/0", 0};
+	static const char *const allowed[] = {"op", "layerId", "vertexIndex", NULL};
+	json_t *o = obj("{\"op\": 1, \"layerid\": 1, \"vertexIndx\": 1, \"q\": 1, \"zzzzzz\": 1}");
+	cr_expect_eq(rig_jr_known(&jr, o, allowed), -1);
+	cr_assert_eq(errs->count, 4);
+	const char *want[4][2] = {{"/ops/0/layerid", "layerId"},
+				  {"/ops/0/vertexIndx", "vertexIndex"},
+				  {"", NULL},
+				  {"", NULL}};
+	for (size_t i = 0; i < errs->count; i++) {
+		const struct rig_err *e = &errs->items[i];
+		cr_expect_str_eq(e->list.name, "validFields");
+		cr_expect_eq(e->list.n, 3);
+		if (!want[i][1])
+			continue;
+		cr_expect_str_eq(e->pointer, want[i][0]);
+		cr_assert_eq(e->n_extra, 1);
+		cr_expect_str_eq(e->extra[0].name, "didYouMean");
+		cr_expect_str_eq(e->extra[0].value, want[i][1]);
+	}
+	/* "q" and "zzzzzz" are nowhere near a valid name. */
+	cr_expect_eq(errs->items[2].n_extra, 0);
+	cr_expect_eq(errs->items[3].n_extra, 0);
+	json_decref(o);
+	rig_errs_free(errs);
+}

@@ -72,3 +72,42 @@ Test(errs, scope_prefixes_pointers_and_sets_the_op_index)
 	cr_expect_eq(errs->items[1].op_index, 3);
 	rig_errs_free(errs);
 }
+
+Test(errs, number_extras_skip_non_finite_values)
+{
+	struct rig_errs *errs = rig_errs_new();
+	cr_assert_not_null(errs);
+	struct rig_err *e = rig_errs_add(errs, RIG_SKIN_WEIGHTS, "x");
+	rig_err_extra_number(e, "sum", 0.75);
+	rig_err_extra_number(e, "weight", 1.0 / 0.0);
+	rig_err_extra(e, "op", "a");
+	cr_assert_eq(e->n_extra, 2);
+	cr_expect(e->extra[0].is_number);
+	cr_expect_eq(e->extra[0].number, 0.75);
+	cr_expect_not(e->extra[1].is_number);
+	cr_expect_str_eq(e->extra[1].value, "a");
+	rig_errs_free(errs);
+}
+
+Test(errs, a_list_keeps_sixteen_items_of_the_longest_ids)
+{
+	struct rig_errs *errs = rig_errs_new();
+	cr_assert_not_null(errs);
+	struct rig_err *e = rig_errs_add(errs, RIG_SKIN_WEIGHTS, "x");
+	char id[RIG_ID_MAX + 1];
+	memset(id, 'j', RIG_ID_MAX);
+	id[RIG_ID_MAX] = '\0';
+	for (int i = 0; i < RIG_ERR_LIST_ITEMS; i++)
+		cr_expect(rig_err_list_add(e, "validJointIds", id), "item %d", i);
+	cr_expect_not(rig_err_list_add(e, "validJointIds", "one-more"));
+	cr_expect_not(rig_err_list_add(e, "validOps", "x"));
+	cr_expect_eq(e->list.n, RIG_ERR_LIST_ITEMS);
+	cr_expect_str_eq(e->list.name, "validJointIds");
+	cr_expect_str_eq(e->list.items + 15 * (RIG_ID_MAX + 1), id);
+	/* A reused entry starts without a list. */
+	rig_errs_init(errs);
+	e = rig_errs_add(errs, RIG_SKIN_WEIGHTS, "y");
+	cr_expect_eq(e->list.n, 0);
+	cr_expect_str_eq(e->list.name, "");
+	rig_errs_free(errs);
+}
