@@ -42,7 +42,8 @@ cases_all = {
     "frame f32 (µs CPU)": (lambda p: get(p, "/v1/shots/s/frames/500?layers=mesh&format=f32"), 400),
     "50-op batch (µs CPU)": (lambda p: post(p, "/v1/shots/s/edits", fifty), 300),
 }
-cases = {k: v for k, v in cases_all.items() if os.environ.get("AB_CASES", "range frame 50-op").find(k.split()[0]) >= 0}
+wanted = os.environ.get("AB_CASES", "range frame 50-op").split()
+cases = {k: v for k, v in cases_all.items() if k.split()[0] in wanted}
 res = {(s, c): [] for s in bins for c in cases}
 for i in range(int(os.environ.get("AB_ROUNDS", "5"))):
     for side in (list(bins) if i % 2 == 0 else list(bins)[::-1]):
