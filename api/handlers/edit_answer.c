@@ -26,11 +26,7 @@ json_t *rig_batch_problem(const struct rig_batch *b, const struct rig_batch_resu
 						  (json_int_t)r->current_fencing_token),
 					"lock '%s' %s", b->lock_id, r->lock_why);
 	case RIG_BATCH_SHOT_UNREADABLE:
-		if (r->rc == -RIG_NOT_FOUND)
-			return rig_problem_json(0, RIG_NOT_FOUND,
-						json_pack("{s:s}", "shotId", b->shot_id),
-						"shot '%s' does not exist", b->shot_id);
-		return rig_problem_storage_json(r->rc, r->what, retry_after);
+		return rig_problem_shot_json(r->rc, b->shot_id, retry_after);
 	case RIG_BATCH_STORAGE:
 		return rig_problem_storage_json(r->rc, r->what, retry_after);
 	case RIG_BATCH_NO_MEMORY:

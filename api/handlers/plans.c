@@ -311,10 +311,10 @@ void rig_h_plan_validate(struct rig_req *req, struct rig_resp *resp)
 				(json_int_t)p.plan_version, "ok", !problem, "errors",
 				errors ? errors : json_array(), "receipt",
 				problem ? json_null() : json_incref(r.receipt));
-	if (json_object_get(problem, "errorCount")) {
-		json_object_set(out, "errorCount", json_object_get(problem, "errorCount"));
-		json_object_set_new(out, "truncated", json_true());
-	}
+	static const char *const counted[] = {"errorCount", "truncated"}; /* when over 64 */
+	for (size_t i = 0; i < 2; i++)
+		if (json_object_get(problem, counted[i]))
+			json_object_set(out, counted[i], json_object_get(problem, counted[i]));
 	long long shot_version;
 	if (rig_shot_version(conn, p.shot_id, &shot_version) == 0)
 		json_object_set_new(out, "shotVersion", json_integer(shot_version));

@@ -207,6 +207,15 @@ json_t *rig_problem_storage_json(int rc, const char *what, bool *retry_after)
 	return rig_problem_json(0, code, NULL, "%s failed", what);
 }
 
+json_t *rig_problem_shot_json(int rc, const char *shot_id, bool *retry_after)
+{
+	if (rc != -RIG_NOT_FOUND)
+		return rig_problem_storage_json(rc, "reading the shot", retry_after);
+	*retry_after = false;
+	return rig_problem_json(0, RIG_NOT_FOUND, json_pack("{s:s}", "shotId", shot_id),
+				"shot '%s' does not exist", shot_id);
+}
+
 void rig_problem_errs(struct rig_resp *resp, const struct rig_errs *errs, int status)
 {
 	bool retry_after;

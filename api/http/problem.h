@@ -46,6 +46,10 @@ json_t *rig_problem_errs_json(const struct rig_errs *errs, int status, bool *ret
  * doing what; *retry_after is set for a retryable code other than a full disk. */
 json_t *rig_problem_storage_json(int rc, const char *what, bool *retry_after);
 
+/* The problem body for a shot that could not be read: a missing shot is a
+ * 404 naming shotId, anything else a storage failure (rig_problem_storage_json). */
+json_t *rig_problem_shot_json(int rc, const char *shot_id, bool *retry_after);
+
 /* Answers body (a problem, reference stolen) at its status, as
  * application/problem+json, with Retry-After: 1 when retry_after. */
 void rig_resp_problem(struct rig_resp *resp, json_t *body, bool retry_after);

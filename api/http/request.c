@@ -86,11 +86,9 @@ struct rig_errs *rig_api__errs_new(struct rig_resp *resp)
 
 void rig_api__fail_shot(struct rig_resp *resp, int rc, const char *shot_id)
 {
-	if (rc == -RIG_NOT_FOUND)
-		rig_problem(resp, RIG_NOT_FOUND, json_pack("{s:s}", "shotId", shot_id),
-			    "shot '%s' does not exist", shot_id);
-	else
-		rig_api__fail(resp, rc, "reading the shot");
+	bool retry_after;
+	json_t *o = rig_problem_shot_json(rc, shot_id, &retry_after);
+	rig_resp_problem(resp, o, retry_after);
 }
 
 void rig_api__etag(struct rig_resp *resp, long long version)
