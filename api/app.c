@@ -53,6 +53,8 @@ const struct rig_route rig_routes[] = {
 	{"POST", "/v1/skin/evaluate", rig_h_skin_evaluate, false, ACCESS_READ, OWNER_NONE, NULL},
 	{"GET", "/v1/shots/{}/layers/{}/mesh-data/{}", rig_h_mesh_data, false, ACCESS_READ,
 	 OWNER_SHOT, "frame space maxBytes " PAGED},
+	{"GET", "/v1/shots/{}/layers/{}/skin", rig_h_layer_skin, false, ACCESS_READ, OWNER_SHOT,
+	 "maxBytes"},
 	{"POST", "/v1/shots/{}/locks", rig_h_lock_acquire, true, ACCESS_EDIT, OWNER_SHOT, NULL},
 	{"GET", "/v1/shots/{}/locks", rig_h_lock_list, false, ACCESS_READ, OWNER_SHOT, NULL},
 	{"POST", "/v1/locks/{}/renew", rig_h_lock_renew, true, ACCESS_EDIT, OWNER_LOCK, NULL},

@@ -199,6 +199,11 @@
 	X(BODY_TOO_LARGE, 413, false, "Request body too large",                                       \
 	  "A request body is at most the maxBodyBytes of GET /v1/limits.",                            \
 	  "Send a smaller body, for example by splitting an edit batch.")                             \
+	X(RESPONSE_TOO_LARGE, 422, false, "Response too large",                                      \
+	  "A read that answers a whole resource in one body (GET .../layers/{layerId}/skin) answers " \
+	  "at most maxBytes of JSON (default 1 MiB, at most the maxPageBytes of GET /v1/limits).",    \
+	  "Raise maxBytes up to the limit, or read the resource in pages through the routes listed " \
+	  "in pagedRoutes (mesh-data vertices, triangles, joints and weights).")                     \
 	X(TOO_MANY_REQUESTS, 503, true, "Server busy",                                                \
 	  "The server accepts a bounded number of concurrent connections.",                           \
 	  "Retry after the Retry-After interval.")                                                    \

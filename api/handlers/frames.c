@@ -28,6 +28,24 @@ int rig_frames__parse_frame(double *out, const char *s)
 	return 0;
 }
 
+int rig_frames__max_bytes(struct rig_req *req, struct rig_resp *resp, size_t *out)
+{
+	*out = RIG_DEFAULT_PAGE_BYTES;
+	const char *mb = rig_api__query(req, "maxBytes");
+	if (!mb)
+		return 0;
+	char *end = NULL;
+	errno = 0;
+	long long n = strtoll(mb, &end, 10);
+	if (!*mb || *end || n <= 0) {
+		rig_problem(resp, RIG_INVALID_QUERY, json_pack("{s:s}", "parameter", "maxBytes"),
+			    "maxBytes must be a positive integer");
+		return -1;
+	}
+	*out = errno == ERANGE || n > RIG_MAX_PAGE_BYTES ? RIG_MAX_PAGE_BYTES : (size_t)n;
+	return 0;
+}
+
 int rig_frames__space(struct rig_req *req, struct rig_resp *resp, bool *shot_space)
 {
 	const char *space = rig_api__query(req, "space");

@@ -6,6 +6,7 @@
 #define RIG_FRAMES_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "api/eval/evaluate.h"
@@ -22,6 +23,10 @@ int rig_frames__parse_frame(double *out, const char *s);
 int rig_frames__space(struct rig_req *req, struct rig_resp *resp, bool *shot_space);
 int rig_frames__format(struct rig_req *req, struct rig_resp *resp, bool allow_obj,
 		       enum rig_frame_format *out);
+
+/* ?maxBytes: a positive integer, RIG_DEFAULT_PAGE_BYTES when absent, larger
+ * values coerced down to RIG_MAX_PAGE_BYTES. 0, or -1 with resp filled (400). */
+int rig_frames__max_bytes(struct rig_req *req, struct rig_resp *resp, size_t *out);
 
 /* Sets the ETag of (shot version, query); true (and status 304) when
  * If-None-Match matches it. */

@@ -52,6 +52,7 @@ void rig_h_frame_range(struct rig_req *req, struct rig_resp *resp);
 void rig_h_map_points(struct rig_req *req, struct rig_resp *resp);
 void rig_h_skin_evaluate(struct rig_req *req, struct rig_resp *resp);
 void rig_h_mesh_data(struct rig_req *req, struct rig_resp *resp);
+void rig_h_layer_skin(struct rig_req *req, struct rig_resp *resp);
 
 /* JSON of a layer (transform, keys, binding summary) and of a whole shot with
  * its layer tree (parents before children). New references. */

@@ -13,7 +13,6 @@
  * unbound layer, or a kind without the collection asked for, answers empty
  * pages (a skin has no keyframes: its animation belongs to the joint layers).
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,21 +67,8 @@ static int parse_query(struct rig_req *req, struct rig_resp *resp, struct query 
 	if (rig_frames__space(req, resp, &q->shot_space) ||
 	    rig_api__page_size(req, resp, &q->page_size))
 		return -1;
-	q->max_bytes = RIG_DEFAULT_PAGE_BYTES;
-	const char *mb = rig_api__query(req, "maxBytes");
-	if (mb) {
-		char *end = NULL;
-		errno = 0;
-		long long n = strtoll(mb, &end, 10);
-		if (!*mb || *end || n <= 0) {
-			rig_problem(resp, RIG_INVALID_QUERY,
-				    json_pack("{s:s}", "parameter", "maxBytes"),
-				    "maxBytes must be a positive integer");
-			return -1;
-		}
-		q->max_bytes =
-			errno == ERANGE || n > RIG_MAX_PAGE_BYTES ? RIG_MAX_PAGE_BYTES : (size_t)n;
-	}
+	if (rig_frames__max_bytes(req, resp, &q->max_bytes))
+		return -1;
 	char canon[160];
 	snprintf(canon, sizeof canon, "%s|%d|%.17g|%d|%zu|%zu", kind_names[q->kind], q->has_frame,
 		 q->frame, q->shot_space, q->page_size, q->max_bytes);
