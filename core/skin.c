@@ -224,6 +224,21 @@ int rig_skin_check_influences(struct rig_skin_influence *list, size_t n, size_t 
 	return 0;
 }
 
+bool rig_skin_normalize_influences(struct rig_skin_influence *list, size_t n)
+{
+	double sum = 0;
+	for (size_t k = 0; k < n; k++) {
+		if (!(isfinite(list[k].weight) && list[k].weight > 0))
+			return false;
+		sum += list[k].weight;
+	}
+	if (n == 0 || !isfinite(sum))
+		return false;
+	for (size_t k = 0; k < n; k++)
+		list[k].weight /= sum;
+	return true;
+}
+
 /* The id rule of ids.h on a RIG_ID_MAX + 1 field that may lack its terminator. */
 static bool id_is_valid(const char *id)
 {

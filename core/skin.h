@@ -71,6 +71,13 @@ uint32_t rig_skin_def_joint_index(const struct rig_skin_def *def, const char *jo
 int rig_skin_check_influences(struct rig_skin_influence *list, size_t n, size_t n_joints,
 			      size_t vertex_index, struct rig_errs *errs);
 
+/* The opt-in rescaling of layer.skin.weights.put's normalize: when every
+ * weight of list is finite and > 0 and their sum is finite, divides each by
+ * the sum (w_k / Σw) and returns true. Otherwise leaves the list unchanged and
+ * returns false: a zero, negative or non-finite weight stays an error for
+ * rig_skin_check_influences to report, never something rescaling hides. */
+bool rig_skin_normalize_influences(struct rig_skin_influence *list, size_t n);
+
 /* Checks a whole definition: rig_mesh_check_source(), joints (SKIN_JOINTS:
  * count 1–256, ids valid and distinct; SKIN_BIND: bind finite and safely
  * invertible), weights (SKIN_WEIGHTS: one list per vertex, each as

@@ -37,7 +37,7 @@ const struct rig_op_type rig_op_types[] = {
 	{"layer.skin.bind.capture", rig_op__capture_decode, rig_op__capture_apply,
 	 rig_op__release_nothing, RIG_OP_STRUCTURAL | RIG_OP_BINDING, RIG_OP_LOCK_LAYER},
 	{"layer.skin.weights.put", rig_op__weights_put_decode, rig_op__weights_put_apply,
-	 rig_op__release_nothing, RIG_OP_STRUCTURAL | RIG_OP_BINDING, RIG_OP_LOCK_LAYER},
+	 rig_op__weights_put_release, RIG_OP_STRUCTURAL | RIG_OP_BINDING, RIG_OP_LOCK_LAYER},
 	{"layer.mesh.key.put", rig_op__mesh_key_put_decode, rig_op__mesh_key_put_apply,
 	 rig_op__release_nothing, RIG_OP_STRUCTURAL | RIG_OP_BINDING, RIG_OP_LOCK_LAYER},
 	{"layer.deformation.rest.apply", rig_op__rest_apply_decode, rig_op__rest_apply_apply,

@@ -75,6 +75,19 @@ extern const size_t rig_op_n_types;
 /* The row of the op named name, or NULL when there is none. */
 const struct rig_op_type *rig_op_type_find(const char *name);
 
+/* One vertex of layer.skin.weights.put: its influences are
+ * influences[first .. first + n) of the op. */
+struct rig_weights_entry {
+	long long vertex_index;
+	uint32_t first;
+	uint32_t n;
+};
+
+struct rig_weights_influence {
+	const char *joint_id; /* borrowed from the op's JSON */
+	double weight;
+};
+
 /* One decoded op. Strings are copied; arrays are owned (rig_op_release). */
 struct rig_op {
 	const struct rig_op_type *type; /* its row; NULL until decoded */
@@ -129,11 +142,16 @@ struct rig_op {
 		/* What a binding kind's op decoded, when its fields fit none of
 		 * the above: allocated by its decode, freed by its release. */
 		void *kind_data;
+		/* layer.skin.weights.put: one entry per vertex addressed (the
+		 * single-vertex form is one entry), owned; joint ids are
+		 * borrowed from json, which the op holds a reference to. */
 		struct {
-			long long vertex_index;
-			struct rig_skin_influence influences[RIG_MAX_INFLUENCES];
-			char joint_ids[RIG_MAX_INFLUENCES][RIG_ID_MAX + 1];
-			size_t n;
+			struct rig_weights_entry *entries;
+			size_t n_entries;
+			struct rig_weights_influence *influences; /* the entries' lists */
+			json_t *json;   /* the op's JSON (a reference held) */
+			bool is_list;   /* the vertices form: entry i is /vertices/i */
+			bool normalize; /* rescale positive finite weights to sum 1 */
 		} weights;
 	} u;
 };

@@ -32,6 +32,11 @@ struct rig_err *rig_op__fail_layer(struct rig_op_ctx *ctx, const struct rig_op *
  * violation's validJointIds, so an unknown joint comes with the valid ones. */
 void rig_op__list_joint_ids(struct rig_err *e, const struct rig_skin_def *d);
 
+/* The op's target mesh layer with its skin fully loaded; NULL after
+ * recording an error (LAYER_NOT_FOUND, LAYER_KIND, MESH_BINDING_KIND when it
+ * has no skin). Lives in ops_skin.c. */
+struct rig_model_layer *rig_op__skin_target(struct rig_op_ctx *ctx, const struct rig_op *op);
+
 /* The live layer id names, or NULL after recording LAYER_NOT_FOUND at field
  * (its layer id set to id). */
 struct rig_model_layer *rig_op__target(struct rig_op_ctx *ctx, const struct rig_op *op,
@@ -94,7 +99,10 @@ void rig_op__key_delete_release(struct rig_op *op);
 RIG_OP_FUNCTIONS(skin);
 void rig_op__skin_release(struct rig_op *op);
 RIG_OP_FUNCTIONS(capture);
+
+/* ops_skin_weights.c: layer.skin.weights.put */
 RIG_OP_FUNCTIONS(weights_put);
+void rig_op__weights_put_release(struct rig_op *op);
 
 /* ops_mesh.c: mesh bindings (refused today) */
 int rig_op__mesh_key_put_decode(struct rig_op *out, json_t *value, const struct rig_jr *jr,

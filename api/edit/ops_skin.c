@@ -1,7 +1,7 @@
-/* The skin ops: layer.skin, layer.skin.bind.capture, layer.skin.weights.put,
- * and the decoding of a skin definition (LayerSkinInput) they share with
- * POST /v1/skin/evaluate. Mesh bindings are in ops_mesh.c, the shot's final
- * validation in ops_validate.c.
+/* The skin ops: layer.skin, layer.skin.bind.capture, and the decoding of a
+ * skin definition (LayerSkinInput) they share with POST /v1/skin/evaluate. layer.skin.weights.put
+ * is in ops_skin_weights.c, the joint ops in ops_skin_joints.c, mesh bindings in ops_mesh.c, the
+ * shot's final validation in ops_validate.c.
  *
  * The pure rules of a skin definition are the core's (rig_skin_check_def,
  * rig_skin_check_influences); this file maps JSON to definitions, JSON pointers
@@ -402,9 +402,7 @@ int rig_skin_json_decode(struct rig_skin_def *d, json_t *skin, const struct rig_
 
 /* ---- the skin ops' target ---- */
 
-/* The target mesh layer with its skin fully loaded; NULL after an error
- * (MESH_BINDING_KIND when it has no skin). */
-static struct rig_model_layer *skin_target(struct rig_op_ctx *ctx, const struct rig_op *op)
+struct rig_model_layer *rig_op__skin_target(struct rig_op_ctx *ctx, const struct rig_op *op)
 {
 	struct rig_model_layer *l = rig_op__mesh_target(ctx, op);
 	if (!l)
@@ -518,7 +516,7 @@ int rig_op__capture_decode(struct rig_op *out, json_t *op, const struct rig_jr *
 
 int rig_op__capture_apply(struct rig_op_ctx *ctx, struct rig_op *op)
 {
-	struct rig_model_layer *l = skin_target(ctx, op);
+	struct rig_model_layer *l = rig_op__skin_target(ctx, op);
 	if (!l)
 		return -1;
 	size_t from = ctx->errs->count;
@@ -578,124 +576,4 @@ out:
 	rig_skin_free(skin);
 	rig_scene_view_release(&view);
 	return rc;
-}
-
-/* ---- layer.skin.weights.put ---- */
-
-int rig_op__weights_put_decode(struct rig_op *out, json_t *op, const struct rig_jr *jr,
-			       struct rig_bulk *bulk)
-{
-	(void)bulk;
-	static const char *const allowed[] = {"op", "layerId", "vertexIndex", "influences", NULL};
-	int rc = rig_jr_known(jr, op, allowed);
-	rc |= rig_jr_id(jr, op, "layerId", true, false, out->layer_id, NULL);
-	rc |= rig_jr_int(jr, op, "vertexIndex", true, 0, INT32_MAX, &out->u.weights.vertex_index,
-			 NULL);
-	json_t *list = json_object_get(op, "influences");
-	if (!json_is_array(list))
-		return rig_jr_fail(jr, "influences",
-				   "field 'influences' must be [{jointId, weight}]");
-	size_t n = json_array_size(list);
-	if (n > RIG_MAX_INFLUENCES) {
-		struct rig_err *e = rig_errs_add(jr->errs, RIG_SKIN_WEIGHTS,
-						 "vertex has %zu influences; the limit is %d", n,
-						 RIG_MAX_INFLUENCES);
-		rig_err_extra_number(e, "influenceCount", (double)n);
-		rig_err_extra_number(e, "limit", RIG_MAX_INFLUENCES);
-		rig_strlcpy(e->layer_id, out->layer_id, sizeof e->layer_id);
-		e->op_index = jr->op_index;
-		e->vertex_index = (long)out->u.weights.vertex_index;
-		snprintf(e->pointer, sizeof e->pointer, "%s/influences", jr->base);
-		return -1;
-	}
-	for (size_t k = 0; k < n; k++) {
-		json_t *inf = json_array_get(list, k);
-		char base[80];
-		snprintf(base, sizeof base, "%s/influences/%zu", jr->base, k);
-		struct rig_jr ijr = {jr->errs, RIG_OP_INVALID, base, jr->op_index};
-		static const char *const fields[] = {"jointId", "weight", NULL};
-		if (!json_is_object(inf)) {
-			rc = rig_jr_fail(&ijr, "", "influence must be {jointId, weight}");
-			continue;
-		}
-		rc |= rig_jr_known(&ijr, inf, fields);
-		rc |= rig_jr_id(&ijr, inf, "jointId", true, false, out->u.weights.joint_ids[k],
-				NULL);
-		json_t *w = json_object_get(inf, "weight");
-		if (!json_is_number(w))
-			rc = rig_jr_fail(&ijr, "weight", "field 'weight' must be a number");
-		out->u.weights.influences[k].weight = json_number_value(w);
-	}
-	out->u.weights.n = n;
-	return rc;
-}
-
-int rig_op__weights_put_apply(struct rig_op_ctx *ctx, struct rig_op *op)
-{
-	struct rig_model_layer *l = skin_target(ctx, op);
-	if (!l)
-		return -1;
-	struct rig_skin_def *d = l->binding.def;
-	long long v = op->u.weights.vertex_index;
-	if ((size_t)v >= d->n_verts) {
-		struct rig_err *e = rig_op__fail_layer(
-			ctx, op, RIG_SKIN_WEIGHT_VERTEX, "vertexIndex",
-			"vertex %lld is out of range: layer '%s' has %zu vertices", v, l->id,
-			d->n_verts);
-		e->vertex_index = (long)v;
-		rig_err_extra_number(e, "vertexCount", (double)d->n_verts);
-		return -1;
-	}
-	struct rig_skin_influence list[RIG_MAX_INFLUENCES];
-	size_t n = op->u.weights.n;
-	for (size_t k = 0; k < n; k++) {
-		list[k].joint = rig_skin_def_joint_index(d, op->u.weights.joint_ids[k]);
-		list[k].weight = op->u.weights.influences[k].weight;
-	}
-	size_t from = ctx->errs->count;
-	if (rig_skin_check_influences(list, n, d->n_joints, (size_t)v, ctx->errs) != 0) {
-		for (size_t i = from; i < ctx->errs->count; i++) {
-			struct rig_err *e = &ctx->errs->items[i];
-			e->op_index = op->index;
-			rig_strlcpy(e->layer_id, l->id, sizeof e->layer_id);
-			if (e->influence_index >= 0) {
-				snprintf(e->pointer, sizeof e->pointer, "%s/influences/%ld",
-					 op->pointer, e->influence_index);
-				if (!e->joint_id[0])
-					rig_strlcpy(e->joint_id,
-						    op->u.weights.joint_ids[e->influence_index],
-						    sizeof e->joint_id);
-				if (list[e->influence_index].joint == RIG_JOINT_UNKNOWN)
-					rig_op__list_joint_ids(e, d);
-			} else {
-				snprintf(e->pointer, sizeof e->pointer, "%s/influences",
-					 op->pointer);
-			}
-		}
-		return -1;
-	}
-	/* Replace vertex v's list, shifting the tail when the length changes. */
-	size_t begin = d->weight_offsets[v], end = d->weight_offsets[v + 1];
-	size_t total = d->weight_offsets[d->n_verts];
-	size_t new_total = total - (end - begin) + n;
-	if (new_total > total) {
-		struct rig_skin_influence *grown =
-			realloc(d->influences, new_total * sizeof *grown);
-		if (!grown) {
-			rig_op__fail_layer(ctx, op, RIG_MEMORY_BUSY, "",
-					   "the server ran out of memory");
-			return -1;
-		}
-		d->influences = grown;
-	}
-	memmove(&d->influences[begin + n], &d->influences[end],
-		(total - end) * sizeof *d->influences);
-	memcpy(&d->influences[begin], list, n * sizeof *list);
-	long delta = (long)n - (long)(end - begin);
-	for (size_t i = (size_t)v + 1; i <= d->n_verts; i++)
-		d->weight_offsets[i] = (uint32_t)((long)d->weight_offsets[i] + delta);
-	l->binding.dirty = true;
-	rig_op__binding_changed(ctx, l->id, op->index, NULL);
-	rig_op__changed(ctx, op->layer_id);
-	return 0;
 }

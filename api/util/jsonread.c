@@ -190,6 +190,18 @@ int rig_jr_number(const struct rig_jr *jr, json_t *obj, const char *key, bool re
 	return 0;
 }
 
+int rig_jr_bool(const struct rig_jr *jr, json_t *obj, const char *key, bool required, bool *out)
+{
+	int rc;
+	json_t *v = member(jr, obj, key, required, &rc);
+	if (!v)
+		return rc;
+	if (!json_is_boolean(v))
+		return rig_jr_fail(jr, key, "field '%s' must be true or false", key);
+	*out = json_is_true(v);
+	return 0;
+}
+
 int rig_jr_int(const struct rig_jr *jr, json_t *obj, const char *key, bool required, long long min,
 	       long long max, long long *out, bool *present)
 {

@@ -45,6 +45,9 @@ int rig_jr_id(const struct rig_jr *jr, json_t *obj, const char *key, bool requir
 int rig_jr_number(const struct rig_jr *jr, json_t *obj, const char *key, bool required, double *out,
 		  bool *present);
 
+/* A boolean; *out untouched when absent. */
+int rig_jr_bool(const struct rig_jr *jr, json_t *obj, const char *key, bool required, bool *out);
+
 /* An integer in [min, max]. */
 int rig_jr_int(const struct rig_jr *jr, json_t *obj, const char *key, bool required, long long min,
 	       long long max, long long *out, bool *present);

@@ -454,10 +454,10 @@ class WeightsPut(SkinCase):
         _, e = self.expect_edit_error(
             [put("strip", 2, [{"jointId": "fixed", "weight": 1}, {"jointId": "raise", "weight": 0}])],
             "SKIN_WEIGHTS", vertexIndex=2)
-        self.assertEqual(e["pointer"], "/ops/0/influences/1")
+        self.assertEqual(e["pointer"], "/ops/0/influences/1/weight")
         _, e = self.expect_edit_error([put("strip", 2, [{"jointId": "zz", "weight": 1}])],
                                       "SKIN_WEIGHTS", vertexIndex=2, jointId="zz")
-        self.assertEqual(e["pointer"], "/ops/0/influences/0")
+        self.assertEqual(e["pointer"], "/ops/0/influences/0/jointId")
         # 32 ε off: accepted
         ok = [{"jointId": "fixed", "weight": 0.5}, {"jointId": "raise", "weight": 0.5 + 2 ** -47}]
         self.apply_ops([put("strip", 2, ok)])

@@ -1088,3 +1088,43 @@ Test(skin_property, rigid_motion_of_every_joint_moves_every_vertex_rigidly)
 		rig_errs_free(errs);
 	}
 }
+
+/* ---- rig_skin_normalize_influences (layer.skin.weights.put's normalize) ---- */
+
+Test(skin_normalize, rescales_positive_weights_to_sum_one)
+{
+	struct rig_skin_influence list[3] = {{0, 2}, {1, 6}, {2, 8}};
+	cr_assert(rig_skin_normalize_influences(list, 3));
+	cr_assert_eq(list[0].weight, 0.125);
+	cr_assert_eq(list[1].weight, 0.375);
+	cr_assert_eq(list[2].weight, 0.5);
+	cr_assert_eq(list[0].joint, 0);
+	cr_assert_eq(list[2].joint, 2);
+}
+
+Test(skin_normalize, leaves_a_list_with_a_zero_negative_or_huge_weight_unchanged)
+{
+	struct rig_skin_influence zero[2] = {{0, 0}, {1, 2}};
+	cr_assert_not(rig_skin_normalize_influences(zero, 2));
+	cr_assert_eq(zero[1].weight, 2);
+	struct rig_skin_influence neg[2] = {{0, -1}, {1, 2}};
+	cr_assert_not(rig_skin_normalize_influences(neg, 2));
+	cr_assert_eq(neg[1].weight, 2);
+	struct rig_skin_influence nan_w[2] = {{0, NAN}, {1, 2}};
+	cr_assert_not(rig_skin_normalize_influences(nan_w, 2));
+	struct rig_skin_influence huge[2] = {{0, DBL_MAX}, {1, DBL_MAX}}; /* the sum overflows */
+	cr_assert_not(rig_skin_normalize_influences(huge, 2));
+	cr_assert_eq(huge[0].weight, DBL_MAX);
+	cr_assert_not(rig_skin_normalize_influences(NULL, 0));
+}
+
+Test(skin_normalize, a_rescaled_list_passes_the_weights_rule)
+{
+	struct rig_skin_influence list[8];
+	for (int k = 0; k < 8; k++)
+		list[k] = (struct rig_skin_influence){(uint32_t)k, 0.1 * (k + 1)};
+	cr_assert(rig_skin_normalize_influences(list, 8));
+	struct rig_errs *errs = rig_errs_new();
+	cr_assert_eq(rig_skin_check_influences(list, 8, 8, 0, errs), 0);
+	rig_errs_free(errs);
+}
