@@ -47,8 +47,8 @@
 	  "Put a skin on the layer first with layer.skin, or address a skinned mesh layer.")          \
 	X(SKIN_JOINTS, 422, false, "Invalid skin joints",                                             \
 	  "A skin has 1 to 256 joints; joint ids are 1-64 characters of [A-Za-z0-9_.:-] other "       \
-	  "than '.' and '..', and distinct.",                                                         \
-	  "Rename or remove the joint named by jointIndex.")                                          \
+	  "than '.' and '..', and distinct; an op naming a joint of a skin names one it has.",       \
+	  "Rename or remove the joint named by jointIndex, or name one of validJointIds.")            \
 	X(SKIN_BIND, 422, false, "Invalid bind matrix",                                               \
 	  "A bind is six finite numbers [a, b, c, d, e, f] and safely invertible: "                   \
 	  "|ad - bc| >= 1e-12 * max(1, (a^2 + b^2 + c^2 + d^2) / 2) with a finite inverse.",          \

@@ -153,6 +153,16 @@ struct rig_op {
 			bool is_list;   /* the vertices form: entry i is /vertices/i */
 			bool normalize; /* rescale positive finite weights to sum 1 */
 		} weights;
+		/* layer.skin.joint.add / .remove / .remap */
+		struct {
+			char joint_id[RIG_ID_MAX + 1];
+			char layer_id[RIG_ID_MAX + 1];    /* add: its layer; remap: toLayerId */
+			char reassign_to[RIG_ID_MAX + 1]; /* remove: "" spreads proportionally */
+			struct rig_affine bind;           /* add: when has_bind */
+			bool has_bind;
+			bool has_capture; /* add: capture the bind at capture_frame */
+			double capture_frame;
+		} joint;
 	} u;
 };
 

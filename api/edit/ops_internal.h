@@ -37,6 +37,14 @@ void rig_op__list_joint_ids(struct rig_err *e, const struct rig_skin_def *d);
  * has no skin). Lives in ops_skin.c. */
 struct rig_model_layer *rig_op__skin_target(struct rig_op_ctx *ctx, const struct rig_op *op);
 
+/* Every joint's pose_j of skinned layer l (loaded, as rig_op__skin_target
+ * gives it) at its signed local frame, through the resolver: what
+ * layer.skin.bind.capture makes the binds. Writes n_joints matrices to out.
+ * Returns 0, or -1 with violations recorded under op (the frame members as
+ * capture names them). Lives in ops_skin.c. */
+int rig_op__capture_poses(struct rig_affine *out, struct rig_op_ctx *ctx, const struct rig_op *op,
+			  struct rig_model_layer *l, double local_frame);
+
 /* The live layer id names, or NULL after recording LAYER_NOT_FOUND at field
  * (its layer id set to id). */
 struct rig_model_layer *rig_op__target(struct rig_op_ctx *ctx, const struct rig_op *op,
@@ -103,6 +111,11 @@ RIG_OP_FUNCTIONS(capture);
 /* ops_skin_weights.c: layer.skin.weights.put */
 RIG_OP_FUNCTIONS(weights_put);
 void rig_op__weights_put_release(struct rig_op *op);
+
+/* ops_skin_joints.c: a skin's joints one at a time */
+RIG_OP_FUNCTIONS(joint_add);
+RIG_OP_FUNCTIONS(joint_remove);
+RIG_OP_FUNCTIONS(joint_remap);
 
 /* ops_mesh.c: mesh bindings (refused today) */
 int rig_op__mesh_key_put_decode(struct rig_op *out, json_t *value, const struct rig_jr *jr,

@@ -514,37 +514,30 @@ int rig_op__capture_decode(struct rig_op *out, json_t *op, const struct rig_jr *
 	return rc;
 }
 
-int rig_op__capture_apply(struct rig_op_ctx *ctx, struct rig_op *op)
+int rig_op__capture_poses(struct rig_affine *out, struct rig_op_ctx *ctx, const struct rig_op *op,
+			  struct rig_model_layer *l, double local_frame)
 {
-	struct rig_model_layer *l = rig_op__skin_target(ctx, op);
-	if (!l)
-		return -1;
 	size_t from = ctx->errs->count;
 	struct rig_scene_view view;
 	struct rig_skin *skin = NULL;
 	struct rig_resolver *r = NULL;
-	struct rig_affine *poses = NULL;
 	int rc = -1;
 	if (rig_scene_view_init(&view, ctx->model) != 0) {
 		rig_op__fail_layer(ctx, op, RIG_MEMORY_BUSY, "", "the server ran out of memory");
 		return -1;
 	}
 	long mesh = view.index_of[l - ctx->model->layers];
-	struct rig_skin_def *d = l->binding.def;
-	skin = rig_skin_new(d, ctx->errs);
+	skin = rig_skin_new(l->binding.def, ctx->errs);
 	if (!skin)
 		goto out_scope;
 	view.layers[mesh].binding = &rig_binding_skin;
 	view.layers[mesh].binding_eval = skin;
 	r = rig_resolver_new(&view.scene);
-	poses = calloc(d->n_joints ? d->n_joints : 1, sizeof *poses);
-	if (!r || !poses) {
+	if (!r) {
 		rig_op__fail_layer(ctx, op, RIG_MEMORY_BUSY, "", "the server ran out of memory");
 		goto out;
 	}
-	/* frame is the mesh layer's signed local frame. */
-	if (rig_resolver_joint_poses(poses, r, mesh, op->u.capture.frame + l->time_offset,
-				     ctx->errs) != 0) {
+	if (rig_resolver_joint_poses(out, r, mesh, local_frame + l->time_offset, ctx->errs) != 0) {
 		/* The resolver speaks shot frames; the caller sent the mesh's local one:
 		 * frame is the local frame, shotFrame the one the detail names. */
 		for (size_t k = from; k < ctx->errs->count; k++) {
@@ -554,26 +547,44 @@ int rig_op__capture_apply(struct rig_op_ctx *ctx, struct rig_op *op)
 			char shot_frame[32], detail[RIG_ERR_DETAIL_MAX];
 			snprintf(shot_frame, sizeof shot_frame, "%.17g", e->frame);
 			rig_err_extra(e, "shotFrame", shot_frame);
-			e->frame = op->u.capture.frame;
+			e->frame = local_frame;
 			snprintf(detail, sizeof detail, "%s; local frame %.17g of layer '%s'",
 				 e->detail, e->frame, l->id);
 			rig_strlcpy(e->detail, detail, sizeof e->detail);
 		}
 		goto out_scope;
 	}
-	for (size_t j = 0; j < d->n_joints; j++)
-		d->joints[j].bind = poses[j];
-	l->binding.dirty = true;
-	rig_op__binding_changed(ctx, l->id, op->index, NULL);
-	rig_op__changed(ctx, op->layer_id);
 	rc = 0;
 	goto out;
 out_scope:
 	rig_errs_scope(ctx->errs, from, op->index, op->pointer);
 out:
-	free(poses);
 	rig_resolver_free(r);
 	rig_skin_free(skin);
 	rig_scene_view_release(&view);
+	return rc;
+}
+
+int rig_op__capture_apply(struct rig_op_ctx *ctx, struct rig_op *op)
+{
+	struct rig_model_layer *l = rig_op__skin_target(ctx, op);
+	if (!l)
+		return -1;
+	struct rig_skin_def *d = l->binding.def;
+	struct rig_affine *poses = calloc(d->n_joints ? d->n_joints : 1, sizeof *poses);
+	if (!poses) {
+		rig_op__fail_layer(ctx, op, RIG_MEMORY_BUSY, "", "the server ran out of memory");
+		return -1;
+	}
+	/* frame is the mesh layer's signed local frame. */
+	int rc = rig_op__capture_poses(poses, ctx, op, l, op->u.capture.frame);
+	if (rc == 0) {
+		for (size_t j = 0; j < d->n_joints; j++)
+			d->joints[j].bind = poses[j];
+		l->binding.dirty = true;
+		rig_op__binding_changed(ctx, l->id, op->index, NULL);
+		rig_op__changed(ctx, op->layer_id);
+	}
+	free(poses);
 	return rc;
 }

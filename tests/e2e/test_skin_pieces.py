@@ -363,6 +363,313 @@ class WeightsPutMany(PiecesCase):
         self.assertIn(r.status, (200, 201), r)
         self.assertEqual(self.skin_of()["skin"]["weights"][1], infl(("fixed", 1.0)))
 
+def joint_add(joint_id, layer, bind=None, capture=None, mesh="strip"):
+    op = {"op": "layer.skin.joint.add", "layerId": mesh, "joint": {"jointId": joint_id,
+                                                                   "layerId": layer}}
+    if bind is not None:
+        op["joint"]["bind"] = list(bind)
+    if capture is not None:
+        op["captureFrame"] = capture
+    return op
+
+
+def joint_remove(joint_id, reassign=None, mesh="strip"):
+    op = {"op": "layer.skin.joint.remove", "layerId": mesh, "jointId": joint_id}
+    if reassign is not None:
+        op["reassignTo"] = reassign
+    return op
+
+
+def joint_remap(joint_id, to, mesh="strip"):
+    return {"op": "layer.skin.joint.remap", "layerId": mesh, "jointId": joint_id,
+            "toLayerId": to}
+
+
+def extra_joint_scene():
+    """The strip plus a keyed group layer jExtra that no joint follows yet."""
+    s = strip()
+    s.layer("jExtra", parent="rig", position=(150, 10), rotation=4)
+    s.keys("jExtra", "rotation", [(0, 4), (10, 9)])
+    s.keys("jExtra", "position.x", [(0, 150), (10, 153)])
+    s.order.remove("strip")
+    s.order.append("strip")
+    return s
+
+
+class JointAdd(PiecesCase):
+    def test_with_a_bind(self):
+        s = extra_joint_scene()
+        self.build(s)
+        bind = mul(translate(150, 10), rotate(4))
+        mix = infl(("raise", 0.5), ("extra", 0.5))
+        r = self.apply_ops([joint_add("extra", "jExtra", bind=bind),
+                            {"op": "layer.skin.weights.put", "layerId": "strip",
+                             "vertices": [{"vertexIndex": 5, "influences": mix}]}])
+        self.assertEqual(r.json["changedLayers"], ["strip"])
+        skin = self.skin_of()["skin"]
+        self.assertEqual(skin["joints"][2], {"id": "extra", "bind": list(bind)})
+        self.assertEqual(skin["jointLayers"][2], {"jointId": "extra", "layerId": "jExtra"})
+        self.assertEqual(skin["joints"][:2], s.skin_json("strip")["joints"])
+        sk = s.skins["strip"]
+        sk["joints"].append(("extra", tuple(bind)))
+        sk["jointLayers"]["extra"] = "jExtra"
+        sk["weights"][5] = [("raise", 0.5), ("extra", 0.5)]
+        self.check_frames(s)
+
+    def test_captured_at_a_frame(self):
+        s = extra_joint_scene()
+        s.layers["strip"]["time_offset"] = 2.0
+        self.build(s)
+        before = self.skin_of()["skin"]
+        self.apply_ops([joint_add("extra", "jExtra", capture=4)])
+        skin = self.skin_of()["skin"]
+        # the other joints keep their binds bit for bit
+        self.assertEqual(skin["joints"][:2], before["joints"])
+        # the captured bind is the joint's pose in the mesh's space at local frame 4
+        # (shot frame 6), computed here independently
+        sk = s.skins["strip"]
+        sk["jointLayers"]["extra"] = "jExtra"
+        sk["joints"].append(("extra", IDENTITY))
+        want = s.joint_poses("strip", 4 + 2.0)["extra"]
+        got = skin["joints"][2]["bind"]
+        for a, b in zip(got, want):
+            self.assertAlmostEqual(a, b, delta=1e-9)
+        # and it is what layer.skin.bind.capture gives that joint at that frame
+        r = self.rigd.post(f"/v1/shots/{self.shot}/edits?dryRun=true", {"ops": [
+            {"op": "layer.skin.bind.capture", "layerId": "strip", "frame": 4}]})
+        self.assertEqual(r.status, 200, r)
+        self.apply_ops([{"op": "layer.skin.bind.capture", "layerId": "strip", "frame": 4}])
+        self.assertEqual(self.skin_of()["skin"]["joints"][2]["bind"], got)
+        sk["joints"][2] = ("extra", tuple(got))
+        s.capture("strip", 4)
+        self.check_frames(s)
+
+    def test_errors(self):
+        s = extra_joint_scene()
+        s.layer("bare", "mesh")
+        s.layer("jIn", parent="strip")
+        self.build(s)
+        version = self.skin_of()["shotVersion"]
+        p, _ = self.expect_edit_error([
+            joint_add("e1", "jExtra", bind=IDENTITY, capture=0),          # both
+            joint_add("e2", "jExtra"),                                    # neither
+            joint_add("e3", "jExtra", bind=[1, 0, 2, 0, 0, 0]),          # singular
+            {"op": "layer.skin.joint.add", "layerId": "strip", "joint": {"jointId": "bad id",
+                                                                         "layerId": "jExtra",
+                                                                         "bind": IDENTITY}},
+        ], "OP_INVALID", first=False)
+        ptrs = {e["pointer"]: e["code"] for e in p["errors"]}
+        self.assertEqual(ptrs, {"/ops/0/captureFrame": "OP_INVALID", "/ops/1/joint": "OP_INVALID",
+                                "/ops/2/joint/bind": "SKIN_BIND",
+                                "/ops/3/joint/jointId": "OP_INVALID"}, p)
+        p, _ = self.expect_edit_error([
+            joint_add("raise", "jExtra", bind=IDENTITY),                  # id in use
+            joint_add("e5", "nope", bind=IDENTITY),                       # no such layer
+            joint_add("e6", "jExtra", bind=IDENTITY, mesh="bare"),        # no skin
+            joint_add("e7", "jExtra", bind=IDENTITY, mesh="jExtra"),      # group layer
+        ], "SKIN_JOINTS", first=False)
+        ptrs = {e["pointer"]: e["code"] for e in p["errors"]}
+        self.assertEqual(ptrs, {"/ops/0/joint/jointId": "SKIN_JOINTS",
+                                "/ops/1/joint/layerId": "SKIN_JOINT_LAYERS",
+                                "/ops/2/layerId": "MESH_BINDING_KIND",
+                                "/ops/3/layerId": "LAYER_KIND"}, p)
+        self.assertEqual(self.find_error(p, "SKIN_JOINT_LAYERS")["jointLayerId"], "nope")
+        # a joint inside the skinned layer fails final validation
+        p, e = self.expect_edit_error([joint_add("e8", "jIn", bind=IDENTITY)],
+                                      "SKIN_DEFORMATION_BOUNDARY", jointId="e8", layerId="strip")
+        self.assertEqual(e["opIndex"], 0)
+        # ... and cannot be captured either
+        self.expect_edit_error([joint_add("e9", "jIn", capture=0)],
+                               "SKIN_DEFORMATION_BOUNDARY", jointId="e9")
+        # a lock held by someone else
+        r = self.rigd.post(f"/v1/shots/{self.shot}/locks", {"layerIds": ["strip"]},
+                           headers={"X-Rigd-Actor": "bob"})
+        self.assertEqual(r.status, 201, r)
+        self.expect_edit_error([joint_add("e10", "jExtra", bind=IDENTITY)], "LAYER_LOCKED",
+                               status=423)
+        self.assertEqual(self.skin_of()["shotVersion"], version)
+
+    def test_the_joint_limit(self):
+        s = wide_scene(256)
+        self.build(s)
+        p, e = self.expect_edit_error([joint_add("one_more", "rig", bind=IDENTITY)], "SKIN_JOINTS")
+        self.assertEqual((e["jointCount"], e["maxJoints"]), (256, 256))
+        self.assertEqual(e["pointer"], "/ops/0/joint")
+
+
+class JointRemove(PiecesCase):
+    def test_reassign_sums_into_an_existing_influence(self):
+        s = wide_scene()
+        w = s.skins["strip"]["weights"]
+        w[1] = [("fixed", 0.5), ("raise", 0.25), ("w0", 0.25)]
+        w[4] = [("raise", 0.5), ("w1", 0.5)]
+        self.build(s)
+        self.apply_ops([joint_remove("raise", reassign="fixed")])
+        skin = self.skin_of()["skin"]
+        self.assertNotIn("raise", [j["id"] for j in skin["joints"]])
+        self.assertNotIn("raise", [m["jointId"] for m in skin["jointLayers"]])
+        # by hand: raise's weight moves to fixed, summed where fixed is already there
+        want = [[("fixed", 1.0)], [("fixed", 0.75), ("w0", 0.25)], [("fixed", 1.0)],
+                [("fixed", 1.0)], [("fixed", 0.5), ("w1", 0.5)], [("fixed", 1.0)]]
+        self.assertEqual([[(i["jointId"], i["weight"]) for i in lst] for lst in skin["weights"]],
+                         want)
+        sk = s.skins["strip"]
+        sk["joints"] = [j for j in sk["joints"] if j[0] != "raise"]
+        del sk["jointLayers"]["raise"]
+        sk["weights"] = want
+        self.check_frames(s)
+
+    def test_proportional_spread(self):
+        s = wide_scene()
+        w = s.skins["strip"]["weights"]
+        w[1] = [("fixed", 0.5), ("raise", 0.3), ("w0", 0.2)]
+        w[2] = [("raise", 0.6), ("w1", 0.3), ("w2", 0.1)]
+        w[4] = [("w3", 0.7), ("raise", 0.3)]
+        w[5] = [("w4", 1.0)]
+        self.build(s)
+        self.apply_ops([joint_remove("raise")])
+        got = self.skin_of()["skin"]["weights"]
+        for v, lst in enumerate(w):
+            rest = [(j, x) for j, x in lst if j != "raise"]
+            moved = sum(x for j, x in lst if j == "raise")
+            total = sum(x for _, x in rest)
+            want = [(j, x + moved * x / total) for j, x in rest]
+            self.assertEqual([i["jointId"] for i in got[v]], [j for j, _ in want], v)
+            for i, (_, x) in zip(got[v], want):
+                self.assertAlmostEqual(i["weight"], x, delta=1e-15, msg=f"vertex {v}")
+            self.assertLessEqual(abs(sum(i["weight"] for i in got[v]) - 1), 64 * 2.0 ** -52)
+        self.assertAlmostEqual(got[1][0]["weight"], 0.5 / 0.7, delta=1e-15)
+        self.assertAlmostEqual(got[2][1]["weight"], 0.25, delta=1e-15)
+        self.assertEqual(got[0], infl(("fixed", 1.0)))     # untouched, bit for bit
+        self.assertEqual(got[5], infl(("w4", 1.0)))
+        sk = s.skins["strip"]
+        sk["joints"] = [j for j in sk["joints"] if j[0] != "raise"]
+        del sk["jointLayers"]["raise"]
+        self.set_scene_weights(s, "strip", got)
+        self.check_frames(s)
+
+    def test_eight_influences_stay_eight(self):
+        s = wide_scene()
+        ids = ["fixed", "raise"] + [f"w{i}" for i in range(7)]
+        s.skins["strip"]["weights"][5] = [(j, 0.125) for j in ids[:8]]   # w6 not among them
+        self.build(s)
+        _, r = self.post_edit([joint_remove("raise", reassign="w6")])
+        self.assertEqual(r.status, 201, r)
+        got = self.skin_of()["skin"]["weights"][5]
+        self.assertEqual(len(got), 8)
+        self.assertEqual([i["jointId"] for i in got],
+                         ["fixed", "w6", "w0", "w1", "w2", "w3", "w4", "w5"])
+        self.apply_ops([joint_remove("w6", reassign="fixed")])
+        got = self.skin_of()["skin"]["weights"][5]
+        self.assertEqual(len(got), 7)
+        self.assertEqual(got[0], {"jointId": "fixed", "weight": 0.25})
+
+    def test_a_vertex_left_with_none(self):
+        s = strip()
+        self.build(s)
+        before = self.skin_of()
+        p, e = self.expect_edit_error([joint_remove("raise")], "SKIN_WEIGHTS", vertexIndex=2,
+                                      layerId="strip")
+        self.find_error(p, "SKIN_WEIGHTS", vertexIndex=5, layerId="strip")
+        self.assertEqual(len(p["errors"]), 2)
+        self.assertEqual(e["pointer"], "/ops/0/jointId")
+        self.assertEqual(e["jointId"], "raise")
+        self.assertEqual(self.skin_of(), before)
+        # fixing those vertices first in the same batch makes it pass
+        self.apply_ops([{"op": "layer.skin.weights.put", "layerId": "strip", "vertices": [
+            {"vertexIndex": v, "influences": infl(("fixed", 1))} for v in (1, 2, 4, 5)]},
+            joint_remove("raise")])
+        skin = self.skin_of()["skin"]
+        self.assertEqual(skin["joints"], [{"id": "fixed", "bind": list(IDENTITY)}])
+        self.assertEqual(skin["weights"], [infl(("fixed", 1.0))] * 6)
+
+    def test_errors(self):
+        s = wide_scene(20)
+        s.layer("bare", "mesh")
+        self.build(s)
+        ids = ["fixed", "raise"] + [f"w{i}" for i in range(18)]
+        p, e = self.expect_edit_error([joint_remove("nope")], "SKIN_JOINTS", jointId="nope")
+        self.assertEqual(e["pointer"], "/ops/0/jointId")
+        self.assertEqual(e["validJointIds"], ids[:16])
+        p, e = self.expect_edit_error([joint_remove("raise", reassign="zz")], "SKIN_JOINTS",
+                                      jointId="zz")
+        self.assertEqual(e["pointer"], "/ops/0/reassignTo")
+        self.assertEqual(e["validJointIds"], ids[:16])
+        p, e = self.expect_edit_error([joint_remove("raise", reassign="raise")], "OP_INVALID")
+        self.assertEqual(e["pointer"], "/ops/0/reassignTo")
+        self.expect_edit_error([joint_remove("raise", mesh="bare")], "MESH_BINDING_KIND")
+
+    def test_the_last_joint(self):
+        s = strip()
+        s.skins["strip"]["weights"] = [[("fixed", 1)]] * 6
+        self.build(s)
+        self.apply_ops([joint_remove("raise")])
+        _, e = self.expect_edit_error([joint_remove("fixed")], "SKIN_JOINTS", jointId="fixed")
+        self.assertEqual(e["jointCount"], 1)
+
+
+class JointRemap(PiecesCase):
+    def test_remap(self):
+        s = extra_joint_scene()
+        s.layer("jIn", parent="strip")
+        self.build(s)
+        self.apply_ops([joint_remap("raise", "jExtra")])
+        skin = self.skin_of()["skin"]
+        self.assertEqual(skin["jointLayers"][1], {"jointId": "raise", "layerId": "jExtra"})
+        self.assertEqual(skin["joints"], s.skin_json("strip")["joints"])
+        s.skins["strip"]["jointLayers"]["raise"] = "jExtra"
+        # the identity binds now put the right edge 150 units away: frames fold, as the
+        # reference says
+        self.check_frames(s, folds=True)
+        # remapped back and re-captured in one batch: the new layer drives the right edge
+        self.apply_ops([joint_remap("raise", "jRaise"), joint_remap("raise", "jExtra"),
+                        {"op": "layer.skin.bind.capture", "layerId": "strip", "frame": 0}])
+        s.capture("strip", 0)
+        self.check_frames(s)
+        self.assertVerts(self.verts("strip", 0), s.skins["strip"]["source"])
+
+    def test_errors(self):
+        s = extra_joint_scene()
+        s.layer("jIn", parent="strip")
+        s.layer("bare", "mesh")
+        self.build(s)
+        version = self.skin_of()["shotVersion"]
+        p, e = self.expect_edit_error([joint_remap("nope", "jExtra")], "SKIN_JOINTS",
+                                      jointId="nope")
+        self.assertEqual(e["validJointIds"], ["fixed", "raise"])
+        self.assertEqual(e["pointer"], "/ops/0/jointId")
+        p, e = self.expect_edit_error([joint_remap("raise", "gone")], "SKIN_JOINT_LAYERS",
+                                      jointId="raise", jointLayerId="gone")
+        self.assertEqual(e["pointer"], "/ops/0/toLayerId")
+        # final validation checks the mapping as for layer.skin
+        p, e = self.expect_edit_error([joint_remap("raise", "jIn")],
+                                      "SKIN_DEFORMATION_BOUNDARY", jointId="raise",
+                                      layerId="strip")
+        self.assertEqual(e["opIndex"], 0)
+        p, e = self.expect_edit_error([joint_remap("raise", "jExtra"),
+                                       {"op": "layer.delete", "layerId": "jExtra"}],
+                                      "SKIN_JOINT_LAYERS", jointId="raise")
+        self.expect_edit_error([joint_remap("raise", "jExtra", mesh="bare")],
+                               "MESH_BINDING_KIND")
+        self.expect_edit_error([joint_remap("raise", "jExtra", mesh="nope")], "LAYER_NOT_FOUND")
+        self.assertEqual(self.skin_of()["shotVersion"], version)
+
+
+class EveryErrorAtOnce(PiecesCase):
+    def test_one_answer_for_every_joint_op(self):
+        s = extra_joint_scene()
+        self.build(s)
+        p, _ = self.expect_edit_error([
+            joint_add("raise", "jExtra", bind=IDENTITY),
+            joint_remove("nope"),
+            joint_remap("fixed", "gone"),
+            {"op": "layer.skin.weights.put", "layerId": "strip", "vertexIndex": 9,
+             "influences": infl(("fixed", 1))},
+        ], "SKIN_JOINTS", first=False)
+        self.assertEqual([(e["opIndex"], e["code"]) for e in p["errors"]],
+                         [(0, "SKIN_JOINTS"), (1, "SKIN_JOINTS"), (2, "SKIN_JOINT_LAYERS"),
+                          (3, "SKIN_WEIGHT_VERTEX")])
+
 
 if __name__ == "__main__":
     main()
