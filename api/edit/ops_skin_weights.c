@@ -162,14 +162,14 @@ struct joint_lookup {
 	uint16_t order[RIG_MAX_JOINTS];
 };
 
-static int by_id(const void *a, const void *b, const struct rig_skin_def *d)
+static int cmp_ids(const struct rig_skin_def *d, uint16_t a, uint16_t b)
 {
-	return strcmp(d->joints[*(const uint16_t *)a].id, d->joints[*(const uint16_t *)b].id);
+	return strcmp(d->joints[a].id, d->joints[b].id);
 }
 
 static uint32_t lookup(const struct joint_lookup *jl, const char *id)
 {
-	size_t lo = 0, hi = jl->d->n_joints;
+	size_t lo = 0, hi = jl->d->n_joints < RIG_MAX_JOINTS ? jl->d->n_joints : RIG_MAX_JOINTS;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 		int cmp = strcmp(jl->d->joints[jl->order[mid]].id, id);
@@ -191,7 +191,7 @@ static void lookup_init(struct joint_lookup *jl, const struct rig_skin_def *d)
 	for (size_t j = 0; j < d->n_joints && j < RIG_MAX_JOINTS; j++) {
 		uint16_t x = (uint16_t)j;
 		size_t i = j;
-		while (i > 0 && by_id(&jl->order[i - 1], &x, d) > 0) {
+		while (i > 0 && cmp_ids(d, jl->order[i - 1], x) > 0) {
 			jl->order[i] = jl->order[i - 1];
 			i--;
 		}
