@@ -599,6 +599,23 @@ class JointRemove(PiecesCase):
         self.assertEqual(e["pointer"], "/ops/0/reassignTo")
         self.expect_edit_error([joint_remove("raise", mesh="bare")], "MESH_BINDING_KIND")
 
+    def test_an_idempotent_retry_removes_once(self):
+        s = strip()
+        s.skins["strip"]["weights"][2] = [("fixed", 0.5), ("raise", 0.5)]
+        s.skins["strip"]["weights"][5] = [("fixed", 0.5), ("raise", 0.5)]
+        self.build(s)
+        body = {"ops": [joint_remove("raise")]}
+        h = {"Idempotency-Key": "rm-raise-1"}
+        first = self.rigd.post(f"/v1/shots/{self.shot}/edits", body, headers=h)
+        self.assertEqual(first.status, 201, first)
+        again = self.rigd.post(f"/v1/shots/{self.shot}/edits", body, headers=h)
+        self.assertEqual(again.status, 201, again)
+        self.assertEqual(again.header("Idempotency-Replayed"), "true")
+        self.assertEqual(again.json["receiptId"], first.json["receiptId"])
+        skin = self.skin_of()
+        self.assertEqual(skin["shotVersion"], first.json["toVersion"])
+        self.assertEqual(skin["skin"]["weights"], [infl(("fixed", 1.0))] * 6)
+
     def test_the_last_joint(self):
         s = strip()
         s.skins["strip"]["weights"] = [[("fixed", 1)]] * 6
