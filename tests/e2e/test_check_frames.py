@@ -263,7 +263,7 @@ class CheckRoute(RigdTestCase):
             with self.subTest(q=q):
                 body = self.assertProblem(self.check(q), 400, "INVALID_QUERY")
                 self.assertEqual(body["parameter"], param)
-        self.assertProblem(self.rigd.get("/v1/shots/nope/check"), 404, "SHOT_NOT_FOUND")
+        self.assertProblem(self.rigd.get("/v1/shots/nope/check"), 404, "NOT_FOUND")
 
 
 if __name__ == "__main__":
