@@ -50,9 +50,9 @@ static inline double rig_frame_at(const struct rig_frame_range *r, size_t i)
 
 /* One failing (layer, frame): the first violation its evaluation recorded. */
 struct rig_frame_fault {
-	size_t layer;        /* position in the caller's list of layers */
-	size_t frame_index;  /* frame = rig_frame_at(range, frame_index) */
-	struct rig_err err;  /* code, detail, triangle_index…, layer_id and frame set */
+	size_t layer;       /* position in the caller's list of layers */
+	size_t frame_index; /* frame = rig_frame_at(range, frame_index) */
+	struct rig_err err; /* code, detail, triangle_index…, layer_id and frame set */
 };
 
 /* The faults of one span, in order; owned (rig_frame_faults_release). keep

@@ -249,10 +249,9 @@ int rig_batch_apply(struct rig_tx *conn, const struct rig_batch *b, struct rig_b
 	/* Frames are checked on a shot that passed every other rule: evaluating
 	 * one that breaks them would report consequences, not causes. */
 	if (!rig_errs_any(errs) && b->check_frames.on)
-		rig_frame_check_batch(&ctx, &b->check_frames,
-				      b->app && b->app->limits.frame_workers
-					      ? b->app->limits.frame_workers
-					      : 2);
+		rig_frame_check_batch(
+			&ctx, &b->check_frames,
+			b->app && b->app->limits.frame_workers ? b->app->limits.frame_workers : 2);
 	if (rig_errs_any(errs))
 		goto out;
 	json_t *receipt = receipt_json(b, ops, n_ops, &ctx, model.version);

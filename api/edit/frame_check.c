@@ -73,8 +73,8 @@ int rig_check_frames_range(struct rig_frame_range *out, const struct rig_check_f
 		bool by_step = rig_range_step_caused(from, to, step, RIG_MAX_RANGE_FRAMES);
 		char frames[32];
 		snprintf(frames, sizeof frames, count < 1e15 ? "%.0f" : "%.3g", count);
-		e = rig_errs_add(errs, req->code, "the range has %s frames; the limit is %d", frames,
-				 RIG_MAX_RANGE_FRAMES);
+		e = rig_errs_add(errs, req->code, "the range has %s frames; the limit is %d",
+				 frames, RIG_MAX_RANGE_FRAMES);
 		rig_strlcpy(e->pointer, by_step ? "/checkFrames/step" : "/checkFrames",
 			    sizeof e->pointer);
 		rig_err_extra_number(e, "frameCount", count);
@@ -278,7 +278,10 @@ int rig_frame_check_run(struct rig_frame_faults *out, size_t *next, const struct
 		if (prepare_layer(&run, k, errs) != 0)
 			goto out;
 	size_t span_frames = SPAN_VERTS / (run.max_verts ? run.max_verts : 1);
-	span_frames = span_frames < 1 ? 1 : span_frames > SPAN_MAX_FRAMES ? SPAN_MAX_FRAMES : span_frames;
+	if (span_frames < 1)
+		span_frames = 1;
+	if (span_frames > SPAN_MAX_FRAMES)
+		span_frames = SPAN_MAX_FRAMES;
 	size_t total = c->n_layers * c->range.n_frames - c->start;
 	size_t n_spans = (total + span_frames - 1) / span_frames;
 	size_t want = c->n_workers > 1 ? (size_t)c->n_workers * SLOTS_PER_WORKER : 1;
@@ -338,9 +341,7 @@ static long last_op_affecting(const struct rig_op_ctx *ctx, const struct rig_mod
 int rig_frame_check_batch(struct rig_op_ctx *ctx, const struct rig_check_frames *req,
 			  unsigned n_workers)
 {
-	struct rig_frame_check c = {.model = ctx->model,
-				    .tx = ctx->conn,
-				    .n_workers = n_workers};
+	struct rig_frame_check c = {.model = ctx->model, .tx = ctx->conn, .n_workers = n_workers};
 	if (rig_check_frames_range(&c.range, req, ctx->model, ctx->errs) != 0)
 		return -1;
 	long *all = NULL, *ops = NULL;
@@ -348,7 +349,8 @@ int rig_frame_check_batch(struct rig_op_ctx *ctx, const struct rig_check_frames 
 	struct rig_frame_faults faults = {.keep = RIG_ERRS_KEEP};
 	int rc = -1;
 	if (n_all < 0 || (n_all > 0 && !(ops = malloc((size_t)n_all * sizeof *ops)))) {
-		rig_errs_add(ctx->errs, RIG_MEMORY_BUSY, "the server ran out of memory checking frames");
+		rig_errs_add(ctx->errs, RIG_MEMORY_BUSY,
+			     "the server ran out of memory checking frames");
 		goto out;
 	}
 	/* Only the affected layers, in model order: the layers and the last op of each. */

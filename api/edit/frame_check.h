@@ -48,13 +48,13 @@ int rig_check_frames_range(struct rig_frame_range *out, const struct rig_check_f
 /* One check run. */
 struct rig_frame_check {
 	const struct rig_shot_model *model; /* borrowed, never changed */
-	struct rig_tx *tx;   /* open on the model's snapshot: reads stored bindings */
-	const long *layers;  /* model indices of bound, live mesh layers, in report order */
+	struct rig_tx *tx;  /* open on the model's snapshot: reads stored bindings */
+	const long *layers; /* model indices of bound, live mesh layers, in report order */
 	size_t n_layers;
 	struct rig_frame_range range;
-	size_t start;        /* first flat position (layer · n_frames + frame index) */
-	size_t stop_after;   /* stop once this many faults were found; 0: check everything */
-	unsigned n_workers;  /* parallel spans; 0 or 1 runs on the calling thread */
+	size_t start;       /* first flat position (layer · n_frames + frame index) */
+	size_t stop_after;  /* stop once this many faults were found; 0: check everything */
+	unsigned n_workers; /* parallel spans; 0 or 1 runs on the calling thread */
 };
 
 /* Runs c: faults go to out (its keep bounds what is held; total counts

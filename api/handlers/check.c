@@ -72,10 +72,10 @@ static int open_token(struct rig_req *req, struct rig_resp *resp, const char *qu
 static json_t *failure_json(const struct rig_eval *ev, const long *layers,
 			    const struct rig_frame_fault *f, const struct rig_frame_range *range)
 {
-	json_t *item = json_pack("{s:s, s:f, s:s, s:s}", "layerId",
-				 ev->model->layers[layers[f->layer]].id, "frame",
-				 rig_frame_at(range, f->frame_index), "code",
-				 rig_code_name(f->err.code), "detail", f->err.detail);
+	json_t *item =
+		json_pack("{s:s, s:f, s:s, s:s}", "layerId", ev->model->layers[layers[f->layer]].id,
+			  "frame", rig_frame_at(range, f->frame_index), "code",
+			  rig_code_name(f->err.code), "detail", f->err.detail);
 	if (f->err.triangle_index != RIG_NO_INDEX)
 		json_object_set_new(item, "triangleIndex", json_integer(f->err.triangle_index));
 	if (f->err.vertex_index != RIG_NO_INDEX)
@@ -113,16 +113,15 @@ void rig_h_check(struct rig_req *req, struct rig_resp *resp)
 	if (open_token(req, resp, query, ev.model->version, end, &start) ||
 	    rig_frames__etag(req, resp, ev.model->version))
 		goto out;
-	struct rig_frame_check c = {.model = ev.model,
-				    .tx = tx,
-				    .layers = layers,
-				    .n_layers = (size_t)n_layers,
-				    .range = range,
-				    .start = start,
-				    .stop_after = page_size + 1,
-				    .n_workers = req->app->limits.frame_workers
-							 ? req->app->limits.frame_workers
-							 : 2};
+	struct rig_frame_check c = {
+		.model = ev.model,
+		.tx = tx,
+		.layers = layers,
+		.n_layers = (size_t)n_layers,
+		.range = range,
+		.start = start,
+		.stop_after = page_size + 1,
+		.n_workers = req->app->limits.frame_workers ? req->app->limits.frame_workers : 2};
 	size_t next;
 	if (rig_frame_check_run(&faults, &next, &c, errs) != 0) {
 		rig_problem_errs(resp, errs, 0);
@@ -131,17 +130,17 @@ void rig_h_check(struct rig_req *req, struct rig_resp *resp)
 	json_t *items = json_array();
 	for (size_t i = 0; i < faults.count && i < page_size; i++)
 		json_array_append_new(items, failure_json(&ev, layers, &faults.items[i], &range));
-	json_t *body = json_pack("{s:s, s:I, s:f, s:f, s:f, s:I, s:I, s:o}", "shotId",
-				 ev.model->id, "shotVersion", (json_int_t)ev.model->version, "from",
-				 range.from, "to", to, "step", range.step, "frameCount",
-				 (json_int_t)range.n_frames, "layerCount", (json_int_t)n_layers,
-				 "failures", items);
+	json_t *body =
+		json_pack("{s:s, s:I, s:f, s:f, s:f, s:I, s:I, s:o}", "shotId", ev.model->id,
+			  "shotVersion", (json_int_t)ev.model->version, "from", range.from, "to",
+			  to, "step", range.step, "frameCount", (json_int_t)range.n_frames,
+			  "layerCount", (json_int_t)n_layers, "failures", items);
 	if (faults.count > page_size) {
 		const struct rig_frame_fault *f = &faults.items[page_size];
-		json_t *t = json_pack("{s:s, s:s, s:s, s:I, s:I}", "k", "check", "s",
-				      req->params[0], "q", query, "v",
-				      (json_int_t)ev.model->version, "o",
-				      (json_int_t)(f->layer * range.n_frames + f->frame_index));
+		json_t *t =
+			json_pack("{s:s, s:s, s:s, s:I, s:I}", "k", "check", "s", req->params[0],
+				  "q", query, "v", (json_int_t)ev.model->version, "o",
+				  (json_int_t)(f->layer * range.n_frames + f->frame_index));
 		char *token = rig_api__token_make(req->app, t);
 		json_decref(t);
 		if (token)

@@ -27,8 +27,8 @@ void rig_h_edits(struct rig_req *req, struct rig_resp *resp)
 	json_t *body = rig_api__parse_body_bulk(req, resp, RIG_BULK_EDITS);
 	if (!body)
 		return;
-	static const char *const allowed[] = {"ops",	      "expectedVersion", "lockId",
-					      "fencingToken", "checkFrames",	 NULL};
+	static const char *const allowed[] = {"ops",          "expectedVersion", "lockId",
+					      "fencingToken", "checkFrames",     NULL};
 	struct rig_batch b = {.shot_id = req->params[0],
 			      .app = req->app,
 			      .dry_run = dry && !strcmp(dry, "true"),
