@@ -12,7 +12,8 @@
  * api/http/paging.c) holds the shot version, the query and the position to
  * go on from: a token from an older version is 410 PAGE_TOKEN_STALE, one used
  * with another query 400 PAGE_TOKEN_INVALID. A page evaluates only up to its
- * last failure (and one more), so a long clean stretch costs one page.
+ * last failure (and one more), so a long clean stretch costs one page. The
+ * page's faults are reserved in the memory budget (503 MEMORY_BUSY without room).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +25,7 @@
 #include "api/handlers/handlers.h"
 #include "api/http/paging.h"
 #include "api/http/request.h"
+#include "api/util/membudget.h"
 #include "storage/store.h"
 
 /* Opens ?pageToken: sets *start. Order of checks: signature, query, version. */
@@ -96,6 +98,7 @@ void rig_h_check(struct rig_req *req, struct rig_resp *resp)
 	struct rig_errs *errs = rig_api__errs_new(resp);
 	struct rig_frame_faults faults = {.keep = page_size + 1};
 	long *layers = NULL;
+	struct rig_mem_claim claim = {0, 0};
 	struct rig_frame_range range;
 	double to;
 	if (!errs || rig_frames__open(&ev, tx, req, resp) != 0 ||
@@ -122,6 +125,17 @@ void rig_h_check(struct rig_req *req, struct rig_resp *resp)
 		.start = start,
 		.stop_after = page_size + 1,
 		.n_workers = req->app->limits.frame_workers ? req->app->limits.frame_workers : 2};
+	/* The page's faults (a few KiB each) and the workers' scratch lists count
+	 * against the memory budget while the check runs. */
+	size_t bytes = (page_size + 1) * sizeof(struct rig_frame_fault) +
+		       2 * (size_t)c.n_workers * sizeof(struct rig_errs);
+	if (!rig_membudget_reserve(req->app->budget, &claim, bytes)) {
+		rig_problem(resp, RIG_MEMORY_BUSY,
+			    json_pack("{s:I}", "memoryBudgetBytes",
+				      (json_int_t)rig_membudget_limit(req->app->budget)),
+			    "the server's memory budget cannot hold this check's page now");
+		goto out;
+	}
 	size_t next;
 	if (rig_frame_check_run(&faults, &next, &c, errs) != 0) {
 		rig_problem_errs(resp, errs, 0);
@@ -149,6 +163,7 @@ void rig_h_check(struct rig_req *req, struct rig_resp *resp)
 	}
 	rig_resp_json(resp, 200, body, NULL);
 out:
+	rig_membudget_settle(req->app->budget, &claim);
 	rig_frame_faults_release(&faults);
 	free(layers);
 	rig_errs_free(errs);
