@@ -48,6 +48,8 @@ const struct rig_route rig_routes[] = {
 	 "layers space format"},
 	{"GET", "/v1/shots/{}/layers/{}/frames", rig_h_frame_range, false, ACCESS_READ, OWNER_SHOT,
 	 "from to step space format f32Version"},
+	{"GET", "/v1/shots/{}/check", rig_h_check, false, ACCESS_READ, OWNER_SHOT,
+	 "from to step " PAGED},
 	{"POST", "/v1/shots/{}/layers/{}/map-points", rig_h_map_points, false, ACCESS_READ,
 	 OWNER_SHOT, "space"},
 	{"POST", "/v1/skin/evaluate", rig_h_skin_evaluate, false, ACCESS_READ, OWNER_NONE, NULL},

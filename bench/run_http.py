@@ -13,6 +13,10 @@ and 50 plain layers for multi-op batches), then drives it with bench/loadgen:
           of the f32 frame's size)
   range   a 1,000-frame f32 range, frames/s and MB/s, beside the core's
           single-thread skin-evaluate rate (from bench_core) times the cores
+  check   checking the same 1,000 frames (GET /v1/shots/s/check, and an edit's
+          checkFrames as a dry run touching a joint, less the same dry run
+          without it), beside the f32 range of the same frames, rounds
+          interleaved; target ≤ 1.5 × the range's time
 """
 import json
 import math
@@ -118,6 +122,11 @@ def bare_tps(tmp, seconds):
 def main():
     tmp = tempfile.mkdtemp(prefix="rigd-bench-", dir=BUILD)
     db = os.path.join(tmp, "bench.db")
+    if os.environ.get("BENCH_ONLY") == "check":  # the frame-check rows alone
+        with Rigd(db_path=db) as r:
+            build_fixture(r)
+            check_frames(r)
+        return
     print(f"\nrigd HTTP benchmarks ({CORES} cores, {SECONDS:g} s per case, synchronous=FULL, "
           f"database under {tmp})")
     print(f"\nedit batches (commits/s; {ROUNDS} rounds per case, each the bare SQLite baseline then "
@@ -187,6 +196,40 @@ def main():
         row("range frames/s", fps, "frames/s", core_fps, f"core evaluate × {CORES} cores", 0.5)
         print(f"    {rng['rps'] * rng['bytesPerResponse'] / 1e6:,.1f} MB/s, "
               f"{rng['requests']} ranges of {rng['bytesPerResponse']:,} bytes")
+
+        check_frames(r)
+
+
+def check_frames(r):
+    """Checking 1,000 frames beside the f32 range of the same frames (ms per request, 1
+    client, rounds interleaved so machine drift weighs on both; medians)."""
+    print(f"\nframe check of the same 1,000 frames beside the f32 range, 1 client, {ROUNDS} rounds")
+    pose = [{"op": "layer.pose", "layerId": "j0", "transform": {"rotation": 0}}]
+    cases = (("f32 range", "GET", "/v1/shots/s/layers/mesh/frames?from=0&to=999&format=f32",
+              None, 200),
+             ("GET check", "GET", "/v1/shots/s/check?from=0&to=999", None, 200),
+             ("dry run + checkFrames", "POST", "/v1/shots/s/edits?dryRun=true",
+              {"ops": pose, "checkFrames": {"from": 0, "to": 999}}, 200),
+             ("dry run alone", "POST", "/v1/shots/s/edits?dryRun=true", {"ops": pose}, 200))
+    ms = {name: [] for name, *_ in cases}
+    for _ in range(ROUNDS):
+        for name, method, path, body, expect in cases:
+            res = loadgen(r.port, method, path, body, connections=1, expect=expect,
+                          seconds=SECONDS / 2)
+            ms[name].append(1000 / res["rps"])
+    med = {name: statistics.median(v) for name, v in ms.items()}
+    rng = med["f32 range"]
+    batch = med["dry run + checkFrames"] - med["dry run alone"]
+    for name, value in (("f32 range", rng), ("GET check", med["GET check"]),
+                        ("checkFrames in a dry run (less the dry run)", batch)):
+        text = f"  {name:<44} {value:>12,.1f} ms/1,000 frames"
+        if name != "f32 range":
+            ratio = value / rng
+            text += (f" vs f32 range {rng:,.1f}  ratio {ratio:.2f}  (target ≤ 1.50: "
+                     f"{'met' if ratio <= 1.5 else 'NOT met'})")
+        print(text)
+    print("    rounds (ms): " + "; ".join(f"{n} " + ", ".join(f"{x:.1f}" for x in v)
+                                         for n, v in ms.items()))
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 /* The list of binding kinds of binding.h, as a table. */
 #include "core/binding.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #define ROW(k) &rig_binding_##k,
@@ -15,4 +16,20 @@ const struct rig_binding_type *rig_binding_type_find(const char *name)
 		if (strcmp(rig_binding_types[i]->name, name) == 0)
 			return rig_binding_types[i];
 	return NULL;
+}
+
+void *rig_binding_def_copy(const struct rig_binding_type *type, const void *def)
+{
+	if (type->def_copy)
+		return type->def_copy(def);
+	if (!type->encode || !type->decode)
+		return NULL;
+	unsigned char *head = NULL, *mesh = NULL;
+	size_t n_head = 0, n_mesh = 0;
+	void *copy = NULL;
+	if (type->encode(def, &head, &n_head, &mesh, &n_mesh) == 0)
+		copy = type->decode(head, n_head, mesh, n_mesh);
+	free(head);
+	free(mesh);
+	return copy;
 }

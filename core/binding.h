@@ -39,6 +39,10 @@ struct rig_binding_type {
 	int (*validate)(const void *def, struct rig_errs *errs);
 	/* Frees a heap definition and everything it owns; NULL is a no-op. */
 	void (*def_free)(void *def);
+	/* A new deep copy of a definition (per-vertex arrays too, when held),
+	 * or NULL when out of memory. NULL for a kind with encode and decode:
+	 * rig_binding_def_copy copies through them. */
+	void *(*def_copy)(const void *def);
 	/* Frees the per-vertex arrays, keeping what the model holds of every
 	 * binding (for skins the joints): a model keeps large bindings so. */
 	void (*def_release_mesh)(void *def);
@@ -100,5 +104,11 @@ extern const size_t rig_binding_n_types;
 
 /* The row of the kind named name, or NULL. */
 const struct rig_binding_type *rig_binding_type_find(const char *name);
+
+/* A new deep copy of def of kind type, through the kind's def_copy or else
+ * its encode and decode; NULL when out of memory (or when the kind offers
+ * neither). Free with type->def_free. Lets a caller prepare an evaluator
+ * (prepare may take the arrays) while the definition stays whole. */
+void *rig_binding_def_copy(const struct rig_binding_type *type, const void *def);
 
 #endif

@@ -25,6 +25,16 @@ static void def_free(void *def)
 	free(def);
 }
 
+static void *def_copy(const void *def)
+{
+	struct rig_skin_def *copy = malloc(sizeof *copy);
+	if (copy && rig_skin_def_copy(copy, def) != 0) {
+		free(copy);
+		copy = NULL;
+	}
+	return copy;
+}
+
 static void def_release_mesh(void *def)
 {
 	rig_skin_def_release_mesh(def);
@@ -103,6 +113,7 @@ const struct rig_binding_type rig_binding_skin = {
 	.name = "skin",
 	.validate = validate,
 	.def_free = def_free,
+	.def_copy = def_copy,
 	.def_release_mesh = def_release_mesh,
 	.def_bytes = def_bytes,
 	.def_n_verts = def_n_verts,

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "api/edit/frame_check.h"
 #include "api/edit/ops.h"
 #include "api/edit/shot_cache.h"
 #include "api/util/jsonread.h"
@@ -245,6 +246,12 @@ int rig_batch_apply(struct rig_tx *conn, const struct rig_batch *b, struct rig_b
 			rig_op_apply(&ctx, &ops[i]);
 	if (changes_structure(ops, n_ops) && rig_ops_validate_shot(&ctx) != 0)
 		attribute(errs, 0, &ctx, n_ops);
+	/* Frames are checked on a shot that passed every other rule: evaluating
+	 * one that breaks them would report consequences, not causes. */
+	if (!rig_errs_any(errs) && b->check_frames.on)
+		rig_frame_check_batch(
+			&ctx, &b->check_frames,
+			b->app && b->app->limits.frame_workers ? b->app->limits.frame_workers : 2);
 	if (rig_errs_any(errs))
 		goto out;
 	json_t *receipt = receipt_json(b, ops, n_ops, &ctx, model.version);

@@ -3,7 +3,8 @@
  * Direct batches (POST /v1/shots/{id}/edits), plan validation and plan apply
  * all run rig_batch_apply(): decode every op, load the shot, check the
  * expected version, apply the ops in order (past any that fail, so that every
- * independent error is found), validate the whole shot, then
+ * independent error is found), validate the whole shot, check frames when
+ * asked (checkFrames), then
  * write the changes, bump the version by one and store the receipt. It
  * returns what happened as data (struct rig_batch_result); only handlers turn
  * that into a response. Writes run it inside the committer's transaction
@@ -16,6 +17,7 @@
 #include <stdbool.h>
 
 #include "api/context.h"
+#include "api/edit/frame_check.h"
 #include "api/edit/ops.h"
 #include "api/util/jsonread.h"
 
@@ -41,6 +43,10 @@ struct rig_batch {
 	bool has_fence;        /* the batch proves it holds lock_id at fencing_token */
 	char lock_id[RIG_ID_MAX + 1];
 	long long fencing_token;
+	/* checkFrames: after final validation passed, the layers the ops can
+	 * have changed are evaluated over a range (frame_check.h); any failing
+	 * frame is a violation, so the batch is not applied. */
+	struct rig_check_frames check_frames;
 };
 
 /* How a batch ended. Only APPLIED carries a receipt. */

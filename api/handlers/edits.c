@@ -7,6 +7,7 @@
 
 #include "api/edit/batch.h"
 #include "api/edit/committer.h"
+#include "api/edit/frame_check.h"
 #include "api/handlers/edit_answer.h"
 #include "api/handlers/handlers.h"
 #include "api/util/jsonread.h"
@@ -26,8 +27,8 @@ void rig_h_edits(struct rig_req *req, struct rig_resp *resp)
 	json_t *body = rig_api__parse_body_bulk(req, resp, RIG_BULK_EDITS);
 	if (!body)
 		return;
-	static const char *const allowed[] = {"ops", "expectedVersion", "lockId", "fencingToken",
-					      NULL};
+	static const char *const allowed[] = {"ops",          "expectedVersion", "lockId",
+					      "fencingToken", "checkFrames",     NULL};
 	struct rig_batch b = {.shot_id = req->params[0],
 			      .app = req->app,
 			      .dry_run = dry && !strcmp(dry, "true"),
@@ -45,6 +46,7 @@ void rig_h_edits(struct rig_req *req, struct rig_resp *resp)
 	rig_jr_int(&jr, body, "expectedVersion", false, 0, INT64_MAX, &b.expected_version,
 		   &b.has_expected_version);
 	rig_batch_read_fence(&b, body, &jr);
+	rig_check_frames_read(&b.check_frames, body, &jr);
 	b.ops = json_object_get(body, "ops");
 	if (json_is_array(b.ops) && json_array_size(b.ops) <= RIG_MAX_OPS_PER_BATCH) {
 		/* Decoded here, before the write turn or the committer: a large skin

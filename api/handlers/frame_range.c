@@ -405,68 +405,15 @@ static int parse_f32_version(struct rig_req *req, struct rig_resp *resp, struct 
 	return 0;
 }
 
-/* INVALID_QUERY for a range of more than RIG_MAX_RANGE_FRAMES frames, naming
- * step when step caused it (the same from..to at step 1 would fit). The count
- * is printed whole below 1e15 and in short form past it, so the detail is
- * never cut, and every number it quotes is a member. */
-static void range_too_long(struct rig_resp *resp, double from, double to, double step, double count)
-{
-	char frames[32];
-	snprintf(frames, sizeof frames, count < 1e15 ? "%.0f" : "%.3g", count);
-	bool by_step = step < 1 && floor(to - from + 1e-9) + 1 <= RIG_MAX_RANGE_FRAMES;
-	json_t *extra =
-		json_pack("{s:s, s:i, s:i}", "parameter", by_step ? "step" : "to", "maxRangeFrames",
-			  RIG_MAX_RANGE_FRAMES, "limit", RIG_MAX_RANGE_FRAMES);
-	if (isfinite(count))
-		json_object_set_new(extra, "frameCount",
-				    count < 9007199254740992.0 ? json_integer((json_int_t)count)
-							       : json_real(count));
-	if (by_step) {
-		json_object_set_new(extra, "step", json_real(step));
-		rig_problem(resp, RIG_INVALID_QUERY, extra,
-			    "step %.17g makes the range %s frames; the limit is %d", step, frames,
-			    RIG_MAX_RANGE_FRAMES);
-	} else {
-		rig_problem(resp, RIG_INVALID_QUERY, extra,
-			    "the range has %s frames; the limit is %d", frames,
-			    RIG_MAX_RANGE_FRAMES);
-	}
-}
-
 /* Parses from/to/step (defaults: the shot's range, step 1). 0 or -1 with resp filled. */
 static int parse_range(struct rig_req *req, struct rig_resp *resp, struct range *rg)
 {
-	double to = rg->ev.model->frame_end;
-	rg->from = rg->ev.model->frame_start;
-	rg->step = 1;
-	const char *names[3] = {"from", "to", "step"};
-	double *fields[3] = {&rg->from, &to, &rg->step};
-	for (int i = 0; i < 3; i++) {
-		const char *v = rig_api__query(req, names[i]);
-		if (v && rig_frames__parse_frame(fields[i], v) != 0) {
-			rig_problem(resp, RIG_INVALID_QUERY,
-				    json_pack("{s:s}", "parameter", names[i]),
-				    "%s must be a finite number", names[i]);
-			return -1;
-		}
-	}
-	if (!(rg->step > 0)) {
-		rig_problem(resp, RIG_INVALID_QUERY, json_pack("{s:s}", "parameter", "step"),
-			    "step must be greater than 0");
+	struct rig_frame_range r;
+	if (rig_frames__range(req, resp, rg->ev.model, &r, NULL) != 0)
 		return -1;
-	}
-	if (!(to >= rg->from)) {
-		rig_problem(resp, RIG_INVALID_QUERY, json_pack("{s:s}", "parameter", "to"),
-			    "to must not be before from");
-		return -1;
-	}
-	/* Frames from, from+step, … up to to; a hair of slack absorbs 0.1-style steps. */
-	double count = floor((to - rg->from) / rg->step + 1e-9) + 1;
-	if (count > RIG_MAX_RANGE_FRAMES) {
-		range_too_long(resp, rg->from, to, rg->step, count);
-		return -1;
-	}
-	rg->n_frames = (size_t)count;
+	rg->from = r.from;
+	rg->step = r.step;
+	rg->n_frames = r.n_frames;
 	return 0;
 }
 

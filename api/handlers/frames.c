@@ -78,6 +78,70 @@ int rig_frames__format(struct rig_req *req, struct rig_resp *resp, bool allow_ob
 	return -1;
 }
 
+/* INVALID_QUERY for a range of more than RIG_MAX_RANGE_FRAMES frames, naming
+ * step when step caused it (the same from..to at step 1 would fit). The count
+ * is printed whole below 1e15 and in short form past it, so the detail is
+ * never cut, and every number it quotes is a member. */
+static void range_too_long(struct rig_resp *resp, double from, double to, double step, double count)
+{
+	char frames[32];
+	snprintf(frames, sizeof frames, count < 1e15 ? "%.0f" : "%.3g", count);
+	bool by_step = rig_range_step_caused(from, to, step, RIG_MAX_RANGE_FRAMES);
+	json_t *extra =
+		json_pack("{s:s, s:i, s:i}", "parameter", by_step ? "step" : "to", "maxRangeFrames",
+			  RIG_MAX_RANGE_FRAMES, "limit", RIG_MAX_RANGE_FRAMES);
+	if (isfinite(count))
+		json_object_set_new(extra, "frameCount",
+				    count < 9007199254740992.0 ? json_integer((json_int_t)count)
+							       : json_real(count));
+	if (by_step) {
+		json_object_set_new(extra, "step", json_real(step));
+		rig_problem(resp, RIG_INVALID_QUERY, extra,
+			    "step %.17g makes the range %s frames; the limit is %d", step, frames,
+			    RIG_MAX_RANGE_FRAMES);
+	} else {
+		rig_problem(resp, RIG_INVALID_QUERY, extra,
+			    "the range has %s frames; the limit is %d", frames,
+			    RIG_MAX_RANGE_FRAMES);
+	}
+}
+
+int rig_frames__range(struct rig_req *req, struct rig_resp *resp, const struct rig_shot_model *m,
+		      struct rig_frame_range *out, double *out_to)
+{
+	double from = m->frame_start, to = m->frame_end, step = 1, count;
+	const char *names[3] = {"from", "to", "step"};
+	double *fields[3] = {&from, &to, &step};
+	for (int i = 0; i < 3; i++) {
+		const char *v = rig_api__query(req, names[i]);
+		if (v && rig_frames__parse_frame(fields[i], v) != 0) {
+			rig_problem(resp, RIG_INVALID_QUERY,
+				    json_pack("{s:s}", "parameter", names[i]),
+				    "%s must be a finite number", names[i]);
+			return -1;
+		}
+	}
+	switch (rig_range_rules(from, to, step, RIG_MAX_RANGE_FRAMES, &count)) {
+	case RIG_RANGE_OK:
+		break;
+	case RIG_RANGE_STEP:
+		rig_problem(resp, RIG_INVALID_QUERY, json_pack("{s:s}", "parameter", "step"),
+			    "step must be greater than 0");
+		return -1;
+	case RIG_RANGE_ORDER:
+		rig_problem(resp, RIG_INVALID_QUERY, json_pack("{s:s}", "parameter", "to"),
+			    "to must not be before from");
+		return -1;
+	case RIG_RANGE_LENGTH:
+		range_too_long(resp, from, to, step, count);
+		return -1;
+	}
+	*out = (struct rig_frame_range){from, step, (size_t)count};
+	if (out_to)
+		*out_to = to;
+	return 0;
+}
+
 bool rig_frames__etag(struct rig_req *req, struct rig_resp *resp, long long version)
 {
 	/* Strong ETag of the shot version and the whole query (path + parameters). */

@@ -12,12 +12,20 @@
 #include "api/eval/evaluate.h"
 #include "api/eval/frame_encode.h"
 #include "api/http/exchange.h"
+#include "core/frame_range.h"
 #include "storage/store.h"
 
 enum rig_frame_format { RIG_FRAMES_JSON, RIG_FRAMES_F32, RIG_FRAMES_OBJ };
 
 /* A finite number from text; 0 or -1. */
 int rig_frames__parse_frame(double *out, const char *s);
+
+/* ?from, ?to, ?step of a frame range on shot m (defaults: its frameStart and
+ * frameEnd, step 1), after the range rules of core/frame_range.h with the
+ * limit RIG_MAX_RANGE_FRAMES. Sets *out (and *out_to, may be NULL); 0, or -1
+ * with resp filled (400 INVALID_QUERY naming the parameter). */
+int rig_frames__range(struct rig_req *req, struct rig_resp *resp, const struct rig_shot_model *m,
+		      struct rig_frame_range *out, double *out_to);
 
 /* ?space=local|shot; ?format=json|f32[|obj]. 0, or -1 with resp filled (400). */
 int rig_frames__space(struct rig_req *req, struct rig_resp *resp, bool *shot_space);

@@ -49,6 +49,7 @@ void rig_h_token_revoke(struct rig_req *req, struct rig_resp *resp);
 void rig_h_audit_list(struct rig_req *req, struct rig_resp *resp);
 void rig_h_frame(struct rig_req *req, struct rig_resp *resp);
 void rig_h_frame_range(struct rig_req *req, struct rig_resp *resp);
+void rig_h_check(struct rig_req *req, struct rig_resp *resp);
 void rig_h_map_points(struct rig_req *req, struct rig_resp *resp);
 void rig_h_skin_evaluate(struct rig_req *req, struct rig_resp *resp);
 void rig_h_mesh_data(struct rig_req *req, struct rig_resp *resp);

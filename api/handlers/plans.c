@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "api/edit/batch.h"
+#include "api/edit/frame_check.h"
 #include "api/edit/shot_cache.h"
 #include "api/handlers/edit_answer.h"
 #include "api/handlers/handlers.h"
@@ -271,8 +272,41 @@ static void plan_batch(struct rig_batch *b, json_t **out_ops, const struct rig_p
 				     (json_int_t)p->plan_version);
 }
 
+/* The optional body of validate: {checkFrames?}. An empty body is none.
+ * Returns 0, or -1 with resp answered. */
+static int read_validate_body(struct rig_req *req, struct rig_resp *resp,
+			      struct rig_check_frames *out)
+{
+	memset(out, 0, sizeof *out);
+	if (req->body_len == 0)
+		return 0;
+	json_t *body = rig_api__parse_body(req, resp);
+	if (!body)
+		return -1;
+	struct rig_errs *errs = rig_api__errs_new(resp);
+	if (!errs) {
+		json_decref(body);
+		return -1;
+	}
+	struct rig_jr jr = {errs, RIG_INVALID_FIELD, "", RIG_NO_INDEX};
+	static const char *const allowed[] = {"checkFrames", NULL};
+	rig_jr_known(&jr, body, allowed);
+	rig_check_frames_read(out, body, &jr);
+	int rc = 0;
+	if (rig_errs_any(errs)) {
+		rig_problem_errs(resp, errs, 0);
+		rc = -1;
+	}
+	rig_errs_free(errs);
+	json_decref(body);
+	return rc;
+}
+
 void rig_h_plan_validate(struct rig_req *req, struct rig_resp *resp)
 {
+	struct rig_check_frames check;
+	if (read_validate_body(req, resp, &check))
+		return;
 	struct rig_plan p;
 	memset(&p, 0, sizeof p);
 	json_t *ops = NULL, *problem = NULL;
@@ -290,6 +324,8 @@ void rig_h_plan_validate(struct rig_req *req, struct rig_resp *resp)
 		goto out;
 	}
 	plan_batch(&b, &ops, &p, req, true);
+	b.app = req->app; /* frame workers; the cache stays unused (use_cache false) */
+	b.check_frames = check;
 	bool retry_after;
 	if (p.applied) /* what apply would answer */
 		problem = plan_applied_json(&p);
@@ -334,7 +370,7 @@ out:
 struct plan_apply {
 	struct rig_write_http http; /* first: the shared hooks read it */
 	long long reviewed;         /* the planVersion the caller reviewed */
-	struct rig_batch fence;     /* lockId and fencingToken of the body */
+	struct rig_batch fence;     /* lockId, fencingToken and checkFrames of the body */
 	struct rig_plan plan;
 	json_t *ops;
 };
@@ -358,6 +394,7 @@ static int plan_prepare(struct rig_write *w, struct rig_tx *conn)
 	w->batch->has_fence = a->fence.has_fence;
 	memcpy(w->batch->lock_id, a->fence.lock_id, sizeof w->batch->lock_id);
 	w->batch->fencing_token = a->fence.fencing_token;
+	w->batch->check_frames = a->fence.check_frames;
 	return 0;
 }
 
@@ -381,13 +418,15 @@ void rig_h_plan_apply(struct rig_req *req, struct rig_resp *resp)
 		return;
 	}
 	struct rig_jr jr = {errs, RIG_INVALID_FIELD, "", RIG_NO_INDEX};
-	static const char *const allowed[] = {"planVersion", "lockId", "fencingToken", NULL};
+	static const char *const allowed[] = {"planVersion", "lockId", "fencingToken",
+					      "checkFrames", NULL};
 	struct plan_apply a;
 	memset(&a, 0, sizeof a);
 	a.http = (struct rig_write_http){req, resp};
 	rig_jr_known(&jr, body, allowed);
 	rig_jr_int(&jr, body, "planVersion", true, 1, INT64_MAX, &a.reviewed, NULL);
 	rig_batch_read_fence(&a.fence, body, &jr);
+	rig_check_frames_read(&a.fence.check_frames, body, &jr);
 	json_decref(body);
 	if (rig_errs_any(errs)) {
 		rig_problem_errs(resp, errs, 0);

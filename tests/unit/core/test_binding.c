@@ -23,6 +23,8 @@ Test(binding_table, every_row_is_complete_and_named_once)
 				  t->def_joint_layer && t->prepare && t->eval_def && t->evaluate &&
 				  t->bytes && t->free,
 			  "row '%s' lacks a function", t->name);
+		cr_assert(t->def_copy || (t->encode && t->decode),
+			  "row '%s' cannot be copied (rig_binding_def_copy)", t->name);
 		cr_assert_eq(rig_binding_type_find(t->name), t, "'%s' finds another row", t->name);
 		for (size_t j = i + 1; j < rig_binding_n_types; j++)
 			cr_assert_str_neq(t->name, rig_binding_types[j]->name, "'%s' has two rows",
@@ -66,6 +68,27 @@ Test(skin_row, reads_the_definition_it_is_given)
 	cr_assert_eq(t->def_bytes(d), with_arrays, "def_bytes never counted the arrays");
 	t->def_free(d);
 	t->def_free(NULL);
+}
+
+Test(skin_row, copies_deeply_so_prepare_may_take_the_copy)
+{
+	const struct rig_binding_type *t = &rig_binding_skin;
+	struct rig_skin_def *d = heap_strip();
+	struct rig_skin_def *c = rig_binding_def_copy(t, d);
+	cr_assert_not_null(c);
+	cr_assert_neq(c->source, d->source, "its own arrays");
+	cr_assert_eq(memcmp(c->source, d->source, 12 * sizeof *d->source), 0);
+	cr_assert_eq(memcmp(c->triangles, d->triangles, 12 * sizeof *d->triangles), 0);
+	cr_assert_str_eq(t->def_joint_layer(c, 1), "b");
+	struct rig_errs *errs = rig_errs_new();
+	void *eval = t->prepare(c, errs);
+	cr_assert_not_null(eval);
+	t->def_free(c);
+	cr_assert_eq(t->def_n_verts(t->eval_def(eval)), 6);
+	cr_assert_not_null(d->source, "the original keeps its arrays");
+	t->free(eval);
+	t->def_free(d);
+	rig_errs_free(errs);
 }
 
 Test(skin_row, validates_with_the_skin_rules)

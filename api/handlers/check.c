@@ -1,0 +1,172 @@
+/* GET /v1/shots/{shotId}/check?from&to&step: every failing layer and frame of
+ * the shot's current version, paged.
+ *
+ * Every bound mesh layer (in creation order) is evaluated at every frame of
+ * the range (defaults: the shot's frameStart..frameEnd, step 1; the
+ * frame-range route's rules and limit) by the frame check of
+ * api/edit/frame_check.h, the one an edit's checkFrames runs, on the
+ * frame-range workers. A failure is {layerId, frame, code, detail,
+ * triangleIndex?}: the first violation that frame's evaluation found, as the
+ * frame routes would answer it. The list is ordered by layer, then frame; a
+ * page stops after pageSize failures, and its nextPageToken (signed,
+ * api/http/paging.c) holds the shot version, the query and the position to
+ * go on from: a token from an older version is 410 PAGE_TOKEN_STALE, one used
+ * with another query 400 PAGE_TOKEN_INVALID. A page evaluates only up to its
+ * last failure (and one more), so a long clean stretch costs one page. The
+ * page's faults are reserved in the memory budget (503 MEMORY_BUSY without room).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api/edit/frame_check.h"
+#include "api/eval/evaluate.h"
+#include "api/handlers/frames.h"
+#include "api/handlers/handlers.h"
+#include "api/http/paging.h"
+#include "api/http/request.h"
+#include "api/util/membudget.h"
+#include "storage/store.h"
+
+/* Opens ?pageToken: sets *start. Order of checks: signature, query, version. */
+static int open_token(struct rig_req *req, struct rig_resp *resp, const char *query,
+		      long long version, size_t end, size_t *start)
+{
+	*start = 0;
+	const char *token = rig_api__query(req, "pageToken");
+	if (!token)
+		return 0;
+	json_t *t = rig_api__token_open(req->app, token);
+	const char *k = json_string_value(json_object_get(t, "k"));
+	const char *s = json_string_value(json_object_get(t, "s"));
+	const char *q = json_string_value(json_object_get(t, "q"));
+	json_t *v = json_object_get(t, "v"), *o = json_object_get(t, "o");
+	int rc = -1;
+	if (!t || !k || !s || !q || !json_is_integer(v) || !json_is_integer(o) ||
+	    strcmp(k, "check") || json_integer_value(o) < 0) {
+		rig_problem(resp, RIG_PAGE_TOKEN_INVALID,
+			    json_pack("{s:s}", "parameter", "pageToken"),
+			    "pageToken is not a token this server issued");
+	} else if (strcmp(s, req->params[0]) || strcmp(q, query)) {
+		rig_problem(resp, RIG_PAGE_TOKEN_INVALID,
+			    json_pack("{s:s}", "parameter", "pageToken"),
+			    "pageToken was issued for another query; send the same from, to, step "
+			    "and pageSize");
+	} else if (json_integer_value(v) != version) {
+		rig_problem(resp, RIG_PAGE_TOKEN_STALE,
+			    json_pack("{s:I, s:I}", "tokenVersion", json_integer_value(v),
+				      "shotVersion", (json_int_t)version),
+			    "the shot changed since this page token was issued (version %lld, now "
+			    "%lld)",
+			    (long long)json_integer_value(v), version);
+	} else if ((json_int_t)end < json_integer_value(o)) {
+		rig_problem(resp, RIG_PAGE_TOKEN_INVALID,
+			    json_pack("{s:s}", "parameter", "pageToken"),
+			    "pageToken is not a token this server issued");
+	} else {
+		*start = (size_t)json_integer_value(o);
+		rc = 0;
+	}
+	json_decref(t);
+	return rc;
+}
+
+static json_t *failure_json(const struct rig_eval *ev, const long *layers,
+			    const struct rig_frame_fault *f, const struct rig_frame_range *range)
+{
+	json_t *item =
+		json_pack("{s:s, s:f, s:s, s:s}", "layerId", ev->model->layers[layers[f->layer]].id,
+			  "frame", rig_frame_at(range, f->frame_index), "code",
+			  rig_code_name(f->err.code), "detail", f->err.detail);
+	if (f->err.triangle_index != RIG_NO_INDEX)
+		json_object_set_new(item, "triangleIndex", json_integer(f->err.triangle_index));
+	if (f->err.vertex_index != RIG_NO_INDEX)
+		json_object_set_new(item, "vertexIndex", json_integer(f->err.vertex_index));
+	if (f->err.joint_id[0])
+		json_object_set_new(item, "jointId", json_string(f->err.joint_id));
+	return item;
+}
+
+void rig_h_check(struct rig_req *req, struct rig_resp *resp)
+{
+	size_t page_size;
+	if (rig_api__page_size(req, resp, &page_size))
+		return;
+	struct rig_eval ev;
+	memset(&ev, 0, sizeof ev);
+	struct rig_tx *tx = rig_store_read(req->app->store);
+	struct rig_errs *errs = rig_api__errs_new(resp);
+	struct rig_frame_faults faults = {.keep = page_size + 1};
+	long *layers = NULL;
+	struct rig_mem_claim claim = {0, 0};
+	struct rig_frame_range range;
+	double to;
+	if (!errs || rig_frames__open(&ev, tx, req, resp) != 0 ||
+	    rig_frames__range(req, resp, ev.model, &range, &to) != 0)
+		goto out;
+	long n_layers = rig_frame_check_all_layers(&layers, ev.model);
+	if (n_layers < 0) {
+		rig_problem(resp, RIG_INTERNAL, NULL, "out of memory");
+		goto out;
+	}
+	char query[128];
+	snprintf(query, sizeof query, "%.17g|%.17g|%.17g|%zu", range.from, to, range.step,
+		 page_size);
+	size_t end = (size_t)n_layers * range.n_frames, start;
+	if (open_token(req, resp, query, ev.model->version, end, &start) ||
+	    rig_frames__etag(req, resp, ev.model->version))
+		goto out;
+	struct rig_frame_check c = {
+		.model = ev.model,
+		.tx = tx,
+		.layers = layers,
+		.n_layers = (size_t)n_layers,
+		.range = range,
+		.start = start,
+		.stop_after = page_size + 1,
+		.n_workers = req->app->limits.frame_workers ? req->app->limits.frame_workers : 2};
+	/* The page's faults (a few KiB each) and the workers' scratch lists count
+	 * against the memory budget while the check runs. */
+	size_t bytes = (page_size + 1) * sizeof(struct rig_frame_fault) +
+		       2 * (size_t)c.n_workers * sizeof(struct rig_errs);
+	if (!rig_membudget_reserve(req->app->budget, &claim, bytes)) {
+		rig_problem(resp, RIG_MEMORY_BUSY,
+			    json_pack("{s:I}", "memoryBudgetBytes",
+				      (json_int_t)rig_membudget_limit(req->app->budget)),
+			    "the server's memory budget cannot hold this check's page now");
+		goto out;
+	}
+	size_t next;
+	if (rig_frame_check_run(&faults, &next, &c, errs) != 0) {
+		rig_problem_errs(resp, errs, 0);
+		goto out;
+	}
+	json_t *items = json_array();
+	for (size_t i = 0; i < faults.count && i < page_size; i++)
+		json_array_append_new(items, failure_json(&ev, layers, &faults.items[i], &range));
+	json_t *body =
+		json_pack("{s:s, s:I, s:f, s:f, s:f, s:I, s:I, s:o}", "shotId", ev.model->id,
+			  "shotVersion", (json_int_t)ev.model->version, "from", range.from, "to",
+			  to, "step", range.step, "frameCount", (json_int_t)range.n_frames,
+			  "layerCount", (json_int_t)n_layers, "failures", items);
+	if (faults.count > page_size) {
+		const struct rig_frame_fault *f = &faults.items[page_size];
+		json_t *t =
+			json_pack("{s:s, s:s, s:s, s:I, s:I}", "k", "check", "s", req->params[0],
+				  "q", query, "v", (json_int_t)ev.model->version, "o",
+				  (json_int_t)(f->layer * range.n_frames + f->frame_index));
+		char *token = rig_api__token_make(req->app, t);
+		json_decref(t);
+		if (token)
+			json_object_set_new(body, "nextPageToken", json_string(token));
+		free(token);
+	}
+	rig_resp_json(resp, 200, body, NULL);
+out:
+	rig_membudget_settle(req->app->budget, &claim);
+	rig_frame_faults_release(&faults);
+	free(layers);
+	rig_errs_free(errs);
+	rig_eval_release(&ev);
+	rig_tx_end(tx);
+}
