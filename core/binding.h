@@ -27,7 +27,7 @@
 
 /* Every binding kind, X(name): the row of kind k is rig_binding_<k> here and
  * rig_binding_edit_<k> in api/edit. */
-#define RIG_BINDING_KINDS(X) X(skin)
+#define RIG_BINDING_KINDS(X) X(skin) X(mesh)
 
 struct rig_binding_type {
 	const char *name; /* the kind's wire name, e.g. "skin" */
