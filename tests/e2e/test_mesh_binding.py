@@ -8,12 +8,14 @@ Expected vertices come from an independent Python port of the key rule of core/k
 (linear, hold, and the CSS cubic-bezier ease solved with the same 24 fixed Newton/bisection
 steps), so local-space vertices are compared bit for bit.
 """
+import csv
+import io
 import json
 import math
-import re
-import struct
+import os
+import subprocess
 
-from rigd_harness import RigdTestCase, main
+from rigd_harness import RIGD_BIN, RigdTestCase, main
 from test_skin_refmath import (apply, area2, decode_f32, f32, fmt_frame, local_matrix,
                                map_points, mul, resolve_pointer)
 
@@ -552,6 +554,45 @@ class Keyframes(MeshCase):
                         {"op": "layer.skin", "layerId": "sk", "skin": tri_skin("j")}])
         items, _, total = self.collect("sk", 4096)
         self.assertEqual((items, total), ([], 0))
+
+
+MESH_DATA = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(RIGD_BIN))), "clients",
+                         "mesh-data")
+
+
+class KeyframesClient(MeshCase):
+    """mesh-data --kind keyframes: one row per key vertex, in every format, across pages."""
+
+    def run_client(self, *args):
+        argv = [MESH_DATA, "--url", f"http://127.0.0.1:{self.rigd.port}", "--shot", self.shot,
+                "--layer", "m", "--kind", "keyframes", *args]
+        p = subprocess.run(argv, capture_output=True, text=True, timeout=120)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        return p.stdout
+
+    def test_csv_across_pages_reads_back_every_key_vertex(self):
+        self.build()
+        out = self.run_client("--all", "--max-bytes", "300", "--format", "csv")
+        rows = list(csv.reader(io.StringIO(out)))
+        self.assertEqual(rows[0], ["keyIndex", "frame", "interp", "ease", "vertexIndex", "x",
+                                   "y"])
+        self.assertEqual(len(rows) - 1, len(KEYS) * len(SRC))
+        for k, key in enumerate(KEYS):
+            for v, (x, y) in enumerate(key["vertices"]):
+                row = rows[1 + k * len(SRC) + v]
+                self.assertEqual([int(row[0]), float(row[1]), row[2], int(row[4])],
+                                 [k, key["frame"], key["interp"], v])
+                self.assertEqual((float(row[5]), float(row[6])), (x, y))
+                self.assertEqual(json.loads(row[3]) if row[3] else None, key.get("ease"))
+
+    def test_ndjson_is_the_servers_items_and_table_has_a_footer(self):
+        self.build()
+        lines = self.run_client("--format", "ndjson").splitlines()
+        r = self.rigd.get(f"/v1/shots/{self.shot}/layers/m/mesh-data/keyframes")
+        self.assertEqual([json.loads(line) for line in lines], r.json["items"])
+        table = self.run_client("--format", "table")
+        self.assertIn("4 keyframes of 4", table)
+        self.assertIn("bezier", table)
 
 
 # ---------------------------------------------------------------- rest apply
