@@ -19,6 +19,7 @@
  * layer.deformation.rest.apply are declared in ops_internal.h) */
 RIG_OP_FUNCTIONS(mesh);
 RIG_OP_FUNCTIONS(mesh_key_delete);
+RIG_OP_FUNCTIONS(skin_bake);
 void rig_op__mesh_release(struct rig_op *op);
 
 /* Structural unless the op only renames, poses or keys a layer: see
@@ -50,6 +51,8 @@ const struct rig_op_type rig_op_types[] = {
 	 rig_op__mesh_release, RIG_OP_STRUCTURAL | RIG_OP_BINDING, RIG_OP_LOCK_LAYER},
 	{"layer.mesh.key.delete", rig_op__mesh_key_delete_decode, rig_op__mesh_key_delete_apply,
 	 rig_op__release_nothing, RIG_OP_STRUCTURAL | RIG_OP_BINDING, RIG_OP_LOCK_LAYER},
+	{"layer.skin.bake", rig_op__skin_bake_decode, rig_op__skin_bake_apply, rig_op__mesh_release,
+	 RIG_OP_STRUCTURAL | RIG_OP_BINDING, RIG_OP_LOCK_LAYER},
 	{"layer.deformation.rest.apply", rig_op__rest_apply_decode, rig_op__rest_apply_apply,
 	 rig_op__release_nothing, RIG_OP_STRUCTURAL | RIG_OP_BINDING, RIG_OP_LOCK_LAYER},
 };

@@ -643,5 +643,101 @@ class RestApply(MeshCase):
         self.rejected(self.rest(0, "j"), "LAYER_KIND")
 
 
+# ---------------------------------------------------------------- skin bake
+
+class SkinBake(MeshCase):
+    def setUp(self):
+        super().setUp()
+        left, mid = [{"jointId": "a", "weight": 1}], [{"jointId": "a", "weight": 0.3},
+                                                       {"jointId": "b", "weight": 0.7}]
+        right = [{"jointId": "b", "weight": 1}]
+        skin = {"source": pts(SRC), "triangles": [list(t) for t in TRIS],
+                "joints": [{"id": "a", "bind": [1, 0, 0, 1, 0, 0]},
+                           {"id": "b", "bind": [1, 0, 0, 1, 100, 0]}],
+                "weights": [left, mid, right, left, mid, right],
+                "jointLayers": [{"jointId": "a", "layerId": "ja"},
+                                {"jointId": "b", "layerId": "jb"}]}
+        self.apply_ops([
+            {"op": "layer.create", "layerId": "ja", "name": "ja", "kind": "group"},
+            {"op": "layer.create", "layerId": "jb", "name": "jb", "kind": "group",
+             "parentId": "ja", "transform": {"position": [100, 0]}},
+            {"op": "layer.key.put", "layerId": "jb", "channel": "rotation",
+             "keys": [{"frame": 0, "value": 0, "interp": "bezier", "ease": EASE},
+                      {"frame": 12, "value": 40}]},
+            {"op": "layer.key.put", "layerId": "ja", "channel": "position.y",
+             "keys": [{"frame": 0, "value": 0}, {"frame": 12, "value": 1 / 3}]},
+            {"op": "layer.create", "layerId": "sk", "name": "sk", "kind": "mesh",
+             "timeOffset": 1.5},
+            {"op": "layer.skin", "layerId": "sk", "skin": skin}])
+
+    def bake(self, frames):
+        return self.apply_ops([{"op": "layer.skin.bake", "layerId": "sk", "frames": frames}])
+
+    def test_baked_keys_are_the_frames_routes_vertices_bit_for_bit(self):
+        frames = [0, 2.25, 5, 7.1, 12, 13]
+        live = {f: self.verts(f, layer="sk") for f in frames + [3.5, 9]}
+        self.bake(frames)
+        layer = self.rigd.get(f"/v1/shots/{self.shot}/layers/sk").json
+        self.assertEqual(layer["binding"],
+                         {"kind": "mesh", "vertexCount": 6, "triangleCount": 4, "keyCount": 6})
+        r = self.rigd.get(f"/v1/shots/{self.shot}/layers/sk/mesh-data/keyframes")
+        got = {it["frame"]: [(v["x"], v["y"]) for v in it["vertices"]] for it in r.json["items"]}
+        self.assertEqual(sorted(got), [f - 1.5 for f in frames], "keys at local frames")
+        for f in frames:
+            self.assertEqual(got[f - 1.5], live[f], f"key of shot frame {f}")
+            self.assertEqual(self.verts(f, layer="sk"), live[f], f"frame {f} after the bake")
+        keys = [{"frame": f - 1.5, "vertices": live[f], "interp": "linear"} for f in frames]
+        for f in (3.5, 9, -4, 20):
+            self.assertEqual(self.verts(f, layer="sk"), key_shape(SRC, keys, f - 1.5))
+        # Joint motion no longer moves the baked layer.
+        self.apply_ops([{"op": "layer.pose", "layerId": "jb", "transform": {"rotation": 5}}])
+        self.assertEqual(self.verts(5, layer="sk"), live[5])
+
+    def test_a_range_is_the_range_routes_frames(self):
+        r = self.rigd.get(f"/v1/shots/{self.shot}/layers/sk/frames?from=-1&to=3.1&step=0.7")
+        live = {fr["frame"]: [tuple(v) for v in fr["vertices"]] for fr in r.json["frames"]}
+        self.bake({"from": -1, "to": 3.1, "step": 0.7})
+        r = self.rigd.get(f"/v1/shots/{self.shot}/layers/sk/mesh-data/keyframes")
+        got = {it["frame"] + 1.5: [(v["x"], v["y"]) for v in it["vertices"]]
+               for it in r.json["items"]}
+        self.assertEqual(got, live)
+        self.assertEqual(len(got), 6)
+
+    def test_skin_evaluate_destination_as_a_key(self):
+        """The seed's way to bake: POST /v1/skin/evaluate, then put its destination as a key."""
+        body = {"source": pts(SRC), "triangles": [list(t) for t in TRIS],
+                "joints": [{"id": "a", "bind": [1, 0, 0, 1, 0, 0]}],
+                "weights": [[{"jointId": "a", "weight": 1}] for _ in SRC],
+                "poses": [{"jointId": "a", "matrix": [0.9, 0.1, -0.1, 0.9, 1 / 3, 7]}]}
+        r = self.rigd.post("/v1/skin/evaluate", body)
+        self.assertEqual(r.status, 200, r)
+        dst = r.json["destination"]
+        self.apply_ops([{"op": "layer.create", "layerId": "m", "name": "m", "kind": "mesh"},
+                        {"op": "layer.mesh", "layerId": "m",
+                         "mesh": {"source": r.json["source"], "triangles": r.json["triangles"]}},
+                        {"op": "layer.mesh.key.put", "layerId": "m", "frame": 0,
+                         "vertices": dst}])
+        self.assertEqual(self.verts(4), [(v["x"], v["y"]) for v in dst])
+
+    def test_refusals(self):
+        for frames, pointer in (({"from": 5, "to": 1}, "/ops/0/frames/to"),
+                                ({"from": 0, "to": 1, "step": 0}, "/ops/0/frames/step"),
+                                ([], "/ops/0/frames"), ([0, "1"], "/ops/0/frames/1")):
+            e = self.rejected([{"op": "layer.skin.bake", "layerId": "sk", "frames": frames}],
+                              "OP_INVALID")
+            self.assertEqual(e[0]["pointer"], pointer)
+        self.bake([0])
+        e = self.rejected([{"op": "layer.skin.bake", "layerId": "sk", "frames": [0]}],
+                          "MESH_BINDING_KIND")
+        self.assertEqual(e[0]["pointer"], "/ops/0/layerId")
+
+    def test_an_evaluation_error_names_its_frame(self):
+        self.apply_ops([{"op": "layer.key.put", "layerId": "jb", "channel": "scale.x",
+                         "keys": [{"frame": 20, "value": 1}, {"frame": 30, "value": -1}]}])
+        e = self.rejected([{"op": "layer.skin.bake", "layerId": "sk", "frames": [0, 31.5]}],
+                          "MESH_WINDING", only=False)
+        self.assertTrue(all(x["frame"] == 31.5 and x["pointer"] == "/ops/0" for x in e), e)
+
+
 if __name__ == "__main__":
     main()
