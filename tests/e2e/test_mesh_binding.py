@@ -243,6 +243,9 @@ class Evaluation(MeshCase):
             want = key_shape(SRC, KEYS, f - OFFSET)
             self.assertEqual(self.verts(f), want, f"shot frame {f}")
 
+    def test_limits_report_the_key_vertex_limit(self):
+        self.assertEqual(self.rigd.get("/v1/limits").json["maxMeshKeyVertices"], 1 << 24)
+
     def test_without_keys_the_source(self):
         self.build(keys=[])
         self.assertEqual(self.verts(3), SRC)
