@@ -49,6 +49,7 @@ int rig_mesh_check_key_vertices(const double *xy, size_t n, size_t n_verts, stru
 		struct rig_err *e =
 			rig_errs_add(errs, RIG_MESH_GEOMETRY,
 				     "key has %zu vertices; the mesh has %zu", n, n_verts);
+		rig_err_extra_number(e, "keyVertexCount", (double)n);
 		rig_err_extra_number(e, "vertexCount", (double)n_verts);
 		return -1;
 	}
@@ -85,6 +86,7 @@ int rig_mesh_def_check(const struct rig_mesh_def *d, struct rig_errs *errs)
 				     "%zu keys of %zu vertices exceed the limit of %d key vertices",
 				     d->n_keys, d->n_verts, RIG_MAX_MESH_KEY_VERTICES);
 		rig_err_extra_number(e, "keyCount", (double)d->n_keys);
+		rig_err_extra_number(e, "vertexCount", (double)d->n_verts);
 		rig_err_extra_number(e, "limit", RIG_MAX_MESH_KEY_VERTICES);
 		rig_strlcpy(e->pointer, "/keys", sizeof e->pointer);
 	}

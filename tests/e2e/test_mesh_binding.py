@@ -1,7 +1,7 @@
 """Mesh bindings end to end (issue 14): layer.mesh installs a source mesh, layer.mesh.key.put /
 layer.mesh.key.delete key its vertices, and every evaluation route (frames, ranges as json, f32
 and obj, map-points, shot space, mesh-data) interpolates them; the keyframes collection pages
-keys in pieces within maxBytes; layer.deformation.rest.apply makes a frame's shape the new
+keys in pieces within maxBytes (a million-vertex key too); layer.deformation.rest.apply makes a frame's shape the new
 source; layer.skin.bake turns a skin into a mesh binding. Through the real server and SQLite.
 
 Expected vertices come from an independent Python port of the key rule of core/keys.c
@@ -398,8 +398,8 @@ class Edits(MeshCase):
 
     def test_key_put_rules_and_pointers(self):
         e = self.rejected([key_op("m", dict(KEYS[0], vertices=SRC[:5]))], "MESH_GEOMETRY")
-        self.assertEqual((e[0]["pointer"], e[0]["vertexCount"], e[0]["layerId"]),
-                         ("/ops/0/vertices", 6, "m"))
+        self.assertEqual((e[0]["pointer"], e[0]["vertexCount"], e[0]["keyVertexCount"],
+                          e[0]["layerId"]), ("/ops/0/vertices", 6, 5, "m"))
         e = self.rejected([key_op("sk", KEYS[0])], "MESH_BINDING_KIND")
         self.assertEqual((e[0]["pointer"], e[0]["bindingKind"], e[0]["layerId"]),
                          ("/ops/0/layerId", "skin", "sk"))
@@ -740,6 +740,66 @@ class SkinBake(MeshCase):
         e = self.rejected([{"op": "layer.skin.bake", "layerId": "sk", "frames": [0, 31.5]}],
                           "MESH_WINDING", only=False)
         self.assertTrue(all(x["frame"] == 31.5 and x["pointer"] == "/ops/0" for x in e), e)
+
+
+# ---------------------------------------------------------------- a million-vertex key
+
+class MillionVertexKey(RigdTestCase):
+    """SLOW (about 20 s): a mesh binding at the vertex limit (1024 × 1024 grid) takes a key of
+    1,048,576 vertices (about 40 MiB of JSON, through the bulk decoder), and its keyframes page
+    in pieces within maxBytes."""
+
+    N = 1024
+
+    def grid(self, fx, fy):
+        n = self.N
+        return "[" + ",".join(f'{{"x":{fx(i % n)!r},"y":{fy(i // n)!r}}}'
+                              for i in range(n * n)) + "]"
+
+    def test_a_million_vertex_key_pages_within_max_bytes(self):
+        n = self.N
+        tris = []
+        for r in range(n - 1):
+            for c in range(n - 1):
+                i = r * n + c
+                tris.append(f"[{i},{i + 1},{i + n + 1}],[{i},{i + n + 1},{i + n}]")
+        self.rigd.make_shot("p", "s")
+        self.rigd.edit("s", [{"op": "layer.create", "layerId": "m", "name": "m", "kind": "mesh"}])
+        body = ('{"ops":[{"op":"layer.mesh","layerId":"m","mesh":{"source":'
+                + self.grid(float, float) + ',"triangles":[' + ",".join(tris) + "]}}]}")
+        conn = self.rigd.connect(timeout=120)
+        r = self.rigd.post("/v1/shots/s/edits", raw=body.encode(), conn=conn)
+        conn.close()
+        self.assertEqual(r.status, 201, r)
+        body = ('{"ops":[{"op":"layer.mesh.key.put","layerId":"m","frame":4,"vertices":'
+                + self.grid(lambda c: c * 0.5 + 1, lambda r: r + 2.25) + "}]}")
+        conn = self.rigd.connect(timeout=120)
+        r = self.rigd.post("/v1/shots/s/edits", raw=body.encode(), conn=conn)
+        conn.close()
+        self.assertEqual(r.status, 201, r)
+        layer = self.rigd.get("/v1/shots/s/layers/m").json
+        self.assertEqual(layer["binding"]["keyCount"], 1)
+        max_bytes, token, start = 1 << 20, None, 0
+        for _ in range(3):
+            r = self.rigd.get(f"/v1/shots/s/layers/m/mesh-data/keyframes?maxBytes={max_bytes}"
+                              + (f"&pageToken={token}" if token else ""))
+            self.assertEqual(r.status, 200, r)
+            raw = r.body.decode()
+            items_len = len(raw[raw.index('"items":[') + 9:raw.rindex('],"count"')])
+            self.assertLessEqual(items_len, max_bytes)
+            self.assertEqual(r.json["total"], n * n // 128)
+            self.assertEqual(r.json["limitedBy"], "maxBytes")
+            for it in r.json["items"]:
+                self.assertEqual((it["keyIndex"], it["frame"], it["vertexStart"]), (0, 4, start))
+                for j, v in enumerate(it["vertices"]):
+                    i = start + j
+                    self.assertEqual((v["x"], v["y"]), ((i % n) * 0.5 + 1, i // n + 2.25))
+                start += it["vertexCount"]
+            token = r.json["nextPageToken"]
+        self.assertGreater(start, 3 * 10000)
+        r = self.rigd.get("/v1/shots/s/layers/m/mesh-data/vertices?frame=-7&pageSize=3")
+        self.assertEqual([(v["x"], v["y"]) for v in r.json["items"]],
+                         [(1.0, 2.25), (1.5, 2.25), (2.0, 2.25)])
 
 
 if __name__ == "__main__":
