@@ -453,6 +453,32 @@ class Edits(MeshCase):
         self.assertEqual(self.version(), version)
         self.assertIsNone(self.rigd.get(f"/v1/shots/{self.shot}/layers/bare").json["binding"])
 
+    def test_a_saved_plan_validates_and_applies_mesh_ops(self):
+        ops = [key_op("m", KEYS[0]), key_op("m", KEYS[3]),
+               {"op": "layer.deformation.rest.apply", "layerId": "m", "frame": 0}]
+        r = self.rigd.post(f"/v1/shots/{self.shot}/plans", {"ops": ops,
+                                                             "baseVersion": self.version()})
+        self.assertEqual(r.status, 201, r)
+        pid = r.json["planId"]
+        bad = self.rigd.post(f"/v1/shots/{self.shot}/plans",
+                             {"ops": [key_op("sk", KEYS[0])]}).json["planId"]
+        v = self.rigd.post(f"/v1/plans/{bad}/validate").json
+        self.assertIs(v["ok"], False)
+        self.assertEqual([(e["code"], e["pointer"]) for e in v["errors"]],
+                         [("MESH_BINDING_KIND", "/ops/0/layerId")])
+        version = self.version()
+        v = self.rigd.post(f"/v1/plans/{pid}/validate").json
+        self.assertIs(v["ok"], True, v)
+        self.assertEqual(self.version(), version, "validate is a dry run")
+        r = self.rigd.post(f"/v1/plans/{pid}/apply", {"planVersion": 1})
+        self.assertEqual(r.status, 201, r)
+        self.assertEqual(self.version(), version + 1)
+        self.assertEqual(self.verts(-3), KEYS[0]["vertices"])
+        self.assertEqual(self.verts(0), key_shape(SRC, [KEYS[0], KEYS[3]], 0))
+        src = self.rigd.get(f"/v1/shots/{self.shot}/layers/m/mesh-data/vertices").json["items"]
+        self.assertEqual([(i["x"], i["y"]) for i in src],
+                         key_shape(SRC, [KEYS[0], KEYS[3]], 0))
+
     def test_locks_and_idempotency(self):
         alice, bob = {"X-Rigd-Actor": "alice"}, {"X-Rigd-Actor": "bob"}
         r = self.rigd.post(f"/v1/shots/{self.shot}/locks", {"layerIds": ["m"]}, headers=alice)
