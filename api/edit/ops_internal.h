@@ -118,7 +118,7 @@ void rig_op__skin_release(struct rig_op *op);
 RIG_OP_FUNCTIONS(capture);
 RIG_OP_FUNCTIONS(weights_put);
 
-/* ops_mesh.c: mesh bindings (refused today) */
+/* ops_mesh.c: mesh bindings (its other ops are declared in op_table.c) */
 int rig_op__mesh_key_put_decode(struct rig_op *out, json_t *value, const struct rig_jr *jr,
 				struct rig_bulk *bulk);
 int rig_op__mesh_key_put_apply(struct rig_op_ctx *ctx, struct rig_op *op);
