@@ -48,7 +48,8 @@ static const char usage_text[] =
 	"            weights    vertexIndex,jointId,weight   (one row per influence)\n"
 	"            vertices   vertexIndex,x,y\n"
 	"            triangles  triangleIndex,i,j,k\n"
-	"            keyframes  the fields of the first item\n"
+	"            keyframes  keyIndex,frame,interp,ease,vertexIndex,x,y\n"
+	"                       (one row per key vertex; a mesh binding's keys)\n"
 	"Numbers print with the fewest digits that read back as the same double.\n"
 	"\n"
 	"Exit codes: 0 ok, 1 the server refused (its problem is printed on stderr)\n"
@@ -58,6 +59,7 @@ static const char usage_text[] =
 	"  mesh-data --shot s1 --layer arm --kind joints\n"
 	"  mesh-data --shot s1 --layer arm --kind weights --all --format csv > weights.csv\n"
 	"  mesh-data --shot s1 --layer arm --kind vertices --frame 12 --space shot --all\n"
+	"  mesh-data --shot s1 --layer cloth --kind keyframes --all --format csv > keys.csv\n"
 	"  RIGD_URL=http://rigd:8080 mesh-data --shot s1 --layer arm --kind triangles \\\n"
 	"      --page-size 500 --all | jq -c .indices\n";
 

@@ -32,11 +32,15 @@ static const struct columns kind_columns[RIG_MESH_KIND_COUNT] = {
 			      {"vertexIndex", "jointId", "weight"},
 			      {"vertex", "joint", "weight"},
 			      {1, 0, 1}},
-	[RIG_MESH_KEYFRAMES] = {0, {NULL}, {NULL}, {0}},
+	[RIG_MESH_KEYFRAMES] = {7,
+				{"keyIndex", "frame", "interp", "ease", "vertexIndex", "x", "y"},
+				{"key", "frame", "interp", "ease", "vertex", "x", "y"},
+				{1, 1, 0, 0, 1, 1, 1}},
 };
 
-/* Fixes the columns: the kind's own, or for keyframes the first item's
- * fields. Called with the first item, or NULL when the output ends empty. */
+/* Fixes the columns: the kind's own, or for a kind without columns the first
+ * item's fields. Called with the first item, or NULL when the output ends
+ * empty. */
 static void start(struct rig_mesh_printer *p, json_t *first)
 {
 	const struct columns *c = &kind_columns[p->kind];
@@ -138,6 +142,27 @@ static int item_rows(struct rig_mesh_printer *p, struct row *r, json_t *item)
 			cell(r, k && p->format == RIG_MESH_TABLE ? NULL : vertex);
 			cell(r, json_object_get(inf, "jointId"));
 			cell(r, json_object_get(inf, "weight"));
+			rc = emit_row(p, r);
+		}
+		return rc;
+	}
+	case RIG_MESH_KEYFRAMES: {
+		/* An item is a piece of one key (see openapi.yaml MeshKeyframeItem):
+		 * one row per vertex; in a table the key shows on its first row. */
+		json_t *list = json_object_get(item, "vertices");
+		json_int_t start = json_integer_value(json_object_get(item, "vertexStart"));
+		for (size_t j = 0; j < json_array_size(list) && rc == 0; j++) {
+			bool shown = p->format != RIG_MESH_TABLE || (start == 0 && j == 0);
+			json_t *v = json_array_get(list, j);
+			json_t *index = json_integer(start + (json_int_t)j);
+			cell(r, shown ? json_object_get(item, "keyIndex") : NULL);
+			cell(r, shown ? json_object_get(item, "frame") : NULL);
+			cell(r, shown ? json_object_get(item, "interp") : NULL);
+			cell(r, shown ? json_object_get(item, "ease") : NULL);
+			cell(r, index);
+			cell(r, json_object_get(v, "x"));
+			cell(r, json_object_get(v, "y"));
+			json_decref(index);
 			rc = emit_row(p, r);
 		}
 		return rc;

@@ -6,7 +6,8 @@
  *                triangles triangleIndex,i,j,k
  *                joints    jointId,layerId,a,b,c,d,e,f   (bind = [a..f])
  *                weights   vertexIndex,jointId,weight    (one row per influence)
- *                keyframes the fields of the first item, in its order
+ *                keyframes keyIndex,frame,interp,ease,vertexIndex,x,y
+ *                          (one row per key vertex: an item is a piece of a key)
  * Numbers print with the fewest digits that read back as the same double.
  */
 #ifndef RIG_MESH_FORMAT_H
@@ -40,7 +41,7 @@ struct rig_mesh_printer {
 	bool started; /* the table or CSV header is set up */
 	size_t n_cols;
 	const char *cols[RIG_TABLE_MAX_COLS]; /* column names; borrowed from the first item for
-						 keyframes */
+						 a kind without columns of its own */
 	json_t *first_item;                   /* a reference keeping those names alive */
 	size_t n_items;                       /* items printed so far */
 	size_t n_pages;

@@ -1,5 +1,5 @@
-/* The binding interface: what a mesh layer's one deformer (a skin today; a
- * mesh or puppet binding later) offers the resolver and every layer above it.
+/* The binding interface: what a mesh layer's one deformer (a skin or a
+ * mesh binding; a puppet later) offers the resolver and every layer above it.
  *
  * A kind is one row, struct rig_binding_type, living beside the kind's math
  * (the skin's in skin_binding.c). Its definition is editable data the shot
@@ -27,7 +27,7 @@
 
 /* Every binding kind, X(name): the row of kind k is rig_binding_<k> here and
  * rig_binding_edit_<k> in api/edit. */
-#define RIG_BINDING_KINDS(X) X(skin)
+#define RIG_BINDING_KINDS(X) X(skin) X(mesh)
 
 struct rig_binding_type {
 	const char *name; /* the kind's wire name, e.g. "skin" */

@@ -43,8 +43,11 @@
 	  "Change the joint poses around the triangle named by triangleIndex at the frame given, "    \
 	  "for example a scale of zero on a joint layer.")                                            \
 	X(MESH_BINDING_KIND, 422, false, "Wrong binding kind",                                        \
-	  "The operation needs a layer whose binding is a skin.",                                     \
-	  "Put a skin on the layer first with layer.skin, or address a skinned mesh layer.")          \
+	  "The operation needs a layer whose binding is of the kind it edits: a skin for "            \
+	  "layer.skin.*, a mesh binding for layer.mesh.key.*, any binding for evaluation and "        \
+	  "layer.deformation.rest.apply.",                                                            \
+	  "Put the binding on the layer first with layer.skin or layer.mesh, or address a layer "     \
+	  "bound with the kind the operation needs.")                                                 \
 	X(SKIN_JOINTS, 422, false, "Invalid skin joints",                                             \
 	  "A skin has 1 to 256 joints; joint ids are 1-64 characters of [A-Za-z0-9_.:-] other "       \
 	  "than '.' and '..', and distinct; an op naming a joint of a skin names one it has.",       \

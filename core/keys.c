@@ -183,16 +183,15 @@ double rig_bezier_ease(const double ease[4], double t)
 /* Channels and the local matrix                                             */
 /* ------------------------------------------------------------------------ */
 
-double rig_keys_eval(const struct rig_keys *keys, double frame, double static_value)
+struct rig_key_blend rig_keys_blend(const struct rig_key *k, size_t n, double frame)
 {
-	if (!keys || keys->count == 0)
-		return static_value;
-	const struct rig_key *k = keys->items;
-	size_t n = keys->count;
+	struct rig_key_blend bl = {0, 0, 0};
 	if (!(frame > k[0].frame))
-		return k[0].value;
-	if (!(frame < k[n - 1].frame))
-		return k[n - 1].value;
+		return bl;
+	if (!(frame < k[n - 1].frame)) {
+		bl.a = bl.b = n - 1;
+		return bl;
+	}
 	/* The segment [k[lo], k[lo + 1]) holding frame: k[lo].frame < frame < k[hi].frame. */
 	size_t lo = 0, hi = n - 1;
 	while (hi - lo > 1) {
@@ -203,18 +202,25 @@ double rig_keys_eval(const struct rig_keys *keys, double frame, double static_va
 			hi = mid;
 	}
 	const struct rig_key *a = &k[lo], *b = &k[lo + 1];
-	double u = (frame - a->frame) / (b->frame - a->frame);
-	switch (a->interp) {
-	case RIG_INTERP_HOLD:
-		return a->value;
-	case RIG_INTERP_BEZIER:
-		u = rig_bezier_ease(a->ease, u);
-		break;
-	case RIG_INTERP_LINEAR:
-	default:
-		break;
-	}
-	return a->value + (b->value - a->value) * u;
+	bl.a = bl.b = lo;
+	if (a->interp == RIG_INTERP_HOLD)
+		return bl;
+	bl.b = lo + 1;
+	bl.u = (frame - a->frame) / (b->frame - a->frame);
+	if (a->interp == RIG_INTERP_BEZIER)
+		bl.u = rig_bezier_ease(a->ease, bl.u);
+	return bl;
+}
+
+double rig_keys_eval(const struct rig_keys *keys, double frame, double static_value)
+{
+	if (!keys || keys->count == 0)
+		return static_value;
+	struct rig_key_blend bl = rig_keys_blend(keys->items, keys->count, frame);
+	double a = keys->items[bl.a].value;
+	if (bl.a == bl.b)
+		return a;
+	return a + (keys->items[bl.b].value - a) * bl.u;
 }
 
 /* sin and cos of an angle in degrees, exact at multiples of 90°: the angle is

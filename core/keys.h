@@ -74,6 +74,17 @@ int rig_key_check(const struct rig_key *key, struct rig_errs *errs);
  * fixed number of steps (RIG_BEZIER_ITERATIONS), then returns y(s). */
 double rig_bezier_ease(const double ease[4], double t);
 
+/* Where frame falls among n ≥ 1 keys sorted by strictly increasing frame:
+ * value = keys[a] when a == b (before the first key, after the last, on a
+ * hold segment), else keys[a] + (keys[b] − keys[a]) · u with u the segment's
+ * progress, eased when the segment is bezier. The one rule every keyed value
+ * follows: a channel (rig_keys_eval) and a mesh binding's keyed vertices. */
+struct rig_key_blend {
+	size_t a, b;
+	double u;
+};
+struct rig_key_blend rig_keys_blend(const struct rig_key *keys, size_t n, double frame);
+
 /* The channel's value at frame: keys when there are any (clamped outside their
  * range), else static_value. keys must be sorted and checked. */
 double rig_keys_eval(const struct rig_keys *keys, double frame, double static_value);

@@ -11,6 +11,10 @@
 #define RIG_MIN_INFLUENCES 1
 #define RIG_MAX_INFLUENCES 8
 
+/* A mesh binding's keys hold at most this many vertices together (keys ×
+ * vertices): 16 keys of the largest mesh, 256 MiB of coordinates. */
+#define RIG_MAX_MESH_KEY_VERTICES 16777216
+
 /* Layer, project and shot names: 1 to this many bytes of UTF-8. */
 #define RIG_MAX_NAME_BYTES 256
 

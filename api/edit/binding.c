@@ -25,3 +25,18 @@ rig_binding_collection_find(const struct rig_binding_kind *kind, const char *nam
 			return &kind->collections[i];
 	return NULL;
 }
+
+void rig_binding_encode_vertex(struct rig_buf *b, const double *xy, size_t i)
+{
+	rig_buf_printf(b, "{\"vertexIndex\":%zu,\"x\":", i);
+	rig_buf_double(b, xy[2 * i]);
+	rig_buf_puts(b, ",\"y\":");
+	rig_buf_double(b, xy[2 * i + 1]);
+	rig_buf_puts(b, "}");
+}
+
+void rig_binding_encode_triangle(struct rig_buf *b, const uint32_t *tris, size_t i)
+{
+	rig_buf_printf(b, "{\"triangleIndex\":%zu,\"indices\":[%u,%u,%u]}", i, tris[3 * i],
+		       tris[3 * i + 1], tris[3 * i + 2]);
+}

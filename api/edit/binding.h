@@ -14,6 +14,7 @@
 #include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "api/edit/ops.h"
 #include "api/util/textbuf.h"
@@ -44,6 +45,16 @@ struct rig_binding_kind {
 	const struct rig_binding_collection *collections;
 	size_t n_collections;
 };
+
+/* The vertices of one item of a mesh binding's keyframes collection (a piece
+ * of one key), so that a page fits maxBytes whatever the key's size. */
+#define RIG_MESH_KEY_PIECE 128
+
+/* The items every kind's vertices and triangles collections share:
+ * {"vertexIndex", "x", "y"} of xy's vertex i, {"triangleIndex", "indices"} of
+ * tris' triangle i. */
+void rig_binding_encode_vertex(struct rig_buf *b, const double *xy, size_t i);
+void rig_binding_encode_triangle(struct rig_buf *b, const uint32_t *tris, size_t i);
 
 #define RIG_BINDING_KIND_DECLARE(k) extern const struct rig_binding_kind rig_binding_kind_##k;
 RIG_BINDING_KINDS(RIG_BINDING_KIND_DECLARE)

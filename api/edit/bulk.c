@@ -546,8 +546,12 @@ static bool skin_member(struct scan *s, const char *key, size_t len, bool plain,
 static bool op_member(struct scan *s, const char *key, size_t len, bool plain, long op_index,
 		      int depth)
 {
-	if (is_key(key, len, plain, "skin"))
+	/* layer.skin's skin and layer.mesh's mesh hold source and triangles;
+	 * layer.mesh.key.put's vertices are {x, y} like a source. */
+	if (is_key(key, len, plain, "skin") || is_key(key, len, plain, "mesh"))
 		return object(s, skin_member, op_index, depth);
+	if (is_key(key, len, plain, "vertices"))
+		return maybe_array(s, op_index, RIG_BULK_SOURCE, depth);
 	return skip_value(s, depth);
 }
 

@@ -10,7 +10,10 @@
  * (every byte but '\n' becomes a space). jansson then parses a small tree in
  * which the array is empty, at the same byte positions, lines and columns, so
  * any syntax error is reported exactly as before; the skin decoder
- * (ops_skin.c) takes the decoded arrays in place of the empty ones.
+ * (ops_skin.c) takes the decoded arrays in place of the empty ones. A mesh
+ * binding's arrays go the same way: layer.mesh's mesh.source and
+ * mesh.triangles, and layer.mesh.key.put's vertices (as a SOURCE array of its
+ * op), taken by rig_op__decode_points and rig_op__decode_triangles.
  *
  * An array with anything else in it (a malformed number, a wrong shape, an
  * escape in a key, more influences than allowed) is left in the body untouched

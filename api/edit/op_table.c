@@ -15,6 +15,13 @@
 
 #include "api/edit/ops_internal.h"
 
+/* ops_mesh.c: the mesh binding's ops (layer.mesh.key.put and
+ * layer.deformation.rest.apply are declared in ops_internal.h) */
+RIG_OP_FUNCTIONS(mesh);
+RIG_OP_FUNCTIONS(mesh_key_delete);
+RIG_OP_FUNCTIONS(skin_bake);
+void rig_op__mesh_release(struct rig_op *op);
+
 /* Structural unless the op only renames, poses or keys a layer: see
  * RIG_OP_STRUCTURAL. */
 const struct rig_op_type rig_op_types[] = {
@@ -44,8 +51,14 @@ const struct rig_op_type rig_op_types[] = {
 	 rig_op__release_nothing, RIG_OP_STRUCTURAL | RIG_OP_BINDING, RIG_OP_LOCK_LAYER},
 	{"layer.skin.joint.remap", rig_op__joint_remap_decode, rig_op__joint_remap_apply,
 	 rig_op__release_nothing, RIG_OP_STRUCTURAL | RIG_OP_BINDING, RIG_OP_LOCK_LAYER},
+	{"layer.mesh", rig_op__mesh_decode, rig_op__mesh_apply, rig_op__mesh_release,
+	 RIG_OP_STRUCTURAL | RIG_OP_BINDING, RIG_OP_LOCK_LAYER},
 	{"layer.mesh.key.put", rig_op__mesh_key_put_decode, rig_op__mesh_key_put_apply,
+	 rig_op__mesh_release, RIG_OP_STRUCTURAL | RIG_OP_BINDING, RIG_OP_LOCK_LAYER},
+	{"layer.mesh.key.delete", rig_op__mesh_key_delete_decode, rig_op__mesh_key_delete_apply,
 	 rig_op__release_nothing, RIG_OP_STRUCTURAL | RIG_OP_BINDING, RIG_OP_LOCK_LAYER},
+	{"layer.skin.bake", rig_op__skin_bake_decode, rig_op__skin_bake_apply, rig_op__mesh_release,
+	 RIG_OP_STRUCTURAL | RIG_OP_BINDING, RIG_OP_LOCK_LAYER},
 	{"layer.deformation.rest.apply", rig_op__rest_apply_decode, rig_op__rest_apply_apply,
 	 rig_op__release_nothing, RIG_OP_STRUCTURAL | RIG_OP_BINDING, RIG_OP_LOCK_LAYER},
 };

@@ -137,7 +137,7 @@ struct rig_op {
 			double frame;
 		} capture;
 		struct {
-			double frame; /* layer.mesh.key.put, layer.deformation.rest.apply */
+			double frame; /* layer.mesh.key.delete, layer.deformation.rest.apply */
 		} mesh;
 		/* What a binding kind's op decoded, when its fields fit none of
 		 * the above: allocated by its decode, freed by its release. */

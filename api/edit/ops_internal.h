@@ -64,6 +64,28 @@ void rig_op__decode_transform(const struct rig_jr *op_jr, json_t *op, struct rig
 /* Sets the static value of every channel t gives. */
 void rig_op__set_statics(struct rig_model_layer *l, const struct rig_transform_in *t);
 
+/* Reads obj's member field, an array of {x, y}, into *out (malloc'd, 2 · *out_n
+ * doubles; moved out of bulk when it decoded the array for this op), checking
+ * shapes (OP_INVALID at "<field>/<i>") and the vertex limit (MESH_GEOMETRY).
+ * *out is set whenever it was allocated, even on failure (the caller frees
+ * it). Returns 0 or -1. (ops_skin.c) */
+int rig_op__decode_points(const struct rig_jr *jr, json_t *obj, const char *field, double **out,
+			  size_t *out_n, struct rig_bulk *bulk);
+
+/* The same for obj's "triangles", an array of [i, j, k]: indices outside
+ * [0, 2^32) become UINT32_MAX for the core to report. (ops_skin.c) */
+int rig_op__decode_triangles(const struct rig_jr *jr, json_t *obj, uint32_t **out, size_t *out_n,
+			     struct rig_bulk *bulk);
+
+/* Reads "interp" (default linear) and "ease" (required with bezier, refused
+ * otherwise) of obj into *key; *given (may be NULL) tells whether interp was
+ * sent. Returns 0 or -1 with a violation recorded. (ops_keys.c) */
+int rig_op__decode_interp(const struct rig_jr *jr, json_t *obj, struct rig_key *key, bool *given);
+
+/* Checks a decoded key with the core's key rule (rig_key_check), reporting
+ * OP_INVALID under jr->base. Returns 0 or -1. (ops_keys.c) */
+int rig_op__check_key(const struct rig_jr *jr, const struct rig_key *key);
+
 /* The release of an op that owns nothing. */
 void rig_op__release_nothing(struct rig_op *op);
 
@@ -117,7 +139,7 @@ RIG_OP_FUNCTIONS(joint_add);
 RIG_OP_FUNCTIONS(joint_remove);
 RIG_OP_FUNCTIONS(joint_remap);
 
-/* ops_mesh.c: mesh bindings (refused today) */
+/* ops_mesh.c: mesh bindings (its other ops are declared in op_table.c) */
 int rig_op__mesh_key_put_decode(struct rig_op *out, json_t *value, const struct rig_jr *jr,
 				struct rig_bulk *bulk);
 int rig_op__mesh_key_put_apply(struct rig_op_ctx *ctx, struct rig_op *op);

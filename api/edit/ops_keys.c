@@ -21,8 +21,7 @@ static void decode_channel(const struct rig_jr *jr, json_t *op, enum rig_channel
 			    name);
 }
 
-/* Reads interp and ease of a key or pose into *key; returns -1 on a violation. */
-static int decode_interp(const struct rig_jr *jr, json_t *obj, struct rig_key *key, bool *given)
+int rig_op__decode_interp(const struct rig_jr *jr, json_t *obj, struct rig_key *key, bool *given)
 {
 	const char *interp = NULL;
 	key->interp = RIG_INTERP_LINEAR;
@@ -52,8 +51,7 @@ static int decode_interp(const struct rig_jr *jr, json_t *obj, struct rig_key *k
 	return 0;
 }
 
-/* Checks a decoded key with the core's key rule, reporting at base. */
-static int check_key(const struct rig_jr *jr, const struct rig_key *key)
+int rig_op__check_key(const struct rig_jr *jr, const struct rig_key *key)
 {
 	size_t before = jr->errs->count;
 	if (rig_key_check(key, jr->errs) == 0)
@@ -90,9 +88,9 @@ static int decode_keys(const struct rig_jr *jr, json_t *op, struct rig_op *out)
 		int krc = rig_jr_known(&kjr, k, allowed);
 		krc |= rig_jr_number(&kjr, k, "frame", true, &key->frame, NULL);
 		krc |= rig_jr_number(&kjr, k, "value", true, &key->value, NULL);
-		krc |= decode_interp(&kjr, k, key, NULL);
+		krc |= rig_op__decode_interp(&kjr, k, key, NULL);
 		if (krc == 0)
-			krc = check_key(&kjr, key);
+			krc = rig_op__check_key(&kjr, key);
 		rc |= krc;
 	}
 	return rc;
@@ -135,8 +133,8 @@ int rig_op__pose_decode(struct rig_op *out, json_t *op, const struct rig_jr *jr,
 	rig_op__decode_transform(jr, op, &out->u.pose.transform);
 	if (!json_object_get(op, "transform"))
 		rc = rig_jr_fail(jr, "transform", "field 'transform' is required");
-	if (decode_interp(jr, op, &out->u.pose.key_style, &out->u.pose.has_interp) == 0)
-		rc |= check_key(jr, &out->u.pose.key_style);
+	if (rig_op__decode_interp(jr, op, &out->u.pose.key_style, &out->u.pose.has_interp) == 0)
+		rc |= rig_op__check_key(jr, &out->u.pose.key_style);
 	else
 		rc = -1;
 	if (out->u.pose.has_interp && !out->u.pose.has_frame)

@@ -35,12 +35,12 @@ static struct rig_bulk_array *bulk_for(const struct rig_jr *jr, struct rig_bulk 
 	return a;
 }
 
-static int decode_source(const struct rig_jr *jr, json_t *skin, struct rig_skin_def *d,
-			 struct rig_bulk *bulk)
+int rig_op__decode_points(const struct rig_jr *jr, json_t *obj, const char *field, double **out,
+			  size_t *out_n, struct rig_bulk *bulk)
 {
-	json_t *src = json_object_get(skin, "source");
+	json_t *src = json_object_get(obj, field);
 	if (!json_is_array(src))
-		return rig_jr_fail(jr, "source", "field 'source' must be an array of {x, y}");
+		return rig_jr_fail(jr, field, "field '%s' must be an array of {x, y}", field);
 	struct rig_bulk_array *a = bulk_for(jr, bulk, src, RIG_BULK_SOURCE);
 	size_t n = a ? a->count : json_array_size(src);
 	if (n > RIG_MAX_VERTICES) {
@@ -48,19 +48,20 @@ static int decode_source(const struct rig_jr *jr, json_t *skin, struct rig_skin_
 			rig_errs_add(jr->errs, RIG_MESH_GEOMETRY,
 				     "mesh has %zu vertices; the limit is %d", n, RIG_MAX_VERTICES);
 		e->op_index = jr->op_index;
-		snprintf(e->pointer, sizeof e->pointer, "%s/source", jr->base);
+		snprintf(e->pointer, sizeof e->pointer, "%s/%s", jr->base, field);
 		return -1;
 	}
 	if (a) { /* every element already checked by the bulk decoder */
-		d->source = a->source;
+		*out = a->source;
 		a->source = NULL;
-		d->n_verts = n;
+		*out_n = n;
 		return 0;
 	}
-	d->source = malloc((n ? n : 1) * 2 * sizeof *d->source);
-	if (!d->source)
-		return rig_jr_out_of_memory(jr, "source");
-	d->n_verts = n;
+	double *xy = malloc((n ? n : 1) * 2 * sizeof *xy);
+	if (!xy)
+		return rig_jr_out_of_memory(jr, field);
+	*out = xy;
+	*out_n = n;
 	int rc = 0;
 	for (size_t i = 0; i < n; i++) {
 		json_t *v = json_array_get(src, i);
@@ -68,14 +69,14 @@ static int decode_source(const struct rig_jr *jr, json_t *skin, struct rig_skin_
 		if (!json_is_object(v) || json_object_size(v) != 2 || !json_is_number(x) ||
 		    !json_is_number(y)) {
 			char key[48];
-			snprintf(key, sizeof key, "source/%zu", i);
+			snprintf(key, sizeof key, "%s/%zu", field, i);
 			rc = rig_jr_fail(jr, key, "vertex %zu must be {x, y} with two numbers", i);
 			if (jr->errs->total > RIG_ERRS_KEEP)
 				return rc;
 			continue;
 		}
-		d->source[2 * i] = json_number_value(x);
-		d->source[2 * i + 1] = json_number_value(y);
+		xy[2 * i] = json_number_value(x);
+		xy[2 * i + 1] = json_number_value(y);
 	}
 	return rc;
 }
@@ -90,8 +91,8 @@ static uint32_t as_index(json_t *v)
 	return i < 0 || i >= (json_int_t)UINT32_MAX ? UINT32_MAX : (uint32_t)i;
 }
 
-static int decode_triangles(const struct rig_jr *jr, json_t *skin, struct rig_skin_def *d,
-			    struct rig_bulk *bulk)
+int rig_op__decode_triangles(const struct rig_jr *jr, json_t *skin, uint32_t **out, size_t *out_n,
+			     struct rig_bulk *bulk)
 {
 	json_t *tris = json_object_get(skin, "triangles");
 	if (!json_is_array(tris))
@@ -108,15 +109,16 @@ static int decode_triangles(const struct rig_jr *jr, json_t *skin, struct rig_sk
 		return -1;
 	}
 	if (a) {
-		d->triangles = a->triangles;
+		*out = a->triangles;
 		a->triangles = NULL;
-		d->n_tris = n;
+		*out_n = n;
 		return 0;
 	}
-	d->triangles = malloc((n ? n : 1) * 3 * sizeof *d->triangles);
-	if (!d->triangles)
+	uint32_t *idx = malloc((n ? n : 1) * 3 * sizeof *idx);
+	if (!idx)
 		return rig_jr_out_of_memory(jr, "triangles");
-	d->n_tris = n;
+	*out = idx;
+	*out_n = n;
 	int rc = 0;
 	for (size_t t = 0; t < n; t++) {
 		json_t *tri = json_array_get(tris, t);
@@ -129,13 +131,13 @@ static int decode_triangles(const struct rig_jr *jr, json_t *skin, struct rig_sk
 			continue;
 		}
 		for (size_t k = 0; k < 3; k++) {
-			json_t *idx = json_array_get(tri, k);
-			if (!json_is_number(idx)) {
+			json_t *v = json_array_get(tri, k);
+			if (!json_is_number(v)) {
 				char key[48];
 				snprintf(key, sizeof key, "triangles/%zu/%zu", t, k);
 				rc = rig_jr_fail(jr, key, "triangle indices must be integers");
 			}
-			d->triangles[3 * t + k] = as_index(idx);
+			idx[3 * t + k] = as_index(v);
 		}
 	}
 	return rc;
@@ -377,8 +379,8 @@ int rig_skin_json_decode(struct rig_skin_def *d, json_t *skin, const struct rig_
 	fields[n_fields] = NULL;
 	size_t before = sjr->errs->total;
 	rig_jr_known(sjr, skin, fields);
-	decode_source(sjr, skin, d, bulk);
-	decode_triangles(sjr, skin, d, bulk);
+	rig_op__decode_points(sjr, skin, "source", &d->source, &d->n_verts, bulk);
+	rig_op__decode_triangles(sjr, skin, &d->triangles, &d->n_tris, bulk);
 	decode_joints(sjr, skin, d);
 	if (sjr->errs->total > before)
 		return -1; /* shapes are wrong; the rules below would only echo them */

@@ -48,19 +48,13 @@ static size_t count_joints(const void *def)
 static void encode_vertex(struct rig_buf *b, const void *def, const double *xy, size_t i)
 {
 	(void)def;
-	rig_buf_printf(b, "{\"vertexIndex\":%zu,\"x\":", i);
-	rig_buf_double(b, xy[2 * i]);
-	rig_buf_puts(b, ",\"y\":");
-	rig_buf_double(b, xy[2 * i + 1]);
-	rig_buf_puts(b, "}");
+	rig_binding_encode_vertex(b, xy, i);
 }
 
 static void encode_triangle(struct rig_buf *b, const void *def, const double *xy, size_t i)
 {
-	const struct rig_skin_def *d = def;
 	(void)xy;
-	rig_buf_printf(b, "{\"triangleIndex\":%zu,\"indices\":[%u,%u,%u]}", i, d->triangles[3 * i],
-		       d->triangles[3 * i + 1], d->triangles[3 * i + 2]);
+	rig_binding_encode_triangle(b, ((const struct rig_skin_def *)def)->triangles, i);
 }
 
 static void encode_joint(struct rig_buf *b, const void *def, const double *xy, size_t i)

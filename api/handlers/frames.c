@@ -190,7 +190,7 @@ long rig_frames__find_skinned(struct rig_eval *ev, const char *layer_id, struct 
 			    "shot '%s' has no layer '%s'", ev->model->id, layer_id);
 	else if (s == -RIG_MESH_BINDING_KIND)
 		rig_problem(resp, RIG_MESH_BINDING_KIND, json_pack("{s:s}", "layerId", layer_id),
-			    "layer '%s' has no skin binding to evaluate", layer_id);
+			    "layer '%s' has no binding to evaluate", layer_id);
 	return s < 0 ? -1 : s;
 }
 

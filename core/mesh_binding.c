@@ -1,0 +1,542 @@
+/* The mesh binding (mesh_binding.h): its definition's rules and key edits,
+ * the evaluator, and its row of the binding table with its stored form.
+ *
+ * The source rules are core/mesh.c's and the interpolation is core/keys.c's
+ * (rig_keys_blend); this file only applies them per vertex.
+ */
+#include "core/mesh_binding.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/binding.h"
+#include "core/mesh.h"
+#include "core/rig_limits.h"
+
+/* ------------------------------------------------------------------------ */
+/* The definition                                                            */
+/* ------------------------------------------------------------------------ */
+
+static void free_key_xy(struct rig_mesh_def *d)
+{
+	for (size_t k = 0; d->key_xy && k < d->n_keys; k++)
+		free(d->key_xy[k]);
+	free(d->key_xy);
+	d->key_xy = NULL;
+}
+
+void rig_mesh_def_release_mesh(struct rig_mesh_def *d)
+{
+	free(d->source);
+	free(d->triangles);
+	d->source = NULL;
+	d->triangles = NULL;
+	free_key_xy(d);
+}
+
+void rig_mesh_def_release(struct rig_mesh_def *d)
+{
+	rig_mesh_def_release_mesh(d);
+	free(d->times);
+	memset(d, 0, sizeof *d);
+}
+
+int rig_mesh_check_key_vertices(const double *xy, size_t n, size_t n_verts, struct rig_errs *errs)
+{
+	if (n != n_verts) {
+		struct rig_err *e =
+			rig_errs_add(errs, RIG_MESH_GEOMETRY,
+				     "key has %zu vertices; the mesh has %zu", n, n_verts);
+		rig_err_extra_number(e, "keyVertexCount", (double)n);
+		rig_err_extra_number(e, "vertexCount", (double)n_verts);
+		return -1;
+	}
+	size_t before = errs->total;
+	for (size_t v = 0; v < n; v++) {
+		if (isfinite(xy[2 * v]) && isfinite(xy[2 * v + 1]))
+			continue;
+		struct rig_err *e = rig_errs_add(errs, RIG_MESH_GEOMETRY,
+						 "key vertex %zu has a non-finite coordinate", v);
+		e->vertex_index = (long)v;
+		snprintf(e->pointer, sizeof e->pointer, "/%zu", v);
+	}
+	return errs->total == before ? 0 : -1;
+}
+
+/* Prefixes the pointers of violations [from, count) with prefix. */
+static void prefix_pointers(struct rig_errs *errs, size_t from, const char *prefix)
+{
+	for (size_t i = from; i < errs->count; i++) {
+		struct rig_err *e = &errs->items[i];
+		char p[RIG_ERR_POINTER_MAX];
+		snprintf(p, sizeof p, "%s%s", prefix, e->pointer);
+		rig_strlcpy(e->pointer, p, sizeof e->pointer);
+	}
+}
+
+int rig_mesh_def_check(const struct rig_mesh_def *d, struct rig_errs *errs)
+{
+	size_t before = errs->total;
+	rig_mesh_check_source(d->source, d->n_verts, d->triangles, d->n_tris, errs);
+	if (d->n_keys && d->n_verts > RIG_MAX_MESH_KEY_VERTICES / d->n_keys) {
+		struct rig_err *e =
+			rig_errs_add(errs, RIG_MESH_GEOMETRY,
+				     "%zu keys of %zu vertices exceed the limit of %d key vertices",
+				     d->n_keys, d->n_verts, RIG_MAX_MESH_KEY_VERTICES);
+		rig_err_extra_number(e, "keyCount", (double)d->n_keys);
+		rig_err_extra_number(e, "vertexCount", (double)d->n_verts);
+		rig_err_extra_number(e, "limit", RIG_MAX_MESH_KEY_VERTICES);
+		rig_strlcpy(e->pointer, "/keys", sizeof e->pointer);
+	}
+	for (size_t k = 0; k < d->n_keys; k++) {
+		char prefix[48];
+		size_t from = errs->count;
+		rig_key_check(&d->times[k], errs);
+		if (k > 0 && !(d->times[k].frame > d->times[k - 1].frame)) {
+			struct rig_err *e = rig_errs_add(
+				errs, RIG_OP_INVALID,
+				"key %zu at frame %.17g does not follow the key before", k,
+				d->times[k].frame);
+			rig_strlcpy(e->pointer, "/frame", sizeof e->pointer);
+		}
+		snprintf(prefix, sizeof prefix, "/keys/%zu", k);
+		prefix_pointers(errs, from, prefix);
+		from = errs->count;
+		rig_mesh_check_key_vertices(d->key_xy[k], d->n_verts, d->n_verts, errs);
+		snprintf(prefix, sizeof prefix, "/keys/%zu/vertices", k);
+		prefix_pointers(errs, from, prefix);
+		for (size_t i = from; i < errs->count; i++) {
+			errs->items[i].has_frame = true;
+			errs->items[i].frame = d->times[k].frame;
+		}
+	}
+	return errs->total == before ? 0 : -1;
+}
+
+long rig_mesh_def_key_find(const struct rig_mesh_def *d, double frame)
+{
+	for (size_t k = 0; k < d->n_keys; k++)
+		if (d->times[k].frame == frame)
+			return (long)k;
+	return -1;
+}
+
+int rig_mesh_def_key_put(struct rig_mesh_def *d, const struct rig_key *time, double *xy)
+{
+	long at = rig_mesh_def_key_find(d, time->frame);
+	struct rig_key t = *time;
+	t.value = 0;
+	if (at >= 0) {
+		free(d->key_xy[at]);
+		d->key_xy[at] = xy;
+		d->times[at] = t;
+		return 0;
+	}
+	size_t n = d->n_keys + 1;
+	struct rig_key *times = realloc(d->times, n * sizeof *times);
+	if (!times)
+		return -1;
+	d->times = times;
+	double **key_xy = realloc(d->key_xy, n * sizeof *key_xy);
+	if (!key_xy)
+		return -1; /* times only grew: d still reads the same */
+	d->key_xy = key_xy;
+	size_t pos = 0;
+	while (pos < d->n_keys && d->times[pos].frame < t.frame)
+		pos++;
+	memmove(&d->times[pos + 1], &d->times[pos], (d->n_keys - pos) * sizeof *d->times);
+	memmove(&d->key_xy[pos + 1], &d->key_xy[pos], (d->n_keys - pos) * sizeof *d->key_xy);
+	d->times[pos] = t;
+	d->key_xy[pos] = xy;
+	d->n_keys = n;
+	return 0;
+}
+
+bool rig_mesh_def_key_delete(struct rig_mesh_def *d, double frame)
+{
+	long at = rig_mesh_def_key_find(d, frame);
+	if (at < 0)
+		return false;
+	size_t tail = d->n_keys - (size_t)at - 1;
+	if (d->key_xy) {
+		free(d->key_xy[at]);
+		memmove(&d->key_xy[at], &d->key_xy[at + 1], tail * sizeof *d->key_xy);
+	}
+	memmove(&d->times[at], &d->times[at + 1], tail * sizeof *d->times);
+	d->n_keys--;
+	return true;
+}
+
+/* value = a + (b − a) · u per coordinate: rig_keys_eval's formula, vertex by
+ * vertex, so a keyed vertex moves exactly as a keyed channel would. */
+void rig_mesh_def_shape(double *out_xy, const struct rig_mesh_def *d, double local_frame)
+{
+	size_t n = 2 * d->n_verts;
+	if (d->n_keys == 0) {
+		memcpy(out_xy, d->source, n * sizeof *out_xy);
+		return;
+	}
+	struct rig_key_blend bl = rig_keys_blend(d->times, d->n_keys, local_frame);
+	const double *a = d->key_xy[bl.a];
+	if (bl.a == bl.b) {
+		memcpy(out_xy, a, n * sizeof *out_xy);
+		return;
+	}
+	const double *b = d->key_xy[bl.b];
+	double u = bl.u;
+	for (size_t i = 0; i < n; i++)
+		out_xy[i] = a[i] + (b[i] - a[i]) * u;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The evaluator                                                             */
+/* ------------------------------------------------------------------------ */
+
+struct rig_mesh_eval {
+	struct rig_mesh_def def;
+	double *src_area2; /* n_tris: twice each source triangle's signed area */
+};
+
+static bool is_sound(const struct rig_mesh_def *d)
+{
+	if (!d->source || !d->triangles || d->n_verts == 0 || d->n_tris == 0 ||
+	    (d->n_keys && (!d->key_xy || !d->times)))
+		return false;
+	for (size_t i = 0; i < 3 * d->n_tris; i++)
+		if (d->triangles[i] >= d->n_verts)
+			return false;
+	for (size_t k = 0; k < d->n_keys; k++) {
+		if (!d->key_xy[k] || !isfinite(d->times[k].frame) ||
+		    (unsigned)d->times[k].interp > RIG_INTERP_BEZIER)
+			return false;
+		if (k > 0 && !(d->times[k].frame > d->times[k - 1].frame))
+			return false;
+	}
+	return true;
+}
+
+struct rig_mesh_eval *rig_mesh_eval_take(struct rig_mesh_def *def, struct rig_errs *errs)
+{
+	if (!is_sound(def)) {
+		rig_errs_add(errs, RIG_INTERNAL, "the stored mesh binding is damaged");
+		return NULL;
+	}
+	struct rig_mesh_eval *ev = calloc(1, sizeof *ev);
+	double *area2 = malloc(def->n_tris * sizeof *area2);
+	if (!ev || !area2) {
+		free(ev);
+		free(area2);
+		rig_errs_add(errs, RIG_INTERNAL, "out of memory");
+		return NULL;
+	}
+	rig_mesh_areas2(area2, def->source, def->triangles, def->n_tris);
+	ev->src_area2 = area2;
+	ev->def = *def;
+	/* def keeps its counts; its arrays are the evaluator's now. */
+	def->source = NULL;
+	def->triangles = NULL;
+	def->key_xy = NULL;
+	def->times = NULL;
+	def->n_keys = 0;
+	return ev;
+}
+
+const struct rig_mesh_def *rig_mesh_eval_def(const struct rig_mesh_eval *ev)
+{
+	return &ev->def;
+}
+
+size_t rig_mesh_eval_bytes(const struct rig_mesh_eval *ev)
+{
+	const struct rig_mesh_def *d = &ev->def;
+	return sizeof *ev + d->n_tris * sizeof *ev->src_area2 + d->n_verts * 2 * sizeof *d->source +
+	       d->n_tris * 3 * sizeof *d->triangles +
+	       d->n_keys *
+		       (sizeof *d->times + sizeof *d->key_xy + d->n_verts * 2 * sizeof **d->key_xy);
+}
+
+void rig_mesh_eval_free(struct rig_mesh_eval *ev)
+{
+	if (!ev)
+		return;
+	rig_mesh_def_release(&ev->def);
+	free(ev->src_area2);
+	free(ev);
+}
+
+int rig_mesh_eval_evaluate(double *out_xy, const struct rig_mesh_eval *ev, double local_frame,
+			   struct rig_errs *errs)
+{
+	const struct rig_mesh_def *d = &ev->def;
+	rig_mesh_def_shape(out_xy, d, local_frame);
+	return rig_mesh_check_deformed_areas(d->source, ev->src_area2, out_xy, d->n_verts,
+					     d->triangles, d->n_tris, errs);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The stored form: little-endian, head and mesh                             */
+/* ------------------------------------------------------------------------ */
+/* head: "MSH1", u64 n_verts, u64 n_tris, u64 n_keys, then per key f64 frame,
+ *       u32 interp, 4 × f64 ease;
+ * mesh: 2 · n_verts f64 source, 3 · n_tris u32 triangles, then per key
+ *       2 · n_verts f64 vertices. */
+
+#define HEAD_FIXED (4 + 3 * 8)
+#define HEAD_PER_KEY (8 + 4 + 4 * 8)
+
+static unsigned char *put_u64(unsigned char *p, uint64_t v)
+{
+	for (int i = 0; i < 8; i++)
+		*p++ = (unsigned char)(v >> (8 * i));
+	return p;
+}
+
+static unsigned char *put_u32(unsigned char *p, uint32_t v)
+{
+	for (int i = 0; i < 4; i++)
+		*p++ = (unsigned char)(v >> (8 * i));
+	return p;
+}
+
+static unsigned char *put_f64(unsigned char *p, double v)
+{
+	uint64_t bits;
+	memcpy(&bits, &v, sizeof bits);
+	return put_u64(p, bits);
+}
+
+static uint64_t get_u64(const unsigned char **p)
+{
+	uint64_t v = 0;
+	for (int i = 0; i < 8; i++)
+		v |= (uint64_t)(*p)[i] << (8 * i);
+	*p += 8;
+	return v;
+}
+
+static uint32_t get_u32(const unsigned char **p)
+{
+	uint32_t v = 0;
+	for (int i = 0; i < 4; i++)
+		v |= (uint32_t)(*p)[i] << (8 * i);
+	*p += 4;
+	return v;
+}
+
+static double get_f64(const unsigned char **p)
+{
+	uint64_t bits = get_u64(p);
+	double v;
+	memcpy(&v, &bits, sizeof v);
+	return v;
+}
+
+static int encode(const void *def, unsigned char **head, size_t *n_head, unsigned char **mesh,
+		  size_t *n_mesh)
+{
+	const struct rig_mesh_def *d = def;
+	*head = *mesh = NULL;
+	*n_head = HEAD_FIXED + d->n_keys * HEAD_PER_KEY;
+	*n_mesh = (d->n_verts * 16 + d->n_tris * 12) + d->n_keys * d->n_verts * 16;
+	*head = malloc(*n_head);
+	*mesh = malloc(*n_mesh ? *n_mesh : 1);
+	if (!*head || !*mesh) {
+		free(*head);
+		free(*mesh);
+		*head = *mesh = NULL;
+		return -RIG_MEMORY_BUSY;
+	}
+	unsigned char *p = *head;
+	memcpy(p, "MSH1", 4);
+	p = put_u64(p + 4, d->n_verts);
+	p = put_u64(p, d->n_tris);
+	p = put_u64(p, d->n_keys);
+	for (size_t k = 0; k < d->n_keys; k++) {
+		p = put_f64(p, d->times[k].frame);
+		p = put_u32(p, (uint32_t)d->times[k].interp);
+		for (int e = 0; e < 4; e++)
+			p = put_f64(p, d->times[k].ease[e]);
+	}
+	p = *mesh;
+	for (size_t i = 0; i < 2 * d->n_verts; i++)
+		p = put_f64(p, d->source[i]);
+	for (size_t i = 0; i < 3 * d->n_tris; i++)
+		p = put_u32(p, d->triangles[i]);
+	for (size_t k = 0; k < d->n_keys; k++)
+		for (size_t i = 0; i < 2 * d->n_verts; i++)
+			p = put_f64(p, d->key_xy[k][i]);
+	return 0;
+}
+
+/* Reads the per-vertex arrays of d (counts set) from mesh; 0 or -1. */
+static int decode_mesh(struct rig_mesh_def *d, const unsigned char *mesh, size_t n_mesh)
+{
+	size_t n2 = 2 * d->n_verts;
+	if (n_mesh != d->n_verts * 16 + d->n_tris * 12 + d->n_keys * d->n_verts * 16)
+		return -1;
+	d->source = malloc((n2 ? n2 : 1) * sizeof *d->source);
+	d->triangles = malloc((d->n_tris ? 3 * d->n_tris : 1) * sizeof *d->triangles);
+	d->key_xy = calloc(d->n_keys ? d->n_keys : 1, sizeof *d->key_xy);
+	if (!d->source || !d->triangles || !d->key_xy)
+		return -1;
+	const unsigned char *p = mesh;
+	for (size_t i = 0; i < n2; i++)
+		d->source[i] = get_f64(&p);
+	for (size_t i = 0; i < 3 * d->n_tris; i++)
+		d->triangles[i] = get_u32(&p);
+	for (size_t k = 0; k < d->n_keys; k++) {
+		if (!(d->key_xy[k] = malloc((n2 ? n2 : 1) * sizeof **d->key_xy)))
+			return -1;
+		for (size_t i = 0; i < n2; i++)
+			d->key_xy[k][i] = get_f64(&p);
+	}
+	return 0;
+}
+
+static void *decode(const unsigned char *head, size_t n_head, const unsigned char *mesh,
+		    size_t n_mesh)
+{
+	if (n_head < HEAD_FIXED || memcmp(head, "MSH1", 4) != 0)
+		return NULL;
+	const unsigned char *p = head + 4;
+	uint64_t n_verts = get_u64(&p), n_tris = get_u64(&p), n_keys = get_u64(&p);
+	if (n_verts > RIG_MAX_VERTICES || n_tris > RIG_MAX_TRIANGLES ||
+	    n_keys > (n_head - HEAD_FIXED) / HEAD_PER_KEY ||
+	    n_head != HEAD_FIXED + n_keys * HEAD_PER_KEY)
+		return NULL;
+	struct rig_mesh_def *d = calloc(1, sizeof *d);
+	if (!d)
+		return NULL;
+	d->n_verts = (size_t)n_verts;
+	d->n_tris = (size_t)n_tris;
+	d->n_keys = (size_t)n_keys;
+	d->times = calloc(d->n_keys ? d->n_keys : 1, sizeof *d->times);
+	if (!d->times)
+		goto fail;
+	for (size_t k = 0; k < d->n_keys; k++) {
+		d->times[k].frame = get_f64(&p);
+		d->times[k].interp = (enum rig_interp)get_u32(&p);
+		for (int e = 0; e < 4; e++)
+			d->times[k].ease[e] = get_f64(&p);
+	}
+	if (mesh && decode_mesh(d, mesh, n_mesh) != 0)
+		goto fail;
+	return d;
+fail:
+	rig_mesh_def_release(d);
+	free(d);
+	return NULL;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The row                                                                   */
+/* ------------------------------------------------------------------------ */
+
+static int validate(const void *def, struct rig_errs *errs)
+{
+	return rig_mesh_def_check(def, errs);
+}
+
+static void def_free(void *def)
+{
+	if (!def)
+		return;
+	rig_mesh_def_release(def);
+	free(def);
+}
+
+static void def_release_mesh(void *def)
+{
+	rig_mesh_def_release_mesh(def);
+}
+
+static size_t def_bytes(const void *def)
+{
+	const struct rig_mesh_def *d = def;
+	return sizeof *d + d->n_keys * (sizeof *d->times + sizeof *d->key_xy);
+}
+
+static size_t def_n_verts(const void *def)
+{
+	return ((const struct rig_mesh_def *)def)->n_verts;
+}
+
+static size_t def_n_tris(const void *def)
+{
+	return ((const struct rig_mesh_def *)def)->n_tris;
+}
+
+static const double *def_source(const void *def)
+{
+	return ((const struct rig_mesh_def *)def)->source;
+}
+
+static const uint32_t *def_triangles(const void *def)
+{
+	return ((const struct rig_mesh_def *)def)->triangles;
+}
+
+/* A mesh binding follows no joint layer: its motion is its own keys. */
+static size_t def_n_joints(const void *def)
+{
+	(void)def;
+	return 0;
+}
+
+static const char *def_joint_none(const void *def, size_t j)
+{
+	(void)def;
+	(void)j;
+	return "";
+}
+
+static void *prepare(void *def, struct rig_errs *errs)
+{
+	return rig_mesh_eval_take(def, errs);
+}
+
+static const void *eval_def(const void *eval)
+{
+	return rig_mesh_eval_def(eval);
+}
+
+static int evaluate(double *out_xy, const void *eval, const struct rig_affine *poses,
+		    double local_frame, struct rig_errs *errs)
+{
+	(void)poses;
+	return rig_mesh_eval_evaluate(out_xy, eval, local_frame, errs);
+}
+
+static size_t bytes(const void *eval)
+{
+	return rig_mesh_eval_bytes(eval);
+}
+
+static void free_eval(void *eval)
+{
+	rig_mesh_eval_free(eval);
+}
+
+const struct rig_binding_type rig_binding_mesh = {
+	.name = "mesh",
+	.validate = validate,
+	.def_free = def_free,
+	.def_release_mesh = def_release_mesh,
+	.def_bytes = def_bytes,
+	.def_n_verts = def_n_verts,
+	.def_n_tris = def_n_tris,
+	.def_source = def_source,
+	.def_triangles = def_triangles,
+	.def_n_joints = def_n_joints,
+	.def_joint_id = def_joint_none,
+	.def_joint_layer = def_joint_none,
+	.prepare = prepare,
+	.eval_def = eval_def,
+	.evaluate = evaluate,
+	.bytes = bytes,
+	.free = free_eval,
+	.encode = encode,
+	.decode = decode,
+};
