@@ -39,11 +39,13 @@ _Static_assert(RIG_PRINCIPAL_MAX > 6 + RIG_ACTOR_MAX && RIG_PRINCIPAL_MAX > 6 + 
 #define RIG_ERR_DETAIL_MAX 240
 #define RIG_ERR_POINTER_MAX 200
 #define RIG_ERR_EXTRAS 3
-/* Bytes of an error's list member: the first 16 joint ids of a skin at their
- * longest (16 × (RIG_ID_MAX + 1)); the op names and any body's field names fit
- * with room to spare. */
-#define RIG_ERR_LIST_ITEMS 16
-#define RIG_ERR_LIST_BYTES (RIG_ERR_LIST_ITEMS * (RIG_ID_MAX + 1))
+/* An error's list member: at most RIG_ERR_LIST_ITEMS names in
+ * RIG_ERR_LIST_BYTES. The bytes hold the first RIG_ERR_LIST_JOINTS joint ids
+ * of a skin at their longest; every op name (short ones, more than 16 of them)
+ * and any body's field names fit with room to spare. */
+#define RIG_ERR_LIST_JOINTS 16
+#define RIG_ERR_LIST_ITEMS 64
+#define RIG_ERR_LIST_BYTES (RIG_ERR_LIST_JOINTS * (RIG_ID_MAX + 1))
 
 /* "Not known" marker for the index fields of struct rig_err. */
 #define RIG_NO_INDEX (-1L)

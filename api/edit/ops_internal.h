@@ -28,7 +28,7 @@ struct rig_err *rig_op__fail_layer(struct rig_op_ctx *ctx, const struct rig_op *
 				   enum rig_code code, const char *field, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
 
-/* Lists the skin's joint ids (the first RIG_ERR_LIST_ITEMS) as the
+/* Lists the skin's joint ids (the first RIG_ERR_LIST_JOINTS) as the
  * violation's validJointIds, so an unknown joint comes with the valid ones. */
 void rig_op__list_joint_ids(struct rig_err *e, const struct rig_skin_def *d);
 

@@ -335,7 +335,7 @@ static int decode_joint_layers(const struct rig_jr *jr, json_t *skin, struct rig
 
 void rig_op__list_joint_ids(struct rig_err *e, const struct rig_skin_def *d)
 {
-	for (size_t j = 0; j < d->n_joints; j++)
+	for (size_t j = 0; j < d->n_joints && j < RIG_ERR_LIST_JOINTS; j++)
 		if (!rig_err_list_add(e, "validJointIds", d->joints[j].id))
 			break;
 }

@@ -97,13 +97,20 @@ Test(errs, a_list_keeps_sixteen_items_of_the_longest_ids)
 	char id[RIG_ID_MAX + 1];
 	memset(id, 'j', RIG_ID_MAX);
 	id[RIG_ID_MAX] = '\0';
-	for (int i = 0; i < RIG_ERR_LIST_ITEMS; i++)
+	for (int i = 0; i < RIG_ERR_LIST_JOINTS; i++)
 		cr_expect(rig_err_list_add(e, "validJointIds", id), "item %d", i);
 	cr_expect_not(rig_err_list_add(e, "validJointIds", "one-more"));
 	cr_expect_not(rig_err_list_add(e, "validOps", "x"));
-	cr_expect_eq(e->list.n, RIG_ERR_LIST_ITEMS);
+	cr_expect_eq(e->list.n, RIG_ERR_LIST_JOINTS);
 	cr_expect_str_eq(e->list.name, "validJointIds");
 	cr_expect_str_eq(e->list.items + 15 * (RIG_ID_MAX + 1), id);
+	/* Short names: up to RIG_ERR_LIST_ITEMS of them, then no more. */
+	rig_errs_init(errs);
+	e = rig_errs_add(errs, RIG_OP_UNKNOWN, "z");
+	for (int i = 0; i < RIG_ERR_LIST_ITEMS; i++)
+		cr_expect(rig_err_list_add(e, "validOps", "op"), "item %d", i);
+	cr_expect_not(rig_err_list_add(e, "validOps", "op"));
+	cr_expect_eq(e->list.n, RIG_ERR_LIST_ITEMS);
 	/* A reused entry starts without a list. */
 	rig_errs_init(errs);
 	e = rig_errs_add(errs, RIG_SKIN_WEIGHTS, "y");
