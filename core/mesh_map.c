@@ -128,6 +128,17 @@ struct rig_mesh_index {
 	size_t n_nodes, cap_nodes;
 };
 
+/* Minimum and maximum of finite values, inline (libm's fmin/fmax are calls). */
+static inline double min_d(double a, double b)
+{
+	return b < a ? b : a;
+}
+
+static inline double max_d(double a, double b)
+{
+	return b > a ? b : a;
+}
+
 /* The nearest float ≤ v (or ≥ v): boxes only grow when stored. */
 static float float_down(double v)
 {
@@ -157,10 +168,10 @@ static bool padded_box(float box[4], const double *src, const uint32_t *tris, si
 	const double *c = &src[2 * tris[3 * t + 2]];
 	double lo[2], hi[2];
 	for (int k = 0; k < 2; k++) {
-		lo[k] = fmin(a[k], fmin(b[k], c[k]));
-		hi[k] = fmax(a[k], fmax(b[k], c[k]));
+		lo[k] = min_d(a[k], min_d(b[k], c[k]));
+		hi[k] = max_d(a[k], max_d(b[k], c[k]));
 	}
-	double side = fmax(hi[0] - lo[0], hi[1] - lo[1]);
+	double side = max_d(hi[0] - lo[0], hi[1] - lo[1]);
 	double area2 = (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]);
 	double kappa = DBL_EPSILON * side * side / fabs(area2);
 	if (!(side >= 1e-100) || !(kappa <= 1e-3))
@@ -192,38 +203,33 @@ static uint32_t quantize(double v, double lo, double extent)
 	return q <= 0 ? 0 : q >= 65535 ? 65535 : (uint32_t)q;
 }
 
-/* Sorts keys (Morton code << 32 | triangle) by code, stably (two 16-bit LSD
+/* Sorts keys (Morton code << 32 | triangle) by code, stably (four 8-bit LSD
  * passes): the triangle order among equal codes stays ascending. */
 static int sort_keys(uint64_t *keys, size_t n)
 {
 	uint64_t *tmp = malloc((n ? n : 1) * sizeof *tmp);
-	size_t *counts = malloc(65537 * sizeof *counts);
-	if (!tmp || !counts) {
-		free(tmp);
-		free(counts);
+	if (!tmp)
 		return -1;
-	}
-	for (int shift = 32; shift < 64; shift += 16) {
-		memset(counts, 0, 65537 * sizeof *counts);
+	for (int shift = 32; shift < 64; shift += 8) {
+		size_t counts[257] = {0};
 		for (size_t i = 0; i < n; i++)
-			counts[((keys[i] >> shift) & 0xffff) + 1]++;
-		for (size_t k = 1; k <= 65536; k++)
+			counts[((keys[i] >> shift) & 0xff) + 1]++;
+		for (size_t k = 1; k <= 256; k++)
 			counts[k] += counts[k - 1];
 		for (size_t i = 0; i < n; i++)
-			tmp[counts[(keys[i] >> shift) & 0xffff]++] = keys[i];
+			tmp[counts[(keys[i] >> shift) & 0xff]++] = keys[i];
 		memcpy(keys, tmp, n * sizeof *keys);
 	}
 	free(tmp);
-	free(counts);
 	return 0;
 }
 
 static void box_union(struct node *nd, const float *box)
 {
-	nd->lo[0] = fminf(nd->lo[0], box[0]);
-	nd->lo[1] = fminf(nd->lo[1], box[1]);
-	nd->hi[0] = fmaxf(nd->hi[0], box[2]);
-	nd->hi[1] = fmaxf(nd->hi[1], box[3]);
+	nd->lo[0] = box[0] < nd->lo[0] ? box[0] : nd->lo[0];
+	nd->lo[1] = box[1] < nd->lo[1] ? box[1] : nd->lo[1];
+	nd->hi[0] = box[2] > nd->hi[0] ? box[2] : nd->hi[0];
+	nd->hi[1] = box[3] > nd->hi[1] ? box[3] : nd->hi[1];
 }
 
 /* Builds the subtree over order[lo, hi) (boxes indexed by triangle); returns its node. */
@@ -259,8 +265,8 @@ static int build_tree(struct rig_mesh_index *ix, const float *boxes, const bool 
 		for (int k = 0; !loose[t] && k < 2; k++) {
 			double centre =
 				0.5 * ((double)boxes[4 * t + k] + (double)boxes[4 * t + 2 + k]);
-			lo[k] = fmin(lo[k], centre);
-			hi[k] = fmax(hi[k], centre);
+			lo[k] = min_d(lo[k], centre);
+			hi[k] = max_d(hi[k], centre);
 		}
 	uint64_t *keys = malloc((n ? n : 1) * sizeof *keys);
 	if (!keys)
@@ -311,10 +317,14 @@ struct rig_mesh_index *rig_mesh_index_new(const double *src, const uint32_t *tri
 	if (!ix)
 		return NULL;
 	*ix = (struct rig_mesh_index){.src = src, .tris = tris, .n_tris = n_tris};
+	bool finite = true;
 	for (size_t i = 0; i < 3 * n_tris; i++)
-		for (int k = 0; k < 2; k++)
-			ix->scale = fmax(ix->scale, fabs(src[2 * tris[i] + k]));
-	ix->scan_only = n_tris == 0 || !(ix->scale <= SAFE_COORDINATE);
+		for (int k = 0; k < 2; k++) {
+			double v = fabs(src[2 * tris[i] + k]);
+			finite = finite && isfinite(v);
+			ix->scale = max_d(ix->scale, v);
+		}
+	ix->scan_only = n_tris == 0 || !finite || !(ix->scale <= SAFE_COORDINATE);
 	if (ix->scan_only)
 		return ix;
 	float *boxes = malloc(4 * n_tris * sizeof *boxes);
@@ -393,8 +403,8 @@ static uint32_t first_containing(const struct rig_mesh_index *ix, double x, doub
  * under nd (see the file comment); slack is s. */
 static double box_bound2(const struct node *nd, double x, double y, double slack)
 {
-	double dx = fmax(fmax(nd->lo[0] - x, x - nd->hi[0]), 0);
-	double dy = fmax(fmax(nd->lo[1] - y, y - nd->hi[1]), 0);
+	double dx = max_d(max_d(nd->lo[0] - x, x - nd->hi[0]), 0);
+	double dy = max_d(max_d(nd->lo[1] - y, y - nd->hi[1]), 0);
 	double d = sqrt(dx * dx + dy * dy) - slack;
 	return d > 0 ? d * d * (1 - 1e-9) : 0;
 }
@@ -425,7 +435,7 @@ static struct nearest nearest_triangle(const struct rig_mesh_index *ix, double x
 	struct nearest best = {UINT32_MAX, INFINITY};
 	for (size_t i = ix->n_tree; i < ix->n_tree + ix->n_loose; i++)
 		consider(&best, ix, ix->order[i], x, y);
-	double slack = 1e-9 * (ix->scale + fmax(fabs(x), fabs(y))) + 1e-290;
+	double slack = 1e-9 * (ix->scale + max_d(fabs(x), fabs(y))) + 1e-290;
 	struct pending stack[STACK_DEPTH];
 	size_t top = 0;
 	if (ix->n_nodes)
