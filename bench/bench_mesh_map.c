@@ -183,8 +183,10 @@ int main(void)
 	for (size_t j = 0; j < w; j++)
 		for (size_t i = 0; i < w; i++) {
 			bool inner = i > 0 && j > 0 && i < SIDE && j < SIDE;
-			b.src[2 * (j * w + i)] = (double)i + (inner ? uniform(&seed, -0.3, 0.3) : 0);
-			b.src[2 * (j * w + i) + 1] = (double)j + (inner ? uniform(&seed, -0.3, 0.3) : 0);
+			b.src[2 * (j * w + i)] =
+				(double)i + (inner ? uniform(&seed, -0.3, 0.3) : 0);
+			b.src[2 * (j * w + i) + 1] =
+				(double)j + (inner ? uniform(&seed, -0.3, 0.3) : 0);
 		}
 	b.n_tris = 2 * SIDE * SIDE;
 	b.tris = xcalloc(3 * b.n_tris, sizeof *b.tris);

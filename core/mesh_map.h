@@ -42,10 +42,11 @@ struct rig_mesh_index;
 /* Builds the index of a source mesh (same preconditions as rig_mesh_locate).
  * Borrows src and tris, which must outlive the index and not change. Holds at
  * most RIG_MESH_INDEX_BYTES_PER_TRIANGLE bytes per triangle plus a constant
- * (rig_mesh_index_bytes() tells exactly), and about 24 more per triangle while
+ * (rig_mesh_index_bytes() tells exactly: 4 per triangle for the order, 24 per
+ * node, at most one node per two triangles), and 33 more per triangle while
  * building. Deterministic: the same mesh gives the same index. Returns a new
  * index, free with rig_mesh_index_free(); NULL when out of memory. */
-#define RIG_MESH_INDEX_BYTES_PER_TRIANGLE 18
+#define RIG_MESH_INDEX_BYTES_PER_TRIANGLE 16
 struct rig_mesh_index *rig_mesh_index_new(const double *src, const uint32_t *tris, size_t n_tris);
 
 /* Frees an index; NULL is a no-op. */
