@@ -28,6 +28,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Bit-identical answers need every copy of the predicate rounded alike: no
+ * fused multiply-add in one inlined copy and not in another. GCC does not
+ * contract under -std=c11; clang may, unless told. */
+#ifdef __clang__
+#pragma STDC FP_CONTRACT OFF
+#endif
+
 /* Above this magnitude the scan answers (squared distances could overflow). */
 #define SAFE_COORDINATE 1e150
 /* A leaf holds 1 to LEAF_MAX triangles; splitting at the middle of ≥ 9 leaves ≥ 4 per leaf. */
