@@ -206,8 +206,8 @@ static uint32_t quantize(double v, double lo, double extent)
 {
 	if (!(extent > 0))
 		return 0;
-	double q = (v - lo) / extent * 65535.0;
-	return q <= 0 ? 0 : q >= 65535 ? 65535 : (uint32_t)q;
+	double q = (v - lo) / extent * 65535.0; /* NaN when boxes went infinite */
+	return q > 0 ? (q < 65535 ? (uint32_t)q : 65535) : 0;
 }
 
 /* Sorts keys (Morton code << 32 | triangle) by code, stably (four 8-bit LSD

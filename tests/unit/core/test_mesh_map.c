@@ -314,6 +314,13 @@ Test(mesh_index, matches_the_scan_far_from_the_origin_and_at_huge_coordinates)
 	add_point(&p, -1e300, 5);
 	expect_index_matches_scan(&m, &p);
 	mesh_release(&m);
+	/* beyond float range but within the safe one: the boxes are infinite */
+	grid_mesh(&m, 6, 6, 1e60, -1e60, 1e58, 0.2, &r, NULL);
+	p.n = 0;
+	add_spread_points(&p, &m, &r, 300, 0.5);
+	add_edge_points(&p, &m, &r, 200);
+	expect_index_matches_scan(&m, &p);
+	mesh_release(&m);
 	/* a mesh past the safe range: every query scans, answers still equal */
 	grid_mesh(&m, 4, 4, 1e160, 1e160, 1e158, 0.2, &r, NULL);
 	p.n = 0;
