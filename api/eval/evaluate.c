@@ -287,20 +287,19 @@ int rig_eval_map_points(double *xy, struct rig_mesh_site *out_sites, size_t n,
 			bool shot_space, struct rig_errs *errs)
 {
 	const struct rig_eval_mesh *d = rig_eval_mesh(ev, layer);
-	struct rig_mesh_index *ix = new_index(ev, layer, errs);
-	if (!ix)
-		return -1;
 	double *deformed = malloc(2 * d->n_verts * sizeof *deformed);
 	if (!deformed) {
-		rig_mesh_index_free(ix);
 		rig_errs_add(errs, RIG_INTERNAL, "out of memory");
 		return -1;
 	}
 	int rc = rig_resolver_evaluate(deformed, r, layer, frame, errs);
-	if (rc == 0)
+	struct rig_mesh_index *ix = rc == 0 ? new_index(ev, layer, errs) : NULL;
+	if (ix)
 		rig_mesh_map_points(xy, out_sites, n, ix, deformed);
-	free(deformed);
+	else
+		rc = -1;
 	rig_mesh_index_free(ix);
+	free(deformed);
 	if (rc == 0 && shot_space)
 		rc = to_shot_space(xy, n, r, ev, layer, frame, errs);
 	if (rc == 0)
