@@ -39,8 +39,9 @@
 #define SAFE_COORDINATE 1e150
 /* A leaf holds 1 to LEAF_MAX triangles; splitting at the middle of ≥ 9 leaves ≥ 4 per leaf. */
 #define LEAF_MAX 8
-/* Deeper than any tree of 2^32 triangles split in halves. */
-#define STACK_DEPTH 64
+/* A path down the tree splits on at most 32 Morton bits and halves at most 32
+ * times; a traversal holds at most depth + 1 pending subtrees. */
+#define STACK_DEPTH 72
 
 /* ------------------------------------------------------------------------ */
 /* The predicate and the distance both paths use                            */
@@ -239,8 +240,33 @@ static void box_union(struct node *nd, const float *box)
 	nd->hi[1] = box[3] > nd->hi[1] ? box[3] : nd->hi[1];
 }
 
-/* Builds the subtree over order[lo, hi) (boxes indexed by triangle); returns its node. */
-static uint32_t build(struct rig_mesh_index *ix, const float *boxes, size_t lo, size_t hi)
+/* Where to split keys[lo, hi) (sorted, more than LEAF_MAX): at the first key
+ * with the highest bit in which the range's Morton codes differ set — the two
+ * halves then lie on either side of a quadtree line, so their boxes barely
+ * overlap — unless that leaves fewer than LEAF_MAX / 2 on a side (which keeps
+ * every leaf at 4 or more, hence the node bound); then at the middle. */
+static size_t split_at(const uint64_t *keys, size_t lo, size_t hi)
+{
+	size_t mid = lo + (hi - lo) / 2;
+	uint32_t first = (uint32_t)(keys[lo] >> 32), last = (uint32_t)(keys[hi - 1] >> 32);
+	if (first == last)
+		return mid;
+	uint32_t bit = UINT32_C(1) << (31 - __builtin_clz(first ^ last));
+	size_t a = lo, b = hi - 1; /* keys[a] has the bit clear, keys[b] set */
+	while (b - a > 1) {
+		size_t m = a + (b - a) / 2;
+		if ((uint32_t)(keys[m] >> 32) & bit)
+			b = m;
+		else
+			a = m;
+	}
+	return b - lo >= LEAF_MAX / 2 && hi - b >= LEAF_MAX / 2 ? b : mid;
+}
+
+/* Builds the subtree over order[lo, hi) (keys sorted alike, boxes indexed by
+ * triangle); returns its node. */
+static uint32_t build(struct rig_mesh_index *ix, const uint64_t *keys, const float *boxes,
+		      size_t lo, size_t hi)
 {
 	assert(ix->n_nodes < ix->cap_nodes);
 	uint32_t id = (uint32_t)ix->n_nodes++;
@@ -252,9 +278,9 @@ static uint32_t build(struct rig_mesh_index *ix, const float *boxes, size_t lo, 
 			box_union(nd, &boxes[4 * ix->order[i]]);
 		return id;
 	}
-	size_t mid = lo + (hi - lo) / 2;
-	uint32_t left = build(ix, boxes, lo, mid);
-	uint32_t right = build(ix, boxes, mid, hi);
+	size_t mid = split_at(keys, lo, hi);
+	uint32_t left = build(ix, keys, boxes, lo, mid);
+	uint32_t right = build(ix, keys, boxes, mid, hi);
 	nd->first = right;
 	const struct node *l = &ix->nodes[left], *r = &ix->nodes[right];
 	box_union(nd, (const float[4]){l->lo[0], l->lo[1], l->hi[0], l->hi[1]});
@@ -298,7 +324,6 @@ static int build_tree(struct rig_mesh_index *ix, const float *boxes, const bool 
 	}
 	for (size_t i = 0; i < n_keys; i++)
 		ix->order[i] = (uint32_t)keys[i];
-	free(keys);
 	for (size_t i = 0; i < n_loose / 2; i++) { /* loose ones ascending, for readability */
 		uint32_t s = ix->order[n_keys + i];
 		ix->order[n_keys + i] = ix->order[n - 1 - i];
@@ -310,11 +335,10 @@ static int build_tree(struct rig_mesh_index *ix, const float *boxes, const bool 
 	 * most n/4 leaves and n/2 nodes. */
 	ix->cap_nodes = n_keys / 2 + 1;
 	ix->nodes = malloc(ix->cap_nodes * sizeof *ix->nodes);
-	if (!ix->nodes)
-		return -1;
-	if (n_keys)
-		build(ix, boxes, 0, n_keys);
-	return 0;
+	if (ix->nodes && n_keys)
+		build(ix, keys, boxes, 0, n_keys);
+	free(keys);
+	return ix->nodes ? 0 : -1;
 }
 
 struct rig_mesh_index *rig_mesh_index_new(const double *src, const uint32_t *tris, size_t n_tris)
