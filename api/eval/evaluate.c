@@ -55,7 +55,8 @@ int rig_eval_open(struct rig_eval *ev, struct rig_tx *tx, struct rig_read_cache 
 		rc = -RIG_INTERNAL;
 	size_t n = ev->view.scene.n_layers + 1;
 	if (!rc && (!(ev->bindings = calloc(n, sizeof *ev->bindings)) ||
-		    !(ev->meshes = calloc(n, sizeof *ev->meshes))))
+		    !(ev->meshes = calloc(n, sizeof *ev->meshes)) ||
+		    !(ev->indexes = calloc(n, sizeof *ev->indexes))))
 		rc = -RIG_INTERNAL;
 	return rc;
 }
@@ -156,14 +157,30 @@ static int prepare_one(struct rig_eval *ev, long s, struct rig_errs *errs)
 	return 0;
 }
 
+/* A new index of prepared layer s's source mesh, or NULL with errs filled. */
+static struct rig_mesh_index *new_index(const struct rig_eval *ev, long s, struct rig_errs *errs)
+{
+	const struct rig_eval_mesh *d = &ev->meshes[s];
+	struct rig_mesh_index *ix = rig_mesh_index_new(d->source, d->triangles, d->n_tris);
+	if (!ix)
+		rig_errs_add(errs, RIG_INTERNAL, "out of memory indexing the mesh of '%s'",
+			     ev->view.layers[s].id);
+	return ix;
+}
+
 int rig_eval_prepare(struct rig_eval *ev, long layer, bool shot_space, struct rig_errs *errs)
 {
 	if (prepare_one(ev, layer, errs))
 		return -1;
 	for (long p = ev->view.layers[layer].parent; shot_space && p != RIG_NO_LAYER;
-	     p = ev->view.layers[p].parent)
-		if (ev->view.layers[p].deformed && prepare_one(ev, p, errs))
+	     p = ev->view.layers[p].parent) {
+		if (!ev->view.layers[p].deformed)
+			continue;
+		if (prepare_one(ev, p, errs))
 			return -1;
+		if (!ev->indexes[p] && !(ev->indexes[p] = new_index(ev, p, errs)))
+			return -1;
+	}
 	return 0;
 }
 
@@ -192,7 +209,7 @@ static int to_shot_space(double *xy, size_t n, struct rig_resolver *r, const str
 		}
 		int rc = rig_resolver_evaluate(deformed, r, p, frame, errs);
 		if (rc == 0)
-			rig_mesh_map_points(xy, n, d->source, deformed, d->triangles, d->n_tris);
+			rig_mesh_map_points(xy, NULL, n, ev->indexes[p], deformed);
 		free(deformed);
 		if (rc)
 			return -1;
@@ -229,6 +246,29 @@ static int check_finite(const double *xy, size_t n, bool are_vertices, const str
 	return errs->total == before ? 0 : -1;
 }
 
+/* Reports every site whose weights or distance are not finite (a point so far
+ * from the source mesh that the squares overflow) as MESH_GEOMETRY with the
+ * pointer of the request's point: the answer prints them. Returns 0, or -1. */
+static int check_sites(const struct rig_mesh_site *sites, size_t n, const struct rig_eval *ev,
+		       long layer, double frame, struct rig_errs *errs)
+{
+	size_t before = errs->total;
+	for (size_t i = 0; sites && i < n; i++) {
+		const struct rig_mesh_site *s = &sites[i];
+		if (isfinite(s->w[0]) && isfinite(s->w[1]) && isfinite(s->w[2]) &&
+		    isfinite(s->distance))
+			continue;
+		struct rig_err *e = rig_errs_add(
+			errs, RIG_MESH_GEOMETRY,
+			"point %zu is too far from the source mesh to locate in finite numbers", i);
+		snprintf(e->pointer, sizeof e->pointer, "/points/%zu", i);
+		rig_strlcpy(e->layer_id, ev->view.layers[layer].id, sizeof e->layer_id);
+		e->has_frame = true;
+		e->frame = frame;
+	}
+	return errs->total == before ? 0 : -1;
+}
+
 int rig_eval_frame(double *out_xy, struct rig_resolver *r, const struct rig_eval *ev, long layer,
 		   double frame, bool shot_space, struct rig_errs *errs)
 {
@@ -242,8 +282,9 @@ int rig_eval_frame(double *out_xy, struct rig_resolver *r, const struct rig_eval
 	return check_finite(out_xy, n, true, ev, layer, frame, errs);
 }
 
-int rig_eval_map_points(double *xy, size_t n, struct rig_resolver *r, const struct rig_eval *ev,
-			long layer, double frame, bool shot_space, struct rig_errs *errs)
+int rig_eval_map_points(double *xy, struct rig_mesh_site *out_sites, size_t n,
+			struct rig_resolver *r, const struct rig_eval *ev, long layer, double frame,
+			bool shot_space, struct rig_errs *errs)
 {
 	const struct rig_eval_mesh *d = rig_eval_mesh(ev, layer);
 	double *deformed = malloc(2 * d->n_verts * sizeof *deformed);
@@ -252,13 +293,19 @@ int rig_eval_map_points(double *xy, size_t n, struct rig_resolver *r, const stru
 		return -1;
 	}
 	int rc = rig_resolver_evaluate(deformed, r, layer, frame, errs);
-	if (rc == 0)
-		rig_mesh_map_points(xy, n, d->source, deformed, d->triangles, d->n_tris);
+	struct rig_mesh_index *ix = rc == 0 ? new_index(ev, layer, errs) : NULL;
+	if (ix)
+		rig_mesh_map_points(xy, out_sites, n, ix, deformed);
+	else
+		rc = -1;
+	rig_mesh_index_free(ix);
 	free(deformed);
 	if (rc == 0 && shot_space)
 		rc = to_shot_space(xy, n, r, ev, layer, frame, errs);
 	if (rc == 0)
 		rc = check_finite(xy, n, false, ev, layer, frame, errs);
+	if (rc == 0)
+		rc = check_sites(out_sites, n, ev, layer, frame, errs);
 	return rc;
 }
 
@@ -266,6 +313,9 @@ void rig_eval_release(struct rig_eval *ev)
 {
 	for (size_t i = 0; ev->bindings && i < ev->view.scene.n_layers; i++)
 		rig_read_cache_release(ev->cache, ev->bindings[i]);
+	for (size_t i = 0; ev->indexes && i < ev->view.scene.n_layers; i++)
+		rig_mesh_index_free(ev->indexes[i]);
+	free(ev->indexes);
 	free(ev->bindings);
 	free(ev->meshes);
 	rig_scene_view_release(&ev->view);

@@ -14,6 +14,7 @@
 
 #include "api/eval/read_cache.h"
 #include "core/err.h"
+#include "core/mesh_map.h"
 #include "core/rig.h"
 #include "storage/shot_model.h"
 #include "storage/store.h"
@@ -32,8 +33,11 @@ struct rig_eval {
 	struct rig_scene_view view;     /* the request's own */
 	struct rig_read_ref **bindings; /* per scene layer: evaluators held; NULL until prepared */
 	struct rig_eval_mesh *meshes;   /* per scene layer: set when prepared */
-	struct rig_read_cache *cache;   /* borrowed */
-	struct rig_tx *tx;              /* borrowed while preparing (read transaction open) */
+	/* per scene layer: the point-location index of a deformed ancestor (shot
+	 * space), built per request (never cached: SPEC §4); NULL otherwise */
+	struct rig_mesh_index **indexes;
+	struct rig_read_cache *cache; /* borrowed */
+	struct rig_tx *tx;            /* borrowed while preparing (read transaction open) */
 };
 
 /* Opens a read transaction on tx (left open, so bindings load from the same
@@ -49,8 +53,10 @@ long rig_eval_find_skinned(struct rig_eval *ev, const char *layer_id);
 
 /* Builds the evaluators layer needs: its own binding's and, for shot space,
  * those of its deformed ancestors, each once per stored revision (shared
- * through the read cache). The model layer keeps what it had; read the rest
- * mesh with rig_eval_mesh(). Returns 0, or -1 with errs filled. */
+ * through the read cache), and for shot space the point-location index of
+ * each deformed ancestor's source mesh (this request's own). The model layer
+ * keeps what it had; read the rest mesh with rig_eval_mesh(). Returns 0, or
+ * -1 with errs filled. */
 int rig_eval_prepare(struct rig_eval *ev, long layer, bool shot_space, struct rig_errs *errs);
 
 /* Evaluates prepared layer at shot frame into out_xy (2 · n_verts doubles) in
@@ -60,9 +66,13 @@ int rig_eval_prepare(struct rig_eval *ev, long layer, bool shot_space, struct ri
 int rig_eval_frame(double *out_xy, struct rig_resolver *r, const struct rig_eval *ev, long layer,
 		   double frame, bool shot_space, struct rig_errs *errs);
 
-/* Carries n points given in layer's source space to frame (the map-points path). */
-int rig_eval_map_points(double *xy, size_t n, struct rig_resolver *r, const struct rig_eval *ev,
-			long layer, double frame, bool shot_space, struct rig_errs *errs);
+/* Carries n points given in layer's source space to frame (the map-points
+ * path), locating them through an index of layer's source mesh built for this
+ * call. When out_sites is not NULL it receives each point's site in that
+ * source mesh (n entries; mesh_map.h). Returns 0, or -1 with errs filled. */
+int rig_eval_map_points(double *xy, struct rig_mesh_site *out_sites, size_t n,
+			struct rig_resolver *r, const struct rig_eval *ev, long layer, double frame,
+			bool shot_space, struct rig_errs *errs);
 
 /* The rest mesh of a prepared layer, borrowed until rig_eval_release(). */
 const struct rig_eval_mesh *rig_eval_mesh(const struct rig_eval *ev, long layer);

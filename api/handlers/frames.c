@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <float.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -359,6 +360,30 @@ out:
 
 /* ---- POST /v1/shots/{shotId}/layers/{layerId}/map-points ---- */
 
+/* Where each point sat in the source mesh, in request order:
+ * {triangleIndex, barycentric, inside} and, outside, its distance. */
+static void json_sites(struct rig_buf *b, const struct rig_mesh_site *sites, size_t n)
+{
+	rig_buf_puts(b, "[");
+	for (size_t i = 0; i < n; i++) {
+		const struct rig_mesh_site *s = &sites[i];
+		rig_buf_printf(b, "%s{\"triangleIndex\":%" PRIu32 ",\"barycentric\":[",
+			       i ? "," : "", s->triangle);
+		for (int k = 0; k < 3; k++) {
+			if (k)
+				rig_buf_puts(b, ",");
+			rig_buf_double(b, s->w[k]);
+		}
+		rig_buf_printf(b, "],\"inside\":%s", s->inside ? "true" : "false");
+		if (!s->inside) {
+			rig_buf_puts(b, ",\"distance\":");
+			rig_buf_double(b, s->distance);
+		}
+		rig_buf_puts(b, "}");
+	}
+	rig_buf_puts(b, "]");
+}
+
 void rig_h_map_points(struct rig_req *req, struct rig_resp *resp)
 {
 	bool shot_space;
@@ -369,6 +394,7 @@ void rig_h_map_points(struct rig_req *req, struct rig_resp *resp)
 		return;
 	struct rig_errs *errs = rig_api__errs_new(resp);
 	double *xy = NULL;
+	struct rig_mesh_site *sites = NULL;
 	struct rig_resolver *r = NULL;
 	struct rig_eval ev;
 	memset(&ev, 0, sizeof ev);
@@ -415,7 +441,9 @@ void rig_h_map_points(struct rig_req *req, struct rig_resp *resp)
 	}
 	if (!(r = rig_resolver_new(&ev.view.scene)))
 		goto oom;
-	if (rig_eval_map_points(xy, n, r, &ev, layer, frame, shot_space, errs) != 0) {
+	if (!(sites = malloc((n ? n : 1) * sizeof *sites)))
+		goto oom;
+	if (rig_eval_map_points(xy, sites, n, r, &ev, layer, frame, shot_space, errs) != 0) {
 		rig_frames__eval_failed(resp, errs);
 		goto out;
 	}
@@ -429,6 +457,8 @@ void rig_h_map_points(struct rig_req *req, struct rig_resp *resp)
 	rig_buf_double(&b, frame);
 	rig_buf_printf(&b, ",\"space\":\"%s\",\"points\":", shot_space ? "shot" : "local");
 	rig_frames__json_vertices(&b, xy, n);
+	rig_buf_puts(&b, ",\"sites\":");
+	json_sites(&b, sites, n);
 	rig_buf_puts(&b, "}");
 	if (b.oom) {
 		rig_buf_release(&b);
@@ -447,6 +477,7 @@ out:
 	if (tx)
 		rig_tx_end(tx);
 	free(xy);
+	free(sites);
 	rig_errs_free(errs);
 	json_decref(body);
 }

@@ -2,6 +2,9 @@
 deformed ancestors: points carried by barycentric coordinates of their containing (else
 nearest) source triangle, computed independently in test_skin_refmath.
 """
+import math
+import random
+
 from rigd_harness import RigdTestCase, main
 from test_skin_refmath import (IDENTITY, RefError, Scene, ShotHelpers, apply, barycentric, locate,
                                max_diff)
@@ -155,6 +158,117 @@ class MapPoints(MapCase):
         self.assertEqual(p["errors"][0].get("layerId"), "sheet")
         self.assertEqual(p["errors"][0].get("frame"), 30.0)
         self.assertEqual(p["errors"][0].get("triangleIndex"), ctx.exception.fields["triangleIndex"])
+
+
+def edge_distance(p, a, b):
+    """Distance from p to segment ab (the closest point clamped onto the segment)."""
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    t = max(0.0, min(1.0, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / (dx * dx + dy * dy)))
+    return math.hypot(a[0] + t * dx - p[0], a[1] + t * dy - p[1])
+
+
+class MapPointSites(MapCase):
+    """Each answer carries, beside the mapped point, where the point sat in the source mesh:
+    triangleIndex, barycentric [w0, w1, w2], inside and (outside only) distance."""
+
+    # point: (triangle, inside, distance) worked out by hand on the 100 × 60 sheet of
+    # triangles (i, i+1, i+4), (i, i+4, i+3) over vertices 3 × 3 (cells 50 × 30)
+    EXPECTED = {
+        (10, 10): (1, True, None),      # interior of (0, 4, 3)
+        (75, 45): (6, True, None),      # cell (1, 1), upper-left half
+        (25, 0): (0, True, None),       # on the border edge of triangle 0
+        (25, 15): (0, True, None),      # on the diagonal shared by 0 and 1: the lower index
+        (50, 30): (0, True, None),      # the vertex shared by six triangles: the lowest
+        (100, 60): (6, True, None),     # the far corner
+        (130, 20): (2, False, 30.0),    # right of the border x = 100
+        (25, -12): (0, False, 12.0),    # below the bottom edge
+        (-15, 45): (5, False, 15.0),    # left of x = 0, in the upper row
+        (80, 71): (7, False, 11.0),     # above y = 60
+        (-30, -40): (0, False, 50.0),   # nearest the corner (0, 0): triangles 0 and 1 tie
+        (100, 90): (6, False, 30.0),    # above the corner (100, 60), shared by 6 and 7
+        (1e6, 3): (2, False, 1e6 - 100),
+    }
+
+    def sites(self, layer, frame, points, space=None):
+        path = f"/v1/shots/{self.shot}/layers/{layer}/map-points" + (f"?space={space}" if space else "")
+        r = self.rigd.post(path, {"frame": frame, "points": [list(p) for p in points]})
+        self.assertEqual(r.status, 200, r)
+        self.assertEqual(len(r.json["sites"]), len(points))
+        return r.json["points"], r.json["sites"]
+
+    def check_site(self, site, p, src, tris):
+        """The site against a computation written here: the first triangle whose weights are
+        all >= 0, else the nearest by distance to its edges (lowest index on ties)."""
+        weights = [barycentric(p, *(src[i] for i in tri)) for tri in tris]
+        containing = [t for t, w in enumerate(weights) if min(w) >= 0]
+        dist = [min(edge_distance(p, src[tri[k]], src[tri[(k + 1) % 3]]) for k in range(3))
+                for tri in tris]
+        t = containing[0] if containing else min(range(len(tris)), key=lambda i: (dist[i], i))
+        self.assertEqual(site["triangleIndex"], t, p)
+        self.assertEqual(site["inside"], bool(containing), p)
+        for got, want in zip(site["barycentric"], weights[t]):
+            self.assertAlmostEqual(got, want, delta=1e-12 * max(1.0, abs(want)), msg=p)
+        self.assertAlmostEqual(sum(site["barycentric"]), 1.0, delta=1e-9)
+        if containing:
+            self.assertNotIn("distance", site, p)
+        else:
+            self.assertAlmostEqual(site["distance"], dist[t], delta=1e-9 * max(1.0, dist[t]), msg=p)
+
+    def test_sites_inside_on_edges_and_outside(self):
+        s = sheet_scene()
+        self.build(s)
+        src, tris = s.skins["sheet"]["source"], s.skins["sheet"]["triangles"]
+        pts = list(self.EXPECTED)
+        mapped, sites = self.sites("sheet", 10, pts)
+        self.assertVerts([tuple(p) for p in mapped], s.map_points("sheet", pts, 10))
+        for p, site in zip(pts, sites):
+            t, inside, distance = self.EXPECTED[p]
+            self.assertEqual((site["triangleIndex"], site["inside"]), (t, inside), p)
+            if distance is not None:
+                self.assertAlmostEqual(site["distance"], distance, delta=1e-9 * distance, msg=p)
+            self.check_site(site, p, src, tris)
+        # the weights on an edge and at a vertex, exactly
+        by_point = dict(zip(pts, sites))
+        self.assertEqual(by_point[(25, 0)]["barycentric"], [0.5, 0.5, 0])
+        self.assertEqual(by_point[(50, 30)]["barycentric"], [0, 0, 1])
+        self.assertEqual(by_point[(25, 15)]["barycentric"], [0.5, 0, 0.5])
+
+    def test_sites_are_in_the_source_mesh_whatever_the_frame_and_space(self):
+        s = sheet_scene()
+        self.build(s)
+        pts = [(12, 7), (70, 50), (130, 20), (-5, -5)]
+        _, want = self.sites("sheet", 0, pts)
+        for f, space in ((10, None), (3.75, "shot"), (-2, "shot")):
+            mapped, got = self.sites("sheet", f, pts, space=space)
+            self.assertEqual(got, want, (f, space))
+            self.assertVerts([tuple(p) for p in mapped],
+                             s.map_points("sheet", pts, f, shot_space=space == "shot"))
+
+    def test_random_points_against_the_independent_computation(self):
+        s = sheet_scene(with_child=True)
+        self.build(s)
+        rnd = random.Random(13)
+        for layer in ("sheet", "child"):
+            src, tris = s.skins[layer]["source"], s.skins[layer]["triangles"]
+            pts = [(rnd.uniform(-60, 160), rnd.uniform(-40, 100)) for _ in range(300)]
+            for tri in tris:  # the midpoint of every edge and every vertex
+                for k in range(3):
+                    a, b = src[tri[k]], src[tri[(k + 1) % 3]]
+                    pts += [((a[0] + b[0]) / 2, (a[1] + b[1]) / 2), tuple(a)]
+            mapped, sites = self.sites(layer, 7.25, pts, space="shot")
+            self.assertVerts([tuple(p) for p in mapped],
+                             s.map_points(layer, pts, 7.25, shot_space=True), msg=layer)
+            for p, site in zip(pts, sites):
+                self.check_site(site, p, src, tris)
+            self.assertTrue(any(x["inside"] for x in sites) and not all(x["inside"] for x in sites))
+
+    def test_a_point_too_far_to_locate_is_refused(self):
+        s = sheet_scene()
+        self.build(s)
+        path = f"/v1/shots/{self.shot}/layers/sheet/map-points"
+        r = self.rigd.post(path, {"frame": 1, "points": [[1, 1], [1e200, 0]]})
+        p = self.assertProblem(r, 422, "MESH_GEOMETRY")
+        self.assertEqual(p["errors"][0].get("pointer"), "/points/1")
 
 
 class NestedDeformation(MapCase):
