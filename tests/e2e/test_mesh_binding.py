@@ -360,6 +360,40 @@ class Evaluation(MeshCase):
                 self.assertEqual((e["layerId"], e["frame"]), ("m", local + OFFSET))
 
 
+class CheckFramesOnMesh(MeshCase):
+    """checkFrames and GET …/check judge mesh bindings as they judge skins: the failing
+    frames come from the reference here (key_shape, check_shape), not from the server."""
+
+    def test_keys_that_break_frames_are_rejected_with_check_frames_and_listed_by_check(self):
+        self.build(keys=[], parent=False)
+        turned = [(200 - x, 50 - y) for x, y in SRC]
+        mirrored = [(x, -y) for x, y in SRC]
+        keys = [{"frame": 0.0, "vertices": SRC, "interp": "linear"},
+                {"frame": 10.0, "vertices": turned, "interp": "linear"},
+                {"frame": 20.0, "vertices": mirrored, "interp": "linear"}]
+        want = []
+        for shot_frame in range(0, 25):
+            bad = check_shape(SRC, key_shape(SRC, keys, shot_frame - OFFSET), TRIS)
+            if bad:
+                want.append((float(shot_frame), bad[0], bad[1]))
+        self.assertEqual([w[0] for w in want][:2], [7.0, 17.0])  # the half-turn, the mirror
+        ops = [{"op": "layer.rename", "layerId": "m", "name": "M"}] + [key_op("m", k) for k in keys]
+        version = self.version()
+        r = self.rigd.post(f"/v1/shots/{self.shot}/edits", {"ops": ops, "checkFrames": True})
+        got = self.assertProblem(r, 422, want[0][1])
+        self.assertEqual([(e["frame"], e["code"], e.get("triangleIndex")) for e in got["errors"]],
+                         want)
+        for e in got["errors"]:
+            self.assertEqual((e["layerId"], e["opIndex"], e["pointer"]), ("m", 3, "/ops/3"), e)
+        self.assertEqual(self.version(), version, "a rejected batch changes nothing")
+        # Without checkFrames the same batch is accepted; the check route then lists the frames.
+        self.apply_ops(ops)
+        r = self.rigd.get(f"/v1/shots/{self.shot}/check")
+        self.assertEqual(r.status, 200, r)
+        self.assertEqual([(f["layerId"], f["frame"], f["code"], f.get("triangleIndex"))
+                          for f in r.json["failures"]], [("m",) + w for w in want])
+
+
 # ---------------------------------------------------------------- edits and their errors
 
 class Edits(MeshCase):
