@@ -186,9 +186,7 @@ long rig_frames__find_skinned(struct rig_eval *ev, const char *layer_id, struct 
 {
 	long s = rig_eval_find_skinned(ev, layer_id);
 	if (s == -RIG_NOT_FOUND)
-		rig_problem(resp, RIG_NOT_FOUND,
-			    json_pack("{s:s, s:s}", "shotId", ev->model->id, "layerId", layer_id),
-			    "shot '%s' has no layer '%s'", ev->model->id, layer_id);
+		rig_problem_no_layer(resp, ev->model->id, layer_id);
 	else if (s == -RIG_MESH_BINDING_KIND)
 		rig_problem(resp, RIG_MESH_BINDING_KIND, json_pack("{s:s}", "layerId", layer_id),
 			    "layer '%s' has no binding to evaluate", layer_id);
@@ -320,7 +318,6 @@ void rig_h_frame(struct rig_req *req, struct rig_resp *resp)
 			rig_frames__eval_failed(resp, errs);
 			goto out;
 		}
-		resp->content_type = "application/octet-stream";
 	} else {
 		rig_buf_puts(&b, "{\"shotId\":");
 		rig_buf_json_string(&b, ev.model->id);
@@ -336,16 +333,9 @@ void rig_h_frame(struct rig_req *req, struct rig_resp *resp)
 			rig_buf_puts(&b, "}");
 		}
 		rig_buf_puts(&b, "]}");
-		resp->content_type = "application/json";
 	}
-	if (b.oom) {
-		rig_buf_release(&b);
-		rig_problem(resp, RIG_INTERNAL, NULL, "out of memory");
-		goto out;
-	}
-	resp->status = 200;
-	resp->body = b.data;
-	resp->body_len = b.len;
+	rig_resp_buf(resp, 200, &b,
+		     fmt == RIG_FRAMES_F32 ? "application/octet-stream" : "application/json");
 out:
 	for (long i = 0; results && i < (long)ev.view.scene.n_layers; i++)
 		free(results[i]);
@@ -460,14 +450,7 @@ void rig_h_map_points(struct rig_req *req, struct rig_resp *resp)
 	rig_buf_puts(&b, ",\"sites\":");
 	json_sites(&b, sites, n);
 	rig_buf_puts(&b, "}");
-	if (b.oom) {
-		rig_buf_release(&b);
-		goto oom;
-	}
-	resp->status = 200;
-	resp->content_type = "application/json";
-	resp->body = b.data;
-	resp->body_len = b.len;
+	rig_resp_buf(resp, 200, &b, NULL);
 	goto out;
 oom:
 	rig_problem(resp, RIG_INTERNAL, NULL, "out of memory");

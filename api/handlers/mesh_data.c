@@ -141,10 +141,7 @@ void rig_h_mesh_data(struct rig_req *req, struct rig_resp *resp)
 		goto out;
 	long mi = rig_shot_model_index(ev.model, req->params[1]);
 	if (mi < 0) {
-		rig_problem(
-			resp, RIG_NOT_FOUND,
-			json_pack("{s:s, s:s}", "shotId", ev.model->id, "layerId", req->params[1]),
-			"shot '%s' has no layer '%s'", ev.model->id, req->params[1]);
+		rig_problem_no_layer(resp, ev.model->id, req->params[1]);
 		goto out;
 	}
 	const struct rig_model_layer *l = &ev.model->layers[mi];
@@ -237,15 +234,7 @@ void rig_h_mesh_data(struct rig_req *req, struct rig_resp *resp)
 		free(token);
 	}
 	rig_buf_puts(&b, "}");
-	if (b.oom) {
-		rig_problem(resp, RIG_INTERNAL, NULL, "out of memory");
-		goto out;
-	}
-	resp->status = 200;
-	resp->content_type = "application/json";
-	resp->body = b.data;
-	resp->body_len = b.len;
-	rig_buf_init(&b);
+	rig_resp_buf(resp, 200, &b, NULL);
 out:
 	if (arrays)
 		type->def_free(arrays);

@@ -204,9 +204,7 @@ void rig_h_layer_get(struct rig_req *req, struct rig_resp *resp)
 		goto out;
 	const struct rig_model_layer *l = rig_shot_model_find(&m, req->params[1]);
 	if (!l) {
-		rig_problem(resp, RIG_NOT_FOUND,
-			    json_pack("{s:s, s:s}", "shotId", m.id, "layerId", req->params[1]),
-			    "shot '%s' has no layer '%s'", m.id, req->params[1]);
+		rig_problem_no_layer(resp, m.id, req->params[1]);
 		goto out;
 	}
 	json_t *o = rig_api__layer_json(l, true);

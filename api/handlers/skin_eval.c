@@ -107,15 +107,7 @@ void rig_h_skin_evaluate(struct rig_req *req, struct rig_resp *resp)
 		rig_buf_printf(&b, "%s[%u,%u,%u]", t ? "," : "", d->triangles[3 * t],
 			       d->triangles[3 * t + 1], d->triangles[3 * t + 2]);
 	rig_buf_puts(&b, "]}");
-	if (b.oom) {
-		rig_buf_release(&b);
-		rig_problem(resp, RIG_INTERNAL, NULL, "out of memory");
-		goto out;
-	}
-	resp->status = 200;
-	resp->content_type = "application/json";
-	resp->body = b.data;
-	resp->body_len = b.len;
+	rig_resp_buf(resp, 200, &b, NULL);
 out:
 	free(out);
 	free(ordered);

@@ -22,6 +22,28 @@ void rig_resp_json(struct rig_resp *resp, int status, json_t *body, const char *
 	resp->content_type = content_type ? content_type : "application/json";
 }
 
+void rig_resp_buf(struct rig_resp *resp, int status, struct rig_buf *b, const char *content_type)
+{
+	if (b->oom) {
+		rig_buf_release(b);
+		rig_problem(resp, RIG_INTERNAL, NULL, "out of memory");
+		return;
+	}
+	free(resp->body);
+	resp->body = b->data;
+	resp->body_len = b->len;
+	resp->status = status;
+	resp->content_type = content_type ? content_type : "application/json";
+	rig_buf_init(b);
+}
+
+void rig_problem_no_layer(struct rig_resp *resp, const char *shot_id, const char *layer_id)
+{
+	rig_problem(resp, RIG_NOT_FOUND,
+		    json_pack("{s:s, s:s}", "shotId", shot_id, "layerId", layer_id),
+		    "shot '%s' has no layer '%s'", shot_id, layer_id);
+}
+
 /* A JSON string of text that may hold bytes from the request (ids, names). */
 static json_t *scrubbed(const char *text)
 {

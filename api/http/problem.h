@@ -11,6 +11,7 @@
 #include <stdbool.h>
 
 #include "api/http/exchange.h"
+#include "api/util/textbuf.h"
 #include "core/err.h"
 
 /* One violation as a JSON object (new reference). */
@@ -60,5 +61,13 @@ void rig_problem_errs(struct rig_resp *resp, const struct rig_errs *errs, int st
 /* Serialises body (reference stolen) into resp as JSON with the given status
  * and content type (NULL = application/json). */
 void rig_resp_json(struct rig_resp *resp, int status, json_t *body, const char *content_type);
+
+/* Hands b's bytes to resp as the body with the given status and content type
+ * (NULL = application/json), leaving b empty; a buffer that ran out of memory
+ * answers 500 INTERNAL instead. */
+void rig_resp_buf(struct rig_resp *resp, int status, struct rig_buf *b, const char *content_type);
+
+/* 404 NOT_FOUND for a layer the shot does not have, naming both. */
+void rig_problem_no_layer(struct rig_resp *resp, const char *shot_id, const char *layer_id);
 
 #endif
