@@ -256,7 +256,10 @@ static int print_footer(struct rig_mesh_printer *p, json_t *last, bool more)
 	json_t *version = json_object_get(last, "shotVersion");
 	json_t *frame = json_object_get(last, "frame");
 	const char *space = json_string_value(json_object_get(last, "space"));
-	const char *kind = rig_mesh_kind_names[p->kind];
+	/* A keyframes item is a piece of a key (its time and up to 128 vertices),
+	 * so the count says pieces. */
+	const char *kind =
+		p->kind == RIG_MESH_KEYFRAMES ? "keyframe pieces" : rig_mesh_kind_names[p->kind];
 	if (p->n_items)
 		fputc('\n', p->out);
 	fprintf(p->out, "%zu %s", p->n_items, kind);

@@ -654,7 +654,7 @@ class KeyframesClient(MeshCase):
         r = self.rigd.get(f"/v1/shots/{self.shot}/layers/m/mesh-data/keyframes")
         self.assertEqual([json.loads(line) for line in lines], r.json["items"])
         table = self.run_client("--format", "table")
-        self.assertIn("4 keyframes of 4", table)
+        self.assertIn("4 keyframe pieces of 4", table)
         self.assertIn("bezier", table)
 
 
