@@ -47,6 +47,10 @@ struct rig_mesh_index;
  * building. Deterministic: the same mesh gives the same index. Returns a new
  * index, free with rig_mesh_index_free(); NULL when out of memory. */
 #define RIG_MESH_INDEX_BYTES_PER_TRIANGLE 16
+/* What building holds at once, per triangle, at most: the boxes (16), the
+ * loose flags (1), the order (4), the sort keys and their scratch (8 + 8) and
+ * the nodes (24 per two triangles). Callers reserve it in memory budgets. */
+#define RIG_MESH_INDEX_PEAK_BYTES_PER_TRIANGLE 49
 struct rig_mesh_index *rig_mesh_index_new(const double *src, const uint32_t *tris, size_t n_tris);
 
 /* Frees an index; NULL is a no-op. */

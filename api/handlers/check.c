@@ -129,13 +129,8 @@ void rig_h_check(struct rig_req *req, struct rig_resp *resp)
 	 * against the memory budget while the check runs. */
 	size_t bytes = (page_size + 1) * sizeof(struct rig_frame_fault) +
 		       2 * (size_t)c.n_workers * sizeof(struct rig_errs);
-	if (!rig_membudget_reserve(req->app->budget, &claim, bytes)) {
-		rig_problem(resp, RIG_MEMORY_BUSY,
-			    json_pack("{s:I}", "memoryBudgetBytes",
-				      (json_int_t)rig_membudget_limit(req->app->budget)),
-			    "the server's memory budget cannot hold this check's page now");
+	if (!rig_frames__reserve(req, resp, &claim, bytes, "this check's page"))
 		goto out;
-	}
 	size_t next;
 	if (rig_frame_check_run(&faults, &next, &c, errs) != 0) {
 		rig_problem_errs(resp, errs, 0);

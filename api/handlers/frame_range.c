@@ -465,13 +465,9 @@ void rig_h_frame_range(struct rig_req *req, struct rig_resp *resp)
 	 * each slot's doubles and encoded chunk, and one more chunk being sent. */
 	size_t slot_bytes = 16 * rg->n_verts + rg->chunk * frame_bytes;
 	rg->budget = req->app->budget;
-	if (!rig_membudget_reserve(rg->budget, &rg->claim, (rg->n_slots + 1) * slot_bytes)) {
-		rig_problem(resp, RIG_MEMORY_BUSY,
-			    json_pack("{s:I}", "memoryBudgetBytes",
-				      (json_int_t)rig_membudget_limit(rg->budget)),
-			    "the server's memory budget cannot hold this range's window now");
+	if (!rig_frames__reserve(req, resp, &rg->claim, (rg->n_slots + 1) * slot_bytes,
+				 "this range's window"))
 		goto fail;
-	}
 	for (size_t i = 0; i < rg->n_slots; i++) {
 		struct slot *s = &rg->slots[i];
 		s->range = rg;

@@ -182,6 +182,19 @@ int rig_frames__open(struct rig_eval *ev, struct rig_tx *tx, struct rig_req *req
 	return 0;
 }
 
+bool rig_frames__reserve(struct rig_req *req, struct rig_resp *resp, struct rig_mem_claim *claim,
+			 size_t bytes, const char *what)
+{
+	if (rig_membudget_reserve(req->app->budget, claim, bytes))
+		return true;
+	rig_problem(resp, RIG_MEMORY_BUSY,
+		    json_pack("{s:I, s:I}", "memoryBudgetBytes",
+			      (json_int_t)rig_membudget_limit(req->app->budget), "requestedBytes",
+			      (json_int_t)bytes),
+		    "the server's memory budget cannot hold %s now", what);
+	return false;
+}
+
 long rig_frames__find_skinned(struct rig_eval *ev, const char *layer_id, struct rig_resp *resp)
 {
 	long s = rig_eval_find_skinned(ev, layer_id);
@@ -386,6 +399,7 @@ void rig_h_map_points(struct rig_req *req, struct rig_resp *resp)
 	double *xy = NULL;
 	struct rig_mesh_site *sites = NULL;
 	struct rig_resolver *r = NULL;
+	struct rig_mem_claim claim = {0, 0};
 	struct rig_eval ev;
 	memset(&ev, 0, sizeof ev);
 	struct rig_tx *tx = NULL;
@@ -431,6 +445,11 @@ void rig_h_map_points(struct rig_req *req, struct rig_resp *resp)
 	}
 	if (!(r = rig_resolver_new(&ev.view.scene)))
 		goto oom;
+	/* The index over the source mesh and the sites are held beyond the body. */
+	size_t held = rig_eval_mesh(&ev, layer)->n_tris * RIG_MESH_INDEX_PEAK_BYTES_PER_TRIANGLE +
+		      n * sizeof *sites;
+	if (!rig_frames__reserve(req, resp, &claim, held, "this request's mesh index"))
+		goto out;
 	if (!(sites = malloc((n ? n : 1) * sizeof *sites)))
 		goto oom;
 	if (rig_eval_map_points(xy, sites, n, r, &ev, layer, frame, shot_space, errs) != 0) {
@@ -461,6 +480,7 @@ out:
 		rig_tx_end(tx);
 	free(xy);
 	free(sites);
+	rig_membudget_settle(req->app->budget, &claim);
 	rig_errs_free(errs);
 	json_decref(body);
 }

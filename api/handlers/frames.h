@@ -12,6 +12,7 @@
 #include "api/eval/evaluate.h"
 #include "api/eval/frame_encode.h"
 #include "api/http/exchange.h"
+#include "api/util/membudget.h"
 #include "core/frame_range.h"
 #include "storage/store.h"
 
@@ -35,6 +36,13 @@ int rig_frames__format(struct rig_req *req, struct rig_resp *resp, bool allow_ob
 /* ?maxBytes: a positive integer, RIG_DEFAULT_PAGE_BYTES when absent, larger
  * values coerced down to RIG_MAX_PAGE_BYTES. 0, or -1 with resp filled (400). */
 int rig_frames__max_bytes(struct rig_req *req, struct rig_resp *resp, size_t *out);
+
+/* Reserves bytes of the server's memory budget for what this request holds
+ * beyond its body (a range's window, a check's page, a spatial index); true,
+ * or false with resp filled: 503 MEMORY_BUSY naming the budget and what
+ * could not be held ("this range's window"). Settle claim when done. */
+bool rig_frames__reserve(struct rig_req *req, struct rig_resp *resp, struct rig_mem_claim *claim,
+			 size_t bytes, const char *what);
 
 /* Sets the ETag of (shot version, query); true (and status 304) when
  * If-None-Match matches it. */

@@ -135,37 +135,77 @@ class BudgetRefusal(RigdTestCase, Setup):
         self.assertEqual(r.status, 201, r)
         self.assertEqual(self.rigd.get("/v1/shots/s1").json["version"], v0 + 1)
 
-    def test_range_stream_window_counts_against_the_budget(self):
-        self.setup_shot(self.rigd)
-        self.rigd.edit("s1", [{"op": "layer.create", "layerId": "m", "name": "M", "kind": "mesh"},
-                              {"op": "layer.skin", "layerId": "m", "skin": SKIN}])
-        rng = "/v1/shots/s1/layers/m/frames?from=0&to=10&format=f32"
-        self.assertEqual(self.rigd.get(rng).status, 200)
-        # An upload declared at the body limit holds the whole budget but 8 bytes. The range
-        # just answered gives its window back when the server has finished with its stream,
-        # which may come a moment after the client has the last byte: an upload admitted
-        # before then is refused at once, so it is sent again until one is held.
+    def hold_budget(self, probe, declared=32 * MiB - 1):
+        """Holds an upload declared at declared bytes (8x that reserved; by default the body
+        limit: the whole budget but 8 bytes) and
+        returns (held socket, the probe's answer while it is held). A probe answered just
+        before gives its reservation back when the server has finished with it, which may
+        come a moment after the client has the last byte: an upload admitted before then is
+        refused at once, so it is sent again until one is held."""
         for _ in range(10):
             held = socket.create_connection(("127.0.0.1", self.rigd.port), timeout=30)
-            held.sendall(post_head(32 * MiB - 1) + b'{"ops":[')
+            held.sendall(post_head(declared) + b'{"ops":[')
             deadline = time.monotonic() + 10  # until the server has read the held headers
-            while (r := self.rigd.get(rng)).status == 200 and time.monotonic() < deadline:
+            while (r := probe()).status == 200 and time.monotonic() < deadline:
                 if select.select([held], [], [], 0)[0]:  # answered: refused, not held
                     break
                 time.sleep(0.1)
             if r.status != 200:
-                break
+                return held, r
             held.close()
             time.sleep(0.5)
+        return held, r
+
+    def assertBudgetRefusal(self, probe, declared=32 * MiB - 1):
+        """probe answers 200, is refused while the budget is held and answers 200 again
+        once it is free; returns the refusal's problem."""
+        self.assertEqual(probe().status, 200)
+        held, r = self.hold_budget(probe, declared)
         body = self.assertProblem(r, 503, "MEMORY_BUSY")
         self.assertEqual(r.header("Retry-After"), "1")
         self.assertEqual(body["memoryBudgetBytes"], 256 * MiB)
         self.assertEqual(self.rigd.get("/v1/shots/s1/frames/0?layers=m").status, 200)
         held.close()
         deadline = time.monotonic() + 30
-        while self.rigd.get(rng).status == 503 and time.monotonic() < deadline:
+        while probe().status == 503 and time.monotonic() < deadline:
             time.sleep(0.2)
-        self.assertEqual(self.rigd.get(rng).status, 200)
+        self.assertEqual(probe().status, 200)
+        return body
+
+    def skinned_shot(self):
+        self.setup_shot(self.rigd)
+        self.rigd.edit("s1", [{"op": "layer.create", "layerId": "m", "name": "M", "kind": "mesh"},
+                              {"op": "layer.skin", "layerId": "m", "skin": SKIN}])
+
+    def test_range_stream_window_counts_against_the_budget(self):
+        self.skinned_shot()
+        rng = "/v1/shots/s1/layers/m/frames?from=0&to=10&format=f32"
+        self.assertBudgetRefusal(lambda: self.rigd.get(rng))
+
+    def test_map_points_index_counts_against_the_budget(self):
+        # A 150 x 150 grid: 44,402 triangles, whose index may hold 49 bytes each (2.1 MB) while
+        # it is built. With all but 1 MiB of the budget held, the tiny request body is
+        # admitted and the index is refused.
+        n = 150
+        src = [{"x": 10.0 * (i % n), "y": 10.0 * (i // n)} for i in range(n * n)]
+        tris = []
+        for r in range(n - 1):
+            for c in range(n - 1):
+                a = r * n + c
+                tris += [[a, a + 1, a + n + 1], [a, a + n + 1, a + n]]
+        skin = dict(SKIN, source=src, triangles=tris,
+                    weights=[[{"jointId": "j", "weight": 1}]] * (n * n))
+        self.setup_shot(self.rigd)
+        self.rigd.edit("s1", [{"op": "layer.create", "layerId": "m", "name": "M", "kind": "mesh"},
+                              {"op": "layer.skin", "layerId": "m", "skin": skin}])
+        path = "/v1/shots/s1/layers/m/map-points"
+        body = self.assertBudgetRefusal(
+            lambda: self.rigd.post(path, {"frame": 0, "points": [[1, 1]]}),
+            declared=(255 * MiB) // 8)
+        self.assertIn("mesh index", body["detail"])
+        # the index's 49 bytes a triangle and the one point's site
+        self.assertGreater(body["requestedBytes"], 49 * len(tris))
+        self.assertLessEqual(body["requestedBytes"], 49 * len(tris) + 128)
 
     def test_body_the_whole_budget_cannot_hold_is_413(self):
         self.setup_shot(self.rigd)
