@@ -369,7 +369,13 @@ class ReadConsistency(unittest.TestCase):
                 {"op": "layer.create", "layerId": "pad", "name": "pad", "kind": "group"}],
                 "expectedVersion": v}).encode()
             w0 = time.monotonic()
-            r = self.rigd.post(f"/v1/shots/{SHOT}/edits", raw=body)
+            # the batch itself may take tens of seconds under ThreadSanitizer on a busy
+            # machine: what is measured is the reads beside it, so its answer is waited for
+            conn = self.rigd.connect(timeout=300)
+            try:
+                r = self.rigd.post(f"/v1/shots/{SHOT}/edits", raw=body, conn=conn)
+            finally:
+                conn.close()
             w1 = time.monotonic()
             self.assertEqual(r.status, 201, r)
             if w1 - w0 >= 0.3:  # long enough to tell a blocked read from a slow one
