@@ -11,7 +11,9 @@
  * units. A layer's world origin is where its pivot lands: the point a change
  * of its rotation turns about.
  *
- * What does not live here: storing constraints (storage/) and decoding ops.
+ * The rules between constraints and the layer tree are declared in rig.h
+ * (core/rig_constraints.c). What does not live here: storing constraints
+ * (storage/) and decoding ops.
  */
 #ifndef RIG_CONSTRAINT_H
 #define RIG_CONSTRAINT_H
@@ -22,8 +24,6 @@
 #include "core/err.h"
 #include "core/ik.h"
 #include "core/keys.h"
-
-struct rig_scene;
 
 /* The keyable channels of a constraint (keys evaluated at the shot frame). */
 enum rig_constraint_channel { RIG_CC_MIX, RIG_CC_SOFTNESS, RIG_CC_COUNT };
@@ -48,24 +48,5 @@ struct rig_constraint {
 
 /* The wire name of a constraint channel ("mix", "softness"), NULL out of range. */
 const char *rig_constraint_channel_name(int ch);
-
-/* Checks every constraint of scene against the layer tree and each other:
- * IK_CHAIN (an empty or too long chain, a missing or non-group layer, a layer
- * that is not the parent of the next), IK_TARGET (target or pole missing, or
- * the chain root or below it), IK_CYCLE (two or more constraints depending on
- * each other). Each error names constraintId and the layerId concerned in
- * extras, and its pointer is relative to the constraint's op ("/chain/1",
- * "/target", "/pole", or ""). Returns 0, or -1 with errors recorded. */
-int rig_constraints_check(const struct rig_scene *scene, struct rig_errs *errs);
-
-/* True when constraint a reads a layer that constraint b moves: one of a's
- * chain, target or pole layers is b's chain root or below it. */
-bool rig_constraint_depends(const struct rig_scene *scene, const struct rig_constraint *a,
-			    const struct rig_constraint *b);
-
-/* True when c can be solved on scene as it is (the structural rules of
- * rig_constraints_check, without recording anything): the resolver skips any
- * constraint that is not. */
-bool rig_constraint_is_usable(const struct rig_scene *scene, const struct rig_constraint *c);
 
 #endif

@@ -114,4 +114,25 @@ int rig_resolver_joint_poses(struct rig_affine *out, struct rig_resolver *r, lon
 int rig_resolver_evaluate(double *out_xy, struct rig_resolver *r, long mesh, double shot_frame,
 			  struct rig_errs *errs);
 
+/* ---- constraints and the tree (core/rig_constraints.c) ---- */
+
+/* Checks every constraint of scene against the layer tree and each other:
+ * IK_CHAIN (an empty or too long chain, a missing or non-group layer, a layer
+ * that is not the parent of the next), IK_TARGET (target or pole missing, or
+ * the chain root or below it), IK_CYCLE (two or more constraints depending on
+ * each other). Each error names constraintId and the layerId concerned in
+ * extras, and its pointer is relative to the constraint's op ("/chain/1",
+ * "/target", "/pole", or ""). Returns 0, or -1 with errors recorded. */
+int rig_constraints_check(const struct rig_scene *scene, struct rig_errs *errs);
+
+/* True when constraint a reads a layer that constraint b moves: one of a's
+ * chain, target or pole layers is b's chain root or below it. */
+bool rig_constraint_depends(const struct rig_scene *scene, const struct rig_constraint *a,
+			    const struct rig_constraint *b);
+
+/* True when c can be solved on scene as it is (the structural rules of
+ * rig_constraints_check, without recording anything): the resolver skips any
+ * constraint that is not. */
+bool rig_constraint_is_usable(const struct rig_scene *scene, const struct rig_constraint *c);
+
 #endif
