@@ -189,6 +189,9 @@ struct rig_op_ctx {
 	 * installed, if it did}: final validation points a binding's violations
 	 * into that op. */
 	json_t *binding_ops;
+	/* object: constraint id → the op of this batch that last put it; final
+	 * validation points the constraint's violations into that op. */
+	json_t *constraint_ops;
 };
 
 /* Sets up ctx for a batch on model (borrowed, as conn and errs): no op
