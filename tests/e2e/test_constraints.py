@@ -306,6 +306,50 @@ class ConstraintCase(RigdTestCase):
             for got, want in zip(binds[lid], world(rig, lid)):
                 self.assertAlmostEqual(got, want, places=9, msg=lid)
 
+    def test_check_frames_map_points_and_mesh_data_see_the_constrained_pose(self):
+        rig = {"upper": layer("upper"), "lower": layer("lower", "upper", 4, 0),
+               "target": layer("target", None, 4, 2)}
+        ops = create_ops(rig)
+        fk = chain_points(rig, ["upper", "lower"], 2)
+        o, e, eff = solve_two(fk, origin(rig, "target"), 1)
+        mid = ((e[0] + eff[0]) / 2, (e[1] + eff[1]) / 2)
+        nx, ny = unit(-(eff[1] - e[1]), eff[0] - e[0])
+        # A on the upper bone, B and C across the lower one: folding the elbow flips it
+        src = [{"x": (o[0] + e[0]) / 2, "y": (o[1] + e[1]) / 2},
+               {"x": mid[0] - 0.3 * nx, "y": mid[1] - 0.3 * ny},
+               {"x": mid[0] + 0.3 * nx, "y": mid[1] + 0.3 * ny}]
+        skin = {"source": src, "triangles": [[0, 1, 2]],
+                "joints": [{"id": "u", "bind": [1, 0, 0, 1, 0, 0]},
+                           {"id": "l", "bind": [1, 0, 0, 1, 0, 0]}],
+                "weights": [[{"jointId": "u", "weight": 1}], [{"jointId": "l", "weight": 1}],
+                            [{"jointId": "l", "weight": 1}]],
+                "jointLayers": [{"jointId": "u", "layerId": "upper"},
+                                {"jointId": "l", "layerId": "lower"}]}
+        self.rigd.edit(S, ops + [
+            {"op": "layer.create", "layerId": "m", "name": "m", "kind": "mesh"},
+            {"op": "layer.skin", "layerId": "m", "skin": skin},
+            dict(ARM, target="target"),
+            {"op": "layer.skin.bind.capture", "layerId": "m", "frame": 0}])
+        # at the capture pose every skin matrix is the identity
+        r = self.rigd.get(f"/v1/shots/{S}/layers/m/mesh-data/vertices?frame=0")
+        self.assertEqual(r.status, 200, r)
+        for got, want in zip(r.json["items"], src):
+            self.assertClose((got["x"], got["y"]), (want["x"], want["y"]), 1e-9, "mesh-data")
+        r = self.rigd.post(f"/v1/shots/{S}/layers/m/map-points",
+                           {"frame": 0, "points": [[src[0]["x"], src[0]["y"]]]})
+        self.assertEqual(r.status, 200, r)
+        self.assertClose(r.json["points"][0], (src[0]["x"], src[0]["y"]), 1e-9, "map-points")
+        # moving only the target folds the elbow (target inside the annulus hole):
+        # checkFrames evaluates the mesh although no op touched it or its joints
+        fold = [{"op": "layer.pose", "layerId": "target", "transform": {"position": [0.5, 0]}}]
+        r = self.rigd.post(E, {"ops": fold, "checkFrames": {"from": 0, "to": 0}})
+        self.assertEqual(r.status, 422, r)
+        self.assertIn(r.json["errors"][0]["code"], ("MESH_WINDING", "MESH_COLLAPSED"))
+        self.assertEqual(r.json["errors"][0]["pointer"], "/ops/0")
+        self.rigd.edit(S, fold)  # without the check it applies, and evaluation refuses
+        r = self.rigd.get(f"/v1/shots/{S}/frames/0?layers=m")
+        self.assertIn(r.json["code"], ("MESH_WINDING", "MESH_COLLAPSED"))
+
     def test_frames_are_bit_identical_across_two_server_processes(self):
         rig = tentacle_rig()
         chain = ["t1", "t2", "t3", "t4", "t5"]
