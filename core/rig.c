@@ -9,7 +9,11 @@
  *   - path matrices P(C→X) (slot per X, stamped with the generation and C);
  *   - inverse(P(C→M)) per (mesh, C), in a small open-addressing table.
  * The generation changes whenever a different frame is asked for, which empties
- * every memo at once. Every matrix is computed by the same sequence of
+ * every memo at once. Constraints then pose their chains for that frame (in
+ * order, ties by id) by rewriting the memoised local transforms of the chain
+ * layers; the path and inverse memos have a generation of their own that moves
+ * after each constraint, so nothing computed from the unconstrained pose
+ * survives. Every matrix is computed by the same sequence of
  * operations whether or not a memo answered part of it (paths are always the
  * product top-down, P(C→X) = P(C→parent(X))·L_X), so results never depend on
  * what was evaluated before.

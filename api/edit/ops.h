@@ -244,7 +244,9 @@ int rig_skin_json_decode(struct rig_skin_def *d, json_t *skin, const struct rig_
 
 /* Final validation of the whole shot after the last op: every skin's joint
  * mapping and deformation boundary, and the full definition of every skin an op
- * changed. Violations carry the layer id and pointer "" (op_index unset).
+ * changed, and every constraint against the tree (IK_CHAIN, IK_TARGET,
+ * IK_CYCLE). Violations carry the layer id and pointer "" (op_index unset),
+ * except a constraint's, which point into the op of the batch that put it.
  * Returns 0 or -1. */
 int rig_ops_validate_shot(struct rig_op_ctx *ctx);
 
