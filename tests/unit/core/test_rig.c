@@ -864,3 +864,15 @@ Test(constraint_check, names_chain_target_and_cycle_violations)
 	cr_expect_eq(errs->items[0].code, RIG_IK_CYCLE);
 	rig_errs_free(errs);
 }
+
+Test(resolver_ik, a_mirroring_ancestor_still_reaches_the_target)
+{
+	struct ik_fx f;
+	ik_fx_init(&f, 7, 2); /* 3.3 from the upper arm's origin (9.13, -0.5): reachable */
+	set_channel(&f.s, f.root, RIG_CH_SCALE_X, -1); /* det < 0: turns flip sign */
+	struct rig_resolver *r = rig_resolver_new(&f.s.scene);
+	double x, y;
+	effector(&x, &y, r, &f, 0);
+	cr_expect(fabs(x - 7) < 1e-9 && fabs(y - 2) < 1e-9, "effector (%.17g, %.17g)", x, y);
+	rig_resolver_free(r);
+}
