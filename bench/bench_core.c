@@ -117,7 +117,7 @@ static void build_layers(struct bench_rig *b)
 	init_layer(&b->layers[b->mesh], "mesh", 0);
 	b->layers[b->mesh].kind = RIG_LAYER_MESH;
 	b->layers[b->mesh].deformed = true;
-	b->scene = (struct rig_scene){b->layers, 2 + N_JOINTS};
+	b->scene = (struct rig_scene){.layers = b->layers, .n_layers = 2 + N_JOINTS};
 }
 
 /* Each vertex takes the four lattice joints of its cell with bilinear weights

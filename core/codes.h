@@ -99,6 +99,24 @@
 	X(LAYER_KIND, 422, false, "Wrong layer kind",                                                 \
 	  "Only mesh layers carry a binding.",                                                        \
 	  "Create the layer with kind \"mesh\" to give it a skin.")                                   \
+	X(IK_CHAIN, 422, false, "Invalid IK chain",                                                 \
+	  "An IK constraint's chain lists 1 to 8 existing group layers root to tip, each the "       \
+	  "parent of the next.",                                                                      \
+	  "Fix the chain entry named by the pointer and layerId: create the layer, make it a group "  \
+	  "layer, or reorder the chain so every layer is the parent of the one after it.")           \
+	X(IK_TARGET, 422, false, "Invalid IK target or pole",                                         \
+	  "An IK constraint's target and pole are existing layers outside the chain: neither the "    \
+	  "chain root nor any layer below it, since the chain would move its own goal.",              \
+	  "Name a target or pole layer (layerId) that is not the chain root or one of its "           \
+	  "descendants, for example a sibling of the chain root or a layer under the shot root.")     \
+	X(IK_CYCLE, 422, false, "IK constraints depend on each other",                                \
+	  "IK constraints must not depend on each other in a cycle: a constraint depends on another " \
+	  "when one of its chain, target or pole layers is the other's chain root or below it.",      \
+	  "Break the cycle named by constraintId and otherConstraintId: chains may not overlap, and " \
+	  "a target or pole may not sit under a chain whose own target or pole sits under this one.")\
+	X(CONSTRAINT_NOT_FOUND, 422, false, "Constraint not found",                                   \
+	  "constraint.delete names a constraint that exists in the shot at that point of the batch.", \
+	  "Use a constraintId from GET /v1/shots/{shotId}/constraints.")                              \
 	X(LAYER_LOCKED, 423, false, "Layer locked",                                                   \
 	  "A layer locked by another owner cannot be changed.",                                       \
 	  "Wait for the lock named by lockId to be released or expire, or ask its owner.")            \

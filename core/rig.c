@@ -9,7 +9,11 @@
  *   - path matrices P(C→X) (slot per X, stamped with the generation and C);
  *   - inverse(P(C→M)) per (mesh, C), in a small open-addressing table.
  * The generation changes whenever a different frame is asked for, which empties
- * every memo at once. Every matrix is computed by the same sequence of
+ * every memo at once. Constraints then pose their chains for that frame (in
+ * order, ties by id) by rewriting the memoised local transforms of the chain
+ * layers; the path and inverse memos have a generation of their own that moves
+ * after each constraint, so nothing computed from the unconstrained pose
+ * survives. Every matrix is computed by the same sequence of
  * operations whether or not a memo answered part of it (paths are always the
  * product top-down, P(C→X) = P(C→parent(X))·L_X), so results never depend on
  * what was evaluated before.
@@ -17,6 +21,7 @@
 #include "core/rig.h"
 
 #include <assert.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -157,6 +162,7 @@ int rig_scene_check_boundary(const struct rig_scene *scene, long mesh, long join
 
 struct local_memo {
 	uint64_t gen;
+	struct rig_transform t; /* the channel values m was built from */
 	struct rig_affine m;
 };
 
@@ -175,16 +181,37 @@ struct inverse_memo {
 
 struct rig_resolver {
 	struct rig_scene scene;
-	uint64_t gen;              /* memo generation, one per frame evaluated */
+	uint64_t gen;              /* local memo generation, one per frame evaluated */
+	uint64_t path_gen;         /* path and inverse memo generation: also moves on
+				      whenever a constraint rewrites local transforms */
 	uint64_t frame_bits;       /* the frame of gen, compared bit for bit */
 	struct local_memo *locals; /* per layer */
 	struct path_memo *paths;   /* per layer */
 	long *chain;               /* per layer: scratch for path walks */
 	struct inverse_memo *inverses;
 	size_t inv_cap, inv_live; /* inv_cap is 0 or a power of two */
+	size_t *cons_order;       /* scene constraint indices by (order, id) */
 };
 
 #define INVERSES_INITIAL 16
+
+static bool runs_before(const struct rig_constraint *a, const struct rig_constraint *b)
+{
+	return a->order < b->order || (a->order == b->order && strcmp(a->id, b->id) < 0);
+}
+
+/* Insertion sort of the constraint indices by (order, id): stable, and a shot
+ * has few constraints. */
+static void sort_constraints(size_t *out, const struct rig_scene *scene)
+{
+	const struct rig_constraint *cs = scene->constraints;
+	for (size_t i = 0; i < scene->n_constraints; i++) {
+		size_t k = i;
+		for (; k > 0 && runs_before(&cs[i], &cs[out[k - 1]]); k--)
+			out[k] = out[k - 1];
+		out[k] = i;
+	}
+}
 
 struct rig_resolver *rig_resolver_new(const struct rig_scene *scene)
 {
@@ -197,11 +224,14 @@ struct rig_resolver *rig_resolver_new(const struct rig_scene *scene)
 	r->paths = calloc(n, sizeof *r->paths);
 	r->chain = calloc(n, sizeof *r->chain);
 	r->inverses = calloc(INVERSES_INITIAL, sizeof *r->inverses);
-	if (!r->locals || !r->paths || !r->chain || !r->inverses) {
+	r->cons_order =
+		calloc(scene->n_constraints ? scene->n_constraints : 1, sizeof *r->cons_order);
+	if (!r->locals || !r->paths || !r->chain || !r->inverses || !r->cons_order) {
 		rig_resolver_free(r);
 		return NULL;
 	}
 	r->inv_cap = INVERSES_INITIAL;
+	sort_constraints(r->cons_order, scene);
 	return r;
 }
 
@@ -213,10 +243,21 @@ void rig_resolver_free(struct rig_resolver *r)
 	free(r->paths);
 	free(r->chain);
 	free(r->inverses);
+	free(r->cons_order);
 	free(r);
 }
 
-/* Starts a new memo generation when frame differs (bit for bit) from the last. */
+static void apply_constraints(struct rig_resolver *r, double shot_frame);
+
+/* Empties the path and inverse memos (after local transforms changed). */
+static void drop_paths(struct rig_resolver *r)
+{
+	r->path_gen++;
+	r->inv_live = 0;
+}
+
+/* Starts a new memo generation when frame differs (bit for bit) from the last,
+ * and poses the constrained layers for it. */
 static void use_frame(struct rig_resolver *r, double frame)
 {
 	uint64_t bits;
@@ -225,22 +266,27 @@ static void use_frame(struct rig_resolver *r, double frame)
 		return;
 	r->gen++;
 	r->frame_bits = bits;
-	r->inv_live = 0;
+	drop_paths(r);
+	apply_constraints(r, frame);
+}
+
+static struct local_memo *local_memo_at(struct rig_resolver *r, long layer, double shot_frame)
+{
+	struct local_memo *memo = &r->locals[layer];
+	if (memo->gen == r->gen)
+		return memo;
+	const struct rig_layer *l = &r->scene.layers[layer];
+	double frame = shot_frame - l->time_offset;
+	for (int ch = 0; ch < RIG_CH_COUNT; ch++)
+		memo->t.ch[ch] = rig_keys_eval(&l->keys[ch], frame, l->statics.ch[ch]);
+	memo->m = rig_transform_matrix(&memo->t);
+	memo->gen = r->gen;
+	return memo;
 }
 
 static struct rig_affine local_at(struct rig_resolver *r, long layer, double shot_frame)
 {
-	struct local_memo *memo = &r->locals[layer];
-	if (memo->gen == r->gen)
-		return memo->m;
-	const struct rig_layer *l = &r->scene.layers[layer];
-	double frame = shot_frame - l->time_offset;
-	struct rig_transform t;
-	for (int ch = 0; ch < RIG_CH_COUNT; ch++)
-		t.ch[ch] = rig_keys_eval(&l->keys[ch], frame, l->statics.ch[ch]);
-	memo->m = rig_transform_matrix(&t);
-	memo->gen = r->gen;
-	return memo->m;
+	return local_memo_at(r, layer, shot_frame)->m;
 }
 
 struct rig_affine rig_resolver_local(struct rig_resolver *r, long layer, double shot_frame)
@@ -260,7 +306,7 @@ static struct rig_affine path_at(struct rig_resolver *r, long top, long x, doubl
 	size_t n = 0;
 	long p = x;
 	while (p != top && p != RIG_NO_LAYER &&
-	       !(r->paths[p].gen == r->gen && r->paths[p].top == top)) {
+	       !(r->paths[p].gen == r->path_gen && r->paths[p].top == top)) {
 		assert(n < r->scene.n_layers);
 		r->chain[n++] = p;
 		p = parent_of(&r->scene, p);
@@ -273,7 +319,7 @@ static struct rig_affine path_at(struct rig_resolver *r, long top, long x, doubl
 		struct rig_affine l = local_at(r, y, shot_frame);
 		m = has_base ? rig_affine_mul(m, l) : l;
 		has_base = true;
-		r->paths[y] = (struct path_memo){.gen = r->gen, .top = top, .m = m};
+		r->paths[y] = (struct path_memo){.gen = r->path_gen, .top = top, .m = m};
 	}
 	return m;
 }
@@ -308,8 +354,8 @@ static void grow_inverses(struct rig_resolver *r)
 		return;
 	for (size_t i = 0; i < r->inv_cap; i++) {
 		const struct inverse_memo *e = &r->inverses[i];
-		if (e->gen == r->gen)
-			table[inverse_slot(table, cap, r->gen, e->mesh, e->top)] = *e;
+		if (e->gen == r->path_gen)
+			table[inverse_slot(table, cap, r->path_gen, e->mesh, e->top)] = *e;
 	}
 	free(r->inverses);
 	r->inverses = table;
@@ -324,11 +370,11 @@ static bool mesh_inverse(struct rig_affine *out, struct rig_resolver *r, long me
 {
 	if (2 * (r->inv_live + 1) > r->inv_cap)
 		grow_inverses(r);
-	size_t i = inverse_slot(r->inverses, r->inv_cap, r->gen, mesh, top);
+	size_t i = inverse_slot(r->inverses, r->inv_cap, r->path_gen, mesh, top);
 	struct inverse_memo *e = &r->inverses[i];
-	if (e->gen != r->gen) {
+	if (e->gen != r->path_gen) {
 		struct rig_affine p = path_at(r, top, mesh, shot_frame);
-		struct inverse_memo fresh = {.gen = r->gen, .mesh = mesh, .top = top};
+		struct inverse_memo fresh = {.gen = r->path_gen, .mesh = mesh, .top = top};
 		fresh.is_ok = rig_affine_invert(&fresh.inv, &p) == 0;
 		if (2 * (r->inv_live + 1) > r->inv_cap) { /* the table could not grow */
 			*out = fresh.inv;
@@ -339,6 +385,110 @@ static bool mesh_inverse(struct rig_affine *out, struct rig_resolver *r, long me
 	}
 	*out = e->inv;
 	return e->is_ok;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Constraints                                                               */
+/* ------------------------------------------------------------------------ */
+
+/* Where layer's local point (x, y) lands in the shot (its world matrix is the
+ * path from the root). */
+static struct rig_ik_vec world_point(struct rig_resolver *r, long layer, double x, double y,
+				     double shot_frame)
+{
+	struct rig_affine w = path_at(r, RIG_NO_LAYER, layer, shot_frame);
+	struct rig_ik_vec v;
+	rig_affine_apply(&v.x, &v.y, &w, x, y);
+	return v;
+}
+
+/* A layer's world origin: where its pivot lands, the point its rotation turns
+ * about. */
+static struct rig_ik_vec world_origin(struct rig_resolver *r, long layer, double shot_frame)
+{
+	const struct rig_transform *t = &local_memo_at(r, layer, shot_frame)->t;
+	return world_point(r, layer, t->ch[RIG_CH_PIVOT_X], t->ch[RIG_CH_PIVOT_Y], shot_frame);
+}
+
+/* −1 when the parent of layer mirrors (negative determinant in the shot), so
+ * a turn in the shot is the opposite turn in the layer's rotation; else +1. */
+static double turn_sign(struct rig_resolver *r, long layer, double shot_frame)
+{
+	long p = r->scene.layers[layer].parent;
+	if (p == RIG_NO_LAYER)
+		return 1;
+	struct rig_affine w = path_at(r, RIG_NO_LAYER, p, shot_frame);
+	return w.m[0] * w.m[3] - w.m[1] * w.m[2] < 0 ? -1 : 1;
+}
+
+static double channel_at(const struct rig_constraint *c, int ch, double shot_frame)
+{
+	return rig_keys_eval(&c->keys[ch], shot_frame, c->statics[ch]);
+}
+
+static bool chain_is_finite(const struct rig_ik_chain *c)
+{
+	for (size_t i = 0; i <= c->n_bones; i++)
+		if (!isfinite(c->p[i].x) || !isfinite(c->p[i].y))
+			return false;
+	return true;
+}
+
+/* Solves one constraint on the current pose and writes the result into its
+ * chain layers' memoised local transforms (the delta write-back of ik.h; the
+ * length factor goes into the chain root's scale.x, which stretches every bone
+ * of the straightened chain along its axis). A solution that is not finite
+ * (a collapsed ancestor) leaves the pose as it was. */
+static void solve_constraint(struct rig_resolver *r, const struct rig_constraint *c,
+			     double shot_frame)
+{
+	size_t n = c->n_chain;
+	struct rig_ik_chain fk = {.n_bones = n};
+	double sign[RIG_IK_MAX_BONES];
+	for (size_t i = 0; i < n; i++) {
+		fk.p[i] = world_origin(r, c->chain[i], shot_frame);
+		sign[i] = turn_sign(r, c->chain[i], shot_frame);
+	}
+	const struct rig_transform *tip = &local_memo_at(r, c->chain[n - 1], shot_frame)->t;
+	fk.p[n] = world_point(r, c->chain[n - 1], tip->ch[RIG_CH_PIVOT_X] + c->tip_length,
+			      tip->ch[RIG_CH_PIVOT_Y], shot_frame);
+	struct rig_ik_options opt = {
+		.bend = c->bend,
+		.softness = fmax(0, channel_at(c, RIG_CC_SOFTNESS, shot_frame)),
+		.stretch = c->stretch,
+		.compress = c->compress,
+	};
+	if (c->pole != RIG_NO_LAYER) {
+		opt.has_pole = true;
+		opt.pole = world_origin(r, c->pole, shot_frame);
+	}
+	double mix = channel_at(c, RIG_CC_MIX, shot_frame);
+	mix = mix < 0 ? 0 : mix > 1 ? 1 : mix;
+	struct rig_ik_solution sol;
+	rig_ik_solve(&sol, &fk, world_origin(r, c->target, shot_frame), &opt);
+	if (!chain_is_finite(&fk) || !chain_is_finite(&sol.chain) || !isfinite(sol.scale) ||
+	    !isfinite(mix))
+		return;
+	double deg[RIG_IK_MAX_BONES];
+	rig_ik_local_deltas(deg, &fk, &sol.chain, mix);
+	double scale = 1 + mix * (sol.scale - 1);
+	for (size_t i = 0; i < n; i++) {
+		struct local_memo *memo = local_memo_at(r, c->chain[i], shot_frame);
+		memo->t.ch[RIG_CH_ROTATION] += sign[i] * deg[i];
+		if (i == 0)
+			memo->t.ch[RIG_CH_SCALE_X] *= scale;
+		memo->m = rig_transform_matrix(&memo->t);
+	}
+	drop_paths(r);
+}
+
+static void apply_constraints(struct rig_resolver *r, double shot_frame)
+{
+	for (size_t k = 0; k < r->scene.n_constraints; k++) {
+		const struct rig_constraint *c = &r->scene.constraints[r->cons_order[k]];
+		if (rig_constraint_is_usable(&r->scene, c))
+			solve_constraint(r, c, shot_frame);
+	}
 }
 
 /* Stamps the mesh's layer id and the frame on the entries kept since from. */

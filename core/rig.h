@@ -10,6 +10,13 @@
  * The mesh layer's binding (binding.h) does the deforming: the resolver gives
  * it pose_j for each joint it follows and the layer's local frame.
  *
+ * Constraints (constraint.h) pose joint layers after forward kinematics and
+ * before anything reads a matrix: the first time a frame is asked for, the
+ * resolver evaluates every layer's local transform it needs, runs each usable
+ * constraint in order (each sees the ones before it), and writes the solution
+ * into the memoised local transforms of its chain layers, so every path,
+ * pose and evaluation of that frame sees the constrained pose.
+ *
  * A resolver lives for one request. It memoises each layer's local matrix for
  * the frame being evaluated and one inverse(P(C→M)) per (mesh, C); evaluating
  * another frame replaces the memo. No state survives rig_resolver_free(), and
@@ -23,6 +30,7 @@
 
 #include "core/affine.h"
 #include "core/binding.h"
+#include "core/constraint.h"
 #include "core/err.h"
 #include "core/keys.h"
 
@@ -46,10 +54,14 @@ struct rig_layer {
 		*joint_layers; /* per binding joint: its layer's index, RIG_NO_LAYER if missing */
 };
 
-/* Borrowed view of a shot; parents must form a forest (no cycles). */
+/* Borrowed view of a shot; parents must form a forest (no cycles). The
+ * constraints (any order; the resolver runs them by order, then id) may be
+ * NULL/0. */
 struct rig_scene {
 	const struct rig_layer *layers;
 	size_t n_layers;
+	const struct rig_constraint *constraints;
+	size_t n_constraints;
 };
 
 /* The lowest common ancestor of layers a and b (either may be an ancestor of the
@@ -101,5 +113,26 @@ int rig_resolver_joint_poses(struct rig_affine *out, struct rig_resolver *r, lon
  * frame. Returns 0 or -1. */
 int rig_resolver_evaluate(double *out_xy, struct rig_resolver *r, long mesh, double shot_frame,
 			  struct rig_errs *errs);
+
+/* ---- constraints and the tree (core/rig_constraints.c) ---- */
+
+/* Checks every constraint of scene against the layer tree and each other:
+ * IK_CHAIN (an empty or too long chain, a missing or non-group layer, a layer
+ * that is not the parent of the next), IK_TARGET (target or pole missing, or
+ * the chain root or below it), IK_CYCLE (two or more constraints depending on
+ * each other). Each error names constraintId and the layerId concerned in
+ * extras, and its pointer is relative to the constraint's op ("/chain/1",
+ * "/target", "/pole", or ""). Returns 0, or -1 with errors recorded. */
+int rig_constraints_check(const struct rig_scene *scene, struct rig_errs *errs);
+
+/* True when constraint a reads a layer that constraint b moves: one of a's
+ * chain, target or pole layers is b's chain root or below it. */
+bool rig_constraint_depends(const struct rig_scene *scene, const struct rig_constraint *a,
+			    const struct rig_constraint *b);
+
+/* True when c can be solved on scene as it is (the structural rules of
+ * rig_constraints_check, without recording anything): the resolver skips any
+ * constraint that is not. */
+bool rig_constraint_is_usable(const struct rig_scene *scene, const struct rig_constraint *c);
 
 #endif

@@ -12,6 +12,8 @@ core_out=$(./build-bench/bench/bench_core | tee /dev/stderr)
 # The single-thread cost of one skin evaluate of 10,000 vertices (µs), for the range baseline.
 # map-points location: the spatial index beside the brute-force scan.
 ./build-bench/bench/bench_mesh_map
+# IK constraints: resolver time per frame with 8 two-bone + 2 five-bone chains beside none.
+./build-bench/bench/bench_ik
 eval_us=$(printf '%s\n' "$core_out" | awk '/^10000 vertices/{f=1} f && /skin evaluate/{print $(NF-4); exit}')
 python3 bench/run_http.py "$PWD/build-bench" "$eval_us"
 # Memory of one 64 MiB layer.skin batch: peak RSS / body and RSS 5 s after / idle.

@@ -59,8 +59,67 @@ static void index_rebuild(struct rig_shot_model *m)
 			index_insert(m, i);
 }
 
+void rig_model_constraint_release(struct rig_model_constraint *c)
+{
+	for (int ch = 0; ch < RIG_CH_COUNT; ch++)
+		free(c->keys[ch].items);
+	memset(c, 0, sizeof *c);
+}
+
+long rig_shot_model_constraint_index(const struct rig_shot_model *m, const char *id)
+{
+	for (size_t i = 0; i < m->n_constraints; i++)
+		if (strcmp(m->constraints[i].c.id, id) == 0)
+			return (long)i;
+	return -1;
+}
+
+int rig_shot_model_constraint_put(struct rig_shot_model *m, struct rig_model_constraint *c)
+{
+	long at = rig_shot_model_constraint_index(m, c->c.id);
+	if (at >= 0) {
+		rig_model_constraint_release(&m->constraints[at]);
+	} else {
+		if (m->n_constraints == m->cap_constraints) {
+			size_t cap = m->cap_constraints ? 2 * m->cap_constraints : 4;
+			void *grown = realloc(m->constraints, cap * sizeof *m->constraints);
+			if (!grown)
+				return -1;
+			m->constraints = grown;
+			m->cap_constraints = cap;
+		}
+		at = 0; /* keep the list sorted by id */
+		while ((size_t)at < m->n_constraints &&
+		       strcmp(m->constraints[at].c.id, c->c.id) < 0)
+			at++;
+		memmove(&m->constraints[at + 1], &m->constraints[at],
+			(m->n_constraints - (size_t)at) * sizeof *m->constraints);
+		m->n_constraints++;
+	}
+	m->constraints[at] = *c;
+	memset(c, 0, sizeof *c);
+	m->constraints_dirty = true;
+	return 0;
+}
+
+bool rig_shot_model_constraint_delete(struct rig_shot_model *m, const char *id)
+{
+	long at = rig_shot_model_constraint_index(m, id);
+	if (at < 0)
+		return false;
+	rig_model_constraint_release(&m->constraints[at]);
+	memmove(&m->constraints[at], &m->constraints[at + 1],
+		(m->n_constraints - (size_t)at - 1) * sizeof *m->constraints);
+	m->n_constraints--;
+	m->constraints_dirty = true;
+	return true;
+}
+
 void rig_shot_model_release(struct rig_shot_model *m)
 {
+	for (size_t i = 0; i < m->n_constraints; i++)
+		rig_model_constraint_release(&m->constraints[i]);
+	free(m->constraints);
 	for (size_t i = 0; i < m->n_layers; i++)
 		layer_release(&m->layers[i]);
 	free(m->layers);
@@ -81,6 +140,10 @@ size_t rig_shot_model_bytes(const struct rig_shot_model *m)
 		for (int c = 0; c < RIG_CH_COUNT; c++)
 			bytes += l->keys[c].cap * sizeof *l->keys[c].items;
 	}
+	bytes += m->cap_constraints * sizeof *m->constraints;
+	for (size_t i = 0; i < m->n_constraints; i++)
+		for (int c = 0; c < RIG_CH_COUNT; c++)
+			bytes += m->constraints[i].keys[c].cap * sizeof(struct rig_key);
 	return bytes;
 }
 
@@ -106,6 +169,7 @@ void rig_shot_model_settle(struct rig_shot_model *m, long long committed_version
 		kept++;
 	}
 	m->n_layers = kept;
+	m->constraints_dirty = false;
 	index_rebuild(m);
 }
 
@@ -225,7 +289,16 @@ void rig_scene_view_release(struct rig_scene_view *v)
 	free(v->layers);
 	free(v->index_of);
 	free(v->joint_layers);
+	free(v->constraints);
 	memset(v, 0, sizeof *v);
+}
+
+/* The scene index of live layer id, RIG_NO_LAYER when there is none. */
+static long scene_index(const struct rig_scene_view *v, const struct rig_shot_model *m,
+			const char *id)
+{
+	long i = rig_shot_model_index(m, id);
+	return i < 0 || v->index_of[i] < 0 ? RIG_NO_LAYER : v->index_of[i];
 }
 
 int rig_scene_view_init(struct rig_scene_view *out, const struct rig_shot_model *m)
@@ -243,7 +316,9 @@ int rig_scene_view_init(struct rig_scene_view *out, const struct rig_shot_model 
 	out->layers = calloc(n_live ? n_live : 1, sizeof *out->layers);
 	out->index_of = calloc(m->n_layers ? m->n_layers : 1, sizeof *out->index_of);
 	out->joint_layers = calloc(n_joints ? n_joints : 1, sizeof *out->joint_layers);
-	if (!out->layers || !out->index_of || !out->joint_layers)
+	out->constraints =
+		calloc(m->n_constraints ? m->n_constraints : 1, sizeof *out->constraints);
+	if (!out->layers || !out->index_of || !out->joint_layers || !out->constraints)
 		goto fail;
 	size_t k = 0;
 	for (size_t i = 0; i < m->n_layers; i++)
@@ -281,8 +356,23 @@ int rig_scene_view_init(struct rig_scene_view *out, const struct rig_shot_model 
 			}
 		}
 	}
+	for (size_t i = 0; i < m->n_constraints; i++) {
+		const struct rig_model_constraint *mc = &m->constraints[i];
+		struct rig_constraint *c = &out->constraints[i];
+		*c = mc->c;
+		for (size_t j = 0; j < c->n_chain && j < RIG_IK_MAX_BONES; j++)
+			c->chain[j] = scene_index(out, m, c->chain_ids[j]);
+		c->target = scene_index(out, m, c->target_id);
+		c->pole = c->pole_id[0] ? scene_index(out, m, c->pole_id) : RIG_NO_LAYER;
+		for (int ch = 0; ch < RIG_CC_COUNT; ch++) {
+			c->keys[ch].items = mc->keys[ch].items;
+			c->keys[ch].count = mc->keys[ch].count;
+		}
+	}
 	out->scene.layers = out->layers;
 	out->scene.n_layers = n_live;
+	out->scene.constraints = out->constraints;
+	out->scene.n_constraints = m->n_constraints;
 	return 0;
 fail:
 	rig_scene_view_release(out);

@@ -53,6 +53,15 @@ struct rig_model_layer {
 	bool deleted;
 };
 
+/* A shot-level constraint (core/constraint.h). c's scene indices and key
+ * spans are not used here (rig_scene_view_init fills a copy); its keys live in
+ * keys[RIG_CC_MIX] and keys[RIG_CC_SOFTNESS], an array of RIG_CH_COUNT lists
+ * so the layer keys BLOB layout stores them too (the other lists stay empty). */
+struct rig_model_constraint {
+	struct rig_constraint c;
+	struct rig_key_list keys[RIG_CH_COUNT];
+};
+
 struct rig_shot_model {
 	char id[RIG_ID_MAX + 1];
 	char project_id[RIG_ID_MAX + 1];
@@ -68,6 +77,10 @@ struct rig_shot_model {
 	long long next_ord;
 	uint32_t *slots; /* id index, open addressing: layer index + 1, 0 empty; may be NULL */
 	size_t n_slots;  /* a power of two above twice the layers indexed */
+	struct rig_model_constraint *constraints; /* sorted by id */
+	size_t n_constraints;
+	size_t cap_constraints;
+	bool constraints_dirty; /* the stored constraints must be rewritten */
 };
 
 /* After the model's changes were written (rig_shot_save) and committed as
@@ -113,18 +126,35 @@ int rig_key_list_put(struct rig_key_list *list, const struct rig_key *key);
 /* Removes the key at frame, if any; returns true when one was removed. */
 bool rig_key_list_delete(struct rig_key_list *list, double frame);
 
+/* The index of constraint id in m->constraints, or -1. */
+long rig_shot_model_constraint_index(const struct rig_shot_model *m, const char *id);
+
+/* Inserts or replaces the constraint c->c.id, taking ownership of c's key
+ * lists (c is zeroed); marks the constraints dirty. Returns 0, or -1 when out
+ * of memory (then c still owns its keys). */
+int rig_shot_model_constraint_put(struct rig_shot_model *m, struct rig_model_constraint *c);
+
+/* Removes constraint id; returns false when there is none. */
+bool rig_shot_model_constraint_delete(struct rig_shot_model *m, const char *id);
+
+/* Frees the key lists of c and zeroes it. */
+void rig_model_constraint_release(struct rig_model_constraint *c);
+
 /* The resolver's view of a model's live layers (see rig.h), owned. */
 struct rig_scene_view {
 	struct rig_scene scene;
-	struct rig_layer *layers; /* live layers in m->layers order */
-	long *index_of;           /* m->layers index → scene index, -1 for deleted */
-	long *joint_layers;       /* storage for every binding's joint → scene index */
+	struct rig_layer *layers;           /* live layers in m->layers order */
+	long *index_of;                     /* m->layers index → scene index, -1 for deleted */
+	long *joint_layers;                 /* storage for every binding's joint → scene index */
+	struct rig_constraint *constraints; /* the model's, ids resolved to scene indices */
 };
 
 /* Builds the view: parents resolved to scene indices, keys borrowed from the
  * model (valid while the model is not changed), deformed set for bound layers,
  * joint layers mapped (RIG_NO_LAYER when a joint's layer is missing), binding
- * evaluators NULL (callers that evaluate set them). Returns 0, or -1 when out of
+ * evaluators NULL (callers that evaluate set them), constraints copied with
+ * their layer ids resolved (RIG_NO_LAYER when missing) and keys borrowed.
+ * Returns 0, or -1 when out of
  * memory or when the tree has a dangling parent (then the view is zeroed). */
 int rig_scene_view_init(struct rig_scene_view *out, const struct rig_shot_model *m);
 

@@ -309,18 +309,57 @@ out:
 
 /* ---- an edit's check ---- */
 
-/* The last op that changed layer id or one of its ancestors in m, or -1. */
-static long last_op_on_path(const struct rig_op_ctx *ctx, const char *id)
+static long later(long a, json_t *v)
+{
+	return v && json_integer_value(v) > a ? (long)json_integer_value(v) : a;
+}
+
+static long last_op_on_path_depth(const struct rig_op_ctx *ctx, const char *id, size_t depth);
+
+/* The last op that changed what a constraint with chain layer id solves from:
+ * any of its chain layers, or the path of its target or pole; -1 when none. */
+static long last_op_of_constraints(const struct rig_op_ctx *ctx, const char *id, size_t depth)
 {
 	long best = -1;
-	for (int depth = 0; id && id[0] && depth <= (int)ctx->model->n_layers; depth++) {
-		json_t *v = json_object_get(ctx->last_op, id);
-		if (v && json_integer_value(v) > best)
-			best = (long)json_integer_value(v);
+	const struct rig_shot_model *m = ctx->model;
+	for (size_t i = 0; i < m->n_constraints && depth <= m->n_constraints; i++) {
+		const struct rig_constraint *c = &m->constraints[i].c;
+		bool in_chain = false;
+		for (size_t k = 0; k < c->n_chain && !in_chain; k++)
+			in_chain = strcmp(c->chain_ids[k], id) == 0;
+		if (!in_chain)
+			continue;
+		for (size_t k = 0; k < c->n_chain; k++)
+			best = later(best, json_object_get(ctx->last_op, c->chain_ids[k]));
+		long t = last_op_on_path_depth(ctx, c->target_id, depth + 1);
+		long p = c->pole_id[0] ? last_op_on_path_depth(ctx, c->pole_id, depth + 1) : -1;
+		best = t > best ? t : best;
+		best = p > best ? p : best;
+	}
+	return best;
+}
+
+/* The last op that changed layer id or one of its ancestors in m, or what a
+ * constraint posing one of them solves from (validated constraints form no
+ * cycle; depth bounds the walk all the same), or -1. */
+static long last_op_on_path_depth(const struct rig_op_ctx *ctx, const char *id, size_t depth)
+{
+	long best = -1;
+	for (int steps = 0; id && id[0] && steps <= (int)ctx->model->n_layers; steps++) {
+		best = later(best, json_object_get(ctx->last_op, id));
+		if (ctx->model->n_constraints) {
+			long c = last_op_of_constraints(ctx, id, depth);
+			best = c > best ? c : best;
+		}
 		const struct rig_model_layer *l = rig_shot_model_find(ctx->model, id);
 		id = l ? l->parent_id : NULL;
 	}
 	return best;
+}
+
+static long last_op_on_path(const struct rig_op_ctx *ctx, const char *id)
+{
+	return last_op_on_path_depth(ctx, id, 0);
 }
 
 /* The last op that changed what layer l's evaluation reads: l, its binding's

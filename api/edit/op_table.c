@@ -59,6 +59,10 @@ const struct rig_op_type rig_op_types[] = {
 	 rig_op__release_nothing, RIG_OP_STRUCTURAL | RIG_OP_BINDING, RIG_OP_LOCK_LAYER},
 	{"layer.skin.bake", rig_op__skin_bake_decode, rig_op__skin_bake_apply, rig_op__mesh_release,
 	 RIG_OP_STRUCTURAL | RIG_OP_BINDING, RIG_OP_LOCK_LAYER},
+	{"constraint.put", rig_op__constraint_put_decode, rig_op__constraint_put_apply,
+	 rig_op__constraint_release, RIG_OP_STRUCTURAL, RIG_OP_LOCK_NONE},
+	{"constraint.delete", rig_op__constraint_delete_decode, rig_op__constraint_delete_apply,
+	 rig_op__constraint_release, RIG_OP_STRUCTURAL, RIG_OP_LOCK_NONE},
 	{"layer.deformation.rest.apply", rig_op__rest_apply_decode, rig_op__rest_apply_apply,
 	 rig_op__release_nothing, RIG_OP_STRUCTURAL | RIG_OP_BINDING, RIG_OP_LOCK_LAYER},
 };
@@ -118,6 +122,19 @@ void rig_ops_free(struct rig_op *ops, size_t n)
 	free(ops);
 }
 
+static void lock_violation(struct rig_op_ctx *ctx, const struct rig_op *op,
+			   const struct rig_foreign_lock *lk, const char *field)
+{
+	char detail[200];
+	snprintf(detail, sizeof detail, "layer '%s' is locked by '%.60s' (lock '%s')", lk->layer_id,
+		 lk->owner, lk->lock_id);
+	struct rig_err *e = rig_op__fail(ctx, op, RIG_LAYER_LOCKED, field, detail);
+	rig_strlcpy(e->layer_id, lk->layer_id, sizeof e->layer_id);
+	rig_strlcpy(e->lock_id, lk->lock_id, sizeof e->lock_id);
+	rig_strlcpy(e->owner, lk->owner, sizeof e->owner);
+	e->expires_ms = lk->expires_ms;
+}
+
 /* LAYER_LOCKED when the op would change a layer under someone else's lock: the
  * layer it names, and under RIG_OP_LOCK_SUBTREE every layer it removes
  * (deleting an ancestor changes the locked layer). Creating a layer changes
@@ -136,14 +153,20 @@ static int check_locks(struct rig_op_ctx *ctx, const struct rig_op *op)
 			hit = rig_op__is_self_or_descendant(ctx->model, op->layer_id, lk->layer_id);
 		if (!hit)
 			continue;
-		char detail[200];
-		snprintf(detail, sizeof detail, "layer '%s' is locked by '%.60s' (lock '%s')",
-			 lk->layer_id, lk->owner, lk->lock_id);
-		struct rig_err *e = rig_op__fail(ctx, op, RIG_LAYER_LOCKED, "layerId", detail);
-		rig_strlcpy(e->layer_id, lk->layer_id, sizeof e->layer_id);
-		rig_strlcpy(e->lock_id, lk->lock_id, sizeof e->lock_id);
-		rig_strlcpy(e->owner, lk->owner, sizeof e->owner);
-		e->expires_ms = lk->expires_ms;
+		lock_violation(ctx, op, lk, "layerId");
+		rc = -1;
+	}
+	return rc;
+}
+
+int rig_op__check_layer_unlocked(struct rig_op_ctx *ctx, const struct rig_op *op,
+				 const char *layer_id, const char *field)
+{
+	int rc = 0;
+	for (size_t k = 0; k < ctx->n_locks; k++) {
+		if (strcmp(ctx->locks[k].layer_id, layer_id) != 0)
+			continue;
+		lock_violation(ctx, op, &ctx->locks[k], field);
 		rc = -1;
 	}
 	return rc;

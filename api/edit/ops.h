@@ -189,6 +189,9 @@ struct rig_op_ctx {
 	 * installed, if it did}: final validation points a binding's violations
 	 * into that op. */
 	json_t *binding_ops;
+	/* object: constraint id → the op of this batch that last put it; final
+	 * validation points the constraint's violations into that op. */
+	json_t *constraint_ops;
 };
 
 /* Sets up ctx for a batch on model (borrowed, as conn and errs): no op
@@ -241,7 +244,9 @@ int rig_skin_json_decode(struct rig_skin_def *d, json_t *skin, const struct rig_
 
 /* Final validation of the whole shot after the last op: every skin's joint
  * mapping and deformation boundary, and the full definition of every skin an op
- * changed. Violations carry the layer id and pointer "" (op_index unset).
+ * changed, and every constraint against the tree (IK_CHAIN, IK_TARGET,
+ * IK_CYCLE). Violations carry the layer id and pointer "" (op_index unset),
+ * except a constraint's, which point into the op of the batch that put it.
  * Returns 0 or -1. */
 int rig_ops_validate_shot(struct rig_op_ctx *ctx);
 

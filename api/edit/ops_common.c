@@ -19,7 +19,8 @@ int rig_op_ctx_init(struct rig_op_ctx *ctx, struct rig_shot_model *model, struct
 	ctx->changed = json_array();
 	ctx->last_op = json_object();
 	ctx->binding_ops = json_object();
-	return ctx->changed && ctx->last_op && ctx->binding_ops ? 0 : -1;
+	ctx->constraint_ops = json_object();
+	return ctx->changed && ctx->last_op && ctx->binding_ops && ctx->constraint_ops ? 0 : -1;
 }
 
 void rig_op_ctx_release(struct rig_op_ctx *ctx)
@@ -27,6 +28,7 @@ void rig_op_ctx_release(struct rig_op_ctx *ctx)
 	json_decref(ctx->changed);
 	json_decref(ctx->last_op);
 	json_decref(ctx->binding_ops);
+	json_decref(ctx->constraint_ops);
 	memset(ctx, 0, sizeof *ctx);
 }
 

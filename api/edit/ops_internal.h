@@ -82,6 +82,19 @@ int rig_op__decode_triangles(const struct rig_jr *jr, json_t *obj, uint32_t **ou
  * sent. Returns 0 or -1 with a violation recorded. (ops_keys.c) */
 int rig_op__decode_interp(const struct rig_jr *jr, json_t *obj, struct rig_key *key, bool *given);
 
+/* Reads obj's member field, a non-empty array of keys {frame, value, interp?,
+ * ease?} as layer.key.put takes them, into *out (calloc'd, *out_n entries; set
+ * whenever allocated, even on failure: the caller frees it), each checked by
+ * rig_op__check_key. Violations point at "<field>/<i>". Returns 0 or -1.
+ * (ops_keys.c) */
+int rig_op__decode_key_array(const struct rig_jr *jr, json_t *obj, const char *field,
+			     struct rig_key **out, size_t *out_n);
+
+/* LAYER_LOCKED (at field, naming the layer, lock, owner and expiry) when
+ * layer_id is held by someone else's lock. Returns 0 or -1. (op_table.c) */
+int rig_op__check_layer_unlocked(struct rig_op_ctx *ctx, const struct rig_op *op,
+				 const char *layer_id, const char *field);
+
 /* Checks a decoded key with the core's key rule (rig_key_check), reporting
  * OP_INVALID under jr->base. Returns 0 or -1. (ops_keys.c) */
 int rig_op__check_key(const struct rig_jr *jr, const struct rig_key *key);
@@ -138,6 +151,11 @@ void rig_op__weights_put_release(struct rig_op *op);
 RIG_OP_FUNCTIONS(joint_add);
 RIG_OP_FUNCTIONS(joint_remove);
 RIG_OP_FUNCTIONS(joint_remap);
+
+/* ops_constraint.c: shot-level constraints */
+RIG_OP_FUNCTIONS(constraint_put);
+RIG_OP_FUNCTIONS(constraint_delete);
+void rig_op__constraint_release(struct rig_op *op);
 
 /* ops_mesh.c: mesh bindings (its other ops are declared in op_table.c) */
 int rig_op__mesh_key_put_decode(struct rig_op *out, json_t *value, const struct rig_jr *jr,

@@ -62,21 +62,23 @@ int rig_op__check_key(const struct rig_jr *jr, const struct rig_key *key)
 	return -1;
 }
 
-static int decode_keys(const struct rig_jr *jr, json_t *op, struct rig_op *out)
+int rig_op__decode_key_array(const struct rig_jr *jr, json_t *obj, const char *field,
+			     struct rig_key **out, size_t *out_n)
 {
-	json_t *keys = json_object_get(op, "keys");
+	json_t *keys = json_object_get(obj, field);
 	if (!json_is_array(keys) || json_array_size(keys) == 0)
-		return rig_jr_fail(jr, "keys", "field 'keys' must be a non-empty array of keys");
+		return rig_jr_fail(jr, field, "field '%s' must be a non-empty array of keys",
+				   field);
 	size_t n = json_array_size(keys);
-	out->u.key_put.keys = calloc(n, sizeof *out->u.key_put.keys);
-	if (!out->u.key_put.keys)
-		return rig_jr_out_of_memory(jr, "keys");
-	out->u.key_put.n_keys = n;
+	*out = calloc(n, sizeof **out);
+	if (!*out)
+		return rig_jr_out_of_memory(jr, field);
+	*out_n = n;
 	int rc = 0;
 	for (size_t i = 0; i < n; i++) {
 		json_t *k = json_array_get(keys, i);
-		char base[64];
-		snprintf(base, sizeof base, "%s/keys/%zu", jr->base, i);
+		char base[96];
+		snprintf(base, sizeof base, "%s/%.24s/%zu", jr->base, field, i);
 		struct rig_jr kjr = {jr->errs, jr->code, base, jr->op_index};
 		if (!json_is_object(k)) {
 			rc = rig_jr_fail(&kjr, "",
@@ -84,7 +86,7 @@ static int decode_keys(const struct rig_jr *jr, json_t *op, struct rig_op *out)
 			continue;
 		}
 		static const char *const allowed[] = {"frame", "value", "interp", "ease", NULL};
-		struct rig_key *key = &out->u.key_put.keys[i];
+		struct rig_key *key = &(*out)[i];
 		int krc = rig_jr_known(&kjr, k, allowed);
 		krc |= rig_jr_number(&kjr, k, "frame", true, &key->frame, NULL);
 		krc |= rig_jr_number(&kjr, k, "value", true, &key->value, NULL);
@@ -94,6 +96,12 @@ static int decode_keys(const struct rig_jr *jr, json_t *op, struct rig_op *out)
 		rc |= krc;
 	}
 	return rc;
+}
+
+static int decode_keys(const struct rig_jr *jr, json_t *op, struct rig_op *out)
+{
+	return rig_op__decode_key_array(jr, op, "keys", &out->u.key_put.keys,
+					&out->u.key_put.n_keys);
 }
 
 static int decode_frames(const struct rig_jr *jr, json_t *op, struct rig_op *out)

@@ -1,7 +1,8 @@
 /* The shot's final validation after a batch's last op: what holds between
  * layers rather than inside one op (every binding's joint layers exist, the
  * deformation boundary, the full definition of every binding an op changed,
- * by its kind's validate).
+ * by its kind's validate, and the constraints against the tree: IK_CHAIN,
+ * IK_TARGET, IK_CYCLE).
  * Only structural ops (RIG_OP_STRUCTURAL) can break it, so a batch runs it
  * only when it holds one.
  */
@@ -10,6 +11,32 @@
 
 #include "api/edit/ops.h"
 #include "core/rig.h"
+
+/* The constraint rules of the core, pointed into the op of this batch that
+ * last put the constraint ("/ops/3/chain/1"); a constraint this batch did not
+ * put (a layer.delete broke it) is left to the batch, which points at the last
+ * op that changed the layer named. */
+static void check_constraints(struct rig_op_ctx *ctx, const struct rig_scene *scene)
+{
+	size_t at = ctx->errs->count;
+	rig_constraints_check(scene, ctx->errs);
+	for (size_t k = at; k < ctx->errs->count; k++) {
+		struct rig_err *e = &ctx->errs->items[k];
+		const char *id = NULL;
+		for (int x = 0; x < e->n_extra && !id; x++)
+			if (!strcmp(e->extra[x].name, "constraintId"))
+				id = e->extra[x].value;
+		json_t *by = id ? json_object_get(ctx->constraint_ops, id) : NULL;
+		if (!by) {
+			e->pointer[0] = '\0';
+			continue;
+		}
+		e->op_index = (long)json_integer_value(by);
+		char ptr[RIG_ERR_POINTER_MAX];
+		snprintf(ptr, sizeof ptr, "/ops/%ld%s", e->op_index, e->pointer);
+		rig_strlcpy(e->pointer, ptr, sizeof e->pointer);
+	}
+}
 
 int rig_ops_validate_shot(struct rig_op_ctx *ctx)
 {
@@ -78,6 +105,7 @@ int rig_ops_validate_shot(struct rig_op_ctx *ctx)
 			rig_strlcpy(ctx->errs->items[k].layer_id, l->id,
 				    sizeof ctx->errs->items[k].layer_id);
 	}
+	check_constraints(ctx, &view.scene);
 	rig_scene_view_release(&view);
 	return ctx->errs->count > from || ctx->errs->total > from ? -1 : 0;
 }

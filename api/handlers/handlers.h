@@ -28,6 +28,7 @@ void rig_h_shot_list(struct rig_req *req, struct rig_resp *resp);
 void rig_h_shot_get(struct rig_req *req, struct rig_resp *resp);
 void rig_h_shot_delete(struct rig_req *req, struct rig_resp *resp);
 void rig_h_layer_get(struct rig_req *req, struct rig_resp *resp);
+void rig_h_constraint_list(struct rig_req *req, struct rig_resp *resp);
 void rig_h_edits(struct rig_req *req, struct rig_resp *resp);
 void rig_h_receipt_get(struct rig_req *req, struct rig_resp *resp);
 void rig_h_receipt_list(struct rig_req *req, struct rig_resp *resp);
@@ -59,6 +60,9 @@ void rig_h_layer_skin(struct rig_req *req, struct rig_resp *resp);
  * its layer tree (parents before children). New references. */
 json_t *rig_api__layer_json(const struct rig_model_layer *l, bool with_keys);
 json_t *rig_api__shot_json(const struct rig_shot_model *m);
+
+/* JSON of one key {frame, value, interp, ease?}. New reference. */
+json_t *rig_api__key_json(const struct rig_key *k);
 
 /* Appends an audit record of action (token.create, token.revoke, lock.break)
  * by the request's caller, with fields (reference stolen) merged in, in tx's

@@ -23,7 +23,7 @@ static json_t *transform_json(const struct rig_transform *t)
 			 pair(t->ch[RIG_CH_PIVOT_X], t->ch[RIG_CH_PIVOT_Y]));
 }
 
-static json_t *key_json(const struct rig_key *k)
+json_t *rig_api__key_json(const struct rig_key *k)
 {
 	json_t *o = json_pack("{s:f, s:f, s:s}", "frame", k->frame, "value", k->value, "interp",
 			      rig_interp_name(k->interp));
@@ -56,7 +56,7 @@ json_t *rig_api__layer_json(const struct rig_model_layer *l, bool with_keys)
 			continue;
 		json_t *list = json_array();
 		for (size_t i = 0; i < l->keys[c].count; i++)
-			json_array_append_new(list, key_json(&l->keys[c].items[i]));
+			json_array_append_new(list, rig_api__key_json(&l->keys[c].items[i]));
 		json_object_set_new(keys, rig_channel_name((enum rig_channel)c), list);
 	}
 	if (with_keys)

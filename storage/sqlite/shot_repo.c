@@ -69,6 +69,116 @@ out:
 	return rc;
 }
 
+/* Splits a stored chain ("a b c") into c's chain ids; false when malformed. */
+static bool chain_decode(struct rig_constraint *c, const char *text)
+{
+	c->n_chain = 0;
+	while (text && *text) {
+		const char *end = strchr(text, ' ');
+		size_t len = end ? (size_t)(end - text) : strlen(text);
+		if (c->n_chain == RIG_IK_MAX_BONES || len == 0 || len > RIG_ID_MAX)
+			return false;
+		memcpy(c->chain_ids[c->n_chain], text, len);
+		c->chain_ids[c->n_chain++][len] = '\0';
+		text = end ? end + 1 : NULL;
+	}
+	return c->n_chain > 0;
+}
+
+static int load_constraints(struct rig_shot_model *m, sqlite3 *db)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = rig_sqlite__prepare(
+		&st, db,
+		"SELECT id, chain, target_id, pole_id, bend_positive, tip_length, mix, softness,"
+		" stretch, compress, ord, keys FROM constraints WHERE shot_id = ? ORDER BY id");
+	if (rc)
+		return rc;
+	sqlite3_bind_text(st, 1, m->id, -1, SQLITE_STATIC);
+	int s;
+	while ((s = sqlite3_step(st)) == SQLITE_ROW) {
+		struct rig_model_constraint mc;
+		memset(&mc, 0, sizeof mc);
+		struct rig_constraint *c = &mc.c;
+		column_copy(c->id, sizeof c->id, st, 0);
+		column_copy(c->target_id, sizeof c->target_id, st, 2);
+		column_copy(c->pole_id, sizeof c->pole_id, st, 3);
+		c->bend = sqlite3_column_int(st, 4) ? 1 : -1;
+		c->tip_length = sqlite3_column_double(st, 5);
+		c->statics[RIG_CC_MIX] = sqlite3_column_double(st, 6);
+		c->statics[RIG_CC_SOFTNESS] = sqlite3_column_double(st, 7);
+		c->stretch = sqlite3_column_int(st, 8) != 0;
+		c->compress = sqlite3_column_int(st, 9) != 0;
+		c->order = sqlite3_column_int64(st, 10);
+		if (!chain_decode(c, (const char *)sqlite3_column_text(st, 1)) ||
+		    rig_blob_keys_decode(mc.keys, sqlite3_column_blob(st, 11),
+					 (size_t)sqlite3_column_bytes(st, 11)) != 0 ||
+		    rig_shot_model_constraint_put(m, &mc) != 0) {
+			rig_model_constraint_release(&mc);
+			rc = -RIG_INTERNAL;
+			goto out;
+		}
+	}
+	if (s != SQLITE_DONE)
+		rc = rig_sqlite__fail(s);
+	m->constraints_dirty = false;
+out:
+	rig_sqlite__finish(st);
+	return rc;
+}
+
+/* Rewrites the shot's constraints: all rows out, the model's in. */
+static int write_constraints(sqlite3 *db, const struct rig_shot_model *m)
+{
+	sqlite3_stmt *del = NULL;
+	int rc = rig_sqlite__prepare(&del, db, "DELETE FROM constraints WHERE shot_id = ?");
+	if (rc)
+		return rc;
+	sqlite3_bind_text(del, 1, m->id, -1, SQLITE_STATIC);
+	rc = rig_sqlite__step_done(del);
+	rig_sqlite__finish(del);
+	for (size_t i = 0; i < m->n_constraints && !rc; i++) {
+		const struct rig_model_constraint *mc = &m->constraints[i];
+		const struct rig_constraint *c = &mc->c;
+		char chain[RIG_IK_MAX_BONES * (RIG_ID_MAX + 1)] = "";
+		for (size_t j = 0; j < c->n_chain; j++) {
+			if (j)
+				strcat(chain, " ");
+			strcat(chain, c->chain_ids[j]);
+		}
+		size_t keys_size = 0;
+		unsigned char *keys = rig_blob_keys_encode(&keys_size, mc->keys);
+		if (!keys)
+			return -RIG_INTERNAL;
+		sqlite3_stmt *st = NULL;
+		rc = rig_sqlite__prepare(
+			&st, db,
+			"INSERT INTO constraints(shot_id, id, kind, chain, target_id, pole_id,"
+			" bend_positive, tip_length, mix, softness, stretch, compress, ord, keys)"
+			" VALUES (?, ?, 'ik', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+		if (!rc) {
+			sqlite3_bind_text(st, 1, m->id, -1, SQLITE_STATIC);
+			sqlite3_bind_text(st, 2, c->id, -1, SQLITE_STATIC);
+			sqlite3_bind_text(st, 3, chain, -1, SQLITE_STATIC);
+			sqlite3_bind_text(st, 4, c->target_id, -1, SQLITE_STATIC);
+			if (c->pole_id[0])
+				sqlite3_bind_text(st, 5, c->pole_id, -1, SQLITE_STATIC);
+			sqlite3_bind_int(st, 6, c->bend >= 0);
+			sqlite3_bind_double(st, 7, c->tip_length);
+			sqlite3_bind_double(st, 8, c->statics[RIG_CC_MIX]);
+			sqlite3_bind_double(st, 9, c->statics[RIG_CC_SOFTNESS]);
+			sqlite3_bind_int(st, 10, c->stretch);
+			sqlite3_bind_int(st, 11, c->compress);
+			sqlite3_bind_int64(st, 12, c->order);
+			sqlite3_bind_blob(st, 13, keys, (int)keys_size, SQLITE_STATIC);
+			rc = rig_sqlite__step_done(st);
+			rig_sqlite__finish(st);
+		}
+		free(keys);
+	}
+	return rc;
+}
+
 int rig_shot_load(struct rig_shot_model *out, struct rig_tx *tx, const char *shot_id)
 {
 	sqlite3 *db = tx->conn;
@@ -99,6 +209,8 @@ int rig_shot_load(struct rig_shot_model *out, struct rig_tx *tx, const char *sho
 		goto out;
 	}
 	rc = load_layers(out, db);
+	if (rc == 0)
+		rc = load_constraints(out, db);
 	for (size_t k = 0; rc == 0 && k < rig_binding_n_codecs; k++)
 		rc = rig_binding_codecs[k]->load(out, db);
 out:
@@ -213,6 +325,8 @@ int rig_shot_save(struct rig_tx *tx, const struct rig_shot_model *m, long long t
 		if (!rc && l->binding.dirty)
 			rc = write_binding(db, m->id, l, to_version);
 	}
+	if (!rc && m->constraints_dirty)
+		rc = write_constraints(db, m);
 	return rc;
 }
 

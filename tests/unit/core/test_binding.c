@@ -232,7 +232,7 @@ Test(resolver_binding, drives_any_kind_through_its_row)
 	layers[1].binding = &slide_type;
 	layers[1].binding_eval = &s;
 	layers[1].joint_layers = joint_layers;
-	struct rig_scene scene = {layers, 2};
+	struct rig_scene scene = {.layers = layers, .n_layers = 2};
 	struct rig_resolver *r = rig_resolver_new(&scene);
 	struct rig_errs *errs = rig_errs_new();
 	double xy[6];

@@ -112,7 +112,7 @@ static void build_flip(struct flip_fx *f)
 		f->layers[i].binding_eval = f->skin;
 		f->layers[i].joint_layers = f->joint_layers;
 	}
-	f->scene = (struct rig_scene){f->layers, 3};
+	f->scene = (struct rig_scene){.layers = f->layers, .n_layers = 3};
 }
 
 static void release_flip(struct flip_fx *f)

@@ -697,3 +697,182 @@ Test(resolver_evaluate, joints_in_another_tree_resolve_through_the_shot_root)
 	release_rig(&f);
 	rig_errs_free(errs);
 }
+
+/* ---- constraints inside the resolver ---------------------------------- */
+
+/* A two-bone arm under a rotated, offset root (so the world frame is not the
+ * layers' frame), with an elbow offset off the upper arm's +x axis; target and
+ * pole under the shot root. */
+struct ik_fx {
+	struct scene_fx s;
+	struct rig_constraint c;
+	long root, upper, lower, target, pole;
+};
+
+static void ik_fx_init(struct ik_fx *f, double tx, double ty)
+{
+	init_scene(&f->s);
+	f->root = add_layer(&f->s, "root", RIG_NO_LAYER);
+	set_channel(&f->s, f->root, RIG_CH_POSITION_X, 10);
+	set_channel(&f->s, f->root, RIG_CH_ROTATION, 30);
+	f->upper = add_layer(&f->s, "upper", f->root);
+	set_channel(&f->s, f->upper, RIG_CH_POSITION_X, 1);
+	f->lower = add_layer(&f->s, "lower", f->upper);
+	set_channel(&f->s, f->lower, RIG_CH_POSITION_X, 3);
+	set_channel(&f->s, f->lower, RIG_CH_POSITION_Y, 1); /* off the +x axis */
+	f->target = add_layer(&f->s, "target", RIG_NO_LAYER);
+	set_channel(&f->s, f->target, RIG_CH_POSITION_X, tx);
+	set_channel(&f->s, f->target, RIG_CH_POSITION_Y, ty);
+	f->pole = RIG_NO_LAYER;
+	memset(&f->c, 0, sizeof f->c);
+	rig_strlcpy(f->c.id, "arm", sizeof f->c.id);
+	f->c.n_chain = 2;
+	f->c.chain[0] = f->upper;
+	f->c.chain[1] = f->lower;
+	rig_strlcpy(f->c.chain_ids[0], "upper", sizeof f->c.chain_ids[0]);
+	rig_strlcpy(f->c.chain_ids[1], "lower", sizeof f->c.chain_ids[1]);
+	f->c.target = f->target;
+	f->c.pole = RIG_NO_LAYER;
+	rig_strlcpy(f->c.target_id, "target", sizeof f->c.target_id);
+	f->c.bend = 1;
+	f->c.tip_length = 2;
+	f->c.statics[RIG_CC_MIX] = 1;
+	f->s.scene.constraints = &f->c;
+	f->s.scene.n_constraints = 1;
+}
+
+static void effector(double *x, double *y, struct rig_resolver *r, const struct ik_fx *f,
+		     double frame)
+{
+	struct rig_affine w = rig_resolver_path(r, RIG_NO_LAYER, f->lower, frame);
+	rig_affine_apply(x, y, &w, 2, 0);
+}
+
+Test(resolver_ik, two_bone_chain_reaches_a_reachable_target_exactly)
+{
+	struct ik_fx f;
+	ik_fx_init(&f, 12, 4);
+	struct rig_resolver *r = rig_resolver_new(&f.s.scene);
+	double x, y;
+	effector(&x, &y, r, &f, 0);
+	cr_expect(fabs(x - 12) < 1e-9 && fabs(y - 4) < 1e-9, "effector (%.17g, %.17g)", x, y);
+	/* bone lengths are the FK ones: |upper→lower| = √10, tip 2 */
+	double ux, uy, lx, ly;
+	struct rig_affine wu = rig_resolver_path(r, RIG_NO_LAYER, f.upper, 0);
+	struct rig_affine wl = rig_resolver_path(r, RIG_NO_LAYER, f.lower, 0);
+	rig_affine_apply(&ux, &uy, &wu, 0, 0);
+	rig_affine_apply(&lx, &ly, &wl, 0, 0);
+	cr_expect(fabs(hypot(lx - ux, ly - uy) - sqrt(10)) < 1e-12);
+	cr_expect(fabs(hypot(x - lx, y - ly) - 2) < 1e-12);
+	rig_resolver_free(r);
+}
+
+Test(resolver_ik, mix_zero_leaves_forward_kinematics)
+{
+	struct ik_fx f;
+	ik_fx_init(&f, 12, 4);
+	f.c.statics[RIG_CC_MIX] = 0;
+	struct rig_resolver *r = rig_resolver_new(&f.s.scene);
+	struct rig_affine got = rig_resolver_path(r, RIG_NO_LAYER, f.lower, 0);
+	f.s.scene.n_constraints = 0;
+	struct rig_resolver *fk = rig_resolver_new(&f.s.scene);
+	expect_affine_eq(got, rig_resolver_path(fk, RIG_NO_LAYER, f.lower, 0), 0);
+	rig_resolver_free(r);
+	rig_resolver_free(fk);
+}
+
+Test(resolver_ik, an_unusable_constraint_is_skipped)
+{
+	struct ik_fx f;
+	ik_fx_init(&f, 12, 4);
+	f.c.target = f.lower; /* the chain would chase its own goal */
+	struct rig_resolver *r = rig_resolver_new(&f.s.scene);
+	struct rig_affine got = rig_resolver_path(r, RIG_NO_LAYER, f.lower, 0);
+	f.s.scene.n_constraints = 0;
+	struct rig_resolver *fk = rig_resolver_new(&f.s.scene);
+	expect_affine_eq(got, rig_resolver_path(fk, RIG_NO_LAYER, f.lower, 0), 0);
+	rig_resolver_free(r);
+	rig_resolver_free(fk);
+}
+
+Test(resolver_ik, aim_with_stretch_scales_the_tip_along_its_axis)
+{
+	struct ik_fx f;
+	ik_fx_init(&f, 10, 20);
+	f.c.n_chain = 1;
+	f.c.chain[0] = f.lower;
+	f.c.stretch = true;
+	struct rig_resolver *r = rig_resolver_new(&f.s.scene);
+	double x, y;
+	effector(&x, &y, r, &f, 3);
+	cr_expect(fabs(x - 10) < 1e-9 && fabs(y - 20) < 1e-9, "effector (%.17g, %.17g)", x, y);
+	rig_resolver_free(r);
+}
+
+Test(resolver_ik, results_do_not_depend_on_what_was_asked_first)
+{
+	struct ik_fx f;
+	ik_fx_init(&f, 11, 3);
+	struct rig_resolver *a = rig_resolver_new(&f.s.scene);
+	struct rig_resolver *b = rig_resolver_new(&f.s.scene);
+	(void)rig_resolver_local(b, f.root, 1);
+	(void)rig_resolver_path(b, RIG_NO_LAYER, f.target, 2);
+	struct rig_affine pa = rig_resolver_path(a, RIG_NO_LAYER, f.lower, 2);
+	struct rig_affine pb = rig_resolver_path(b, RIG_NO_LAYER, f.lower, 2);
+	cr_expect(memcmp(&pa, &pb, sizeof pa) == 0);
+	rig_resolver_free(a);
+	rig_resolver_free(b);
+}
+
+Test(constraint_check, names_chain_target_and_cycle_violations)
+{
+	struct ik_fx f;
+	ik_fx_init(&f, 12, 4);
+	struct rig_errs *errs = rig_errs_new();
+	cr_expect_eq(rig_constraints_check(&f.s.scene, errs), 0);
+	f.c.chain[1] = f.root; /* root is not a child of upper */
+	rig_strlcpy(f.c.chain_ids[1], "root", sizeof f.c.chain_ids[1]);
+	cr_expect_eq(rig_constraints_check(&f.s.scene, errs), -1);
+	cr_expect_eq(errs->items[0].code, RIG_IK_CHAIN);
+	cr_expect_str_eq(errs->items[0].pointer, "/chain/1");
+	cr_expect_str_eq(errs->items[0].layer_id, "root");
+	rig_errs_free(errs);
+
+	ik_fx_init(&f, 12, 4);
+	errs = rig_errs_new();
+	f.c.target = f.lower;
+	rig_strlcpy(f.c.target_id, "lower", sizeof f.c.target_id);
+	cr_expect_eq(rig_constraints_check(&f.s.scene, errs), -1);
+	cr_expect_eq(errs->items[0].code, RIG_IK_TARGET);
+	cr_expect_str_eq(errs->items[0].pointer, "/target");
+	rig_errs_free(errs);
+
+	/* two constraints whose targets sit under each other's chains */
+	ik_fx_init(&f, 12, 4);
+	struct rig_constraint pair[2] = {f.c, f.c};
+	long other = add_layer(&f.s, "other", RIG_NO_LAYER);
+	long other_tip = add_layer(&f.s, "otherTip", other);
+	pair[0].target = other_tip;
+	pair[1].n_chain = 1;
+	pair[1].chain[0] = other;
+	pair[1].target = f.lower;
+	rig_strlcpy(pair[1].id, "leg", sizeof pair[1].id);
+	f.s.scene.constraints = pair;
+	f.s.scene.n_constraints = 2;
+	errs = rig_errs_new();
+	cr_expect_eq(rig_constraints_check(&f.s.scene, errs), -1);
+	cr_expect_eq(errs->items[0].code, RIG_IK_CYCLE);
+	rig_errs_free(errs);
+}
+
+Test(resolver_ik, a_mirroring_ancestor_still_reaches_the_target)
+{
+	struct ik_fx f;
+	ik_fx_init(&f, 7, 2); /* 3.3 from the upper arm's origin (9.13, -0.5): reachable */
+	set_channel(&f.s, f.root, RIG_CH_SCALE_X, -1); /* det < 0: turns flip sign */
+	struct rig_resolver *r = rig_resolver_new(&f.s.scene);
+	double x, y;
+	effector(&x, &y, r, &f, 0);
+	cr_expect(fabs(x - 7) < 1e-9 && fabs(y - 2) < 1e-9, "effector (%.17g, %.17g)", x, y);
+	rig_resolver_free(r);
+}

@@ -216,3 +216,69 @@ Test(shot_repo, clearing_a_binding_erases_it_and_reads_whole_definitions)
 	sqlite3_finalize(st);
 	bare_tx_close(tx);
 }
+
+Test(shot_repo, saves_loads_and_deletes_constraints_with_their_keys)
+{
+	struct rig_tx *tx = fresh();
+	struct rig_shot_model m;
+	cr_assert_eq(rig_shot_load(&m, tx, "s"), 0);
+	rig_shot_model_add(&m, "a", "A", RIG_LAYER_GROUP, NULL);
+	struct rig_model_constraint mc;
+	memset(&mc, 0, sizeof mc);
+	strcpy(mc.c.id, "arm");
+	mc.c.n_chain = 3;
+	strcpy(mc.c.chain_ids[0], "a");
+	strcpy(mc.c.chain_ids[1], "b.1");
+	strcpy(mc.c.chain_ids[2], "c:2");
+	strcpy(mc.c.target_id, "t");
+	mc.c.bend = -1;
+	mc.c.tip_length = 1.0 / 3.0;
+	mc.c.statics[RIG_CC_MIX] = 0.25;
+	mc.c.statics[RIG_CC_SOFTNESS] = 2;
+	mc.c.stretch = true;
+	mc.c.order = -7;
+	struct rig_key k = {.frame = 3, .value = 0.5, .interp = RIG_INTERP_HOLD};
+	rig_key_list_put(&mc.keys[RIG_CC_MIX], &k);
+	cr_assert_eq(rig_shot_model_constraint_put(&m, &mc), 0);
+	cr_assert_eq(mc.keys[RIG_CC_MIX].items, NULL, "the model took the keys");
+	strcpy(mc.c.id, "a-first");
+	mc.c.n_chain = 1;
+	strcpy(mc.c.chain_ids[0], "a");
+	strcpy(mc.c.target_id, "t");
+	strcpy(mc.c.pole_id, "p");
+	mc.c.tip_length = 1;
+	cr_assert_eq(rig_shot_model_constraint_put(&m, &mc), 0);
+	cr_assert_eq(rig_shot_save(tx, &m, m.version + 1), 0);
+	rig_shot_model_release(&m);
+
+	cr_assert_eq(rig_shot_load(&m, tx, "s"), 0);
+	cr_assert_eq(m.n_constraints, 2);
+	const struct rig_model_constraint *first = &m.constraints[0], *arm = &m.constraints[1];
+	cr_assert_str_eq(first->c.id, "a-first"); /* by id */
+	cr_assert_str_eq(first->c.pole_id, "p");
+	cr_assert_str_eq(arm->c.id, "arm");
+	cr_assert_eq(arm->c.n_chain, 3);
+	cr_assert_str_eq(arm->c.chain_ids[1], "b.1");
+	cr_assert_str_eq(arm->c.chain_ids[2], "c:2");
+	cr_assert_str_eq(arm->c.target_id, "t");
+	cr_assert_str_eq(arm->c.pole_id, "");
+	cr_assert_eq(arm->c.bend, -1);
+	cr_assert_eq(arm->c.tip_length, 1.0 / 3.0);
+	cr_assert_eq(arm->c.statics[RIG_CC_MIX], 0.25);
+	cr_assert_eq(arm->c.statics[RIG_CC_SOFTNESS], 2);
+	cr_assert(arm->c.stretch && !arm->c.compress);
+	cr_assert_eq(arm->c.order, -7);
+	cr_assert_eq(arm->keys[RIG_CC_MIX].count, 1);
+	cr_assert_eq(arm->keys[RIG_CC_MIX].items[0].value, 0.5);
+	cr_assert_eq(arm->keys[RIG_CC_SOFTNESS].count, 0);
+
+	cr_assert(rig_shot_model_constraint_delete(&m, "arm"));
+	cr_assert_not(rig_shot_model_constraint_delete(&m, "arm"));
+	cr_assert_eq(rig_shot_save(tx, &m, m.version + 1), 0);
+	rig_shot_model_release(&m);
+	cr_assert_eq(rig_shot_load(&m, tx, "s"), 0);
+	cr_assert_eq(m.n_constraints, 1);
+	cr_assert_str_eq(m.constraints[0].c.id, "a-first");
+	rig_shot_model_release(&m);
+	bare_tx_close(tx);
+}

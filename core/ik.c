@@ -1,0 +1,201 @@
+/* The IK solvers of ik.h: aim, two-bone law of cosines, FABRIK, and the delta
+ * write-back. Pure math on points; the layer plumbing lives in rig.c. */
+#include "core/ik.h"
+
+#include <assert.h>
+#include <math.h>
+
+static struct rig_ik_vec vec(double x, double y)
+{
+	return (struct rig_ik_vec){x, y};
+}
+
+static struct rig_ik_vec sub(struct rig_ik_vec a, struct rig_ik_vec b)
+{
+	return vec(a.x - b.x, a.y - b.y);
+}
+
+static struct rig_ik_vec along(struct rig_ik_vec from, struct rig_ik_vec dir, double len)
+{
+	return vec(from.x + dir.x * len, from.y + dir.y * len);
+}
+
+static double norm(struct rig_ik_vec v)
+{
+	return hypot(v.x, v.y);
+}
+
+/* The unit vector of v; +x when v is (nearly) zero, so a coincident pair of
+ * points still gets a direction, the same one every time. */
+static struct rig_ik_vec unit(struct rig_ik_vec v)
+{
+	double n = norm(v);
+	if (!(n > 1e-12))
+		return vec(1, 0);
+	return vec(v.x / n, v.y / n);
+}
+
+static double clamp(double v, double lo, double hi)
+{
+	return v < lo ? lo : v > hi ? hi : v;
+}
+
+double rig_ik_soft_distance(double d, double length, double softness)
+{
+	if (!(softness > 0) || !(d > length - softness))
+		return d;
+	double p = 1 - fmin(1, (d - length + softness) / (2 * softness));
+	return length - softness * p * p;
+}
+
+/* Every bone straight along u from p[0], each length times scale. */
+static void extend(struct rig_ik_solution *out, const double *len, size_t n, struct rig_ik_vec u,
+		   double scale)
+{
+	for (size_t i = 0; i < n; i++)
+		out->chain.p[i + 1] = along(out->chain.p[i], u, len[i] * scale);
+	out->scale = scale;
+}
+
+static void solve_aim(struct rig_ik_solution *out, const double *len, struct rig_ik_vec target,
+		      const struct rig_ik_options *opt)
+{
+	struct rig_ik_vec to = sub(target, out->chain.p[0]);
+	double d = norm(to);
+	if (!(d > RIG_IK_EPSILON)) /* the target sits on the pivot: no direction to aim */
+		return;
+	double scale = 1;
+	if (len[0] > RIG_IK_EPSILON &&
+	    ((opt->stretch && d > len[0]) || (opt->compress && d < len[0])))
+		scale = d / len[0];
+	out->clamped = fabs(d - len[0] * scale) > RIG_IK_EPSILON;
+	extend(out, len, 1, unit(to), scale);
+}
+
+/* Which way the elbow bends: the pole's side of root→target when there is a
+ * pole off that line, else opt->bend. +1 puts the elbow clockwise of
+ * root→target, so the second bone turns counter-clockwise. */
+static int bend_sign(const struct rig_ik_vec *p0, struct rig_ik_vec target,
+		     const struct rig_ik_options *opt)
+{
+	if (opt->has_pole) {
+		struct rig_ik_vec t = sub(target, *p0), q = sub(opt->pole, *p0);
+		double cross = t.x * q.y - t.y * q.x;
+		if (cross > 0)
+			return -1;
+		if (cross < 0)
+			return 1;
+	}
+	return opt->bend < 0 ? -1 : 1;
+}
+
+static void solve_two(struct rig_ik_solution *out, const double *len, struct rig_ik_vec target,
+		      const struct rig_ik_options *opt)
+{
+	struct rig_ik_vec p0 = out->chain.p[0];
+	struct rig_ik_vec to = sub(target, p0);
+	double l1 = len[0], l2 = len[1], total = l1 + l2;
+	double d = rig_ik_soft_distance(norm(to), total, opt->softness);
+	struct rig_ik_vec u = unit(to);
+	if (opt->stretch && d > total && total > RIG_IK_EPSILON) {
+		extend(out, len, 2, u, d / total);
+		return;
+	}
+	double lo = fabs(l1 - l2) + RIG_IK_EPSILON, hi = total - RIG_IK_EPSILON;
+	double dc = lo <= hi ? clamp(d, lo, hi) : 0.5 * (lo + hi);
+	out->clamped = dc != d;
+	if (!(l1 > RIG_IK_EPSILON) || !(l2 > RIG_IK_EPSILON)) { /* no triangle: aim straight */
+		extend(out, len, 2, u, 1);
+		return;
+	}
+	/* Law of cosines: alpha at the root between root→target and bone 1, beta
+	 * at the elbow between the two bones. */
+	double alpha = acos(clamp((l1 * l1 + dc * dc - l2 * l2) / (2 * l1 * dc), -1, 1));
+	double beta = acos(clamp((l1 * l1 + l2 * l2 - dc * dc) / (2 * l1 * l2), -1, 1));
+	int b = bend_sign(&p0, target, opt);
+	double theta1 = atan2(u.y, u.x) - b * alpha;
+	double theta2 = theta1 + b * (M_PI - beta);
+	out->chain.p[1] = along(p0, vec(cos(theta1), sin(theta1)), l1);
+	out->chain.p[2] = along(out->chain.p[1], vec(cos(theta2), sin(theta2)), l2);
+}
+
+static void solve_fabrik(struct rig_ik_solution *out, const double *len, size_t n,
+			 struct rig_ik_vec target, const struct rig_ik_options *opt)
+{
+	struct rig_ik_vec *p = out->chain.p;
+	struct rig_ik_vec base = p[0];
+	double total = 0;
+	for (size_t i = 0; i < n; i++)
+		total += len[i];
+	struct rig_ik_vec to = sub(target, base);
+	double d0 = norm(to);
+	double d = rig_ik_soft_distance(d0, total, opt->softness);
+	struct rig_ik_vec u = unit(to);
+	struct rig_ik_vec goal = d == d0 ? target : along(base, u, d);
+	if (d > total) {
+		bool grow = opt->stretch && total > RIG_IK_EPSILON;
+		extend(out, len, n, u, grow ? d / total : 1);
+		out->clamped = !grow;
+		return;
+	}
+	for (int it = 0; it < RIG_IK_FABRIK_ITERATIONS; it++) {
+		if (norm(sub(p[n], goal)) <= RIG_IK_FABRIK_TOLERANCE)
+			break;
+		p[n] = goal; /* backward: from the goal up to the root */
+		for (size_t k = n; k-- > 0;)
+			p[k] = along(p[k + 1], unit(sub(p[k], p[k + 1])), len[k]);
+		p[0] = base; /* forward: from the pinned root down to the effector */
+		for (size_t k = 0; k < n; k++)
+			p[k + 1] = along(p[k], unit(sub(p[k + 1], p[k])), len[k]);
+	}
+	out->clamped = norm(sub(p[n], goal)) > RIG_IK_FABRIK_TOLERANCE;
+}
+
+int rig_ik_solve(struct rig_ik_solution *out, const struct rig_ik_chain *chain,
+		 struct rig_ik_vec target, const struct rig_ik_options *opt)
+{
+	static const struct rig_ik_options defaults = {.bend = 1};
+	if (!opt)
+		opt = &defaults;
+	size_t n = chain->n_bones;
+	assert(n >= 1 && n <= RIG_IK_MAX_BONES);
+	double len[RIG_IK_MAX_BONES];
+	for (size_t i = 0; i < n; i++)
+		len[i] = norm(sub(chain->p[i + 1], chain->p[i]));
+	*out = (struct rig_ik_solution){.chain = *chain, .scale = 1};
+	if (n == 1)
+		solve_aim(out, len, target, opt);
+	else if (n == 2)
+		solve_two(out, len, target, opt);
+	else
+		solve_fabrik(out, len, n, target, opt);
+	return 0;
+}
+
+/* The world angle change of bone i in radians, wrapped into (−π, π]; 0 for a
+ * zero-length bone (it has no angle). */
+static double turn(const struct rig_ik_chain *fk, const struct rig_ik_chain *solved, size_t i)
+{
+	struct rig_ik_vec a = sub(fk->p[i + 1], fk->p[i]);
+	struct rig_ik_vec b = sub(solved->p[i + 1], solved->p[i]);
+	if (!(norm(a) > 1e-12) || !(norm(b) > 1e-12))
+		return NAN;
+	double t = atan2(b.y, b.x) - atan2(a.y, a.x);
+	if (t > M_PI)
+		t -= 2 * M_PI;
+	else if (t <= -M_PI)
+		t += 2 * M_PI;
+	return t;
+}
+
+void rig_ik_local_deltas(double *out_deg, const struct rig_ik_chain *fk,
+			 const struct rig_ik_chain *solved, double mix)
+{
+	double prev = 0; /* the world turn the parent bone already passes down */
+	for (size_t i = 0; i < fk->n_bones; i++) {
+		double t = turn(fk, solved, i);
+		double world = isnan(t) ? prev : mix * t * (180.0 / M_PI);
+		out_deg[i] = world - prev;
+		prev = world;
+	}
+}

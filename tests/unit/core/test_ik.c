@@ -1,0 +1,207 @@
+/* Unit tests of core/ik.c: aim, the two-bone law of cosines (reach, lengths,
+ * pole side, bend flip, clamping, stretch, softness), FABRIK (tolerance,
+ * lengths, unreachable extension, stretch, determinism) and the delta
+ * write-back with mix. Expected values come from geometry, not from the code. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <string.h>
+
+#include "core/ik.h"
+
+static struct rig_ik_chain chain_of(size_t n, const double (*pts)[2])
+{
+	struct rig_ik_chain c = {.n_bones = n};
+	for (size_t i = 0; i <= n; i++)
+		c.p[i] = (struct rig_ik_vec){pts[i][0], pts[i][1]};
+	return c;
+}
+
+static double dist(struct rig_ik_vec a, struct rig_ik_vec b)
+{
+	return hypot(a.x - b.x, a.y - b.y);
+}
+
+static double cross_side(struct rig_ik_vec o, struct rig_ik_vec t, struct rig_ik_vec q)
+{
+	return (t.x - o.x) * (q.y - o.y) - (t.y - o.y) * (q.x - o.x);
+}
+
+Test(ik_aim, points_the_bone_at_the_target_exactly)
+{
+	const double pts[][2] = {{1, 1}, {4, 1}};
+	struct rig_ik_chain c = chain_of(1, pts);
+	struct rig_ik_solution s;
+	rig_ik_solve(&s, &c, (struct rig_ik_vec){1, 11}, NULL);
+	cr_expect(fabs(s.chain.p[1].x - 1) < 1e-12 && fabs(s.chain.p[1].y - 4) < 1e-12,
+		  "got (%.17g, %.17g)", s.chain.p[1].x, s.chain.p[1].y);
+	cr_expect_eq(s.scale, 1);
+	double deg[1];
+	rig_ik_local_deltas(deg, &c, &s.chain, 1);
+	cr_expect(fabs(deg[0] - 90) < 1e-12, "delta %.17g", deg[0]);
+}
+
+Test(ik_aim, compress_and_stretch_scale_the_bone_to_the_target)
+{
+	const double pts[][2] = {{0, 0}, {4, 0}};
+	struct rig_ik_chain c = chain_of(1, pts);
+	struct rig_ik_solution s;
+	struct rig_ik_options o = {.compress = true};
+	rig_ik_solve(&s, &c, (struct rig_ik_vec){0, 2}, &o);
+	cr_expect(fabs(s.scale - 0.5) < 1e-15);
+	cr_expect(dist(s.chain.p[1], (struct rig_ik_vec){0, 2}) < 1e-12);
+	o = (struct rig_ik_options){.stretch = true};
+	rig_ik_solve(&s, &c, (struct rig_ik_vec){0, 2}, &o);
+	cr_expect_eq(s.scale, 1, "stretch alone never shrinks");
+	rig_ik_solve(&s, &c, (struct rig_ik_vec){6, 8}, &o);
+	cr_expect(fabs(s.scale - 2.5) < 1e-15);
+	cr_expect(dist(s.chain.p[1], (struct rig_ik_vec){6, 8}) < 1e-12);
+}
+
+static const double arm[][2] = {{0, 0}, {3, 0}, {5, 0}};
+
+Test(ik_two_bone, reaches_a_reachable_target_exactly_keeping_lengths)
+{
+	struct rig_ik_chain c = chain_of(2, arm);
+	const struct rig_ik_vec targets[] = {{2, 2}, {-1, 4}, {4.5, -0.5}, {1.5, 0.2}};
+	for (size_t k = 0; k < 4; k++) {
+		struct rig_ik_solution s;
+		rig_ik_solve(&s, &c, targets[k], NULL);
+		cr_expect(dist(s.chain.p[2], targets[k]) < 1e-9, "target %zu missed by %.3g", k,
+			  dist(s.chain.p[2], targets[k]));
+		cr_expect(fabs(dist(s.chain.p[0], s.chain.p[1]) - 3) < 1e-12);
+		cr_expect(fabs(dist(s.chain.p[1], s.chain.p[2]) - 2) < 1e-12);
+		cr_expect_not(s.clamped);
+	}
+}
+
+Test(ik_two_bone, bend_positive_flips_the_elbow_side)
+{
+	struct rig_ik_chain c = chain_of(2, arm);
+	struct rig_ik_vec t = {3, 2};
+	struct rig_ik_solution pos, neg;
+	struct rig_ik_options o = {.bend = 1};
+	rig_ik_solve(&pos, &c, t, &o);
+	o.bend = -1;
+	rig_ik_solve(&neg, &c, t, &o);
+	/* +1: elbow clockwise of root→target (cross < 0), −1 the mirror image */
+	cr_expect_lt(cross_side(c.p[0], t, pos.chain.p[1]), 0);
+	cr_expect_gt(cross_side(c.p[0], t, neg.chain.p[1]), 0);
+	cr_expect(dist(pos.chain.p[2], t) < 1e-9 && dist(neg.chain.p[2], t) < 1e-9);
+}
+
+Test(ik_two_bone, the_pole_chooses_the_side_over_bend)
+{
+	struct rig_ik_chain c = chain_of(2, arm);
+	struct rig_ik_vec t = {3, 2};
+	const struct rig_ik_vec poles[] = {{0, 10}, {5, -10}};
+	for (size_t k = 0; k < 2; k++) {
+		for (int bend = -1; bend <= 1; bend += 2) {
+			struct rig_ik_options o = {
+				.bend = bend, .has_pole = true, .pole = poles[k]};
+			struct rig_ik_solution s;
+			rig_ik_solve(&s, &c, t, &o);
+			double want = cross_side(c.p[0], t, poles[k]);
+			cr_expect_gt(want * cross_side(c.p[0], t, s.chain.p[1]), 0,
+				     "pole %zu bend %d: elbow on the wrong side", k, bend);
+		}
+	}
+}
+
+Test(ik_two_bone, unreachable_extends_fully_towards_the_target)
+{
+	struct rig_ik_chain c = chain_of(2, arm);
+	struct rig_ik_vec t = {0, 10};
+	struct rig_ik_solution s;
+	rig_ik_solve(&s, &c, t, NULL);
+	cr_expect(s.clamped);
+	cr_expect(dist(s.chain.p[2], (struct rig_ik_vec){0, 5}) < 1e-2);
+	cr_expect(fabs(dist(s.chain.p[0], s.chain.p[1]) - 3) < 1e-12);
+	cr_expect(fabs(s.chain.p[1].x) < 1e-2 && s.chain.p[1].y > 2.99);
+	struct rig_ik_options o = {.stretch = true};
+	rig_ik_solve(&s, &c, t, &o);
+	cr_expect(fabs(s.scale - 2) < 1e-15);
+	cr_expect(dist(s.chain.p[2], t) < 1e-12);
+	cr_expect(dist(s.chain.p[1], (struct rig_ik_vec){0, 6}) < 1e-12);
+}
+
+Test(ik_two_bone, too_close_folds_to_the_annulus_edge)
+{
+	struct rig_ik_chain c = chain_of(2, arm);
+	struct rig_ik_solution s;
+	rig_ik_solve(&s, &c, (struct rig_ik_vec){0.1, 0}, NULL);
+	cr_expect(s.clamped);
+	cr_expect(fabs(dist(s.chain.p[0], s.chain.p[2]) - (1 + 1e-6)) < 1e-9);
+}
+
+Test(ik_soft, eases_into_full_extension)
+{
+	cr_expect_eq(rig_ik_soft_distance(3, 5, 1), 3);
+	cr_expect_eq(rig_ik_soft_distance(4, 5, 1), 4);
+	cr_expect(fabs(rig_ik_soft_distance(5, 5, 1) - 4.75) < 1e-15);
+	cr_expect_eq(rig_ik_soft_distance(6, 5, 1), 5);
+	cr_expect_eq(rig_ik_soft_distance(60, 5, 1), 5);
+	cr_expect_eq(rig_ik_soft_distance(60, 5, 0), 60);
+}
+
+static const double tentacle[][2] = {{0, 0}, {2, 0}, {4, 0}, {5, 0}, {7, 0}, {8, 0}};
+
+Test(ik_fabrik, reaches_within_tolerance_keeping_lengths)
+{
+	struct rig_ik_chain c = chain_of(5, tentacle);
+	const struct rig_ik_vec targets[] = {{3, 4}, {-2, 1}, {0.5, -6}, {6, 2}};
+	for (size_t k = 0; k < 4; k++) {
+		struct rig_ik_solution s;
+		rig_ik_solve(&s, &c, targets[k], NULL);
+		cr_expect_leq(dist(s.chain.p[5], targets[k]), RIG_IK_FABRIK_TOLERANCE, "target %zu",
+			      k);
+		cr_expect(s.chain.p[0].x == 0 && s.chain.p[0].y == 0, "root pinned");
+		for (size_t i = 0; i < 5; i++)
+			cr_expect(fabs(dist(s.chain.p[i], s.chain.p[i + 1]) -
+				       dist(c.p[i], c.p[i + 1])) < 1e-9,
+				  "target %zu bone %zu", k, i);
+	}
+}
+
+Test(ik_fabrik, unreachable_extends_straight_and_stretch_reaches)
+{
+	struct rig_ik_chain c = chain_of(5, tentacle);
+	struct rig_ik_vec t = {0, -16};
+	struct rig_ik_solution s;
+	rig_ik_solve(&s, &c, t, NULL);
+	cr_expect(s.clamped);
+	const double ys[] = {0, -2, -4, -5, -7, -8};
+	for (size_t i = 0; i <= 5; i++)
+		cr_expect(fabs(s.chain.p[i].x) < 1e-12 && fabs(s.chain.p[i].y - ys[i]) < 1e-12,
+			  "joint %zu", i);
+	struct rig_ik_options o = {.stretch = true};
+	rig_ik_solve(&s, &c, t, &o);
+	cr_expect_eq(s.scale, 2);
+	cr_expect(dist(s.chain.p[5], t) < 1e-12);
+}
+
+Test(ik_fabrik, is_deterministic_bit_for_bit)
+{
+	struct rig_ik_chain c = chain_of(5, tentacle);
+	struct rig_ik_solution a, b;
+	rig_ik_solve(&a, &c, (struct rig_ik_vec){3.3, 4.1}, NULL);
+	rig_ik_solve(&b, &c, (struct rig_ik_vec){3.3, 4.1}, NULL);
+	cr_expect(memcmp(&a.chain, &b.chain, sizeof a.chain) == 0);
+}
+
+Test(ik_deltas, mix_zero_is_fk_and_one_is_the_solution)
+{
+	struct rig_ik_chain c = chain_of(2, arm);
+	struct rig_ik_solution s;
+	rig_ik_solve(&s, &c, (struct rig_ik_vec){2, 2}, NULL);
+	double d0[2], d1[2], dh[2];
+	rig_ik_local_deltas(d0, &c, &s.chain, 0);
+	cr_expect(d0[0] == 0 && d0[1] == 0);
+	rig_ik_local_deltas(d1, &c, &s.chain, 1);
+	/* the world angle of each bone is the sum of the local deltas above it */
+	double a1 = atan2(s.chain.p[1].y, s.chain.p[1].x) * 180 / M_PI;
+	double a2 = atan2(s.chain.p[2].y - s.chain.p[1].y, s.chain.p[2].x - s.chain.p[1].x) * 180 /
+		    M_PI;
+	cr_expect(fabs(d1[0] - a1) < 1e-9 && fabs(d1[0] + d1[1] - a2) < 1e-9);
+	rig_ik_local_deltas(dh, &c, &s.chain, 0.5);
+	cr_expect(fabs(dh[0] - d1[0] / 2) < 1e-12 && fabs(dh[1] - d1[1] / 2) < 1e-12);
+}
