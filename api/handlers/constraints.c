@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api/handlers/frames.h"
 #include "api/handlers/handlers.h"
 #include "api/http/paging.h"
 #include "api/http/problem.h"
@@ -93,7 +94,7 @@ void rig_h_constraint_list(struct rig_req *req, struct rig_resp *resp)
 		goto out;
 	}
 	size_t limit;
-	if (rig_api__page_size(req, resp, &limit))
+	if (rig_api__page_size(req, resp, &limit) || rig_frames__etag(req, resp, m.version))
 		goto out;
 	char scope[RIG_ID_MAX + 24];
 	snprintf(scope, sizeof scope, "%s#%lld", m.id, m.seq);
@@ -117,7 +118,6 @@ void rig_h_constraint_list(struct rig_req *req, struct rig_resp *resp)
 		free(token);
 	}
 	rig_resp_json(resp, 200, body, NULL);
-	rig_api__etag(resp, m.version);
 out:
 	rig_shot_model_release(&m);
 }

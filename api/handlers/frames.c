@@ -151,9 +151,9 @@ bool rig_frames__etag(struct rig_req *req, struct rig_resp *resp, long long vers
 	char hex[RIG_SHA256_HEX_SIZE];
 	rig_sha256_init(&s);
 	rig_sha256_update(&s, req->path, strlen(req->path) + 1);
-	static const char *const params[] = {"layers",   "space",     "format", "from",
-					     "to",       "step",      "frame",  "pageSize",
-					     "maxBytes", "pageToken", NULL};
+	static const char *const params[] = {"layers",   "space",    "format",    "f32Version",
+					     "from",     "to",       "step",      "frame",
+					     "pageSize", "maxBytes", "pageToken", NULL};
 	for (const char *const *p = params; *p; p++) {
 		const char *v = rig_api__query(req, *p);
 		rig_sha256_update(&s, *p, strlen(*p) + 1);

@@ -388,6 +388,13 @@ class ConstraintCase(RigdTestCase):
                                dict(ARM, constraintId=f"c{k}", chain=[f"x{k}"])])
         page = self.rigd.get(C + "?pageSize=2")
         self.assertEqual([c["constraintId"] for c in page.json["constraints"]], ["arm", "c0"])
+        # a page's ETag names the version and the query: 304 for the same, not for another
+        tag = page.header("ETag")
+        self.assertEqual(self.rigd.get(C + "?pageSize=2",
+                                       headers={"If-None-Match": tag}).status, 304)
+        other = self.rigd.get(C + "?pageSize=3", headers={"If-None-Match": tag})
+        self.assertEqual(other.status, 200)
+        self.assertNotEqual(other.header("ETag"), tag)
         nxt = self.rigd.get(C + "?pageSize=2&pageToken=" + page.json["nextPageToken"])
         self.assertEqual([c["constraintId"] for c in nxt.json["constraints"]], ["c1", "c2"])
         self.assertNotIn("nextPageToken", nxt.json)

@@ -183,6 +183,12 @@ class Formats(RangeCase):
         self.assertEqual(self.range("mesh", headers={"If-None-Match": tag}, **q).status, 304)
         r2 = self.range("mesh", **{"from": 0, "to": 5})
         self.assertNotEqual(r2.header("ETag"), tag)
+        # f32 version 1 and version 2 are different bytes: different tags, no 304 across them
+        v1 = self.range("mesh", format="f32", **q)
+        v2 = self.range("mesh", format="f32", f32Version="2", **q)
+        self.assertNotEqual(v1.header("ETag"), v2.header("ETag"))
+        self.assertEqual(self.range("mesh", format="f32", f32Version="2",
+                                    headers={"If-None-Match": v1.header("ETag")}, **q).status, 200)
 
 
 class Semantics(RangeCase):
