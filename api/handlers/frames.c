@@ -171,15 +171,25 @@ bool rig_frames__etag(struct rig_req *req, struct rig_resp *resp, long long vers
 	return false;
 }
 
-int rig_frames__open(struct rig_eval *ev, struct rig_tx *tx, struct rig_req *req,
-		     struct rig_resp *resp)
+int rig_frames__open_at(struct rig_eval *ev, struct rig_tx *tx, struct rig_req *req,
+			struct rig_resp *resp, long long version)
 {
-	int rc = rig_eval_open(ev, tx, req->app->read_cache, req->params[0]);
+	if (version < 0 && rig_api__version(req, resp, &version)) {
+		memset(ev, 0, sizeof *ev);
+		return -1;
+	}
+	int rc = rig_eval_open_at(ev, tx, req->app->read_cache, req->params[0], version);
 	if (rc) {
-		rig_api__fail_shot(resp, rc, req->params[0]);
+		rig_api__fail_shot_at(resp, tx, rc, req->params[0], version);
 		return -1;
 	}
 	return 0;
+}
+
+int rig_frames__open(struct rig_eval *ev, struct rig_tx *tx, struct rig_req *req,
+		     struct rig_resp *resp)
+{
+	return rig_frames__open_at(ev, tx, req, resp, -1);
 }
 
 long rig_frames__find_skinned(struct rig_eval *ev, const char *layer_id, struct rig_resp *resp)

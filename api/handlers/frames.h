@@ -45,6 +45,11 @@ bool rig_frames__etag(struct rig_req *req, struct rig_resp *resp, long long vers
 int rig_frames__open(struct rig_eval *ev, struct rig_tx *tx, struct rig_req *req,
 		     struct rig_resp *resp);
 
+/* As rig_frames__open at shot version `version` when it is >= 0 (a page
+ * token's pinned version), else at ?version when given, else the head. */
+int rig_frames__open_at(struct rig_eval *ev, struct rig_tx *tx, struct rig_req *req,
+			struct rig_resp *resp, long long version);
+
 /* rig_eval_find_skinned; the scene index, or -1 with resp filled: 404 for an
  * unknown layer, 422 MESH_BINDING_KIND for a layer without a skin. */
 long rig_frames__find_skinned(struct rig_eval *ev, const char *layer_id, struct rig_resp *resp);

@@ -131,11 +131,11 @@ Test(generic_codec, write_load_read_round_trip)
 	struct rig_tx *tx = bare_tx_open(rig_n_migrations, false);
 	struct rig_shot_model m;
 	model_with(&m, new_dots("arm", 3));
-	cr_assert_eq(rig_binding_generic_write(tx->conn, "s", &m.layers[0], 7), 0);
+	cr_assert_eq(rig_binding_generic_write(tx->conn, &m, &m.layers[0], 7), 0);
 
 	struct rig_shot_model back;
 	model_with(&back, NULL);
-	cr_assert_eq(rig_binding_generic_load(&back, tx->conn, find_dots), 0);
+	cr_assert_eq(rig_binding_generic_load(&back, tx->conn, -1, find_dots), 0);
 	const struct rig_model_binding *b = &back.layers[0].binding;
 	cr_assert_eq(b->type, &dots);
 	cr_assert(!b->loaded && !b->dirty);
@@ -162,7 +162,8 @@ Test(generic_codec, an_empty_mesh_reads_back_as_empty_not_missing)
 	struct rig_tx *tx = bare_tx_open(rig_n_migrations, false);
 	struct rig_shot_model m;
 	model_with(&m, new_dots("none", 0));
-	cr_assert_eq(rig_binding_generic_write(tx->conn, "s", &m.layers[0], 1), 0);
+	cr_assert_eq(rig_binding_generic_write(tx->conn, &m, &m.layers[0], 1), 0);
+	m.layers[0].binding.revision = 1; /* what a load would set */
 	void *whole = NULL;
 	cr_assert_eq(rig_binding_generic_read(&whole, tx->conn, &m, &m.layers[0]), 0);
 	cr_assert_not_null(whole);
@@ -177,9 +178,9 @@ Test(generic_codec, a_kind_the_binary_does_not_know_fails_the_load)
 	struct rig_tx *tx = bare_tx_open(rig_n_migrations, false);
 	struct rig_shot_model m, back;
 	model_with(&m, new_dots("arm", 2));
-	cr_assert_eq(rig_binding_generic_write(tx->conn, "s", &m.layers[0], 1), 0);
+	cr_assert_eq(rig_binding_generic_write(tx->conn, &m, &m.layers[0], 1), 0);
 	model_with(&back, NULL);
-	cr_assert_eq(rig_binding_generic_load(&back, tx->conn, find_none), -RIG_INTERNAL);
+	cr_assert_eq(rig_binding_generic_load(&back, tx->conn, -1, find_none), -RIG_INTERNAL);
 	cr_assert_null(back.layers[0].binding.type);
 	rig_shot_model_release(&back);
 	rig_shot_model_release(&m);
@@ -191,13 +192,13 @@ Test(generic_codec, erase_removes_the_row)
 	struct rig_tx *tx = bare_tx_open(rig_n_migrations, false);
 	struct rig_shot_model m, back;
 	model_with(&m, new_dots("arm", 2));
-	cr_assert_eq(rig_binding_generic_write(tx->conn, "s", &m.layers[0], 1), 0);
-	cr_assert_eq(rig_binding_generic_erase(tx->conn, "s", "L"), 0);
+	cr_assert_eq(rig_binding_generic_write(tx->conn, &m, &m.layers[0], 1), 0);
+	cr_assert_eq(rig_binding_generic_erase(tx->conn, &m, "L", 2), 0);
 	void *whole = NULL;
 	cr_assert_eq(rig_binding_generic_read(&whole, tx->conn, &m, &m.layers[0]), -RIG_NOT_FOUND);
 	cr_assert_null(whole);
 	model_with(&back, NULL);
-	cr_assert_eq(rig_binding_generic_load(&back, tx->conn, find_dots), 0);
+	cr_assert_eq(rig_binding_generic_load(&back, tx->conn, -1, find_dots), 0);
 	cr_assert_null(back.layers[0].binding.type);
 	rig_shot_model_release(&back);
 	rig_shot_model_release(&m);
