@@ -13,9 +13,9 @@
 static int visible_rowids(sqlite3 *db, const struct rig_chunk_key *key, enum rig_chunk_part part,
 			  long long upto, size_t n, sqlite3_int64 *rowids)
 {
-	memset(rowids, 0, n * sizeof *rowids);
 	if (n == 0)
 		return 0;
+	memset(rowids, 0, n * sizeof *rowids);
 	sqlite3_stmt *st = NULL;
 	int rc = rig_sqlite__prepare(
 		&st, db,
