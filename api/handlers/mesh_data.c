@@ -7,7 +7,7 @@
  * always holding at least one item. nextPageToken is an HMAC-signed payload
  * (api/http/paging.c) naming the shot version, the query and the next offset. The
  * token pins its version: later pages read that version (docs/history.md)
- * while it is retained, and answer 410 VERSION_COMPACTED after; a forged token
+ * while it is retained, and answer 410 PAGE_TOKEN_STALE after; a forged token
  * or one used with other parameters is 400 PAGE_TOKEN_INVALID.
  *
  * The collections are the layer's binding kind's (api/edit/binding.h); an
@@ -126,22 +126,6 @@ static int open_token(struct rig_req *req, struct rig_resp *resp, struct query *
 	return rc;
 }
 
-/* The version a genuine mesh page token pins, or -1 (no token, or one that
- * open_token will refuse). */
-static long long pinned_version(struct rig_req *req)
-{
-	const char *token = rig_api__query(req, "pageToken");
-	json_t *t = token ? rig_api__token_open(req->app, token) : NULL;
-	json_t *v = json_object_get(t, "v");
-	const char *k = json_string_value(json_object_get(t, "k"));
-	long long version =
-		k && !strcmp(k, "mesh") && json_is_integer(v) && json_integer_value(v) >= 0
-			? (long long)json_integer_value(v)
-			: -1;
-	json_decref(t);
-	return version;
-}
-
 void rig_h_mesh_data(struct rig_req *req, struct rig_resp *resp)
 {
 	struct query q;
@@ -156,7 +140,7 @@ void rig_h_mesh_data(struct rig_req *req, struct rig_resp *resp)
 	struct rig_buf b;
 	rig_buf_init(&b);
 	struct rig_tx *tx = rig_store_read(req->app->store);
-	if (rig_frames__open_at(&ev, tx, req, resp, pinned_version(req)) != 0)
+	if (rig_frames__open_at(&ev, tx, req, resp, rig_frames__pinned_version(req, "mesh")) != 0)
 		goto out;
 	long mi = rig_shot_model_index(ev.model, req->params[1]);
 	if (mi < 0) {

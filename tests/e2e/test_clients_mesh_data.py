@@ -371,7 +371,7 @@ class PinnedToken(unittest.TestCase):
             p = subprocess.run(argv + ["--page-token", token, "--all"], capture_output=True,
                                text=True, timeout=60)
             self.assertEqual(p.returncode, 1)
-            self.assertIn("VERSION_COMPACTED", p.stderr)
+            self.assertIn("PAGE_TOKEN_STALE", p.stderr)
             self.assertIn("410", p.stderr)
 
 

@@ -223,10 +223,11 @@ class Compaction(RigdTestCase):
             sep = "&" if "?" in path else "?"
             self.assertProblem(self.rigd.get(f"/v1/shots/{SHOT}{path}{sep}version=1"), 410,
                                "VERSION_COMPACTED")
-        # A page token of a compacted version.
-        self.assertProblem(self.rigd.get(
-            f"/v1/shots/{SHOT}/layers/m/mesh-data/weights?pageSize=5"
-            f"&pageToken={first['nextPageToken']}"), 410, "VERSION_COMPACTED")
+        # A page token of a compacted version is a stale token (SPEC §7): start again.
+        r = self.rigd.get(f"/v1/shots/{SHOT}/layers/m/mesh-data/weights?pageSize=5"
+                          f"&pageToken={first['nextPageToken']}")
+        self.assertProblem(r, 410, "PAGE_TOKEN_STALE")
+        self.assertEqual((r.json["tokenVersion"], r.json["oldestVersion"]), (1, 5))
         # The database keeps no history row only compacted versions read.
         conn = sqlite3.connect(self.rigd.db_path, timeout=10)
         try:
