@@ -8,6 +8,7 @@
 
 #include "core/codes.h"
 #include "core/skin.h"
+#include "storage/blob.h"
 #include "storage/resources.h"
 #include "storage/shot_repo.h"
 #include "storage/sqlite/chunks.h"
@@ -258,5 +259,92 @@ Test(history, compaction_keeps_exactly_the_retained_versions)
 	cr_assert_eq(count(tx, "SELECT count(*) FROM binding_history"), 1);
 	cr_assert_eq(rig_history_compact(tx, 2, &done, &removed), 0);
 	cr_assert(!done, "compacting again finds nothing");
+	bare_tx_close(tx);
+}
+
+/* A skin stored before migration 12 (its arrays in its skins row) reads as
+ * before, and its first rewrite keeps the old version readable: the row's
+ * arrays become chunks of its own revision. */
+Test(history, a_skin_from_before_migration_12_stays_readable_across_its_rewrite)
+{
+	size_t before = 0;
+	while (before < rig_n_migrations && rig_migrations[before].version < 12)
+		before++;
+	struct rig_tx *tx = bare_tx_open(before, true);
+	cr_assert_eq(rig_project_insert(tx, "p", "P"), 0);
+	struct rig_shot_row row = {.id = "s",
+				   .project_id = "p",
+				   .name = "S",
+				   .fps = 24,
+				   .frame_start = 0,
+				   .frame_end = 10};
+	cr_assert_eq(rig_shot_insert(tx, &row), 0);
+	const size_t n = 2000;
+	struct rig_skin_def *orig = strip_skin(n);
+	size_t sizes[5];
+	unsigned char *blobs[5] = {rig_blob_joints_encode(&sizes[0], orig),
+				   rig_blob_source_encode(&sizes[1], orig),
+				   rig_blob_triangles_encode(&sizes[2], orig),
+				   rig_blob_offsets_encode(&sizes[3], orig),
+				   rig_blob_influences_encode(&sizes[4], orig)};
+	/* What the binary before migration 12 wrote at version 1. */
+	cr_assert_eq(sqlite3_exec(tx->conn,
+				  "INSERT INTO layers(shot_id, id, ord, name, kind, parent_id,"
+				  " position_x, position_y, rotation, scale_x, scale_y, pivot_x,"
+				  " pivot_y, time_offset, keys) VALUES ('s', 'm', 0, 'Old', 'mesh',"
+				  " NULL, 0, 0, 0, 1, 1, 0, 0, 0, x'');"
+				  "UPDATE shots SET version = 1",
+				  NULL, NULL, NULL),
+		     SQLITE_OK, "%s", sqlite3_errmsg(tx->conn));
+	sqlite3_stmt *st = NULL;
+	cr_assert_eq(sqlite3_prepare_v2(tx->conn,
+					"INSERT INTO skins(shot_id, layer_id, n_verts, n_tris,"
+					" n_joints, joints, source, triangles, weight_offsets,"
+					" influences, revision) VALUES ('s', 'm', ?, ?, ?, ?, ?, ?,"
+					" ?, ?, 1)",
+					-1, &st, NULL),
+		     SQLITE_OK);
+	sqlite3_bind_int64(st, 1, (sqlite3_int64)n);
+	sqlite3_bind_int64(st, 2, (sqlite3_int64)(n - 2));
+	sqlite3_bind_int64(st, 3, 2);
+	for (int i = 0; i < 5; i++)
+		sqlite3_bind_blob64(st, 4 + i, blobs[i], sizes[i], SQLITE_STATIC);
+	cr_assert_eq(sqlite3_step(st), SQLITE_DONE);
+	sqlite3_finalize(st);
+	for (int i = 0; i < 5; i++)
+		free(blobs[i]);
+	char err[256] = "";
+	cr_assert_geq(rig_migrate(tx->conn, rig_migrations, rig_n_migrations, err, sizeof err), 1,
+		      "%s", err);
+	cr_assert_eq(count(tx, "SELECT history_from FROM shots"), 1,
+		     "versions before the upgrade are not readable, the head is");
+
+	struct rig_skin_def *head = skin_at(tx, 1);
+	cr_assert_eq(memcmp(head->source, orig->source, 16 * n), 0, "the legacy row reads");
+	rig_binding_skin.def_free(head);
+
+	/* v2: one vertex moves; v1 must still read as it was. */
+	struct rig_shot_model m;
+	cr_assert_eq(rig_shot_load(&m, tx, "s"), 0);
+	struct rig_model_layer *l = rig_shot_model_find(&m, "m");
+	cr_assert_eq(rig_shot_load_binding(tx, &m, l), 0);
+	struct rig_skin_def *next = calloc(1, sizeof *next);
+	cr_assert_eq(rig_skin_def_copy(next, l->binding.def), 0);
+	next->source[2 * 1500] = -7;
+	rig_model_binding_set(l, &rig_binding_skin, next);
+	commit(tx, &m);
+	rig_shot_model_release(&m);
+	cr_assert_eq(count(tx, "SELECT count(*) FROM skins WHERE chunked = 0"), 0);
+	cr_assert_eq(count(tx, "SELECT count(*) FROM binding_chunks WHERE revision = 2"), 1,
+		     "the rewrite itself writes one source chunk");
+	struct rig_skin_def *v1 = skin_at(tx, 1), *v2 = skin_at(tx, 2);
+	cr_assert_eq(memcmp(v1->source, orig->source, 16 * n), 0);
+	cr_assert_eq(memcmp(v1->weight_offsets, orig->weight_offsets, 4 * (n + 1)), 0);
+	cr_assert_eq(v1->n_joints, 2);
+	cr_assert_eq(v2->source[2 * 1500], -7);
+	cr_assert_eq(v2->source[2 * 1499], 1499);
+	rig_binding_skin.def_free(v1);
+	rig_binding_skin.def_free(v2);
+	rig_binding_skin.def_free(orig);
 	bare_tx_close(tx);
 }
