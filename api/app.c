@@ -18,6 +18,7 @@
 #include "api/util/stamp.h"
 #include "storage/locks.h"
 #include "storage/receipts.h"
+#include "storage/shot_repo.h"
 #include "storage/store.h"
 
 #define PAGED "pageSize pageToken"
@@ -38,27 +39,28 @@ const struct rig_route rig_routes[] = {
 	{"POST", "/v1/projects/{}/shots", rig_h_shot_create, true, ACCESS_EDIT, OWNER_PROJECT,
 	 NULL},
 	{"GET", "/v1/projects/{}/shots", rig_h_shot_list, false, ACCESS_READ, OWNER_PROJECT, PAGED},
-	{"GET", "/v1/shots/{}", rig_h_shot_get, false, ACCESS_READ, OWNER_SHOT, NULL},
+	{"GET", "/v1/shots/{}", rig_h_shot_get, false, ACCESS_READ, OWNER_SHOT, "version"},
 	{"DELETE", "/v1/shots/{}", rig_h_shot_delete, false, ACCESS_ADMIN, OWNER_SHOT, NULL},
-	{"GET", "/v1/shots/{}/layers/{}", rig_h_layer_get, false, ACCESS_READ, OWNER_SHOT, NULL},
+	{"GET", "/v1/shots/{}/layers/{}", rig_h_layer_get, false, ACCESS_READ, OWNER_SHOT,
+	 "version"},
 	{"GET", "/v1/shots/{}/constraints", rig_h_constraint_list, false, ACCESS_READ, OWNER_SHOT,
 	 PAGED},
 	{"POST", "/v1/shots/{}/edits", rig_h_edits, true, ACCESS_EDIT, OWNER_SHOT, "dryRun"},
 	{"GET", "/v1/shots/{}/receipts", rig_h_receipt_list, false, ACCESS_READ, OWNER_SHOT, PAGED},
 	{"GET", "/v1/receipts/{}", rig_h_receipt_get, false, ACCESS_READ, OWNER_RECEIPT, NULL},
 	{"GET", "/v1/shots/{}/frames/{}", rig_h_frame, false, ACCESS_READ, OWNER_SHOT,
-	 "layers space format"},
+	 "layers space format version"},
 	{"GET", "/v1/shots/{}/layers/{}/frames", rig_h_frame_range, false, ACCESS_READ, OWNER_SHOT,
-	 "from to step space format f32Version"},
+	 "from to step space format f32Version version"},
 	{"GET", "/v1/shots/{}/check", rig_h_check, false, ACCESS_READ, OWNER_SHOT,
-	 "from to step " PAGED},
+	 "from to step version " PAGED},
 	{"POST", "/v1/shots/{}/layers/{}/map-points", rig_h_map_points, false, ACCESS_READ,
-	 OWNER_SHOT, "space"},
+	 OWNER_SHOT, "space version"},
 	{"POST", "/v1/skin/evaluate", rig_h_skin_evaluate, false, ACCESS_READ, OWNER_NONE, NULL},
 	{"GET", "/v1/shots/{}/layers/{}/mesh-data/{}", rig_h_mesh_data, false, ACCESS_READ,
-	 OWNER_SHOT, "frame space maxBytes " PAGED},
+	 OWNER_SHOT, "frame space maxBytes version " PAGED},
 	{"GET", "/v1/shots/{}/layers/{}/skin", rig_h_layer_skin, false, ACCESS_READ, OWNER_SHOT,
-	 "maxBytes"},
+	 "maxBytes version"},
 	{"POST", "/v1/shots/{}/locks", rig_h_lock_acquire, true, ACCESS_EDIT, OWNER_SHOT, NULL},
 	{"GET", "/v1/shots/{}/locks", rig_h_lock_list, false, ACCESS_READ, OWNER_SHOT, NULL},
 	{"POST", "/v1/locks/{}/renew", rig_h_lock_renew, true, ACCESS_EDIT, OWNER_LOCK, NULL},
@@ -112,6 +114,29 @@ void rig_app_release(struct rig_app *app)
 	memset(app, 0, sizeof *app);
 }
 
+/* Shots compacted per sweep at most, so one sweep never holds the write turn
+ * for long; the next sweep goes on. */
+#define COMPACT_SHOTS_PER_SWEEP 64
+
+static int compact_history(struct rig_app *app, long long *removed)
+{
+	long long keep = app->limits.history_versions > 0 ? app->limits.history_versions
+							  : RIG_HISTORY_VERSIONS_DEFAULT;
+	bool done = true;
+	int rc = 0;
+	for (int i = 0; i < COMPACT_SHOTS_PER_SWEEP && done && rc == 0; i++) {
+		struct rig_tx *tx = NULL;
+		rc = rig_store_write(app->store, &tx);
+		if (rc)
+			break;
+		rc = rig_history_compact(tx, keep, &done, removed);
+		if (rc == 0 && done)
+			rc = rig_tx_commit(tx);
+		rig_tx_end(tx);
+	}
+	return rc;
+}
+
 long long rig_app_housekeeping(struct rig_app *app)
 {
 	struct rig_tx *tx = rig_store_read(app->store);
@@ -120,5 +145,8 @@ long long rig_app_housekeeping(struct rig_app *app)
 	if (rc == 0)
 		rc = rig_locks_sweep(tx, rig_api__now_ms(), &locks);
 	rig_tx_end(tx);
-	return rc ? -1 : keys + locks;
+	long long history = 0;
+	if (rc == 0)
+		rc = compact_history(app, &history);
+	return rc ? -1 : keys + locks + history;
 }

@@ -13,8 +13,9 @@ int rig_app_init(struct rig_app *app, struct rig_store *store, const struct rig_
 void rig_app_release(struct rig_app *app);
 
 /* Housekeeping run by the server's timer: drops idempotency keys older than
- * their 24-hour lifetime and expired locks. Returns the number of rows dropped,
- * or -1 on error. */
+ * their 24-hour lifetime and expired locks, and compacts the history of shots
+ * past --history-versions (each shot in a write transaction of its own).
+ * Returns the number of rows dropped, or -1 on error. */
 long long rig_app_housekeeping(struct rig_app *app);
 
 #endif

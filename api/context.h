@@ -31,7 +31,11 @@ struct rig_app_limits {
 	bool auth_off;              /* --auth off: no tokens, X-Rigd-Actor trusted (development) */
 	double rate_limit;          /* --rate-limit: requests per second per token; 0 = none */
 	size_t memory_budget_bytes; /* membudget.h; 0: unlimited */
+	long long history_versions; /* versions of each shot kept readable; 0 means the default */
 };
+
+/* --history-versions when not given (docs/history.md). */
+#define RIG_HISTORY_VERSIONS_DEFAULT 1000
 
 struct rig_inflight;   /* the set of idempotency keys being processed */
 struct rig_shot_cache; /* the write path's last committed shot (edit/shot_cache.h) */

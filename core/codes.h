@@ -157,8 +157,13 @@
 	  "A request of this caller with this Idempotency-Key is still being processed.",             \
 	  "Retry after a short wait; you will receive the original response.")                        \
 	X(PAGE_TOKEN_STALE, 410, false, "Page token stale",                                           \
-	  "A page token is valid only while the shot is at the version it was issued at.",           \
+	  "A page token reads the shot version it was issued at, while that version is retained "    \
+	  "(--history-versions).",                                                                    \
 	  "Start paging again without pageToken.")                                                    \
+	X(VERSION_COMPACTED, 410, false, "Version compacted",                                         \
+	  "A past version of a shot is readable while it is among the shot's last "                  \
+	  "--history-versions versions; older ones are compacted away.",                              \
+	  "Read a newer version (oldestVersion is in the error), or the head without version.")       \
 	X(PAGE_TOKEN_INVALID, 400, false, "Page token invalid",                                       \
 	  "A page token comes from a previous page of the same query.",                               \
 	  "Send the nextPageToken unchanged with the same query parameters, or start again.")        \

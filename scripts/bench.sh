@@ -18,3 +18,7 @@ eval_us=$(printf '%s\n' "$core_out" | awk '/^10000 vertices/{f=1} f && /skin eva
 python3 bench/run_http.py "$PWD/build-bench" "$eval_us"
 # Memory of one 64 MiB layer.skin batch: peak RSS / body and RSS 5 s after / idle.
 python3 bench/memory_batch.py "$PWD/build-bench" --repeat 2 || echo "memory: a target was missed (above)"
+# History (issue 15): bytes a one-vertex weights.put on a 1,048,576-vertex skin writes, beside a
+# layer.rename; BENCH_BASELINE_RIGD=<a rigd without history> measures it too, in the same run.
+python3 bench/history_bytes.py "$PWD/build-bench" \
+	${BENCH_BASELINE_RIGD:+--baseline-bin "$BENCH_BASELINE_RIGD"} || echo "history: a target was missed (above)"

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "api/context.h"
 #include "api/util/membudget.h"
 #include "core/err.h"
 
@@ -49,6 +50,9 @@ static const char usage[] =
 	"                             (RIGD_DRAIN_TIMEOUT, 10)\n"
 	"  --housekeeping-interval S  seconds between sweeps of expired idempotency keys\n"
 	"                             (RIGD_HOUSEKEEPING_INTERVAL, 60)\n"
+	"  --history-versions N       versions of each shot kept readable with ?version; older\n"
+	"                             ones are compacted by housekeeping (RIGD_HISTORY_VERSIONS,\n"
+	"                             1000)\n"
 	"  --read-cache-mb MB         memory for decoded shots and prepared skins shared by\n"
 	"                             reads; 0 loads them per request (RIGD_READ_CACHE_MB, 256)\n"
 	"  --auth on|off              on: every request but /healthz, /readyz, the error "
@@ -182,6 +186,10 @@ static int apply(struct rig_config *cfg, const char *name, const char *v)
 		if (parse_uint(&n, v, 86400))
 			return -1;
 		cfg->housekeeping_s = (unsigned)n;
+	} else if (!strcmp(name, "history-versions")) {
+		if (parse_uint(&n, v, 1000000000))
+			return -1;
+		cfg->history_versions = (long long)n;
 	} else if (!strcmp(name, "auth")) {
 		if (!strcmp(v, "on"))
 			cfg->auth_off = false;
@@ -225,6 +233,7 @@ static const char *const names[] = {"db",
 				    "header-timeout",
 				    "drain-timeout",
 				    "housekeeping-interval",
+				    "history-versions",
 				    "read-cache-mb",
 				    "auth",
 				    "cors-origin",
@@ -251,6 +260,7 @@ int rig_config_parse(struct rig_config *cfg, int argc, char **argv)
 	cfg->header_timeout_s = 10;
 	cfg->drain_timeout_s = 10;
 	cfg->housekeeping_s = 60;
+	cfg->history_versions = RIG_HISTORY_VERSIONS_DEFAULT;
 
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
 		char env[64] = "RIGD_";

@@ -32,7 +32,10 @@ struct rig_config {
 	long long read_cache_mb; /* --read-cache-mb, RIGD_READ_CACHE_MB; default 256, 0 = none */
 	unsigned housekeeping_s; /* --housekeeping-interval, RIGD_HOUSEKEEPING_INTERVAL; default 60
 				  */
-	bool auth_off;           /* --auth on|off, RIGD_AUTH; default on (off: development only) */
+	/* --history-versions N, RIGD_HISTORY_VERSIONS: past versions of each shot
+	 * kept readable (docs/history.md); default 1000 */
+	long long history_versions;
+	bool auth_off; /* --auth on|off, RIGD_AUTH; default on (off: development only) */
 	/* --cors-origin ORIGIN, repeatable (RIGD_CORS_ORIGIN, comma-separated);
 	 * none: no CORS headers at all. */
 	char cors_origins[RIG_MAX_CORS_ORIGINS][256];

@@ -129,7 +129,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "rigd: %s\n", err);
 		return 1;
 	}
-	struct rig_app_limits limits = {.max_body_bytes = s.cfg.max_body_bytes,
+	struct rig_app_limits limits = {.history_versions = s.cfg.history_versions,
+					.max_body_bytes = s.cfg.max_body_bytes,
 					.max_connections = s.cfg.max_connections,
 					.connection_timeout_seconds = s.cfg.connection_timeout_s,
 					.read_cache_bytes = (size_t)s.cfg.read_cache_mb << 20,

@@ -15,6 +15,23 @@
  * rig_shot_model_release() even on failure. */
 int rig_shot_load(struct rig_shot_model *out, struct rig_tx *tx, const char *shot_id);
 
+/* As rig_shot_load, at shot version `version` (the head when version < 0):
+ * the layers and bindings as that version's batch left them, out->version =
+ * version. -RIG_VERSION_COMPACTED below the shot's retained history,
+ * -RIG_NOT_FOUND above its head (docs/history.md). */
+int rig_shot_load_at(struct rig_shot_model *out, struct rig_tx *tx, const char *shot_id,
+		     long long version);
+
+/* The oldest readable version of the shot and its head. -RIG_NOT_FOUND. */
+int rig_shot_versions(struct rig_tx *tx, const char *shot_id, long long *oldest, long long *head);
+
+/* Compacts one shot that keeps more than `keep` (>= 1) versions, inside the
+ * caller's write transaction: moves its oldest readable version up to head -
+ * keep + 1 and deletes the history rows and chunks no retained version reads.
+ * Sets *done when a shot was compacted (false: none lags) and adds the rows
+ * deleted to *removed. */
+int rig_history_compact(struct rig_tx *tx, long long keep, bool *done, long long *removed);
+
 /* Reads the whole stored binding of bound layer l of m (not new) into a new
  * definition of l's kind, per-vertex arrays included, set in *out (NULL on
  * failure). Changes neither m nor l, so a shared model can serve. Free with
@@ -30,7 +47,9 @@ int rig_shot_load_binding(struct rig_tx *tx, const struct rig_shot_model *m,
 /* Writes back every change of m: deletes deleted layers (with their keys and
  * bindings), inserts new ones, updates dirty ones, rewrites or deletes dirty
  * bindings. Rewritten bindings record to_version, the version the caller is about to commit
- * (their revision: see migrations/0006). Does not change the shot's version. */
+ * (their revision: see migrations/0006). What is replaced or deleted stays
+ * readable as history until to_version (docs/history.md). Does not change the
+ * shot's version. */
 int rig_shot_save(struct rig_tx *tx, const struct rig_shot_model *m, long long to_version);
 
 /* Moves the shot's version from `from` to `to`; -RIG_VERSION_CONFLICT when the

@@ -25,7 +25,7 @@ static int take_model(struct rig_eval *ev, const char *shot_id, long long seq, l
 		struct rig_shot_model *m = malloc(sizeof *m);
 		if (!m)
 			return -RIG_INTERNAL;
-		int rc = rig_shot_load(m, ev->tx, shot_id);
+		int rc = rig_shot_load_at(m, ev->tx, shot_id, version);
 		if (rc) {
 			free_model(m);
 			return rc;
@@ -42,13 +42,25 @@ static int take_model(struct rig_eval *ev, const char *shot_id, long long seq, l
 int rig_eval_open(struct rig_eval *ev, struct rig_tx *tx, struct rig_read_cache *cache,
 		  const char *shot_id)
 {
+	return rig_eval_open_at(ev, tx, cache, shot_id, -1);
+}
+
+int rig_eval_open_at(struct rig_eval *ev, struct rig_tx *tx, struct rig_read_cache *cache,
+		     const char *shot_id, long long at)
+{
 	memset(ev, 0, sizeof *ev);
 	ev->tx = tx;
 	ev->cache = cache;
-	long long seq = 0, version = 0;
+	long long seq = 0, version = 0, oldest = 0;
 	int rc = rig_tx_snapshot(tx);
 	if (!rc)
 		rc = rig_shot_stamp(tx, shot_id, &seq, &version);
+	/* Retention is checked before the cache, which may still hold a
+	 * version compaction has since removed. */
+	if (!rc && at >= 0 && !(rc = rig_shot_versions(tx, shot_id, &oldest, &version)))
+		rc = at > version ? -RIG_NOT_FOUND : at < oldest ? -RIG_VERSION_COMPACTED : 0;
+	if (!rc && at >= 0)
+		version = at;
 	if (!rc)
 		rc = take_model(ev, shot_id, seq, version);
 	if (!rc && rig_scene_view_init(&ev->view, ev->model) != 0)

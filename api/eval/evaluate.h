@@ -47,6 +47,12 @@ struct rig_eval {
 int rig_eval_open(struct rig_eval *ev, struct rig_tx *tx, struct rig_read_cache *cache,
 		  const char *shot_id);
 
+/* As rig_eval_open, at shot version `version` (the head when < 0):
+ * -RIG_VERSION_COMPACTED past the retained history, -RIG_NOT_FOUND above the
+ * head (docs/history.md). */
+int rig_eval_open_at(struct rig_eval *ev, struct rig_tx *tx, struct rig_read_cache *cache,
+		     const char *shot_id, long long version);
+
 /* The scene index of a bound mesh layer, or -RIG_NOT_FOUND for an unknown
  * layer, -RIG_MESH_BINDING_KIND for a layer without a binding. */
 long rig_eval_find_skinned(struct rig_eval *ev, const char *layer_id);

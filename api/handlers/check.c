@@ -10,8 +10,9 @@
  * frame routes would answer it. The list is ordered by layer, then frame; a
  * page stops after pageSize failures, and its nextPageToken (signed,
  * api/http/paging.c) holds the shot version, the query and the position to
- * go on from: a token from an older version is 410 PAGE_TOKEN_STALE, one used
- * with another query 400 PAGE_TOKEN_INVALID. A page evaluates only up to its
+ * go on from: later pages read that version (docs/history.md) while it is
+ * retained, 410 PAGE_TOKEN_STALE after; a token used with another query is
+ * 400 PAGE_TOKEN_INVALID. A page evaluates only up to its
  * last failure (and one more), so a long clean stretch costs one page. The
  * page's faults are reserved in the memory budget (503 MEMORY_BUSY without room).
  */
@@ -101,7 +102,9 @@ void rig_h_check(struct rig_req *req, struct rig_resp *resp)
 	struct rig_mem_claim claim = {0, 0};
 	struct rig_frame_range range;
 	double to;
-	if (!errs || rig_frames__open(&ev, tx, req, resp) != 0 ||
+	if (!errs ||
+	    rig_frames__open_at(&ev, tx, req, resp, rig_frames__pinned_version(req, "check")) !=
+		    0 ||
 	    rig_frames__range(req, resp, ev.model, &range, &to) != 0)
 		goto out;
 	long n_layers = rig_frame_check_all_layers(&layers, ev.model);
@@ -109,9 +112,10 @@ void rig_h_check(struct rig_req *req, struct rig_resp *resp)
 		rig_problem(resp, RIG_INTERNAL, NULL, "out of memory");
 		goto out;
 	}
-	char query[128];
-	snprintf(query, sizeof query, "%.17g|%.17g|%.17g|%zu", range.from, to, range.step,
-		 page_size);
+	const char *version = rig_api__query(req, "version");
+	char query[160];
+	snprintf(query, sizeof query, "%.17g|%.17g|%.17g|%zu|%.20s", range.from, to, range.step,
+		 page_size, version ? version : "");
 	size_t end = (size_t)n_layers * range.n_frames, start;
 	if (open_token(req, resp, query, ev.model->version, end, &start) ||
 	    rig_frames__etag(req, resp, ev.model->version))

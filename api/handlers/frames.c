@@ -13,9 +13,11 @@
 #include "api/eval/evaluate.h"
 #include "api/handlers/frames.h"
 #include "api/handlers/handlers.h"
+#include "api/http/paging.h"
 #include "api/http/request.h"
 #include "api/util/jsonread.h"
 #include "api/util/sha256.h"
+#include "storage/shot_repo.h"
 #include "storage/store.h"
 
 int rig_frames__parse_frame(double *out, const char *s)
@@ -171,12 +173,31 @@ bool rig_frames__etag(struct rig_req *req, struct rig_resp *resp, long long vers
 	return false;
 }
 
-int rig_frames__open(struct rig_eval *ev, struct rig_tx *tx, struct rig_req *req,
-		     struct rig_resp *resp)
+int rig_frames__open_at(struct rig_eval *ev, struct rig_tx *tx, struct rig_req *req,
+			struct rig_resp *resp, long long pinned)
 {
-	int rc = rig_eval_open(ev, tx, req->app->read_cache, req->params[0]);
+	long long version = pinned;
+	if (pinned < 0 && rig_api__version(req, resp, &version)) {
+		memset(ev, 0, sizeof *ev);
+		return -1;
+	}
+	int rc = rig_eval_open_at(ev, tx, req->app->read_cache, req->params[0], version);
+	long long oldest = 0, head = 0;
+	if (rc == -RIG_VERSION_COMPACTED && pinned >= 0 &&
+	    rig_shot_versions(tx, req->params[0], &oldest, &head) == 0) {
+		/* A token outliving its version: SPEC §7's stale token, restart paging. */
+		rig_problem(
+			resp, RIG_PAGE_TOKEN_STALE,
+			json_pack("{s:I, s:I, s:I}", "tokenVersion", (json_int_t)pinned,
+				  "shotVersion", (json_int_t)head, "oldestVersion",
+				  (json_int_t)oldest),
+			"this page token's version %lld is no longer retained (versions %lld to "
+			"%lld are); start paging again",
+			pinned, oldest, head);
+		return -1;
+	}
 	if (rc) {
-		rig_api__fail_shot(resp, rc, req->params[0]);
+		rig_api__fail_shot_at(resp, tx, rc, req->params[0], version);
 		return -1;
 	}
 	return 0;
@@ -193,6 +214,26 @@ bool rig_frames__reserve(struct rig_req *req, struct rig_resp *resp, struct rig_
 			      (json_int_t)bytes),
 		    "the server's memory budget cannot hold %s now", what);
 	return false;
+}
+
+long long rig_frames__pinned_version(struct rig_req *req, const char *kind)
+{
+	const char *token = rig_api__query(req, "pageToken");
+	json_t *t = token ? rig_api__token_open(req->app, token) : NULL;
+	json_t *v = json_object_get(t, "v");
+	const char *k = json_string_value(json_object_get(t, "k"));
+	long long version =
+		k && !strcmp(k, kind) && json_is_integer(v) && json_integer_value(v) >= 0
+			? (long long)json_integer_value(v)
+			: -1;
+	json_decref(t);
+	return version;
+}
+
+int rig_frames__open(struct rig_eval *ev, struct rig_tx *tx, struct rig_req *req,
+		     struct rig_resp *resp)
+{
+	return rig_frames__open_at(ev, tx, req, resp, -1);
 }
 
 long rig_frames__find_skinned(struct rig_eval *ev, const char *layer_id, struct rig_resp *resp)

@@ -53,6 +53,16 @@ bool rig_frames__etag(struct rig_req *req, struct rig_resp *resp, long long vers
 int rig_frames__open(struct rig_eval *ev, struct rig_tx *tx, struct rig_req *req,
 		     struct rig_resp *resp);
 
+/* As rig_frames__open at shot version `pinned` when it is >= 0 (a page
+ * token's pinned version: 410 PAGE_TOKEN_STALE once it is compacted), else at
+ * ?version when given, else the head. */
+int rig_frames__open_at(struct rig_eval *ev, struct rig_tx *tx, struct rig_req *req,
+			struct rig_resp *resp, long long pinned);
+
+/* The shot version a genuine page token of kind `kind` in ?pageToken pins,
+ * or -1 (no token, or one the route's own check will refuse). */
+long long rig_frames__pinned_version(struct rig_req *req, const char *kind);
+
 /* rig_eval_find_skinned; the scene index, or -1 with resp filled: 404 for an
  * unknown layer, 422 MESH_BINDING_KIND for a layer without a skin. */
 long rig_frames__find_skinned(struct rig_eval *ev, const char *layer_id, struct rig_resp *resp);

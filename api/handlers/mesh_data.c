@@ -5,9 +5,10 @@
  * A page encodes only its own items, straight into the response buffer, and
  * ends at pageSize items or maxBytes of encoded items, whichever comes first,
  * always holding at least one item. nextPageToken is an HMAC-signed payload
- * (api/http/paging.c) naming the shot version, the query and the next offset: a token
- * from an older version is 410 PAGE_TOKEN_STALE; a forged one or one used with
- * other parameters is 400 PAGE_TOKEN_INVALID.
+ * (api/http/paging.c) naming the shot version, the query and the next offset. The
+ * token pins its version: later pages read that version (docs/history.md)
+ * while it is retained, and answer 410 PAGE_TOKEN_STALE after; a forged token
+ * or one used with other parameters is 400 PAGE_TOKEN_INVALID.
  *
  * The collections are the layer's binding kind's (api/edit/binding.h); an
  * unbound layer, or a kind without the collection asked for, answers empty
@@ -69,9 +70,11 @@ static int parse_query(struct rig_req *req, struct rig_resp *resp, struct query 
 		return -1;
 	if (rig_frames__max_bytes(req, resp, &q->max_bytes))
 		return -1;
-	char canon[160];
-	snprintf(canon, sizeof canon, "%s|%d|%.17g|%d|%zu|%zu", kind_names[q->kind], q->has_frame,
-		 q->frame, q->shot_space, q->page_size, q->max_bytes);
+	const char *version = rig_api__query(req, "version");
+	char canon[200];
+	snprintf(canon, sizeof canon, "%s|%d|%.17g|%d|%zu|%zu|%.20s", kind_names[q->kind],
+		 q->has_frame, q->frame, q->shot_space, q->page_size, q->max_bytes,
+		 version ? version : "");
 	struct rig_sha256 s;
 	unsigned char digest[RIG_SHA256_SIZE];
 	rig_sha256_init(&s);
@@ -137,7 +140,7 @@ void rig_h_mesh_data(struct rig_req *req, struct rig_resp *resp)
 	struct rig_buf b;
 	rig_buf_init(&b);
 	struct rig_tx *tx = rig_store_read(req->app->store);
-	if (rig_frames__open(&ev, tx, req, resp) != 0)
+	if (rig_frames__open_at(&ev, tx, req, resp, rig_frames__pinned_version(req, "mesh")) != 0)
 		goto out;
 	long mi = rig_shot_model_index(ev.model, req->params[1]);
 	if (mi < 0) {

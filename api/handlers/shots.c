@@ -169,18 +169,21 @@ static bool not_modified(struct rig_req *req, struct rig_resp *resp, long long v
 	return true;
 }
 
-/* Loads the shot named in the path from one read snapshot; -1 with resp filled. */
+/* Loads the shot named in the path, at ?version when given, from one read
+ * snapshot; -1 with resp filled. */
 static int load_shot(struct rig_req *req, struct rig_resp *resp, struct rig_shot_model *m)
 {
+	long long version;
+	memset(m, 0, sizeof *m);
+	if (rig_api__version(req, resp, &version))
+		return -1;
 	struct rig_tx *tx = rig_store_read(req->app->store);
 	int rc = rig_tx_snapshot(tx);
 	if (!rc)
-		rc = rig_shot_load(m, tx, req->params[0]);
-	else
-		memset(m, 0, sizeof *m);
-	rig_tx_end(tx);
+		rc = rig_shot_load_at(m, tx, req->params[0], version);
 	if (rc)
-		rig_api__fail_shot(resp, rc, req->params[0]);
+		rig_api__fail_shot_at(resp, tx, rc, req->params[0], version);
+	rig_tx_end(tx);
 	return rc ? -1 : 0;
 }
 

@@ -18,6 +18,7 @@
 #include "api/util/sha256.h"
 #include "api/util/textbuf.h"
 #include "storage/receipts.h"
+#include "storage/shot_repo.h"
 #include "storage/store.h"
 
 json_t *rig_api__parse_body(struct rig_req *req, struct rig_resp *resp)
@@ -89,6 +90,48 @@ void rig_api__fail_shot(struct rig_resp *resp, int rc, const char *shot_id)
 	bool retry_after;
 	json_t *o = rig_problem_shot_json(rc, shot_id, &retry_after);
 	rig_resp_problem(resp, o, retry_after);
+}
+
+int rig_api__version(struct rig_req *req, struct rig_resp *resp, long long *out)
+{
+	const char *s = rig_api__query(req, "version");
+	*out = -1;
+	if (!s)
+		return 0;
+	char *end = NULL;
+	errno = 0;
+	long long v = isdigit((unsigned char)*s) ? strtoll(s, &end, 10) : -1;
+	if (v < 0 || errno || *end) {
+		rig_problem(resp, RIG_INVALID_QUERY, json_pack("{s:s}", "parameter", "version"),
+			    "version must be a non-negative integer");
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+void rig_api__fail_shot_at(struct rig_resp *resp, struct rig_tx *tx, int rc, const char *shot_id,
+			   long long version)
+{
+	long long oldest = 0, head = 0;
+	if (version < 0 || (rc != -RIG_VERSION_COMPACTED && rc != -RIG_NOT_FOUND) ||
+	    rig_shot_versions(tx, shot_id, &oldest, &head) != 0) {
+		rig_api__fail_shot(resp, rc, shot_id);
+	} else if (version < oldest) {
+		rig_problem(resp, RIG_VERSION_COMPACTED,
+			    json_pack("{s:s, s:I, s:I, s:I}", "shotId", shot_id, "version",
+				      (json_int_t)version, "oldestVersion", (json_int_t)oldest,
+				      "shotVersion", (json_int_t)head),
+			    "version %lld of shot '%s' was compacted; versions %lld to %lld are "
+			    "readable",
+			    version, shot_id, oldest, head);
+	} else {
+		rig_problem(resp, RIG_NOT_FOUND,
+			    json_pack("{s:s, s:I, s:I}", "shotId", shot_id, "version",
+				      (json_int_t)version, "shotVersion", (json_int_t)head),
+			    "shot '%s' has no version %lld yet (it is at %lld)", shot_id, version,
+			    head);
+	}
 }
 
 void rig_api__etag(struct rig_resp *resp, long long version)

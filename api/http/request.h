@@ -38,6 +38,17 @@ struct rig_errs *rig_api__errs_new(struct rig_resp *resp);
 /* As rig_api__fail for a shot lookup: a missing shot is a 404 naming shotId. */
 void rig_api__fail_shot(struct rig_resp *resp, int rc, const char *shot_id);
 
+/* Reads ?version, the shot version a read answers (docs/history.md): sets
+ * *out to it, or to -1 when absent. Returns 0, or -1 with resp filled (400
+ * INVALID_QUERY for anything but a non-negative integer). */
+int rig_api__version(struct rig_req *req, struct rig_resp *resp, long long *out);
+
+/* As rig_api__fail_shot for a load of shot_id at version (-1: the head) on
+ * tx (still open): 410 VERSION_COMPACTED with the oldest readable version, or
+ * 404 for a version above the head. */
+void rig_api__fail_shot_at(struct rig_resp *resp, struct rig_tx *tx, int rc, const char *shot_id,
+			   long long version);
+
 /* A query parameter, or NULL. */
 static inline const char *rig_api__query(struct rig_req *req, const char *name)
 {

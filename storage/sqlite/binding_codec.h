@@ -21,17 +21,21 @@ struct rig_binding_codec {
 	const struct rig_binding_type *type;
 	/* Gives every layer of m that has a stored binding of this kind its
 	 * binding: type, a definition without per-vertex arrays, the stored
-	 * counts and revision. */
-	int (*load)(struct rig_shot_model *m, sqlite3 *db);
-	/* Reads the whole stored binding of layer l (not new) into a new
-	 * definition set in *out: l's definition completed with the per-vertex
-	 * arrays. Changes neither m nor l. */
+	 * counts and revision; at version `at` (the head when at < 0). */
+	int (*load)(struct rig_shot_model *m, sqlite3 *db, long long at);
+	/* Reads the whole stored binding of layer l (not new) at its revision
+	 * into a new definition set in *out: l's definition completed with the
+	 * per-vertex arrays. Changes neither m nor l. */
 	int (*read)(void **out, sqlite3 *db, const struct rig_shot_model *m,
 		    const struct rig_model_layer *l);
-	/* Deletes the stored binding of this kind of layer layer_id, if any. */
-	int (*erase)(sqlite3 *db, const char *shot_id, const char *layer_id);
-	/* Stores l's binding (of this kind) with revision; the old one is erased. */
-	int (*write)(sqlite3 *db, const char *shot_id, const struct rig_model_layer *l,
+	/* Ends the head binding of this kind of layer layer_id of m, if any, at
+	 * version to_version: it moves to binding_history (valid until
+	 * to_version, its arrays staying in chunks) and leaves the head. */
+	int (*erase)(sqlite3 *db, const struct rig_shot_model *m, const char *layer_id,
+		     long long to_version);
+	/* Stores l's binding (of this kind) as the head with revision, its
+	 * arrays as chunks of that revision; the old one is erased. */
+	int (*write)(sqlite3 *db, const struct rig_shot_model *m, const struct rig_model_layer *l,
 		     long long revision);
 };
 
@@ -60,12 +64,13 @@ const struct rig_binding_codec *rig_binding_codec_of(const struct rig_binding_ty
  * for the table; tests pass their own kinds): load fills every layer of m
  * whose binding row names a kind find knows (-RIG_INTERNAL for one it does
  * not); read, erase and write as struct rig_binding_codec says. */
-int rig_binding_generic_load(struct rig_shot_model *m, sqlite3 *db,
+int rig_binding_generic_load(struct rig_shot_model *m, sqlite3 *db, long long at,
 			     const struct rig_binding_type *(*find)(const char *name));
 int rig_binding_generic_read(void **out, sqlite3 *db, const struct rig_shot_model *m,
 			     const struct rig_model_layer *l);
-int rig_binding_generic_erase(sqlite3 *db, const char *shot_id, const char *layer_id);
-int rig_binding_generic_write(sqlite3 *db, const char *shot_id, const struct rig_model_layer *l,
-			      long long revision);
+int rig_binding_generic_erase(sqlite3 *db, const struct rig_shot_model *m, const char *layer_id,
+			      long long to_version);
+int rig_binding_generic_write(sqlite3 *db, const struct rig_shot_model *m,
+			      const struct rig_model_layer *l, long long revision);
 
 #endif

@@ -21,18 +21,30 @@ static void column_copy(char *dst, size_t size, sqlite3_stmt *st, int col)
 	rig_strlcpy(dst, s ? (const char *)s : "", size);
 }
 
-static int load_layers(struct rig_shot_model *m, sqlite3 *db)
+#define LAYER_COLUMNS                                                                              \
+	"ord, name, kind, parent_id, position_x, position_y, rotation, scale_x, scale_y, pivot_x," \
+	" pivot_y, time_offset, keys"
+
+/* The layers at version `at` (the head when at < 0): head rows written at or
+ * before it, and the history rows valid at it. */
+static int load_layers(struct rig_shot_model *m, sqlite3 *db, long long at)
 {
 	sqlite3_stmt *st = NULL;
+	/* sorted in C: SQLite's sorter copies every keys blob */
 	int rc = rig_sqlite__prepare(
 		&st, db,
-		"SELECT id, ord, name, kind, parent_id, position_x, position_y, rotation,"
-		" scale_x, scale_y, pivot_x, pivot_y, time_offset, keys"
-		" FROM layers WHERE shot_id = ?"); /* sorted in C: SQLite's sorter copies every keys
-						      blob */
+		at < 0 ? "SELECT id, " LAYER_COLUMNS " FROM layers WHERE shot_id = ?1"
+		       : "SELECT id, " LAYER_COLUMNS
+			 " FROM layers WHERE shot_id = ?1 AND since <= ?3"
+			 " UNION ALL SELECT layer_id, " LAYER_COLUMNS " FROM layer_history"
+			 " WHERE shot_seq = ?2 AND valid_to > ?3 AND valid_from <= ?3");
 	if (rc)
 		return rc;
 	sqlite3_bind_text(st, 1, m->id, -1, SQLITE_STATIC);
+	if (at >= 0) {
+		sqlite3_bind_int64(st, 2, m->seq);
+		sqlite3_bind_int64(st, 3, at);
+	}
 	int s;
 	while ((s = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *kind = (const char *)sqlite3_column_text(st, 3);
@@ -179,15 +191,16 @@ static int write_constraints(sqlite3 *db, const struct rig_shot_model *m)
 	return rc;
 }
 
-int rig_shot_load(struct rig_shot_model *out, struct rig_tx *tx, const char *shot_id)
+int rig_shot_load_at(struct rig_shot_model *out, struct rig_tx *tx, const char *shot_id,
+		     long long version)
 {
 	sqlite3 *db = tx->conn;
 	memset(out, 0, sizeof *out);
 	sqlite3_stmt *st = NULL;
 	int rc = rig_sqlite__prepare(
 		&st, db,
-		"SELECT id, project_id, name, fps, frame_start, frame_end, version, seq"
-		" FROM shots WHERE id = ?");
+		"SELECT id, project_id, name, fps, frame_start, frame_end, version, seq,"
+		" history_from FROM shots WHERE id = ?");
 	if (rc)
 		return rc;
 	sqlite3_bind_text(st, 1, shot_id, -1, SQLITE_STATIC);
@@ -204,16 +217,55 @@ int rig_shot_load(struct rig_shot_model *out, struct rig_tx *tx, const char *sho
 	out->frame_end = sqlite3_column_double(st, 5);
 	out->version = sqlite3_column_int64(st, 6);
 	out->seq = sqlite3_column_int64(st, 7);
+	long long oldest = sqlite3_column_int64(st, 8);
 	if (!out->name) {
 		rc = -RIG_INTERNAL;
 		goto out;
 	}
-	rc = load_layers(out, db);
+	if (version == out->version)
+		version = -1; /* the head's own, cheaper path */
+	if (version >= 0 && version > out->version) {
+		rc = -RIG_NOT_FOUND;
+		goto out;
+	}
+	if (version >= 0 && version < oldest) {
+		rc = -RIG_VERSION_COMPACTED;
+		goto out;
+	}
+	if (version >= 0)
+		out->version = version;
+	rc = load_layers(out, db, version);
+	/* Constraints are not versioned yet: a past version is read with the
+	 * shot's current constraints (issue 15 follow-up). */
 	if (rc == 0)
 		rc = load_constraints(out, db);
 	for (size_t k = 0; rc == 0 && k < rig_binding_n_codecs; k++)
-		rc = rig_binding_codecs[k]->load(out, db);
+		rc = rig_binding_codecs[k]->load(out, db, version);
 out:
+	rig_sqlite__finish(st);
+	return rc;
+}
+
+int rig_shot_load(struct rig_shot_model *out, struct rig_tx *tx, const char *shot_id)
+{
+	return rig_shot_load_at(out, tx, shot_id, -1);
+}
+
+int rig_shot_versions(struct rig_tx *tx, const char *shot_id, long long *oldest, long long *head)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = rig_sqlite__prepare(&st, tx->conn,
+				     "SELECT history_from, version FROM shots WHERE id = ?");
+	if (rc)
+		return rc;
+	sqlite3_bind_text(st, 1, shot_id, -1, SQLITE_STATIC);
+	int s = sqlite3_step(st);
+	if (s == SQLITE_ROW) {
+		*oldest = sqlite3_column_int64(st, 0);
+		*head = sqlite3_column_int64(st, 1);
+	} else {
+		rc = s == SQLITE_DONE ? -RIG_NOT_FOUND : rig_sqlite__fail(s);
+	}
 	rig_sqlite__finish(st);
 	return rc;
 }
@@ -248,26 +300,66 @@ int rig_shot_load_binding(struct rig_tx *tx, const struct rig_shot_model *m,
 
 /* Rewrites or deletes the stored binding of l: every kind's row goes (a
  * layer whose kind changed keeps no stale one), then l's own is written. */
-static int write_binding(sqlite3 *db, const char *shot_id, const struct rig_model_layer *l,
-			 long long revision)
+static int erase_bindings(sqlite3 *db, const struct rig_shot_model *m, const char *layer_id,
+			  long long to_version)
 {
 	int rc = 0;
 	for (size_t k = 0; rc == 0 && k < rig_binding_n_codecs; k++)
-		rc = rig_binding_codecs[k]->erase(db, shot_id, l->id);
+		rc = rig_binding_codecs[k]->erase(db, m, layer_id, to_version);
+	return rc;
+}
+
+static int write_binding(sqlite3 *db, const struct rig_shot_model *m,
+			 const struct rig_model_layer *l, long long revision)
+{
+	int rc = erase_bindings(db, m, l->id, revision);
 	if (rc || !l->binding.type)
 		return rc;
 	const struct rig_binding_codec *codec = rig_binding_codec_of(l->binding.type);
-	return codec ? codec->write(db, shot_id, l, revision) : -RIG_INTERNAL;
+	return codec ? codec->write(db, m, l, revision) : -RIG_INTERNAL;
 }
 
-static int delete_layer(sqlite3 *db, const char *shot_id, const char *layer_id)
+/* Copies the head row of layer_id to layer_history, valid until to_version
+ * (nothing when it was written by to_version itself: never visible). */
+static int archive_layer(sqlite3 *db, const struct rig_shot_model *m, const char *layer_id,
+			 long long to_version)
 {
-	return rig_sqlite__run2(db, "DELETE FROM layers WHERE shot_id = ? AND id = ?", shot_id,
-				layer_id);
+	sqlite3_stmt *st = NULL;
+	int rc = rig_sqlite__prepare(
+		&st, db,
+		"INSERT INTO layer_history(shot_seq, valid_to, layer_id, valid_from, " LAYER_COLUMNS
+		") SELECT ?1, ?2, id, since, " LAYER_COLUMNS " FROM layers"
+		" WHERE shot_id = ?3 AND id = ?4 AND since < ?2");
+	if (rc)
+		return rc;
+	sqlite3_bind_int64(st, 1, m->seq);
+	sqlite3_bind_int64(st, 2, to_version);
+	sqlite3_bind_text(st, 3, m->id, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 4, layer_id, -1, SQLITE_STATIC);
+	rc = rig_sqlite__step_done(st);
+	rig_sqlite__finish(st);
+	return rc;
 }
 
-static int write_layer(sqlite3 *db, const char *shot_id, const struct rig_model_layer *l)
+static int delete_layer(sqlite3 *db, const struct rig_shot_model *m, const char *layer_id,
+			long long to_version)
 {
+	int rc = archive_layer(db, m, layer_id, to_version);
+	if (!rc)
+		rc = erase_bindings(db, m, layer_id, to_version);
+	return rc ? rc
+		  : rig_sqlite__run2(db, "DELETE FROM layers WHERE shot_id = ? AND id = ?", m->id,
+				     layer_id);
+}
+
+static int write_layer(sqlite3 *db, const struct rig_shot_model *m, const struct rig_model_layer *l,
+		       long long to_version)
+{
+	if (!l->is_new) {
+		int rc = archive_layer(db, m, l->id, to_version);
+		if (rc)
+			return rc;
+	}
 	size_t keys_size = 0;
 	unsigned char *keys = rig_blob_keys_encode(&keys_size, l->keys);
 	if (!keys)
@@ -277,13 +369,13 @@ static int write_layer(sqlite3 *db, const char *shot_id, const struct rig_model_
 		&st, db,
 		l->is_new ? "INSERT INTO layers(name, kind, parent_id, position_x,"
 			    " position_y, rotation, scale_x, scale_y, pivot_x, pivot_y,"
-			    " time_offset, keys, shot_id, id, ord)"
-			    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-			  : "UPDATE layers SET name = ?, kind = ?, parent_id = ?,"
-			    " position_x = ?, position_y = ?, rotation = ?, scale_x = ?,"
-			    " scale_y = ?, pivot_x = ?, pivot_y = ?, time_offset = ?, keys = ?"
-			    " WHERE shot_id = ? AND id = ? AND ord = ?"); /* ord binds too: one
-									     statement shape */
+			    " time_offset, keys, shot_id, id, ord, since)"
+			    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+			  : "UPDATE layers SET name = ?1, kind = ?2, parent_id = ?3,"
+			    " position_x = ?4, position_y = ?5, rotation = ?6, scale_x = ?7,"
+			    " scale_y = ?8, pivot_x = ?9, pivot_y = ?10, time_offset = ?11,"
+			    " keys = ?12, since = ?16 WHERE shot_id = ?13 AND id = ?14"
+			    " AND ord = ?15"); /* ord binds too: one statement shape */
 	if (rc)
 		goto out;
 	sqlite3_bind_text(st, 1, l->name, -1, SQLITE_STATIC);
@@ -296,9 +388,10 @@ static int write_layer(sqlite3 *db, const char *shot_id, const struct rig_model_
 		sqlite3_bind_double(st, 4 + c, l->statics.ch[c]);
 	sqlite3_bind_double(st, 11, l->time_offset);
 	sqlite3_bind_blob(st, 12, keys, (int)keys_size, SQLITE_STATIC);
-	sqlite3_bind_text(st, 13, shot_id, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 13, m->id, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 14, l->id, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 15, l->ord);
+	sqlite3_bind_int64(st, 16, to_version);
 	rc = rig_sqlite__step_done(st);
 out:
 	rig_sqlite__finish(st);
@@ -314,16 +407,16 @@ int rig_shot_save(struct rig_tx *tx, const struct rig_shot_model *m, long long t
 	for (size_t i = 0; i < m->n_layers && !rc; i++) {
 		const struct rig_model_layer *l = &m->layers[i];
 		if (l->deleted && !l->is_new)
-			rc = delete_layer(db, m->id, l->id);
+			rc = delete_layer(db, m, l->id, to_version);
 	}
 	for (size_t i = 0; i < m->n_layers && !rc; i++) {
 		const struct rig_model_layer *l = &m->layers[i];
 		if (l->deleted)
 			continue;
 		if (l->dirty)
-			rc = write_layer(db, m->id, l);
+			rc = write_layer(db, m, l, to_version);
 		if (!rc && l->binding.dirty)
-			rc = write_binding(db, m->id, l, to_version);
+			rc = write_binding(db, m, l, to_version);
 	}
 	if (!rc && m->constraints_dirty)
 		rc = write_constraints(db, m);

@@ -1,7 +1,10 @@
-/* The skin's codec (binding_codec.h): a skin is one row of the skins table,
- * its counts and joints in columns read with the shot, its per-vertex arrays
- * (source, triangles, weight offsets, influences) in BLOBs read on demand
- * with incremental blob I/O. The BLOB layouts are storage/blob.h's.
+/* The skin's codec (binding_codec.h): the head skin of a layer is one row of
+ * the skins table holding its counts and revision; its joints and per-vertex
+ * arrays are chunks of that revision (chunks.h), the joints read with the
+ * shot, the rest on demand. A replaced skin's row moves to binding_history
+ * (docs/history.md). Rows written before migration 12 (chunked = 0) hold
+ * their arrays in BLOB columns (storage/blob.h layouts) and are read from
+ * there until first replaced.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -10,18 +13,43 @@
 #include "core/skin.h"
 #include "storage/blob.h"
 #include "storage/sqlite/binding_codec.h"
+#include "storage/sqlite/chunks.h"
 #include "storage/sqlite/sqlite_tx.h"
 
-static int load_bindings(struct rig_shot_model *m, sqlite3 *db)
+/* The joints of a chunked skin of layer_id at revision into def. */
+static int read_joints(struct rig_skin_def *def, sqlite3 *db, const struct rig_shot_model *m,
+		       const char *layer_id, long long revision, size_t n_joints)
+{
+	struct rig_chunk_key key = {m->seq, layer_id, revision};
+	unsigned char *p = NULL;
+	size_t size = 0;
+	int rc = rig_chunks_read(db, &key, RIG_PART_JOINTS,
+				 rig_chunks_count(n_joints, RIG_CHUNK_JOINTS), &p, &size);
+	if (!rc && rig_blob_joints_decode(def, n_joints, p, size) != 0)
+		rc = -RIG_INTERNAL;
+	free(p);
+	return rc;
+}
+
+static int load_bindings(struct rig_shot_model *m, sqlite3 *db, long long at)
 {
 	sqlite3_stmt *st = NULL;
 	int rc = rig_sqlite__prepare(
 		&st, db,
-		"SELECT layer_id, n_verts, n_tris, n_joints, joints, revision FROM skins"
-		" WHERE shot_id = ?");
+		at < 0 ? "SELECT layer_id, n_verts, n_tris, n_joints, joints, revision, chunked"
+			 " FROM skins WHERE shot_id = ?1"
+		       : "SELECT layer_id, n_verts, n_tris, n_joints, joints, revision, chunked"
+			 " FROM skins WHERE shot_id = ?1 AND revision <= ?3"
+			 " UNION ALL SELECT layer_id, n_verts, n_tris, n_joints, x'', valid_from, 1"
+			 " FROM binding_history WHERE shot_seq = ?2 AND valid_to > ?3"
+			 " AND valid_from <= ?3 AND kind = 'skin'");
 	if (rc)
 		return rc;
 	sqlite3_bind_text(st, 1, m->id, -1, SQLITE_STATIC);
+	if (at >= 0) {
+		sqlite3_bind_int64(st, 2, m->seq);
+		sqlite3_bind_int64(st, 3, at);
+	}
 	int s;
 	while ((s = sqlite3_step(st)) == SQLITE_ROW) {
 		struct rig_model_layer *l =
@@ -39,12 +67,14 @@ static int load_bindings(struct rig_shot_model *m, sqlite3 *db)
 		l->binding.n_verts = (size_t)sqlite3_column_int64(st, 1);
 		l->binding.n_tris = (size_t)sqlite3_column_int64(st, 2);
 		l->binding.revision = sqlite3_column_int64(st, 5);
-		if (rig_blob_joints_decode(def, (size_t)sqlite3_column_int64(st, 3),
-					   sqlite3_column_blob(st, 4),
-					   (size_t)sqlite3_column_bytes(st, 4)) != 0) {
+		size_t n_joints = (size_t)sqlite3_column_int64(st, 3);
+		if (sqlite3_column_int(st, 6))
+			rc = read_joints(def, db, m, l->id, l->binding.revision, n_joints);
+		else if (rig_blob_joints_decode(def, n_joints, sqlite3_column_blob(st, 4),
+						(size_t)sqlite3_column_bytes(st, 4)) != 0)
 			rc = -RIG_INTERNAL;
+		if (rc)
 			goto out;
-		}
 	}
 	if (s != SQLITE_DONE)
 		rc = rig_sqlite__fail(s);
@@ -77,30 +107,82 @@ static int read_blob(unsigned char **out, sqlite3 *db, sqlite3_int64 rowid, cons
 	return 0;
 }
 
-/* The arrays of the stored row into out (zeroed, joints not set). */
-static int read_arrays(struct rig_skin_def *out, sqlite3 *db, const struct rig_shot_model *m,
-		       const struct rig_model_layer *l)
+/* The arrays of a chunked skin of layer_id at revision, of n_verts and n_tris,
+ * into out (zeroed, joints not set). */
+static int read_chunked(struct rig_skin_def *out, sqlite3 *db, const struct rig_shot_model *m,
+			const char *layer_id, long long revision, size_t n_verts, size_t n_tris)
+{
+	struct rig_chunk_key key = {m->seq, layer_id, revision};
+	unsigned char *source = NULL, *tris = NULL, *weights = NULL;
+	size_t n_source = 0, n_tri_bytes = 0, n_weights = 0;
+	int rc = rig_chunks_read(db, &key, RIG_PART_SOURCE,
+				 rig_chunks_count(n_verts, RIG_CHUNK_VERTS), &source, &n_source);
+	if (!rc)
+		rc = rig_chunks_read(db, &key, RIG_PART_TRIANGLES,
+				     rig_chunks_count(n_tris, RIG_CHUNK_TRIS), &tris, &n_tri_bytes);
+	if (!rc)
+		rc = rig_chunks_read(db, &key, RIG_PART_WEIGHTS,
+				     rig_chunks_count(n_verts, RIG_CHUNK_WEIGHTS), &weights,
+				     &n_weights);
+	if (!rc && (n_source != n_verts * 16 || n_tri_bytes != n_tris * 12 ||
+		    rig_blob_source_take(out, n_verts, &source) ||
+		    rig_blob_triangles_take(out, n_tris, &tris) ||
+		    rig_chunks_weights_decode(out, n_verts, weights, n_weights)))
+		rc = -RIG_INTERNAL;
+	free(source);
+	free(tris);
+	free(weights);
+	return rc;
+}
+
+/* The head row of layer_id's skin: rowid, chunked, revision; *found false
+ * when there is none. */
+static int head_row(sqlite3 *db, const char *shot_id, const char *layer_id, bool *found,
+		    sqlite3_int64 *rowid, bool *chunked, long long *revision, size_t counts[3])
+{
+	sqlite3_stmt *st = NULL;
+	int rc = rig_sqlite__prepare(&st, db,
+				     "SELECT rowid, chunked, revision, n_verts, n_tris, n_joints"
+				     " FROM skins WHERE shot_id = ? AND layer_id = ?");
+	if (rc)
+		return rc;
+	sqlite3_bind_text(st, 1, shot_id, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, layer_id, -1, SQLITE_STATIC);
+	int s = sqlite3_step(st);
+	*found = s == SQLITE_ROW;
+	if (*found) {
+		*rowid = sqlite3_column_int64(st, 0);
+		*chunked = sqlite3_column_int(st, 1) != 0;
+		*revision = sqlite3_column_int64(st, 2);
+		for (int i = 0; i < 3; i++)
+			counts[i] = (size_t)sqlite3_column_int64(st, 3 + i);
+	} else if (s != SQLITE_DONE) {
+		rc = rig_sqlite__fail(s);
+	}
+	rig_sqlite__finish(st);
+	return rc;
+}
+
+/* The arrays of legacy skins row rowid (arrays in its columns) into out. */
+static int read_legacy(struct rig_skin_def *out, sqlite3 *db, sqlite3_int64 rowid, size_t n_verts,
+		       size_t n_tris)
 {
 	sqlite3_stmt *st = NULL;
 	int rc = rig_sqlite__prepare(
 		&st, db,
-		"SELECT rowid, length(weight_offsets), length(influences) FROM skins"
-		" WHERE shot_id = ? AND layer_id = ?");
+		"SELECT length(weight_offsets), length(influences) FROM skins WHERE rowid = ?");
 	if (rc)
 		return rc;
-	sqlite3_bind_text(st, 1, m->id, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, l->id, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 1, rowid);
 	int s = sqlite3_step(st);
 	if (s != SQLITE_ROW) {
 		rc = s == SQLITE_DONE ? -RIG_INTERNAL : rig_sqlite__fail(s);
 		rig_sqlite__finish(st);
 		return rc;
 	}
-	sqlite3_int64 rowid = sqlite3_column_int64(st, 0);
-	size_t offsets_size = (size_t)sqlite3_column_int64(st, 1);
-	size_t influences_size = (size_t)sqlite3_column_int64(st, 2);
+	size_t offsets_size = (size_t)sqlite3_column_int64(st, 0);
+	size_t influences_size = (size_t)sqlite3_column_int64(st, 1);
 	rig_sqlite__finish(st);
-	size_t n_verts = l->binding.n_verts, n_tris = l->binding.n_tris;
 	unsigned char *source = NULL, *tris = NULL, *offsets = NULL, *influences = NULL;
 	rc = read_blob(&source, db, rowid, "source", n_verts * 16);
 	if (!rc)
@@ -129,7 +211,16 @@ static int read_binding(void **out, sqlite3 *db, const struct rig_shot_model *m,
 	struct rig_skin_def *def = calloc(1, sizeof *def);
 	if (!def)
 		return -RIG_INTERNAL;
-	int rc = read_arrays(def, db, m, l);
+	bool found = false, chunked = true;
+	sqlite3_int64 rowid = 0;
+	long long head_revision = -1;
+	size_t counts[3];
+	int rc = head_row(db, m->id, l->id, &found, &rowid, &chunked, &head_revision, counts);
+	if (!rc)
+		rc = found && !chunked && head_revision == l->binding.revision
+			     ? read_legacy(def, db, rowid, l->binding.n_verts, l->binding.n_tris)
+			     : read_chunked(def, db, m, l->id, l->binding.revision,
+					    l->binding.n_verts, l->binding.n_tris);
 	if (!rc && have->n_joints) {
 		def->joints = malloc(have->n_joints * sizeof *def->joints);
 		if (!def->joints)
@@ -146,48 +237,96 @@ static int read_binding(void **out, sqlite3 *db, const struct rig_shot_model *m,
 	return 0;
 }
 
-static int erase_binding(sqlite3 *db, const char *shot_id, const char *layer_id)
+/* Stores a legacy head row's arrays as chunks of its own revision, so its
+ * history row reads like any other. One write the size of the skin, once. */
+static int convert_legacy(sqlite3 *db, const struct rig_shot_model *m, const char *layer_id,
+			  sqlite3_int64 rowid, long long revision, const size_t counts[3])
 {
-	return rig_sqlite__run2(db, "DELETE FROM skins WHERE shot_id = ? AND layer_id = ?", shot_id,
-				layer_id);
+	struct rig_skin_def def = {0};
+	int rc = read_legacy(&def, db, rowid, counts[0], counts[1]);
+	sqlite3_stmt *st = NULL;
+	if (!rc)
+		rc = rig_sqlite__prepare(&st, db, "SELECT joints FROM skins WHERE rowid = ?");
+	if (!rc) {
+		sqlite3_bind_int64(st, 1, rowid);
+		int s = sqlite3_step(st);
+		if (s != SQLITE_ROW)
+			rc = s == SQLITE_DONE ? -RIG_INTERNAL : rig_sqlite__fail(s);
+		else if (rig_blob_joints_decode(&def, counts[2], sqlite3_column_blob(st, 0),
+						(size_t)sqlite3_column_bytes(st, 0)) != 0)
+			rc = -RIG_INTERNAL;
+		rig_sqlite__finish(st);
+	}
+	struct rig_chunk_key key = {m->seq, layer_id, revision};
+	if (!rc)
+		rc = rig_chunks_write_skin(db, &key, &def);
+	rig_skin_def_release(&def);
+	return rc;
 }
 
-static int write_binding(sqlite3 *db, const char *shot_id, const struct rig_model_layer *l,
-			 long long revision)
+static int erase_binding(sqlite3 *db, const struct rig_shot_model *m, const char *layer_id,
+			 long long to_version)
+{
+	bool found = false, chunked = true;
+	sqlite3_int64 rowid = 0;
+	long long revision = 0;
+	size_t counts[3];
+	int rc = head_row(db, m->id, layer_id, &found, &rowid, &chunked, &revision, counts);
+	if (rc || !found)
+		return rc;
+	if (!chunked)
+		rc = convert_legacy(db, m, layer_id, rowid, revision, counts);
+	sqlite3_stmt *st = NULL;
+	if (!rc && revision < to_version) /* else it was never visible */
+		rc = rig_sqlite__prepare(
+			&st, db,
+			"INSERT INTO binding_history(shot_seq, valid_to, layer_id, valid_from,"
+			" kind, n_verts, n_tris, n_joints, head, mesh_bytes)"
+			" VALUES (?, ?, ?, ?, 'skin', ?, ?, ?, x'', 0)");
+	if (!rc && st) {
+		sqlite3_bind_int64(st, 1, m->seq);
+		sqlite3_bind_int64(st, 2, to_version);
+		sqlite3_bind_text(st, 3, layer_id, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(st, 4, revision);
+		for (int i = 0; i < 3; i++)
+			sqlite3_bind_int64(st, 5 + i, (sqlite3_int64)counts[i]);
+		rc = rig_sqlite__step_done(st);
+		rig_sqlite__finish(st);
+	}
+	if (!rc) {
+		rc = rig_sqlite__prepare(&st, db, "DELETE FROM skins WHERE rowid = ?");
+		if (!rc) {
+			sqlite3_bind_int64(st, 1, rowid);
+			rc = rig_sqlite__step_done(st);
+			rig_sqlite__finish(st);
+		}
+	}
+	return rc;
+}
+
+static int write_binding(sqlite3 *db, const struct rig_shot_model *m,
+			 const struct rig_model_layer *l, long long revision)
 {
 	const struct rig_skin_def *d = l->binding.def;
+	struct rig_chunk_key key = {m->seq, l->id, revision};
+	int rc = rig_chunks_write_skin(db, &key, d);
 	sqlite3_stmt *st = NULL;
-	int rc = 0;
-	size_t sizes[5];
-	unsigned char *blobs[5] = {
-		rig_blob_joints_encode(&sizes[0], d), rig_blob_source_encode(&sizes[1], d),
-		rig_blob_triangles_encode(&sizes[2], d), rig_blob_offsets_encode(&sizes[3], d),
-		rig_blob_influences_encode(&sizes[4], d)};
-	for (int i = 0; i < 5; i++)
-		if (!blobs[i])
-			rc = -RIG_INTERNAL;
+	if (!rc)
+		rc = rig_sqlite__prepare(
+			&st, db,
+			"INSERT INTO skins(shot_id, layer_id, n_verts, n_tris, n_joints, joints,"
+			" source, triangles, weight_offsets, influences, revision, chunked)"
+			" VALUES (?, ?, ?, ?, ?, x'', x'', x'', x'', x'', ?, 1)");
 	if (rc)
-		goto out_free;
-	rc = rig_sqlite__prepare(
-		&st, db,
-		"INSERT INTO skins(shot_id, layer_id, n_verts, n_tris, n_joints, joints,"
-		" source, triangles, weight_offsets, influences, revision)"
-		" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
-	if (rc)
-		goto out_free;
-	sqlite3_bind_text(st, 1, shot_id, -1, SQLITE_STATIC);
+		return rc;
+	sqlite3_bind_text(st, 1, m->id, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 2, l->id, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 3, (sqlite3_int64)d->n_verts);
 	sqlite3_bind_int64(st, 4, (sqlite3_int64)d->n_tris);
 	sqlite3_bind_int64(st, 5, (sqlite3_int64)d->n_joints);
-	for (int i = 0; i < 5; i++)
-		sqlite3_bind_blob64(st, 6 + i, blobs[i], sizes[i], SQLITE_STATIC);
-	sqlite3_bind_int64(st, 11, revision);
+	sqlite3_bind_int64(st, 6, revision);
 	rc = rig_sqlite__step_done(st);
 	rig_sqlite__finish(st);
-out_free:
-	for (int i = 0; i < 5; i++)
-		free(blobs[i]);
 	return rc;
 }
 

@@ -14,6 +14,7 @@ import os
 import re
 import socket
 import subprocess
+import time
 import unittest
 
 from rigd_harness import RIGD_BIN, Rigd, main
@@ -328,11 +329,32 @@ class ExitCodes(MeshDataCase):
         self.assertIn("cannot reach rigd", p.stderr)
 
 
-class StaleToken(unittest.TestCase):
-    """An edit between two pages: the old token is refused, the client says so."""
+class PinnedToken(unittest.TestCase):
+    """An edit between two pages: the token still reads the version it was
+    issued at (docs/history.md); once that version is compacted away the
+    token is refused and the client says so."""
 
-    def test_a_token_from_an_older_version_exits_1(self):
+    def test_a_token_keeps_its_version_across_an_unrelated_edit(self):
         with Rigd() as rigd:
+            rigd.make_shot("demo", "s1")
+            rigd.edit("s1", strip_ops())
+            url = f"http://127.0.0.1:{rigd.port}"
+            argv = [MESH_DATA, "--url", url, "--shot", "s1", "--layer", "strip",
+                    "--kind", "weights", "--page-size", "10", "--format", "json"]
+            first = subprocess.run(argv, capture_output=True, text=True, timeout=60)
+            self.assertEqual(first.returncode, 0, first.stderr)
+            page1 = json.loads(first.stdout)
+            rigd.edit("s1", [{"op": "layer.rename", "layerId": "plain", "name": "Plainer"}])
+            p = subprocess.run(argv + ["--page-token", page1["nextPageToken"]],
+                               capture_output=True, text=True, timeout=60)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            page2 = json.loads(p.stdout)
+            self.assertEqual(page2["shotVersion"], page1["shotVersion"])
+            self.assertEqual(page2["items"][0]["vertexIndex"], 10)
+
+    def test_a_token_of_a_compacted_version_exits_1(self):
+        with Rigd(extra_args=["--history-versions", "1",
+                              "--housekeeping-interval", "1"]) as rigd:
             rigd.make_shot("demo", "s1")
             rigd.edit("s1", strip_ops())
             url = f"http://127.0.0.1:{rigd.port}"
@@ -342,6 +364,10 @@ class StaleToken(unittest.TestCase):
             self.assertEqual(first.returncode, 0, first.stderr)
             token = json.loads(first.stdout)["nextPageToken"]
             rigd.edit("s1", [{"op": "layer.rename", "layerId": "plain", "name": "Plainer"}])
+            deadline = time.monotonic() + 10
+            while rigd.get("/v1/shots/s1?version=1").status != 410:
+                self.assertLess(time.monotonic(), deadline, "housekeeping never compacted")
+                time.sleep(0.2)
             p = subprocess.run(argv + ["--page-token", token, "--all"], capture_output=True,
                                text=True, timeout=60)
             self.assertEqual(p.returncode, 1)

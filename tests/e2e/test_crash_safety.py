@@ -25,6 +25,14 @@ The kill moments and the round parameters come from a seed that is printed;
 RIG_CRASH_SEED=<seed> replays them (thread interleaving is up to the OS);
 RIG_CRASH_ROUNDS=<n> runs more rounds. A fifth client hangs up right after
 sending each batch, so "applied but never answered" is exercised every round.
+
+History (issue 15): the server keeps only HISTORY versions and compacts every
+second, so kills also land in history writes and compactions. After each
+restart every retained version must read back (?version) with exactly the
+batches whose receipts reached it (their layers, and the skin of each
+sampled batch's mesh at that version), versions below the oldest retained one
+answer 410 VERSION_COMPACTED, and the oldest retained one is within HISTORY of
+the head.
 """
 import http.client
 import json
@@ -45,6 +53,8 @@ EDITS = f"/v1/shots/{SHOT}/edits"
 CLIENTS = 4
 ROUNDS = int(os.environ.get("RIG_CRASH_ROUNDS", "5"))
 SEED = int(os.environ.get("RIG_CRASH_SEED") or random.SystemRandom().randrange(1, 2**31))
+
+HISTORY = 40
 
 SKIN_SOURCE = [{"x": 0, "y": 0}, {"x": 10, "y": 0}, {"x": 0, "y": 10}]
 
@@ -118,7 +128,9 @@ class CrashSafety(unittest.TestCase):
         shutil.rmtree(self.tmp, ignore_errors=True)
 
     def start(self, durability):
-        s = Rigd(db_path=self.db, extra_args=["--durability", durability])
+        s = Rigd(db_path=self.db, extra_args=["--durability", durability,
+                                              "--history-versions", str(HISTORY),
+                                              "--housekeeping-interval", "1"])
         self.servers.append(s)
         return s.start()
 
@@ -156,6 +168,52 @@ class CrashSafety(unittest.TestCase):
             f"crash-{n}" in receipt_by_key,
         ]
 
+    def check_history(self, rigd, version, receipt_by_key, rng, problems, rnd):
+        """Retained versions read back with exactly the batches that reached them."""
+        reached = {int(k[len("crash-"):]): r["toVersion"] for k, r in receipt_by_key.items()
+                   if k.startswith("crash-")}
+        oldest = None
+        for v in range(max(0, version - HISTORY - 5), version + 1):
+            r = rigd.get(f"/v1/shots/{SHOT}?version={v}")
+            if r.status == 410 and r.json["code"] == "VERSION_COMPACTED":
+                oldest = r.json["oldestVersion"]
+                continue
+            if r.status != 200:
+                problems.append(f"round {rnd}: version {v}: {r}")
+                return 0
+            break
+        else:
+            problems.append(f"round {rnd}: no retained version up to the head {version}")
+            return 0
+        first = v
+        if oldest is not None and oldest != first:
+            problems.append(f"round {rnd}: oldestVersion {oldest}, but {first} is the first read")
+        if version - first + 1 > HISTORY + 5:
+            problems.append(f"round {rnd}: {version - first + 1} versions retained")
+        checked = 0
+        for v in sorted(set(rng.sample(range(first, version + 1),
+                                       min(12, version - first + 1))) | {first, version}):
+            shot = rigd.get(f"/v1/shots/{SHOT}?version={v}")
+            if shot.status != 200 or shot.json["version"] != v:
+                problems.append(f"round {rnd}: version {v} unreadable: {shot}")
+                continue
+            have = {l["layerId"] for l in shot.json["layers"]}
+            for n, to in reached.items():
+                want = to <= v
+                got = [f"batch-{n}-{x}" in have for x in "abc"]
+                if got != [want] * 3:
+                    problems.append(f"round {rnd}: version {v}, batch {n} (version {to}): {got}")
+            sample = [n for n, to in reached.items() if to <= v]
+            for n in rng.sample(sample, min(2, len(sample))):
+                # a batch's skin never changes after its batch: the head's
+                sk = rigd.get(f"/v1/shots/{SHOT}/layers/batch-{n}-c/skin?version={v}")
+                head = rigd.get(f"/v1/shots/{SHOT}/layers/batch-{n}-c/skin")
+                if sk.status != 200 or head.status != 200 or sk.json["skin"] != head.json["skin"] \
+                        or len(sk.json["skin"]["source"]) != len(SKIN_SOURCE):
+                    problems.append(f"round {rnd}: skin of batch {n} at version {v}: {sk}")
+            checked += 1
+        return checked
+
     def test_sigkill_rounds_lose_nothing_and_tear_nothing(self):
         rng = random.Random(SEED)
         kill_times = [rng.uniform(0.25, 1.25) for _ in range(ROUNDS)]  # replayable from the seed
@@ -167,7 +225,8 @@ class CrashSafety(unittest.TestCase):
         lock = threading.Lock()
         figures = {"acked": 0, "in_flight": 0, "in_flight_applied": 0, "in_flight_not_applied": 0,
                    "verified": 0, "lost": 0, "torn": 0, "doubled": 0, "replays": 0,
-                   "fresh_retries": 0, "integrity_ok": 0, "unexpected": 0}
+                   "fresh_retries": 0, "integrity_ok": 0, "unexpected": 0,
+                   "versions_checked": 0}
         problems = []
 
         rigd = self.start("full")
@@ -292,6 +351,8 @@ class CrashSafety(unittest.TestCase):
                         figures["verified"] += 1
             figures["lost"] += round_lost
             figures["torn"] += round_torn
+            figures["versions_checked"] += self.check_history(rigd, version, receipt_by_key,
+                                                              rng, problems, rnd)
             self.assertEqual(version - base_version, len(applied_now),
                              f"round {rnd}: every version is one whole batch")
 
@@ -341,6 +402,7 @@ class CrashSafety(unittest.TestCase):
               f"{figures['replays']}, fresh retries {figures['fresh_retries']}, "
               f"integrity ok {figures['integrity_ok']}/{ROUNDS}, lost = {figures['lost']}, "
               f"torn = {figures['torn']}, doubled = {figures['doubled']}, "
+              f"past versions read back {figures['versions_checked']}, "
               f"{elapsed:.1f}s", flush=True)
         self.assertEqual(problems, [])
         self.assertEqual(figures["lost"], 0)

@@ -13,8 +13,9 @@ or a page of one version under a token of another) cannot match.
 
 Reads checked: one frame as JSON (shotVersion in the body, and in the ETag),
 one frame as f32 (the version from the ETag), mesh-data vertex pages at a frame
-(each page states shotVersion; a token outliving its version must be 410
-PAGE_TOKEN_STALE) and a frame range (one version for the whole range).
+(each page states shotVersion; a token keeps reading its version while it is
+retained, else it must be 410 PAGE_TOKEN_STALE) and a frame range (one version
+for the whole range).
 Per-reader versions never go backwards.
 
 Read latency percentiles are printed without writers, with a stream of small

@@ -27,6 +27,10 @@ static inline struct rig_tx *bare_tx_open(size_t n_migrations, bool foreign_keys
 
 static inline void bare_tx_close(struct rig_tx *tx)
 {
+	/* The repositories keep statements prepared on the connection
+	 * (rig_sqlite__prepare); close refuses a connection that still has any. */
+	for (sqlite3_stmt *st; (st = sqlite3_next_stmt(tx->conn, NULL));)
+		sqlite3_finalize(st);
 	sqlite3_close(tx->conn);
 	free(tx);
 }

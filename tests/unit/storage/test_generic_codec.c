@@ -131,11 +131,11 @@ Test(generic_codec, write_load_read_round_trip)
 	struct rig_tx *tx = bare_tx_open(rig_n_migrations, false);
 	struct rig_shot_model m;
 	model_with(&m, new_dots("arm", 3));
-	cr_assert_eq(rig_binding_generic_write(tx->conn, "s", &m.layers[0], 7), 0);
+	cr_assert_eq(rig_binding_generic_write(tx->conn, &m, &m.layers[0], 7), 0);
 
 	struct rig_shot_model back;
 	model_with(&back, NULL);
-	cr_assert_eq(rig_binding_generic_load(&back, tx->conn, find_dots), 0);
+	cr_assert_eq(rig_binding_generic_load(&back, tx->conn, -1, find_dots), 0);
 	const struct rig_model_binding *b = &back.layers[0].binding;
 	cr_assert_eq(b->type, &dots);
 	cr_assert(!b->loaded && !b->dirty);
@@ -162,7 +162,8 @@ Test(generic_codec, an_empty_mesh_reads_back_as_empty_not_missing)
 	struct rig_tx *tx = bare_tx_open(rig_n_migrations, false);
 	struct rig_shot_model m;
 	model_with(&m, new_dots("none", 0));
-	cr_assert_eq(rig_binding_generic_write(tx->conn, "s", &m.layers[0], 1), 0);
+	cr_assert_eq(rig_binding_generic_write(tx->conn, &m, &m.layers[0], 1), 0);
+	m.layers[0].binding.revision = 1; /* what a load would set */
 	void *whole = NULL;
 	cr_assert_eq(rig_binding_generic_read(&whole, tx->conn, &m, &m.layers[0]), 0);
 	cr_assert_not_null(whole);
@@ -177,9 +178,9 @@ Test(generic_codec, a_kind_the_binary_does_not_know_fails_the_load)
 	struct rig_tx *tx = bare_tx_open(rig_n_migrations, false);
 	struct rig_shot_model m, back;
 	model_with(&m, new_dots("arm", 2));
-	cr_assert_eq(rig_binding_generic_write(tx->conn, "s", &m.layers[0], 1), 0);
+	cr_assert_eq(rig_binding_generic_write(tx->conn, &m, &m.layers[0], 1), 0);
 	model_with(&back, NULL);
-	cr_assert_eq(rig_binding_generic_load(&back, tx->conn, find_none), -RIG_INTERNAL);
+	cr_assert_eq(rig_binding_generic_load(&back, tx->conn, -1, find_none), -RIG_INTERNAL);
 	cr_assert_null(back.layers[0].binding.type);
 	rig_shot_model_release(&back);
 	rig_shot_model_release(&m);
@@ -191,15 +192,76 @@ Test(generic_codec, erase_removes_the_row)
 	struct rig_tx *tx = bare_tx_open(rig_n_migrations, false);
 	struct rig_shot_model m, back;
 	model_with(&m, new_dots("arm", 2));
-	cr_assert_eq(rig_binding_generic_write(tx->conn, "s", &m.layers[0], 1), 0);
-	cr_assert_eq(rig_binding_generic_erase(tx->conn, "s", "L"), 0);
+	cr_assert_eq(rig_binding_generic_write(tx->conn, &m, &m.layers[0], 1), 0);
+	cr_assert_eq(rig_binding_generic_erase(tx->conn, &m, "L", 2), 0);
 	void *whole = NULL;
 	cr_assert_eq(rig_binding_generic_read(&whole, tx->conn, &m, &m.layers[0]), -RIG_NOT_FOUND);
 	cr_assert_null(whole);
 	model_with(&back, NULL);
-	cr_assert_eq(rig_binding_generic_load(&back, tx->conn, find_dots), 0);
+	cr_assert_eq(rig_binding_generic_load(&back, tx->conn, -1, find_dots), 0);
 	cr_assert_null(back.layers[0].binding.type);
 	rig_shot_model_release(&back);
+	rig_shot_model_release(&m);
+	bare_tx_close(tx);
+}
+
+/* A binding stored before migration 12 (its mesh in its row) reads as before;
+ * erasing it for a new one keeps it readable at its revision (its mesh becomes
+ * chunks, its row history), and a mesh over one chunk round-trips. */
+Test(generic_codec, a_row_from_before_migration_12_stays_readable_after_erase)
+{
+	size_t before = 0;
+	while (before < rig_n_migrations && rig_migrations[before].version < 12)
+		before++;
+	struct rig_tx *tx = bare_tx_open(before, false);
+	struct dots *orig = new_dots("old", 3000); /* 48,000 mesh bytes: 3 chunks */
+	unsigned char *head = NULL, *mesh = NULL;
+	size_t n_head = 0, n_mesh = 0;
+	cr_assert_eq(dots.encode(orig, &head, &n_head, &mesh, &n_mesh), 0);
+	sqlite3_stmt *st = NULL;
+	cr_assert_eq(sqlite3_prepare_v2(tx->conn,
+					"INSERT INTO bindings(shot_id, layer_id, kind, revision,"
+					" n_verts, n_tris, head, mesh) VALUES ('s', 'L', 'dots', 1,"
+					" 3000, 0, ?, ?)",
+					-1, &st, NULL),
+		     SQLITE_OK);
+	sqlite3_bind_blob64(st, 1, head, n_head, SQLITE_STATIC);
+	sqlite3_bind_blob64(st, 2, mesh, n_mesh, SQLITE_STATIC);
+	cr_assert_eq(sqlite3_step(st), SQLITE_DONE);
+	sqlite3_finalize(st);
+	free(head);
+	free(mesh);
+	char err[256] = "";
+	cr_assert_geq(rig_migrate(tx->conn, rig_migrations, rig_n_migrations, err, sizeof err), 1,
+		      "%s", err);
+
+	struct rig_shot_model m;
+	model_with(&m, NULL);
+	cr_assert_eq(rig_binding_generic_load(&m, tx->conn, -1, find_dots), 0);
+	void *whole = NULL;
+	cr_assert_eq(rig_binding_generic_read(&whole, tx->conn, &m, &m.layers[0]), 0);
+	cr_assert_eq(memcmp(((struct dots *)whole)->xy, orig->xy, 16 * 3000), 0, "legacy read");
+	dots_free(whole);
+
+	/* v2 replaces it; v1 still reads the old mesh, v2 the new. */
+	cr_assert_eq(rig_binding_generic_erase(tx->conn, &m, "L", 2), 0);
+	rig_model_binding_set(&m.layers[0], &dots, new_dots("new", 10));
+	cr_assert_eq(rig_binding_generic_write(tx->conn, &m, &m.layers[0], 2), 0);
+	for (long long v = 1; v <= 2; v++) {
+		struct rig_shot_model at;
+		model_with(&at, NULL);
+		cr_assert_eq(rig_binding_generic_load(&at, tx->conn, v, find_dots), 0);
+		cr_assert_eq(at.layers[0].binding.revision, v);
+		cr_assert_eq(rig_binding_generic_read(&whole, tx->conn, &at, &at.layers[0]), 0);
+		const struct dots *d = whole;
+		cr_assert_str_eq(d->label, v == 1 ? "old" : "new");
+		cr_assert_eq(d->n, v == 1 ? 3000 : 10);
+		if (v == 1)
+			cr_assert_eq(memcmp(d->xy, orig->xy, 16 * 3000), 0);
+		dots_free(whole);
+		rig_shot_model_release(&at);
+	}
+	dots_free(orig);
 	rig_shot_model_release(&m);
 	bare_tx_close(tx);
 }
