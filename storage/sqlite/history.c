@@ -80,6 +80,10 @@ int rig_history_compact(struct rig_tx *tx, long long keep, bool *done, long long
 			     "DELETE FROM binding_history WHERE shot_seq = ?1 AND valid_to <= ?2",
 			     seq, floor, NULL, removed);
 	if (!rc)
+		rc = run_seq(
+			db, "DELETE FROM constraint_history WHERE shot_seq = ?1 AND valid_to <= ?2",
+			seq, floor, NULL, removed);
+	if (!rc)
 		rc = run_seq(db, chunks_sql, seq, floor, id, removed);
 	*done = rc == 0;
 	return rc;

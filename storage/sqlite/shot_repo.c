@@ -97,16 +97,31 @@ static bool chain_decode(struct rig_constraint *c, const char *text)
 	return c->n_chain > 0;
 }
 
-static int load_constraints(struct rig_shot_model *m, sqlite3 *db)
+#define CONSTRAINT_COLUMNS                                                                         \
+	"id, chain, target_id, pole_id, bend_positive, tip_length, mix, softness, stretch,"        \
+	" compress, ord, keys"
+
+/* The constraint set of version (-1: the head). The head set was written by
+ * version since; an older version's set is in constraint_history. */
+static int load_constraints(struct rig_shot_model *m, sqlite3 *db, long long version,
+			    long long since)
 {
 	sqlite3_stmt *st = NULL;
+	bool past = version >= 0 && version < since;
 	int rc = rig_sqlite__prepare(
 		&st, db,
-		"SELECT id, chain, target_id, pole_id, bend_positive, tip_length, mix, softness,"
-		" stretch, compress, ord, keys FROM constraints WHERE shot_id = ? ORDER BY id");
+		past ? "SELECT " CONSTRAINT_COLUMNS " FROM constraint_history"
+		       " WHERE shot_seq = ?1 AND valid_from <= ?2 AND ?2 < valid_to ORDER BY id"
+		     : "SELECT " CONSTRAINT_COLUMNS " FROM constraints WHERE shot_id = ?3"
+		       " ORDER BY id");
 	if (rc)
 		return rc;
-	sqlite3_bind_text(st, 1, m->id, -1, SQLITE_STATIC);
+	if (past) {
+		sqlite3_bind_int64(st, 1, m->seq);
+		sqlite3_bind_int64(st, 2, version);
+	} else {
+		sqlite3_bind_text(st, 3, m->id, -1, SQLITE_STATIC);
+	}
 	int s;
 	while ((s = sqlite3_step(st)) == SQLITE_ROW) {
 		struct rig_model_constraint mc;
@@ -139,16 +154,33 @@ out:
 	return rc;
 }
 
-/* Rewrites the shot's constraints: all rows out, the model's in. */
-static int write_constraints(sqlite3 *db, const struct rig_shot_model *m)
+/* Rewrites the shot's constraints as version to_version wrote them: the old
+ * set moves to constraint_history (valid until to_version), the model's set
+ * becomes the head. */
+static int write_constraints(sqlite3 *db, const struct rig_shot_model *m, long long to_version)
 {
-	sqlite3_stmt *del = NULL;
-	int rc = rig_sqlite__prepare(&del, db, "DELETE FROM constraints WHERE shot_id = ?");
-	if (rc)
-		return rc;
-	sqlite3_bind_text(del, 1, m->id, -1, SQLITE_STATIC);
-	rc = rig_sqlite__step_done(del);
-	rig_sqlite__finish(del);
+	static const char *const steps[] = {
+		"INSERT INTO constraint_history(shot_seq, valid_to, valid_from, "
+		"kind, " CONSTRAINT_COLUMNS
+		") SELECT s.seq, ?2, s.constraints_since, c.kind, c.id, c.chain,"
+		" c.target_id, c.pole_id, c.bend_positive, c.tip_length, c.mix, c.softness,"
+		" c.stretch, c.compress, c.ord, c.keys FROM constraints c JOIN shots s"
+		" ON s.id = c.shot_id WHERE c.shot_id = ?1",
+		"DELETE FROM constraints WHERE shot_id = ?1",
+		"UPDATE shots SET constraints_since = ?2 WHERE id = ?1",
+	};
+	int rc = 0;
+	for (size_t k = 0; k < sizeof steps / sizeof *steps && !rc; k++) {
+		sqlite3_stmt *st = NULL;
+		rc = rig_sqlite__prepare(&st, db, steps[k]);
+		if (rc)
+			return rc;
+		sqlite3_bind_text(st, 1, m->id, -1, SQLITE_STATIC);
+		if (sqlite3_bind_parameter_count(st) >= 2)
+			sqlite3_bind_int64(st, 2, to_version);
+		rc = rig_sqlite__step_done(st);
+		rig_sqlite__finish(st);
+	}
 	for (size_t i = 0; i < m->n_constraints && !rc; i++) {
 		const struct rig_model_constraint *mc = &m->constraints[i];
 		const struct rig_constraint *c = &mc->c;
@@ -200,7 +232,7 @@ int rig_shot_load_at(struct rig_shot_model *out, struct rig_tx *tx, const char *
 	int rc = rig_sqlite__prepare(
 		&st, db,
 		"SELECT id, project_id, name, fps, frame_start, frame_end, version, seq,"
-		" history_from FROM shots WHERE id = ?");
+		" history_from, constraints_since FROM shots WHERE id = ?");
 	if (rc)
 		return rc;
 	sqlite3_bind_text(st, 1, shot_id, -1, SQLITE_STATIC);
@@ -218,6 +250,7 @@ int rig_shot_load_at(struct rig_shot_model *out, struct rig_tx *tx, const char *
 	out->version = sqlite3_column_int64(st, 6);
 	out->seq = sqlite3_column_int64(st, 7);
 	long long oldest = sqlite3_column_int64(st, 8);
+	long long constraints_since = sqlite3_column_int64(st, 9);
 	if (!out->name) {
 		rc = -RIG_INTERNAL;
 		goto out;
@@ -235,10 +268,8 @@ int rig_shot_load_at(struct rig_shot_model *out, struct rig_tx *tx, const char *
 	if (version >= 0)
 		out->version = version;
 	rc = load_layers(out, db, version);
-	/* Constraints are not versioned yet: a past version is read with the
-	 * shot's current constraints (issue 15 follow-up). */
 	if (rc == 0)
-		rc = load_constraints(out, db);
+		rc = load_constraints(out, db, version, constraints_since);
 	for (size_t k = 0; rc == 0 && k < rig_binding_n_codecs; k++)
 		rc = rig_binding_codecs[k]->load(out, db, version);
 out:
@@ -419,7 +450,7 @@ int rig_shot_save(struct rig_tx *tx, const struct rig_shot_model *m, long long t
 			rc = write_binding(db, m, l, to_version);
 	}
 	if (!rc && m->constraints_dirty)
-		rc = write_constraints(db, m);
+		rc = write_constraints(db, m, to_version);
 	return rc;
 }
 

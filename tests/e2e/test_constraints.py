@@ -195,6 +195,27 @@ class ConstraintCase(RigdTestCase):
         self.assertLess(math.hypot(got[0] - want[0], got[1] - want[1]), tol,
                         f"{what}: got {got}, want {want}")
 
+    def test_past_versions_read_the_constraints_they_had(self):
+        # versions: none, put, changed bend, an unrelated rename, deleted; each read back
+        # at its version must pose the probe as it did right after its edit
+        self.build(arm_rig(), ["upper", "lower"])
+        edits = [[ARM], [dict(ARM, bendPositive=False)],
+                 [{"op": "layer.rename", "layerId": "pole", "name": "p"}],
+                 [{"op": "constraint.delete", "constraintId": "arm"}]]
+        seen = [(self.rigd.get(f"/v1/shots/{S}").json["version"], self.vertices())]
+        for ops in edits:
+            self.rigd.edit(S, ops)
+            seen.append((self.rigd.get(f"/v1/shots/{S}").json["version"], self.vertices()))
+        poses = [v for _, v in seen]
+        self.assertNotEqual(poses[1], poses[0])
+        self.assertNotEqual(poses[2], poses[1])
+        self.assertEqual(poses[3], poses[2])
+        self.assertEqual(poses[4], poses[0])
+        for version, want in seen:
+            r = self.rigd.get(f"/v1/shots/{S}/frames/0?layers=probe&version={version}")
+            self.assertEqual(r.status, 200, r)
+            self.assertEqual(r.json["layers"][0]["vertices"], want, f"version {version}")
+
     # ---- evaluation against the independent IK ------------------------------------
 
     def test_two_bone_frame_matches_independent_ik_exactly(self):

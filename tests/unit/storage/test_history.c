@@ -147,9 +147,9 @@ Test(history, one_vertex_of_a_large_skin_writes_one_chunk_and_a_rename_none)
 	rig_model_binding_set(l, &rig_binding_skin, strip_skin(n));
 	commit(tx, &m); /* v1 */
 	long long chunks_v1 = count(tx, "SELECT count(*) FROM binding_chunks");
-	cr_assert_eq(chunks_v1, 1 + rig_chunks_count(n, RIG_CHUNK_VERTS) +
-					rig_chunks_count(n - 2, RIG_CHUNK_TRIS) +
-					rig_chunks_count(n, RIG_CHUNK_WEIGHTS));
+	cr_assert_eq(chunks_v1, (long long)(1 + rig_chunks_count(n, RIG_CHUNK_VERTS) +
+					    rig_chunks_count(n - 2, RIG_CHUNK_TRIS) +
+					    rig_chunks_count(n, RIG_CHUNK_WEIGHTS)));
 
 	/* v2: vertex 3000 gets two influences (its list grows). */
 	l = rig_shot_model_find(&m, "m");
