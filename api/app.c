@@ -44,7 +44,7 @@ const struct rig_route rig_routes[] = {
 	{"GET", "/v1/shots/{}/layers/{}", rig_h_layer_get, false, ACCESS_READ, OWNER_SHOT,
 	 "version"},
 	{"GET", "/v1/shots/{}/constraints", rig_h_constraint_list, false, ACCESS_READ, OWNER_SHOT,
-	 PAGED},
+	 "version " PAGED},
 	{"POST", "/v1/shots/{}/edits", rig_h_edits, true, ACCESS_EDIT, OWNER_SHOT, "dryRun"},
 	{"GET", "/v1/shots/{}/receipts", rig_h_receipt_list, false, ACCESS_READ, OWNER_SHOT, PAGED},
 	{"GET", "/v1/receipts/{}", rig_h_receipt_get, false, ACCESS_READ, OWNER_RECEIPT, NULL},

@@ -1,8 +1,10 @@
 /* GET /v1/shots/{shotId}/constraints: the shot's constraints, ordered by id,
- * paged. A page token (api/http/paging.c signs it) holds the shot, its seq, the
- * shot version it was issued at and the offset of the next constraint: a token
- * from an older version is 410 PAGE_TOKEN_STALE (the list may have changed
- * under it), a forged one or one of another shot 400 PAGE_TOKEN_INVALID.
+ * paged, at ?version when given (docs/history.md). A page token (api/http/
+ * paging.c signs it) holds the shot, its seq, the ?version asked for, the shot
+ * version it was issued at and the offset of the next constraint; the next page
+ * reads that version, so paging survives later edits while the version is
+ * retained (after: 410 PAGE_TOKEN_STALE). A forged token, or one of another
+ * shot or ?version, is 400 PAGE_TOKEN_INVALID.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -81,36 +83,34 @@ static long long page_offset(struct rig_req *req, struct rig_resp *resp, const c
 
 void rig_h_constraint_list(struct rig_req *req, struct rig_resp *resp)
 {
-	struct rig_shot_model m;
+	struct rig_eval ev;
 	struct rig_tx *tx = rig_store_read(req->app->store);
-	int rc = rig_tx_snapshot(tx);
-	if (!rc)
-		rc = rig_shot_load(&m, tx, req->params[0]);
-	else
-		memset(&m, 0, sizeof m);
-	rig_tx_end(tx);
-	if (rc) {
-		rig_api__fail_shot(resp, rc, req->params[0]);
-		goto out;
-	}
 	size_t limit;
-	if (rig_api__page_size(req, resp, &limit) || rig_frames__etag(req, resp, m.version))
+	/* A page token reads the version it was issued at (while retained), like
+	 * mesh-data's; otherwise ?version, or the head. */
+	if (rig_frames__open_at(&ev, tx, req, resp,
+				rig_frames__pinned_version(req, CONSTRAINT_PAGES)) != 0 ||
+	    rig_api__page_size(req, resp, &limit) || rig_frames__etag(req, resp, ev.model->version))
 		goto out;
-	char scope[RIG_ID_MAX + 24];
-	snprintf(scope, sizeof scope, "%s#%lld", m.id, m.seq);
-	long long from = page_offset(req, resp, scope, m.version, m.n_constraints);
+	const struct rig_shot_model *m = ev.model;
+	/* The scope names the shot's life and the ?version asked for, so a token
+	 * is refused on another shot or with another ?version. */
+	const char *asked = rig_api__query(req, "version");
+	char scope[RIG_ID_MAX + 48];
+	snprintf(scope, sizeof scope, "%s#%lld#%.20s", m->id, m->seq, asked ? asked : "");
+	long long from = page_offset(req, resp, scope, m->version, m->n_constraints);
 	if (from < 0)
 		goto out;
 	json_t *items = json_array();
 	size_t end =
-		(size_t)from + limit < m.n_constraints ? (size_t)from + limit : m.n_constraints;
+		(size_t)from + limit < m->n_constraints ? (size_t)from + limit : m->n_constraints;
 	for (size_t i = (size_t)from; i < end; i++)
-		json_array_append_new(items, constraint_json(&m.constraints[i]));
-	json_t *body = json_pack("{s:s, s:I, s:o}", "shotId", m.id, "shotVersion",
-				 (json_int_t)m.version, "constraints", items);
-	if (end < m.n_constraints) {
+		json_array_append_new(items, constraint_json(&m->constraints[i]));
+	json_t *body = json_pack("{s:s, s:I, s:o}", "shotId", m->id, "shotVersion",
+				 (json_int_t)m->version, "constraints", items);
+	if (end < m->n_constraints) {
 		json_t *t = json_pack("{s:s, s:s, s:I, s:I}", "k", CONSTRAINT_PAGES, "s", scope,
-				      "v", (json_int_t)m.version, "o", (json_int_t)end);
+				      "v", (json_int_t)m->version, "o", (json_int_t)end);
 		char *token = rig_api__token_make(req->app, t);
 		json_decref(t);
 		if (token)
@@ -119,5 +119,6 @@ void rig_h_constraint_list(struct rig_req *req, struct rig_resp *resp)
 	}
 	rig_resp_json(resp, 200, body, NULL);
 out:
-	rig_shot_model_release(&m);
+	rig_eval_release(&ev);
+	rig_tx_end(tx);
 }

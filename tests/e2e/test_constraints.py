@@ -419,9 +419,20 @@ class ConstraintCase(RigdTestCase):
         nxt = self.rigd.get(C + "?pageSize=2&pageToken=" + page.json["nextPageToken"])
         self.assertEqual([c["constraintId"] for c in nxt.json["constraints"]], ["c1", "c2"])
         self.assertNotIn("nextPageToken", nxt.json)
+        before = self.rigd.get(f"/v1/shots/{S}").json["version"]
         self.rigd.edit(S, [{"op": "constraint.delete", "constraintId": "c0"}])
-        self.assertProblem(self.rigd.get(C + "?pageSize=2&pageToken=" +
-                                         page.json["nextPageToken"]), 410, "PAGE_TOKEN_STALE")
+        # the token reads the version it was issued at (issue 15): the page is as it was
+        kept = self.rigd.get(C + "?pageSize=2&pageToken=" + page.json["nextPageToken"])
+        self.assertEqual(kept.status, 200, kept)
+        self.assertEqual(kept.json["shotVersion"], before)
+        self.assertEqual([c["constraintId"] for c in kept.json["constraints"]], ["c1", "c2"])
+        # ?version reads a past list; a token is refused with another ?version
+        past = self.rigd.get(C + f"?version={before}")
+        self.assertEqual([c["constraintId"] for c in past.json["constraints"]],
+                         ["arm", "c0", "c1", "c2"])
+        self.assertProblem(self.rigd.get(C + f"?version={before}&pageSize=2&pageToken=" +
+                                         page.json["nextPageToken"]), 400,
+                           "PAGE_TOKEN_INVALID")
         self.assertEqual([c["constraintId"] for c in self.rigd.get(C).json["constraints"]],
                          ["arm", "c1", "c2"])
         body = self.assertProblem(
