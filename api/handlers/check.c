@@ -29,49 +29,6 @@
 #include "api/util/membudget.h"
 #include "storage/store.h"
 
-/* Opens ?pageToken: sets *start. Order of checks: signature, query, version. */
-static int open_token(struct rig_req *req, struct rig_resp *resp, const char *query,
-		      long long version, size_t end, size_t *start)
-{
-	*start = 0;
-	const char *token = rig_api__query(req, "pageToken");
-	if (!token)
-		return 0;
-	json_t *t = rig_api__token_open(req->app, token);
-	const char *k = json_string_value(json_object_get(t, "k"));
-	const char *s = json_string_value(json_object_get(t, "s"));
-	const char *q = json_string_value(json_object_get(t, "q"));
-	json_t *v = json_object_get(t, "v"), *o = json_object_get(t, "o");
-	int rc = -1;
-	if (!t || !k || !s || !q || !json_is_integer(v) || !json_is_integer(o) ||
-	    strcmp(k, "check") || json_integer_value(o) < 0) {
-		rig_problem(resp, RIG_PAGE_TOKEN_INVALID,
-			    json_pack("{s:s}", "parameter", "pageToken"),
-			    "pageToken is not a token this server issued");
-	} else if (strcmp(s, req->params[0]) || strcmp(q, query)) {
-		rig_problem(resp, RIG_PAGE_TOKEN_INVALID,
-			    json_pack("{s:s}", "parameter", "pageToken"),
-			    "pageToken was issued for another query; send the same from, to, step "
-			    "and pageSize");
-	} else if (json_integer_value(v) != version) {
-		rig_problem(resp, RIG_PAGE_TOKEN_STALE,
-			    json_pack("{s:I, s:I}", "tokenVersion", json_integer_value(v),
-				      "shotVersion", (json_int_t)version),
-			    "the shot changed since this page token was issued (version %lld, now "
-			    "%lld)",
-			    (long long)json_integer_value(v), version);
-	} else if ((json_int_t)end < json_integer_value(o)) {
-		rig_problem(resp, RIG_PAGE_TOKEN_INVALID,
-			    json_pack("{s:s}", "parameter", "pageToken"),
-			    "pageToken is not a token this server issued");
-	} else {
-		*start = (size_t)json_integer_value(o);
-		rc = 0;
-	}
-	json_decref(t);
-	return rc;
-}
-
 static json_t *failure_json(const struct rig_eval *ev, const long *layers,
 			    const struct rig_frame_fault *f, const struct rig_frame_range *range)
 {
@@ -117,7 +74,9 @@ void rig_h_check(struct rig_req *req, struct rig_resp *resp)
 	snprintf(query, sizeof query, "%.17g|%.17g|%.17g|%zu|%.20s", range.from, to, range.step,
 		 page_size, version ? version : "");
 	size_t end = (size_t)n_layers * range.n_frames, start;
-	if (open_token(req, resp, query, ev.model->version, end, &start) ||
+	struct rig_pinned_page pp = {"check", req->params[0], query, "from, to, step and pageSize",
+				     ev.model->version};
+	if (rig_api__pinned_page_open(req, resp, &pp, end, &start) ||
 	    rig_frames__etag(req, resp, ev.model->version))
 		goto out;
 	struct rig_frame_check c = {
@@ -150,12 +109,8 @@ void rig_h_check(struct rig_req *req, struct rig_resp *resp)
 			  "layerCount", (json_int_t)n_layers, "failures", items);
 	if (faults.count > page_size) {
 		const struct rig_frame_fault *f = &faults.items[page_size];
-		json_t *t =
-			json_pack("{s:s, s:s, s:s, s:I, s:I}", "k", "check", "s", req->params[0],
-				  "q", query, "v", (json_int_t)ev.model->version, "o",
-				  (json_int_t)(f->layer * range.n_frames + f->frame_index));
-		char *token = rig_api__token_make(req->app, t);
-		json_decref(t);
+		char *token = rig_api__pinned_page_token(
+			req->app, &pp, (size_t)f->layer * range.n_frames + f->frame_index);
 		if (token)
 			json_object_set_new(body, "nextPageToken", json_string(token));
 		free(token);

@@ -46,41 +46,6 @@ static json_t *constraint_json(const struct rig_model_constraint *mc)
 		"order", (json_int_t)c->order);
 }
 
-/* The offset a pageToken continues from (0 without one); -1 after answering. */
-static long long page_offset(struct rig_req *req, struct rig_resp *resp, const char *scope,
-			     long long version, size_t n)
-{
-	const char *token = rig_api__query(req, "pageToken");
-	if (!token)
-		return 0;
-	json_t *t = rig_api__token_open(req->app, token);
-	const char *k = t ? json_string_value(json_object_get(t, "k")) : NULL;
-	const char *s = t ? json_string_value(json_object_get(t, "s")) : NULL;
-	json_t *v = t ? json_object_get(t, "v") : NULL, *o = t ? json_object_get(t, "o") : NULL;
-	long long at = -1;
-	if (!k || !s || strcmp(k, CONSTRAINT_PAGES) || strcmp(s, scope) || !json_is_integer(v) ||
-	    !json_is_integer(o) || json_integer_value(o) < 0) {
-		rig_problem(resp, RIG_PAGE_TOKEN_INVALID,
-			    json_pack("{s:s}", "parameter", "pageToken"),
-			    "pageToken was not issued for this list");
-	} else if (json_integer_value(v) != version) {
-		rig_problem(resp, RIG_PAGE_TOKEN_STALE,
-			    json_pack("{s:I, s:I}", "tokenVersion", json_integer_value(v),
-				      "shotVersion", (json_int_t)version),
-			    "the shot changed since this page token was issued (version %lld, now "
-			    "%lld)",
-			    (long long)json_integer_value(v), version);
-	} else if ((json_int_t)n < json_integer_value(o)) {
-		rig_problem(resp, RIG_PAGE_TOKEN_INVALID,
-			    json_pack("{s:s}", "parameter", "pageToken"),
-			    "pageToken was not issued for this list");
-	} else {
-		at = json_integer_value(o);
-	}
-	json_decref(t);
-	return at;
-}
-
 void rig_h_constraint_list(struct rig_req *req, struct rig_resp *resp)
 {
 	struct rig_eval ev;
@@ -93,26 +58,25 @@ void rig_h_constraint_list(struct rig_req *req, struct rig_resp *resp)
 	    rig_api__page_size(req, resp, &limit) || rig_frames__etag(req, resp, ev.model->version))
 		goto out;
 	const struct rig_shot_model *m = ev.model;
-	/* The scope names the shot's life and the ?version asked for, so a token
-	 * is refused on another shot or with another ?version. */
+	/* The scope names the shot's life; the query, the ?version asked for
+	 * and the page size. */
 	const char *asked = rig_api__query(req, "version");
-	char scope[RIG_ID_MAX + 48];
-	snprintf(scope, sizeof scope, "%s#%lld#%.20s", m->id, m->seq, asked ? asked : "");
-	long long from = page_offset(req, resp, scope, m->version, m->n_constraints);
-	if (from < 0)
+	char scope[RIG_ID_MAX + 24], query[48];
+	snprintf(scope, sizeof scope, "%s#%lld", m->id, m->seq);
+	snprintf(query, sizeof query, "%.20s|%zu", asked ? asked : "", limit);
+	struct rig_pinned_page pp = {CONSTRAINT_PAGES, scope, query, "version and pageSize",
+				     m->version};
+	size_t from;
+	if (rig_api__pinned_page_open(req, resp, &pp, m->n_constraints, &from))
 		goto out;
 	json_t *items = json_array();
-	size_t end =
-		(size_t)from + limit < m->n_constraints ? (size_t)from + limit : m->n_constraints;
-	for (size_t i = (size_t)from; i < end; i++)
+	size_t end = from + limit < m->n_constraints ? from + limit : m->n_constraints;
+	for (size_t i = from; i < end; i++)
 		json_array_append_new(items, constraint_json(&m->constraints[i]));
 	json_t *body = json_pack("{s:s, s:I, s:o}", "shotId", m->id, "shotVersion",
 				 (json_int_t)m->version, "constraints", items);
 	if (end < m->n_constraints) {
-		json_t *t = json_pack("{s:s, s:s, s:I, s:I}", "k", CONSTRAINT_PAGES, "s", scope,
-				      "v", (json_int_t)m->version, "o", (json_int_t)end);
-		char *token = rig_api__token_make(req->app, t);
-		json_decref(t);
+		char *token = rig_api__pinned_page_token(req->app, &pp, end);
 		if (token)
 			json_object_set_new(body, "nextPageToken", json_string(token));
 		free(token);

@@ -14,6 +14,7 @@
  * unbound layer, or a kind without the collection asked for, answers empty
  * pages (a skin has no keyframes: its animation belongs to the joint layers).
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,48 +85,6 @@ static int parse_query(struct rig_req *req, struct rig_resp *resp, struct query 
 	return 0;
 }
 
-/* Opens ?pageToken: sets q->offset. Order of checks: signature, query, version. */
-static int open_token(struct rig_req *req, struct rig_resp *resp, struct query *q,
-		      long long version)
-{
-	const char *token = rig_api__query(req, "pageToken");
-	if (!token)
-		return 0;
-	json_t *t = rig_api__token_open(req->app, token);
-	const char *k = json_string_value(json_object_get(t, "k"));
-	const char *s = json_string_value(json_object_get(t, "s"));
-	const char *l = json_string_value(json_object_get(t, "l"));
-	const char *f = json_string_value(json_object_get(t, "q"));
-	json_t *v = json_object_get(t, "v"), *o = json_object_get(t, "o");
-	int rc = 0;
-	if (!t || !k || !s || !l || !f || !json_is_integer(v) || !json_is_integer(o) ||
-	    strcmp(k, "mesh") || json_integer_value(o) < 0) {
-		rig_problem(resp, RIG_PAGE_TOKEN_INVALID,
-			    json_pack("{s:s}", "parameter", "pageToken"),
-			    "pageToken is not a token this server issued");
-		rc = -1;
-	} else if (strcmp(s, req->params[0]) || strcmp(l, req->params[1]) ||
-		   strcmp(f, q->fingerprint)) {
-		rig_problem(resp, RIG_PAGE_TOKEN_INVALID,
-			    json_pack("{s:s}", "parameter", "pageToken"),
-			    "pageToken was issued for another query; send the same kind, frame,"
-			    " space, pageSize and maxBytes");
-		rc = -1;
-	} else if (json_integer_value(v) != version) {
-		rig_problem(resp, RIG_PAGE_TOKEN_STALE,
-			    json_pack("{s:I, s:I}", "tokenVersion", json_integer_value(v),
-				      "shotVersion", (json_int_t)version),
-			    "the shot changed since this page token was issued (version %lld, now "
-			    "%lld)",
-			    (long long)json_integer_value(v), version);
-		rc = -1;
-	} else {
-		q->offset = (size_t)json_integer_value(o);
-	}
-	json_decref(t);
-	return rc;
-}
-
 void rig_h_mesh_data(struct rig_req *req, struct rig_resp *resp)
 {
 	struct query q;
@@ -148,7 +107,14 @@ void rig_h_mesh_data(struct rig_req *req, struct rig_resp *resp)
 		goto out;
 	}
 	const struct rig_model_layer *l = &ev.model->layers[mi];
-	if (open_token(req, resp, &q, ev.model->version) ||
+	/* The scope is the shot and the layer ('/' is never in an id). */
+	char scope[2 * RIG_ID_MAX + 2];
+	snprintf(scope, sizeof scope, "%s/%s", ev.model->id, l->id);
+	struct rig_pinned_page pp = {"mesh", scope, q.fingerprint,
+				     "kind, frame, space, version, pageSize and maxBytes",
+				     ev.model->version};
+	/* The offset is checked against the collection's count when the page is cut. */
+	if (rig_api__pinned_page_open(req, resp, &pp, SIZE_MAX, &q.offset) ||
 	    rig_frames__etag(req, resp, ev.model->version))
 		goto out;
 	/* The layer's binding kind pages its own collections; a kind without the
@@ -225,11 +191,7 @@ void rig_h_mesh_data(struct rig_req *req, struct rig_resp *resp)
 	rig_buf_puts(&b, limited_by ? (limited_by[0] == 'p' ? "\"pageSize\"" : "\"maxBytes\"")
 				    : "null");
 	if (i < total) {
-		json_t *t = json_pack("{s:s, s:s, s:s, s:s, s:I, s:I}", "k", "mesh", "s",
-				      ev.model->id, "l", l->id, "q", q.fingerprint, "v",
-				      (json_int_t)ev.model->version, "o", (json_int_t)i);
-		char *token = rig_api__token_make(req->app, t);
-		json_decref(t);
+		char *token = rig_api__pinned_page_token(req->app, &pp, i);
 		if (token) {
 			rig_buf_puts(&b, ",\"nextPageToken\":");
 			rig_buf_json_string(&b, token);

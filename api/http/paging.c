@@ -192,3 +192,51 @@ void rig_api__page_finish(struct rig_req *req, struct rig_resp *resp, const char
 	}
 	rig_resp_json(resp, 200, body, NULL);
 }
+
+int rig_api__pinned_page_open(struct rig_req *req, struct rig_resp *resp,
+			      const struct rig_pinned_page *pp, size_t end, size_t *offset)
+{
+	*offset = 0;
+	const char *token = rig_api__query(req, "pageToken");
+	if (!token)
+		return 0;
+	json_t *t = rig_api__token_open(req->app, token);
+	const char *k = json_string_value(json_object_get(t, "k"));
+	const char *s = json_string_value(json_object_get(t, "s"));
+	const char *q = json_string_value(json_object_get(t, "q"));
+	json_t *v = json_object_get(t, "v"), *o = json_object_get(t, "o");
+	int rc = -1;
+	if (!k || !s || !q || !json_is_integer(v) || !json_is_integer(o) || strcmp(k, pp->kind) ||
+	    json_integer_value(o) < 0 || (unsigned long long)json_integer_value(o) > end) {
+		rig_problem(resp, RIG_PAGE_TOKEN_INVALID,
+			    json_pack("{s:s}", "parameter", "pageToken"),
+			    "pageToken is not a token this server issued for this list");
+	} else if (strcmp(s, pp->scope) || strcmp(q, pp->query)) {
+		rig_problem(resp, RIG_PAGE_TOKEN_INVALID,
+			    json_pack("{s:s}", "parameter", "pageToken"),
+			    "pageToken was issued for another query; send the same %s",
+			    pp->query_names);
+	} else if (json_integer_value(v) != pp->version) {
+		rig_problem(resp, RIG_PAGE_TOKEN_STALE,
+			    json_pack("{s:I, s:I}", "tokenVersion", json_integer_value(v),
+				      "shotVersion", (json_int_t)pp->version),
+			    "the shot changed since this page token was issued (version %lld, now "
+			    "%lld)",
+			    (long long)json_integer_value(v), pp->version);
+	} else {
+		*offset = (size_t)json_integer_value(o);
+		rc = 0;
+	}
+	json_decref(t);
+	return rc;
+}
+
+char *rig_api__pinned_page_token(struct rig_app *app, const struct rig_pinned_page *pp,
+				 size_t offset)
+{
+	json_t *t = json_pack("{s:s, s:s, s:s, s:I, s:I}", "k", pp->kind, "s", pp->scope, "q",
+			      pp->query, "v", (json_int_t)pp->version, "o", (json_int_t)offset);
+	char *token = t ? rig_api__token_make(app, t) : NULL;
+	json_decref(t);
+	return token;
+}

@@ -61,11 +61,29 @@ char *rig_api__token_make(struct rig_app *app, json_t *payload);
  * issued by a server on this database (forged, truncated, tampered). */
 json_t *rig_api__token_open(struct rig_app *app, const char *token);
 
-/* A signed, opaque page token for payload (reference borrowed); malloc'd string. */
-char *rig_api__token_make(struct rig_app *app, json_t *payload);
+/* A listing read at one shot version and paged by offset (mesh-data, check,
+ * constraints). Its tokens carry the listing's kind, its scope (the shot and
+ * what is listed), a fingerprint of every query parameter that shapes the
+ * pages, the version the first page read (rig_frames__pinned_version reads
+ * it back) and the offset of the next item. */
+struct rig_pinned_page {
+	const char *kind;
+	const char *scope;
+	const char *query;
+	const char
+		*query_names; /* the parameters, for the refusal: "from, to, step and pageSize" */
+	long long version;    /* the version this page reads */
+};
 
-/* Opens a token: returns its payload (new reference), or NULL when it was not
- * issued by a server on this database (forged, truncated, tampered). */
-json_t *rig_api__token_open(struct rig_app *app, const char *token);
+/* Reads ?pageToken: *offset = where the page starts (0 without one), at most
+ * end. Checks, in order: the signature and kind, then scope and query (400
+ * PAGE_TOKEN_INVALID), then the version (410 PAGE_TOKEN_STALE), then the
+ * offset. Returns 0, or -1 with resp filled. */
+int rig_api__pinned_page_open(struct rig_req *req, struct rig_resp *resp,
+			      const struct rig_pinned_page *pp, size_t end, size_t *offset);
+
+/* The token of pp's page starting at offset: malloc'd, NULL when out of memory. */
+char *rig_api__pinned_page_token(struct rig_app *app, const struct rig_pinned_page *pp,
+				 size_t offset);
 
 #endif
