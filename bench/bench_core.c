@@ -22,6 +22,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench/bench_util.h"
 #include "core/rig.h"
 #include "core/skin.h"
 
@@ -29,23 +30,6 @@
 #define LATTICE 8 /* joints on an 8 × 8 lattice over the mesh */
 #define N_PER 4
 #define RUNS 5
-
-static double now_seconds(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static void *xcalloc(size_t n, size_t size)
-{
-	void *p = calloc(n, size);
-	if (!p) {
-		fprintf(stderr, "bench_core: out of memory\n");
-		exit(1);
-	}
-	return p;
-}
 
 /* A new error list (kept off the stack: about 144 KiB); exits when out of memory. */
 static struct rig_errs *xerrs(void)
@@ -80,21 +64,12 @@ static long joint_layer(size_t i, size_t k)
 	return 1 + (long)(i * LATTICE + k);
 }
 
-static void init_layer(struct rig_layer *l, const char *id, long parent)
-{
-	memset(l, 0, sizeof *l);
-	snprintf(l->id, sizeof l->id, "%s", id);
-	l->kind = RIG_LAYER_GROUP;
-	l->parent = parent;
-	l->statics = rig_transform_default();
-}
-
 /* Chain i stands at x = i · spacing; each link is spacing above its parent and
  * turns from 0° at frame 0 to ±0.6° at frame 100 (bezier ease), so the mesh
  * bends smoothly and every frame differs. */
 static void build_layers(struct bench_rig *b)
 {
-	init_layer(&b->layers[0], "rig", RIG_NO_LAYER);
+	bench_init_layer(&b->layers[0], "rig", RIG_NO_LAYER);
 	b->layers[0].statics.ch[RIG_CH_POSITION_X] = 50;
 	b->layers[0].statics.ch[RIG_CH_ROTATION] = 15;
 	for (size_t i = 0; i < LATTICE; i++) {
@@ -103,7 +78,7 @@ static void build_layers(struct bench_rig *b)
 			char name[32];
 			snprintf(name, sizeof name, "c%zu_%zu", i, k);
 			struct rig_layer *l = &b->layers[id];
-			init_layer(l, name, k == 0 ? 0 : joint_layer(i, k - 1));
+			bench_init_layer(l, name, k == 0 ? 0 : joint_layer(i, k - 1));
 			l->statics.ch[RIG_CH_POSITION_X] = k == 0 ? (double)i * b->spacing : 0;
 			l->statics.ch[RIG_CH_POSITION_Y] = k == 0 ? 0 : b->spacing;
 			struct rig_key *key = b->keys[id - 1];
@@ -114,7 +89,7 @@ static void build_layers(struct bench_rig *b)
 		}
 	}
 	b->mesh = 1 + N_JOINTS;
-	init_layer(&b->layers[b->mesh], "mesh", 0);
+	bench_init_layer(&b->layers[b->mesh], "mesh", 0);
 	b->layers[b->mesh].kind = RIG_LAYER_MESH;
 	b->layers[b->mesh].deformed = true;
 	b->scene = (struct rig_scene){.layers = b->layers, .n_layers = 2 + N_JOINTS};
@@ -130,11 +105,11 @@ static void build_def(struct bench_rig *b)
 	d->n_tris = 2 * cells;
 	d->n_joints = N_JOINTS;
 	d->n_weight_lists = n;
-	d->source = xcalloc(2 * n, sizeof *d->source);
-	d->triangles = xcalloc(3 * d->n_tris, sizeof *d->triangles);
-	d->joints = xcalloc(N_JOINTS, sizeof *d->joints);
-	d->weight_offsets = xcalloc(n + 1, sizeof *d->weight_offsets);
-	d->influences = xcalloc(N_PER * n, sizeof *d->influences);
+	d->source = bench_xcalloc(2 * n, sizeof *d->source);
+	d->triangles = bench_xcalloc(3 * d->n_tris, sizeof *d->triangles);
+	d->joints = bench_xcalloc(N_JOINTS, sizeof *d->joints);
+	d->weight_offsets = bench_xcalloc(n + 1, sizeof *d->weight_offsets);
+	d->influences = bench_xcalloc(N_PER * n, sizeof *d->influences);
 	size_t t = 0;
 	for (size_t y = 0; y < side; y++) {
 		for (size_t x = 0; x < side; x++) {
@@ -260,10 +235,10 @@ static void mem_pass_prefetch(const struct mem_pass *m)
 static struct mem_pass mem_pass_new(const struct rig_skin_def *d)
 {
 	struct mem_pass m = {.n = d->n_verts};
-	m.src = xcalloc(2 * m.n, sizeof *m.src);
-	m.weights = xcalloc(4 * m.n, sizeof *m.weights);
-	m.joints = xcalloc(4 * m.n, sizeof *m.joints);
-	m.out = xcalloc(2 * m.n, sizeof *m.out);
+	m.src = bench_xcalloc(2 * m.n, sizeof *m.src);
+	m.weights = bench_xcalloc(4 * m.n, sizeof *m.weights);
+	m.joints = bench_xcalloc(4 * m.n, sizeof *m.joints);
+	m.out = bench_xcalloc(2 * m.n, sizeof *m.out);
 	memcpy(m.src, d->source, 2 * m.n * sizeof *m.src);
 	for (size_t i = 0; i < 4 * m.n; i++) {
 		m.weights[i] = d->influences[i].weight;
@@ -345,10 +320,10 @@ static struct timing measure(struct bench_ctx *c, enum bench_case which, int ite
 	double runs[RUNS];
 	run_once(c, which); /* warm caches and page in the output */
 	for (int r = 0; r < RUNS; r++) {
-		double t0 = now_seconds();
+		double t0 = bench_now_seconds();
 		for (int i = 0; i < iterations; i++)
 			run_once(c, which);
-		runs[r] = (now_seconds() - t0) / iterations;
+		runs[r] = (bench_now_seconds() - t0) / iterations;
 	}
 	qsort(runs, RUNS, sizeof runs[0], cmp_double);
 	return (struct timing){runs[0], runs[RUNS / 2]};
@@ -363,12 +338,12 @@ static void print_row(const char *name, size_t n, struct timing t, double baseli
 
 static void bench_size(size_t side, int iterations)
 {
-	struct bench_rig *rig = xcalloc(1, sizeof *rig);
+	struct bench_rig *rig = bench_xcalloc(1, sizeof *rig);
 	build_rig(rig, side);
 	size_t n = rig->def.n_verts;
 	struct mem_pass mem = mem_pass_new(&rig->def);
 	struct bench_ctx c = {.rig = rig, .mem = &mem};
-	c.out = xcalloc(2 * n, sizeof *c.out);
+	c.out = bench_xcalloc(2 * n, sizeof *c.out);
 
 	/* Poses of a frame in the middle of the animation, for the skin-only cases. */
 	c.errs = xerrs();

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench/bench_util.h"
 #include "core/rig.h"
 
 #define LATTICE 8
@@ -25,13 +26,6 @@
 #define N_LAYERS (1 + N_JOINTS + N_TARGETS)
 #define FRAMES 20000
 #define RUNS 5
-
-static double now_seconds(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 struct ik_rig {
 	struct rig_layer layers[N_LAYERS];
@@ -43,15 +37,6 @@ struct ik_rig {
 static long joint_layer(size_t i, size_t k)
 {
 	return 1 + (long)(i * LATTICE + k);
-}
-
-static void init_layer(struct rig_layer *l, const char *id, long parent)
-{
-	memset(l, 0, sizeof *l);
-	snprintf(l->id, sizeof l->id, "%s", id);
-	l->kind = RIG_LAYER_GROUP;
-	l->parent = parent;
-	l->statics = rig_transform_default();
 }
 
 static void keyed(struct ik_rig *b, long layer, enum rig_channel ch, double from, double to)
@@ -85,14 +70,14 @@ static void add_constraint(struct ik_rig *b, size_t at, size_t chain, size_t fir
 static void build(struct ik_rig *b)
 {
 	const double spacing = 10;
-	init_layer(&b->layers[0], "rig", RIG_NO_LAYER);
+	bench_init_layer(&b->layers[0], "rig", RIG_NO_LAYER);
 	b->layers[0].statics.ch[RIG_CH_ROTATION] = 15;
 	for (size_t i = 0; i < LATTICE; i++) {
 		for (size_t k = 0; k < LATTICE; k++) {
 			long id = joint_layer(i, k);
 			char name[32];
 			snprintf(name, sizeof name, "c%zu_%zu", i, k);
-			init_layer(&b->layers[id], name, k == 0 ? 0 : joint_layer(i, k - 1));
+			bench_init_layer(&b->layers[id], name, k == 0 ? 0 : joint_layer(i, k - 1));
 			b->layers[id].statics.ch[RIG_CH_POSITION_X] =
 				k == 0 ? (double)i * spacing : spacing;
 			keyed(b, id, RIG_CH_ROTATION, 0, (i + k) % 2 ? 6 : -6);
@@ -102,7 +87,7 @@ static void build(struct ik_rig *b)
 		long id = 1 + N_JOINTS + (long)t;
 		char name[32];
 		snprintf(name, sizeof name, "target%zu", t);
-		init_layer(&b->layers[id], name, RIG_NO_LAYER);
+		bench_init_layer(&b->layers[id], name, RIG_NO_LAYER);
 		b->layers[id].statics.ch[RIG_CH_POSITION_Y] = 20 + 5 * (double)t;
 		keyed(b, id, RIG_CH_POSITION_X, 30 + 3 * (double)t, 60 - 2 * (double)t);
 	}
@@ -126,7 +111,7 @@ static void build(struct ik_rig *b)
 /* Runs FRAMES frames; returns seconds, accumulating a checksum so the work stays. */
 static double run(const struct rig_scene *scene, double *sink)
 {
-	double t0 = now_seconds();
+	double t0 = bench_now_seconds();
 	for (int f = 0; f < FRAMES; f++) {
 		double frame = (double)(f % 1000) * 0.1;
 		struct rig_resolver *r = rig_resolver_new(scene);
@@ -141,7 +126,7 @@ static double run(const struct rig_scene *scene, double *sink)
 						.m[4];
 		rig_resolver_free(r);
 	}
-	return now_seconds() - t0;
+	return bench_now_seconds() - t0;
 }
 
 static int by_value(const void *a, const void *b)

@@ -24,29 +24,13 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench/bench_util.h"
 #include "core/mesh_map.h"
 
 #define SIDE 100 /* cells per side: 2 · SIDE² = 20,000 triangles */
 #define N_POINTS 10000
 #define RUNS 5
 #define SCAN_RUNS 3
-
-static double now_seconds(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static void *xcalloc(size_t n, size_t size)
-{
-	void *p = calloc(n, size);
-	if (!p) {
-		fprintf(stderr, "bench_mesh_map: out of memory\n");
-		exit(1);
-	}
-	return p;
-}
 
 /* splitmix64: the points and the jitter, the same every run. */
 static uint64_t next_u64(uint64_t *s)
@@ -122,9 +106,9 @@ static struct timing measure(struct bench *b, const struct rig_mesh_index *built
 {
 	double t[RUNS];
 	for (int r = 0; r < runs; r++) {
-		double t0 = now_seconds();
+		double t0 = bench_now_seconds();
 		run_once(b, built, which);
-		t[r] = now_seconds() - t0;
+		t[r] = bench_now_seconds() - t0;
 	}
 	qsort(t, (size_t)runs, sizeof t[0], cmp_double);
 	return (struct timing){t[0], t[runs / 2]};
@@ -140,7 +124,7 @@ static void print_row(const char *name, struct timing t, double scan_best)
 static void bench_points(struct bench *b, const char *title)
 {
 	struct rig_mesh_index *ix = new_index(b);
-	struct rig_mesh_site *want = xcalloc(N_POINTS, sizeof *want);
+	struct rig_mesh_site *want = bench_xcalloc(N_POINTS, sizeof *want);
 	size_t inside = 0, mismatches = 0;
 	for (size_t i = 0; i < N_POINTS; i++) {
 		double x = b->xy[2 * i], y = b->xy[2 * i + 1];
@@ -179,7 +163,7 @@ int main(void)
 	struct bench b = {0};
 	uint64_t seed = 42;
 	size_t w = SIDE + 1;
-	b.src = xcalloc(2 * w * w, sizeof *b.src);
+	b.src = bench_xcalloc(2 * w * w, sizeof *b.src);
 	for (size_t j = 0; j < w; j++)
 		for (size_t i = 0; i < w; i++) {
 			bool inner = i > 0 && j > 0 && i < SIDE && j < SIDE;
@@ -189,7 +173,7 @@ int main(void)
 				(double)j + (inner ? uniform(&seed, -0.3, 0.3) : 0);
 		}
 	b.n_tris = 2 * SIDE * SIDE;
-	b.tris = xcalloc(3 * b.n_tris, sizeof *b.tris);
+	b.tris = bench_xcalloc(3 * b.n_tris, sizeof *b.tris);
 	for (size_t j = 0, t = 0; j < SIDE; j++)
 		for (size_t i = 0; i < SIDE; i++) {
 			uint32_t v = (uint32_t)(j * w + i), up = v + (uint32_t)w;
@@ -197,9 +181,9 @@ int main(void)
 			memcpy(&b.tris[3 * t], tri, sizeof tri);
 			t += 2;
 		}
-	b.sites = xcalloc(N_POINTS, sizeof *b.sites);
-	double *spread = xcalloc(2 * N_POINTS, sizeof *spread);
-	double *outside = xcalloc(2 * N_POINTS, sizeof *outside);
+	b.sites = bench_xcalloc(N_POINTS, sizeof *b.sites);
+	double *spread = bench_xcalloc(2 * N_POINTS, sizeof *spread);
+	double *outside = bench_xcalloc(2 * N_POINTS, sizeof *outside);
 	for (size_t i = 0; i < N_POINTS; i++) {
 		spread[2 * i] = uniform(&seed, -10, SIDE + 10);
 		spread[2 * i + 1] = uniform(&seed, -10, SIDE + 10);

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 
+#include "storage/resources.h"
 #include "storage/sqlite/migrate.h"
 #include "storage/sqlite/sqlite_tx.h"
 
@@ -33,6 +34,22 @@ static inline void bare_tx_close(struct rig_tx *tx)
 		sqlite3_finalize(st);
 	sqlite3_close(tx->conn);
 	free(tx);
+}
+
+/* A fully migrated database (foreign keys on) holding project "p" and its shot
+ * "s" (24 fps, frames 0 to 10), the repositories' usual starting point. */
+static inline struct rig_tx *bare_tx_with_shot(void)
+{
+	struct rig_tx *tx = bare_tx_open(rig_n_migrations, true);
+	cr_assert_eq(rig_project_insert(tx, "p", "P"), 0);
+	struct rig_shot_row row = {.id = "s",
+				   .project_id = "p",
+				   .name = "S",
+				   .fps = 24,
+				   .frame_start = 0,
+				   .frame_end = 10};
+	cr_assert_eq(rig_shot_insert(tx, &row), 0);
+	return tx;
 }
 
 #endif

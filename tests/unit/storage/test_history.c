@@ -16,16 +16,7 @@
 
 static struct rig_tx *fresh(void)
 {
-	struct rig_tx *tx = bare_tx_open(rig_n_migrations, true);
-	cr_assert_eq(rig_project_insert(tx, "p", "P"), 0);
-	struct rig_shot_row row = {.id = "s",
-				   .project_id = "p",
-				   .name = "S",
-				   .fps = 24,
-				   .frame_start = 0,
-				   .frame_end = 10};
-	cr_assert_eq(rig_shot_insert(tx, &row), 0);
-	return tx;
+	return bare_tx_with_shot();
 }
 
 /* Saves m as the next version and moves the shot there; reloads m. */
