@@ -13,10 +13,30 @@
 #define MAX_IDS 4096 /* distinct jointIds in one weights array */
 #define ID_SLOTS (2 * MAX_IDS)
 
+/* What holds an array being walked. An edit's arrays are kept only when the
+ * op turns out to take them there (its name may follow them in the object):
+ * layer.skin's skin, layer.mesh's mesh and layer.mesh.key.put's vertices.
+ * Any other op reads such a field, if at all, from the tree, so its bytes must
+ * stay in the body (weights.put's vertices are {vertexIndex, influences}). */
+enum holder { HOLDER_ROOT, HOLDER_SKIN, HOLDER_MESH, HOLDER_VERTICES };
+
+#define MAX_PENDING 8 /* an op's arrays awaiting its name; a valid op has at most 3 */
+
+/* An array of the current op, decoded into bulk->items[item] but not yet blanked. */
+struct pending {
+	char *open, *close; /* its brackets */
+	enum holder holder;
+};
+
 struct scan {
 	char *p;
 	struct rig_bulk *bulk;
 	bool oom;
+	enum holder holder;
+	struct pending pending[MAX_PENDING]; /* the last n_pending items of bulk */
+	size_t n_pending;
+	const char *op_name; /* the current op's "op", when a plain string */
+	size_t op_len;
 };
 
 /* ---- lexical pieces ---- */
@@ -460,6 +480,14 @@ static void array_release(struct rig_bulk_array *a)
 	memset(a, 0, sizeof *a);
 }
 
+/* Blanks the elements between an array's brackets, keeping lines and columns. */
+static void blank(char *open, char *close)
+{
+	for (char *q = open + 1; q < close; q++)
+		if (*q != '\n')
+			*q = ' ';
+}
+
 /* The value at s->p may be a skin array of field: decodes and blanks it when
  * it qualifies, else skips it. False when the walk must stop. */
 static bool maybe_array(struct scan *s, long op_index, enum rig_bulk_field field, int depth)
@@ -482,9 +510,14 @@ static bool maybe_array(struct scan *s, long op_index, enum rig_bulk_field field
 		return false;
 	}
 	b->items[b->n++] = a;
-	for (char *q = open + 1; q < s->p - 1; q++)
-		if (*q != '\n')
-			*q = ' ';
+	if (s->holder == HOLDER_ROOT) {
+		blank(open, s->p - 1);
+	} else if (s->n_pending < MAX_PENDING) {
+		s->pending[s->n_pending++] = (struct pending){open, s->p - 1, s->holder};
+	} else {
+		b->n--; /* only a body with duplicate keys gets here, and jansson rejects it */
+		array_release(&b->items[b->n]);
+	}
 	return true;
 }
 
@@ -548,11 +581,66 @@ static bool op_member(struct scan *s, const char *key, size_t len, bool plain, l
 {
 	/* layer.skin's skin and layer.mesh's mesh hold source and triangles;
 	 * layer.mesh.key.put's vertices are {x, y} like a source. */
-	if (is_key(key, len, plain, "skin") || is_key(key, len, plain, "mesh"))
+	if (is_key(key, len, plain, "op") && *s->p == '"') {
+		const char *name;
+		size_t n;
+		bool name_plain;
+		if (!string(s, &name, &n, &name_plain))
+			return false;
+		s->op_name = name_plain ? name : NULL;
+		s->op_len = n;
+		return true;
+	}
+	if (is_key(key, len, plain, "skin") || is_key(key, len, plain, "mesh")) {
+		s->holder = key[0] == 's' ? HOLDER_SKIN : HOLDER_MESH;
 		return object(s, skin_member, op_index, depth);
-	if (is_key(key, len, plain, "vertices"))
+	}
+	if (is_key(key, len, plain, "vertices")) {
+		s->holder = HOLDER_VERTICES;
 		return maybe_array(s, op_index, RIG_BULK_SOURCE, depth);
+	}
 	return skip_value(s, depth);
+}
+
+static bool op_is(const struct scan *s, const char *want)
+{
+	return s->op_name && s->op_len == strlen(want) && memcmp(s->op_name, want, s->op_len) == 0;
+}
+
+/* Whether the op just walked takes an array held as p says. */
+static bool op_takes(const struct scan *s, const struct pending *p, enum rig_bulk_field field)
+{
+	switch (p->holder) {
+	case HOLDER_SKIN:
+		return op_is(s, "layer.skin");
+	case HOLDER_MESH:
+		return op_is(s, "layer.mesh") && field != RIG_BULK_WEIGHTS;
+	case HOLDER_VERTICES:
+		return op_is(s, "layer.mesh.key.put");
+	case HOLDER_ROOT:
+		break;
+	}
+	return false;
+}
+
+/* Once an op's object is walked (whole, when walked): blanks the arrays it
+ * takes and drops the rest, which stay in the body for jansson. */
+static void settle_op(struct scan *s, bool walked)
+{
+	struct rig_bulk *b = s->bulk;
+	size_t first = b->n - s->n_pending, kept = first;
+	for (size_t k = 0; k < s->n_pending; k++) {
+		struct rig_bulk_array *a = &b->items[first + k];
+		if (walked && op_takes(s, &s->pending[k], a->field)) {
+			blank(s->pending[k].open, s->pending[k].close);
+			b->items[kept++] = *a;
+		} else {
+			array_release(a);
+		}
+	}
+	b->n = kept;
+	s->n_pending = 0;
+	s->op_name = NULL;
 }
 
 static bool root_member(struct scan *s, const char *key, size_t len, bool plain, long ctx,
@@ -568,7 +656,9 @@ static bool root_member(struct scan *s, const char *key, size_t len, bool plain,
 	}
 	for (long i = 0;; i++) {
 		ws(s);
-		if (!object(s, op_member, i, depth + 1))
+		bool walked = object(s, op_member, i, depth + 1);
+		settle_op(s, walked);
+		if (!walked)
 			return false;
 		ws(s);
 		if (*s->p == ']') {
@@ -591,7 +681,7 @@ int rig_bulk_extract(struct rig_bulk **out, char *body, size_t len, enum rig_bul
 	struct rig_bulk *b = calloc(1, sizeof *b);
 	if (!b)
 		return -RIG_MEMORY_BUSY;
-	struct scan s = {body, b, false};
+	struct scan s = {.p = body, .bulk = b, .holder = HOLDER_ROOT};
 	ws(&s);
 	object(&s, mode == RIG_BULK_EDITS ? root_member : skin_member, RIG_NO_INDEX, 0);
 	if (s.oom) {

@@ -13,7 +13,11 @@
  * (ops_skin.c) takes the decoded arrays in place of the empty ones. A mesh
  * binding's arrays go the same way: layer.mesh's mesh.source and
  * mesh.triangles, and layer.mesh.key.put's vertices (as a SOURCE array of its
- * op), taken by rig_op__decode_points and rig_op__decode_triangles.
+ * op), taken by rig_op__decode_points and rig_op__decode_triangles. An array
+ * is kept only when its op is the one that takes it there (layer.skin's skin,
+ * layer.mesh's mesh, layer.mesh.key.put's vertices), whatever the order of the
+ * op's members; under any other op it stays in the body, so that op's decoder
+ * and its errors see exactly what the client sent.
  *
  * An array with anything else in it (a malformed number, a wrong shape, an
  * escape in a key, more influences than allowed) is left in the body untouched

@@ -88,6 +88,36 @@ Test(bulk, only_follows_the_paths_of_its_mode)
 	cr_assert_null(extract(skin, RIG_BULK_SKIN));
 }
 
+/* An array is taken only by the op that reads it there, whichever member
+ * comes first; under any other op its bytes stay for that op's decoder. */
+Test(bulk, keeps_an_array_only_for_the_op_that_takes_it)
+{
+	char body[] = "{\"ops\":["
+		      "{\"vertices\":[{\"x\":1,\"y\":2}],\"op\":\"layer.mesh.key.put\"},"
+		      "{\"op\":\"layer.skin.weights.put\",\"vertices\":[{\"x\":3,\"y\":4}]},"
+		      "{\"op\":\"layer.mesh\",\"skin\":{\"source\":[{\"x\":5,\"y\":6}]},"
+		      "\"mesh\":{\"source\":[{\"x\":7,\"y\":8}],\"weights\":[[]]}},"
+		      "{\"skin\":{\"source\":[{\"x\":9,\"y\":1}]},\"op\":\"layer.sk\\u0069n\"}]}";
+	struct rig_bulk *b = extract(body, RIG_BULK_EDITS);
+	cr_assert_not_null(b);
+	cr_assert_eq(b->n, 2);
+	struct rig_bulk_array *key = rig_bulk_find(b, 0, RIG_BULK_SOURCE);
+	cr_assert(key && key->count == 1 && key->source[1] == 2);
+	cr_assert_null(rig_bulk_find(b, 1, RIG_BULK_SOURCE), "weights.put reads its own vertices");
+	struct rig_bulk_array *mesh = rig_bulk_find(b, 2, RIG_BULK_SOURCE);
+	cr_assert(mesh && mesh->source[0] == 7, "layer.mesh takes mesh.source, not skin.source");
+	cr_assert_null(rig_bulk_find(b, 2, RIG_BULK_WEIGHTS));
+	cr_assert_null(rig_bulk_find(b, 3, RIG_BULK_SOURCE),
+		       "an escaped op name is left to jansson");
+	cr_assert_not_null(strstr(body, "[{\"x\":3,\"y\":4}]"));
+	cr_assert_not_null(strstr(body, "[{\"x\":5,\"y\":6}]"));
+	cr_assert_not_null(strstr(body, "[[]]"));
+	cr_assert_not_null(strstr(body, "[{\"x\":9,\"y\":1}]"));
+	cr_assert_null(strstr(body, "\"x\":1,"), "the key's vertices are blanked");
+	cr_assert_null(strstr(body, "\"x\":7"), "the mesh's source is blanked");
+	rig_bulk_free(b);
+}
+
 Test(bulk, maps_joint_ids_and_keeps_unknown_ones_for_errors)
 {
 	char body[] = "{\"weights\":[[{\"jointId\":\"b\",\"weight\":1}],"
