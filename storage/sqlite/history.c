@@ -53,7 +53,7 @@ int rig_history_compact(struct rig_tx *tx, long long keep, bool *done, long long
 		keep = 1;
 	sqlite3_stmt *st = NULL;
 	int rc = rig_sqlite__prepare(&st, db,
-				     "SELECT seq, id, version FROM shots"
+				     "SELECT seq, id, version, history_from FROM shots"
 				     " WHERE version - history_from >= ? LIMIT 1");
 	if (rc)
 		return rc;
@@ -67,6 +67,9 @@ int rig_history_compact(struct rig_tx *tx, long long keep, bool *done, long long
 	char id[RIG_ID_MAX + 1];
 	rig_strlcpy(id, (const char *)sqlite3_column_text(st, 1), sizeof id);
 	long long floor = sqlite3_column_int64(st, 2) - keep + 1;
+	long long step_floor = sqlite3_column_int64(st, 3) + RIG_HISTORY_COMPACT_STEP;
+	if (floor > step_floor)
+		floor = step_floor; /* the rest of the backlog in the next transactions */
 	rig_sqlite__finish(st);
 
 	/* First the promise, then what only versions below it read. */

@@ -403,3 +403,54 @@ Test(history, compaction_keeps_chunks_a_recreated_layer_shares_and_drops_dead_on
 	rig_shot_model_release(&m);
 	bare_tx_close(tx);
 }
+
+/* A backlog longer than one step goes in several transactions, each moving the
+ * oldest readable version by at most RIG_HISTORY_COMPACT_STEP, and every
+ * version still promised reads back as written in between. */
+Test(history, a_long_backlog_is_compacted_in_steps)
+{
+	struct rig_tx *tx = fresh();
+	struct rig_shot_model m;
+	cr_assert_eq(rig_shot_load(&m, tx, "s"), 0);
+	rig_shot_model_add(&m, "g", "n1", RIG_LAYER_GROUP, NULL);
+	commit(tx, &m); /* v1 */
+	const long long head = 2 * RIG_HISTORY_COMPACT_STEP + 50;
+	for (long long v = 2; v <= head; v++) {
+		struct rig_model_layer *l = rig_shot_model_find(&m, "g");
+		char name[16];
+		snprintf(name, sizeof name, "n%lld", v);
+		free(l->name);
+		l->name = strdup(name);
+		l->dirty = true;
+		commit(tx, &m);
+	}
+	rig_shot_model_release(&m);
+	long long oldest = 0, top = 0;
+	cr_assert_eq(rig_shot_versions(tx, "s", &oldest, &top), 0);
+	cr_assert_eq(top, head);
+	long long want[] = {oldest + RIG_HISTORY_COMPACT_STEP,
+			    oldest + 2 * RIG_HISTORY_COMPACT_STEP, head};
+	for (size_t step = 0; step < 3; step++) {
+		bool done = false;
+		long long removed = 0;
+		cr_assert_eq(rig_history_compact(tx, 1, &done, &removed), 0);
+		cr_assert(done);
+		long long from = 0;
+		cr_assert_eq(rig_shot_versions(tx, "s", &from, &top), 0);
+		cr_assert_eq(from, want[step], "step %zu: oldest %lld", step, from);
+		cr_assert_eq(rig_shot_load_at(&m, tx, "s", from - 1), -RIG_VERSION_COMPACTED);
+		rig_shot_model_release(&m);
+		cr_assert_eq(rig_shot_load_at(&m, tx, "s", from), 0);
+		char name[16];
+		snprintf(name, sizeof name, "n%lld", from);
+		cr_assert_str_eq(rig_shot_model_find(&m, "g")->name, name);
+		rig_shot_model_release(&m);
+		cr_assert_eq(count(tx, "SELECT count(*) FROM layer_history"), head - from,
+			     "exactly the rows versions from..head-1 read");
+	}
+	bool done = true;
+	long long removed = 0;
+	cr_assert_eq(rig_history_compact(tx, 1, &done, &removed), 0);
+	cr_assert(!done, "nothing lags after the last step");
+	bare_tx_close(tx);
+}
