@@ -26,6 +26,20 @@ static const char chunks_sql[] =
 	"   AND n.part = c.part AND n.idx = c.idx AND n.revision > c.revision"
 	"   AND n.revision <= l.minrev)))";
 
+/* The same for layer_keys (migration 14): a layer row reads, per channel, the
+ * key row with the greatest revision <= the row's since (valid_from). */
+static const char keys_sql[] =
+	"WITH revs(layer_id, rev) AS ("
+	"  SELECT id, since FROM layers WHERE shot_id = ?2"
+	"  UNION ALL SELECT layer_id, valid_from FROM layer_history WHERE shot_seq = ?1),"
+	" live(layer_id, minrev) AS (SELECT layer_id, min(rev) FROM revs GROUP BY layer_id)"
+	" DELETE FROM layer_keys WHERE rowid IN ("
+	"  SELECT k.rowid FROM layer_keys k LEFT JOIN live l ON l.layer_id = k.layer_id"
+	"  WHERE k.shot_seq = ?1 AND (l.layer_id IS NULL OR EXISTS ("
+	"   SELECT 1 FROM layer_keys n WHERE n.shot_seq = ?1 AND n.layer_id = k.layer_id"
+	"   AND n.channel = k.channel AND n.revision > k.revision"
+	"   AND n.revision <= l.minrev)))";
+
 static int run_seq(sqlite3 *db, const char *sql, long long seq, long long floor,
 		   const char *shot_id, long long *removed)
 {
@@ -88,6 +102,8 @@ int rig_history_compact(struct rig_tx *tx, long long keep, bool *done, long long
 			seq, floor, NULL, removed);
 	if (!rc)
 		rc = run_seq(db, chunks_sql, seq, floor, id, removed);
+	if (!rc)
+		rc = run_seq(db, keys_sql, seq, floor, id, removed);
 	*done = rc == 0;
 	return rc;
 }
