@@ -194,8 +194,8 @@ static void layer_rows(struct rig_table *t, json_t *item)
 		const char *to = json_string_value(json_object_get(binding, "kindTo"));
 		char s[160];
 		snprintf(s, sizeof s, "%s %s -> %s",
-			 json_string_value(json_object_get(binding, "change")), from ? from : "none",
-			 to ? to : "none");
+			 json_string_value(json_object_get(binding, "change")),
+			 from ? from : "none", to ? to : "none");
 		row(t, id, change, "binding", s);
 		const char *part_name;
 		json_t *part;
@@ -208,7 +208,8 @@ static void layer_rows(struct rig_table *t, json_t *item)
 			if (runs) {
 				runs_text(&b, runs);
 				snprintf(s, sizeof s, " (%lld)",
-					 (long long)json_integer_value(json_object_get(part, "total")));
+					 (long long)json_integer_value(
+						 json_object_get(part, "total")));
 				rig_bytes_puts(&b, s);
 			} else {
 				abc_text(&b, part);
@@ -248,8 +249,9 @@ static int print_table(json_t *diff)
 		printf("(no changes from version %lld to %lld)\n",
 		       (long long)json_integer_value(json_object_get(diff, "from")),
 		       (long long)json_integer_value(json_object_get(diff, "to")));
-	return rc || ferror(stdout) ? rig_report_fail(stderr, RIG_CTL_PROG, "cannot write the output")
-				    : RIG_EXIT_OK;
+	return rc || ferror(stdout)
+		       ? rig_report_fail(stderr, RIG_CTL_PROG, "cannot write the output")
+		       : RIG_EXIT_OK;
 }
 
 int rig_ctl_diff(struct rig_ctl *c)

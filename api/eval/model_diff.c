@@ -357,9 +357,9 @@ static int compare_joints(struct rig_binding_diff *d, const struct rig_binding_t
 		if (j == nb)
 			rc = ids_add(&d->joints_removed, id);
 		else if (strcmp(t->def_joint_layer(a, i), t->def_joint_layer(b, j)) ||
-			 (skin && !same_doubles(((const struct rig_skin_def *)a)->joints[i].bind.m,
-						((const struct rig_skin_def *)b)->joints[j].bind.m,
-						6)))
+			 (skin &&
+			  !same_doubles(((const struct rig_skin_def *)a)->joints[i].bind.m,
+					((const struct rig_skin_def *)b)->joints[j].bind.m, 6)))
 			rc = ids_add(&d->joints_changed, id);
 		if (rc)
 			return -1;

@@ -85,7 +85,7 @@ struct rig_binding_diff {
 struct rig_layer_diff {
 	char layer_id[RIG_ID_MAX + 1];
 	enum rig_diff_change change;
-	unsigned fields;                      /* RIG_DIFF_F_* */
+	unsigned fields;                        /* RIG_DIFF_F_* */
 	struct rig_key_diff keys[RIG_CH_COUNT]; /* per channel */
 	struct rig_binding_diff binding;
 	long from_index, to_index; /* in the models' layers, -1 when absent */
@@ -101,8 +101,8 @@ struct rig_model_diff {
  * overwrites: one record per layer created, deleted or changed, ordered as
  * the from version's layers (changed, deleted), then created ones in to's
  * order. A created or deleted layer's binding is RIG_BINDING_CREATED or
- * _DELETED (with its kind and counts) when it has one. A binding of the same kind whose stored revision differs gets
- * needs_parts (its parts are compared by rig_model_diff_binding, and the
+ * _DELETED (with its kind and counts) when it has one. A binding of the same kind whose stored
+ * revision differs gets needs_parts (its parts are compared by rig_model_diff_binding, and the
  * record may turn out empty); the same revision is the same stored binding.
  * Returns 0, or -1 when out of memory (release *out either way). */
 int rig_model_diff_shots(struct rig_model_diff *out, const struct rig_shot_model *from,

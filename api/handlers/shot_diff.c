@@ -80,7 +80,8 @@ static int compare_bindings(struct rig_req *req, struct rig_resp *resp, struct r
 			       binding_bytes(&to->layers[ld->to_index].binding);
 		most = bytes > most ? bytes : most;
 	}
-	if (most && !rig_frames__reserve(req, resp, claim, most, "the two bindings this diff reads"))
+	if (most &&
+	    !rig_frames__reserve(req, resp, claim, most, "the two bindings this diff reads"))
 		return -1;
 	for (size_t i = 0; i < d->n_layers; i++) {
 		struct rig_layer_diff *ld = &d->layers[i];
@@ -154,12 +155,11 @@ static size_t run_bytes(const struct rig_index_run *r)
 /* The indexed parts, in unit order. */
 enum { P_SOURCE, P_TRIANGLES, P_WEIGHTS, P_COUNT };
 static const char *const part_names[] = {"source", "triangles", "weights"};
-static const char *const part_lists[] = {"changedVertices", "changedTriangles",
-					 "changedVertices"};
+static const char *const part_lists[] = {"changedVertices", "changedTriangles", "changedVertices"};
 
 static const struct rig_index_runs *part_runs(const struct rig_layer_diff *ld, int p)
 {
-	return p == P_SOURCE ? &ld->binding.source
+	return p == P_SOURCE      ? &ld->binding.source
 	       : p == P_TRIANGLES ? &ld->binding.triangles
 				  : &ld->binding.weights;
 }
@@ -280,7 +280,7 @@ static json_t *part_array(json_t *item, int p, size_t *bytes)
 
 struct page {
 	size_t page_size, max_bytes;
-	size_t next;             /* the unit the next page starts at; total when done */
+	size_t next;            /* the unit the next page starts at; total when done */
 	const char *limited_by; /* NULL, "pageSize" or "maxBytes" */
 };
 
@@ -354,8 +354,8 @@ static void cut_page(json_t *items, struct page *pg, const struct rig_model_diff
 
 static json_t *constraints_json(const struct rig_model_diff *d)
 {
-	return json_pack("{s:o, s:o, s:o}", "created", ids_json(&d->constraints_created),
-			 "deleted", ids_json(&d->constraints_deleted), "changed",
+	return json_pack("{s:o, s:o, s:o}", "created", ids_json(&d->constraints_created), "deleted",
+			 ids_json(&d->constraints_deleted), "changed",
 			 ids_json(&d->constraints_changed));
 }
 
