@@ -297,6 +297,40 @@ class Compacted(DiffCase):
         self.assertEqual(self.diff(v - 1, v)["layers"][0]["fields"], ["name"])
 
 
+class MemoryBudget(unittest.TestCase):
+    """The two bindings a diff compares are reserved in the memory budget:
+    a server whose budget cannot hold them answers 503 MEMORY_BUSY (and
+    stays up); diffs that read no binding still answer."""
+
+    def test_bindings_past_the_budget_are_memory_busy(self):
+        big = Rigd().start()
+        try:
+            big.make_shot("p1", SHOT)
+            big.edit(SHOT, setup_ops(10000))  # 20,000 vertices
+            big.edit(SHOT, [{"op": "layer.skin.weights.put", "layerId": "m",
+                             "vertexIndex": 5, "influences": [{"jointId": "b1", "weight": 1}]}])
+            big.edit(SHOT, [{"op": "layer.rename", "layerId": "j0", "name": "Root"}])
+            r = big.get(f"/v1/shots/{SHOT}/diff?from=1&to=2")
+            self.assertEqual(r.status, 200, r)
+            self.assertEqual(r.json["layers"][0]["binding"]["parts"]["weights"]["changedVertices"],
+                             [5])
+            big.stop()
+            # ~108 B a vertex and 20 B a triangle per version: ~5 MB for the pair.
+            small = Rigd(db_path=big.db_path, extra_args=["--memory-budget", "2"]).start()
+            try:
+                r = small.get(f"/v1/shots/{SHOT}/diff?from=1&to=2")
+                self.assertEqual(r.status, 503, r)
+                self.assertEqual(r.json["code"], "MEMORY_BUSY")
+                self.assertGreater(r.json["requestedBytes"], 2 << 20)
+                r = small.get(f"/v1/shots/{SHOT}/diff?from=2&to=3")
+                self.assertEqual(r.status, 200, r)
+                self.assertEqual(r.json["layers"][0]["fields"], ["name"])
+            finally:
+                small.cleanup()
+        finally:
+            big.cleanup()
+
+
 @unittest.skipUnless(os.path.exists(RIGCTL), "rigctl is not built")
 class Rigctl(DiffCase):
     def rigctl(self, *args):
