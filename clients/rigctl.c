@@ -1,8 +1,8 @@
 /* rigctl: the rigd API from a terminal (SPEC §9). This file parses the
  * command line, picks the command, prints --help and holds the helpers every
  * command uses (calls, paged lists, option values); the commands live in
- * rigctl_resources.c, rigctl_edit.c, rigctl_frames.c, rigctl_plans.c and
- * rigctl_locks.c.
+ * rigctl_resources.c, rigctl_edit.c, rigctl_frames.c, rigctl_plans.c,
+ * rigctl_locks.c and rigctl_diff.c.
  */
 #include "clients/rigctl.h"
 
@@ -60,6 +60,11 @@ static const char usage_text[] =
 	"  lock renew LOCK_ID [--ttl S]\n"
 	"  lock release LOCK_ID\n"
 	"                                layer locks: see 'rigctl lock --help'\n"
+	"  diff SHOT_ID --from N --to M [--max-bytes B]\n"
+	"                                what changed from version N to M: layers created,\n"
+	"                                deleted or changed (fields, keys per channel, binding\n"
+	"                                parts with vertex runs \"3,7,10-99\"), constraints;\n"
+	"                                every page is fetched (--max-bytes: their size)\n"
 	"\n"
 	"Options for every command:\n"
 	"  --url URL        server (default: $RIGD_URL, else " RIG_HTTP_DEFAULT_URL ")\n"
@@ -219,6 +224,7 @@ static const struct command commands[] = {
 	{"lock", "locks", "renew", RIG_CTL_LOCK_RENEW, 1, 1, LOCK_ID, rig_ctl_locks},
 	{"lock", "locks", "release", RIG_CTL_LOCK_RELEASE, 1, 1, LOCK_ID, rig_ctl_locks},
 	{"lock", "locks", "list", RIG_CTL_LOCK_LIST, 0, 0, NULL, rig_ctl_locks},
+	{"diff", NULL, NULL, RIG_CTL_DIFF, 1, 1, "a SHOT_ID", rig_ctl_diff},
 };
 
 #undef ID
@@ -611,8 +617,8 @@ int main(int argc, char **argv)
 		[RIG_CTL_O_DRY_RUN] = {"dry-run", false, RIG_CTL_EDIT, NULL, false},
 		[RIG_CTL_O_ALL] = {"all", false, RIG_CTL_RECEIPTS | RIG_CTL_PLAN_LIST, NULL, false},
 		[RIG_CTL_O_PAGE_SIZE] = {"page-size", true, lists, NULL, false},
-		[RIG_CTL_O_FROM] = {"from", true, RIG_CTL_FRAMES, NULL, false},
-		[RIG_CTL_O_TO] = {"to", true, RIG_CTL_FRAMES, NULL, false},
+		[RIG_CTL_O_FROM] = {"from", true, RIG_CTL_FRAMES | RIG_CTL_DIFF, NULL, false},
+		[RIG_CTL_O_TO] = {"to", true, RIG_CTL_FRAMES | RIG_CTL_DIFF, NULL, false},
 		[RIG_CTL_O_STEP] = {"step", true, RIG_CTL_FRAMES, NULL, false},
 		[RIG_CTL_O_SPACE] = {"space", true, RIG_CTL_FRAMES, NULL, false},
 		[RIG_CTL_O_OUT] = {"out", true, RIG_CTL_FRAMES, NULL, false},
@@ -627,6 +633,7 @@ int main(int argc, char **argv)
 		[RIG_CTL_O_FENCING_TOKEN] = {"fencing-token", true, fenced, NULL, false},
 		[RIG_CTL_O_TTL] = {"ttl", true, RIG_CTL_LOCK_ACQUIRE | RIG_CTL_LOCK_RENEW, NULL,
 				   false},
+		[RIG_CTL_O_MAX_BYTES] = {"max-bytes", true, RIG_CTL_DIFF, NULL, false},
 	};
 	const char *words[RIG_CTL_MAX_WORDS];
 	size_t n_words = 0, n_used = 0;
