@@ -144,6 +144,10 @@
 	  "A write that states the shot version it expects applies only while the shot is at that "   \
 	  "version (409 for expectedVersion in the body, 412 for If-Match).",                         \
 	  "Read the shot again (currentVersion is in the error), rebuild the edit and resend.")       \
+	X(REVERT_CONFLICT, 409, false, "Revert conflict",                                             \
+	  "receipt.revert restores the layers a receipt changed only while no later receipt changed " \
+	  "them too.",                                                                                \
+	  "Revert the later receipts (listed in receipts) first, or send force: true to overwrite.")  \
 	X(PLAN_VERSION_CONFLICT, 409, false, "Plan version conflict",                                  \
 	  "A plan revision or apply states the plan version it was based on.",                        \
 	  "Read the plan again and resend with its current planVersion.")                             \

@@ -37,6 +37,20 @@ int rig_shot_versions(struct rig_tx *tx, const char *shot_id, long long *oldest,
  * was compacted (false: none lags) and adds the rows deleted to *removed. */
 int rig_history_compact(struct rig_tx *tx, long long keep, bool *done, long long *removed);
 
+/* Called once per change rig_history_changes finds: the batch that moved the
+ * shot to `version` wrote layer_id (created, changed, deleted it, or its
+ * binding), or, with layer_id NULL, the shot's constraint set. A nonzero
+ * return stops the walk and is returned. */
+typedef int (*rig_history_change_fn)(void *ctx, long long version, const char *layer_id);
+
+/* Walks what every version in (after, through] of the shot changed, by
+ * version then layer id (the constraints first), each pair once, from the
+ * retained history rows (docs/history.md): what reverting a receipt restores
+ * and what conflicts with it. Versions at or below the shot's oldest readable
+ * one may be incomplete. -RIG_NOT_FOUND for an unknown shot. */
+int rig_history_changes(struct rig_tx *tx, const char *shot_id, long long after,
+			long long through, rig_history_change_fn fn, void *ctx);
+
 /* Reads the whole stored binding of bound layer l of m (not new) into a new
  * definition of l's kind, per-vertex arrays included, set in *out (NULL on
  * failure). Changes neither m nor l, so a shared model can serve. Free with

@@ -96,10 +96,18 @@ static json_t *receipt_json(const struct rig_batch *b, const struct rig_op *ops,
 	rig_receipt_id(id, ctx->model->seq, from_version + 1);
 	rig_api__iso8601(at, rig_api__now_ms());
 	json_t *list = json_array();
-	for (size_t i = 0; i < n_ops; i++)
-		json_array_append_new(list,
-				      json_pack("{s:I, s:s, s:s}", "index", (json_int_t)i, "op",
-						ops[i].name, "layerId", ops[i].layer_id));
+	const char *revert_of = NULL; /* the first receipt.revert's receipt */
+	for (size_t i = 0; i < n_ops; i++) {
+		json_t *entry = json_pack("{s:I, s:s, s:s}", "index", (json_int_t)i, "op",
+					  ops[i].name, "layerId", ops[i].layer_id);
+		if (ops[i].type && !strcmp(ops[i].name, "receipt.revert")) {
+			json_object_set_new(entry, "revertOf",
+					    json_string(ops[i].u.revert.receipt_id));
+			if (!revert_of)
+				revert_of = ops[i].u.revert.receipt_id;
+		}
+		json_array_append_new(list, entry);
+	}
 	json_t *r = json_pack("{s:o, s:s, s:s, s:o, s:I, s:I, s:s, s:o, s:O}", "receiptId",
 			      b->dry_run ? json_null() : json_string(id), "shotId", b->shot_id,
 			      "actor", b->actor, "idempotencyKey",
@@ -108,6 +116,8 @@ static json_t *receipt_json(const struct rig_batch *b, const struct rig_op *ops,
 			      "appliedAt", at, "ops", list, "changedLayers", ctx->changed);
 	json_object_set_new(r, "tokenId",
 			    b->token_id && b->token_id[0] ? json_string(b->token_id) : json_null());
+	if (revert_of)
+		json_object_set_new(r, "revertOf", json_string(revert_of));
 	if (b->receipt_extra)
 		json_object_update(r, b->receipt_extra);
 	if (b->dry_run)

@@ -22,6 +22,9 @@ RIG_OP_FUNCTIONS(mesh_key_delete);
 RIG_OP_FUNCTIONS(skin_bake);
 void rig_op__mesh_release(struct rig_op *op);
 
+/* ops_revert.c: undoing a receipt's batch */
+RIG_OP_FUNCTIONS(revert);
+
 /* Structural unless the op only renames, poses or keys a layer: see
  * RIG_OP_STRUCTURAL. */
 const struct rig_op_type rig_op_types[] = {
@@ -65,6 +68,9 @@ const struct rig_op_type rig_op_types[] = {
 	 rig_op__constraint_release, RIG_OP_STRUCTURAL, RIG_OP_LOCK_NONE},
 	{"layer.deformation.rest.apply", rig_op__rest_apply_decode, rig_op__rest_apply_apply,
 	 rig_op__release_nothing, RIG_OP_STRUCTURAL | RIG_OP_BINDING, RIG_OP_LOCK_LAYER},
+	/* changes the layers its receipt changed: it checks their locks itself */
+	{"receipt.revert", rig_op__revert_decode, rig_op__revert_apply, rig_op__release_nothing,
+	 RIG_OP_STRUCTURAL | RIG_OP_BINDING, RIG_OP_LOCK_NONE},
 };
 
 const size_t rig_op_n_types = sizeof rig_op_types / sizeof rig_op_types[0];

@@ -22,6 +22,7 @@
 #include "core/keys.h"
 #include "core/rig_limits.h"
 #include "core/skin.h"
+#include "storage/receipts.h"
 #include "storage/shot_model.h"
 #include "storage/store.h"
 
@@ -153,6 +154,11 @@ struct rig_op {
 			bool is_list;   /* the vertices form: entry i is /vertices/i */
 			bool normalize; /* rescale positive finite weights to sum 1 */
 		} weights;
+		/* receipt.revert (ops_revert.c) */
+		struct {
+			char receipt_id[RIG_RECEIPT_ID_MAX];
+			bool force; /* overwrite what later batches changed */
+		} revert;
 		/* layer.skin.joint.add / .remove / .remap */
 		struct {
 			char joint_id[RIG_ID_MAX + 1];

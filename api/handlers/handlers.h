@@ -33,6 +33,7 @@ void rig_h_shot_diff(struct rig_req *req, struct rig_resp *resp);
 void rig_h_edits(struct rig_req *req, struct rig_resp *resp);
 void rig_h_receipt_get(struct rig_req *req, struct rig_resp *resp);
 void rig_h_receipt_list(struct rig_req *req, struct rig_resp *resp);
+void rig_h_receipt_revert(struct rig_req *req, struct rig_resp *resp);
 void rig_h_lock_acquire(struct rig_req *req, struct rig_resp *resp);
 void rig_h_lock_list(struct rig_req *req, struct rig_resp *resp);
 void rig_h_lock_renew(struct rig_req *req, struct rig_resp *resp);

@@ -4,9 +4,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api/edit/batch.h"
+#include "api/edit/committer.h"
+#include "api/edit/frame_check.h"
+#include "api/handlers/edit_answer.h"
 #include "api/handlers/handlers.h"
 #include "api/http/paging.h"
 #include "api/http/request.h"
+#include "api/util/jsonread.h"
 #include "storage/receipts.h"
 #include "storage/resources.h"
 #include "storage/store.h"
@@ -73,4 +78,118 @@ void rig_h_receipt_list(struct rig_req *req, struct rig_resp *resp)
 	}
 	rig_api__page_finish(req, resp, RECEIPT_PAGES, scope, &p, "receipts",
 			     json_pack("{s:s}", "shotId", req->params[0]));
+}
+
+/* The shot a receipt belongs to, copied into shot_id. Returns 0, or answers
+ * resp (404 for an unknown receipt) and returns -1. */
+static int receipt_shot(struct rig_req *req, struct rig_resp *resp, char shot_id[RIG_ID_MAX + 1])
+{
+	char *text = NULL;
+	struct rig_tx *tx = rig_store_read(req->app->store);
+	int rc = rig_receipt_get(tx, req->params[0], &text);
+	rig_tx_end(tx);
+	if (rc == -RIG_NOT_FOUND) {
+		rig_problem(resp, RIG_NOT_FOUND, json_pack("{s:s}", "receiptId", req->params[0]),
+			    "receipt '%s' does not exist", req->params[0]);
+		return -1;
+	}
+	if (rc) {
+		rig_api__fail(resp, rc, "reading the receipt");
+		return -1;
+	}
+	json_t *r = json_loads(text, 0, NULL);
+	free(text);
+	const char *shot = json_string_value(json_object_get(r, "shotId"));
+	if (shot)
+		rig_strlcpy(shot_id, shot, RIG_ID_MAX + 1);
+	json_decref(r);
+	if (!shot)
+		rig_api__fail(resp, -RIG_INTERNAL, "reading the receipt");
+	return shot ? 0 : -1;
+}
+
+/* POST /v1/receipts/{receiptId}/revert: a batch of one receipt.revert op on
+ * the receipt's shot (ops_revert.c), run as POST /v1/shots/{id}/edits runs
+ * one: ?dryRun, If-Match, expectedVersion, lockId/fencingToken, checkFrames
+ * and the Idempotency-Key mean what they mean there. */
+void rig_h_receipt_revert(struct rig_req *req, struct rig_resp *resp)
+{
+	long long if_match = -1;
+	bool has_if_match = false;
+	if (rig_api__if_match(req, resp, &if_match, &has_if_match))
+		return;
+	const char *dry = rig_api__query(req, "dryRun");
+	if (dry && strcmp(dry, "true") && strcmp(dry, "false")) {
+		rig_problem(resp, RIG_INVALID_QUERY, json_pack("{s:s}", "parameter", "dryRun"),
+			    "dryRun must be true or false");
+		return;
+	}
+	json_t *body = req->body_len ? rig_api__parse_body(req, resp) : json_object();
+	if (!body)
+		return;
+	char shot_id[RIG_ID_MAX + 1];
+	struct rig_batch b = {.shot_id = shot_id,
+			      .app = req->app,
+			      .dry_run = dry && !strcmp(dry, "true"),
+			      .actor = req->actor,
+			      .principal = req->principal,
+			      .token_id = req->token_id,
+			      .idem_key = req->idem_key};
+	struct rig_errs *errs = rig_api__errs_new(resp), *op_errs = NULL;
+	if (!errs || !(op_errs = rig_api__errs_new(resp)))
+		goto out;
+	static const char *const allowed[] = {"expectedVersion", "force", "lockId", "fencingToken",
+					      "checkFrames", NULL};
+	struct rig_jr jr = {errs, RIG_INVALID_FIELD, "", RIG_NO_INDEX};
+	bool force = false;
+	if (!json_is_object(body)) {
+		rig_jr_fail(&jr, "", "the body must be a JSON object");
+	} else {
+		rig_jr_known(&jr, body, allowed);
+		rig_jr_int(&jr, body, "expectedVersion", false, 0, INT64_MAX, &b.expected_version,
+			   &b.has_expected_version);
+		rig_jr_bool(&jr, body, "force", false, &force);
+		rig_batch_read_fence(&b, body, &jr);
+		rig_check_frames_read(&b.check_frames, body, &jr);
+	}
+	if (rig_errs_any(errs)) {
+		rig_problem_errs(resp, errs, 0);
+		goto out;
+	}
+	if (has_if_match) {
+		if (b.has_expected_version && b.expected_version != if_match) {
+			rig_problem(resp, RIG_PRECONDITION_INVALID,
+				    json_pack("{s:s}", "parameter", "If-Match"),
+				    "If-Match and expectedVersion disagree");
+			goto out;
+		}
+		b.has_expected_version = true;
+		b.expected_version = if_match;
+		b.expected_by_if_match = true;
+	}
+	if (receipt_shot(req, resp, shot_id))
+		goto out;
+	b.ops = json_pack("[{s:s, s:s, s:b}]", "op", "receipt.revert", "receiptId", req->params[0],
+			  "force", force);
+	b.decoded = b.ops ? rig_batch_decode(b.ops, NULL, op_errs) : NULL;
+	b.decode_errs = op_errs;
+	if (!b.decoded) {
+		rig_problem(resp, RIG_MEMORY_BUSY, NULL, "the server ran out of memory");
+		goto out;
+	}
+	b.use_cache = !b.dry_run;
+	struct rig_write_http http = {req, resp};
+	struct rig_write w = {.batch = &b,
+			      .recheck = rig_write_recheck_key,
+			      .record = rig_write_record_answer,
+			      .ctx = &http};
+	rig_committer_run(req->app->committer, &w);
+	rig_write_answer(resp, &w);
+	rig_batch_result_release(&w.result);
+out:
+	rig_ops_free(b.decoded, json_array_size(b.ops));
+	json_decref(b.ops);
+	rig_errs_free(op_errs);
+	rig_errs_free(errs);
+	json_decref(body);
 }

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 
 #include "core/codes.h"
+#include "storage/resources.h"
 #include "storage/shot_repo.h"
 #include "storage/sqlite/sqlite_tx.h"
 
@@ -105,5 +106,57 @@ int rig_history_compact(struct rig_tx *tx, long long keep, bool *done, long long
 	if (!rc)
 		rc = run_seq(db, keys_sql, seq, floor, id, removed);
 	*done = rc == 0;
+	return rc;
+}
+
+/* Every (version, layer) a batch wrote, and the constraint sets: a head row
+ * carries the version that wrote it (since, revision, constraints_since), a
+ * history row the version that wrote it and the one that replaced or deleted
+ * it. One statement, each branch bounded by the version range. */
+static const char changes_sql[] =
+	"SELECT v, layer_id FROM ("
+	" SELECT since AS v, id AS layer_id FROM layers WHERE shot_id = ?1 AND since > ?3"
+	" AND since <= ?4"
+	" UNION SELECT valid_from, layer_id FROM layer_history WHERE shot_seq = ?2"
+	" AND valid_from > ?3 AND valid_from <= ?4"
+	" UNION SELECT valid_to, layer_id FROM layer_history WHERE shot_seq = ?2"
+	" AND valid_to > ?3 AND valid_to <= ?4"
+	" UNION SELECT revision, layer_id FROM skins WHERE shot_id = ?1 AND revision > ?3"
+	" AND revision <= ?4"
+	" UNION SELECT revision, layer_id FROM bindings WHERE shot_id = ?1 AND revision > ?3"
+	" AND revision <= ?4"
+	" UNION SELECT valid_from, layer_id FROM binding_history WHERE shot_seq = ?2"
+	" AND valid_from > ?3 AND valid_from <= ?4"
+	" UNION SELECT valid_to, layer_id FROM binding_history WHERE shot_seq = ?2"
+	" AND valid_to > ?3 AND valid_to <= ?4"
+	" UNION SELECT constraints_since, NULL FROM shots WHERE seq = ?2"
+	" AND constraints_since > ?3 AND constraints_since <= ?4"
+	" UNION SELECT valid_from, NULL FROM constraint_history WHERE shot_seq = ?2"
+	" AND valid_from > ?3 AND valid_from <= ?4"
+	" UNION SELECT valid_to, NULL FROM constraint_history WHERE shot_seq = ?2"
+	" AND valid_to > ?3 AND valid_to <= ?4"
+	") ORDER BY v, layer_id";
+
+int rig_history_changes(struct rig_tx *tx, const char *shot_id, long long after,
+			long long through, rig_history_change_fn fn, void *ctx)
+{
+	long long seq = 0;
+	int rc = rig_shot_stamp(tx, shot_id, &seq, &(long long){0});
+	if (rc)
+		return rc;
+	sqlite3_stmt *st = NULL;
+	rc = rig_sqlite__prepare(&st, tx->conn, changes_sql);
+	if (rc)
+		return rc;
+	sqlite3_bind_text(st, 1, shot_id, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, seq);
+	sqlite3_bind_int64(st, 3, after);
+	sqlite3_bind_int64(st, 4, through);
+	int s = SQLITE_DONE;
+	while (!rc && (s = sqlite3_step(st)) == SQLITE_ROW)
+		rc = fn(ctx, sqlite3_column_int64(st, 0), (const char *)sqlite3_column_text(st, 1));
+	if (!rc && s != SQLITE_DONE)
+		rc = rig_sqlite__fail(s);
+	rig_sqlite__finish(st);
 	return rc;
 }
