@@ -2,7 +2,7 @@
  * command line, picks the command, prints --help and holds the helpers every
  * command uses (calls, paged lists, option values); the commands live in
  * rigctl_resources.c, rigctl_edit.c, rigctl_frames.c, rigctl_plans.c,
- * rigctl_locks.c and rigctl_diff.c.
+ * rigctl_locks.c, rigctl_diff.c and rigctl_history.c.
  */
 #include "clients/rigctl.h"
 
@@ -34,6 +34,12 @@ static const char usage_text[] =
 	"                                holds {\"ops\": [...]}, a bare [ops] array or one op\n"
 	"                                object; '-' reads stdin. --lock-id/--fencing-token\n"
 	"                                prove a lock is still held (else LOCK_LOST)\n"
+	"  revert RECEIPT_ID [--force] [--dry-run] [--check-frames] [--expected-version N]\n"
+	"         [--idempotency-key K] [--lock-id L --fencing-token T]\n"
+	"                                restore what the receipt's batch changed as it was\n"
+	"                                before it, as a new version, and print its receipt;\n"
+	"                                a later change to the same layers is REVERT_CONFLICT\n"
+	"                                (the later receipts are listed) unless --force\n"
 	"  receipts --shot ID [--all] [--page-size N]\n"
 	"                                receipts, newest first (one page unless --all)\n"
 	"  receipts RECEIPT_ID           one receipt\n"
@@ -210,6 +216,7 @@ static const struct command commands[] = {
 	{"layers", NULL, NULL, RIG_CTL_LAYERS, 0, 1, NULL, rig_ctl_layers},
 	{"edit", NULL, NULL, RIG_CTL_EDIT, 1, 1, FILE_ARG, rig_ctl_edit},
 	{"receipts", NULL, NULL, RIG_CTL_RECEIPTS, 0, 1, NULL, rig_ctl_receipts},
+	{"revert", NULL, NULL, RIG_CTL_REVERT, 1, 1, "a RECEIPT_ID", rig_ctl_revert},
 	{"frames", NULL, NULL, RIG_CTL_FRAMES, 0, 0, NULL, rig_ctl_frames},
 	{"plan", "plans", "create", RIG_CTL_PLAN_CREATE, 1, 1, FILE_ARG, rig_ctl_plans},
 	{"plan", "plans", "show", RIG_CTL_PLAN_SHOW, 1, 1, PLAN_ID, rig_ctl_plans},
@@ -589,14 +596,14 @@ int main(int argc, char **argv)
 	const unsigned lock_writes =
 		RIG_CTL_LOCK_ACQUIRE | RIG_CTL_LOCK_RENEW | RIG_CTL_LOCK_RELEASE;
 	const unsigned writes = creates | RIG_CTL_PROJECTS_DELETE | RIG_CTL_SHOTS_DELETE |
-				RIG_CTL_EDIT | plan_writes | lock_writes;
+				RIG_CTL_EDIT | RIG_CTL_REVERT | plan_writes | lock_writes;
 	const unsigned per_shot = RIG_CTL_LAYERS | RIG_CTL_EDIT | RIG_CTL_RECEIPTS |
 				  RIG_CTL_FRAMES | RIG_CTL_PLAN_CREATE | RIG_CTL_PLAN_LIST |
 				  RIG_CTL_LOCK_ACQUIRE | RIG_CTL_LOCK_LIST;
 	const unsigned lists =
 		RIG_CTL_PROJECTS_LIST | RIG_CTL_SHOTS_LIST | RIG_CTL_RECEIPTS | RIG_CTL_PLAN_LIST;
 	const unsigned plan_content = RIG_CTL_PLAN_CREATE | RIG_CTL_PLAN_REVISE;
-	const unsigned fenced = RIG_CTL_EDIT | RIG_CTL_PLAN_APPLY;
+	const unsigned fenced = RIG_CTL_EDIT | RIG_CTL_PLAN_APPLY | RIG_CTL_REVERT;
 	struct rig_opt opts[RIG_CTL_O_COUNT] = {
 		[RIG_CTL_O_URL] = {"url", true, 0, NULL, false},
 		[RIG_CTL_O_ACTOR] = {"actor", true, 0, NULL, false},
@@ -612,9 +619,10 @@ int main(int argc, char **argv)
 		[RIG_CTL_O_IDEMPOTENCY_KEY] = {"idempotency-key", true, writes, NULL, false},
 		[RIG_CTL_O_SHOT] = {"shot", true, per_shot, NULL, false},
 		[RIG_CTL_O_LAYER] = {"layer", true, RIG_CTL_FRAMES, NULL, false},
-		[RIG_CTL_O_EXPECTED_VERSION] = {"expected-version", true, RIG_CTL_EDIT, NULL,
-						false},
-		[RIG_CTL_O_DRY_RUN] = {"dry-run", false, RIG_CTL_EDIT, NULL, false},
+		[RIG_CTL_O_EXPECTED_VERSION] = {"expected-version", true,
+						RIG_CTL_EDIT | RIG_CTL_REVERT, NULL, false},
+		[RIG_CTL_O_DRY_RUN] = {"dry-run", false, RIG_CTL_EDIT | RIG_CTL_REVERT, NULL,
+				       false},
 		[RIG_CTL_O_ALL] = {"all", false, RIG_CTL_RECEIPTS | RIG_CTL_PLAN_LIST, NULL, false},
 		[RIG_CTL_O_PAGE_SIZE] = {"page-size", true, lists, NULL, false},
 		[RIG_CTL_O_FROM] = {"from", true, RIG_CTL_FRAMES | RIG_CTL_DIFF, NULL, false},
@@ -634,6 +642,8 @@ int main(int argc, char **argv)
 		[RIG_CTL_O_TTL] = {"ttl", true, RIG_CTL_LOCK_ACQUIRE | RIG_CTL_LOCK_RENEW, NULL,
 				   false},
 		[RIG_CTL_O_MAX_BYTES] = {"max-bytes", true, RIG_CTL_DIFF, NULL, false},
+		[RIG_CTL_O_FORCE] = {"force", false, RIG_CTL_REVERT, NULL, false},
+		[RIG_CTL_O_CHECK_FRAMES] = {"check-frames", false, RIG_CTL_REVERT, NULL, false},
 	};
 	const char *words[RIG_CTL_MAX_WORDS];
 	size_t n_words = 0, n_used = 0;

@@ -2,8 +2,8 @@
  * and the commands they apply to, and small helpers to call the API, page
  * through lists and print results. rigctl.c parses and dispatches;
  * rigctl_resources.c (projects, shots, layers, receipts), rigctl_edit.c,
- * rigctl_frames.c, rigctl_plans.c, rigctl_locks.c and rigctl_diff.c run
- * commands.
+ * rigctl_frames.c, rigctl_plans.c, rigctl_locks.c, rigctl_diff.c and
+ * rigctl_history.c run commands.
  */
 #ifndef RIG_CTL_H
 #define RIG_CTL_H
@@ -44,6 +44,7 @@ enum rig_ctl_cmd {
 	RIG_CTL_LOCK_RELEASE = 1u << 21,
 	RIG_CTL_LOCK_LIST = 1u << 22,
 	RIG_CTL_DIFF = 1u << 23,
+	RIG_CTL_REVERT = 1u << 24,
 };
 
 /* The most positional words a command line may hold (lock acquire takes up
@@ -84,6 +85,8 @@ enum rig_ctl_opt {
 	RIG_CTL_O_FENCING_TOKEN,
 	RIG_CTL_O_TTL,
 	RIG_CTL_O_MAX_BYTES,
+	RIG_CTL_O_FORCE,
+	RIG_CTL_O_CHECK_FRAMES,
 	RIG_CTL_O_COUNT
 };
 
@@ -186,6 +189,7 @@ int rig_ctl_frames(struct rig_ctl *c);
 int rig_ctl_plans(struct rig_ctl *c);
 int rig_ctl_locks(struct rig_ctl *c);
 int rig_ctl_diff(struct rig_ctl *c);
+int rig_ctl_revert(struct rig_ctl *c); /* rigctl_history.c */
 
 /* Prints a receipt (table format) as a short summary: versions, the plan it
  * applied (if any), ops, changed layers; dry runs say nothing was written.

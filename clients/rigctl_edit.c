@@ -146,6 +146,9 @@ int rig_ctl_print_receipt(const json_t *r)
 	if (json_is_true(json_object_get(r, "dryRun")))
 		printf("dry run: the batch is valid; nothing was written\n");
 	printf("receipt  %s\n", id ? id : "-");
+	const char *reverts = json_string_value(json_object_get(r, "revertOf"));
+	if (reverts)
+		printf("reverts  %s\n", reverts);
 	printf("shot     %s  version %" JSON_INTEGER_FORMAT " → %" JSON_INTEGER_FORMAT "%s\n",
 	       shot ? shot : "?", from, to,
 	       json_is_true(json_object_get(r, "dryRun")) ? " (if applied)" : "");

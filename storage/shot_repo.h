@@ -48,8 +48,8 @@ typedef int (*rig_history_change_fn)(void *ctx, long long version, const char *l
  * retained history rows (docs/history.md): what reverting a receipt restores
  * and what conflicts with it. Versions at or below the shot's oldest readable
  * one may be incomplete. -RIG_NOT_FOUND for an unknown shot. */
-int rig_history_changes(struct rig_tx *tx, const char *shot_id, long long after,
-			long long through, rig_history_change_fn fn, void *ctx);
+int rig_history_changes(struct rig_tx *tx, const char *shot_id, long long after, long long through,
+			rig_history_change_fn fn, void *ctx);
 
 /* Reads the whole stored binding of bound layer l of m (not new) into a new
  * definition of l's kind, per-vertex arrays included, set in *out (NULL on

@@ -33,10 +33,10 @@ int rig_op__revert_decode(struct rig_op *out, json_t *op, const struct rig_jr *j
 
 /* What the history says about the receipt's version and the ones after it. */
 struct revert_scan {
-	long long version;   /* the receipt's toVersion */
-	json_t *layers;      /* object: layer id → true, the layers it changed */
-	bool constraints;    /* it changed the constraint set */
-	json_t *later;       /* array of [version, layer id or null] after it */
+	long long version; /* the receipt's toVersion */
+	json_t *layers;    /* object: layer id → true, the layers it changed */
+	bool constraints;  /* it changed the constraint set */
+	json_t *later;     /* array of [version, layer id or null] after it */
 	int oom;
 };
 
@@ -85,7 +85,8 @@ static int read_receipt(struct rig_op_ctx *ctx, const struct rig_op *op, long lo
 		return -1;
 	}
 	if (rc) {
-		rig_op__fail(ctx, op, (enum rig_code)-rc, "receiptId", "reading the receipt failed");
+		rig_op__fail(ctx, op, (enum rig_code) - rc, "receiptId",
+			     "reading the receipt failed");
 		return -1;
 	}
 	json_t *r = json_loads(text, 0, NULL);
@@ -94,7 +95,8 @@ static int read_receipt(struct rig_op_ctx *ctx, const struct rig_op *op, long lo
 	json_t *to = json_object_get(r, "toVersion");
 	int out = 0;
 	if (!shot || !json_is_integer(to)) {
-		rig_op__fail(ctx, op, RIG_INTERNAL, "receiptId", "the stored receipt is unreadable");
+		rig_op__fail(ctx, op, RIG_INTERNAL, "receiptId",
+			     "the stored receipt is unreadable");
 		out = -1;
 	} else if (strcmp(shot, ctx->model->id) != 0) {
 		struct rig_err *e = rig_op__fail(ctx, op, RIG_OP_INVALID, "receiptId", "");
@@ -126,8 +128,7 @@ static int doom_subtree(struct rig_op_ctx *ctx, struct revert_state *st, const c
 }
 
 /* Adds receipt r.<seq>.<version> to the conflict list of key. */
-static int add_conflict(struct revert_state *st, long long seq, const char *key,
-			long long version)
+static int add_conflict(struct revert_state *st, long long seq, const char *key, long long version)
 {
 	char id[RIG_RECEIPT_ID_MAX];
 	rig_receipt_id(id, seq, version);
@@ -150,7 +151,8 @@ static int find_conflicts(struct rig_op_ctx *ctx, const struct rig_op *op, struc
 {
 	size_t i;
 	json_t *pair;
-	json_array_foreach (st->scan.later, i, pair) {
+	json_array_foreach(st->scan.later, i, pair)
+	{
 		long long v = json_integer_value(json_array_get(pair, 0));
 		const char *layer = json_string_value(json_array_get(pair, 1));
 		bool hit = layer ? json_object_get(st->scan.layers, layer) ||
@@ -163,7 +165,8 @@ static int find_conflicts(struct rig_op_ctx *ctx, const struct rig_op *op, struc
 	json_t *list;
 	if (op->u.revert.force) /* forced: the later changes are overwritten */
 		return (int)json_object_size(st->conflicts);
-	json_object_foreach (st->conflicts, key, list) {
+	json_object_foreach(st->conflicts, key, list)
+	{
 		struct rig_err *e = rig_op__fail(ctx, op, RIG_REVERT_CONFLICT, "receiptId", "");
 		snprintf(e->detail, sizeof e->detail,
 			 "%s%s%s was changed again after receipt '%s' by %zu later receipt%s; "
@@ -175,7 +178,7 @@ static int find_conflicts(struct rig_op_ctx *ctx, const struct rig_op *op, struc
 		rig_err_extra(e, "receiptId", op->u.revert.receipt_id);
 		size_t k;
 		json_t *r;
-		json_array_foreach (list, k, r)
+		json_array_foreach(list, k, r)
 			rig_err_list_add(e, "receipts", json_string_value(r));
 	}
 	return (int)json_object_size(st->conflicts);
@@ -188,11 +191,10 @@ static int check_locks(struct rig_op_ctx *ctx, const struct rig_op *op, struct r
 	int rc = 0;
 	const char *id;
 	json_t *v;
-	json_object_foreach (st->scan.layers, id, v)
-		rc |= rig_op__check_layer_unlocked(ctx, op, id, "receiptId");
-	json_object_foreach (st->doomed, id, v)
-		if (!json_object_get(st->scan.layers, id))
-			rc |= rig_op__check_layer_unlocked(ctx, op, id, "receiptId");
+	json_object_foreach(st->scan.layers, id, v) rc |=
+		rig_op__check_layer_unlocked(ctx, op, id, "receiptId");
+	json_object_foreach(st->doomed, id, v) if (!json_object_get(st->scan.layers, id)) rc |=
+		rig_op__check_layer_unlocked(ctx, op, id, "receiptId");
 	return rc;
 }
 
@@ -235,7 +237,7 @@ static int restore_layer(struct rig_op_ctx *ctx, const struct rig_op *op, struct
 	if (wb->type) {
 		int rc = rig_shot_read_binding(&def, ctx->conn, &st->old, was);
 		if (rc) {
-			rig_op__fail(ctx, op, (enum rig_code)-rc, "receiptId",
+			rig_op__fail(ctx, op, (enum rig_code) - rc, "receiptId",
 				     "reading the earlier binding failed");
 			return -2;
 		}
@@ -287,12 +289,14 @@ static int check_tree(struct rig_op_ctx *ctx, const struct rig_op *op, struct re
 	struct rig_shot_model *m = ctx->model;
 	const char *id;
 	json_t *v;
-	json_object_foreach (st->scan.layers, id, v) {
+	json_object_foreach(st->scan.layers, id, v)
+	{
 		struct rig_model_layer *l = rig_shot_model_find(m, id);
 		if (!l || !l->parent_id[0])
 			continue;
 		if (!rig_shot_model_find(m, l->parent_id)) {
-			struct rig_err *e = rig_op__fail(ctx, op, RIG_LAYER_NOT_FOUND, "receiptId", "");
+			struct rig_err *e =
+				rig_op__fail(ctx, op, RIG_LAYER_NOT_FOUND, "receiptId", "");
 			snprintf(e->detail, sizeof e->detail,
 				 "layer '%s' would be restored below '%s', which no longer exists",
 				 id, l->parent_id);
@@ -323,14 +327,16 @@ static int restore(struct rig_op_ctx *ctx, const struct rig_op *op, struct rever
 	struct rig_shot_model *m = ctx->model;
 	const char *id;
 	json_t *v;
-	json_object_foreach (st->doomed, id, v) {
+	json_object_foreach(st->doomed, id, v)
+	{
 		struct rig_model_layer *l = rig_shot_model_find(m, id);
 		if (l) {
 			l->deleted = true;
 			rig_op__changed(ctx, id);
 		}
 	}
-	json_object_foreach (st->scan.layers, id, v) {
+	json_object_foreach(st->scan.layers, id, v)
+	{
 		const struct rig_model_layer *was = rig_shot_model_find(&st->old, id);
 		if (!was)
 			continue;
@@ -379,20 +385,21 @@ int rig_op__revert_apply(struct rig_op_ctx *ctx, struct rig_op *op)
 		goto done;
 	}
 	if (!rc)
-		rc = rig_history_changes(ctx->conn, m->id, version - 1, head, scan_change, &st.scan);
+		rc = rig_history_changes(ctx->conn, m->id, version - 1, head, scan_change,
+					 &st.scan);
 	if (!rc)
 		rc = rig_shot_load_at(&st.old, ctx->conn, m->id, version - 1);
 	if (rc) {
-		rig_op__fail(ctx, op, (enum rig_code)-rc, "receiptId", "reading the shot's history failed");
+		rig_op__fail(ctx, op, (enum rig_code) - rc, "receiptId",
+			     "reading the shot's history failed");
 		goto done;
 	}
 	/* Layers the receipt created go, with whatever now hangs below them. */
 	const char *id;
 	json_t *v;
-	json_object_foreach (st.scan.layers, id, v)
-		if (!rig_shot_model_find(&st.old, id) && rig_shot_model_find(m, id) &&
-		    doom_subtree(ctx, &st, id))
-			goto oom;
+	json_object_foreach(st.scan.layers, id, v) if (!rig_shot_model_find(&st.old, id) &&
+						       rig_shot_model_find(m, id) &&
+						       doom_subtree(ctx, &st, id)) goto oom;
 	int conflicts = find_conflicts(ctx, op, &st);
 	if (conflicts < 0)
 		goto oom;

@@ -138,8 +138,8 @@ void rig_h_receipt_revert(struct rig_req *req, struct rig_resp *resp)
 	struct rig_errs *errs = rig_api__errs_new(resp), *op_errs = NULL;
 	if (!errs || !(op_errs = rig_api__errs_new(resp)))
 		goto out;
-	static const char *const allowed[] = {"expectedVersion", "force", "lockId", "fencingToken",
-					      "checkFrames", NULL};
+	static const char *const allowed[] = {"expectedVersion", "force",       "lockId",
+					      "fencingToken",    "checkFrames", NULL};
 	struct rig_jr jr = {errs, RIG_INVALID_FIELD, "", RIG_NO_INDEX};
 	bool force = false;
 	if (!json_is_object(body)) {

@@ -137,8 +137,8 @@ static const char changes_sql[] =
 	" AND valid_to > ?3 AND valid_to <= ?4"
 	") ORDER BY v, layer_id";
 
-int rig_history_changes(struct rig_tx *tx, const char *shot_id, long long after,
-			long long through, rig_history_change_fn fn, void *ctx)
+int rig_history_changes(struct rig_tx *tx, const char *shot_id, long long after, long long through,
+			rig_history_change_fn fn, void *ctx)
 {
 	long long seq = 0;
 	int rc = rig_shot_stamp(tx, shot_id, &seq, &(long long){0});
