@@ -405,12 +405,6 @@ int rig_op__revert_apply(struct rig_op_ctx *ctx, struct rig_op *op)
 		goto oom;
 	if ((conflicts && !op->u.revert.force) || check_locks(ctx, op, &st))
 		goto done;
-	if (conflicts) { /* forced: the conflicts are overwritten, not reported */
-		size_t n = ctx->errs->count;
-		ctx->errs->count -= (size_t)conflicts;
-		ctx->errs->total -= (size_t)conflicts;
-		(void)n;
-	}
 	rc = restore(ctx, op, &st);
 	if (rc == -1)
 		goto oom;
