@@ -50,7 +50,8 @@ const struct rig_route rig_routes[] = {
 	{"POST", "/v1/shots/{}/edits", rig_h_edits, true, ACCESS_EDIT, OWNER_SHOT, "dryRun"},
 	{"GET", "/v1/shots/{}/receipts", rig_h_receipt_list, false, ACCESS_READ, OWNER_SHOT, PAGED},
 	{"GET", "/v1/receipts/{}", rig_h_receipt_get, false, ACCESS_READ, OWNER_RECEIPT, NULL},
-	{"POST", "/v1/receipts/{}/revert", rig_h_receipt_revert, true, ACCESS_EDIT, OWNER_RECEIPT,
+	/* not quick: a small body can restore a large binding */
+	{"POST", "/v1/receipts/{}/revert", rig_h_receipt_revert, false, ACCESS_EDIT, OWNER_RECEIPT,
 	 "dryRun"},
 	{"GET", "/v1/shots/{}/frames/{}", rig_h_frame, false, ACCESS_READ, OWNER_SHOT,
 	 "layers space format version"},

@@ -188,7 +188,19 @@ class Restores(RevertCase):
         undo = self.revert(put["receiptId"]).json
         self.assertEqual(self.rigd.get(c).json["constraints"], [])
         self.assertEqual(self.raw(c), self.raw(c, put["fromVersion"]))
-        self.revert(undo["receiptId"])
+        redo = self.revert(undo["receiptId"]).json
+        self.assertEqual(self.raw(c), with_arm)
+        # a later change of the set conflicts with reverting the receipt that wrote it
+        later = self.edit([{"op": "constraint.put", "constraintId": "arm", "kind": "ik",
+                            "chain": ["up", "lo"], "target": "tg", "tipLength": 3}])
+        body = self.assertProblem(self.revert(redo["receiptId"], expect=409), 409,
+                                  "REVERT_CONFLICT")
+        self.assertEqual(body["errors"][0]["receipts"], [later["receiptId"]])
+        self.assertNotIn("layerId", body["errors"][0])
+        self.assertIn("constraint set", body["errors"][0]["detail"])
+        # while a later change of other layers only does not
+        self.edit([{"op": "layer.rename", "layerId": "g", "name": "G"}])
+        self.revert(later["receiptId"])
         self.assertEqual(self.raw(c), with_arm)
 
 
