@@ -225,6 +225,14 @@ static int restore_layer(struct rig_op_ctx *ctx, const struct rig_op *op, struct
 	cur->kind = was->kind;
 	rig_strlcpy(cur->parent_id, was->parent_id, sizeof cur->parent_id);
 	cur->ord = was->ord;
+	/* A layer created after a deletion of the last one can reuse its
+	 * creation order: the restored layer then goes last, never ties. */
+	struct rig_shot_model *m = ctx->model;
+	for (size_t i = 0; i < m->n_layers; i++)
+		if (&m->layers[i] != cur && !m->layers[i].deleted && m->layers[i].ord == cur->ord) {
+			cur->ord = m->next_ord++;
+			break;
+		}
 	cur->statics = was->statics;
 	cur->time_offset = was->time_offset;
 	rig_op__touched(ctx, cur);

@@ -14,7 +14,7 @@ import os
 import subprocess
 import time
 
-from rigd_harness import RIGD_BIN, RigdTestCase, main
+from rigd_harness import RIGD_BIN, Rigd, RigdTestCase, main
 from test_check_frames import DIP, expected_failures, key_op, square_scene
 
 S = "s"
@@ -165,6 +165,25 @@ class Restores(RevertCase):
         self.assertRestored(r, new)
         self.assertEqual(self.reads(layers=("c1", "c2", "z")),
                          self.reads(r["fromVersion"], layers=("c1", "c2", "z")))
+
+    def test_a_restored_layer_never_ties_with_a_later_one_in_order(self):
+        def roots(rigd):
+            return [l["layerId"] for l in rigd.get(f"/v1/shots/{S}").json["layers"]
+                    if l["parentId"] is None]
+        # g is the last layer created: once it is deleted, a layer created by a server that
+        # loads the shot from the database takes g's creation order again
+        r = self.edit([{"op": "layer.delete", "layerId": "g"}])
+        db = self.rigd.db_path
+        self.rigd.stop()
+        with Rigd(db_path=db).start() as second:
+            h = second.post(E, {"ops": [{"op": "layer.create", "layerId": "h", "name": "H",
+                                         "kind": "group"}]})
+            self.assertEqual(h.status, 201, h)
+            rev = second.post(revert_path(r["receiptId"]), {})
+            self.assertEqual(rev.status, 201, rev)
+            self.assertEqual(roots(second), ["jA", "jB", "m", "h", "g"])
+        with Rigd(db_path=db).start() as third:
+            self.assertEqual(roots(third), ["jA", "jB", "m", "h", "g"])
 
     def test_reverting_a_revert_redoes_the_batch(self):
         r = self.edit([key_op("jB", "position.y", DIP),
