@@ -179,7 +179,9 @@ static int find_conflicts(struct rig_op_ctx *ctx, const struct rig_op *op, struc
 		size_t k;
 		json_t *r;
 		json_array_foreach(list, k, r)
+		{
 			rig_err_list_add(e, "receipts", json_string_value(r));
+		}
 	}
 	return (int)json_object_size(st->conflicts);
 }
@@ -191,10 +193,15 @@ static int check_locks(struct rig_op_ctx *ctx, const struct rig_op *op, struct r
 	int rc = 0;
 	const char *id;
 	json_t *v;
-	json_object_foreach(st->scan.layers, id, v) rc |=
-		rig_op__check_layer_unlocked(ctx, op, id, "receiptId");
-	json_object_foreach(st->doomed, id, v) if (!json_object_get(st->scan.layers, id)) rc |=
-		rig_op__check_layer_unlocked(ctx, op, id, "receiptId");
+	json_object_foreach(st->scan.layers, id, v)
+	{
+		rc |= rig_op__check_layer_unlocked(ctx, op, id, "receiptId");
+	}
+	json_object_foreach(st->doomed, id, v)
+	{
+		if (!json_object_get(st->scan.layers, id))
+			rc |= rig_op__check_layer_unlocked(ctx, op, id, "receiptId");
+	}
 	return rc;
 }
 
@@ -405,9 +412,12 @@ int rig_op__revert_apply(struct rig_op_ctx *ctx, struct rig_op *op)
 	/* Layers the receipt created go, with whatever now hangs below them. */
 	const char *id;
 	json_t *v;
-	json_object_foreach(st.scan.layers, id, v) if (!rig_shot_model_find(&st.old, id) &&
-						       rig_shot_model_find(m, id) &&
-						       doom_subtree(ctx, &st, id)) goto oom;
+	json_object_foreach(st.scan.layers, id, v)
+	{
+		bool created = !rig_shot_model_find(&st.old, id);
+		if (created && rig_shot_model_find(m, id) && doom_subtree(ctx, &st, id))
+			goto oom;
+	}
 	int conflicts = find_conflicts(ctx, op, &st);
 	if (conflicts < 0)
 		goto oom;
