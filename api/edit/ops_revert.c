@@ -176,6 +176,8 @@ static int find_conflicts(struct rig_op_ctx *ctx, const struct rig_op *op, struc
 			 json_array_size(list) == 1 ? "" : "s");
 		rig_strlcpy(e->layer_id, key, sizeof e->layer_id);
 		rig_err_extra(e, "receiptId", op->u.revert.receipt_id);
+		/* the list holds the first 64 (RIG_ERR_LIST_ITEMS); the count all */
+		rig_err_extra_number(e, "receiptCount", (double)json_array_size(list));
 		size_t k;
 		json_t *r;
 		json_array_foreach(list, k, r)

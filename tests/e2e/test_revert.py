@@ -234,7 +234,8 @@ class Conflicts(RevertCase):
                                   "REVERT_CONFLICT")
         self.assertEqual(len(body["errors"]), 1, body)
         e = body["errors"][0]
-        self.assertEqual((e["layerId"], e["receipts"]), ("g", [r2["receiptId"]]))
+        self.assertEqual((e["layerId"], e["receipts"], e["receiptCount"], e["receiptId"]),
+                         ("g", [r2["receiptId"]], 1, r1["receiptId"]))
         self.assertNotIn(r3["receiptId"], json.dumps(body))
         self.assertEqual(self.version(), v)
         new = self.revert(r1["receiptId"], {"force": True}).json
