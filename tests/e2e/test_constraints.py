@@ -440,6 +440,42 @@ class ConstraintCase(RigdTestCase):
             422, "CONSTRAINT_NOT_FOUND")
         self.assertEqual(body["errors"][0]["pointer"], "/ops/0/constraintId")
 
+    def test_shot_get_lists_constraints_in_order_at_each_version(self):
+        self.build(arm_rig(), ["upper", "lower"])
+        shot = f"/v1/shots/{S}"
+        empty = self.rigd.get(shot)
+        self.assertEqual(empty.json["constraints"], [])
+        v0 = empty.json["version"]
+        for k, order in [(0, 5), (1, -2), (2, 5)]:
+            self.rigd.edit(S, [{"op": "layer.create", "layerId": f"x{k}", "name": "x",
+                                "kind": "group"},
+                               dict(ARM, constraintId=f"c{k}", chain=[f"x{k}"], order=order,
+                                    mix=[{"frame": 0, "value": 0.5}])])
+        self.rigd.edit(S, [dict(ARM, constraintId="arm", pole="pole", order=1)])
+        head = self.rigd.get(shot)
+        self.assertEqual(head.status, 200, head)
+        # in the order they apply: order ascending, ties by id
+        self.assertEqual([c["constraintId"] for c in head.json["constraints"]],
+                         ["c1", "arm", "c0", "c2"])
+        listed = {c["constraintId"]: c for c in self.rigd.get(C).json["constraints"]}
+        for c in head.json["constraints"]:
+            self.assertEqual(c, listed[c["constraintId"]], "same shape as the list")
+        self.assertEqual(head.json["constraints"][0]["mix"],
+                         [{"frame": 0.0, "value": 0.5, "interp": "linear"}])
+        # the ETag names the version: 304 until an edit, then the new list
+        tag = head.header("ETag")
+        self.assertEqual(self.rigd.get(shot, headers={"If-None-Match": tag}).status, 304)
+        self.rigd.edit(S, [{"op": "constraint.delete", "constraintId": "c0"}])
+        now = self.rigd.get(shot, headers={"If-None-Match": tag})
+        self.assertEqual(now.status, 200)
+        self.assertEqual([c["constraintId"] for c in now.json["constraints"]],
+                         ["c1", "arm", "c2"])
+        # ?version reads the constraints the shot had then
+        past = self.rigd.get(f"{shot}?version={head.json['version']}")
+        self.assertEqual([c["constraintId"] for c in past.json["constraints"]],
+                         ["c1", "arm", "c0", "c2"])
+        self.assertEqual(self.rigd.get(f"{shot}?version={v0}").json["constraints"], [])
+
     def first_error(self, ops, code):
         """The first error of code in a rejected batch (a deleted joint layer also
         breaks the probe's skin, reported beside it)."""
