@@ -71,8 +71,7 @@ static int list_constraints(struct rig_ctl *c)
 }
 
 /* Sets body[field] to the number option o holds, when given. */
-static int number_field(json_t *op, const struct rig_ctl *c, enum rig_ctl_opt o,
-			const char *field)
+static int number_field(json_t *op, const struct rig_ctl *c, enum rig_ctl_opt o, const char *field)
 {
 	const char *text = rig_ctl_opt(c, o);
 	double x = 0;
@@ -104,7 +103,8 @@ static int chain_field(json_t *op, const struct rig_ctl *c)
 {
 	const char *text = rig_ctl_opt(c, RIG_CTL_O_CHAIN);
 	if (!text)
-		return rig_ctl_usage("--chain is required (layer ids root to tip, comma-separated)");
+		return rig_ctl_usage(
+			"--chain is required (layer ids root to tip, comma-separated)");
 	json_t *chain = json_array();
 	for (const char *p = text;;) {
 		const char *end = strchr(p, ',');
