@@ -415,6 +415,12 @@ static double channel_at(const struct rig_constraint *c, int ch, double shot_fra
 	return rig_keys_eval(&c->keys[ch], shot_frame, c->statics[ch]);
 }
 
+/* The linear part of m applied to v (a vector: no translation). */
+static struct rig_ik_vec linear_apply(const struct rig_affine *m, struct rig_ik_vec v)
+{
+	return (struct rig_ik_vec){m->m[0] * v.x + m->m[2] * v.y, m->m[1] * v.x + m->m[3] * v.y};
+}
+
 static struct rig_ik_vec sub_vec(struct rig_ik_vec a, struct rig_ik_vec b)
 {
 	return (struct rig_ik_vec){a.x - b.x, a.y - b.y};
@@ -479,10 +485,11 @@ static void stretch_bone(struct rig_resolver *r, const struct rig_constraint *c,
  * root to tip, each layer's rotation turns by exactly what points its bone
  * along the solved (mix-blended) direction under its parent's full world
  * transform as it now is, and a stretch factor lengthens every bone
- * (stretch_bone). So the tip lands where the solver put it whenever the chain
- * layers (the tip aside) scale uniformly; README "Write-back" says what holds
- * otherwise. mix 0 leaves the FK pose untouched; so does a solution that is
- * not finite (a collapsed ancestor). */
+ * (stretch_bone). Below a chain layer that scales non-uniformly a bone's
+ * length changes as the layers above it turn; such a bone is given back its
+ * solved length the same way. So every bone has the solved direction and
+ * length and the tip lands where the solver put it. mix 0 leaves the FK pose
+ * untouched; so does a solution that is not finite (a collapsed ancestor). */
 static void solve_constraint(struct rig_resolver *r, const struct rig_constraint *c,
 			     double shot_frame)
 {
@@ -522,21 +529,32 @@ static void solve_constraint(struct rig_resolver *r, const struct rig_constraint
 	if (!chain_is_finite(&fk) || !chain_is_finite(&sol.chain) || !isfinite(sol.scale))
 		return;
 	double k = 1 + mix * (sol.scale - 1);
+	bool skewed = false; /* a chain layer so far scales non-uniformly */
 	for (size_t i = 0; i < n; i++) {
 		struct local_memo *memo = local_memo_at(r, c->chain[i], shot_frame);
-		struct rig_ik_vec b = local_bone(r, c, i, shot_frame), have;
-		rig_affine_apply(&have.x, &have.y,
-				 &(struct rig_affine){{memo->m.m[0], memo->m.m[1], memo->m.m[2],
-						       memo->m.m[3], 0, 0}},
-				 b.x, b.y);
+		struct rig_ik_vec b = local_bone(r, c, i, shot_frame);
 		struct rig_ik_vec want =
 			rig_ik_frame_out(&frame, rig_ik_blend_dir(&fk, &sol.chain, i, mix));
-		double turn = rig_ik_turn_to(parent.m, have, want);
+		double turn = rig_ik_turn_to(parent.m, linear_apply(&memo->m, b), want);
 		if (isfinite(turn)) /* else a bone without length: it turns with its parent */
 			memo->t.ch[RIG_CH_ROTATION] += turn;
-		if (k != 1)
-			stretch_bone(r, c, i, k, shot_frame);
 		memo->m = rig_transform_matrix(&memo->t);
+		double factor = k;
+		if (skewed) {
+			/* Turning the layers above stretched or shrank this bone: give
+			 * it back its solved length (FK's times k, in the frame). */
+			struct rig_ik_vec w = rig_ik_frame_in(
+				&frame, linear_apply(&parent, linear_apply(&memo->m, b)));
+			double now = hypot(w.x, w.y);
+			double solved = hypot(fk.p[i + 1].x - fk.p[i].x, fk.p[i + 1].y - fk.p[i].y);
+			if (now > 1e-12 && isfinite(now) && solved > 1e-12)
+				factor = k * solved / now;
+		}
+		if (factor != 1) {
+			stretch_bone(r, c, i, factor, shot_frame);
+			memo->m = rig_transform_matrix(&memo->t);
+		}
+		skewed |= fabs(memo->t.ch[RIG_CH_SCALE_X]) != fabs(memo->t.ch[RIG_CH_SCALE_Y]);
 		parent = rig_affine_mul(parent, memo->m); /* chain[i + 1]'s parent, as posed */
 	}
 	drop_paths(r);
