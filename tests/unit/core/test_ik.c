@@ -1,7 +1,8 @@
 /* Unit tests of core/ik.c: aim, the two-bone law of cosines (reach, lengths,
  * pole side, bend flip, clamping, stretch, softness), FABRIK (tolerance,
- * lengths, unreachable extension, stretch, determinism) and the delta
- * write-back with mix. Expected values come from geometry, not from the code. */
+ * lengths, unreachable extension, stretch, determinism) and the write-back
+ * helpers (solve frame, mix blend, the turn under any parent). Expected values
+ * come from geometry, not from the code. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <string.h>
@@ -216,7 +217,7 @@ Test(ik_blend, mix_zero_is_fk_one_the_solution_and_half_the_mean_angle)
  * non-uniform scale after a rotation (a shear), and a mirror. */
 static const double parents[][4] = {
 	{2 * 0.8, 2 * 0.6, -2 * 0.6, 2 * 0.8},
-	{0.5 * 2, 0.5 * 0, 0.3 * 2 - 1.5 * 0, 1.5 * 1 + 0.3 * 0}, /* [[1, .6], [0, 1.5]] */
+	{1, 0, 0.6, 1.5}, /* columns (1, 0) and (0.6, 1.5) */
 	{1.2, 0.4, 0.7, -0.9},
 };
 
