@@ -45,6 +45,8 @@ const struct rig_route rig_routes[] = {
 	 "version"},
 	{"GET", "/v1/shots/{}/constraints", rig_h_constraint_list, false, ACCESS_READ, OWNER_SHOT,
 	 "version " PAGED},
+	{"GET", "/v1/shots/{}/diff", rig_h_shot_diff, false, ACCESS_READ, OWNER_SHOT,
+	 "from to maxBytes " PAGED},
 	{"POST", "/v1/shots/{}/edits", rig_h_edits, true, ACCESS_EDIT, OWNER_SHOT, "dryRun"},
 	{"GET", "/v1/shots/{}/receipts", rig_h_receipt_list, false, ACCESS_READ, OWNER_SHOT, PAGED},
 	{"GET", "/v1/receipts/{}", rig_h_receipt_get, false, ACCESS_READ, OWNER_RECEIPT, NULL},

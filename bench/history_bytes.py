@@ -6,7 +6,8 @@ Starts a real rigd, stores one 1,048,576-vertex skin (a 1024 x 1024 grid, one
 joint layer, two joints), then for --rounds rounds empties the WAL
 (PRAGMA wal_checkpoint(TRUNCATE) from a second connection) and measures the
 WAL file's growth over one edit: a layer.rename, then a one-vertex
-layer.skin.weights.put. The WAL holds every page the transaction wrote (4 KiB
+layer.skin.weights.put; and on a layer keyed on all 7 channels (2,000 keys
+each), a layer.rename and a one-key layer.key.put. The WAL holds every page the transaction wrote (4 KiB
 pages plus a 24-byte frame header each), so its growth is the bytes written to
 the database. Also prints each edit's latency and the time of one head read
 that loads the whole binding (the first mesh-data weights page), in
@@ -31,6 +32,10 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(ROOT, "tests", "e2e"))
 
 from memory_batch import grid_body  # noqa: E402
+
+
+CHANNELS = ["position.x", "position.y", "rotation", "scale.x", "scale.y", "pivot.x", "pivot.y"]
+KEYS = 2000  # per channel of the keyed layer "joint": 14,000 keys, 700 KB as records
 
 
 def wal_growth(rigd, ops):
@@ -60,6 +65,9 @@ def start_with_skin(rigd_bin, n, body, label):
     rigd.edit("s1", [
         {"op": "layer.create", "layerId": "joint", "name": "joint", "kind": "group"},
         {"op": "layer.create", "layerId": "m", "name": "m", "kind": "mesh"}])
+    rigd.edit("s1", [{"op": "layer.key.put", "layerId": "joint", "channel": ch,
+                      "keys": [{"frame": f, "value": f * 0.5} for f in range(KEYS)]}
+                     for ch in CHANNELS])
     conn = rigd.connect(timeout=300)
     t0 = time.monotonic()
     r = rigd.post("/v1/shots/s1/edits", raw=body, conn=conn)
@@ -76,8 +84,13 @@ def start_with_skin(rigd_bin, n, body, label):
 def measure(rigd, n, rounds, label):
     """Prints the write figures of rigd; returns the median KiB of the
     one-vertex weights.put."""
-    renames, puts = [], []
+    renames, puts, keyed_renames, key_puts = [], [], [], []
     for k in range(rounds):
+        keyed_renames.append(wal_growth(rigd, [{"op": "layer.rename", "layerId": "joint",
+                                                 "name": f"joint{k}"}]))
+        key_puts.append(wal_growth(rigd, [{"op": "layer.key.put", "layerId": "joint",
+                                           "channel": "rotation",
+                                           "keys": [{"frame": 7 + k, "value": -1.0}]}]))
         renames.append(wal_growth(rigd, [{"op": "layer.rename", "layerId": "m",
                                            "name": f"m{k}"}]))
         v = (k * 7919 + n * n // 2) % (n * n)
@@ -90,6 +103,11 @@ def measure(rigd, n, rounds, label):
           f"{med(renames, 1) * 1000:7.1f} ms  (median of {rounds})")
     print(f"[{label}] one-vertex weights.put   {put_kib:9.1f} KiB written, "
           f"{med(puts, 1) * 1000:7.1f} ms", flush=True)
+    print(f"[{label}] rename of a layer with {len(CHANNELS) * KEYS} keys "
+          f"{med(keyed_renames, 0) / 1024:9.1f} KiB written, "
+          f"{med(keyed_renames, 1) * 1000:7.1f} ms")
+    print(f"[{label}] one key.put on that layer   {med(key_puts, 0) / 1024:9.1f} KiB written, "
+          f"{med(key_puts, 1) * 1000:7.1f} ms", flush=True)
     return put_kib
 
 

@@ -2,7 +2,7 @@
  * command line, picks the command, prints --help and holds the helpers every
  * command uses (calls, paged lists, option values); the commands live in
  * rigctl_resources.c, rigctl_edit.c, rigctl_frames.c, rigctl_plans.c,
- * rigctl_locks.c and rigctl_constraints.c.
+ * rigctl_locks.c, rigctl_diff.c and rigctl_constraints.c.
  */
 #include "clients/rigctl.h"
 
@@ -60,6 +60,11 @@ static const char usage_text[] =
 	"  lock renew LOCK_ID [--ttl S]\n"
 	"  lock release LOCK_ID\n"
 	"                                layer locks: see 'rigctl lock --help'\n"
+	"  diff SHOT_ID --from N --to M [--max-bytes B]\n"
+	"                                what changed from version N to M: layers created,\n"
+	"                                deleted or changed (fields, keys per channel, binding\n"
+	"                                parts with vertex runs \"3,7,10-99\"), constraints;\n"
+	"                                every page is fetched (--max-bytes: their size)\n"
 	"  constraints SHOT_ID [--version N] [--json]\n"
 	"                                the shot's IK constraints (every page)\n"
 	"  constraint put SHOT_ID --id C --chain A,B,... --target T --tip-length X\n"
@@ -233,6 +238,7 @@ static const struct command commands[] = {
 	{"lock", "locks", "renew", RIG_CTL_LOCK_RENEW, 1, 1, LOCK_ID, rig_ctl_locks},
 	{"lock", "locks", "release", RIG_CTL_LOCK_RELEASE, 1, 1, LOCK_ID, rig_ctl_locks},
 	{"lock", "locks", "list", RIG_CTL_LOCK_LIST, 0, 0, NULL, rig_ctl_locks},
+	{"diff", NULL, NULL, RIG_CTL_DIFF, 1, 1, "a SHOT_ID", rig_ctl_diff},
 	{"constraints", NULL, NULL, RIG_CTL_CONSTRAINTS, 1, 1, "a SHOT_ID", rig_ctl_constraints},
 	{"constraint", NULL, "put", RIG_CTL_CONSTRAINT_PUT, 1, 1, "a SHOT_ID", rig_ctl_constraints},
 	{"constraint", NULL, "delete", RIG_CTL_CONSTRAINT_DELETE, 1, 1, "a SHOT_ID",
@@ -633,8 +639,8 @@ int main(int argc, char **argv)
 		[RIG_CTL_O_DRY_RUN] = {"dry-run", false, RIG_CTL_EDIT | cons_writes, NULL, false},
 		[RIG_CTL_O_ALL] = {"all", false, RIG_CTL_RECEIPTS | RIG_CTL_PLAN_LIST, NULL, false},
 		[RIG_CTL_O_PAGE_SIZE] = {"page-size", true, lists, NULL, false},
-		[RIG_CTL_O_FROM] = {"from", true, RIG_CTL_FRAMES, NULL, false},
-		[RIG_CTL_O_TO] = {"to", true, RIG_CTL_FRAMES, NULL, false},
+		[RIG_CTL_O_FROM] = {"from", true, RIG_CTL_FRAMES | RIG_CTL_DIFF, NULL, false},
+		[RIG_CTL_O_TO] = {"to", true, RIG_CTL_FRAMES | RIG_CTL_DIFF, NULL, false},
 		[RIG_CTL_O_STEP] = {"step", true, RIG_CTL_FRAMES, NULL, false},
 		[RIG_CTL_O_SPACE] = {"space", true, RIG_CTL_FRAMES, NULL, false},
 		[RIG_CTL_O_OUT] = {"out", true, RIG_CTL_FRAMES, NULL, false},
@@ -649,6 +655,7 @@ int main(int argc, char **argv)
 		[RIG_CTL_O_FENCING_TOKEN] = {"fencing-token", true, fenced, NULL, false},
 		[RIG_CTL_O_TTL] = {"ttl", true, RIG_CTL_LOCK_ACQUIRE | RIG_CTL_LOCK_RENEW, NULL,
 				   false},
+		[RIG_CTL_O_MAX_BYTES] = {"max-bytes", true, RIG_CTL_DIFF, NULL, false},
 		[RIG_CTL_O_VERSION] = {"version", true, RIG_CTL_CONSTRAINTS, NULL, false},
 		[RIG_CTL_O_JSON] = {"json", false, RIG_CTL_CONSTRAINTS | cons_writes, NULL, false},
 		[RIG_CTL_O_CHAIN] = {"chain", true, cons_put, NULL, false},

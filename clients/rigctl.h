@@ -2,8 +2,8 @@
  * and the commands they apply to, and small helpers to call the API, page
  * through lists and print results. rigctl.c parses and dispatches;
  * rigctl_resources.c (projects, shots, layers, receipts), rigctl_edit.c,
- * rigctl_frames.c, rigctl_plans.c, rigctl_locks.c and rigctl_constraints.c
- * run commands.
+ * rigctl_frames.c, rigctl_plans.c, rigctl_locks.c, rigctl_diff.c and
+ * rigctl_constraints.c run commands.
  */
 #ifndef RIG_CTL_H
 #define RIG_CTL_H
@@ -43,9 +43,10 @@ enum rig_ctl_cmd {
 	RIG_CTL_LOCK_RENEW = 1u << 20,
 	RIG_CTL_LOCK_RELEASE = 1u << 21,
 	RIG_CTL_LOCK_LIST = 1u << 22,
-	RIG_CTL_CONSTRAINTS = 1u << 23,
-	RIG_CTL_CONSTRAINT_PUT = 1u << 24,
-	RIG_CTL_CONSTRAINT_DELETE = 1u << 25,
+	RIG_CTL_DIFF = 1u << 23,
+	RIG_CTL_CONSTRAINTS = 1u << 24,
+	RIG_CTL_CONSTRAINT_PUT = 1u << 25,
+	RIG_CTL_CONSTRAINT_DELETE = 1u << 26,
 };
 
 /* The most positional words a command line may hold (lock acquire takes up
@@ -85,6 +86,7 @@ enum rig_ctl_opt {
 	RIG_CTL_O_LOCK_ID,
 	RIG_CTL_O_FENCING_TOKEN,
 	RIG_CTL_O_TTL,
+	RIG_CTL_O_MAX_BYTES,
 	/* rigctl constraints / constraint put|delete */
 	RIG_CTL_O_VERSION,
 	RIG_CTL_O_JSON,
@@ -200,6 +202,7 @@ int rig_ctl_edit(struct rig_ctl *c);
 int rig_ctl_frames(struct rig_ctl *c);
 int rig_ctl_plans(struct rig_ctl *c);
 int rig_ctl_locks(struct rig_ctl *c);
+int rig_ctl_diff(struct rig_ctl *c);
 int rig_ctl_constraints(struct rig_ctl *c);
 
 /* Prints a receipt (table format) as a short summary: versions, the plan it

@@ -1,7 +1,9 @@
 /* rigd: the process. Parses the configuration, opens the database (running
  * migrations), starts the HTTP front, and runs a libuv loop that owns signals
  * (SIGTERM/SIGINT drain in-flight requests, then close the database cleanly)
- * and the housekeeping timer (expired idempotency keys).
+ * and the housekeeping timer (expired idempotency keys and locks, history
+ * compaction), whose sweeps run on libuv's work queue so that a long one never
+ * holds up signals or the connection sweep.
  */
 #include <malloc.h>
 #include <signal.h>
@@ -25,6 +27,9 @@ struct server {
 	uv_loop_t *loop;
 	uv_signal_t sigterm, sigint;
 	uv_timer_t housekeeping;
+	uv_work_t housekeeping_work;
+	bool housekeeping_busy; /* a sweep is queued or running */
+	long long housekeeping_dropped;
 	uv_timer_t sweep;
 	uv_timer_t drain;
 	uint64_t drain_deadline_ms;
@@ -49,13 +54,37 @@ static void tune_malloc(unsigned threads)
 	mallopt(M_ARENA_MAX, (int)(2 * threads));
 }
 
+/* On a worker thread: the store serves any thread, as it does the HTTP ones. */
+static void housekeeping_work(uv_work_t *w)
+{
+	struct server *s = w->data;
+	s->housekeeping_dropped = rig_app_housekeeping(&s->app);
+}
+
+static void housekeeping_done(uv_work_t *w, int status)
+{
+	struct server *s = w->data;
+	s->housekeeping_busy = false;
+	long long dropped = s->housekeeping_dropped;
+	if (status == 0 && dropped != 0)
+		rig_log(dropped < 0 ? "error" : "info", "housekeeping",
+			json_pack("{s:I}", "expiredRows", (json_int_t)dropped));
+}
+
+/* One sweep at a time: a tick that finds the last one still running skips. */
 static void on_housekeeping(uv_timer_t *t)
 {
 	struct server *s = t->data;
-	long long dropped = rig_app_housekeeping(&s->app);
-	if (dropped != 0)
-		rig_log(dropped < 0 ? "error" : "info", "housekeeping",
-			json_pack("{s:I}", "expiredRows", (json_int_t)dropped));
+	if (s->housekeeping_busy || s->draining)
+		return;
+	s->housekeeping_busy = true;
+	s->housekeeping_work.data = s;
+	if (uv_queue_work(s->loop, &s->housekeeping_work, housekeeping_work, housekeeping_done) !=
+	    0) {
+		s->housekeeping_busy = false;
+		housekeeping_work(&s->housekeeping_work);
+		housekeeping_done(&s->housekeeping_work, 0);
+	}
 }
 
 static void close_handle(uv_handle_t *h, void *arg)

@@ -44,6 +44,21 @@ double rig_le_get_f64(const unsigned char *p)
 	return v;
 }
 
+static unsigned char *put_key_records(unsigned char *p, const struct rig_key_list *list, int c)
+{
+	for (size_t i = 0; i < list->count; i++) {
+		const struct rig_key *k = &list->items[i];
+		p[0] = (unsigned char)c;
+		p[1] = (unsigned char)k->interp;
+		rig_le_put_f64(p + 2, k->frame);
+		rig_le_put_f64(p + 10, k->value);
+		for (int e = 0; e < 4; e++)
+			rig_le_put_f64(p + 18 + 8 * e, k->ease[e]);
+		p += RIG_KEY_RECORD_BYTES;
+	}
+	return p;
+}
+
 unsigned char *rig_blob_keys_encode(size_t *out_size, const struct rig_key_list keys[RIG_CH_COUNT])
 {
 	*out_size = 0;
@@ -54,19 +69,21 @@ unsigned char *rig_blob_keys_encode(size_t *out_size, const struct rig_key_list 
 	if (!buf)
 		return NULL;
 	unsigned char *p = buf;
-	for (int c = 0; c < RIG_CH_COUNT; c++) {
-		for (size_t i = 0; i < keys[c].count; i++) {
-			const struct rig_key *k = &keys[c].items[i];
-			p[0] = (unsigned char)c;
-			p[1] = (unsigned char)k->interp;
-			rig_le_put_f64(p + 2, k->frame);
-			rig_le_put_f64(p + 10, k->value);
-			for (int e = 0; e < 4; e++)
-				rig_le_put_f64(p + 18 + 8 * e, k->ease[e]);
-			p += RIG_KEY_RECORD_BYTES;
-		}
-	}
+	for (int c = 0; c < RIG_CH_COUNT; c++)
+		p = put_key_records(p, &keys[c], c);
 	*out_size = n * RIG_KEY_RECORD_BYTES;
+	return buf;
+}
+
+unsigned char *rig_blob_channel_keys_encode(size_t *out_size, const struct rig_key_list *list,
+					    int channel)
+{
+	*out_size = list->count * RIG_KEY_RECORD_BYTES;
+	unsigned char *buf = malloc(*out_size ? *out_size : 1);
+	if (buf)
+		put_key_records(buf, list, channel);
+	else
+		*out_size = 0;
 	return buf;
 }
 

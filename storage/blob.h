@@ -24,8 +24,14 @@ double rig_le_get_f64(const unsigned char *p);
  * frees; non-NULL even when empty) and its size in *out_size, or NULL on OOM. */
 unsigned char *rig_blob_keys_encode(size_t *out_size, const struct rig_key_list keys[RIG_CH_COUNT]);
 
-/* Decodes a keys BLOB into empty lists. Returns 0, or -1 on a malformed BLOB or
- * OOM (lists then freed and emptied). */
+/* Encodes the keys of one channel (records of channel `channel` only), as
+ * rig_blob_keys_encode does. */
+unsigned char *rig_blob_channel_keys_encode(size_t *out_size, const struct rig_key_list *list,
+					    int channel);
+
+/* Decodes a keys BLOB into the lists (each record goes to its channel's list,
+ * so the BLOBs of several channels decode into one set). Returns 0, or -1 on a
+ * malformed BLOB or OOM (lists then freed and emptied). */
 int rig_blob_keys_decode(struct rig_key_list keys[RIG_CH_COUNT], const unsigned char *p,
 			 size_t size);
 

@@ -25,11 +25,16 @@ int rig_shot_load_at(struct rig_shot_model *out, struct rig_tx *tx, const char *
 /* The oldest readable version of the shot and its head. -RIG_NOT_FOUND. */
 int rig_shot_versions(struct rig_tx *tx, const char *shot_id, long long *oldest, long long *head);
 
+/* Versions one compaction transaction retires at most: a long backlog (a
+ * lowered --history-versions, say) goes in short transactions that edits can
+ * interleave with, not in one that holds the write lock for its whole length. */
+#define RIG_HISTORY_COMPACT_STEP 256
+
 /* Compacts one shot that keeps more than `keep` (>= 1) versions, inside the
- * caller's write transaction: moves its oldest readable version up to head -
- * keep + 1 and deletes the history rows and chunks no retained version reads.
- * Sets *done when a shot was compacted (false: none lags) and adds the rows
- * deleted to *removed. */
+ * caller's write transaction: moves its oldest readable version up towards
+ * head - keep + 1, by at most RIG_HISTORY_COMPACT_STEP, and deletes the
+ * history rows and chunks no retained version reads. Sets *done when a shot
+ * was compacted (false: none lags) and adds the rows deleted to *removed. */
 int rig_history_compact(struct rig_tx *tx, long long keep, bool *done, long long *removed);
 
 /* Reads the whole stored binding of bound layer l of m (not new) into a new

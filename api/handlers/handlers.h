@@ -29,6 +29,7 @@ void rig_h_shot_get(struct rig_req *req, struct rig_resp *resp);
 void rig_h_shot_delete(struct rig_req *req, struct rig_resp *resp);
 void rig_h_layer_get(struct rig_req *req, struct rig_resp *resp);
 void rig_h_constraint_list(struct rig_req *req, struct rig_resp *resp);
+void rig_h_shot_diff(struct rig_req *req, struct rig_resp *resp);
 void rig_h_edits(struct rig_req *req, struct rig_resp *resp);
 void rig_h_receipt_get(struct rig_req *req, struct rig_resp *resp);
 void rig_h_receipt_list(struct rig_req *req, struct rig_resp *resp);

@@ -26,6 +26,20 @@ static const char chunks_sql[] =
 	"   AND n.part = c.part AND n.idx = c.idx AND n.revision > c.revision"
 	"   AND n.revision <= l.minrev)))";
 
+/* The same for layer_keys (migration 14): a layer row reads, per channel, the
+ * key row with the greatest revision <= the row's since (valid_from). */
+static const char keys_sql[] =
+	"WITH revs(layer_id, rev) AS ("
+	"  SELECT id, since FROM layers WHERE shot_id = ?2"
+	"  UNION ALL SELECT layer_id, valid_from FROM layer_history WHERE shot_seq = ?1),"
+	" live(layer_id, minrev) AS (SELECT layer_id, min(rev) FROM revs GROUP BY layer_id)"
+	" DELETE FROM layer_keys WHERE rowid IN ("
+	"  SELECT k.rowid FROM layer_keys k LEFT JOIN live l ON l.layer_id = k.layer_id"
+	"  WHERE k.shot_seq = ?1 AND (l.layer_id IS NULL OR EXISTS ("
+	"   SELECT 1 FROM layer_keys n WHERE n.shot_seq = ?1 AND n.layer_id = k.layer_id"
+	"   AND n.channel = k.channel AND n.revision > k.revision"
+	"   AND n.revision <= l.minrev)))";
+
 static int run_seq(sqlite3 *db, const char *sql, long long seq, long long floor,
 		   const char *shot_id, long long *removed)
 {
@@ -53,7 +67,7 @@ int rig_history_compact(struct rig_tx *tx, long long keep, bool *done, long long
 		keep = 1;
 	sqlite3_stmt *st = NULL;
 	int rc = rig_sqlite__prepare(&st, db,
-				     "SELECT seq, id, version FROM shots"
+				     "SELECT seq, id, version, history_from FROM shots"
 				     " WHERE version - history_from >= ? LIMIT 1");
 	if (rc)
 		return rc;
@@ -67,6 +81,9 @@ int rig_history_compact(struct rig_tx *tx, long long keep, bool *done, long long
 	char id[RIG_ID_MAX + 1];
 	rig_strlcpy(id, (const char *)sqlite3_column_text(st, 1), sizeof id);
 	long long floor = sqlite3_column_int64(st, 2) - keep + 1;
+	long long step_floor = sqlite3_column_int64(st, 3) + RIG_HISTORY_COMPACT_STEP;
+	if (floor > step_floor)
+		floor = step_floor; /* the rest of the backlog in the next transactions */
 	rig_sqlite__finish(st);
 
 	/* First the promise, then what only versions below it read. */
@@ -85,6 +102,8 @@ int rig_history_compact(struct rig_tx *tx, long long keep, bool *done, long long
 			seq, floor, NULL, removed);
 	if (!rc)
 		rc = run_seq(db, chunks_sql, seq, floor, id, removed);
+	if (!rc)
+		rc = run_seq(db, keys_sql, seq, floor, id, removed);
 	*done = rc == 0;
 	return rc;
 }

@@ -23,23 +23,49 @@ static void column_copy(char *dst, size_t size, sqlite3_stmt *st, int col)
 
 #define LAYER_COLUMNS                                                                              \
 	"ord, name, kind, parent_id, position_x, position_y, rotation, scale_x, scale_y, pivot_x," \
-	" pivot_y, time_offset, keys"
+	" pivot_y, time_offset, keys, keys_rows"
+
+/* Adds the keys a layer row written at `since` has in layer_keys (migration
+ * 14): per channel, the row with the greatest revision <= since. */
+static int load_key_rows(struct rig_model_layer *l, sqlite3_stmt *st, long long seq,
+			 long long since)
+{
+	sqlite3_reset(st);
+	sqlite3_bind_int64(st, 1, seq);
+	sqlite3_bind_text(st, 2, l->id, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 3, since);
+	int s;
+	while ((s = sqlite3_step(st)) == SQLITE_ROW)
+		if (rig_blob_keys_decode(l->keys, sqlite3_column_blob(st, 0),
+					 (size_t)sqlite3_column_bytes(st, 0)) != 0)
+			return -RIG_INTERNAL;
+	return s == SQLITE_DONE ? 0 : rig_sqlite__fail(s);
+}
 
 /* The layers at version `at` (the head when at < 0): head rows written at or
  * before it, and the history rows valid at it. */
 static int load_layers(struct rig_shot_model *m, sqlite3 *db, long long at)
 {
-	sqlite3_stmt *st = NULL;
+	sqlite3_stmt *st = NULL, *keys_st = NULL;
 	/* sorted in C: SQLite's sorter copies every keys blob */
 	int rc = rig_sqlite__prepare(
 		&st, db,
-		at < 0 ? "SELECT id, " LAYER_COLUMNS " FROM layers WHERE shot_id = ?1"
-		       : "SELECT id, " LAYER_COLUMNS
+		at < 0 ? "SELECT id, " LAYER_COLUMNS ", since FROM layers WHERE shot_id = ?1"
+		       : "SELECT id, " LAYER_COLUMNS ", since"
 			 " FROM layers WHERE shot_id = ?1 AND since <= ?3"
-			 " UNION ALL SELECT layer_id, " LAYER_COLUMNS " FROM layer_history"
-			 " WHERE shot_seq = ?2 AND valid_to > ?3 AND valid_from <= ?3");
+			 " UNION ALL SELECT layer_id, " LAYER_COLUMNS ", valid_from"
+			 " FROM layer_history WHERE shot_seq = ?2 AND valid_to > ?3 AND valid_from "
+			 "<= ?3");
 	if (rc)
 		return rc;
+	/* SQLite takes data from the row that gave max(revision). */
+	rc = rig_sqlite__prepare(&keys_st, db,
+				 "SELECT data, max(revision) FROM layer_keys WHERE shot_seq = ?1"
+				 " AND layer_id = ?2 AND revision <= ?3 GROUP BY channel");
+	if (rc) {
+		rig_sqlite__finish(st);
+		return rc;
+	}
 	sqlite3_bind_text(st, 1, m->id, -1, SQLITE_STATIC);
 	if (at >= 0) {
 		sqlite3_bind_int64(st, 2, m->seq);
@@ -64,8 +90,12 @@ static int load_layers(struct rig_shot_model *m, sqlite3 *db, long long at)
 		for (int c = 0; c < RIG_CH_COUNT; c++)
 			l->statics.ch[c] = sqlite3_column_double(st, 5 + c);
 		l->time_offset = sqlite3_column_double(st, 12);
-		if (rig_blob_keys_decode(l->keys, sqlite3_column_blob(st, 13),
-					 (size_t)sqlite3_column_bytes(st, 13)) != 0) {
+		if (sqlite3_column_int(st, 14)) {
+			rc = load_key_rows(l, keys_st, m->seq, sqlite3_column_int64(st, 15));
+			if (rc)
+				goto out;
+		} else if (rig_blob_keys_decode(l->keys, sqlite3_column_blob(st, 13),
+						(size_t)sqlite3_column_bytes(st, 13)) != 0) {
 			rc = -RIG_INTERNAL;
 			goto out;
 		}
@@ -77,6 +107,7 @@ static int load_layers(struct rig_shot_model *m, sqlite3 *db, long long at)
 	else
 		rig_shot_model_sort(m);
 out:
+	rig_sqlite__finish(keys_st);
 	rig_sqlite__finish(st);
 	return rc;
 }
@@ -383,30 +414,78 @@ static int delete_layer(sqlite3 *db, const struct rig_shot_model *m, const char 
 				     layer_id);
 }
 
+/* Writes the channels of l's keys whose bytes differ from the row a reader
+ * finds for them before to_version (none: no keys), as rows of to_version. */
+static int write_key_rows(sqlite3 *db, const struct rig_shot_model *m,
+			  const struct rig_model_layer *l, long long to_version)
+{
+	sqlite3_stmt *get = NULL, *put = NULL;
+	int rc = rig_sqlite__prepare(
+		&get, db,
+		"SELECT data FROM layer_keys WHERE shot_seq = ?1 AND layer_id = ?2"
+		" AND channel = ?3 AND revision < ?4 ORDER BY revision DESC"
+		" LIMIT 1");
+	if (!rc)
+		rc = rig_sqlite__prepare(&put, db,
+					 "INSERT INTO layer_keys(shot_seq, layer_id, channel,"
+					 " revision, data) VALUES (?1, ?2, ?3, ?4, ?5)");
+	for (int c = 0; c < RIG_CH_COUNT && !rc; c++) {
+		size_t size = 0;
+		unsigned char *bytes = rig_blob_channel_keys_encode(&size, &l->keys[c], c);
+		if (!bytes) {
+			rc = -RIG_INTERNAL;
+			break;
+		}
+		sqlite3_reset(get);
+		sqlite3_bind_int64(get, 1, m->seq);
+		sqlite3_bind_text(get, 2, l->id, -1, SQLITE_STATIC);
+		sqlite3_bind_int(get, 3, c);
+		sqlite3_bind_int64(get, 4, to_version);
+		int s = sqlite3_step(get);
+		bool same = false;
+		if (s == SQLITE_ROW)
+			same = (size_t)sqlite3_column_bytes(get, 0) == size &&
+			       (size == 0 || memcmp(sqlite3_column_blob(get, 0), bytes, size) == 0);
+		else if (s == SQLITE_DONE)
+			same = size == 0;
+		else
+			rc = rig_sqlite__fail(s);
+		if (!rc && !same) {
+			sqlite3_reset(put);
+			sqlite3_bind_int64(put, 1, m->seq);
+			sqlite3_bind_text(put, 2, l->id, -1, SQLITE_STATIC);
+			sqlite3_bind_int(put, 3, c);
+			sqlite3_bind_int64(put, 4, to_version);
+			sqlite3_bind_blob(put, 5, bytes, (int)size, SQLITE_STATIC);
+			rc = rig_sqlite__step_done(put);
+		}
+		free(bytes);
+	}
+	rig_sqlite__finish(get);
+	rig_sqlite__finish(put);
+	return rc;
+}
+
 static int write_layer(sqlite3 *db, const struct rig_shot_model *m, const struct rig_model_layer *l,
 		       long long to_version)
 {
-	if (!l->is_new) {
-		int rc = archive_layer(db, m, l->id, to_version);
-		if (rc)
-			return rc;
-	}
-	size_t keys_size = 0;
-	unsigned char *keys = rig_blob_keys_encode(&keys_size, l->keys);
-	if (!keys)
-		return -RIG_INTERNAL;
+	int rc = l->is_new ? 0 : archive_layer(db, m, l->id, to_version);
+	if (!rc)
+		rc = write_key_rows(db, m, l, to_version);
+	if (rc)
+		return rc;
 	sqlite3_stmt *st = NULL;
-	int rc = rig_sqlite__prepare(
+	rc = rig_sqlite__prepare(
 		&st, db,
 		l->is_new ? "INSERT INTO layers(name, kind, parent_id, position_x,"
 			    " position_y, rotation, scale_x, scale_y, pivot_x, pivot_y,"
-			    " time_offset, keys, shot_id, id, ord, since)"
-			    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+			    " time_offset, keys, keys_rows, shot_id, id, ord, since)"
+			    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, x'', 1, ?, ?, ?, ?)"
 			  : "UPDATE layers SET name = ?1, kind = ?2, parent_id = ?3,"
 			    " position_x = ?4, position_y = ?5, rotation = ?6, scale_x = ?7,"
 			    " scale_y = ?8, pivot_x = ?9, pivot_y = ?10, time_offset = ?11,"
-			    " keys = ?12, since = ?16 WHERE shot_id = ?13 AND id = ?14"
-			    " AND ord = ?15"); /* ord binds too: one statement shape */
+			    " keys = x'', keys_rows = 1, since = ?15 WHERE shot_id = ?12"
+			    " AND id = ?13 AND ord = ?14"); /* ord binds too: one statement shape */
 	if (rc)
 		goto out;
 	sqlite3_bind_text(st, 1, l->name, -1, SQLITE_STATIC);
@@ -418,15 +497,13 @@ static int write_layer(sqlite3 *db, const struct rig_shot_model *m, const struct
 	for (int c = 0; c < RIG_CH_COUNT; c++)
 		sqlite3_bind_double(st, 4 + c, l->statics.ch[c]);
 	sqlite3_bind_double(st, 11, l->time_offset);
-	sqlite3_bind_blob(st, 12, keys, (int)keys_size, SQLITE_STATIC);
-	sqlite3_bind_text(st, 13, m->id, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 14, l->id, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 15, l->ord);
-	sqlite3_bind_int64(st, 16, to_version);
+	sqlite3_bind_text(st, 12, m->id, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 13, l->id, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 14, l->ord);
+	sqlite3_bind_int64(st, 15, to_version);
 	rc = rig_sqlite__step_done(st);
 out:
 	rig_sqlite__finish(st);
-	free(keys);
 	return rc;
 }
 

@@ -203,6 +203,15 @@ class CrashSafety(unittest.TestCase):
                 got = [f"batch-{n}-{x}" in have for x in "abc"]
                 if got != [want] * 3:
                     problems.append(f"round {rnd}: version {v}, batch {n} (version {to}): {got}")
+            # the anchor's rotation keys (stored per channel) hold exactly the
+            # keys of the batches that reached v
+            anchor = rigd.get(f"/v1/shots/{SHOT}/layers/anchor?version={v}")
+            got_keys = {k["frame"]: k["value"]
+                        for k in (anchor.json or {}).get("keys", {}).get("rotation", [])} \
+                if anchor.status == 200 else None
+            want_keys = {float(n): n + 0.5 for n, to in reached.items() if to <= v}
+            if got_keys != want_keys:
+                problems.append(f"round {rnd}: anchor keys at version {v}: {anchor}")
             sample = [n for n, to in reached.items() if to <= v]
             for n in rng.sample(sample, min(2, len(sample))):
                 # a batch's skin never changes after its batch: the head's

@@ -311,6 +311,18 @@ class WeightsPutMany(PiecesCase):
         self.assertEqual(ptrs["/ops/2/vertices"], "OP_INVALID")
         self.assertEqual(ptrs["/ops/3/normalize"], "OP_INVALID")
 
+    def test_point_shaped_entries_are_read_as_entries(self):
+        """Entries shaped like mesh points ({x, y}) are this op's entries, each named by its
+        own pointer: the body's compact point decoder must leave them to this op."""
+        self.build(wide_scene())
+        ops = [{"vertices": [{"x": 1, "y": 2}, {"x": 3, "y": 4}],
+                "op": "layer.skin.weights.put", "layerId": "strip"}]
+        p, _ = self.expect_edit_error(ops, "OP_INVALID", first=False, check_pointers=False)
+        ptrs = {e["pointer"] for e in p["errors"]}
+        for i in (0, 1):  # the unknown member, and the required one it lacks
+            self.assertIn(f"/ops/0/vertices/{i}/x", ptrs, p)
+            self.assertIn(f"/ops/0/vertices/{i}/vertexIndex", ptrs, p)
+
     def test_a_large_list(self):
         """A 101x101 grid (10,201 vertices) gets every weight rewritten in one op."""
         n = 101

@@ -2,6 +2,7 @@
  * written, an edit stores only the chunks it changed, and compaction keeps
  * exactly the retained versions readable. */
 #include <criterion/criterion.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -401,5 +402,206 @@ Test(history, compaction_keeps_chunks_a_recreated_layer_shares_and_drops_dead_on
 	cr_assert_null(rig_shot_model_find(&m, "m"));
 	cr_assert_str_eq(rig_shot_model_find(&m, "x")->name, "renamed");
 	rig_shot_model_release(&m);
+	bare_tx_close(tx);
+}
+
+/* A backlog longer than one step goes in several transactions, each moving the
+ * oldest readable version by at most RIG_HISTORY_COMPACT_STEP, and every
+ * version still promised reads back as written in between. */
+Test(history, a_long_backlog_is_compacted_in_steps)
+{
+	struct rig_tx *tx = fresh();
+	struct rig_shot_model m;
+	cr_assert_eq(rig_shot_load(&m, tx, "s"), 0);
+	rig_shot_model_add(&m, "g", "n1", RIG_LAYER_GROUP, NULL);
+	commit(tx, &m); /* v1 */
+	const long long head = 2 * RIG_HISTORY_COMPACT_STEP + 50;
+	for (long long v = 2; v <= head; v++) {
+		struct rig_model_layer *l = rig_shot_model_find(&m, "g");
+		char name[16];
+		snprintf(name, sizeof name, "n%lld", v);
+		free(l->name);
+		l->name = strdup(name);
+		l->dirty = true;
+		commit(tx, &m);
+	}
+	rig_shot_model_release(&m);
+	long long oldest = 0, top = 0;
+	cr_assert_eq(rig_shot_versions(tx, "s", &oldest, &top), 0);
+	cr_assert_eq(top, head);
+	long long want[] = {oldest + RIG_HISTORY_COMPACT_STEP,
+			    oldest + 2 * RIG_HISTORY_COMPACT_STEP, head};
+	for (size_t step = 0; step < 3; step++) {
+		bool done = false;
+		long long removed = 0;
+		cr_assert_eq(rig_history_compact(tx, 1, &done, &removed), 0);
+		cr_assert(done);
+		long long from = 0;
+		cr_assert_eq(rig_shot_versions(tx, "s", &from, &top), 0);
+		cr_assert_eq(from, want[step], "step %zu: oldest %lld", step, from);
+		cr_assert_eq(rig_shot_load_at(&m, tx, "s", from - 1), -RIG_VERSION_COMPACTED);
+		rig_shot_model_release(&m);
+		cr_assert_eq(rig_shot_load_at(&m, tx, "s", from), 0);
+		char name[16];
+		snprintf(name, sizeof name, "n%lld", from);
+		cr_assert_str_eq(rig_shot_model_find(&m, "g")->name, name);
+		rig_shot_model_release(&m);
+		cr_assert_eq(count(tx, "SELECT count(*) FROM layer_history"), head - from,
+			     "exactly the rows versions from..head-1 read");
+	}
+	bool done = true;
+	long long removed = 0;
+	cr_assert_eq(rig_history_compact(tx, 1, &done, &removed), 0);
+	cr_assert(!done, "nothing lags after the last step");
+	bare_tx_close(tx);
+}
+
+static void put_key(struct rig_model_layer *l, int channel, double frame, double value)
+{
+	struct rig_key k = {.frame = frame, .value = value, .interp = RIG_INTERP_LINEAR};
+	cr_assert_eq(rig_key_list_put(&l->keys[channel], &k), 0);
+	l->dirty = true;
+}
+
+/* The value of channel c's key at frame in version v of layer "g", or NAN. */
+static double key_at(struct rig_tx *tx, long long v, int c, double frame)
+{
+	struct rig_shot_model m;
+	cr_assert_eq(rig_shot_load_at(&m, tx, "s", v), 0);
+	const struct rig_key_list *list = &rig_shot_model_find(&m, "g")->keys[c];
+	double value = NAN;
+	for (size_t i = 0; i < list->count; i++)
+		if (list->items[i].frame == frame)
+			value = list->items[i].value;
+	size_t n = list->count;
+	rig_shot_model_release(&m);
+	return n ? value : NAN;
+}
+
+/* Keys are stored per channel (migration 14): a key edit writes the row of the
+ * channel it changed, a rename writes none, and every retained version reads
+ * the keys it had, an emptied channel included. */
+Test(history, a_key_edit_stores_its_channel_and_a_rename_no_keys)
+{
+	struct rig_tx *tx = fresh();
+	struct rig_shot_model m;
+	cr_assert_eq(rig_shot_load(&m, tx, "s"), 0);
+	struct rig_model_layer *l = rig_shot_model_add(&m, "g", "g", RIG_LAYER_GROUP, NULL);
+	for (int f = 0; f < 100; f++) {
+		put_key(l, RIG_CH_POSITION_X, f, f);
+		put_key(l, RIG_CH_ROTATION, f, -f);
+		put_key(l, RIG_CH_SCALE_Y, f, 1 + f);
+	}
+	commit(tx, &m); /* v1: three channel rows */
+	cr_assert_eq(count(tx, "SELECT count(*) FROM layer_keys"), 3);
+	l = rig_shot_model_find(&m, "g");
+	free(l->name);
+	l->name = strdup("renamed");
+	l->dirty = true;
+	commit(tx, &m); /* v2: a rename */
+	cr_assert_eq(count(tx, "SELECT count(*) FROM layer_keys"), 3, "a rename writes no keys");
+	cr_assert_eq(count(tx, "SELECT sum(length(keys)) FROM layer_history"), 0,
+		     "history rows carry no keys");
+	l = rig_shot_model_find(&m, "g");
+	put_key(l, RIG_CH_ROTATION, 50, 1000);
+	commit(tx, &m); /* v3: one channel */
+	cr_assert_eq(count(tx, "SELECT count(*) FROM layer_keys WHERE revision = 3"), 1);
+	cr_assert_eq(count(tx, "SELECT channel FROM layer_keys WHERE revision = 3"),
+		     RIG_CH_ROTATION);
+	cr_assert_eq(count(tx, "SELECT length(data) FROM layer_keys WHERE revision = 3"),
+		     100 * RIG_KEY_RECORD_BYTES);
+	l = rig_shot_model_find(&m, "g");
+	free(l->keys[RIG_CH_SCALE_Y].items);
+	memset(&l->keys[RIG_CH_SCALE_Y], 0, sizeof l->keys[RIG_CH_SCALE_Y]);
+	l->dirty = true;
+	commit(tx, &m); /* v4: a channel emptied */
+	cr_assert_eq(count(tx, "SELECT length(data) FROM layer_keys WHERE revision = 4"), 0);
+	rig_shot_model_release(&m);
+	for (long long v = 1; v <= 4; v++) {
+		cr_assert_eq(key_at(tx, v, RIG_CH_POSITION_X, 7), 7);
+		cr_assert_eq(key_at(tx, v, RIG_CH_ROTATION, 50), v >= 3 ? 1000 : -50);
+		if (v < 4)
+			cr_assert_eq(key_at(tx, v, RIG_CH_SCALE_Y, 99), 100);
+		else
+			cr_assert(isnan(key_at(tx, v, RIG_CH_SCALE_Y, 99)), "emptied at v4");
+		cr_assert(isnan(key_at(tx, v, RIG_CH_PIVOT_X, 0)), "never keyed");
+	}
+	bare_tx_close(tx);
+}
+
+/* A layer row from before migration 14 keeps its keys in its own BLOB: it
+ * reads as before, and its first rewrite stores its channels as rows while the
+ * archived row still reads its BLOB. */
+Test(history, a_layer_row_from_before_migration_14_keeps_its_keys_across_a_rewrite)
+{
+	struct rig_tx *tx = fresh();
+	struct rig_shot_model m;
+	cr_assert_eq(rig_shot_load(&m, tx, "s"), 0);
+	struct rig_model_layer *l = rig_shot_model_add(&m, "g", "g", RIG_LAYER_GROUP, NULL);
+	put_key(l, RIG_CH_POSITION_Y, 3, 30);
+	put_key(l, RIG_CH_PIVOT_X, 4, 40);
+	size_t size = 0;
+	unsigned char *blob = rig_blob_keys_encode(&size, l->keys);
+	commit(tx, &m); /* v1 */
+	/* as an older rigd left it */
+	sqlite3_stmt *st = NULL;
+	cr_assert_eq(sqlite3_prepare_v2(tx->conn, "UPDATE layers SET keys = ?, keys_rows = 0", -1,
+					&st, NULL),
+		     SQLITE_OK);
+	sqlite3_bind_blob(st, 1, blob, (int)size, SQLITE_TRANSIENT);
+	cr_assert_eq(sqlite3_step(st), SQLITE_DONE);
+	sqlite3_finalize(st);
+	free(blob);
+	cr_assert_eq(sqlite3_exec(tx->conn, "DELETE FROM layer_keys", NULL, NULL, NULL), SQLITE_OK);
+	rig_shot_model_release(&m);
+	cr_assert_eq(rig_shot_load(&m, tx, "s"), 0);
+	cr_assert_eq(key_at(tx, 1, RIG_CH_POSITION_Y, 3), 30);
+	l = rig_shot_model_find(&m, "g");
+	put_key(l, RIG_CH_POSITION_Y, 5, 50);
+	commit(tx, &m); /* v2 */
+	rig_shot_model_release(&m);
+	cr_assert_eq(count(tx, "SELECT count(*) FROM layer_keys"), 2, "both keyed channels");
+	cr_assert_eq(count(tx, "SELECT keys_rows FROM layer_history"), 0);
+	cr_assert_eq(key_at(tx, 1, RIG_CH_PIVOT_X, 4), 40);
+	cr_assert(isnan(key_at(tx, 1, RIG_CH_POSITION_Y, 5)));
+	cr_assert_eq(key_at(tx, 2, RIG_CH_PIVOT_X, 4), 40);
+	cr_assert_eq(key_at(tx, 2, RIG_CH_POSITION_Y, 5), 50);
+	bare_tx_close(tx);
+}
+
+/* Compaction drops the key rows no retained version reads, keeps the rows a
+ * later version shares, and drops every row of a layer gone from history. */
+Test(history, compaction_keeps_exactly_the_key_rows_retained_versions_read)
+{
+	struct rig_tx *tx = fresh();
+	struct rig_shot_model m;
+	cr_assert_eq(rig_shot_load(&m, tx, "s"), 0);
+	struct rig_model_layer *l = rig_shot_model_add(&m, "g", "g", RIG_LAYER_GROUP, NULL);
+	put_key(l, RIG_CH_SCALE_X, 0, 1);
+	put_key(l, RIG_CH_ROTATION, 0, 0);
+	l = rig_shot_model_add(&m, "gone", "gone", RIG_LAYER_GROUP, NULL);
+	put_key(l, RIG_CH_ROTATION, 0, 9);
+	commit(tx, &m); /* v1 */
+	for (int v = 2; v <= 5; v++) {
+		put_key(rig_shot_model_find(&m, "g"), RIG_CH_ROTATION, 0, v);
+		if (v == 2)
+			rig_shot_model_find(&m, "gone")->deleted = true;
+		commit(tx, &m);
+	}
+	rig_shot_model_release(&m);
+	cr_assert_eq(count(tx, "SELECT count(*) FROM layer_keys"), 7);
+	bool done = false;
+	long long removed = 0;
+	cr_assert_eq(rig_history_compact(tx, 2, &done, &removed), 0); /* keeps v4, v5 */
+	cr_assert(done);
+	/* g: scale.x of v1 (shared by v4 and v5), rotation of v4 and v5; gone: none */
+	cr_assert_eq(count(tx, "SELECT count(*) FROM layer_keys WHERE layer_id = 'gone'"), 0);
+	cr_assert_eq(count(tx, "SELECT count(*) FROM layer_keys WHERE channel = 3"), 1);
+	cr_assert_eq(count(tx, "SELECT min(revision) FROM layer_keys WHERE channel = 2"), 4);
+	cr_assert_eq(count(tx, "SELECT count(*) FROM layer_keys"), 3);
+	for (long long v = 4; v <= 5; v++) {
+		cr_assert_eq(key_at(tx, v, RIG_CH_ROTATION, 0), (double)v);
+		cr_assert_eq(key_at(tx, v, RIG_CH_SCALE_X, 0), 1);
+	}
 	bare_tx_close(tx);
 }
