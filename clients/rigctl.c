@@ -2,7 +2,7 @@
  * command line, picks the command, prints --help and holds the helpers every
  * command uses (calls, paged lists, option values); the commands live in
  * rigctl_resources.c, rigctl_edit.c, rigctl_frames.c, rigctl_plans.c,
- * rigctl_locks.c, rigctl_diff.c and rigctl_history.c.
+ * rigctl_locks.c, rigctl_diff.c, rigctl_history.c and rigctl_constraints.c.
  */
 #include "clients/rigctl.h"
 
@@ -71,6 +71,17 @@ static const char usage_text[] =
 	"                                deleted or changed (fields, keys per channel, binding\n"
 	"                                parts with vertex runs \"3,7,10-99\"), constraints;\n"
 	"                                every page is fetched (--max-bytes: their size)\n"
+	"  constraints SHOT_ID [--version N] [--json]\n"
+	"                                the shot's IK constraints (every page)\n"
+	"  constraint put SHOT_ID --id C --chain A,B,... --target T --tip-length X\n"
+	"       [--pole P] [--bend-positive|--bend-negative] [--mix X] [--softness X]\n"
+	"       [--stretch] [--compress] [--order N] [--expected-version N] [--dry-run]\n"
+	"                                put one constraint (the whole of it) as an edit\n"
+	"  constraint delete SHOT_ID --id C [--expected-version N] [--dry-run]\n"
+	"                                put and delete also take --idempotency-key and\n"
+	"                                --lock-id/--fencing-token; without --bend-* the\n"
+	"                                server's default (bendPositive true) applies;\n"
+	"                                keyed mix or softness: send the op with 'edit'\n"
 	"\n"
 	"Options for every command:\n"
 	"  --url URL        server (default: $RIGD_URL, else " RIG_HTTP_DEFAULT_URL ")\n"
@@ -101,7 +112,10 @@ static const char usage_text[] =
 	"  rigctl receipts --shot s1 --all --format ndjson | jq .toVersion\n"
 	"  rigctl frames --shot s1 --layer arm --from 0 --to 48 --format obj --out frames/\n"
 	"  rigctl plan create --shot s1 fix.json --title 'Fix the elbow' --pin --id fix-1\n"
-	"  rigctl --actor ana lock acquire --shot s1 arm lower --ttl 300\n";
+	"  rigctl --actor ana lock acquire --shot s1 arm lower --ttl 300\n"
+	"  rigctl constraint put s1 --id arm-ik --chain upper,lower --target hand-goal \\\n"
+	"      --tip-length 40 --pole elbow-pole --stretch\n"
+	"  rigctl constraints s1 --version 12 --json\n";
 
 static const char plan_help[] =
 	"Usage: rigctl [--url URL] [--actor NAME] [--format table|json|ndjson] plan VERB ...\n"
@@ -232,6 +246,10 @@ static const struct command commands[] = {
 	{"lock", "locks", "release", RIG_CTL_LOCK_RELEASE, 1, 1, LOCK_ID, rig_ctl_locks},
 	{"lock", "locks", "list", RIG_CTL_LOCK_LIST, 0, 0, NULL, rig_ctl_locks},
 	{"diff", NULL, NULL, RIG_CTL_DIFF, 1, 1, "a SHOT_ID", rig_ctl_diff},
+	{"constraints", NULL, NULL, RIG_CTL_CONSTRAINTS, 1, 1, "a SHOT_ID", rig_ctl_constraints},
+	{"constraint", NULL, "put", RIG_CTL_CONSTRAINT_PUT, 1, 1, "a SHOT_ID", rig_ctl_constraints},
+	{"constraint", NULL, "delete", RIG_CTL_CONSTRAINT_DELETE, 1, 1, "a SHOT_ID",
+	 rig_ctl_constraints},
 };
 
 #undef ID
@@ -464,6 +482,7 @@ int rig_ctl_list_pages(struct rig_ctl *c, const char *path, const struct rig_ctl
 		struct rig_url u;
 		rig_url_init(&u);
 		rig_url_path(&u, path);
+		u.has_query = strchr(path, '?') != NULL; /* path may carry a query */
 		rig_url_query(&u, "pageSize", rig_ctl_opt(c, RIG_CTL_O_PAGE_SIZE));
 		rig_url_query(&u, "pageToken", token);
 		rc = rig_ctl_call(c, "GET", rig_url_get(&u), NULL, NULL, NULL, &page);
@@ -595,21 +614,25 @@ int main(int argc, char **argv)
 				     RIG_CTL_PLAN_APPLY | RIG_CTL_PLAN_DELETE;
 	const unsigned lock_writes =
 		RIG_CTL_LOCK_ACQUIRE | RIG_CTL_LOCK_RENEW | RIG_CTL_LOCK_RELEASE;
+	const unsigned cons_writes = RIG_CTL_CONSTRAINT_PUT | RIG_CTL_CONSTRAINT_DELETE;
+	const unsigned cons_put = RIG_CTL_CONSTRAINT_PUT;
 	const unsigned writes = creates | RIG_CTL_PROJECTS_DELETE | RIG_CTL_SHOTS_DELETE |
-				RIG_CTL_EDIT | RIG_CTL_REVERT | plan_writes | lock_writes;
+				RIG_CTL_EDIT | RIG_CTL_REVERT | plan_writes | lock_writes |
+				cons_writes;
 	const unsigned per_shot = RIG_CTL_LAYERS | RIG_CTL_EDIT | RIG_CTL_RECEIPTS |
 				  RIG_CTL_FRAMES | RIG_CTL_PLAN_CREATE | RIG_CTL_PLAN_LIST |
 				  RIG_CTL_LOCK_ACQUIRE | RIG_CTL_LOCK_LIST;
-	const unsigned lists =
-		RIG_CTL_PROJECTS_LIST | RIG_CTL_SHOTS_LIST | RIG_CTL_RECEIPTS | RIG_CTL_PLAN_LIST;
+	const unsigned lists = RIG_CTL_PROJECTS_LIST | RIG_CTL_SHOTS_LIST | RIG_CTL_RECEIPTS |
+			       RIG_CTL_PLAN_LIST | RIG_CTL_CONSTRAINTS;
 	const unsigned plan_content = RIG_CTL_PLAN_CREATE | RIG_CTL_PLAN_REVISE;
-	const unsigned fenced = RIG_CTL_EDIT | RIG_CTL_PLAN_APPLY | RIG_CTL_REVERT;
+	const unsigned fenced = RIG_CTL_EDIT | RIG_CTL_PLAN_APPLY | RIG_CTL_REVERT | cons_writes;
 	struct rig_opt opts[RIG_CTL_O_COUNT] = {
 		[RIG_CTL_O_URL] = {"url", true, 0, NULL, false},
 		[RIG_CTL_O_ACTOR] = {"actor", true, 0, NULL, false},
 		[RIG_CTL_O_FORMAT] = {"format", true, 0, NULL, false},
 		[RIG_CTL_O_HELP] = {"help", false, 0, NULL, false},
-		[RIG_CTL_O_ID] = {"id", true, creates | RIG_CTL_PLAN_CREATE, NULL, false},
+		[RIG_CTL_O_ID] = {"id", true, creates | RIG_CTL_PLAN_CREATE | cons_writes, NULL,
+				  false},
 		[RIG_CTL_O_PROJECT] = {"project", true, RIG_CTL_SHOTS_LIST | RIG_CTL_SHOTS_CREATE,
 				       NULL, false},
 		[RIG_CTL_O_FPS] = {"fps", true, RIG_CTL_SHOTS_CREATE, NULL, false},
@@ -620,9 +643,10 @@ int main(int argc, char **argv)
 		[RIG_CTL_O_SHOT] = {"shot", true, per_shot, NULL, false},
 		[RIG_CTL_O_LAYER] = {"layer", true, RIG_CTL_FRAMES, NULL, false},
 		[RIG_CTL_O_EXPECTED_VERSION] = {"expected-version", true,
-						RIG_CTL_EDIT | RIG_CTL_REVERT, NULL, false},
-		[RIG_CTL_O_DRY_RUN] = {"dry-run", false, RIG_CTL_EDIT | RIG_CTL_REVERT, NULL,
-				       false},
+						RIG_CTL_EDIT | RIG_CTL_REVERT | cons_writes, NULL,
+						false},
+		[RIG_CTL_O_DRY_RUN] = {"dry-run", false,
+				       RIG_CTL_EDIT | RIG_CTL_REVERT | cons_writes, NULL, false},
 		[RIG_CTL_O_ALL] = {"all", false, RIG_CTL_RECEIPTS | RIG_CTL_PLAN_LIST, NULL, false},
 		[RIG_CTL_O_PAGE_SIZE] = {"page-size", true, lists, NULL, false},
 		[RIG_CTL_O_FROM] = {"from", true, RIG_CTL_FRAMES | RIG_CTL_DIFF, NULL, false},
@@ -644,6 +668,19 @@ int main(int argc, char **argv)
 		[RIG_CTL_O_MAX_BYTES] = {"max-bytes", true, RIG_CTL_DIFF, NULL, false},
 		[RIG_CTL_O_FORCE] = {"force", false, RIG_CTL_REVERT, NULL, false},
 		[RIG_CTL_O_CHECK_FRAMES] = {"check-frames", false, RIG_CTL_REVERT, NULL, false},
+		[RIG_CTL_O_VERSION] = {"version", true, RIG_CTL_CONSTRAINTS, NULL, false},
+		[RIG_CTL_O_JSON] = {"json", false, RIG_CTL_CONSTRAINTS | cons_writes, NULL, false},
+		[RIG_CTL_O_CHAIN] = {"chain", true, cons_put, NULL, false},
+		[RIG_CTL_O_TARGET] = {"target", true, cons_put, NULL, false},
+		[RIG_CTL_O_POLE] = {"pole", true, cons_put, NULL, false},
+		[RIG_CTL_O_BEND_POSITIVE] = {"bend-positive", false, cons_put, NULL, false},
+		[RIG_CTL_O_BEND_NEGATIVE] = {"bend-negative", false, cons_put, NULL, false},
+		[RIG_CTL_O_MIX] = {"mix", true, cons_put, NULL, false},
+		[RIG_CTL_O_SOFTNESS] = {"softness", true, cons_put, NULL, false},
+		[RIG_CTL_O_STRETCH] = {"stretch", false, cons_put, NULL, false},
+		[RIG_CTL_O_COMPRESS] = {"compress", false, cons_put, NULL, false},
+		[RIG_CTL_O_ORDER] = {"order", true, cons_put, NULL, false},
+		[RIG_CTL_O_TIP_LENGTH] = {"tip-length", true, cons_put, NULL, false},
 	};
 	const char *words[RIG_CTL_MAX_WORDS];
 	size_t n_words = 0, n_used = 0;
@@ -669,6 +706,11 @@ int main(int argc, char **argv)
 	struct rig_ctl c = {
 		.cmd = cmd->bit, .opts = opts, .args = words + n_used, .n_args = n_words - n_used};
 	const char *format = opts[RIG_CTL_O_FORMAT].value;
+	if (opts[RIG_CTL_O_JSON].seen) { /* --json: short for --format json */
+		if (format && strcmp(format, "json") != 0)
+			return rig_ctl_usage("--json and --format %s disagree", format);
+		format = "json";
+	}
 	if (cmd->bit != RIG_CTL_FRAMES && format) {
 		if (strcmp(format, "table") == 0)
 			c.format = RIG_CTL_TABLE;

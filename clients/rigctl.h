@@ -3,7 +3,7 @@
  * through lists and print results. rigctl.c parses and dispatches;
  * rigctl_resources.c (projects, shots, layers, receipts), rigctl_edit.c,
  * rigctl_frames.c, rigctl_plans.c, rigctl_locks.c, rigctl_diff.c and
- * rigctl_history.c run commands.
+ * rigctl_history.c and rigctl_constraints.c run commands.
  */
 #ifndef RIG_CTL_H
 #define RIG_CTL_H
@@ -45,6 +45,9 @@ enum rig_ctl_cmd {
 	RIG_CTL_LOCK_LIST = 1u << 22,
 	RIG_CTL_DIFF = 1u << 23,
 	RIG_CTL_REVERT = 1u << 24,
+	RIG_CTL_CONSTRAINTS = 1u << 25,
+	RIG_CTL_CONSTRAINT_PUT = 1u << 26,
+	RIG_CTL_CONSTRAINT_DELETE = 1u << 27,
 };
 
 /* The most positional words a command line may hold (lock acquire takes up
@@ -87,6 +90,20 @@ enum rig_ctl_opt {
 	RIG_CTL_O_MAX_BYTES,
 	RIG_CTL_O_FORCE,
 	RIG_CTL_O_CHECK_FRAMES,
+	/* rigctl constraints / constraint put|delete */
+	RIG_CTL_O_VERSION,
+	RIG_CTL_O_JSON,
+	RIG_CTL_O_CHAIN,
+	RIG_CTL_O_TARGET,
+	RIG_CTL_O_POLE,
+	RIG_CTL_O_BEND_POSITIVE,
+	RIG_CTL_O_BEND_NEGATIVE,
+	RIG_CTL_O_MIX,
+	RIG_CTL_O_SOFTNESS,
+	RIG_CTL_O_STRETCH,
+	RIG_CTL_O_COMPRESS,
+	RIG_CTL_O_ORDER,
+	RIG_CTL_O_TIP_LENGTH,
 	RIG_CTL_O_COUNT
 };
 
@@ -190,6 +207,7 @@ int rig_ctl_plans(struct rig_ctl *c);
 int rig_ctl_locks(struct rig_ctl *c);
 int rig_ctl_diff(struct rig_ctl *c);
 int rig_ctl_revert(struct rig_ctl *c); /* rigctl_history.c */
+int rig_ctl_constraints(struct rig_ctl *c);
 
 /* Prints a receipt (table format) as a short summary: versions, the plan it
  * applied (if any), ops, changed layers; dry runs say nothing was written.

@@ -172,15 +172,41 @@ int rig_ik_solve(struct rig_ik_solution *out, const struct rig_ik_chain *chain,
 	return 0;
 }
 
-/* The world angle change of bone i in radians, wrapped into (−π, π]; 0 for a
- * zero-length bone (it has no angle). */
-static double turn(const struct rig_ik_chain *fk, const struct rig_ik_chain *solved, size_t i)
+int rig_ik_frame_of(struct rig_ik_frame *out, const double p[4])
 {
-	struct rig_ik_vec a = sub(fk->p[i + 1], fk->p[i]);
-	struct rig_ik_vec b = sub(solved->p[i + 1], solved->p[i]);
-	if (!(norm(a) > 1e-12) || !(norm(b) > 1e-12))
-		return NAN;
-	double t = atan2(b.y, b.x) - atan2(a.y, a.x);
+	double det = p[0] * p[3] - p[1] * p[2];
+	double s = sqrt(fabs(det));
+	if (!(s > 0) || !isfinite(s) || !isfinite(p[0] + p[1] + p[2] + p[3]))
+		return -1;
+	/* inverse(P / s) = s · adj(P) / det = sign(det) · adj(P) / s */
+	double k = (det < 0 ? -1 : 1) / s;
+	*out = (struct rig_ik_frame){
+		.to_world = {p[0] / s, p[1] / s, p[2] / s, p[3] / s},
+		.from_world = {p[3] * k, -p[1] * k, -p[2] * k, p[0] * k},
+		.mirrors = det < 0,
+	};
+	return 0;
+}
+
+static struct rig_ik_vec apply2(const double m[4], struct rig_ik_vec v)
+{
+	return vec(m[0] * v.x + m[2] * v.y, m[1] * v.x + m[3] * v.y);
+}
+
+struct rig_ik_vec rig_ik_frame_in(const struct rig_ik_frame *f, struct rig_ik_vec v)
+{
+	return apply2(f->from_world, v);
+}
+
+struct rig_ik_vec rig_ik_frame_out(const struct rig_ik_frame *f, struct rig_ik_vec v)
+{
+	return apply2(f->to_world, v);
+}
+
+/* The angle in radians from a to b, wrapped into (−π, π]. */
+static double wrapped(double a, double b)
+{
+	double t = b - a;
 	if (t > M_PI)
 		t -= 2 * M_PI;
 	else if (t <= -M_PI)
@@ -188,14 +214,29 @@ static double turn(const struct rig_ik_chain *fk, const struct rig_ik_chain *sol
 	return t;
 }
 
-void rig_ik_local_deltas(double *out_deg, const struct rig_ik_chain *fk,
-			 const struct rig_ik_chain *solved, double mix)
+struct rig_ik_vec rig_ik_blend_dir(const struct rig_ik_chain *fk, const struct rig_ik_chain *solved,
+				   size_t i, double mix)
 {
-	double prev = 0; /* the world turn the parent bone already passes down */
-	for (size_t i = 0; i < fk->n_bones; i++) {
-		double t = turn(fk, solved, i);
-		double world = isnan(t) ? prev : mix * t * (180.0 / M_PI);
-		out_deg[i] = world - prev;
-		prev = world;
-	}
+	struct rig_ik_vec a = sub(fk->p[i + 1], fk->p[i]);
+	struct rig_ik_vec b = sub(solved->p[i + 1], solved->p[i]);
+	if (!(norm(a) > 1e-12) || !(norm(b) > 1e-12))
+		return vec(NAN, NAN);
+	if (mix == 1)
+		return unit(b);
+	double from = atan2(a.y, a.x);
+	double angle = from + mix * wrapped(from, atan2(b.y, b.x));
+	return vec(cos(angle), sin(angle));
+}
+
+double rig_ik_turn_to(const double parent[4], struct rig_ik_vec have, struct rig_ik_vec want)
+{
+	/* parent⁻¹·want points as sign(det)·adj(parent)·want: no division needed */
+	double det = parent[0] * parent[3] - parent[1] * parent[2];
+	double sg = det < 0 ? -1 : 1;
+	struct rig_ik_vec local = vec(sg * (parent[3] * want.x - parent[2] * want.y),
+				      sg * (parent[0] * want.y - parent[1] * want.x));
+	if (!(det != 0) || !(norm(have) > 1e-12) || !(norm(local) > 0) || !isfinite(norm(have)) ||
+	    !isfinite(norm(local)))
+		return NAN;
+	return wrapped(atan2(have.y, have.x), atan2(local.y, local.x)) * (180.0 / M_PI);
 }

@@ -16,8 +16,12 @@
  * effector lands on the target. Everything is a fixed sequence of floating-point
  * operations on the inputs: same inputs, same bits.
  *
- * Not here: where the points come from and how a solution is written back into
- * layer rotations and scales (rig.c, via rig_ik_local_deltas()).
+ * The write-back helpers (rig.c uses them): a frame that takes world vectors
+ * into the space the chain is solved in, the blend of a bone's direction with
+ * its FK one, and the turn of a layer's local rotation that points its bone
+ * along a world direction under any parent transform.
+ *
+ * Not here: where the points come from and which channels change (rig.c).
  */
 #ifndef RIG_IK_H
 #define RIG_IK_H
@@ -71,14 +75,43 @@ double rig_ik_soft_distance(double d, double length, double softness);
 int rig_ik_solve(struct rig_ik_solution *out, const struct rig_ik_chain *chain,
 		 struct rig_ik_vec target, const struct rig_ik_options *opt);
 
-/* The delta write-back: for each bone i the change of its world angle from fk to
- * solved (wrapped into (−180°, 180°]), times mix, minus the same for bone i − 1
- * (a child inherits its parent's turn), in degrees, into out_deg[0..n_bones).
- * Adding out_deg[i] to the local rotation of bone i's layer reproduces the
- * solved angles exactly whatever the offsets of children in their parents, as
- * long as ancestors scale uniformly (rig.c flips the sign under a mirroring
- * parent). A zero-length bone has no angle: it turns with its parent (0). */
-void rig_ik_local_deltas(double *out_deg, const struct rig_ik_chain *fk,
-			 const struct rig_ik_chain *solved, double mix);
+/* The space a chain is solved in: its root's parent's world frame with the
+ * scale taken out. With P the linear part of that parent's world matrix
+ * (rig_affine order: x' = P[0]x + P[2]y, y' = P[1]x + P[3]y) and
+ * s = √|det P|, to_world = P / s and from_world its inverse. Rotating the
+ * chain's layers turns its bones rigidly in this space whatever P is (shear,
+ * non-uniform scale, mirror), so the solvers' lengths hold there; and it
+ * measures world units whenever P scales uniformly (P / s is then a rotation,
+ * or a reflection: mirrors). */
+struct rig_ik_frame {
+	double to_world[4], from_world[4];
+	bool mirrors; /* det P < 0: a counter-clockwise turn here is clockwise in the world */
+};
+
+/* Fills out from the parent's linear part p[4]; -1 when p is singular or not
+ * finite (the chain has collapsed: nothing to solve), else 0. */
+int rig_ik_frame_of(struct rig_ik_frame *out, const double p[4]);
+
+/* The world vector v in the frame, and back. */
+struct rig_ik_vec rig_ik_frame_in(const struct rig_ik_frame *f, struct rig_ik_vec v);
+struct rig_ik_vec rig_ik_frame_out(const struct rig_ik_frame *f, struct rig_ik_vec v);
+
+/* Bone i's direction blended by mix between fk and solved: fk's bone turned
+ * by mix times its turn to solved's (wrapped into (−π, π]), as a unit vector;
+ * solved's own direction (unit) when mix is 1. NAN components for a zero-length
+ * bone (it has no direction: it turns with its parent). */
+struct rig_ik_vec rig_ik_blend_dir(const struct rig_ik_chain *fk, const struct rig_ik_chain *solved,
+				   size_t i, double mix);
+
+/* The change of a layer's local rotation, in degrees wrapped into
+ * (−180°, 180°], that points its bone along the world direction want, when the
+ * layer's parent maps to the world by the linear part parent[4] (as above) and
+ * the bone is have in the parent's coordinates (the layer's local linear part
+ * times the bone in the layer's own coordinates). Exact for any parent (shear,
+ * non-uniform scale, mirror): the local rotation is applied after the layer's
+ * scale, so turning it turns have rigidly, and the bone then points along
+ * parent⁻¹·want. NAN when have or want is zero or not finite, or parent is
+ * singular. */
+double rig_ik_turn_to(const double parent[4], struct rig_ik_vec have, struct rig_ik_vec want);
 
 #endif

@@ -410,20 +410,20 @@ static struct rig_ik_vec world_origin(struct rig_resolver *r, long layer, double
 	return world_point(r, layer, t->ch[RIG_CH_PIVOT_X], t->ch[RIG_CH_PIVOT_Y], shot_frame);
 }
 
-/* −1 when the parent of layer mirrors (negative determinant in the shot), so
- * a turn in the shot is the opposite turn in the layer's rotation; else +1. */
-static double turn_sign(struct rig_resolver *r, long layer, double shot_frame)
-{
-	long p = r->scene.layers[layer].parent;
-	if (p == RIG_NO_LAYER)
-		return 1;
-	struct rig_affine w = path_at(r, RIG_NO_LAYER, p, shot_frame);
-	return w.m[0] * w.m[3] - w.m[1] * w.m[2] < 0 ? -1 : 1;
-}
-
 static double channel_at(const struct rig_constraint *c, int ch, double shot_frame)
 {
 	return rig_keys_eval(&c->keys[ch], shot_frame, c->statics[ch]);
+}
+
+/* The linear part of m applied to v (a vector: no translation). */
+static struct rig_ik_vec linear_apply(const struct rig_affine *m, struct rig_ik_vec v)
+{
+	return (struct rig_ik_vec){m->m[0] * v.x + m->m[2] * v.y, m->m[1] * v.x + m->m[3] * v.y};
+}
+
+static struct rig_ik_vec sub_vec(struct rig_ik_vec a, struct rig_ik_vec b)
+{
+	return (struct rig_ik_vec){a.x - b.x, a.y - b.y};
 }
 
 static bool chain_is_finite(const struct rig_ik_chain *c)
@@ -434,50 +434,128 @@ static bool chain_is_finite(const struct rig_ik_chain *c)
 	return true;
 }
 
+/* The linear part of the world matrix of layer's parent (identity at the
+ * shot root). */
+static struct rig_affine parent_world(struct rig_resolver *r, long layer, double shot_frame)
+{
+	long p = r->scene.layers[layer].parent;
+	return p == RIG_NO_LAYER ? rig_affine_identity() : path_at(r, RIG_NO_LAYER, p, shot_frame);
+}
+
+/* Bone i of c in chain[i]'s own coordinates: from its pivot to the next chain
+ * layer's position (where that layer's pivot lands), or tip_length along +x
+ * for the tip. */
+static struct rig_ik_vec local_bone(struct rig_resolver *r, const struct rig_constraint *c,
+				    size_t i, double shot_frame)
+{
+	const struct rig_transform *t = &local_memo_at(r, c->chain[i], shot_frame)->t;
+	if (i + 1 == c->n_chain)
+		return (struct rig_ik_vec){c->tip_length, 0};
+	const struct rig_transform *next = &local_memo_at(r, c->chain[i + 1], shot_frame)->t;
+	return (struct rig_ik_vec){next->ch[RIG_CH_POSITION_X] - t->ch[RIG_CH_PIVOT_X],
+				   next->ch[RIG_CH_POSITION_Y] - t->ch[RIG_CH_PIVOT_Y]};
+}
+
+/* Stretches (or compresses) bone i of c by k: the next chain layer's position
+ * moves along the bone, away from this layer's pivot (so nothing turns and
+ * nothing thickens), and the tip bone, the tip layer's +x axis, scales along
+ * it by scale.x. Either way the bone's world vector is exactly k times what it
+ * was, whatever the transforms above. */
+static void stretch_bone(struct rig_resolver *r, const struct rig_constraint *c, size_t i, double k,
+			 double shot_frame)
+{
+	struct local_memo *memo = local_memo_at(r, c->chain[i], shot_frame);
+	if (i + 1 == c->n_chain) {
+		memo->t.ch[RIG_CH_SCALE_X] *= k;
+		return;
+	}
+	struct local_memo *next = local_memo_at(r, c->chain[i + 1], shot_frame);
+	for (int axis = 0; axis < 2; axis++) {
+		double pivot = memo->t.ch[RIG_CH_PIVOT_X + axis];
+		double *pos = &next->t.ch[RIG_CH_POSITION_X + axis];
+		*pos = pivot + k * (*pos - pivot);
+	}
+	next->m = rig_transform_matrix(&next->t);
+}
+
 /* Solves one constraint on the current pose and writes the result into its
- * chain layers' memoised local transforms (the delta write-back of ik.h; the
- * length factor goes into the chain root's scale.x, which stretches every bone
- * of the straightened chain along its axis). A solution that is not finite
- * (a collapsed ancestor) leaves the pose as it was. */
+ * chain layers' memoised local transforms. The chain is solved in the frame
+ * of its root's parent with the scale taken out (ik.h), where turning the
+ * chain's layers moves its bones rigidly whatever the ancestors do; then,
+ * root to tip, each layer's rotation turns by exactly what points its bone
+ * along the solved (mix-blended) direction under its parent's full world
+ * transform as it now is, and a stretch factor lengthens every bone
+ * (stretch_bone). Below a chain layer that scales non-uniformly a bone's
+ * length changes as the layers above it turn; such a bone is given back its
+ * solved length the same way. So every bone has the solved direction and
+ * length and the tip lands where the solver put it. mix 0 leaves the FK pose
+ * untouched; so does a solution that is not finite (a collapsed ancestor). */
 static void solve_constraint(struct rig_resolver *r, const struct rig_constraint *c,
 			     double shot_frame)
 {
+	double mix = channel_at(c, RIG_CC_MIX, shot_frame);
+	mix = mix < 0 ? 0 : mix > 1 ? 1 : mix;
+	if (!(mix > 0))
+		return;
 	size_t n = c->n_chain;
+	struct rig_affine parent = parent_world(r, c->chain[0], shot_frame);
+	struct rig_ik_frame frame;
+	if (rig_ik_frame_of(&frame, parent.m) != 0)
+		return;
+	struct rig_ik_vec root = world_origin(r, c->chain[0], shot_frame);
 	struct rig_ik_chain fk = {.n_bones = n};
-	double sign[RIG_IK_MAX_BONES];
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < n; i++)
 		fk.p[i] = world_origin(r, c->chain[i], shot_frame);
-		sign[i] = turn_sign(r, c->chain[i], shot_frame);
-	}
 	const struct rig_transform *tip = &local_memo_at(r, c->chain[n - 1], shot_frame)->t;
 	fk.p[n] = world_point(r, c->chain[n - 1], tip->ch[RIG_CH_PIVOT_X] + c->tip_length,
 			      tip->ch[RIG_CH_PIVOT_Y], shot_frame);
+	for (size_t i = 0; i <= n; i++)
+		fk.p[i] = rig_ik_frame_in(&frame, sub_vec(fk.p[i], root));
 	struct rig_ik_options opt = {
-		.bend = c->bend,
+		.bend = frame.mirrors ? -c->bend : c->bend, /* the side is the world's */
 		.softness = fmax(0, channel_at(c, RIG_CC_SOFTNESS, shot_frame)),
 		.stretch = c->stretch,
 		.compress = c->compress,
 	};
 	if (c->pole != RIG_NO_LAYER) {
 		opt.has_pole = true;
-		opt.pole = world_origin(r, c->pole, shot_frame);
+		opt.pole = rig_ik_frame_in(&frame,
+					   sub_vec(world_origin(r, c->pole, shot_frame), root));
 	}
-	double mix = channel_at(c, RIG_CC_MIX, shot_frame);
-	mix = mix < 0 ? 0 : mix > 1 ? 1 : mix;
+	struct rig_ik_vec target =
+		rig_ik_frame_in(&frame, sub_vec(world_origin(r, c->target, shot_frame), root));
 	struct rig_ik_solution sol;
-	rig_ik_solve(&sol, &fk, world_origin(r, c->target, shot_frame), &opt);
-	if (!chain_is_finite(&fk) || !chain_is_finite(&sol.chain) || !isfinite(sol.scale) ||
-	    !isfinite(mix))
+	rig_ik_solve(&sol, &fk, target, &opt);
+	if (!chain_is_finite(&fk) || !chain_is_finite(&sol.chain) || !isfinite(sol.scale))
 		return;
-	double deg[RIG_IK_MAX_BONES];
-	rig_ik_local_deltas(deg, &fk, &sol.chain, mix);
-	double scale = 1 + mix * (sol.scale - 1);
+	double k = 1 + mix * (sol.scale - 1);
+	bool skewed = false; /* a chain layer so far scales non-uniformly */
 	for (size_t i = 0; i < n; i++) {
 		struct local_memo *memo = local_memo_at(r, c->chain[i], shot_frame);
-		memo->t.ch[RIG_CH_ROTATION] += sign[i] * deg[i];
-		if (i == 0)
-			memo->t.ch[RIG_CH_SCALE_X] *= scale;
+		struct rig_ik_vec b = local_bone(r, c, i, shot_frame);
+		struct rig_ik_vec want =
+			rig_ik_frame_out(&frame, rig_ik_blend_dir(&fk, &sol.chain, i, mix));
+		double turn = rig_ik_turn_to(parent.m, linear_apply(&memo->m, b), want);
+		if (isfinite(turn)) /* else a bone without length: it turns with its parent */
+			memo->t.ch[RIG_CH_ROTATION] += turn;
 		memo->m = rig_transform_matrix(&memo->t);
+		double factor = k;
+		if (skewed) {
+			/* Turning the layers above stretched or shrank this bone: give
+			 * it back its solved length (FK's times k, in the frame). */
+			struct rig_ik_vec w = rig_ik_frame_in(
+				&frame, linear_apply(&parent, linear_apply(&memo->m, b)));
+			double now = hypot(w.x, w.y);
+			double solved = hypot(fk.p[i + 1].x - fk.p[i].x, fk.p[i + 1].y - fk.p[i].y);
+			if (now > 1e-12 && isfinite(now) && solved > 1e-12)
+				factor = k * solved / now;
+		}
+		if (factor != 1) {
+			stretch_bone(r, c, i, factor, shot_frame);
+			memo->m = rig_transform_matrix(&memo->t);
+		}
+		skewed |= fabs(memo->t.ch[RIG_CH_SCALE_X]) != fabs(memo->t.ch[RIG_CH_SCALE_Y]);
+		parent = rig_affine_mul(parent, memo->m); /* chain[i + 1]'s parent, as posed */
 	}
 	drop_paths(r);
 }

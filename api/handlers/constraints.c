@@ -20,32 +20,6 @@
 
 #define CONSTRAINT_PAGES "constraints"
 
-static json_t *keyable_json(const struct rig_model_constraint *mc, int ch)
-{
-	const struct rig_key_list *keys = &mc->keys[ch];
-	if (keys->count == 0)
-		return json_real(mc->c.statics[ch]);
-	json_t *list = json_array();
-	for (size_t i = 0; i < keys->count; i++)
-		json_array_append_new(list, rig_api__key_json(&keys->items[i]));
-	return list;
-}
-
-static json_t *constraint_json(const struct rig_model_constraint *mc)
-{
-	const struct rig_constraint *c = &mc->c;
-	json_t *chain = json_array();
-	for (size_t i = 0; i < c->n_chain; i++)
-		json_array_append_new(chain, json_string(c->chain_ids[i]));
-	return json_pack(
-		"{s:s, s:s, s:o, s:s, s:o, s:b, s:f, s:o, s:o, s:b, s:b, s:I}", "constraintId",
-		c->id, "kind", "ik", "chain", chain, "target", c->target_id, "pole",
-		c->pole_id[0] ? json_string(c->pole_id) : json_null(), "bendPositive", c->bend >= 0,
-		"tipLength", c->tip_length, "mix", keyable_json(mc, RIG_CC_MIX), "softness",
-		keyable_json(mc, RIG_CC_SOFTNESS), "stretch", c->stretch, "compress", c->compress,
-		"order", (json_int_t)c->order);
-}
-
 void rig_h_constraint_list(struct rig_req *req, struct rig_resp *resp)
 {
 	struct rig_eval ev;
@@ -72,7 +46,7 @@ void rig_h_constraint_list(struct rig_req *req, struct rig_resp *resp)
 	json_t *items = json_array();
 	size_t end = from + limit < m->n_constraints ? from + limit : m->n_constraints;
 	for (size_t i = from; i < end; i++)
-		json_array_append_new(items, constraint_json(&m->constraints[i]));
+		json_array_append_new(items, rig_api__constraint_json(&m->constraints[i]));
 	json_t *body = json_pack("{s:s, s:I, s:o}", "shotId", m->id, "shotVersion",
 				 (json_int_t)m->version, "constraints", items);
 	if (end < m->n_constraints) {

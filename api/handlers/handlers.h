@@ -63,6 +63,10 @@ void rig_h_layer_skin(struct rig_req *req, struct rig_resp *resp);
 json_t *rig_api__layer_json(const struct rig_model_layer *l, bool with_keys);
 json_t *rig_api__shot_json(const struct rig_shot_model *m);
 
+/* JSON of one constraint as GET …/constraints lists it (a keyable channel is
+ * its static number, or its list of keys). New reference. */
+json_t *rig_api__constraint_json(const struct rig_model_constraint *mc);
+
 /* JSON of one key {frame, value, interp, ease?}. New reference. */
 json_t *rig_api__key_json(const struct rig_key *k);
 

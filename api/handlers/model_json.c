@@ -1,6 +1,6 @@
 /* JSON of the shot model: a layer (transform, keys, binding summary) and a shot
  * with its layer tree listed depth-first, parents before children, siblings in
- * creation order.
+ * creation order, and its constraints in the order they apply.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -65,6 +65,59 @@ json_t *rig_api__layer_json(const struct rig_model_layer *l, bool with_keys)
 		json_decref(keys);
 	json_object_set_new(o, "keyCount", json_integer((json_int_t)n_keys));
 	return o;
+}
+
+static json_t *keyable_json(const struct rig_model_constraint *mc, int ch)
+{
+	const struct rig_key_list *keys = &mc->keys[ch];
+	if (keys->count == 0)
+		return json_real(mc->c.statics[ch]);
+	json_t *list = json_array();
+	for (size_t i = 0; i < keys->count; i++)
+		json_array_append_new(list, rig_api__key_json(&keys->items[i]));
+	return list;
+}
+
+json_t *rig_api__constraint_json(const struct rig_model_constraint *mc)
+{
+	const struct rig_constraint *c = &mc->c;
+	json_t *chain = json_array();
+	for (size_t i = 0; i < c->n_chain; i++)
+		json_array_append_new(chain, json_string(c->chain_ids[i]));
+	return json_pack(
+		"{s:s, s:s, s:o, s:s, s:o, s:b, s:f, s:o, s:o, s:b, s:b, s:I}", "constraintId",
+		c->id, "kind", "ik", "chain", chain, "target", c->target_id, "pole",
+		c->pole_id[0] ? json_string(c->pole_id) : json_null(), "bendPositive", c->bend >= 0,
+		"tipLength", c->tip_length, "mix", keyable_json(mc, RIG_CC_MIX), "softness",
+		keyable_json(mc, RIG_CC_SOFTNESS), "stretch", c->stretch, "compress", c->compress,
+		"order", (json_int_t)c->order);
+}
+
+static int by_order(const void *a, const void *b)
+{
+	const struct rig_constraint *x = &(*(const struct rig_model_constraint *const *)a)->c;
+	const struct rig_constraint *y = &(*(const struct rig_model_constraint *const *)b)->c;
+	if (x->order != y->order)
+		return x->order < y->order ? -1 : 1;
+	return strcmp(x->id, y->id);
+}
+
+/* The shot's constraints in the order the resolver applies them (order, then
+ * id), each as GET …/constraints lists it. */
+static json_t *constraints_json(const struct rig_shot_model *m)
+{
+	json_t *list = json_array();
+	const struct rig_model_constraint **sorted =
+		malloc((m->n_constraints ? m->n_constraints : 1) * sizeof *sorted);
+	if (!sorted)
+		return list;
+	for (size_t i = 0; i < m->n_constraints; i++)
+		sorted[i] = &m->constraints[i];
+	qsort(sorted, m->n_constraints, sizeof *sorted, by_order);
+	for (size_t i = 0; i < m->n_constraints; i++)
+		json_array_append_new(list, rig_api__constraint_json(sorted[i]));
+	free(sorted);
+	return list;
 }
 
 /* Pushes the children of parent p (index n: the shot root) on the stack so the
@@ -133,8 +186,9 @@ out:
 	free(last);
 	free(stack);
 	free(depth);
-	return json_pack("{s:s, s:s, s:s, s:f, s:f, s:f, s:I, s:o}", "shotId", m->id, "projectId",
-			 m->project_id, "name", m->name, "fps", m->fps, "frameStart",
+	return json_pack("{s:s, s:s, s:s, s:f, s:f, s:f, s:I, s:o, s:o}", "shotId", m->id,
+			 "projectId", m->project_id, "name", m->name, "fps", m->fps, "frameStart",
 			 m->frame_start, "frameEnd", m->frame_end, "version",
-			 (json_int_t)m->version, "layers", layers);
+			 (json_int_t)m->version, "layers", layers, "constraints",
+			 constraints_json(m));
 }

@@ -301,6 +301,88 @@ class ConstraintCase(RigdTestCase):
         eff = (v[3][0] + 2 * w[0], v[3][1] + 2 * w[1])
         self.assertClose(eff, t, 1e-9, "stretched aim")
 
+    def test_stretch_is_exact_when_no_bone_lies_on_its_layers_x_axis(self):
+        # the elbow sits straight "up" the upper arm (0, 3), the tentacle's links are
+        # oblique: the stretched chains still run straight onto far targets
+        for name, rig, chain, tip in [
+                ("arm", arm_rig(), ["upper", "lower"], 2),
+                ("tentacle", tentacle_rig(), ["t1", "t2", "t3", "t4", "t5"], 1.5)]:
+            with self.subTest(name):
+                if name == "arm":
+                    rig["lower"]["px"], rig["lower"]["py"] = 0, 3
+                    goal = "target"
+                else:
+                    goal = "goal"
+                rig[goal]["px"], rig[goal]["py"] = -30, 45
+                self.rigd.make_shot("p1", name, frameStart=0, frameEnd=10)
+                ops = create_ops(rig) + [
+                    {"op": "layer.create", "layerId": "probe", "name": "probe",
+                     "kind": "mesh"},
+                    {"op": "layer.skin", "layerId": "probe", "skin": probe_skin(chain)},
+                    {"op": "constraint.put", "constraintId": "c", "chain": chain,
+                     "target": goal, "tipLength": tip, "stretch": True}]
+                self.rigd.edit(name, ops)
+                v = self.rigd.get(f"/v1/shots/{name}/frames/0?layers=probe").json[
+                    "layers"][0]["vertices"]
+                fk = chain_points(rig, chain, tip)
+                t = origin(rig, goal)
+                lens = [math.dist(fk[i], fk[i + 1]) for i in range(len(chain))]
+                d = math.dist(fk[0], t)
+                self.assertGreater(d, sum(lens))
+                u = unit(t[0] - fk[0][0], t[1] - fk[0][1])
+                k = d / sum(lens)
+                along = 0.0
+                for i in range(len(chain)):
+                    want = (fk[0][0] + u[0] * along * k, fk[0][1] + u[1] * along * k)
+                    self.assertClose(v[3 * i], want, 1e-9, f"{name} joint {i}")
+                    along += lens[i]
+                n = 3 * (len(chain) - 1)  # the tip layer's origin and +x point
+                eff = (v[n][0] + tip * (v[n + 1][0] - v[n][0]),
+                       v[n][1] + tip * (v[n + 1][1] - v[n][1]))
+                self.assertClose(eff, t, 1e-9, f"{name} effector")
+
+    def test_two_bones_reach_exactly_under_a_sheared_ancestor(self):
+        # root scales (2, 0.5), "mid" turns 40° under it: the arm's parent frame is
+        # sheared. The chain is solved in that frame with the scale taken out; here
+        # the same is done independently: Q = P⁻¹·(x − root)·√|det P|.
+        rig = arm_rig()
+        rig["root"]["sx"], rig["root"]["sy"] = 2.0, 0.5
+        rig = {"root": rig["root"], "mid": layer("mid", "root", 0.5, 0.5, 40),
+               **{k: v for k, v in rig.items() if k != "root"}}
+        rig["upper"]["parent"] = "mid"
+        P = world(rig, "mid")
+        det = P[0] * P[3] - P[1] * P[2]
+        sq = math.sqrt(abs(det))
+
+        def to_q(x, o):
+            dx, dy = x[0] - o[0], x[1] - o[1]
+            return ((P[3] * dx - P[2] * dy) / det * sq, (P[0] * dy - P[1] * dx) / det * sq)
+
+        def to_w(q, o):
+            return (o[0] + (P[0] * q[0] + P[2] * q[1]) / sq,
+                    o[1] + (P[1] * q[0] + P[3] * q[1]) / sq)
+
+        fk = chain_points(rig, ["upper", "lower"], 2)
+        o = fk[0]
+        fq = [to_q(x, o) for x in fk]
+        l0, l1 = math.dist(fq[0], fq[1]), math.dist(fq[1], fq[2])
+        mid = (abs(l0 - l1) + l0 + l1) / 2
+        a = math.atan2(fq[2][1], fq[2][0]) + 0.7
+        tq = (mid * math.cos(a), mid * math.sin(a))
+        t = to_w(tq, o)
+        rig["target"]["px"], rig["target"]["py"] = t
+        self.build(rig, ["upper", "lower"], [ARM])
+        v = self.vertices()
+        solved = solve_two(fq, tq, 1)
+        self.assertClose(v[0], o, 1e-9, "root pinned")
+        self.assertClose(v[3], to_w(solved[1], o), 1e-9, "elbow")
+        eff = (v[3][0] + 2 * (v[4][0] - v[3][0]), v[3][1] + 2 * (v[4][1] - v[3][1]))
+        self.assertClose(eff, t, 1e-9, "effector")
+        # the old delta write-back (world angles) would miss here: the shear matters
+        old = {k: dict(x) for k, x in rig.items()}
+        write_back(old, ["upper", "lower"], fk, solve_two(fk, t, 1))
+        self.assertGreater(math.dist(apply(world(old, "lower"), 2, 0), t), 1e-3)
+
     def test_mix_keys_blend_with_forward_kinematics(self):
         rig = arm_rig()
         self.build(rig, ["upper", "lower"], [dict(ARM, mix=[{"frame": 0, "value": 0},
@@ -439,6 +521,42 @@ class ConstraintCase(RigdTestCase):
             self.rigd.post(E, {"ops": [{"op": "constraint.delete", "constraintId": "c0"}]}),
             422, "CONSTRAINT_NOT_FOUND")
         self.assertEqual(body["errors"][0]["pointer"], "/ops/0/constraintId")
+
+    def test_shot_get_lists_constraints_in_order_at_each_version(self):
+        self.build(arm_rig(), ["upper", "lower"])
+        shot = f"/v1/shots/{S}"
+        empty = self.rigd.get(shot)
+        self.assertEqual(empty.json["constraints"], [])
+        v0 = empty.json["version"]
+        for k, order in [(0, 5), (1, -2), (2, 5)]:
+            self.rigd.edit(S, [{"op": "layer.create", "layerId": f"x{k}", "name": "x",
+                                "kind": "group"},
+                               dict(ARM, constraintId=f"c{k}", chain=[f"x{k}"], order=order,
+                                    mix=[{"frame": 0, "value": 0.5}])])
+        self.rigd.edit(S, [dict(ARM, constraintId="arm", pole="pole", order=1)])
+        head = self.rigd.get(shot)
+        self.assertEqual(head.status, 200, head)
+        # in the order they apply: order ascending, ties by id
+        self.assertEqual([c["constraintId"] for c in head.json["constraints"]],
+                         ["c1", "arm", "c0", "c2"])
+        listed = {c["constraintId"]: c for c in self.rigd.get(C).json["constraints"]}
+        for c in head.json["constraints"]:
+            self.assertEqual(c, listed[c["constraintId"]], "same shape as the list")
+        self.assertEqual(head.json["constraints"][0]["mix"],
+                         [{"frame": 0.0, "value": 0.5, "interp": "linear"}])
+        # the ETag names the version: 304 until an edit, then the new list
+        tag = head.header("ETag")
+        self.assertEqual(self.rigd.get(shot, headers={"If-None-Match": tag}).status, 304)
+        self.rigd.edit(S, [{"op": "constraint.delete", "constraintId": "c0"}])
+        now = self.rigd.get(shot, headers={"If-None-Match": tag})
+        self.assertEqual(now.status, 200)
+        self.assertEqual([c["constraintId"] for c in now.json["constraints"]],
+                         ["c1", "arm", "c2"])
+        # ?version reads the constraints the shot had then
+        past = self.rigd.get(f"{shot}?version={head.json['version']}")
+        self.assertEqual([c["constraintId"] for c in past.json["constraints"]],
+                         ["c1", "arm", "c0", "c2"])
+        self.assertEqual(self.rigd.get(f"{shot}?version={v0}").json["constraints"], [])
 
     def first_error(self, ops, code):
         """The first error of code in a rejected batch (a deleted joint layer also

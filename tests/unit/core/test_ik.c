@@ -1,7 +1,8 @@
 /* Unit tests of core/ik.c: aim, the two-bone law of cosines (reach, lengths,
  * pole side, bend flip, clamping, stretch, softness), FABRIK (tolerance,
- * lengths, unreachable extension, stretch, determinism) and the delta
- * write-back with mix. Expected values come from geometry, not from the code. */
+ * lengths, unreachable extension, stretch, determinism) and the write-back
+ * helpers (solve frame, mix blend, the turn under any parent). Expected values
+ * come from geometry, not from the code. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <string.h>
@@ -35,9 +36,10 @@ Test(ik_aim, points_the_bone_at_the_target_exactly)
 	cr_expect(fabs(s.chain.p[1].x - 1) < 1e-12 && fabs(s.chain.p[1].y - 4) < 1e-12,
 		  "got (%.17g, %.17g)", s.chain.p[1].x, s.chain.p[1].y);
 	cr_expect_eq(s.scale, 1);
-	double deg[1];
-	rig_ik_local_deltas(deg, &c, &s.chain, 1);
-	cr_expect(fabs(deg[0] - 90) < 1e-12, "delta %.17g", deg[0]);
+	static const double identity[4] = {1, 0, 0, 1};
+	double deg = rig_ik_turn_to(identity, (struct rig_ik_vec){3, 0},
+				    rig_ik_blend_dir(&c, &s.chain, 0, 1));
+	cr_expect(fabs(deg - 90) < 1e-12, "turn %.17g", deg);
 }
 
 Test(ik_aim, compress_and_stretch_scale_the_bone_to_the_target)
@@ -188,20 +190,90 @@ Test(ik_fabrik, is_deterministic_bit_for_bit)
 	cr_expect(memcmp(&a.chain, &b.chain, sizeof a.chain) == 0);
 }
 
-Test(ik_deltas, mix_zero_is_fk_and_one_is_the_solution)
+Test(ik_blend, mix_zero_is_fk_one_the_solution_and_half_the_mean_angle)
 {
 	struct rig_ik_chain c = chain_of(2, arm);
 	struct rig_ik_solution s;
 	rig_ik_solve(&s, &c, (struct rig_ik_vec){2, 2}, NULL);
-	double d0[2], d1[2], dh[2];
-	rig_ik_local_deltas(d0, &c, &s.chain, 0);
-	cr_expect(d0[0] == 0 && d0[1] == 0);
-	rig_ik_local_deltas(d1, &c, &s.chain, 1);
-	/* the world angle of each bone is the sum of the local deltas above it */
-	double a1 = atan2(s.chain.p[1].y, s.chain.p[1].x) * 180 / M_PI;
-	double a2 = atan2(s.chain.p[2].y - s.chain.p[1].y, s.chain.p[2].x - s.chain.p[1].x) * 180 /
-		    M_PI;
-	cr_expect(fabs(d1[0] - a1) < 1e-9 && fabs(d1[0] + d1[1] - a2) < 1e-9);
-	rig_ik_local_deltas(dh, &c, &s.chain, 0.5);
-	cr_expect(fabs(dh[0] - d1[0] / 2) < 1e-12 && fabs(dh[1] - d1[1] / 2) < 1e-12);
+	for (size_t i = 0; i < 2; i++) {
+		double fk = atan2(c.p[i + 1].y - c.p[i].y, c.p[i + 1].x - c.p[i].x);
+		double sol = atan2(s.chain.p[i + 1].y - s.chain.p[i].y,
+				   s.chain.p[i + 1].x - s.chain.p[i].x);
+		struct rig_ik_vec d0 = rig_ik_blend_dir(&c, &s.chain, i, 0);
+		struct rig_ik_vec d1 = rig_ik_blend_dir(&c, &s.chain, i, 1);
+		struct rig_ik_vec dh = rig_ik_blend_dir(&c, &s.chain, i, 0.5);
+		cr_expect(fabs(atan2(d0.y, d0.x) - fk) < 1e-12, "bone %zu mix 0", i);
+		cr_expect(fabs(atan2(d1.y, d1.x) - sol) < 1e-12, "bone %zu mix 1", i);
+		cr_expect(fabs(atan2(dh.y, dh.x) - (fk + sol) / 2) < 1e-12, "bone %zu mix ½", i);
+		cr_expect(fabs(hypot(dh.x, dh.y) - 1) < 1e-15);
+	}
+	/* a zero-length bone has no direction */
+	struct rig_ik_chain z = c;
+	z.p[2] = z.p[1];
+	cr_expect(isnan(rig_ik_blend_dir(&z, &z, 1, 1).x));
+}
+
+/* The parent transforms of the write-back tests: uniform with rotation,
+ * non-uniform scale after a rotation (a shear), and a mirror. */
+static const double parents[][4] = {
+	{2 * 0.8, 2 * 0.6, -2 * 0.6, 2 * 0.8},
+	{1, 0, 0.6, 1.5}, /* columns (1, 0) and (0.6, 1.5) */
+	{1.2, 0.4, 0.7, -0.9},
+};
+
+Test(ik_frame, takes_the_scale_out_of_the_parent_and_inverts_exactly)
+{
+	for (size_t k = 0; k < 3; k++) {
+		const double *p = parents[k];
+		struct rig_ik_frame f;
+		cr_assert_eq(rig_ik_frame_of(&f, p), 0);
+		double det = p[0] * p[3] - p[1] * p[2];
+		cr_expect_eq(f.mirrors, det < 0, "parent %zu", k);
+		/* to_world is p / √|det p|: unit area, same shape */
+		double s = sqrt(fabs(det));
+		for (int i = 0; i < 4; i++)
+			cr_expect(fabs(f.to_world[i] - p[i] / s) < 1e-15, "parent %zu entry %d", k,
+				  i);
+		struct rig_ik_vec v = {0.3, -2.5};
+		struct rig_ik_vec back = rig_ik_frame_out(&f, rig_ik_frame_in(&f, v));
+		cr_expect(fabs(back.x - v.x) < 1e-14 && fabs(back.y - v.y) < 1e-14, "parent %zu",
+			  k);
+	}
+	/* uniform: the frame measures world lengths */
+	struct rig_ik_frame f;
+	rig_ik_frame_of(&f, parents[0]);
+	struct rig_ik_vec w = rig_ik_frame_in(&f, (struct rig_ik_vec){3, 4});
+	cr_expect(fabs(hypot(w.x, w.y) - 5) < 1e-14);
+	const double singular[4] = {1, 2, 2, 4};
+	cr_expect_eq(rig_ik_frame_of(&f, singular), -1);
+}
+
+Test(ik_turn_to, points_the_bone_along_want_under_any_parent)
+{
+	const struct rig_ik_vec haves[] = {{3, 0}, {0, 2}, {-1, 1.5}};
+	const struct rig_ik_vec wants[] = {{1, 1}, {-4, 0.5}, {0.2, -3}};
+	for (size_t k = 0; k < 3; k++) {
+		const double *p = parents[k];
+		for (size_t h = 0; h < 3; h++) {
+			for (size_t w = 0; w < 3; w++) {
+				double deg = rig_ik_turn_to(p, haves[h], wants[w]);
+				cr_assert(deg > -180 && deg <= 180);
+				/* independently: turn have by deg, map it through p */
+				double t = deg * M_PI / 180, c = cos(t), s = sin(t);
+				double lx = c * haves[h].x - s * haves[h].y;
+				double ly = s * haves[h].x + c * haves[h].y;
+				double x = p[0] * lx + p[2] * ly, y = p[1] * lx + p[3] * ly;
+				double cross = x * wants[w].y - y * wants[w].x;
+				double dot = x * wants[w].x + y * wants[w].y;
+				cr_expect(fabs(cross) < 1e-12 * hypot(x, y) *
+								  hypot(wants[w].x, wants[w].y) &&
+						  dot > 0,
+					  "parent %zu have %zu want %zu: (%.17g, %.17g)", k, h, w,
+					  x, y);
+			}
+		}
+	}
+	const double singular[4] = {1, 2, 2, 4};
+	cr_expect(isnan(rig_ik_turn_to(singular, haves[0], wants[0])));
+	cr_expect(isnan(rig_ik_turn_to(parents[0], (struct rig_ik_vec){0, 0}, wants[0])));
 }

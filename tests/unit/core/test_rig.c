@@ -824,6 +824,252 @@ Test(resolver_ik, results_do_not_depend_on_what_was_asked_first)
 	rig_resolver_free(b);
 }
 
+/* ---- the write-back under any transform (issue 16 items 3 and 4) ------- */
+
+/* A chain of n layers under "base" (under "top"), each with its own offset,
+ * rotation and scale; the expectations below are computed here from FK poses
+ * (a resolver without constraints) and plane geometry, never from ik.c. */
+struct wb_fx {
+	struct scene_fx s;
+	struct rig_constraint c;
+	long top, base, chain[5], target, pole;
+};
+
+static void wb_fx_init(struct wb_fx *f, size_t n, const double (*offsets)[2], double tx, double ty)
+{
+	init_scene(&f->s);
+	f->top = add_layer(&f->s, "top", RIG_NO_LAYER);
+	set_channel(&f->s, f->top, RIG_CH_POSITION_X, 10);
+	set_channel(&f->s, f->top, RIG_CH_ROTATION, 30);
+	f->base = add_layer(&f->s, "base", f->top);
+	set_channel(&f->s, f->base, RIG_CH_POSITION_Y, 2);
+	memset(&f->c, 0, sizeof f->c);
+	rig_strlcpy(f->c.id, "ik", sizeof f->c.id);
+	long parent = f->base;
+	for (size_t i = 0; i < n; i++) {
+		char id[8];
+		snprintf(id, sizeof id, "b%zu", i);
+		f->chain[i] = add_layer(&f->s, id, parent);
+		set_channel(&f->s, f->chain[i], RIG_CH_POSITION_X, offsets[i][0]);
+		set_channel(&f->s, f->chain[i], RIG_CH_POSITION_Y, offsets[i][1]);
+		set_channel(&f->s, f->chain[i], RIG_CH_ROTATION, 20.0 - 35.0 * (double)i);
+		f->c.chain[i] = f->chain[i];
+		rig_strlcpy(f->c.chain_ids[i], id, sizeof f->c.chain_ids[i]);
+		parent = f->chain[i];
+	}
+	f->target = add_layer(&f->s, "target", RIG_NO_LAYER);
+	set_channel(&f->s, f->target, RIG_CH_POSITION_X, tx);
+	set_channel(&f->s, f->target, RIG_CH_POSITION_Y, ty);
+	f->pole = RIG_NO_LAYER;
+	f->c.n_chain = n;
+	f->c.target = f->target;
+	f->c.pole = RIG_NO_LAYER;
+	rig_strlcpy(f->c.target_id, "target", sizeof f->c.target_id);
+	f->c.bend = 1;
+	f->c.tip_length = 1.5;
+	f->c.statics[RIG_CC_MIX] = 1;
+	f->s.scene.constraints = &f->c;
+	f->s.scene.n_constraints = 1;
+}
+
+/* The n + 1 world points of the chain as r poses it: origins, then the tip. */
+static void wb_points(struct rig_ik_vec *p, struct rig_resolver *r, const struct wb_fx *f)
+{
+	size_t n = f->c.n_chain;
+	for (size_t i = 0; i < n; i++) {
+		struct rig_affine w = rig_resolver_path(r, RIG_NO_LAYER, f->chain[i], 0);
+		rig_affine_apply(&p[i].x, &p[i].y, &w, 0, 0);
+		if (i + 1 == n)
+			rig_affine_apply(&p[n].x, &p[n].y, &w, f->c.tip_length, 0);
+	}
+}
+
+/* FK points: the same scene without its constraint. */
+static void wb_fk_points(struct rig_ik_vec *p, struct wb_fx *f)
+{
+	f->s.scene.n_constraints = 0;
+	struct rig_resolver *fk = rig_resolver_new(&f->s.scene);
+	wb_points(p, fk, f);
+	rig_resolver_free(fk);
+	f->s.scene.n_constraints = 1;
+}
+
+static double vdist(struct rig_ik_vec a, struct rig_ik_vec b)
+{
+	return hypot(a.x - b.x, a.y - b.y);
+}
+
+/* The inverse of the 2×2 linear part of m applied to v (the test's own). */
+static struct rig_ik_vec unmap(const struct rig_affine *m, struct rig_ik_vec v)
+{
+	double a = m->m[0], b = m->m[1], c = m->m[2], d = m->m[3], det = a * d - b * c;
+	return (struct rig_ik_vec){(d * v.x - c * v.y) / det, (a * v.y - b * v.x) / det};
+}
+
+/* Bones along +y, oblique and backwards in their layers: none on +x. */
+static const double off_axis[][2] = {{1, 0}, {0, 3}, {-1, 2}, {0.5, -2}, {2, 2}};
+
+static void expect_straight_stretch(size_t n)
+{
+	struct wb_fx f;
+	wb_fx_init(&f, n, off_axis, 60, 40);
+	f.c.stretch = true;
+	struct rig_ik_vec fk[6], got[6];
+	wb_fk_points(fk, &f);
+	struct rig_resolver *r = rig_resolver_new(&f.s.scene);
+	wb_points(got, r, &f);
+	rig_resolver_free(r);
+	/* straight at the target from the pinned root, every bone × d / L */
+	struct rig_ik_vec t = {60, 40};
+	double total = 0, d = vdist(fk[0], t);
+	for (size_t i = 0; i < n; i++)
+		total += vdist(fk[i], fk[i + 1]);
+	cr_assert_gt(d, total, "the target must be out of reach");
+	double ux = (t.x - fk[0].x) / d, uy = (t.y - fk[0].y) / d, along = 0;
+	for (size_t i = 0; i <= n; i++) {
+		struct rig_ik_vec want = {fk[0].x + ux * along * d / total,
+					  fk[0].y + uy * along * d / total};
+		cr_expect(vdist(got[i], want) < 1e-9,
+			  "%zu bones, joint %zu: (%.17g, %.17g) want (%.17g, %.17g)", n, i,
+			  got[i].x, got[i].y, want.x, want.y);
+		if (i < n)
+			along += vdist(fk[i], fk[i + 1]);
+	}
+}
+
+Test(resolver_ik, stretch_reaches_exactly_whatever_the_bones_rest_directions)
+{
+	expect_straight_stretch(1);
+	expect_straight_stretch(2);
+	expect_straight_stretch(3);
+	expect_straight_stretch(5);
+}
+
+/* top scales (2, 0.5) and base turns 50° under it: the chain's parent frame is
+ * sheared. */
+static void shear_above(struct wb_fx *f)
+{
+	set_channel(&f->s, f->top, RIG_CH_SCALE_X, 2);
+	set_channel(&f->s, f->top, RIG_CH_SCALE_Y, 0.5);
+	set_channel(&f->s, f->base, RIG_CH_ROTATION, 50);
+}
+
+Test(resolver_ik, two_bones_reach_exactly_under_a_sheared_non_uniform_ancestor)
+{
+	for (int mirror = 0; mirror < 2; mirror++) {
+		struct wb_fx f;
+		wb_fx_init(&f, 2, off_axis, 0, 0);
+		shear_above(&f);
+		if (mirror)
+			set_channel(&f.s, f.top, RIG_CH_SCALE_Y, -0.5);
+		struct rig_ik_vec fk[3], got[3];
+		wb_fk_points(fk, &f);
+		/* a reachable target: the FK tip pulled 30 % towards the root, turned */
+		struct rig_ik_vec t = {fk[0].x + 0.7 * (fk[2].x - fk[0].x) - 0.4,
+				       fk[0].y + 0.7 * (fk[2].y - fk[0].y) + 0.3};
+		set_channel(&f.s, f.target, RIG_CH_POSITION_X, t.x);
+		set_channel(&f.s, f.target, RIG_CH_POSITION_Y, t.y);
+		for (int bend = -1; bend <= 1; bend += 2) {
+			f.c.bend = bend;
+			struct rig_resolver *r = rig_resolver_new(&f.s.scene);
+			wb_points(got, r, &f);
+			struct rig_affine parent = rig_resolver_path(r, RIG_NO_LAYER, f.base, 0);
+			rig_resolver_free(r);
+			cr_expect(vdist(got[2], t) < 1e-9, "mirror %d bend %d: tip misses by %.3g",
+				  mirror, bend, vdist(got[2], t));
+			cr_expect(vdist(got[0], fk[0]) < 1e-12, "root pinned");
+			/* the bones turned rigidly in the parent's own space */
+			for (size_t i = 0; i < 2; i++) {
+				struct rig_ik_vec a =
+					unmap(&parent, (struct rig_ik_vec){fk[i + 1].x - fk[i].x,
+									   fk[i + 1].y - fk[i].y});
+				struct rig_ik_vec b = unmap(
+					&parent, (struct rig_ik_vec){got[i + 1].x - got[i].x,
+								     got[i + 1].y - got[i].y});
+				cr_expect(fabs(hypot(a.x, a.y) - hypot(b.x, b.y)) < 1e-9,
+					  "mirror %d bone %zu length in the parent's space", mirror,
+					  i);
+			}
+			/* bendPositive: the elbow clockwise of root→target in the world */
+			double cross = (t.x - got[0].x) * (got[1].y - got[0].y) -
+				       (t.y - got[0].y) * (got[1].x - got[0].x);
+			cr_expect(bend > 0 ? cross < 0 : cross > 0, "mirror %d bend %d side",
+				  mirror, bend);
+		}
+	}
+}
+
+Test(resolver_ik, fabrik_reaches_within_tolerance_under_a_sheared_ancestor)
+{
+	struct wb_fx f;
+	wb_fx_init(&f, 4, off_axis, 0, 0);
+	shear_above(&f);
+	struct rig_ik_vec fk[5], got[5];
+	wb_fk_points(fk, &f);
+	struct rig_ik_vec t = {fk[0].x + 0.5 * (fk[4].x - fk[0].x) + 0.5,
+			       fk[0].y + 0.5 * (fk[4].y - fk[0].y) - 0.5};
+	set_channel(&f.s, f.target, RIG_CH_POSITION_X, t.x);
+	set_channel(&f.s, f.target, RIG_CH_POSITION_Y, t.y);
+	struct rig_resolver *r = rig_resolver_new(&f.s.scene);
+	wb_points(got, r, &f);
+	struct rig_affine p = rig_resolver_path(r, RIG_NO_LAYER, f.base, 0);
+	rig_resolver_free(r);
+	/* 0.25 in the parent's unit-area frame: at most 0.25 · σmax(P / √|det P|) */
+	double det = fabs(p.m[0] * p.m[3] - p.m[1] * p.m[2]);
+	double fro = (p.m[0] * p.m[0] + p.m[1] * p.m[1] + p.m[2] * p.m[2] + p.m[3] * p.m[3]) / det;
+	double smax = sqrt((fro + sqrt(fro * fro - 4)) / 2);
+	cr_expect_leq(vdist(got[4], t), 0.25 * smax + 1e-9, "miss %.3g, bound %.3g",
+		      vdist(got[4], t), 0.25 * smax);
+	for (size_t i = 0; i < 4; i++) {
+		struct rig_ik_vec a = unmap(
+			&p, (struct rig_ik_vec){fk[i + 1].x - fk[i].x, fk[i + 1].y - fk[i].y});
+		struct rig_ik_vec b = unmap(
+			&p, (struct rig_ik_vec){got[i + 1].x - got[i].x, got[i + 1].y - got[i].y});
+		cr_expect(fabs(hypot(a.x, a.y) - hypot(b.x, b.y)) < 1e-9, "bone %zu", i);
+	}
+}
+
+Test(resolver_ik, a_non_uniformly_scaled_chain_layer_keeps_the_bone_lengths)
+{
+	struct wb_fx f;
+	wb_fx_init(&f, 3, off_axis, 0, 0);
+	set_channel(&f.s, f.chain[0], RIG_CH_SCALE_Y, 2.5); /* b0 scales (1, 2.5) */
+	set_channel(&f.s, f.chain[1], RIG_CH_SCALE_X, 0.6); /* b1 (0.6, 1) */
+	struct rig_ik_vec fk[4], got[4];
+	wb_fk_points(fk, &f);
+	struct rig_ik_vec t = {fk[0].x + 0.6 * (fk[3].x - fk[0].x) + 1,
+			       fk[0].y + 0.6 * (fk[3].y - fk[0].y) - 1};
+	set_channel(&f.s, f.target, RIG_CH_POSITION_X, t.x);
+	set_channel(&f.s, f.target, RIG_CH_POSITION_Y, t.y);
+	struct rig_resolver *r = rig_resolver_new(&f.s.scene);
+	wb_points(got, r, &f);
+	rig_resolver_free(r);
+	/* the top and base only rotate: world lengths are the solver's */
+	for (size_t i = 0; i < 3; i++)
+		cr_expect(fabs(vdist(got[i], got[i + 1]) - vdist(fk[i], fk[i + 1])) < 1e-9,
+			  "bone %zu: %.17g, FK %.17g", i, vdist(got[i], got[i + 1]),
+			  vdist(fk[i], fk[i + 1]));
+	cr_expect_leq(vdist(got[3], t), 0.25, "FABRIK tolerance");
+	/* two bones under a skewed root land exactly */
+	wb_fx_init(&f, 2, off_axis, 0, 0);
+	set_channel(&f.s, f.chain[0], RIG_CH_SCALE_Y, 2.5);
+	wb_fk_points(fk, &f);
+	/* mid-annulus, 40° off the FK reach */
+	double l0 = vdist(fk[0], fk[1]), l1 = vdist(fk[1], fk[2]), reach = vdist(fk[0], fk[2]);
+	double mid = (fabs(l0 - l1) + l0 + l1) / 2, c40 = cos(0.7), s40 = sin(0.7);
+	double ux = (fk[2].x - fk[0].x) / reach, uy = (fk[2].y - fk[0].y) / reach;
+	t = (struct rig_ik_vec){fk[0].x + mid * (c40 * ux - s40 * uy),
+				fk[0].y + mid * (s40 * ux + c40 * uy)};
+	set_channel(&f.s, f.target, RIG_CH_POSITION_X, t.x);
+	set_channel(&f.s, f.target, RIG_CH_POSITION_Y, t.y);
+	r = rig_resolver_new(&f.s.scene);
+	wb_points(got, r, &f);
+	rig_resolver_free(r);
+	cr_expect(vdist(got[2], t) < 1e-9, "tip misses by %.3g", vdist(got[2], t));
+	cr_expect(fabs(vdist(got[0], got[1]) - l0) < 1e-9);
+	cr_expect(fabs(vdist(got[1], got[2]) - l1) < 1e-9);
+}
+
 Test(constraint_check, names_chain_target_and_cycle_violations)
 {
 	struct ik_fx f;

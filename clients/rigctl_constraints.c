@@ -1,0 +1,210 @@
+/* rigctl constraints / constraint put / constraint delete: a shot's IK
+ * constraints (issue 16). The list follows every page token of
+ * GET /v1/shots/{id}/constraints (at --version when given); put and delete
+ * send an edit batch of one constraint.put or constraint.delete op, with the
+ * same --expected-version, --dry-run, --idempotency-key and lock options as
+ * rigctl edit, and print its receipt.
+ *
+ * put builds the whole constraint from options (a put replaces it): mix and
+ * softness are static numbers here; keyed ones go through rigctl edit.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "clients/report.h"
+#include "clients/rigctl.h"
+#include "clients/url.h"
+
+/* Appends a keyable channel's cell: its number, or "N keys". */
+static void keyable_cell(struct rig_table *t, json_t *c, const char *key)
+{
+	json_t *v = json_object_get(c, key);
+	if (json_is_array(v)) {
+		char text[32];
+		snprintf(text, sizeof text, "%zu keys", json_array_size(v));
+		rig_table_cell(t, text);
+	} else {
+		rig_ctl_cell(t, c, key);
+	}
+}
+
+static void constraint_cells(struct rig_table *t, json_t *c)
+{
+	struct rig_bytes chain;
+	rig_bytes_init(&chain);
+	json_t *ids = json_object_get(c, "chain");
+	for (size_t i = 0; i < json_array_size(ids); i++) {
+		const char *id = json_string_value(json_array_get(ids, i));
+		rig_bytes_printf(&chain, "%s%s", i ? "," : "", id ? id : "?");
+	}
+	rig_ctl_cell(t, c, "constraintId");
+	rig_ctl_cell(t, c, "order");
+	rig_table_cell(t, chain.data ? chain.data : "-");
+	rig_ctl_cell(t, c, "target");
+	rig_ctl_cell(t, c, "pole");
+	rig_table_cell(t, json_is_false(json_object_get(c, "bendPositive")) ? "-" : "+");
+	keyable_cell(t, c, "mix");
+	keyable_cell(t, c, "softness");
+	rig_bytes_release(&chain);
+}
+
+static const struct rig_ctl_list_view constraint_view = {
+	"constraints",
+	8,
+	{"constraint", "order", "chain", "target", "pole", "bend", "mix", "softness"},
+	{0, 1, 0, 0, 0, 0, 1, 1},
+	constraint_cells};
+
+static int list_constraints(struct rig_ctl *c)
+{
+	const char *version = rig_ctl_opt(c, RIG_CTL_O_VERSION);
+	long long v = 0;
+	if (version && (rig_args_llong(&v, version, false) != 0 || v < 0))
+		return rig_ctl_usage("--version '%s' is not a version number", version);
+	struct rig_url u;
+	rig_url_init(&u);
+	rig_ctl_target(&u, "shots", c->args[0], "/constraints");
+	rig_url_query(&u, "version", version);
+	int rc = rig_ctl_list_pages(c, rig_url_get(&u), &constraint_view, true);
+	rig_url_release(&u);
+	return rc;
+}
+
+/* Sets body[field] to the number option o holds, when given. */
+static int number_field(json_t *op, const struct rig_ctl *c, enum rig_ctl_opt o, const char *field)
+{
+	const char *text = rig_ctl_opt(c, o);
+	double x = 0;
+	if (!text)
+		return RIG_EXIT_OK;
+	if (rig_args_double(&x, text) != 0)
+		return rig_ctl_usage("--%s '%s' is not a number", c->opts[o].name, text);
+	json_object_set_new(op, field, json_real(x));
+	return RIG_EXIT_OK;
+}
+
+/* Sets op[field] to the id option o holds; a required one missing is a usage
+ * error. */
+static int id_field(json_t *op, const struct rig_ctl *c, enum rig_ctl_opt o, const char *field,
+		    bool required)
+{
+	const char *text = rig_ctl_opt(c, o);
+	if (!text)
+		return required ? rig_ctl_usage("--%s is required", c->opts[o].name) : RIG_EXIT_OK;
+	json_t *s = json_string(text);
+	if (!s)
+		return rig_ctl_usage("--%s '%s' is not valid UTF-8", c->opts[o].name, text);
+	json_object_set_new(op, field, s);
+	return RIG_EXIT_OK;
+}
+
+/* --chain a,b,c as an array of ids (empty names kept: the server names them). */
+static int chain_field(json_t *op, const struct rig_ctl *c)
+{
+	const char *text = rig_ctl_opt(c, RIG_CTL_O_CHAIN);
+	if (!text)
+		return rig_ctl_usage(
+			"--chain is required (layer ids root to tip, comma-separated)");
+	json_t *chain = json_array();
+	for (const char *p = text;;) {
+		const char *end = strchr(p, ',');
+		size_t n = end ? (size_t)(end - p) : strlen(p);
+		json_t *id = json_stringn(p, n);
+		if (!id) {
+			json_decref(chain);
+			return rig_ctl_usage("--chain '%s' is not valid UTF-8", text);
+		}
+		json_array_append_new(chain, id);
+		if (!end)
+			break;
+		p = end + 1;
+	}
+	json_object_set_new(op, "chain", chain);
+	return RIG_EXIT_OK;
+}
+
+/* The constraint.put op from the options. */
+static int put_op(json_t *op, const struct rig_ctl *c)
+{
+	json_object_set_new(op, "kind", json_string("ik"));
+	int rc = chain_field(op, c);
+	if (rc == RIG_EXIT_OK)
+		rc = id_field(op, c, RIG_CTL_O_TARGET, "target", true);
+	if (rc == RIG_EXIT_OK)
+		rc = id_field(op, c, RIG_CTL_O_POLE, "pole", false);
+	if (rc == RIG_EXIT_OK && rig_ctl_flag(c, RIG_CTL_O_BEND_POSITIVE) &&
+	    rig_ctl_flag(c, RIG_CTL_O_BEND_NEGATIVE))
+		rc = rig_ctl_usage("--bend-positive and --bend-negative exclude each other");
+	if (rc == RIG_EXIT_OK && rig_ctl_flag(c, RIG_CTL_O_BEND_POSITIVE))
+		json_object_set_new(op, "bendPositive", json_true());
+	if (rc == RIG_EXIT_OK && rig_ctl_flag(c, RIG_CTL_O_BEND_NEGATIVE))
+		json_object_set_new(op, "bendPositive", json_false());
+	if (rc == RIG_EXIT_OK)
+		rc = number_field(op, c, RIG_CTL_O_TIP_LENGTH, "tipLength");
+	if (rc == RIG_EXIT_OK)
+		rc = number_field(op, c, RIG_CTL_O_MIX, "mix");
+	if (rc == RIG_EXIT_OK)
+		rc = number_field(op, c, RIG_CTL_O_SOFTNESS, "softness");
+	if (rc == RIG_EXIT_OK && rig_ctl_flag(c, RIG_CTL_O_STRETCH))
+		json_object_set_new(op, "stretch", json_true());
+	if (rc == RIG_EXIT_OK && rig_ctl_flag(c, RIG_CTL_O_COMPRESS))
+		json_object_set_new(op, "compress", json_true());
+	const char *order = rig_ctl_opt(c, RIG_CTL_O_ORDER);
+	long long n = 0;
+	if (rc == RIG_EXIT_OK && order) {
+		bool negative = order[0] == '-';
+		if (rig_args_llong(&n, order + negative, false) != 0)
+			return rig_ctl_usage("--order '%s' is not a whole number", order);
+		json_object_set_new(op, "order", json_integer(negative ? -n : n));
+	}
+	return rc;
+}
+
+/* Posts one constraint op as an edit batch and prints the receipt. */
+static int edit_constraint(struct rig_ctl *c)
+{
+	const char *expected = rig_ctl_opt(c, RIG_CTL_O_EXPECTED_VERSION);
+	long long version = 0;
+	if (expected && (rig_args_llong(&version, expected, false) != 0 || version < 0))
+		return rig_ctl_usage("--expected-version '%s' is not a version number", expected);
+	bool put = c->cmd == RIG_CTL_CONSTRAINT_PUT;
+	json_t *op = json_pack("{s:s}", "op", put ? "constraint.put" : "constraint.delete");
+	json_t *body = op ? json_pack("{s:[O]}", "ops", op) : NULL;
+	json_t *receipt = NULL;
+	struct rig_url u;
+	rig_url_init(&u);
+	int rc = RIG_EXIT_OK;
+	if (!body) {
+		rc = rig_report_fail(stderr, RIG_CTL_PROG, "out of memory");
+		goto out;
+	}
+	/* op stays borrowed from body: filling it fills the batch. */
+	rc = id_field(op, c, RIG_CTL_O_ID, "constraintId", true);
+	if (rc == RIG_EXIT_OK && put)
+		rc = put_op(op, c);
+	if (rc == RIG_EXIT_OK && expected)
+		json_object_set_new(body, "expectedVersion", json_integer(version));
+	if (rc == RIG_EXIT_OK)
+		rc = rig_ctl_fence_opts(c, body);
+	if (rc != RIG_EXIT_OK)
+		goto out;
+	rig_ctl_target(&u, "shots", c->args[0], "/edits");
+	if (rig_ctl_flag(c, RIG_CTL_O_DRY_RUN))
+		rig_url_query(&u, "dryRun", "true");
+	rc = rig_ctl_call(c, "POST", rig_url_get(&u), body,
+			  rig_ctl_opt(c, RIG_CTL_O_IDEMPOTENCY_KEY), NULL, &receipt);
+	if (rc == RIG_EXIT_OK)
+		rc = c->format == RIG_CTL_TABLE ? rig_ctl_print_receipt(receipt)
+						: rig_ctl_print_json(receipt);
+out:
+	json_decref(receipt);
+	json_decref(body);
+	json_decref(op);
+	rig_url_release(&u);
+	return rc;
+}
+
+int rig_ctl_constraints(struct rig_ctl *c)
+{
+	return c->cmd == RIG_CTL_CONSTRAINTS ? list_constraints(c) : edit_constraint(c);
+}
