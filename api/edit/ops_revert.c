@@ -298,20 +298,34 @@ static int restore_constraints(struct rig_op_ctx *ctx, const struct rig_op *op,
 	return 0;
 }
 
+/* Layer id as the restore would leave it (its parent is what matters): gone
+ * when doomed, its fromVersion state when the receipt changed it, else as the
+ * batch has it now. */
+static const struct rig_model_layer *layer_after(struct rig_op_ctx *ctx, struct revert_state *st,
+						 const char *id)
+{
+	if (json_object_get(st->doomed, id))
+		return NULL;
+	if (json_object_get(st->scan.layers, id))
+		return rig_shot_model_find(&st->old, id);
+	return rig_shot_model_find(ctx->model, id);
+}
+
 /* A restored layer's parent must be live and lead to the root: a later batch
- * can have deleted it, or moved it below the layer. */
+ * can have deleted it, or moved it below the layer. Checked on the tree the
+ * restore would leave, before anything changes, so a refused revert leaves
+ * the batch's model as it was (the ops after it run against that state). */
 static int check_tree(struct rig_op_ctx *ctx, const struct rig_op *op, struct revert_state *st)
 {
 	size_t before = ctx->errs->total;
-	struct rig_shot_model *m = ctx->model;
 	const char *id;
 	json_t *v;
 	json_object_foreach(st->scan.layers, id, v)
 	{
-		struct rig_model_layer *l = rig_shot_model_find(m, id);
+		const struct rig_model_layer *l = layer_after(ctx, st, id);
 		if (!l || !l->parent_id[0])
 			continue;
-		if (!rig_shot_model_find(m, l->parent_id)) {
+		if (!layer_after(ctx, st, l->parent_id)) {
 			struct rig_err *e =
 				rig_op__fail(ctx, op, RIG_LAYER_NOT_FOUND, "receiptId", "");
 			snprintf(e->detail, sizeof e->detail,
@@ -322,9 +336,9 @@ static int check_tree(struct rig_op_ctx *ctx, const struct rig_op *op, struct re
 			continue;
 		}
 		const struct rig_model_layer *p = l;
-		size_t steps = 0;
-		while (p && p->parent_id[0] && steps++ <= m->n_layers)
-			p = rig_shot_model_find(m, p->parent_id);
+		size_t steps = 0, bound = ctx->model->n_layers + st->old.n_layers;
+		while (p && p->parent_id[0] && steps++ <= bound)
+			p = layer_after(ctx, st, p->parent_id);
 		if (p && p->parent_id[0]) {
 			struct rig_err *e = rig_op__fail(ctx, op, RIG_LAYER_CYCLE, "receiptId", "");
 			snprintf(e->detail, sizeof e->detail,
@@ -423,14 +437,13 @@ int rig_op__revert_apply(struct rig_op_ctx *ctx, struct rig_op *op)
 	int conflicts = find_conflicts(ctx, op, &st);
 	if (conflicts < 0)
 		goto oom;
-	if ((conflicts && !op->u.revert.force) || check_locks(ctx, op, &st))
+	if ((conflicts && !op->u.revert.force) || check_locks(ctx, op, &st) ||
+	    check_tree(ctx, op, &st))
 		goto done;
 	rc = restore(ctx, op, &st);
 	if (rc == -1)
 		goto oom;
-	if (rc)
-		goto done;
-	out = check_tree(ctx, op, &st);
+	out = rc ? -1 : 0;
 	goto done;
 oom:
 	rig_op__fail(ctx, op, RIG_MEMORY_BUSY, "", "the server ran out of memory");

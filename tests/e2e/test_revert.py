@@ -266,6 +266,26 @@ class Conflicts(RevertCase):
         self.assertEqual(body["errors"][0]["parentId"], "g")
         self.assertEqual(self.version(), v)
 
+    def test_a_refused_revert_leaves_the_batch_state_for_later_ops(self):
+        """The revert fails (its parent is gone) before changing anything: a later op of the
+        same batch sees the head, where the key the revert would bring back is absent."""
+        self.edit([{"op": "layer.create", "layerId": "c", "name": "C", "kind": "group",
+                    "parentId": "g"},
+                   {"op": "layer.key.put", "layerId": "c", "channel": "rotation",
+                    "keys": [{"frame": 5, "value": 1}]}])
+        r1 = self.edit([{"op": "layer.parent", "layerId": "c", "parentId": None},
+                        {"op": "layer.key.delete", "layerId": "c", "channel": "rotation",
+                         "frames": [5]}])
+        self.edit([{"op": "layer.delete", "layerId": "g"}])
+        v = self.version()
+        r = self.rigd.post(E, {"ops": [
+            {"op": "receipt.revert", "receiptId": r1["receiptId"]},
+            {"op": "layer.key.delete", "layerId": "c", "channel": "rotation", "frames": [5]}]})
+        self.assertEqual(r.status, 422, r)
+        codes = sorted((e["opIndex"], e["code"]) for e in r.json["errors"])
+        self.assertEqual(codes, [(0, "LAYER_NOT_FOUND"), (1, "OP_INVALID")], r.json)
+        self.assertEqual(self.version(), v)
+
 
 class Pipeline(RevertCase):
     def test_dry_run_changes_nothing(self):
