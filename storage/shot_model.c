@@ -151,12 +151,17 @@ void rig_shot_model_settle(struct rig_shot_model *m, long long committed_version
 {
 	m->version = committed_version;
 	size_t kept = 0;
+	/* The next creation order as a load from storage computes it (the live
+	 * layers' greatest + 1), so a cached model and a loaded one agree. */
+	m->next_ord = 0;
 	for (size_t i = 0; i < m->n_layers; i++) {
 		struct rig_model_layer *l = &m->layers[i];
 		if (l->deleted) {
 			layer_release(l);
 			continue;
 		}
+		if (l->ord >= m->next_ord)
+			m->next_ord = l->ord + 1;
 		struct rig_model_binding *b = &l->binding;
 		if (b->dirty && b->type) {
 			b->n_verts = b->type->def_n_verts(b->def);

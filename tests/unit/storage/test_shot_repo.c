@@ -137,6 +137,31 @@ Test(shot_repo, deleting_a_layer_drops_its_skin_and_allows_reusing_the_id)
 	bare_tx_close(tx);
 }
 
+/* A model settled after a commit (the write path's cached shot) gives the
+ * next layer the creation order a fresh load would: the same edits number
+ * their layers alike whether or not the cache was warm. */
+Test(shot_repo, a_settled_model_orders_new_layers_as_a_loaded_one)
+{
+	struct rig_tx *tx = fresh();
+	struct rig_shot_model m;
+	rig_shot_load(&m, tx, "s");
+	rig_shot_model_add(&m, "a", "A", RIG_LAYER_GROUP, NULL);
+	rig_shot_model_add(&m, "b", "B", RIG_LAYER_GROUP, NULL);
+	cr_assert_eq(rig_shot_save(tx, &m, m.version + 1), 0);
+	rig_shot_model_settle(&m, m.version + 1);
+	rig_shot_model_find(&m, "b")->deleted = true;
+	cr_assert_eq(rig_shot_save(tx, &m, m.version + 1), 0);
+	rig_shot_model_settle(&m, m.version + 1);
+	long long cached = rig_shot_model_add(&m, "c", "C", RIG_LAYER_GROUP, NULL)->ord;
+	rig_shot_model_release(&m);
+	rig_shot_load(&m, tx, "s");
+	long long loaded = rig_shot_model_add(&m, "c", "C", RIG_LAYER_GROUP, NULL)->ord;
+	cr_assert_eq(cached, loaded);
+	cr_assert_eq(loaded, rig_shot_model_find(&m, "a")->ord + 1);
+	rig_shot_model_release(&m);
+	bare_tx_close(tx);
+}
+
 Test(shot_repo, version_moves_only_from_the_expected_value)
 {
 	struct rig_tx *tx = fresh();
