@@ -83,3 +83,33 @@ void rig_write_answer(struct rig_resp *resp, struct rig_write *w)
 		return; /* answered by the hooks */
 	}
 }
+
+int rig_write_if_match(struct rig_batch *b, bool has_if_match, long long if_match,
+		       struct rig_resp *resp)
+{
+	if (!has_if_match)
+		return 0;
+	if (b->has_expected_version && b->expected_version != if_match) {
+		rig_problem(resp, RIG_PRECONDITION_INVALID,
+			    json_pack("{s:s}", "parameter", "If-Match"),
+			    "If-Match and expectedVersion disagree");
+		return -1;
+	}
+	b->has_expected_version = true;
+	b->expected_version = if_match;
+	b->expected_by_if_match = true;
+	return 0;
+}
+
+void rig_write_run_batch(struct rig_req *req, struct rig_resp *resp, struct rig_batch *b)
+{
+	b->use_cache = !b->dry_run;
+	struct rig_write_http http = {req, resp};
+	struct rig_write w = {.batch = b,
+			      .recheck = rig_write_recheck_key,
+			      .record = rig_write_record_answer,
+			      .ctx = &http};
+	rig_committer_run(req->app->committer, &w);
+	rig_write_answer(resp, &w);
+	rig_batch_result_release(&w.result);
+}

@@ -39,4 +39,15 @@ int rig_write_record_answer(struct rig_write *w, struct rig_tx *conn);
  * (a failed batch, an undone or lost write). */
 void rig_write_answer(struct rig_resp *resp, struct rig_write *w);
 
+/* Folds an If-Match precondition (when has_if_match) into b's expected
+ * version. Answers 412 PRECONDITION_INVALID and returns -1 when the body's
+ * expectedVersion says otherwise. */
+int rig_write_if_match(struct rig_batch *b, bool has_if_match, long long if_match,
+		       struct rig_resp *resp);
+
+/* Runs batch b (decoded) through the app's committer as an HTTP write —
+ * idempotency key rechecked under the write lock, the answer recorded in its
+ * transaction — and answers resp. */
+void rig_write_run_batch(struct rig_req *req, struct rig_resp *resp, struct rig_batch *b);
+
 #endif

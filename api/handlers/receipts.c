@@ -156,17 +156,8 @@ void rig_h_receipt_revert(struct rig_req *req, struct rig_resp *resp)
 		rig_problem_errs(resp, errs, 0);
 		goto out;
 	}
-	if (has_if_match) {
-		if (b.has_expected_version && b.expected_version != if_match) {
-			rig_problem(resp, RIG_PRECONDITION_INVALID,
-				    json_pack("{s:s}", "parameter", "If-Match"),
-				    "If-Match and expectedVersion disagree");
-			goto out;
-		}
-		b.has_expected_version = true;
-		b.expected_version = if_match;
-		b.expected_by_if_match = true;
-	}
+	if (rig_write_if_match(&b, has_if_match, if_match, resp))
+		goto out;
 	if (receipt_shot(req, resp, shot_id))
 		goto out;
 	b.ops = json_pack("[{s:s, s:s, s:b}]", "op", "receipt.revert", "receiptId", req->params[0],
@@ -177,15 +168,7 @@ void rig_h_receipt_revert(struct rig_req *req, struct rig_resp *resp)
 		rig_problem(resp, RIG_MEMORY_BUSY, NULL, "the server ran out of memory");
 		goto out;
 	}
-	b.use_cache = !b.dry_run;
-	struct rig_write_http http = {req, resp};
-	struct rig_write w = {.batch = &b,
-			      .recheck = rig_write_recheck_key,
-			      .record = rig_write_record_answer,
-			      .ctx = &http};
-	rig_committer_run(req->app->committer, &w);
-	rig_write_answer(resp, &w);
-	rig_batch_result_release(&w.result);
+	rig_write_run_batch(req, resp, &b);
 out:
 	rig_ops_free(b.decoded, json_array_size(b.ops));
 	json_decref(b.ops);
