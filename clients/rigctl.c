@@ -372,6 +372,20 @@ out:
 	return rc;
 }
 
+int rig_ctl_post_write(struct rig_ctl *c, struct rig_url *u, const json_t *body)
+{
+	if (rig_ctl_flag(c, RIG_CTL_O_DRY_RUN))
+		rig_url_query(u, "dryRun", "true");
+	json_t *receipt = NULL;
+	int rc = rig_ctl_call(c, "POST", rig_url_get(u), body,
+			      rig_ctl_opt(c, RIG_CTL_O_IDEMPOTENCY_KEY), NULL, &receipt);
+	if (rc == RIG_EXIT_OK)
+		rc = c->format == RIG_CTL_TABLE ? rig_ctl_print_receipt(receipt)
+						: rig_ctl_print_json(receipt);
+	json_decref(receipt);
+	return rc;
+}
+
 int rig_ctl_print_json(const json_t *v)
 {
 	if (rig_out_json_line(stdout, v) != 0)

@@ -170,7 +170,6 @@ static int edit_constraint(struct rig_ctl *c)
 	bool put = c->cmd == RIG_CTL_CONSTRAINT_PUT;
 	json_t *op = json_pack("{s:s}", "op", put ? "constraint.put" : "constraint.delete");
 	json_t *body = op ? json_pack("{s:[O]}", "ops", op) : NULL;
-	json_t *receipt = NULL;
 	struct rig_url u;
 	rig_url_init(&u);
 	int rc = RIG_EXIT_OK;
@@ -189,15 +188,8 @@ static int edit_constraint(struct rig_ctl *c)
 	if (rc != RIG_EXIT_OK)
 		goto out;
 	rig_ctl_target(&u, "shots", c->args[0], "/edits");
-	if (rig_ctl_flag(c, RIG_CTL_O_DRY_RUN))
-		rig_url_query(&u, "dryRun", "true");
-	rc = rig_ctl_call(c, "POST", rig_url_get(&u), body,
-			  rig_ctl_opt(c, RIG_CTL_O_IDEMPOTENCY_KEY), NULL, &receipt);
-	if (rc == RIG_EXIT_OK)
-		rc = c->format == RIG_CTL_TABLE ? rig_ctl_print_receipt(receipt)
-						: rig_ctl_print_json(receipt);
+	rc = rig_ctl_post_write(c, &u, body);
 out:
-	json_decref(receipt);
 	json_decref(body);
 	json_decref(op);
 	rig_url_release(&u);

@@ -87,7 +87,7 @@ int rig_ctl_edit(struct rig_ctl *c)
 	const char *expected = rig_ctl_opt(c, RIG_CTL_O_EXPECTED_VERSION);
 	long long version = 0;
 	struct rig_url u;
-	json_t *body = NULL, *receipt = NULL;
+	json_t *body = NULL;
 	int rc;
 	if (!shot)
 		return rig_ctl_usage("--shot is required");
@@ -103,15 +103,8 @@ int rig_ctl_edit(struct rig_ctl *c)
 	rig_url_path(&u, "/v1/shots");
 	rig_url_segment(&u, shot);
 	rig_url_path(&u, "/edits");
-	if (rig_ctl_flag(c, RIG_CTL_O_DRY_RUN))
-		rig_url_query(&u, "dryRun", "true");
-	rc = rig_ctl_call(c, "POST", rig_url_get(&u), body,
-			  rig_ctl_opt(c, RIG_CTL_O_IDEMPOTENCY_KEY), NULL, &receipt);
-	if (rc == RIG_EXIT_OK)
-		rc = c->format == RIG_CTL_TABLE ? rig_ctl_print_receipt(receipt)
-						: rig_ctl_print_json(receipt);
+	rc = rig_ctl_post_write(c, &u, body);
 out:
-	json_decref(receipt);
 	json_decref(body);
 	rig_url_release(&u);
 	return rc;

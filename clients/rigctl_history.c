@@ -15,7 +15,7 @@ int rig_ctl_revert(struct rig_ctl *c)
 	long long version = 0;
 	if (expected && (rig_args_llong(&version, expected, false) != 0 || version < 0))
 		return rig_ctl_usage("--expected-version '%s' is not a version number", expected);
-	json_t *body = json_object(), *receipt = NULL;
+	json_t *body = json_object();
 	struct rig_url u;
 	rig_url_init(&u);
 	int rc = RIG_EXIT_FAIL;
@@ -29,18 +29,9 @@ int rig_ctl_revert(struct rig_ctl *c)
 		json_object_set_new(body, "checkFrames", json_true());
 	if ((rc = rig_ctl_fence_opts(c, body)) != RIG_EXIT_OK)
 		goto out;
-	const char *target = rig_ctl_target(&u, "receipts", c->args[0], "/revert");
-	if (target && rig_ctl_flag(c, RIG_CTL_O_DRY_RUN)) {
-		rig_url_query(&u, "dryRun", "true");
-		target = rig_url_get(&u);
-	}
-	rc = rig_ctl_call(c, "POST", target, body, rig_ctl_opt(c, RIG_CTL_O_IDEMPOTENCY_KEY), NULL,
-			  &receipt);
-	if (rc == RIG_EXIT_OK)
-		rc = c->format == RIG_CTL_TABLE ? rig_ctl_print_receipt(receipt)
-						: rig_ctl_print_json(receipt);
+	rig_ctl_target(&u, "receipts", c->args[0], "/revert");
+	rc = rig_ctl_post_write(c, &u, body);
 out:
-	json_decref(receipt);
 	json_decref(body);
 	rig_url_release(&u);
 	return rc;

@@ -266,7 +266,7 @@ out:
 static int plan_apply(struct rig_ctl *c)
 {
 	long long version = 0;
-	json_t *body = NULL, *receipt = NULL;
+	json_t *body = NULL;
 	struct rig_url u;
 	int rc = rig_ctl_int_opt(c, RIG_CTL_O_PLAN_VERSION, 1, &version);
 	if (rc != RIG_EXIT_OK)
@@ -278,13 +278,9 @@ static int plan_apply(struct rig_ctl *c)
 	rig_url_init(&u);
 	if ((rc = rig_ctl_fence_opts(c, body)) != RIG_EXIT_OK)
 		goto out;
-	rc = rig_ctl_call(c, "POST", rig_ctl_target(&u, "plans", c->args[0], "/apply"), body,
-			  rig_ctl_opt(c, RIG_CTL_O_IDEMPOTENCY_KEY), NULL, &receipt);
-	if (rc == RIG_EXIT_OK)
-		rc = c->format == RIG_CTL_TABLE ? rig_ctl_print_receipt(receipt)
-						: rig_ctl_print_json(receipt);
+	rig_ctl_target(&u, "plans", c->args[0], "/apply");
+	rc = rig_ctl_post_write(c, &u, body);
 out:
-	json_decref(receipt);
 	json_decref(body);
 	rig_url_release(&u);
 	return rc;
