@@ -237,16 +237,8 @@ static int run(struct rig_http *h, const struct request *r)
 		const char *next = json_string_value(json_object_get(page, "nextPageToken"));
 		if (!r->all || !next)
 			break;
-		if (token && strcmp(token, next) == 0) {
-			rc = rig_report_fail(stderr, PROG,
-					     "the server sent the same page token twice");
+		if ((rc = rig_report_next_token(stderr, PROG, &token, next)) != RIG_EXIT_OK)
 			goto out;
-		}
-		free(token);
-		if (!(token = strdup(next))) {
-			rc = rig_report_fail(stderr, PROG, "out of memory");
-			goto out;
-		}
 	}
 	const char *next = json_string_value(json_object_get(last, "nextPageToken"));
 	if (rig_mesh_print_end(&printer, last, next != NULL) != 0 || fflush(stdout) != 0) {

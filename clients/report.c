@@ -3,6 +3,7 @@
 
 #include <jansson.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "clients/output.h"
@@ -116,5 +117,15 @@ int rig_report_send(FILE *f, const char *prog, int rc, const struct rig_http *h,
 		return rig_report_transport(f, prog, h);
 	if (!rig_http_ok(resp))
 		return rig_report_response(f, prog, resp);
+	return RIG_EXIT_OK;
+}
+
+int rig_report_next_token(FILE *f, const char *prog, char **token, const char *next)
+{
+	if (*token && strcmp(*token, next) == 0)
+		return rig_report_fail(f, prog, "the server sent the same page token twice");
+	free(*token);
+	if (!(*token = strdup(next)))
+		return rig_report_fail(f, prog, "out of memory");
 	return RIG_EXIT_OK;
 }

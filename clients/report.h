@@ -37,6 +37,12 @@ int rig_report_transport(FILE *f, const char *prog, const struct rig_http *h);
 int rig_report_fail(FILE *f, const char *prog, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* Moves *token (malloc'd or NULL) on to next, the token a page ended with.
+ * A server that answers the same token twice would page forever: that is
+ * reported on f, as is running out of memory. Returns RIG_EXIT_OK or
+ * RIG_EXIT_FAIL. */
+int rig_report_next_token(FILE *f, const char *prog, char **token, const char *next);
+
 /* Reports a send that did not give a 2xx answer: the transport failure when
  * rc != 0, the response otherwise. Returns RIG_EXIT_OK when rc == 0 and the
  * status is 2xx (nothing printed), else RIG_EXIT_FAIL. */

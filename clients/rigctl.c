@@ -514,16 +514,8 @@ int rig_ctl_list_pages(struct rig_ctl *c, const char *path, const struct rig_ctl
 		more = next != NULL;
 		if (!next || !all)
 			break;
-		if (token && strcmp(token, next) == 0) {
-			rc = rig_report_fail(stderr, RIG_CTL_PROG,
-					     "the server sent the same page token twice");
+		if ((rc = rig_report_next_token(stderr, RIG_CTL_PROG, &token, next)) != RIG_EXIT_OK)
 			goto out;
-		}
-		free(token);
-		if (!(token = strdup(next))) {
-			rc = rig_report_fail(stderr, RIG_CTL_PROG, "out of memory");
-			goto out;
-		}
 		json_decref(page);
 		page = NULL;
 	}

@@ -76,16 +76,8 @@ static int fetch_all(struct rig_ctl *c, const char *shot, json_t **out)
 		const char *next = json_string_value(json_object_get(page, "nextPageToken"));
 		if (!next)
 			break;
-		if (token && !strcmp(token, next)) {
-			rc = rig_report_fail(stderr, RIG_CTL_PROG,
-					     "the server sent the same page token twice");
+		if ((rc = rig_report_next_token(stderr, RIG_CTL_PROG, &token, next)) != RIG_EXIT_OK)
 			goto out;
-		}
-		free(token);
-		if (!(token = strdup(next))) {
-			rc = rig_report_fail(stderr, RIG_CTL_PROG, "out of memory");
-			goto out;
-		}
 		json_decref(page);
 		page = NULL;
 	}
