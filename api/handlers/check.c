@@ -107,13 +107,14 @@ void rig_h_check(struct rig_req *req, struct rig_resp *resp)
 			  "shotVersion", (json_int_t)ev.model->version, "from", range.from, "to",
 			  to, "step", range.step, "frameCount", (json_int_t)range.n_frames,
 			  "layerCount", (json_int_t)n_layers, "failures", items);
-	if (faults.count > page_size) {
-		const struct rig_frame_fault *f = &faults.items[page_size];
-		char *token = rig_api__pinned_page_token(
-			req->app, &pp, (size_t)f->layer * range.n_frames + f->frame_index);
-		if (token)
-			json_object_set_new(body, "nextPageToken", json_string(token));
-		free(token);
+	if (faults.count > page_size &&
+	    rig_api__pinned_page_set_next(req->app, &pp,
+					  (size_t)faults.items[page_size].layer * range.n_frames +
+						  faults.items[page_size].frame_index,
+					  body)) {
+		json_decref(body);
+		rig_problem(resp, RIG_MEMORY_BUSY, NULL, "the server ran out of memory");
+		goto out;
 	}
 	rig_resp_json(resp, 200, body, NULL);
 out:

@@ -192,10 +192,12 @@ void rig_h_mesh_data(struct rig_req *req, struct rig_resp *resp)
 				    : "null");
 	if (i < total) {
 		char *token = rig_api__pinned_page_token(req->app, &pp, i);
-		if (token) {
-			rig_buf_puts(&b, ",\"nextPageToken\":");
-			rig_buf_json_string(&b, token);
+		if (!token) { /* a page without its token would read as the listing's end */
+			rig_problem(resp, RIG_MEMORY_BUSY, NULL, "the server ran out of memory");
+			goto out;
 		}
+		rig_buf_puts(&b, ",\"nextPageToken\":");
+		rig_buf_json_string(&b, token);
 		free(token);
 	}
 	rig_buf_puts(&b, "}");

@@ -184,11 +184,15 @@ void rig_api__page_finish(struct rig_req *req, struct rig_resp *resp, const char
 	if (p->more) {
 		json_t *t = json_pack("{s:s, s:s, s:I}", "k", kind, "s", scope, "c",
 				      (json_int_t)p->last_seq);
-		char *token = rig_api__token_make(req->app, t);
+		char *token = t ? rig_api__token_make(req->app, t) : NULL;
 		json_decref(t);
-		if (token)
-			json_object_set_new(body, "nextPageToken", json_string(token));
+		int rc = token ? json_object_set_new(body, "nextPageToken", json_string(token)) : -1;
 		free(token);
+		if (rc) { /* a full page without its token would read as the listing's end */
+			json_decref(body);
+			rig_problem(resp, RIG_MEMORY_BUSY, NULL, "the server ran out of memory");
+			return;
+		}
 	}
 	rig_resp_json(resp, 200, body, NULL);
 }
@@ -239,4 +243,13 @@ char *rig_api__pinned_page_token(struct rig_app *app, const struct rig_pinned_pa
 	char *token = t ? rig_api__token_make(app, t) : NULL;
 	json_decref(t);
 	return token;
+}
+
+int rig_api__pinned_page_set_next(struct rig_app *app, const struct rig_pinned_page *pp,
+				  size_t offset, json_t *body)
+{
+	char *token = body ? rig_api__pinned_page_token(app, pp, offset) : NULL;
+	int rc = token ? json_object_set_new(body, "nextPageToken", json_string(token)) : -1;
+	free(token);
+	return rc;
 }
