@@ -186,7 +186,8 @@ void rig_api__page_finish(struct rig_req *req, struct rig_resp *resp, const char
 				      (json_int_t)p->last_seq);
 		char *token = t ? rig_api__token_make(req->app, t) : NULL;
 		json_decref(t);
-		int rc = token ? json_object_set_new(body, "nextPageToken", json_string(token)) : -1;
+		int rc =
+			token ? json_object_set_new(body, "nextPageToken", json_string(token)) : -1;
 		free(token);
 		if (rc) { /* a full page without its token would read as the listing's end */
 			json_decref(body);
