@@ -95,6 +95,10 @@ static const char usage_text[] =
 	"  --idempotency-key K   on create, delete, edit and the plan and lock writes:\n"
 	"                   the server answers a retry with the first response\n"
 	"                   instead of applying it twice\n"
+	"  --check-frames   on edit, revert, plan apply and constraint put/delete: the\n"
+	"                   server evaluates the shot's frames before it commits and\n"
+	"                   refuses a write that would break one (each failing layer\n"
+	"                   and frame is an error)\n"
 	"  -h, --help       this text ('rigctl plan --help', 'rigctl lock --help': those\n"
 	"                   commands in detail)\n"
 	"\n"
@@ -372,10 +376,13 @@ out:
 	return rc;
 }
 
-int rig_ctl_post_write(struct rig_ctl *c, struct rig_url *u, const json_t *body)
+int rig_ctl_post_write(struct rig_ctl *c, struct rig_url *u, json_t *body)
 {
 	if (rig_ctl_flag(c, RIG_CTL_O_DRY_RUN))
 		rig_url_query(u, "dryRun", "true");
+	if (rig_ctl_flag(c, RIG_CTL_O_CHECK_FRAMES) &&
+	    json_object_set_new(body, "checkFrames", json_true()) != 0)
+		return rig_report_fail(stderr, RIG_CTL_PROG, "out of memory");
 	json_t *receipt = NULL;
 	int rc = rig_ctl_call(c, "POST", rig_url_get(u), body,
 			      rig_ctl_opt(c, RIG_CTL_O_IDEMPOTENCY_KEY), NULL, &receipt);
@@ -673,7 +680,10 @@ int main(int argc, char **argv)
 				   false},
 		[RIG_CTL_O_MAX_BYTES] = {"max-bytes", true, RIG_CTL_DIFF, NULL, false},
 		[RIG_CTL_O_FORCE] = {"force", false, RIG_CTL_REVERT, NULL, false},
-		[RIG_CTL_O_CHECK_FRAMES] = {"check-frames", false, RIG_CTL_REVERT, NULL, false},
+		[RIG_CTL_O_CHECK_FRAMES] = {"check-frames", false,
+					    RIG_CTL_EDIT | RIG_CTL_REVERT | RIG_CTL_PLAN_APPLY |
+						    cons_writes,
+					    NULL, false},
 		[RIG_CTL_O_VERSION] = {"version", true, RIG_CTL_CONSTRAINTS, NULL, false},
 		[RIG_CTL_O_JSON] = {"json", false, RIG_CTL_CONSTRAINTS | cons_writes, NULL, false},
 		[RIG_CTL_O_CHAIN] = {"chain", true, cons_put, NULL, false},

@@ -147,10 +147,11 @@ int rig_ctl_fence_opts(const struct rig_ctl *c, json_t *body);
 const char *rig_ctl_target(struct rig_url *u, const char *collection, const char *id,
 			   const char *suffix);
 
-/* A write: POSTs body to u (adding ?dryRun=true when --dry-run was given)
- * under --idempotency-key, and prints the receipt as --format asks. Returns
- * the exit code. */
-int rig_ctl_post_write(struct rig_ctl *c, struct rig_url *u, const json_t *body);
+/* A write: POSTs body to u (adding ?dryRun=true when --dry-run was given,
+ * and checkFrames: true to body with --check-frames) under
+ * --idempotency-key, and prints the receipt as --format asks. Returns the
+ * exit code. */
+int rig_ctl_post_write(struct rig_ctl *c, struct rig_url *u, json_t *body);
 
 /* Sends method target with body (serialised exactly, may be NULL) and
  * idempotency_key/if_match headers (may be NULL). On a 2xx answer stores the

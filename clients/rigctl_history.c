@@ -25,8 +25,6 @@ int rig_ctl_revert(struct rig_ctl *c)
 		json_object_set_new(body, "expectedVersion", json_integer(version));
 	if (rig_ctl_flag(c, RIG_CTL_O_FORCE))
 		json_object_set_new(body, "force", json_true());
-	if (rig_ctl_flag(c, RIG_CTL_O_CHECK_FRAMES))
-		json_object_set_new(body, "checkFrames", json_true());
 	if ((rc = rig_ctl_fence_opts(c, body)) != RIG_EXIT_OK)
 		goto out;
 	rig_ctl_target(&u, "receipts", c->args[0], "/revert");

@@ -381,6 +381,37 @@ class Pipeline(RevertCase):
         self.assertProblem(self.rigd.post(revert_path(other["receiptId"]), {"nope": 1}), 422,
                            "INVALID_FIELD")
 
+    def test_rigctl_check_frames_on_edit_and_revert(self):
+        """rigctl's --check-frames sends checkFrames: the dip that flips triangles is refused
+        by `rigctl edit` (exit 1, the first failing frame's code on stderr), applies without
+        it, and reverting its fix with --check-frames is refused the same way."""
+        dipped = square_scene()
+        dipped.keys("jB", "position.y", [(k["frame"], k["value"]) for k in DIP])
+        want = expected_failures(dipped, "m", range(0, 61))
+        env = {k: v for k, v in os.environ.items() if k not in ("RIGD_URL", "RIGD_ACTOR")}
+        url = f"http://127.0.0.1:{self.rigd.port}"
+
+        def rigctl(*args):
+            return subprocess.run([RIGCTL, "--url", url, *args], capture_output=True,
+                                  text=True, env=env, timeout=60)
+        ops = os.path.join(self.rigd.tmp, "dip.json")
+        with open(ops, "w") as f:
+            json.dump({"ops": [key_op("jB", "position.y", DIP)]}, f)
+        v = self.version()
+        p = rigctl("edit", "--shot", S, ops, "--check-frames")
+        self.assertEqual(p.returncode, 1, p)
+        self.assertIn(want[0][1], p.stderr)
+        self.assertEqual(self.version(), v)
+        p = rigctl("edit", "--shot", S, ops, "--format", "json")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        fix = self.edit([{"op": "layer.key.delete", "layerId": "jB", "channel": "position.y",
+                          "frames": [k["frame"] for k in DIP]}])
+        v = self.version()
+        p = rigctl("revert", fix["receiptId"], "--check-frames")
+        self.assertEqual(p.returncode, 1, p)
+        self.assertIn(want[0][1], p.stderr)
+        self.assertEqual(self.version(), v)
+
     def test_rigctl_revert(self):
         r = self.edit([{"op": "layer.rename", "layerId": "g", "name": "X"}])
         later = self.edit([{"op": "layer.rename", "layerId": "g", "name": "Y"}])
