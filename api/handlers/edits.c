@@ -18,12 +18,9 @@ void rig_h_edits(struct rig_req *req, struct rig_resp *resp)
 	bool has_if_match = false;
 	if (rig_api__if_match(req, resp, &if_match, &has_if_match))
 		return;
-	const char *dry = rig_api__query(req, "dryRun");
-	if (dry && strcmp(dry, "true") && strcmp(dry, "false")) {
-		rig_problem(resp, RIG_INVALID_QUERY, json_pack("{s:s}", "parameter", "dryRun"),
-			    "dryRun must be true or false");
+	bool dry_run;
+	if (rig_api__query_bool(req, resp, "dryRun", &dry_run))
 		return;
-	}
 	json_t *body = rig_api__parse_body_bulk(req, resp, RIG_BULK_EDITS);
 	if (!body)
 		return;
@@ -31,7 +28,7 @@ void rig_h_edits(struct rig_req *req, struct rig_resp *resp)
 					      "fencingToken", "checkFrames",     NULL};
 	struct rig_batch b = {.shot_id = req->params[0],
 			      .app = req->app,
-			      .dry_run = dry && !strcmp(dry, "true"),
+			      .dry_run = dry_run,
 			      .actor = req->actor,
 			      .principal = req->principal,
 			      .token_id = req->token_id,

@@ -296,13 +296,9 @@ static int break_lock(struct rig_req *req, struct rig_tx *tx, const struct rig_l
 
 void rig_h_lock_release(struct rig_req *req, struct rig_resp *resp)
 {
-	const char *force = rig_api__query(req, "force");
-	if (force && strcmp(force, "true") && strcmp(force, "false")) {
-		rig_problem(resp, RIG_INVALID_QUERY, json_pack("{s:s}", "parameter", "force"),
-			    "force must be true or false");
+	bool forced;
+	if (rig_api__query_bool(req, resp, "force", &forced))
 		return;
-	}
-	bool forced = force && !strcmp(force, "true");
 	struct rig_lock lock;
 	memset(&lock, 0, sizeof lock);
 	struct rig_tx *tx = rig_store_read(req->app->store);

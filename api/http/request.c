@@ -192,3 +192,14 @@ bool rig_api__none_match(struct rig_req *req, const char *tag)
 	}
 	return false;
 }
+
+int rig_api__query_bool(struct rig_req *req, struct rig_resp *resp, const char *name, bool *out)
+{
+	const char *v = rig_api__query(req, name);
+	*out = v && !strcmp(v, "true");
+	if (!v || *out || !strcmp(v, "false"))
+		return 0;
+	rig_problem(resp, RIG_INVALID_QUERY, json_pack("{s:s}", "parameter", name),
+		    "%s must be true or false", name);
+	return -1;
+}

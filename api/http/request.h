@@ -43,6 +43,10 @@ void rig_api__fail_shot(struct rig_resp *resp, int rc, const char *shot_id);
  * INVALID_QUERY for anything but a non-negative integer). */
 int rig_api__version(struct rig_req *req, struct rig_resp *resp, long long *out);
 
+/* Reads the boolean query parameter name ("true" or "false"; absent:
+ * false) into *out. Returns 0, or -1 with resp filled (400 INVALID_QUERY). */
+int rig_api__query_bool(struct rig_req *req, struct rig_resp *resp, const char *name, bool *out);
+
 /* As rig_api__fail_shot for a load of shot_id at version (-1: the head) on
  * tx (still open): 410 VERSION_COMPACTED with the oldest readable version, or
  * 404 for a version above the head. */
