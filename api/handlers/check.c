@@ -107,16 +107,11 @@ void rig_h_check(struct rig_req *req, struct rig_resp *resp)
 			  "shotVersion", (json_int_t)ev.model->version, "from", range.from, "to",
 			  to, "step", range.step, "frameCount", (json_int_t)range.n_frames,
 			  "layerCount", (json_int_t)n_layers, "failures", items);
-	if (faults.count > page_size &&
-	    rig_api__pinned_page_set_next(req->app, &pp,
-					  (size_t)faults.items[page_size].layer * range.n_frames +
-						  faults.items[page_size].frame_index,
-					  body)) {
-		json_decref(body);
-		rig_problem(resp, RIG_MEMORY_BUSY, NULL, "the server ran out of memory");
-		goto out;
-	}
-	rig_resp_json(resp, 200, body, NULL);
+	bool more = faults.count > page_size;
+	size_t resume = more ? (size_t)faults.items[page_size].layer * range.n_frames +
+					faults.items[page_size].frame_index
+			     : 0;
+	rig_api__pinned_page_answer(req, resp, &pp, more, resume, body);
 out:
 	rig_membudget_settle(req->app->budget, &claim);
 	rig_frame_faults_release(&faults);

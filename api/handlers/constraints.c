@@ -49,12 +49,7 @@ void rig_h_constraint_list(struct rig_req *req, struct rig_resp *resp)
 		json_array_append_new(items, rig_api__constraint_json(&m->constraints[i]));
 	json_t *body = json_pack("{s:s, s:I, s:o}", "shotId", m->id, "shotVersion",
 				 (json_int_t)m->version, "constraints", items);
-	if (end < m->n_constraints && rig_api__pinned_page_set_next(req->app, &pp, end, body)) {
-		json_decref(body);
-		rig_problem(resp, RIG_MEMORY_BUSY, NULL, "the server ran out of memory");
-		goto out;
-	}
-	rig_resp_json(resp, 200, body, NULL);
+	rig_api__pinned_page_answer(req, resp, &pp, end < m->n_constraints, end, body);
 out:
 	rig_eval_release(&ev);
 	rig_tx_end(tx);

@@ -426,12 +426,7 @@ void rig_h_shot_diff(struct rig_req *req, struct rig_resp *resp)
 				 (json_int_t)v_from, "to", (json_int_t)v_to, "constraints",
 				 constraints_json(&d), "layers", items, "limitedBy",
 				 pg.limited_by ? json_string(pg.limited_by) : json_null());
-	if (pg.next < total && rig_api__pinned_page_set_next(req->app, &pp, pg.next, body)) {
-		json_decref(body);
-		rig_problem(resp, RIG_MEMORY_BUSY, NULL, "the server ran out of memory");
-		goto out;
-	}
-	rig_resp_json(resp, 200, body, NULL);
+	rig_api__pinned_page_answer(req, resp, &pp, pg.next < total, pg.next, body);
 out:
 	rig_membudget_settle(req->app->budget, &claim);
 	rig_model_diff_release(&d);

@@ -246,11 +246,18 @@ char *rig_api__pinned_page_token(struct rig_app *app, const struct rig_pinned_pa
 	return token;
 }
 
-int rig_api__pinned_page_set_next(struct rig_app *app, const struct rig_pinned_page *pp,
-				  size_t offset, json_t *body)
+void rig_api__pinned_page_answer(struct rig_req *req, struct rig_resp *resp,
+				 const struct rig_pinned_page *pp, bool more, size_t next,
+				 json_t *body)
 {
-	char *token = body ? rig_api__pinned_page_token(app, pp, offset) : NULL;
-	int rc = token ? json_object_set_new(body, "nextPageToken", json_string(token)) : -1;
+	char *token = body && more ? rig_api__pinned_page_token(req->app, pp, next) : NULL;
+	if (!body || (more && (!token || json_object_set_new(body, "nextPageToken",
+							     json_string(token)) != 0))) {
+		free(token);
+		json_decref(body);
+		rig_problem(resp, RIG_MEMORY_BUSY, NULL, "the server ran out of memory");
+		return;
+	}
 	free(token);
-	return rc;
+	rig_resp_json(resp, 200, body, NULL);
 }

@@ -86,10 +86,12 @@ int rig_api__pinned_page_open(struct rig_req *req, struct rig_resp *resp,
 char *rig_api__pinned_page_token(struct rig_app *app, const struct rig_pinned_page *pp,
 				 size_t offset);
 
-/* Sets body's "nextPageToken" to the token of pp's page starting at offset.
- * Returns 0, or -1 when out of memory: then answer MEMORY_BUSY, since a page
- * without its token would read as the end of the listing. */
-int rig_api__pinned_page_set_next(struct rig_app *app, const struct rig_pinned_page *pp,
-				  size_t offset, json_t *body);
+/* Answers body (taken) as pp's page with 200; when more, with the
+ * "nextPageToken" of the page starting at next. Out of memory (body NULL, or
+ * no token: a page without it would read as the end of the listing) is 503
+ * MEMORY_BUSY. */
+void rig_api__pinned_page_answer(struct rig_req *req, struct rig_resp *resp,
+				 const struct rig_pinned_page *pp, bool more, size_t next,
+				 json_t *body);
 
 #endif
