@@ -148,6 +148,15 @@
 	  "receipt.revert restores the layers a receipt changed only while no later receipt changed " \
 	  "them too.",                                                                                \
 	  "Revert the later receipts (listed in receipts) first, or send force: true to overwrite.")  \
+	X(CHECK_OUTDATED, 409, true, "Shot changed during the frame check",                          \
+	  "An edit with checkFrames is checked outside the write turn and commits only if no other "  \
+	  "write changed the shot (or the locks on it) while its frames were checked.",               \
+	  "Send the edit again; currentVersion is in the error.")                                     \
+	X(CHECK_TOO_LARGE, 422, false, "Frame check too large",                                       \
+	  "An edit's checkFrames evaluates at most maxCheckVertexFrames of GET /v1/limits (vertices " \
+	  "of the checked layers times frames).",                                                     \
+	  "Check a shorter range or a larger step in the edit, or check the whole range page by "     \
+	  "page with GET /v1/shots/{shotId}/check and commit with expectedVersion.")                  \
 	X(PLAN_VERSION_CONFLICT, 409, false, "Plan version conflict",                                  \
 	  "A plan revision or apply states the plan version it was based on.",                        \
 	  "Read the plan again and resend with its current planVersion.")                             \

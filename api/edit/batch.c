@@ -198,7 +198,32 @@ static bool changes_structure(const struct rig_op *ops, size_t n)
 	return false;
 }
 
-int rig_batch_apply(struct rig_tx *conn, const struct rig_batch *b, struct rig_batch_result *r)
+/* Stores model (moved into the shot cache when the batch uses it) as the
+ * shot's next version with its receipt. Returns 0, or -1 with r's outcome set. */
+static int write_batch(struct rig_tx *conn, const struct rig_batch *b, struct rig_shot_model *model,
+		       json_t *receipt, struct rig_batch_result *r)
+{
+	char *text = json_dumps(receipt, JSON_COMPACT | JSON_REAL_PRECISION(17));
+	const char *id = json_string_value(json_object_get(receipt, "receiptId"));
+	int rc = text ? rig_shot_save(conn, model, model->version + 1) : -RIG_INTERNAL;
+	if (!rc)
+		rc = rig_shot_set_version(conn, model->id, model->version, model->version + 1);
+	if (!rc)
+		rc = rig_receipt_insert(conn, id, model->seq, model->version + 1, text);
+	free(text);
+	if (rc) {
+		fail(r, RIG_BATCH_STORAGE, rc, "writing the batch");
+		return -1;
+	}
+	if (b->use_cache)
+		rig_shot_cache_hold(b->app->shot_cache, model, model->version + 1);
+	return 0;
+}
+
+/* The batch's ops on the stored shot: rig_batch_apply's work. With keep, the
+ * shot the ops made is moved there (prepared) instead of written. */
+static int run_batch(struct rig_tx *conn, const struct rig_batch *b, struct rig_batch_result *r,
+		     struct rig_batch_prepared *keep)
 {
 	memset(r, 0, sizeof *r);
 	r->outcome = RIG_BATCH_NO_MEMORY;
@@ -265,23 +290,19 @@ int rig_batch_apply(struct rig_tx *conn, const struct rig_batch *b, struct rig_b
 	if (rig_errs_any(errs))
 		goto out;
 	json_t *receipt = receipt_json(b, ops, n_ops, &ctx, model.version);
-	if (!b->dry_run) {
-		char *text = json_dumps(receipt, JSON_COMPACT | JSON_REAL_PRECISION(17));
-		const char *id = json_string_value(json_object_get(receipt, "receiptId"));
-		src = text ? rig_shot_save(conn, &model, model.version + 1) : -RIG_INTERNAL;
-		if (!src)
-			src = rig_shot_set_version(conn, model.id, model.version,
-						   model.version + 1);
-		if (!src)
-			src = rig_receipt_insert(conn, id, model.seq, model.version + 1, text);
-		free(text);
-		if (src) {
-			json_decref(receipt);
-			fail(r, RIG_BATCH_STORAGE, src, "writing the batch");
-			goto out;
-		}
-		if (b->use_cache)
-			rig_shot_cache_hold(b->app->shot_cache, &model, model.version + 1);
+	if (keep) {
+		keep->seq = model.seq;
+		keep->version = model.version;
+		keep->locks = locks.items;
+		keep->n_locks = locks.n;
+		locks.items = NULL;
+		keep->receipt = json_incref(receipt);
+		keep->model = model;
+		memset(&model, 0, sizeof model);
+		keep->ready = true;
+	} else if (!b->dry_run && write_batch(conn, b, &model, receipt, r) != 0) {
+		json_decref(receipt);
+		goto out;
 	}
 	r->outcome = RIG_BATCH_APPLIED;
 	r->receipt = receipt;
@@ -294,6 +315,87 @@ out:
 	rig_shot_model_release(&model);
 	rig_op_ctx_release(&ctx);
 	return r->outcome == RIG_BATCH_APPLIED ? 0 : -1;
+}
+
+/* Same foreign locks, in the same order: what the ops were checked against. */
+static bool same_locks(const struct lock_collect *now, const struct rig_batch_prepared *p)
+{
+	if (now->n != p->n_locks)
+		return false;
+	for (size_t i = 0; i < now->n; i++)
+		if (strcmp(now->items[i].layer_id, p->locks[i].layer_id) != 0 ||
+		    strcmp(now->items[i].lock_id, p->locks[i].lock_id) != 0)
+			return false;
+	return true;
+}
+
+/* Stores a prepared batch when the shot and its locks are as they were
+ * prepared on (same row, same version, same other owners' locks, and the
+ * batch's fence still holds); STALE otherwise. The ops' outcome is a function
+ * of those alone, so the prepared model is what applying them again would make. */
+static int apply_prepared(struct rig_tx *conn, const struct rig_batch *b,
+			  struct rig_batch_result *r)
+{
+	struct rig_batch_prepared *p = b->prepared;
+	struct lock_collect locks = {b->principal, NULL, 0, 0};
+	memset(r, 0, sizeof *r);
+	r->from_version = p->version;
+	long long seq = -1, version = -1, now_ms = rig_api__now_ms();
+	int rc = rig_shot_stamp(conn, b->shot_id, &seq, &version);
+	if (rc) {
+		fail(r, RIG_BATCH_SHOT_UNREADABLE, rc, "reading the shot");
+		goto out;
+	}
+	r->outcome = RIG_BATCH_STALE;
+	if (seq != p->seq || version != p->version)
+		goto out;
+	if (b->has_fence && check_fence(conn, b, now_ms, r))
+		goto out;
+	rc = rig_locks_live(conn, b->shot_id, now_ms, collect_lock, &locks);
+	if (rc) {
+		fail(r, RIG_BATCH_STORAGE, rc, "reading locks");
+		goto out;
+	}
+	if (!same_locks(&locks, p))
+		goto out;
+	if (!b->dry_run && write_batch(conn, b, &p->model, p->receipt, r) != 0)
+		goto out;
+	r->outcome = RIG_BATCH_APPLIED;
+	r->receipt = json_incref(p->receipt);
+	r->receipt_id = json_string_value(json_object_get(r->receipt, "receiptId"));
+	r->to_version = r->from_version + 1;
+out:
+	free(locks.items);
+	return r->outcome == RIG_BATCH_APPLIED ? 0 : -1;
+}
+
+int rig_batch_apply(struct rig_tx *conn, const struct rig_batch *b, struct rig_batch_result *r)
+{
+	if (b->prepared && b->prepared->ready)
+		return apply_prepared(conn, b, r);
+	return run_batch(conn, b, r, NULL);
+}
+
+int rig_batch_prepare(struct rig_tx *conn, struct rig_batch *b, struct rig_batch_prepared *out,
+		      struct rig_batch_result *r)
+{
+	memset(out, 0, sizeof *out);
+	bool use_cache = b->use_cache;
+	b->use_cache = false; /* the write path's cache is the write turn's alone */
+	b->prepared = NULL;
+	int rc = run_batch(conn, b, r, out);
+	b->use_cache = use_cache;
+	if (rc == 0)
+		b->prepared = out;
+	return rc;
+}
+
+void rig_batch_prepared_release(struct rig_batch_prepared *p)
+{
+	rig_shot_model_release(&p->model);
+	json_decref(p->receipt);
+	free(p->locks);
+	memset(p, 0, sizeof *p);
 }
 
 void rig_batch_result_release(struct rig_batch_result *r)

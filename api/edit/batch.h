@@ -47,6 +47,19 @@ struct rig_batch {
 	 * have changed are evaluated over a range (frame_check.h); any failing
 	 * frame is a violation, so the batch is not applied. */
 	struct rig_check_frames check_frames;
+	/* Set (and ready) by rig_batch_prepare: rig_batch_apply stores it
+	 * instead of applying the ops again. Borrowed. */
+	struct rig_batch_prepared *prepared;
+};
+
+/* What a batch made on a read snapshot, waiting for the write turn. */
+struct rig_batch_prepared {
+	bool ready;
+	struct rig_shot_model model;    /* the shot after the ops, not yet stored */
+	json_t *receipt;                /* owned */
+	long long seq, version;         /* the shot row and version the ops ran on */
+	struct rig_foreign_lock *locks; /* other owners' live locks then (owned) */
+	size_t n_locks;
 };
 
 /* How a batch ended. Only APPLIED carries a receipt. */
@@ -58,6 +71,7 @@ enum rig_batch_outcome {
 	RIG_BATCH_SHOT_UNREADABLE,  /* the shot could not be read: rc (-RIG_NOT_FOUND: none) */
 	RIG_BATCH_STORAGE,          /* reading or writing failed: rc and what */
 	RIG_BATCH_NO_MEMORY,        /* no memory for the error list itself */
+	RIG_BATCH_STALE,            /* prepared: the shot or its locks moved since; prepare again */
 };
 
 /* What rig_batch_apply found; release with rig_batch_result_release. */
@@ -81,6 +95,17 @@ struct rig_batch_result {
  * receipt. Fills *r (always; release it) and returns 0 when APPLIED, else -1.
  * The caller decides what the outcome means to its client. */
 int rig_batch_apply(struct rig_tx *conn, const struct rig_batch *b, struct rig_batch_result *r);
+
+/* Runs the batch as rig_batch_apply would, on conn (a read snapshot the
+ * caller opened and ends), writing nothing: when every rule and frame passes,
+ * moves the shot it made and its receipt into *out (ready; release it with
+ * rig_batch_prepared_release) and sets b->prepared = out. Fills *r either way
+ * (APPLIED with the receipt, or why not); returns 0 when prepared, else -1. */
+int rig_batch_prepare(struct rig_tx *conn, struct rig_batch *b, struct rig_batch_prepared *out,
+		      struct rig_batch_result *r);
+
+/* Frees what a prepared batch holds and zeroes it; safe on a zeroed one. */
+void rig_batch_prepared_release(struct rig_batch_prepared *p);
 
 /* Frees what a result holds and zeroes it. */
 void rig_batch_result_release(struct rig_batch_result *r);

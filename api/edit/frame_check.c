@@ -104,6 +104,49 @@ long rig_frame_check_all_layers(long **out, const struct rig_shot_model *m)
 	return n;
 }
 
+/* Layer l's vertex count, whether or not the model holds its arrays. */
+static size_t layer_verts(const struct rig_model_layer *l)
+{
+	const struct rig_model_binding *b = &l->binding;
+	return b->loaded || b->dirty ? b->type->def_n_verts(b->def) : b->n_verts;
+}
+
+static size_t check_end(const struct rig_frame_check *c)
+{
+	size_t last = c->n_layers * c->range.n_frames;
+	return c->end && c->end < last ? c->end : last;
+}
+
+long long rig_frame_check_cost(const struct rig_frame_check *c)
+{
+	size_t n = c->range.n_frames, end = check_end(c);
+	long long cost = 0;
+	for (size_t k = n ? c->start / n : 0; n && k * n < end; k++) {
+		size_t from = k * n > c->start ? k * n : c->start;
+		size_t to = (k + 1) * n < end ? (k + 1) * n : end;
+		size_t verts = layer_verts(&c->model->layers[c->layers[k]]);
+		cost += (long long)(to - from) * (long long)verts; /* < 2^20 · 10^5 · layers */
+	}
+	return cost;
+}
+
+size_t rig_frame_check_budget_end(const struct rig_frame_check *c, long long budget)
+{
+	size_t n = c->range.n_frames, end = check_end(c), pos = c->start;
+	while (n && pos < end) {
+		size_t k = pos / n, layer_end = (k + 1) * n < end ? (k + 1) * n : end;
+		long long verts = (long long)layer_verts(&c->model->layers[c->layers[k]]);
+		long long can = verts ? budget / verts : (long long)(layer_end - pos);
+		if (pos == c->start && can < 1)
+			can = 1;
+		if (can < (long long)(layer_end - pos))
+			return pos + (size_t)can;
+		budget -= (long long)(layer_end - pos) * verts;
+		pos = layer_end;
+	}
+	return end;
+}
+
 /* The state of one run: the scene, the prepared evaluators, the workers' slots. */
 struct run;
 
@@ -212,7 +255,7 @@ static int run_spans(struct run *run, struct rig_frame_faults *out, size_t *next
 		     struct rig_errs *errs)
 {
 	const struct rig_frame_check *c = run->c;
-	size_t end = c->n_layers * c->range.n_frames, pos = c->start;
+	size_t end = check_end(c), pos = c->start;
 	bool parallel = run->n_slots > 1;
 	uv_loop_t loop;
 	if (parallel && uv_loop_init(&loop) != 0)
@@ -264,8 +307,8 @@ int rig_frame_check_run(struct rig_frame_faults *out, size_t *next, const struct
 	run.c = c;
 	*next = c->start;
 	int rc = -1;
-	if (c->n_layers == 0 || c->range.n_frames == 0) {
-		*next = c->n_layers * c->range.n_frames;
+	if (c->n_layers == 0 || c->range.n_frames == 0 || c->start >= check_end(c)) {
+		*next = check_end(c);
 		return 0;
 	}
 	if (rig_scene_view_init(&run.view, c->model) != 0 ||
@@ -282,7 +325,7 @@ int rig_frame_check_run(struct rig_frame_faults *out, size_t *next, const struct
 		span_frames = 1;
 	if (span_frames > SPAN_MAX_FRAMES)
 		span_frames = SPAN_MAX_FRAMES;
-	size_t total = c->n_layers * c->range.n_frames - c->start;
+	size_t total = check_end(c) - c->start;
 	size_t n_spans = (total + span_frames - 1) / span_frames;
 	size_t want = c->n_workers > 1 ? (size_t)c->n_workers * SLOTS_PER_WORKER : 1;
 	run.n_slots = want > MAX_SLOTS ? MAX_SLOTS : want;
@@ -403,6 +446,19 @@ int rig_frame_check_batch(struct rig_op_ctx *ctx, const struct rig_check_frames 
 	}
 	c.layers = all;
 	c.n_layers = n;
+	long long cost = rig_frame_check_cost(&c);
+	if (cost > RIG_MAX_CHECK_VERTEX_FRAMES) {
+		struct rig_err *e =
+			rig_errs_add(ctx->errs, RIG_CHECK_TOO_LARGE,
+				     "checking %zu frames of %zu layers evaluates %lld "
+				     "vertex-frames; the limit is"
+				     " %lld (check in pages with GET /v1/shots/{shotId}/check)",
+				     c.range.n_frames, n, cost, RIG_MAX_CHECK_VERTEX_FRAMES);
+		rig_strlcpy(e->pointer, "/checkFrames", sizeof e->pointer);
+		rig_err_extra_number(e, "vertexFrames", (double)cost);
+		rig_err_extra_number(e, "limit", (double)RIG_MAX_CHECK_VERTEX_FRAMES);
+		goto out;
+	}
 	size_t next;
 	if (rig_frame_check_run(&faults, &next, &c, ctx->errs) != 0)
 		goto out;

@@ -53,6 +53,7 @@ struct rig_frame_check {
 	size_t n_layers;
 	struct rig_frame_range range;
 	size_t start;       /* first flat position (layer · n_frames + frame index) */
+	size_t end;         /* stop before this position; 0: the last (n_layers · n_frames) */
 	size_t stop_after;  /* stop once this many faults were found; 0: check everything */
 	unsigned n_workers; /* parallel spans; 0 or 1 runs on the calling thread */
 };
@@ -63,6 +64,15 @@ struct rig_frame_check {
  * prepared or memory ran out (out then holds nothing useful). */
 int rig_frame_check_run(struct rig_frame_faults *out, size_t *next, const struct rig_frame_check *c,
 			struct rig_errs *errs);
+
+/* Vertices × frames of c's positions from c->start to its end (c->end or the
+ * last): the work a check does. */
+long long rig_frame_check_cost(const struct rig_frame_check *c);
+
+/* The position where checking from c->start would pass budget vertex-frames:
+ * c's last position when it would not, and at least one position past
+ * c->start (a page always makes progress). */
+size_t rig_frame_check_budget_end(const struct rig_frame_check *c, long long budget);
 
 /* Every bound, live mesh layer of m, as model indices in model order, in a
  * malloc'd array (*out, NULL when none); returns the count, or -1 when out of
@@ -77,7 +87,9 @@ struct rig_op_ctx;
  * an op — is evaluated over *req's range; each failing layer and frame is a
  * violation in ctx->errs with the evaluation's code, layerId, frame,
  * triangleIndex when known, and opIndex and pointer of the last op that
- * changed one of those layers. Returns 0, or -1 when it recorded any. */
+ * changed one of those layers. A check of more than RIG_MAX_CHECK_VERTEX_FRAMES
+ * is one CHECK_TOO_LARGE violation at /checkFrames, nothing evaluated.
+ * Returns 0, or -1 when it recorded any. */
 int rig_frame_check_batch(struct rig_op_ctx *ctx, const struct rig_check_frames *req,
 			  unsigned n_workers);
 

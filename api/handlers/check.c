@@ -88,6 +88,9 @@ void rig_h_check(struct rig_req *req, struct rig_resp *resp)
 		.start = start,
 		.stop_after = page_size + 1,
 		.n_workers = req->app->limits.frame_workers ? req->app->limits.frame_workers : 2};
+	/* A page evaluates a bounded amount, so a long range is checked in
+	 * requests of a few seconds, each resumable, never one that runs for minutes. */
+	c.end = rig_frame_check_budget_end(&c, RIG_MAX_CHECK_VERTEX_FRAMES);
 	/* The page's faults (a few KiB each) and the workers' scratch lists count
 	 * against the memory budget while the check runs. */
 	size_t bytes = (page_size + 1) * sizeof(struct rig_frame_fault) +
@@ -107,10 +110,13 @@ void rig_h_check(struct rig_req *req, struct rig_resp *resp)
 			  "shotVersion", (json_int_t)ev.model->version, "from", range.from, "to",
 			  to, "step", range.step, "frameCount", (json_int_t)range.n_frames,
 			  "layerCount", (json_int_t)n_layers, "failures", items);
-	bool more = faults.count > page_size;
-	size_t resume = more ? (size_t)faults.items[page_size].layer * range.n_frames +
-					faults.items[page_size].frame_index
-			     : 0;
+	bool more = faults.count > page_size || next < end;
+	size_t resume = faults.count > page_size
+				? (size_t)faults.items[page_size].layer * range.n_frames +
+					  faults.items[page_size].frame_index
+				: next;
+	json_object_set_new(body, "checkedLayerFrames", json_integer((json_int_t)resume));
+	json_object_set_new(body, "layerFrameCount", json_integer((json_int_t)end));
 	rig_api__pinned_page_answer(req, resp, &pp, more, resume, body);
 out:
 	rig_membudget_settle(req->app->budget, &claim);

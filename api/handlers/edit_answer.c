@@ -2,6 +2,7 @@
 #include "api/handlers/edit_answer.h"
 
 #include "api/http/idempotency.h"
+#include "storage/store.h"
 
 json_t *rig_batch_problem(const struct rig_batch *b, const struct rig_batch_result *r,
 			  bool *retry_after)
@@ -29,6 +30,14 @@ json_t *rig_batch_problem(const struct rig_batch *b, const struct rig_batch_resu
 		return rig_problem_shot_json(r->rc, b->shot_id, retry_after);
 	case RIG_BATCH_STORAGE:
 		return rig_problem_storage_json(r->rc, r->what, retry_after);
+	case RIG_BATCH_STALE:
+		return rig_problem_json(
+			0, RIG_CHECK_OUTDATED,
+			json_pack("{s:s, s:I}", "shotId", b->shot_id, "checkedVersion",
+				  (json_int_t)r->from_version),
+			"shot '%s' changed while the frames of this edit were checked"
+			" at version %lld; nothing was applied",
+			b->shot_id, r->from_version);
 	case RIG_BATCH_NO_MEMORY:
 	case RIG_BATCH_APPLIED: /* not a problem: answered by rig_batch_answer */
 		break;
@@ -101,8 +110,33 @@ int rig_write_if_match(struct rig_batch *b, bool has_if_match, long long if_matc
 	return 0;
 }
 
+int rig_write_check_outside(struct rig_req *req, struct rig_resp *resp, struct rig_batch *b,
+			    struct rig_batch_prepared *out)
+{
+	memset(out, 0, sizeof *out);
+	if (!b->check_frames.on)
+		return 1;
+	struct rig_tx *conn = rig_store_read(req->app->store);
+	struct rig_batch_result r;
+	memset(&r, 0, sizeof r);
+	int rc = rig_tx_snapshot(conn);
+	if (rc)
+		rig_api__fail(resp, rc, "reading the shot");
+	else if (rig_batch_prepare(conn, b, out, &r) != 0 || b->dry_run)
+		rig_batch_answer(resp, b, &r); /* a dry run is answered by its check alone */
+	rig_tx_rollback(conn);
+	rig_tx_end(conn);
+	rig_batch_result_release(&r);
+	return !rc && out->ready && !b->dry_run;
+}
+
 void rig_write_run_batch(struct rig_req *req, struct rig_resp *resp, struct rig_batch *b)
 {
+	struct rig_batch_prepared prepared;
+	if (!rig_write_check_outside(req, resp, b, &prepared)) {
+		rig_batch_prepared_release(&prepared);
+		return;
+	}
 	b->use_cache = !b->dry_run;
 	struct rig_write_http http = {req, resp};
 	struct rig_write w = {.batch = b,
@@ -112,4 +146,5 @@ void rig_write_run_batch(struct rig_req *req, struct rig_resp *resp, struct rig_
 	rig_committer_run(req->app->committer, &w);
 	rig_write_answer(resp, &w);
 	rig_batch_result_release(&w.result);
+	rig_batch_prepared_release(&prepared);
 }

@@ -45,9 +45,20 @@ void rig_write_answer(struct rig_resp *resp, struct rig_write *w);
 int rig_write_if_match(struct rig_batch *b, bool has_if_match, long long if_match,
 		       struct rig_resp *resp);
 
+/* An edit that checks frames is applied and checked on a read snapshot, out
+ * of the write turn every other edit waits for (batch.h): does that for b
+ * when b->check_frames.on, into *out (zeroed first; release it after the
+ * write). Returns 1 when the write turn should go on (nothing to check, or
+ * prepared), 0 when resp is answered: the batch failed its rules or its
+ * frames, or it is a dry run, which the check answers alone. */
+int rig_write_check_outside(struct rig_req *req, struct rig_resp *resp, struct rig_batch *b,
+			    struct rig_batch_prepared *out);
+
 /* Runs batch b (decoded) through the app's committer as an HTTP write —
+ * frames checked first outside the write turn (rig_write_check_outside),
  * idempotency key rechecked under the write lock, the answer recorded in its
- * transaction — and answers resp. */
+ * transaction — and answers resp. A shot that moved between the check and
+ * the write is 409 CHECK_OUTDATED: the decoded ops are spent. */
 void rig_write_run_batch(struct rig_req *req, struct rig_resp *resp, struct rig_batch *b);
 
 #endif

@@ -45,6 +45,7 @@ void rig_h_limits(struct rig_req *req, struct rig_resp *resp)
 		(json_int_t)l->connection_timeout_seconds, "idempotencyKeyTtlSeconds",
 		(json_int_t)RIG_IDEM_TTL_SECONDS);
 	json_object_set_new(o, "maxRangeFrames", json_integer(RIG_MAX_RANGE_FRAMES));
+	json_object_set_new(o, "maxCheckVertexFrames", json_integer(RIG_MAX_CHECK_VERTEX_FRAMES));
 	json_object_set_new(o, "defaultPageBytes", json_integer(RIG_DEFAULT_PAGE_BYTES));
 	json_object_set_new(o, "maxPageBytes", json_integer(RIG_MAX_PAGE_BYTES));
 	json_object_set_new(o, "maxMeshKeyVertices", json_integer(RIG_MAX_MESH_KEY_VERTICES));

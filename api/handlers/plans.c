@@ -373,6 +373,7 @@ struct plan_apply {
 	struct rig_batch fence;     /* lockId, fencingToken and checkFrames of the body */
 	struct rig_plan plan;
 	json_t *ops;
+	struct rig_batch_prepared prepared; /* checkFrames: checked outside the write turn */
 };
 
 static int plan_prepare(struct rig_write *w, struct rig_tx *conn)
@@ -395,7 +396,50 @@ static int plan_prepare(struct rig_write *w, struct rig_tx *conn)
 	memcpy(w->batch->lock_id, a->fence.lock_id, sizeof w->batch->lock_id);
 	w->batch->fencing_token = a->fence.fencing_token;
 	w->batch->check_frames = a->fence.check_frames;
+	if (!a->prepared.ready && w->batch->check_frames.on) {
+		/* The plan changed between its check and now: never check in the turn. */
+		struct rig_batch_result stale = {.outcome = RIG_BATCH_STALE};
+		rig_batch_answer(a->http.resp, w->batch, &stale);
+		return 1;
+	}
+	w->batch->prepared = a->prepared.ready ? &a->prepared : NULL;
 	return 0;
+}
+
+/* checkFrames: the plan read, applied and checked on a read snapshot, out of
+ * the write turn (rig_write_check_outside). Returns 1 to go on to the write
+ * turn, 0 when resp is answered. A plan that cannot be applied as reviewed
+ * is left to the write turn to answer. */
+static int plan_check_outside(struct plan_apply *a)
+{
+	struct rig_req *req = a->http.req;
+	if (!a->fence.check_frames.on)
+		return 1;
+	struct rig_plan p;
+	memset(&p, 0, sizeof p);
+	struct rig_tx *conn = rig_store_read(req->app->store);
+	int go_on = 1;
+	if (rig_tx_snapshot(conn) == 0 && rig_plan_get(conn, req->params[0], &p) == 0 &&
+	    !p.applied && p.plan_version == a->reviewed) {
+		rig_tx_rollback(conn);
+		rig_tx_end(conn);
+		struct rig_batch b;
+		json_t *ops;
+		plan_batch(&b, &ops, &p, req, false);
+		b.app = req->app;
+		b.has_fence = a->fence.has_fence;
+		memcpy(b.lock_id, a->fence.lock_id, sizeof b.lock_id);
+		b.fencing_token = a->fence.fencing_token;
+		b.check_frames = a->fence.check_frames;
+		go_on = rig_write_check_outside(req, a->http.resp, &b, &a->prepared);
+		json_decref(ops);
+		json_decref(b.receipt_extra);
+	} else {
+		rig_tx_rollback(conn);
+		rig_tx_end(conn);
+	}
+	rig_plan_release(&p);
+	return go_on;
 }
 
 static int plan_finish(struct rig_write *w, struct rig_tx *conn)
@@ -436,6 +480,10 @@ void rig_h_plan_apply(struct rig_req *req, struct rig_resp *resp)
 	rig_errs_free(errs);
 	struct rig_batch b;
 	memset(&b, 0, sizeof b);
+	if (!plan_check_outside(&a)) {
+		rig_batch_prepared_release(&a.prepared);
+		return;
+	}
 	struct rig_write w = {.batch = &b,
 			      .recheck = rig_write_recheck_key,
 			      .prepare = plan_prepare,
@@ -448,6 +496,7 @@ void rig_h_plan_apply(struct rig_req *req, struct rig_resp *resp)
 	json_decref(a.ops);
 	json_decref(b.receipt_extra);
 	rig_plan_release(&a.plan);
+	rig_batch_prepared_release(&a.prepared);
 }
 
 void rig_h_plan_delete(struct rig_req *req, struct rig_resp *resp)
