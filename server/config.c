@@ -46,6 +46,9 @@ static const char usage[] =
 	"                             block, counted from the connection (or its previous "
 	"answer);\n"
 	"                             also bounds keep-alive idling (RIGD_HEADER_TIMEOUT, 10)\n"
+	"  --min-body-rate BYTES      a request body must bring this many bytes a second over\n"
+	"                             every 5 s (or end), else its connection is closed\n"
+	"                             (RIGD_MIN_BODY_RATE, 16384)\n"
 	"  --drain-timeout S          on SIGTERM/SIGINT, seconds to let in-flight requests finish\n"
 	"                             (RIGD_DRAIN_TIMEOUT, 10)\n"
 	"  --housekeeping-interval S  seconds between sweeps of expired idempotency keys\n"
@@ -170,6 +173,10 @@ static int apply(struct rig_config *cfg, const char *name, const char *v)
 		if (parse_uint(&n, v, 3600))
 			return -1;
 		cfg->header_timeout_s = (unsigned)n;
+	} else if (!strcmp(name, "min-body-rate")) {
+		if (parse_uint(&n, v, 1ULL << 30))
+			return -1;
+		cfg->min_body_rate = (size_t)n;
 	} else if (!strcmp(name, "drain-timeout")) {
 		if (parse_uint(&n, v, 3600))
 			return -1;
@@ -231,6 +238,7 @@ static const char *const names[] = {"db",
 				    "max-connections",
 				    "max-connections-per-ip",
 				    "header-timeout",
+				    "min-body-rate",
 				    "drain-timeout",
 				    "housekeeping-interval",
 				    "history-versions",
@@ -258,6 +266,7 @@ int rig_config_parse(struct rig_config *cfg, int argc, char **argv)
 	cfg->max_connections = 1024;
 	cfg->max_connections_per_ip = 64;
 	cfg->header_timeout_s = 10;
+	cfg->min_body_rate = 16384;
 	cfg->drain_timeout_s = 10;
 	cfg->housekeeping_s = 60;
 	cfg->history_versions = RIG_HISTORY_VERSIONS_DEFAULT;

@@ -28,6 +28,9 @@ struct rig_config {
 	unsigned max_connections_per_ip; /* --max-connections-per-ip, RIGD_MAX_CONNECTIONS_PER_IP;
 					    default 64 */
 	unsigned header_timeout_s;       /* --header-timeout, RIGD_HEADER_TIMEOUT; default 10 */
+	/* --min-body-rate BYTES, RIGD_MIN_BODY_RATE: bytes a second a request body
+	 * must bring over every 5-second window (or end); default 16384 */
+	size_t min_body_rate;
 	unsigned drain_timeout_s;        /* --drain-timeout, RIGD_DRAIN_TIMEOUT; default 10 */
 	long long read_cache_mb; /* --read-cache-mb, RIGD_READ_CACHE_MB; default 256, 0 = none */
 	unsigned housekeeping_s; /* --housekeeping-interval, RIGD_HOUSEKEEPING_INTERVAL; default 60

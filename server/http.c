@@ -55,8 +55,9 @@
  * pool costs every request; 64 KiB holds the header limits above with room. */
 #define CONNECTION_MEMORY ((size_t)64 * 1024)
 #define INLINE_MAX_BODY (16 * 1024) /* see runs_inline() */
-/* A body must arrive at this average rate once the connection timeout has passed. */
-#define MIN_UPLOAD_BYTES_PER_SECOND 1024
+/* A body in progress must bring --min-body-rate bytes a second over each
+ * window of this many seconds (or end within it), else it is cut. */
+#define BODY_RATE_WINDOW_SECONDS 5
 /* The request target: longer or with more parameters is 414 (libmicrohttpd's
  * per-connection pool runs out near 700 parameters and then answers nothing). */
 #define MAX_URI_BYTES 16384
@@ -97,6 +98,7 @@ struct rig_http {
 	unsigned timeout_s;
 	unsigned header_timeout_s;
 	unsigned max_per_ip;
+	size_t min_body_rate; /* bytes per second a body must keep up, window by window */
 	long max_connections;
 	const struct rig_config *cfg;  /* CORS origins; outlives the server */
 	char *tls_cert, *tls_key;      /* PEM, kept until the daemon stops */
@@ -135,6 +137,10 @@ struct request {
 	bool swept;               /* the sweeper shut its socket down (under live_lock) */
 	atomic_bool response_ready;
 	atomic_size_t received; /* body bytes so far, for the sweeper */
+	/* The sweeper's current body-rate window: its start and the bytes
+	 * received by then (under live_lock). */
+	struct timespec window_start;
+	size_t window_received;
 	struct rig_resp resp;   /* filled by the worker */
 	int status;
 	char method[16];
@@ -363,25 +369,31 @@ void rig_http_sweep(struct rig_http *h)
 		}
 	}
 	for (struct request *r = h->live; r; r = r->next) {
-		if (r->dispatched || r->answered || r->fd < 0)
+		/* The header phase is bounded above; a request without a body is
+		 * dispatched as soon as its headers are in. */
+		if (r->dispatched || r->answered || r->fd < 0 || !r->headers_seen)
 			continue;
-		double age = seconds_since(&r->started);
-		if (!r->headers_seen) {
-			/* its connection's header phase is bounded above */
+		if (seconds_since(&r->window_start) < BODY_RATE_WINDOW_SECONDS)
 			continue;
-		}
-		if (age <= h->timeout_s)
-			continue;
-		bool slow_body = (double)atomic_load(&r->received) <
-				 (age - h->timeout_s) * MIN_UPLOAD_BYTES_PER_SECOND;
-		if (slow_body) {
+		/* Each window must bring its share (a body that cannot arrive in the
+		 * time its length allows is cut within one window of falling behind),
+		 * unless what is left of a declared body is less. */
+		size_t received = atomic_load(&r->received);
+		size_t need = h->min_body_rate * BODY_RATE_WINDOW_SECONDS;
+		size_t left = r->declared > received ? r->declared - received : 0;
+		if (!r->chunked && r->declared && left < need)
+			need = left;
+		if (received - r->window_received < need) {
 			/* The connection is still libmicrohttpd's (it leaves the live list
 			 * under this lock first); shutting the socket down makes it close
 			 * the connection on its own thread. */
 			shutdown(r->fd, SHUT_RDWR);
 			r->fd = -1;
 			r->swept = true;
+			continue;
 		}
+		clock_gettime(CLOCK_MONOTONIC, &r->window_start);
+		r->window_received = received;
 	}
 	pthread_mutex_unlock(&h->live_lock);
 }
@@ -585,6 +597,9 @@ static void *request_new(void *cls, const char *uri, struct MHD_Connection *conn
 static void request_headers(struct request *r, struct MHD_Connection *conn, const char *url,
 			    const char *method)
 {
+	pthread_mutex_lock(&r->http->live_lock);
+	clock_gettime(CLOCK_MONOTONIC, &r->window_start); /* the body's first rate window */
+	pthread_mutex_unlock(&r->http->live_lock);
 	r->headers_seen = true;
 	rig_strlcpy(r->method, method, sizeof r->method);
 	rig_strlcpy(r->path, url, sizeof r->path);
@@ -802,11 +817,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 			return ok;
 		if (refuse_anonymous_body(conn, r, &ok))
 			return ok;
-		/* Admitted against the memory budget now, before any byte is read. */
-		if (!reserve_body(r, r->declared)) {
-			r->memory_refused = true;
-			return send_memory_busy(conn, r);
-		}
+		/* The body is admitted against the memory budget as it arrives, so
+		 * a slow sender holds only what it has sent, never its declared length. */
 		return MHD_YES;
 	}
 	if (r->response_ready) {
@@ -822,19 +834,22 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 			*upload_size = 0;
 			return MHD_YES;
 		}
-		/* A chunked body has no Content-Length: it is admitted as it grows. */
+		/* Admitted as it grows: the budget holds what has arrived (times the
+		 * parse factor), not what the headers promise. */
 		if (r->memory_refused || !reserve_body(r, r->len + *upload_size)) {
 			r->memory_refused = true;
 			*upload_size = 0;
 			return MHD_YES;
 		}
 		if (r->len + *upload_size + 1 > r->cap) {
-			/* Sized from Content-Length once: no doubling copies of a large body. */
-			size_t cap = r->declared >= r->len + *upload_size ? r->declared + 1
-				     : r->cap                             ? r->cap
-									  : 4096;
+			/* Doubling, but never past Content-Length: the buffer, too, holds
+			 * only about what has arrived. (A large buffer is its own mapping,
+			 * which realloc moves without copying.) */
+			size_t cap = r->cap ? r->cap : 4096;
 			while (cap < r->len + *upload_size + 1)
 				cap *= 2;
+			if (r->declared >= r->len + *upload_size && cap > r->declared + 1)
+				cap = r->declared + 1;
 			char *grown = realloc(r->body, cap);
 			if (!grown)
 				return MHD_NO;
@@ -936,6 +951,7 @@ struct rig_http *rig_http_start(struct rig_app *app, const struct rig_config *cf
 	h->timeout_s = cfg->connection_timeout_s;
 	h->header_timeout_s = cfg->header_timeout_s ? cfg->header_timeout_s : 10;
 	h->max_per_ip = cfg->max_connections_per_ip ? cfg->max_connections_per_ip : 64;
+	h->min_body_rate = cfg->min_body_rate;
 	h->max_connections = cfg->max_connections;
 	h->cfg = cfg;
 	atomic_init(&h->last_refusal_log, 0);

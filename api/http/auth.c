@@ -341,10 +341,29 @@ static int authenticate(struct rig_req *req, struct rig_resp *resp, struct rig_t
 	return 0;
 }
 
-int rig_auth_check_token(struct rig_req *req, struct rig_resp *resp)
+/* The highest level any of scopes grants, on any project or all. */
+static enum rig_scope highest_level(const char *scopes)
+{
+	enum rig_scope best = RIG_SCOPE_NONE;
+	const char *scope;
+	size_t len;
+	for (const char *p = scopes; rig_words_next(&p, &scope, &len);) {
+		const char *colon = memchr(scope, ':', len);
+		enum rig_scope level = level_named(scope, colon ? (size_t)(colon - scope) : len);
+		if (level > best)
+			best = level;
+	}
+	return best;
+}
+
+int rig_auth_check_reach(struct rig_req *req, struct rig_resp *resp, enum rig_scope need)
 {
 	struct rig_token tok;
-	return req->app->limits.auth_off ? 0 : authenticate(req, resp, &tok);
+	if (req->app->limits.auth_off || need == RIG_SCOPE_NONE)
+		return 0;
+	if (authenticate(req, resp, &tok))
+		return -1;
+	return highest_level(tok.scopes) >= need ? 0 : forbidden(resp, need, NULL);
 }
 
 static double monotonic_seconds(void)

@@ -60,10 +60,13 @@ int rig_auth_audit_offline(struct rig_tx *tx, const char *action, const char *ac
 int rig_auth_bootstrap(struct rig_store *store, const char *db_path, bool *created, char *path,
 		       size_t path_size, char *err, size_t err_size);
 
-/* Whether req carries a live token (always true under --auth off): 0, or -1
- * with resp filled as rig_auth_gate fills it for a missing, unknown, revoked
- * or expired token. Sets nothing in req. */
-int rig_auth_check_token(struct rig_req *req, struct rig_resp *resp);
+/* Whether req carries a live token whose scopes reach `need` on some project
+ * (always true under --auth off): 0, or -1 with resp filled as rig_auth_gate
+ * fills it — 401 for a missing, unknown, revoked or expired token, 403 when
+ * no scope of the token reaches `need` anywhere. Reads no resource and takes
+ * nothing from the rate limit, so it can run before a body is read; the full
+ * gate runs after it. Sets nothing in req. */
+int rig_auth_check_reach(struct rig_req *req, struct rig_resp *resp, enum rig_scope need);
 
 /* The gate: establishes who is calling (req->actor, principal, token_id,
  * scopes, level) and whether they may reach `need` on the resource the path's

@@ -106,9 +106,10 @@ void rig_resp_release(struct rig_resp *resp);
 void rig_api_handle(struct rig_req *req, struct rig_resp *resp);
 
 /* Before a large body is read: true when req may send it (a public or
- * unknown route, --auth off, or a live token); false with resp filled (401 as
- * rig_auth_gate answers it). Only the headers of req are used. Scopes are
- * checked after the body, by the usual gate. */
+ * unknown route, --auth off, or a live token with a scope that reaches the
+ * route's level on some project); false with resp filled (401 or 403 as
+ * rig_auth_gate answers them). Only the headers of req are used. The project
+ * the path names is checked after the body, by the usual gate. */
 bool rig_api_admit_body(struct rig_req *req, struct rig_resp *resp);
 
 /* True for a write whose work is bounded by its body (creating a project or a

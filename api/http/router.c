@@ -180,7 +180,8 @@ bool rig_api_admit_body(struct rig_req *req, struct rig_resp *resp)
 {
 	const struct rig_route *route = route_for(req->method, req->path);
 	/* No route: the 404/405 comes after the body, from rig_api_handle. */
-	return !route || route->access == ACCESS_PUBLIC || rig_auth_check_token(req, resp) == 0;
+	return !route || route->access == ACCESS_PUBLIC ||
+	       rig_auth_check_reach(req, resp, (enum rig_scope)route->access) == 0;
 }
 
 bool rig_api_route_is_quick(const char *method, const char *path)

@@ -1,11 +1,13 @@
 """The memory budget and allocation failure (issue 11, item 3).
 
-- Budget refusal: with --memory-budget 256 (MB) a request reserves 8x its
-  Content-Length when its headers arrive. While one 20 MiB upload is held open
-  (160 MiB reserved), a 13 MiB edit batch (104 MiB) is answered at once with
-  503 MEMORY_BUSY, Retry-After and Connection: close, and changes nothing; once
-  the first upload's connection is gone its reservation is back and the very
-  same batch is applied (201).
+- Budget refusal: with --memory-budget 256 (MB) a request reserves 8x the body
+  bytes it has received, as they arrive (issue 21: never its Content-Length
+  before the bytes come). While one 20 MiB upload is held open with all but
+  1 KiB of its body sent (160 MiB reserved), a 13 MiB edit batch (104 MiB) is
+  answered 503 MEMORY_BUSY, Retry-After and Connection: close, and changes
+  nothing; once the first upload's connection is gone its reservation is back
+  and the very same batch is applied (201). Held uploads keep trickling a byte
+  now and then, above --min-body-rate 1.
 - An open frame-range stream reserves its window: with the budget held by an
   upload declared at the body limit, a range is 503 MEMORY_BUSY before any
   frame is sent (a single frame, which reserves nothing, still answers), and
@@ -25,6 +27,7 @@ import os
 import resource
 import select
 import socket
+import threading
 import time
 import unittest
 
@@ -84,6 +87,37 @@ def post_head(length):
             b"Content-Length: %d\r\n\r\n" % length)
 
 
+class HeldUpload:
+    """An edit upload declared at `declared` bytes, all but `unsent` of them sent at once,
+    then one byte every 0.2 s (enough for --min-body-rate 1) until close(): its server-side
+    reservation is 8x what was sent."""
+
+    def __init__(self, port, declared, unsent=1024):
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=30)
+        start = b'{"ops":['
+        self.sock.sendall(post_head(declared) + start + b" " * (declared - unsent - len(start)))
+        self.left = unsent - 1  # never the last byte: the body stays incomplete
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self.trickle, daemon=True)
+        self.thread.start()
+
+    def trickle(self):
+        while not self.stop.wait(0.2) and self.left > 0:
+            try:
+                self.sock.sendall(b" ")
+            except OSError:
+                return
+            self.left -= 1
+
+    def answered(self):
+        return bool(select.select([self.sock], [], [], 0)[0])
+
+    def close(self):
+        self.stop.set()
+        self.thread.join()
+        self.sock.close()
+
+
 class Setup:
     def setup_shot(self, rigd):
         rigd.make_shot("p1", "s1")
@@ -92,20 +126,19 @@ class Setup:
 
 
 class BudgetRefusal(RigdTestCase, Setup):
-    server_args = ("--memory-budget", "256")
+    server_args = ("--memory-budget", "256", "--min-body-rate", "1")
 
     def test_budget_refuses_with_503_and_retry_after_and_admits_again_later(self):
         v0 = self.setup_shot(self.rigd)
-        # first: 20 MiB declared, 1 KiB sent, then held open
-        held = socket.create_connection(("127.0.0.1", self.rigd.port), timeout=30)
-        held.sendall(post_head(20 * MiB) + b'{"ops":[' + b" " * 1024)
+        # first: 20 MiB declared, all but 1 KiB sent, then held open
+        held = HeldUpload(self.rigd.port, 20 * MiB)
         body = rename_body(13 * MiB)
-        # refused on its headers alone: no body byte is read. The held upload's
-        # reservation is made when the server reads its headers: on a loaded
-        # machine that can take a moment, so ask until it shows (or 10 s).
+        # refused once the budget cannot hold what has arrived (the rest is read and
+        # dropped). The held upload's bytes reach the server's budget as they are
+        # read: on a loaded machine that can take a moment, so ask until it shows.
         deadline = time.monotonic() + 10
-        while True:  # an admitted probe waits for its body: 2 s, then closed unanswered
-            status, headers, rest = raw_request(self.rigd.port, post_head(len(body)), timeout=2)
+        while True:
+            status, headers, rest = raw_request(self.rigd.port, post_head(len(body)), body)
             if status == 503 or time.monotonic() > deadline:
                 break
             time.sleep(0.1)
@@ -136,18 +169,17 @@ class BudgetRefusal(RigdTestCase, Setup):
         self.assertEqual(self.rigd.get("/v1/shots/s1").json["version"], v0 + 1)
 
     def hold_budget(self, probe, declared=32 * MiB - 1):
-        """Holds an upload declared at declared bytes (8x that reserved; by default the body
-        limit: the whole budget but 8 bytes) and
-        returns (held socket, the probe's answer while it is held). A probe answered just
+        """Holds an upload declared at declared bytes with all but 1 KiB of them sent (8x
+        that reserved; by default the body limit: the whole budget but 8 KiB) and
+        returns (held upload, the probe's answer while it is held). A probe answered just
         before gives its reservation back when the server has finished with it, which may
         come a moment after the client has the last byte: an upload admitted before then is
-        refused at once, so it is sent again until one is held."""
+        refused, so it is sent again until one is held."""
         for _ in range(10):
-            held = socket.create_connection(("127.0.0.1", self.rigd.port), timeout=30)
-            held.sendall(post_head(declared) + b'{"ops":[')
-            deadline = time.monotonic() + 10  # until the server has read the held headers
+            held = HeldUpload(self.rigd.port, declared)
+            deadline = time.monotonic() + 10  # until the server has read the held bytes
             while (r := probe()).status == 200 and time.monotonic() < deadline:
-                if select.select([held], [], [], 0)[0]:  # answered: refused, not held
+                if held.answered():  # answered: refused, not held
                     break
                 time.sleep(0.1)
             if r.status != 200:
