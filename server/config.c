@@ -22,6 +22,9 @@ static const char usage[] =
 	"  --db PATH                  SQLite database, created when missing (RIGD_DB, ./rigd.db)\n"
 	"  --listen HOST:PORT         address to listen on; port 0 picks a free one\n"
 	"                             (RIGD_LISTEN, 127.0.0.1:8080)\n"
+	"  --health-listen HOST:PORT  a second listener answering only /healthz and /readyz,\n"
+	"                             reachable whatever clients hold on the main one\n"
+	"                             (RIGD_HEALTH_LISTEN, none)\n"
 	"  --durability full|process  full: synchronous=FULL, acknowledged edits survive power\n"
 	"                             loss; process: synchronous=NORMAL, they survive a crash\n"
 	"                             of rigd but not of the machine (RIGD_DURABILITY, full)\n"
@@ -75,19 +78,20 @@ static const char usage[] =
 	"Logs are JSON lines on stderr. The first line with \"msg\":\"listening\" gives the "
 	"port.\n";
 
-static int parse_listen(struct rig_config *cfg, const char *v)
+/* HOST:PORT into host (host_size bytes) and *port. Returns 0 or -1. */
+static int parse_listen(char *host, size_t host_size, unsigned *port, const char *v)
 {
 	const char *colon = strrchr(v, ':');
-	if (!colon || colon == v || (size_t)(colon - v) >= sizeof cfg->host)
+	if (!colon || colon == v || (size_t)(colon - v) >= host_size)
 		return -1;
 	char *end = NULL;
 	errno = 0;
-	unsigned long port = strtoul(colon + 1, &end, 10);
-	if (errno || !colon[1] || *end || port > 65535)
+	unsigned long n = strtoul(colon + 1, &end, 10);
+	if (errno || !colon[1] || *end || n > 65535)
 		return -1;
-	memcpy(cfg->host, v, (size_t)(colon - v));
-	cfg->host[colon - v] = '\0';
-	cfg->port = (unsigned)port;
+	memcpy(host, v, (size_t)(colon - v));
+	host[colon - v] = '\0';
+	*port = (unsigned)n;
 	return 0;
 }
 
@@ -133,7 +137,10 @@ static int apply(struct rig_config *cfg, const char *name, const char *v)
 			return -1;
 		rig_strlcpy(cfg->db_path, v, sizeof cfg->db_path);
 	} else if (!strcmp(name, "listen")) {
-		return parse_listen(cfg, v);
+		return parse_listen(cfg->host, sizeof cfg->host, &cfg->port, v);
+	} else if (!strcmp(name, "health-listen")) {
+		return parse_listen(cfg->health_host, sizeof cfg->health_host, &cfg->health_port,
+				    v);
 	} else if (!strcmp(name, "durability")) {
 		if (!strcmp(v, "full"))
 			cfg->durability = RIG_STORE_DURABILITY_FULL;
@@ -229,6 +236,7 @@ static int apply(struct rig_config *cfg, const char *name, const char *v)
 
 static const char *const names[] = {"db",
 				    "listen",
+				    "health-listen",
 				    "durability",
 				    "max-body",
 				    "memory-budget",

@@ -15,6 +15,10 @@ struct rig_config {
 	char db_path[1024]; /* --db, RIGD_DB; default ./rigd.db */
 	char host[256];     /* --listen HOST:PORT, RIGD_LISTEN; default 127.0.0.1:8080 */
 	unsigned port;      /* 0 = pick a free port (printed in the log) */
+	/* --health-listen HOST:PORT, RIGD_HEALTH_LISTEN: the probe listener
+	 * (health.h); health_host "" when none */
+	char health_host[256];
+	unsigned health_port;
 	enum rig_store_durability durability; /* --durability full|process, RIGD_DURABILITY */
 	size_t max_body_bytes;                /* --max-body, RIGD_MAX_BODY; default 128 MiB */
 	/* --memory-budget MB, RIGD_MEMORY_BUDGET: bytes that bodies, their parse and
@@ -31,10 +35,10 @@ struct rig_config {
 	/* --min-body-rate BYTES, RIGD_MIN_BODY_RATE: bytes a second a request body
 	 * must bring over every 5-second window (or end); default 16384 */
 	size_t min_body_rate;
-	unsigned drain_timeout_s;        /* --drain-timeout, RIGD_DRAIN_TIMEOUT; default 10 */
-	long long read_cache_mb; /* --read-cache-mb, RIGD_READ_CACHE_MB; default 256, 0 = none */
-	unsigned housekeeping_s; /* --housekeeping-interval, RIGD_HOUSEKEEPING_INTERVAL; default 60
-				  */
+	unsigned drain_timeout_s; /* --drain-timeout, RIGD_DRAIN_TIMEOUT; default 10 */
+	long long read_cache_mb;  /* --read-cache-mb, RIGD_READ_CACHE_MB; default 256, 0 = none */
+	unsigned housekeeping_s;  /* --housekeeping-interval, RIGD_HOUSEKEEPING_INTERVAL; default 60
+				   */
 	/* --history-versions N, RIGD_HISTORY_VERSIONS: past versions of each shot
 	 * kept readable (docs/history.md); default 1000 */
 	long long history_versions;

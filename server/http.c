@@ -141,7 +141,7 @@ struct request {
 	 * received by then (under live_lock). */
 	struct timespec window_start;
 	size_t window_received;
-	struct rig_resp resp;   /* filled by the worker */
+	struct rig_resp resp; /* filled by the worker */
 	int status;
 	char method[16];
 	char path[256];
@@ -640,13 +640,22 @@ static bool refuse_anonymous_body(struct MHD_Connection *conn, struct request *r
 	return true;
 }
 
+/* Liveness and readiness answer on the I/O thread, never behind the workers
+ * (a probe that waits for evaluation work reports a healthy server as hung),
+ * and even on a connection past --max-connections: a full server is alive. */
+static bool is_probe(const struct request *r)
+{
+	return (!strcmp(r->method, "GET") || !strcmp(r->method, "HEAD")) &&
+	       (!strcmp(r->path, "/healthz") || !strcmp(r->path, "/readyz"));
+}
+
 /* Refuses malformed, oversized or ambiguously framed requests before any body
  * is read; returns true when answered (and the connection is then closed). */
 static bool refuse_headers(struct MHD_Connection *conn, struct request *r, const char *method,
 			   const char *version, enum MHD_Result *ok)
 {
 	struct rig_http *h = r->http;
-	if (r->over_capacity) {
+	if (r->over_capacity && !is_probe(r)) {
 		struct rig_resp resp = {0};
 		rig_problem(&resp, RIG_TOO_MANY_CONNECTIONS,
 			    json_pack("{s:i}", "maxConnections", (int)h->max_connections),
@@ -790,14 +799,6 @@ static bool runs_inline(struct rig_http *h, const struct request *r)
 	       rig_api_route_is_quick(r->method, r->path);
 }
 
-/* Liveness and readiness answer on the I/O thread, never behind the workers
- * (a probe that waits for evaluation work reports a healthy server as hung). */
-static bool is_probe(const struct request *r)
-{
-	return (!strcmp(r->method, "GET") || !strcmp(r->method, "HEAD")) &&
-	       (!strcmp(r->path, "/healthz") || !strcmp(r->path, "/readyz"));
-}
-
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url,
 				  const char *method, const char *version, const char *upload,
 				  size_t *upload_size, void **con_cls)
@@ -885,7 +886,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 		return MHD_NO;
 	if (runs_inline(h, r) || is_probe(r)) {
 		handle(r);
-		enum MHD_Result ok = send_resp(conn, r, &r->resp, false);
+		/* A probe on a connection past the cap is answered, then closed. */
+		enum MHD_Result ok = send_resp(conn, r, &r->resp, r->over_capacity);
 		rig_resp_release(&r->resp);
 		return ok;
 	}

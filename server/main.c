@@ -16,6 +16,7 @@
 #include "api/http/auth.h"
 #include "api/util/membudget.h"
 #include "server/config.h"
+#include "server/health.h"
 #include "server/http.h"
 #include "server/log.h"
 #include "server/token_cli.h"
@@ -31,6 +32,7 @@ struct server {
 	bool housekeeping_busy; /* a sweep is queued or running */
 	long long housekeeping_dropped;
 	uv_timer_t sweep;
+	struct rig_health *health; /* --health-listen; NULL when none */
 	uv_timer_t drain;
 	uint64_t drain_deadline_ms;
 	bool draining;
@@ -203,6 +205,22 @@ int main(int argc, char **argv)
 		return 1;
 	}
 
+	if (s.cfg.health_host[0]) {
+		s.health = rig_health_start(&s.app, s.cfg.health_host, s.cfg.health_port, err,
+					    sizeof err);
+		if (!s.health) {
+			rig_log("error", "cannot listen", json_pack("{s:s}", "error", err));
+			fprintf(stderr, "rigd: %s\n", err);
+			rig_http_stop(s.http);
+			rig_app_release(&s.app);
+			rig_store_close(store);
+			return 1;
+		}
+		rig_log("info", "probes listening",
+			json_pack("{s:s, s:i}", "host", s.cfg.health_host, "port",
+				  (int)rig_health_port(s.health)));
+	}
+
 	s.loop = uv_default_loop();
 	uv_signal_init(s.loop, &s.sigterm);
 	uv_signal_init(s.loop, &s.sigint);
@@ -225,6 +243,7 @@ int main(int argc, char **argv)
 
 	uv_run(s.loop, UV_RUN_DEFAULT);
 
+	rig_health_stop(s.health);
 	rig_http_stop(s.http);
 	rig_app_release(&s.app);
 	rig_store_close(store);
