@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "version/version.h"
+
 /* The first line of the file at path (without its newline), or NULL. */
 static char *first_line(const char *path)
 {
@@ -212,7 +214,9 @@ int rig_http_send(struct rig_http *h, const struct rig_http_req *req, struct rig
 	curl_easy_reset(c);
 	curl_easy_setopt(c, CURLOPT_URL, url.data);
 	curl_easy_setopt(c, CURLOPT_HTTPHEADER, headers);
-	curl_easy_setopt(c, CURLOPT_USERAGENT, "rigd-clients/0.1");
+	char agent[64];
+	snprintf(agent, sizeof agent, "rigd-clients/%s", rig_version());
+	curl_easy_setopt(c, CURLOPT_USERAGENT, agent);
 	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
 	curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, 10L);
 	curl_easy_setopt(c, CURLOPT_ERRORBUFFER, detail);

@@ -14,6 +14,7 @@
 
 #include "clients/output.h"
 #include "clients/report.h"
+#include "version/version.h"
 
 static const char usage_text[] =
 	"Usage: rigctl [--url URL] [--actor NAME] [--format table|json|ndjson] COMMAND ...\n"
@@ -101,6 +102,7 @@ static const char usage_text[] =
 	"                   and frame is an error)\n"
 	"  -h, --help       this text ('rigctl plan --help', 'rigctl lock --help': those\n"
 	"                   commands in detail)\n"
+	"  --version        print the version and the build's git commit (alone)\n"
 	"\n"
 	"Exit codes: 0 ok, 1 the server refused (its problem is printed on stderr),\n"
 	"could not be reached or (plan validate) found the plan would not apply, 2 usage\n"
@@ -701,6 +703,12 @@ int main(int argc, char **argv)
 	const char *words[RIG_CTL_MAX_WORDS];
 	size_t n_words = 0, n_used = 0;
 	char err[256];
+	/* "rigctl --version" alone: with a command, --version N is the shot version
+	 * 'constraints' reads. */
+	if (argc == 2 && strcmp(argv[1], "--version") == 0)
+		return rig_version_print(stdout, RIG_CTL_PROG) == 0
+			       ? RIG_EXIT_OK
+			       : rig_report_fail(stderr, RIG_CTL_PROG, "cannot write the output");
 	if (rig_args_parse(opts, RIG_CTL_O_COUNT, argc, argv, words, RIG_CTL_MAX_WORDS, &n_words,
 			   err, sizeof err) != 0)
 		return rig_ctl_usage("%s", err);

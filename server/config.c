@@ -12,6 +12,7 @@
 #include "api/context.h"
 #include "api/util/membudget.h"
 #include "core/err.h"
+#include "version/version.h"
 
 static const char usage[] =
 	"usage: rigd [options]\n"
@@ -67,6 +68,7 @@ static const char usage[] =
 	"  --tls-key PEM              ... and this private key, unencrypted (RIGD_TLS_KEY)\n"
 	"  --rate-limit N             requests per second per token, bursts of 2N; 0: unlimited\n"
 	"                             (RIGD_RATE_LIMIT, 0)\n"
+	"  --version                  print the version and the build's git commit\n"
 	"  --help                     this text\n"
 	"\n"
 	"Logs are JSON lines on stderr. The first line with \"msg\":\"listening\" gives the "
@@ -277,6 +279,10 @@ int rig_config_parse(struct rig_config *cfg, int argc, char **argv)
 		const char *arg = argv[i];
 		if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
 			fputs(usage, stdout);
+			return 1;
+		}
+		if (!strcmp(arg, "--version")) {
+			rig_version_print(stdout, "rigd");
 			return 1;
 		}
 		if (strncmp(arg, "--", 2) != 0) {

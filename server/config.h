@@ -46,7 +46,8 @@ struct rig_config {
 };
 
 /* Fills cfg from defaults, then the environment, then argv. Returns 0 to run,
- * 1 when --help was printed (exit 0), 2 on a usage error (message on stderr). */
+ * 1 when --help or --version was printed (exit 0), 2 on a usage error
+ * (message on stderr). */
 int rig_config_parse(struct rig_config *cfg, int argc, char **argv);
 
 #endif
