@@ -16,6 +16,10 @@
 
 static const char usage[] =
 	"usage: rigd [options]\n"
+	"       rigd token create|list|revoke [--db PATH] ...\n"
+	"                             manage API tokens in the database, with or without a\n"
+	"                             running server ('rigd token --help')\n"
+	"       rigd --version\n"
 	"\n"
 	"rigd serves rig evaluation over HTTP: shots, layers, skins, atomic edit batches.\n"
 	"Every option can also be set with the environment variable shown.\n"
