@@ -75,8 +75,10 @@ static const char usage[] =
 	"  --version                  print the version and the build's git commit\n"
 	"  --help                     this text\n"
 	"\n"
-	"Logs are JSON lines on stderr. The first line with \"msg\":\"listening\" gives the "
-	"port.\n";
+	"Logs are JSON lines on stderr. The first line with \"msg\":\"listening\" gives the\n"
+	"port and the url. With port 0 and stderr a terminal, rigd also says the url in\n"
+	"words, and prints the 'export RIGD_URL=...' line rigctl and mesh-data need when\n"
+	"it is not their default.\n";
 
 static int parse_listen(struct rig_config *cfg, const char *v)
 {
@@ -334,4 +336,16 @@ int rig_config_parse(struct rig_config *cfg, int argc, char **argv)
 		return 2;
 	}
 	return 0;
+}
+
+void rig_config_url(char out[RIG_CONFIG_URL_MAX], const struct rig_config *cfg, unsigned port)
+{
+	const char *host = cfg->host;
+	if (!strcmp(host, "0.0.0.0"))
+		host = "127.0.0.1";
+	else if (!strcmp(host, "::"))
+		host = "::1";
+	bool v6 = strchr(host, ':') != NULL;
+	snprintf(out, RIG_CONFIG_URL_MAX, "%s://%s%s%s:%u", cfg->tls_cert[0] ? "https" : "http",
+		 v6 ? "[" : "", host, v6 ? "]" : "", port);
 }
