@@ -97,8 +97,9 @@
 	  "A layer cannot become its own ancestor.",                                                  \
 	  "Choose a parent that is not the layer itself or one of its descendants.")                  \
 	X(LAYER_KIND, 422, false, "Wrong layer kind",                                                 \
-	  "Only mesh layers carry a binding.",                                                        \
-	  "Create the layer with kind \"mesh\" to give it a skin.")                                   \
+	  "Only mesh layers carry a binding and have mesh data.",                                     \
+	  "Create the layer with kind \"mesh\" to give it a binding, and read mesh data from a mesh " \
+	  "layer.")                                                                                   \
 	X(IK_CHAIN, 422, false, "Invalid IK chain",                                                 \
 	  "An IK constraint's chain lists 1 to 8 existing group layers root to tip, each the "       \
 	  "parent of the next.",                                                                      \
