@@ -60,8 +60,10 @@
 	X(SKIN_WEIGHTS, 422, false, "Invalid skin weights",                                           \
 	  "There is one influence list per source vertex; each lists 1 to 8 distinct existing "       \
 	  "joints with finite weights > 0 summing to 1 within 64 machine epsilons.",                  \
-	  "Fix the list of the vertex named by vertexIndex; totals are never renormalised, so "       \
-	  "scale the weights so they sum to 1 yourself.")                                             \
+	  "Fix the list of the vertex named by vertexIndex: send it with layer.skin.weights.put and " \
+	  "normalize: true to have its positive finite weights rescaled to sum 1 (layer.skin never "  \
+	  "rescales), or scale them yourself; zero, negative or non-finite weights, and a vertex "    \
+	  "left with no influence, need fixing either way.")                                          \
 	X(SKIN_WEIGHT_VERTEX, 422, false, "Vertex index out of range",                                \
 	  "layer.skin.weights.put addresses an existing source vertex (zero-based).",                 \
 	  "Read the weights collection of the layer and use a vertexIndex below its vertex count.")  \
