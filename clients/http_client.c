@@ -1,22 +1,30 @@
 /* The libcurl wrapper of http_client.h. */
 #include "clients/http_client.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
-/* The first line of the file at path (without its newline), or NULL. */
-static char *first_line(const char *path)
+#include "version/version.h"
+
+/* The first line of the file at path (without its newline), or NULL with
+ * the reason in *why (borrowed: a literal or strerror's text). */
+static char *first_line(const char *path, const char **why)
 {
 	FILE *f = fopen(path, "r");
-	if (!f)
+	if (!f) {
+		*why = errno == ENOENT ? "no such file" : strerror(errno);
 		return NULL;
+	}
 	char line[256];
 	char *out = NULL;
+	*why = "its first line is empty";
 	if (fgets(line, sizeof line, f)) {
 		line[strcspn(line, "\r\n")] = '\0';
-		if (line[0])
-			out = strdup(line);
+		if (line[0] && !(out = strdup(line)))
+			*why = "out of memory";
 	}
 	fclose(f);
 	return out;
@@ -36,18 +44,57 @@ static char *checked_token(char *t)
 	return t;
 }
 
-char *rig_http_find_token(void)
+/* Appends "place (why)" to the list in out, comma-separated. */
+static void note(char *out, size_t size, const char *place, const char *why)
 {
+	size_t len = strlen(out);
+	if (len < size)
+		snprintf(out + len, size - len, "%s%s (%s)", len ? ", " : "", place, why);
+}
+
+char *rig_http_find_token(char *out_searched, size_t searched_size)
+{
+	char *searched = out_searched;
+	size_t size = searched_size;
+	searched[0] = '\0';
 	const char *env = getenv("RIGD_TOKEN");
-	if (env && *env)
-		return checked_token(strdup(env));
+	if (env && *env) {
+		char *t = checked_token(strdup(env));
+		if (!t)
+			note(searched, size, "RIGD_TOKEN",
+			     "ignored: characters outside [A-Za-z0-9_-]");
+		return t;
+	}
+	note(searched, size, "RIGD_TOKEN", "not set");
 	const char *file = getenv("RIGD_TOKEN_FILE");
-	if (file && *file)
-		return checked_token(first_line(file));
 	const char *db = getenv("RIGD_DB");
-	char path[1100];
-	snprintf(path, sizeof path, "%s.token", db && *db ? db : "./rigd.db");
-	return checked_token(first_line(path));
+	char path[1100], place[2200], cwd[1024], reason[160];
+	if (file && *file)
+		snprintf(path, sizeof path, "%s", file);
+	else
+		snprintf(path, sizeof path, "%s.token", db && *db ? db : "./rigd.db");
+	const char *why = NULL;
+	char *line = first_line(path, &why);
+	bool had_line = line != NULL;
+	char *t = checked_token(line);
+	if (t)
+		return t;
+	if (had_line)
+		why = "ignored: characters outside [A-Za-z0-9_-]";
+	/* A relative path is named with the folder it was looked for in. */
+	const char *shown = strncmp(path, "./", 2) == 0 ? path + 2 : path;
+	bool relative = path[0] != '/' && getcwd(cwd, sizeof cwd);
+	snprintf(place, sizeof place, "%s%s%s%s", file && *file ? "RIGD_TOKEN_FILE " : "",
+		 relative ? cwd : "", relative ? "/" : "", shown);
+	if (!(file && *file)) {
+		note(searched, size, "RIGD_TOKEN_FILE", "not set");
+		snprintf(reason, sizeof reason, "%s; %s", why,
+			 db && *db ? "the token file beside $RIGD_DB"
+				   : "RIGD_DB is not set: the token file beside ./rigd.db");
+		why = reason;
+	}
+	note(searched, size, place, why);
+	return NULL;
 }
 
 int rig_http_init(struct rig_http *h, const char *base_url, const char *actor)
@@ -55,7 +102,7 @@ int rig_http_init(struct rig_http *h, const char *base_url, const char *actor)
 	memset(h, 0, sizeof *h);
 	h->base_url = strdup(base_url);
 	h->actor = actor ? strdup(actor) : NULL;
-	h->token = rig_http_find_token();
+	h->token = rig_http_find_token(h->token_searched, sizeof h->token_searched);
 	h->curl = curl_easy_init();
 	if (!h->base_url || (actor && !h->actor) || !h->curl) {
 		snprintf(h->error, sizeof h->error,
@@ -212,7 +259,9 @@ int rig_http_send(struct rig_http *h, const struct rig_http_req *req, struct rig
 	curl_easy_reset(c);
 	curl_easy_setopt(c, CURLOPT_URL, url.data);
 	curl_easy_setopt(c, CURLOPT_HTTPHEADER, headers);
-	curl_easy_setopt(c, CURLOPT_USERAGENT, "rigd-clients/0.1");
+	char agent[64];
+	snprintf(agent, sizeof agent, "rigd-clients/%s", rig_version());
+	curl_easy_setopt(c, CURLOPT_USERAGENT, agent);
 	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
 	curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, 10L);
 	curl_easy_setopt(c, CURLOPT_ERRORBUFFER, detail);

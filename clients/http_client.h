@@ -23,6 +23,7 @@ struct rig_http {
 	char *base_url;                    /* owned; no trailing '/' */
 	char *actor;                       /* owned; NULL sends no X-Rigd-Actor */
 	char *token;                       /* owned; NULL sends no Authorization */
+	char token_searched[2048];         /* without a token: where rig_http_init looked for one */
 	char error[CURL_ERROR_SIZE + 512]; /* the last transport failure, readable */
 };
 
@@ -58,8 +59,12 @@ int rig_http_init(struct rig_http *h, const char *base_url, const char *actor);
 /* The API token to send: $RIGD_TOKEN, else the first line of the file
  * $RIGD_TOKEN_FILE, else of "$RIGD_DB.token", else of ./rigd.db.token (the
  * bootstrap token rigd writes beside its default database). Returns a new
- * string (free it), or NULL when there is none. */
-char *rig_http_find_token(void);
+ * string (free it), or NULL when there is none; then out_searched (of
+ * searched_size bytes, at least 1) lists each place looked at and what it
+ * held, for a message:
+ * "RIGD_TOKEN (not set), RIGD_TOKEN_FILE (not set), /home/ana/rigd.db.token
+ * (no such file; RIGD_DB is not set: the token file beside ./rigd.db)". */
+char *rig_http_find_token(char *out_searched, size_t searched_size);
 
 /* Frees the handle and the copies. Safe after a failed init. */
 void rig_http_release(struct rig_http *h);

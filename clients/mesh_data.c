@@ -13,6 +13,7 @@
 #include "clients/mesh_format.h"
 #include "clients/report.h"
 #include "clients/url.h"
+#include "version/version.h"
 
 #define PROG "mesh-data"
 
@@ -35,6 +36,7 @@ static const char usage_text[] =
 	"  --all              follow nextPageToken to the end, printing as pages arrive\n"
 	"  --format F         table | json | ndjson | csv\n"
 	"                     (default: table on a terminal, ndjson otherwise)\n"
+	"  --version          print the version and the build's git commit\n"
 	"  -h, --help         this text\n"
 	"\n"
 	"Formats:\n"
@@ -76,6 +78,7 @@ enum opt {
 	O_ALL,
 	O_FORMAT,
 	O_HELP,
+	O_VERSION,
 	O_COUNT
 };
 
@@ -272,6 +275,7 @@ int main(int argc, char **argv)
 		[O_ALL] = {"all", false, 0, NULL, false},
 		[O_FORMAT] = {"format", true, 0, NULL, false},
 		[O_HELP] = {"help", false, 0, NULL, false},
+		[O_VERSION] = {"version", false, 0, NULL, false},
 	};
 	const char *words[1];
 	size_t n_words = 0;
@@ -282,6 +286,10 @@ int main(int argc, char **argv)
 		fputs(usage_text, stdout);
 		return RIG_EXIT_OK;
 	}
+	if (opts[O_VERSION].seen)
+		return rig_version_print(stdout, PROG) == 0
+			       ? RIG_EXIT_OK
+			       : rig_report_fail(stderr, PROG, "cannot write the output");
 	struct request r = {.url = NULL};
 	int rc = validate(&r, opts);
 	if (rc != RIG_EXIT_OK)

@@ -110,14 +110,31 @@ int rig_report_fail(FILE *f, const char *prog, const char *fmt, ...)
 	return RIG_EXIT_FAIL;
 }
 
+/* A 401 to a request sent without a token: where the client looked for one,
+ * and how to get one. */
+static void report_no_token(FILE *f, const char *prog, const struct rig_http *h)
+{
+	fprintf(f,
+		"%s: no API token was sent; looked in %s\n"
+		"  to get one, run on the machine that holds the server's database:\n"
+		"    rigd token create --db PATH --name NAME --scope edit\n"
+		"  and export RIGD_TOKEN=<the secret it prints>; or set RIGD_DB=PATH (or\n"
+		"  RIGD_TOKEN_FILE=PATH.token) to use the admin token rigd wrote beside its\n"
+		"  database on first start\n",
+		prog, h->token_searched[0] ? h->token_searched : "RIGD_TOKEN (not set)");
+}
+
 int rig_report_send(FILE *f, const char *prog, int rc, const struct rig_http *h,
 		    const struct rig_http_resp *resp)
 {
 	if (rc != 0)
 		return rig_report_transport(f, prog, h);
-	if (!rig_http_ok(resp))
-		return rig_report_response(f, prog, resp);
-	return RIG_EXIT_OK;
+	if (rig_http_ok(resp))
+		return RIG_EXIT_OK;
+	rig_report_response(f, prog, resp);
+	if (resp->status == 401 && !h->token)
+		report_no_token(f, prog, h);
+	return RIG_EXIT_FAIL;
 }
 
 int rig_report_next_token(FILE *f, const char *prog, char **token, const char *next)

@@ -44,8 +44,10 @@ int rig_report_fail(FILE *f, const char *prog, const char *fmt, ...)
 int rig_report_next_token(FILE *f, const char *prog, char **token, const char *next);
 
 /* Reports a send that did not give a 2xx answer: the transport failure when
- * rc != 0, the response otherwise. Returns RIG_EXIT_OK when rc == 0 and the
- * status is 2xx (nothing printed), else RIG_EXIT_FAIL. */
+ * rc != 0, the response otherwise, and for a 401 to a request that carried no
+ * token, the places the client looked for one (h->token_searched) and how to
+ * get one. Returns RIG_EXIT_OK when rc == 0 and the status is 2xx (nothing
+ * printed), else RIG_EXIT_FAIL. */
 int rig_report_send(FILE *f, const char *prog, int rc, const struct rig_http *h,
 		    const struct rig_http_resp *resp);
 

@@ -1,8 +1,9 @@
 /* rigctl: the rigd API from a terminal (SPEC §9). This file parses the
- * command line, picks the command, prints --help and holds the helpers every
- * command uses (calls, paged lists, option values); the commands live in
- * rigctl_resources.c, rigctl_edit.c, rigctl_frames.c, rigctl_plans.c,
- * rigctl_locks.c, rigctl_diff.c, rigctl_history.c and rigctl_constraints.c.
+ * command line, picks the command, prints its --help page (the text is
+ * rigctl_help.c's) and holds the helpers every command uses (calls, paged
+ * lists, option values); the commands live in rigctl_resources.c,
+ * rigctl_edit.c, rigctl_frames.c, rigctl_plans.c, rigctl_locks.c,
+ * rigctl_diff.c, rigctl_history.c and rigctl_constraints.c.
  */
 #include "clients/rigctl.h"
 
@@ -14,198 +15,7 @@
 
 #include "clients/output.h"
 #include "clients/report.h"
-
-static const char usage_text[] =
-	"Usage: rigctl [--url URL] [--actor NAME] [--format table|json|ndjson] COMMAND ...\n"
-	"\n"
-	"Commands:\n"
-	"  projects list\n"
-	"  projects create NAME [--id ID]\n"
-	"  projects show ID\n"
-	"  projects delete ID\n"
-	"  shots list --project ID\n"
-	"  shots create --project ID NAME [--id ID] [--fps N] [--frame-start A] [--frame-end B]\n"
-	"  shots show ID                 the shot, its version and its layer tree\n"
-	"  shots delete ID [--if-match VERSION]\n"
-	"  layers --shot ID [LAYER_ID]   the layer tree, or one layer with its keys\n"
-	"  edit --shot ID FILE [--expected-version N] [--dry-run] [--idempotency-key K]\n"
-	"       [--lock-id L --fencing-token T]\n"
-	"                                apply a batch of ops and print the receipt; FILE\n"
-	"                                holds {\"ops\": [...]}, a bare [ops] array or one op\n"
-	"                                object; '-' reads stdin. --lock-id/--fencing-token\n"
-	"                                prove a lock is still held (else LOCK_LOST)\n"
-	"  revert RECEIPT_ID [--force] [--dry-run] [--check-frames] [--expected-version N]\n"
-	"         [--idempotency-key K] [--lock-id L --fencing-token T]\n"
-	"                                restore what the receipt's batch changed as it was\n"
-	"                                before it, as a new version, and print its receipt;\n"
-	"                                a later change to the same layers is REVERT_CONFLICT\n"
-	"                                (the later receipts are listed) unless --force\n"
-	"  receipts --shot ID [--all] [--page-size N]\n"
-	"                                receipts, newest first (one page unless --all)\n"
-	"  receipts RECEIPT_ID           one receipt\n"
-	"  frames --shot ID --layer ID [--from A] [--to B] [--step S] [--space local|shot]\n"
-	"         [--format obj|f32] --out DIR [--no-progress]\n"
-	"                                evaluate a frame range and write one file per frame:\n"
-	"                                DIR/frame_<n>.obj (face indices local to the file) or\n"
-	"                                DIR/frame_<n>.f32 (RIGF, frameCount 1), <n> zero-padded\n"
-	"                                so name order is frame order; from/to default to the\n"
-	"                                shot's range, format to obj. A range that fails on the\n"
-	"                                server exits 1 naming frame, code and detail. A progress\n"
-	"                                bar shows on stderr when it is a terminal.\n"
-	"  plan create --shot ID FILE [--title T] [--base-version N | --pin] [--id PLAN_ID]\n"
-	"  plan list --shot ID [--all] [--page-size N]\n"
-	"  plan show PLAN_ID\n"
-	"  plan validate PLAN_ID         dry run; prints ok or every error, exit 1 if not ok\n"
-	"  plan revise PLAN_ID FILE --plan-version N [--title T]\n"
-	"              [--base-version N | --pin | --unpin]\n"
-	"  plan apply PLAN_ID --plan-version N [--lock-id L --fencing-token T]\n"
-	"  plan delete PLAN_ID\n"
-	"                                saved plans: see 'rigctl plan --help'\n"
-	"  lock acquire --shot ID LAYER_ID... [--ttl S]\n"
-	"  lock list --shot ID\n"
-	"  lock renew LOCK_ID [--ttl S]\n"
-	"  lock release LOCK_ID\n"
-	"                                layer locks: see 'rigctl lock --help'\n"
-	"  diff SHOT_ID --from N --to M [--max-bytes B]\n"
-	"                                what changed from version N to M: layers created,\n"
-	"                                deleted or changed (fields, keys per channel, binding\n"
-	"                                parts with vertex runs \"3,7,10-99\"), constraints;\n"
-	"                                every page is fetched (--max-bytes: their size)\n"
-	"  constraints SHOT_ID [--version N] [--json]\n"
-	"                                the shot's IK constraints (every page)\n"
-	"  constraint put SHOT_ID --id C --chain A,B,... --target T --tip-length X\n"
-	"       [--pole P] [--bend-positive|--bend-negative] [--mix X] [--softness X]\n"
-	"       [--stretch] [--compress] [--order N] [--expected-version N] [--dry-run]\n"
-	"                                put one constraint (the whole of it) as an edit\n"
-	"  constraint delete SHOT_ID --id C [--expected-version N] [--dry-run]\n"
-	"                                put and delete also take --idempotency-key and\n"
-	"                                --lock-id/--fencing-token; without --bend-* the\n"
-	"                                server's default (bendPositive true) applies;\n"
-	"                                keyed mix or softness: send the op with 'edit'\n"
-	"\n"
-	"Options for every command:\n"
-	"  --url URL        server (default: $RIGD_URL, else " RIG_HTTP_DEFAULT_URL ")\n"
-	"  --actor NAME     sent as X-Rigd-Actor, which only a server run with --auth off\n"
-	"                   reads (default: $RIGD_ACTOR, else none)\n"
-	"  The API token is $RIGD_TOKEN, else the first line of $RIGD_TOKEN_FILE, else of\n"
-	"  $RIGD_DB.token, else of ./rigd.db.token (the admin token rigd writes on first start).\n"
-	"  --format F       table (default on a terminal), json (default otherwise: one\n"
-	"                   JSON document; lists are one array) or ndjson (one object\n"
-	"                   per line)\n"
-	"  --idempotency-key K   on create, delete, edit and the plan and lock writes:\n"
-	"                   the server answers a retry with the first response\n"
-	"                   instead of applying it twice\n"
-	"  --check-frames   on edit, revert, plan apply and constraint put/delete: the\n"
-	"                   server evaluates the shot's frames before it commits and\n"
-	"                   refuses a write that would break one (each failing layer\n"
-	"                   and frame is an error)\n"
-	"  -h, --help       this text ('rigctl plan --help', 'rigctl lock --help': those\n"
-	"                   commands in detail)\n"
-	"\n"
-	"Exit codes: 0 ok, 1 the server refused (its problem is printed on stderr),\n"
-	"could not be reached or (plan validate) found the plan would not apply, 2 usage\n"
-	"error (including an unreadable ops FILE).\n"
-	"\n"
-	"Examples:\n"
-	"  rigctl projects create Demo --id demo\n"
-	"  rigctl shots create --project demo 'Shot 1' --id s1 --fps 24 --frame-end 48\n"
-	"  rigctl edit --shot s1 rig.json --expected-version 0\n"
-	"  echo '[{\"op\":\"layer.rename\",\"layerId\":\"arm\",\"name\":\"Arm\"}]' |\n"
-	"      rigctl edit --shot s1 - --dry-run\n"
-	"  rigctl layers --shot s1\n"
-	"  rigctl receipts --shot s1 --all --format ndjson | jq .toVersion\n"
-	"  rigctl frames --shot s1 --layer arm --from 0 --to 48 --format obj --out frames/\n"
-	"  rigctl plan create --shot s1 fix.json --title 'Fix the elbow' --pin --id fix-1\n"
-	"  rigctl --actor ana lock acquire --shot s1 arm lower --ttl 300\n"
-	"  rigctl constraint put s1 --id arm-ik --chain upper,lower --target hand-goal \\\n"
-	"      --tip-length 40 --pole elbow-pole --stretch\n"
-	"  rigctl constraints s1 --version 12 --json\n";
-
-static const char plan_help[] =
-	"Usage: rigctl [--url URL] [--actor NAME] [--format table|json|ndjson] plan VERB ...\n"
-	"\n"
-	"A plan is a saved batch of ops for one shot, checked and reviewed before it is\n"
-	"applied. Its planVersion is 1 at creation and goes up with every revision;\n"
-	"revise and apply state the version you reviewed, so nobody overwrites or\n"
-	"applies a plan that changed under them (PLAN_VERSION_CONFLICT). A pinned plan\n"
-	"(baseVersion set) applies only while the shot is still at that version\n"
-	"(VERSION_CONFLICT after someone else's edit, never rebased); an unpinned one\n"
-	"applies to the current version.\n"
-	"\n"
-	"  plan create --shot ID FILE [--title T] [--base-version N | --pin] [--id PLAN_ID]\n"
-	"        save a draft. FILE holds {\"ops\": [...]}, a bare [ops] array or one op\n"
-	"        object ('-' reads stdin); an {\"ops\"} object may also carry title and\n"
-	"        baseVersion (the flags win) and its other members are ignored, so the\n"
-	"        JSON of 'plan show' can be edited and sent back. --pin pins the plan\n"
-	"        to the shot's current version.\n"
-	"  plan list --shot ID [--all] [--page-size N]\n"
-	"        the shot's plans, oldest first (one page unless --all)\n"
-	"  plan show PLAN_ID\n"
-	"  plan validate PLAN_ID\n"
-	"        dry run against the current shot; nothing is written. Prints ok and\n"
-	"        the receipt it would produce, or every error with its code, pointer\n"
-	"        and op index, and exits 1 when the plan would not apply.\n"
-	"  plan revise PLAN_ID FILE --plan-version N [--title T]\n"
-	"              [--base-version N | --pin | --unpin]\n"
-	"        replace the ops of the draft at version N (sent as If-Match). The\n"
-	"        title and the pin stay as they are unless FILE or a flag sets them;\n"
-	"        --title '' clears the title, --unpin the pin.\n"
-	"  plan apply PLAN_ID --plan-version N [--lock-id L --fencing-token T]\n"
-	"        apply version N as one edit and print its receipt; the plan is then\n"
-	"        applied and immutable (applying again: PLAN_APPLIED)\n"
-	"  plan delete PLAN_ID           delete a draft\n"
-	"\n"
-	"--idempotency-key K applies to create, revise, apply and delete. 'rigctl\n"
-	"--help' lists the options of every command.\n"
-	"\n"
-	"Exit codes: 0 ok; 1 the server refused (its problem is printed on stderr) or\n"
-	"validate found errors; 2 usage error (including an unreadable FILE).\n"
-	"\n"
-	"Examples:\n"
-	"  rigctl plan create --shot s1 fix.json --title 'Fix the elbow' --pin --id fix-1\n"
-	"  rigctl plan validate fix-1\n"
-	"  rigctl plan revise fix-1 fix-v2.json --plan-version 1\n"
-	"  rigctl plan apply fix-1 --plan-version 2\n"
-	"  rigctl plan show fix-1 --format json > plan.json   # edit its ops, then\n"
-	"  rigctl plan revise fix-1 plan.json --plan-version 2\n"
-	"  rigctl plan list --shot s1 --all --format ndjson |\n"
-	"      jq -r 'select(.status == \"draft\") | .planId'\n";
-
-static const char lock_help[] =
-	"Usage: rigctl [--url URL] [--actor NAME] [--format table|json|ndjson] lock VERB ...\n"
-	"\n"
-	"A lock keeps other actors (--actor, $RIGD_ACTOR) from changing some layers of\n"
-	"a shot for a lease of --ttl seconds (1-3600, default 60): their edits and plan\n"
-	"applies that touch those layers fail with LAYER_LOCKED. Its fencing token can\n"
-	"go along with the owner's writes (edit and plan apply --lock-id L\n"
-	"--fencing-token T) to prove the lock is still held: once it was released or\n"
-	"has expired they fail with LOCK_LOST instead of landing.\n"
-	"\n"
-	"  lock acquire --shot ID LAYER_ID... [--ttl S]\n"
-	"        lock the layers and print lockId and fencingToken (LOCK_CONFLICT\n"
-	"        when another owner's live lock overlaps)\n"
-	"  lock list --shot ID             the shot's live locks\n"
-	"  lock renew LOCK_ID [--ttl S]    restart the lease from now (with the same\n"
-	"                                  ttl unless --ttl); owner only\n"
-	"  lock release LOCK_ID            owner only\n"
-	"\n"
-	"--idempotency-key K applies to acquire, renew and release. 'rigctl --help'\n"
-	"lists the options of every command.\n"
-	"\n"
-	"Exit codes: 0 ok; 1 the server refused (LOCK_CONFLICT, LOCK_NOT_OWNER,\n"
-	"LOCK_LOST, ...) or could not be reached; 2 usage error.\n"
-	"\n"
-	"Examples:\n"
-	"  rigctl --actor ana lock acquire --shot s1 arm lower --ttl 300\n"
-	"  rigctl --actor ana edit --shot s1 fix.json --lock-id k-81d44511f062c164 \\\n"
-	"      --fencing-token 3\n"
-	"  rigctl --actor ana lock renew k-81d44511f062c164\n"
-	"  rigctl lock list --shot s1 --format ndjson | jq -r .owner\n"
-	"  rigctl --actor ana lock release k-81d44511f062c164\n"
-	"  lock=$(rigctl --actor ana lock acquire --shot s1 arm --format json)\n"
-	"  rigctl --actor ana plan apply fix-1 --plan-version 2 \\\n"
-	"      --lock-id \"$(jq -r .lockId <<<\"$lock\")\" \\\n"
-	"      --fencing-token \"$(jq .fencingToken <<<\"$lock\")\"\n";
+#include "version/version.h"
 
 struct command {
 	const char *name;
@@ -215,6 +25,7 @@ struct command {
 	size_t min_args, max_args;
 	const char *needs; /* what too few positional words lack */
 	int (*run)(struct rig_ctl *c);
+	const char *help; /* 'rigctl COMMAND [VERB] --help' (rigctl_help.c) */
 };
 
 #define ID "an ID"
@@ -223,37 +34,54 @@ struct command {
 #define LOCK_ID "a LOCK_ID"
 
 static const struct command commands[] = {
-	{"projects", NULL, "list", RIG_CTL_PROJECTS_LIST, 0, 0, NULL, rig_ctl_projects},
-	{"projects", NULL, "create", RIG_CTL_PROJECTS_CREATE, 1, 1, "a NAME", rig_ctl_projects},
-	{"projects", NULL, "show", RIG_CTL_PROJECTS_SHOW, 1, 1, ID, rig_ctl_projects},
-	{"projects", NULL, "delete", RIG_CTL_PROJECTS_DELETE, 1, 1, ID, rig_ctl_projects},
-	{"shots", NULL, "list", RIG_CTL_SHOTS_LIST, 0, 0, NULL, rig_ctl_shots},
-	{"shots", NULL, "create", RIG_CTL_SHOTS_CREATE, 1, 1, "a NAME", rig_ctl_shots},
-	{"shots", NULL, "show", RIG_CTL_SHOTS_SHOW, 1, 1, ID, rig_ctl_shots},
-	{"shots", NULL, "delete", RIG_CTL_SHOTS_DELETE, 1, 1, ID, rig_ctl_shots},
-	{"layers", NULL, NULL, RIG_CTL_LAYERS, 0, 1, NULL, rig_ctl_layers},
-	{"edit", NULL, NULL, RIG_CTL_EDIT, 1, 1, FILE_ARG, rig_ctl_edit},
-	{"receipts", NULL, NULL, RIG_CTL_RECEIPTS, 0, 1, NULL, rig_ctl_receipts},
-	{"revert", NULL, NULL, RIG_CTL_REVERT, 1, 1, "a RECEIPT_ID", rig_ctl_revert},
-	{"frames", NULL, NULL, RIG_CTL_FRAMES, 0, 0, NULL, rig_ctl_frames},
-	{"plan", "plans", "create", RIG_CTL_PLAN_CREATE, 1, 1, FILE_ARG, rig_ctl_plans},
-	{"plan", "plans", "show", RIG_CTL_PLAN_SHOW, 1, 1, PLAN_ID, rig_ctl_plans},
-	{"plan", "plans", "list", RIG_CTL_PLAN_LIST, 0, 0, NULL, rig_ctl_plans},
-	{"plan", "plans", "validate", RIG_CTL_PLAN_VALIDATE, 1, 1, PLAN_ID, rig_ctl_plans},
+	{"projects", NULL, "list", RIG_CTL_PROJECTS_LIST, 0, 0, NULL, rig_ctl_projects,
+	 rig_ctl_help_projects},
+	{"projects", NULL, "create", RIG_CTL_PROJECTS_CREATE, 1, 1, "a NAME", rig_ctl_projects,
+	 rig_ctl_help_projects},
+	{"projects", NULL, "show", RIG_CTL_PROJECTS_SHOW, 1, 1, ID, rig_ctl_projects,
+	 rig_ctl_help_projects},
+	{"projects", NULL, "delete", RIG_CTL_PROJECTS_DELETE, 1, 1, ID, rig_ctl_projects,
+	 rig_ctl_help_projects},
+	{"shots", NULL, "list", RIG_CTL_SHOTS_LIST, 0, 0, NULL, rig_ctl_shots, rig_ctl_help_shots},
+	{"shots", NULL, "create", RIG_CTL_SHOTS_CREATE, 1, 1, "a NAME", rig_ctl_shots,
+	 rig_ctl_help_shots},
+	{"shots", NULL, "show", RIG_CTL_SHOTS_SHOW, 1, 1, ID, rig_ctl_shots, rig_ctl_help_shots},
+	{"shots", NULL, "delete", RIG_CTL_SHOTS_DELETE, 1, 1, ID, rig_ctl_shots,
+	 rig_ctl_help_shots},
+	{"layers", NULL, NULL, RIG_CTL_LAYERS, 0, 1, NULL, rig_ctl_layers, rig_ctl_help_layers},
+	{"edit", NULL, NULL, RIG_CTL_EDIT, 1, 1, FILE_ARG, rig_ctl_edit, rig_ctl_help_edit},
+	{"receipts", NULL, NULL, RIG_CTL_RECEIPTS, 0, 1, NULL, rig_ctl_receipts,
+	 rig_ctl_help_receipts},
+	{"revert", NULL, NULL, RIG_CTL_REVERT, 1, 1, "a RECEIPT_ID", rig_ctl_revert,
+	 rig_ctl_help_revert},
+	{"frames", NULL, NULL, RIG_CTL_FRAMES, 0, 0, NULL, rig_ctl_frames, rig_ctl_help_frames},
+	{"plan", "plans", "create", RIG_CTL_PLAN_CREATE, 1, 1, FILE_ARG, rig_ctl_plans,
+	 rig_ctl_help_plan},
+	{"plan", "plans", "show", RIG_CTL_PLAN_SHOW, 1, 1, PLAN_ID, rig_ctl_plans,
+	 rig_ctl_help_plan},
+	{"plan", "plans", "list", RIG_CTL_PLAN_LIST, 0, 0, NULL, rig_ctl_plans, rig_ctl_help_plan},
+	{"plan", "plans", "validate", RIG_CTL_PLAN_VALIDATE, 1, 1, PLAN_ID, rig_ctl_plans,
+	 rig_ctl_help_plan},
 	{"plan", "plans", "revise", RIG_CTL_PLAN_REVISE, 2, 2, "a PLAN_ID and " FILE_ARG,
-	 rig_ctl_plans},
-	{"plan", "plans", "apply", RIG_CTL_PLAN_APPLY, 1, 1, PLAN_ID, rig_ctl_plans},
-	{"plan", "plans", "delete", RIG_CTL_PLAN_DELETE, 1, 1, PLAN_ID, rig_ctl_plans},
+	 rig_ctl_plans, rig_ctl_help_plan},
+	{"plan", "plans", "apply", RIG_CTL_PLAN_APPLY, 1, 1, PLAN_ID, rig_ctl_plans,
+	 rig_ctl_help_plan},
+	{"plan", "plans", "delete", RIG_CTL_PLAN_DELETE, 1, 1, PLAN_ID, rig_ctl_plans,
+	 rig_ctl_help_plan},
 	{"lock", "locks", "acquire", RIG_CTL_LOCK_ACQUIRE, 1, RIG_CTL_MAX_WORDS - 2,
-	 "at least one LAYER_ID", rig_ctl_locks},
-	{"lock", "locks", "renew", RIG_CTL_LOCK_RENEW, 1, 1, LOCK_ID, rig_ctl_locks},
-	{"lock", "locks", "release", RIG_CTL_LOCK_RELEASE, 1, 1, LOCK_ID, rig_ctl_locks},
-	{"lock", "locks", "list", RIG_CTL_LOCK_LIST, 0, 0, NULL, rig_ctl_locks},
-	{"diff", NULL, NULL, RIG_CTL_DIFF, 1, 1, "a SHOT_ID", rig_ctl_diff},
-	{"constraints", NULL, NULL, RIG_CTL_CONSTRAINTS, 1, 1, "a SHOT_ID", rig_ctl_constraints},
-	{"constraint", NULL, "put", RIG_CTL_CONSTRAINT_PUT, 1, 1, "a SHOT_ID", rig_ctl_constraints},
+	 "at least one LAYER_ID", rig_ctl_locks, rig_ctl_help_lock},
+	{"lock", "locks", "renew", RIG_CTL_LOCK_RENEW, 1, 1, LOCK_ID, rig_ctl_locks,
+	 rig_ctl_help_lock},
+	{"lock", "locks", "release", RIG_CTL_LOCK_RELEASE, 1, 1, LOCK_ID, rig_ctl_locks,
+	 rig_ctl_help_lock},
+	{"lock", "locks", "list", RIG_CTL_LOCK_LIST, 0, 0, NULL, rig_ctl_locks, rig_ctl_help_lock},
+	{"diff", NULL, NULL, RIG_CTL_DIFF, 1, 1, "a SHOT_ID", rig_ctl_diff, rig_ctl_help_diff},
+	{"constraints", NULL, NULL, RIG_CTL_CONSTRAINTS, 1, 1, "a SHOT_ID", rig_ctl_constraints,
+	 rig_ctl_help_constraints},
+	{"constraint", NULL, "put", RIG_CTL_CONSTRAINT_PUT, 1, 1, "a SHOT_ID", rig_ctl_constraints,
+	 rig_ctl_help_constraint},
 	{"constraint", NULL, "delete", RIG_CTL_CONSTRAINT_DELETE, 1, 1, "a SHOT_ID",
-	 rig_ctl_constraints},
+	 rig_ctl_constraints, rig_ctl_help_constraint},
 };
 
 #undef ID
@@ -701,19 +529,28 @@ int main(int argc, char **argv)
 	const char *words[RIG_CTL_MAX_WORDS];
 	size_t n_words = 0, n_used = 0;
 	char err[256];
+	/* "rigctl --version" alone: with a command, --version N is the shot version
+	 * 'constraints' reads. */
+	if (argc == 2 && strcmp(argv[1], "--version") == 0)
+		return rig_version_print(stdout, RIG_CTL_PROG) == 0
+			       ? RIG_EXIT_OK
+			       : rig_report_fail(stderr, RIG_CTL_PROG, "cannot write the output");
 	if (rig_args_parse(opts, RIG_CTL_O_COUNT, argc, argv, words, RIG_CTL_MAX_WORDS, &n_words,
 			   err, sizeof err) != 0)
 		return rig_ctl_usage("%s", err);
 	if (opts[RIG_CTL_O_HELP].seen) {
-		/* "rigctl plan --help" and "rigctl lock --help" have pages of their own. */
-		const char *topic = n_words ? words[0] : "";
-		if (strcmp(topic, "plan") == 0 || strcmp(topic, "plans") == 0)
-			fputs(plan_help, stdout);
-		else if (strcmp(topic, "lock") == 0 || strcmp(topic, "locks") == 0)
-			fputs(lock_help, stdout);
-		else
-			fputs(usage_text, stdout);
-		return RIG_EXIT_OK;
+		/* "rigctl edit --help", "rigctl plan apply --help": the command's page;
+		 * the overview without a command (or for a word that names none). */
+		const char *page = rig_ctl_help_overview;
+		for (size_t i = 0; n_words && i < N_COMMANDS; i++) {
+			if (names(&commands[i], words[0])) {
+				page = commands[i].help;
+				break;
+			}
+		}
+		return fputs(page, stdout) == EOF || fflush(stdout) != 0
+			       ? rig_report_fail(stderr, RIG_CTL_PROG, "cannot write the output")
+			       : RIG_EXIT_OK;
 	}
 	const struct command *cmd = find_command(words, n_words, &n_used);
 	int rc = check_command(cmd, opts, n_words - n_used, words + n_used, n_words);

@@ -3,7 +3,8 @@
  * through lists and print results. rigctl.c parses and dispatches;
  * rigctl_resources.c (projects, shots, layers, receipts), rigctl_edit.c,
  * rigctl_frames.c, rigctl_plans.c, rigctl_locks.c, rigctl_diff.c and
- * rigctl_history.c and rigctl_constraints.c run commands.
+ * rigctl_history.c and rigctl_constraints.c run commands; rigctl_help.c
+ * holds the --help pages.
  */
 #ifndef RIG_CTL_H
 #define RIG_CTL_H
@@ -214,6 +215,14 @@ int rig_ctl_locks(struct rig_ctl *c);
 int rig_ctl_diff(struct rig_ctl *c);
 int rig_ctl_revert(struct rig_ctl *c); /* rigctl_history.c */
 int rig_ctl_constraints(struct rig_ctl *c);
+
+/* The help pages (rigctl_help.c): the overview 'rigctl --help' prints, and
+ * one page per command for 'rigctl COMMAND [VERB] --help', named by the rows
+ * of rigctl.c's command table. */
+extern const char rig_ctl_help_overview[], rig_ctl_help_projects[], rig_ctl_help_shots[],
+	rig_ctl_help_layers[], rig_ctl_help_edit[], rig_ctl_help_revert[], rig_ctl_help_receipts[],
+	rig_ctl_help_frames[], rig_ctl_help_plan[], rig_ctl_help_lock[], rig_ctl_help_diff[],
+	rig_ctl_help_constraints[], rig_ctl_help_constraint[];
 
 /* Prints a receipt (table format) as a short summary: versions, the plan it
  * applied (if any), ops, changed layers; dry runs say nothing was written.

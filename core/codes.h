@@ -60,8 +60,10 @@
 	X(SKIN_WEIGHTS, 422, false, "Invalid skin weights",                                           \
 	  "There is one influence list per source vertex; each lists 1 to 8 distinct existing "       \
 	  "joints with finite weights > 0 summing to 1 within 64 machine epsilons.",                  \
-	  "Fix the list of the vertex named by vertexIndex; totals are never renormalised, so "       \
-	  "scale the weights so they sum to 1 yourself.")                                             \
+	  "Fix the list of the vertex named by vertexIndex: send it with layer.skin.weights.put and " \
+	  "normalize: true to have its positive finite weights rescaled to sum 1 (layer.skin never "  \
+	  "rescales), or scale them yourself; zero, negative or non-finite weights, and a vertex "    \
+	  "left with no influence, need fixing either way.")                                          \
 	X(SKIN_WEIGHT_VERTEX, 422, false, "Vertex index out of range",                                \
 	  "layer.skin.weights.put addresses an existing source vertex (zero-based).",                 \
 	  "Read the weights collection of the layer and use a vertexIndex below its vertex count.")  \
@@ -97,8 +99,9 @@
 	  "A layer cannot become its own ancestor.",                                                  \
 	  "Choose a parent that is not the layer itself or one of its descendants.")                  \
 	X(LAYER_KIND, 422, false, "Wrong layer kind",                                                 \
-	  "Only mesh layers carry a binding.",                                                        \
-	  "Create the layer with kind \"mesh\" to give it a skin.")                                   \
+	  "Only mesh layers carry a binding and have mesh data.",                                     \
+	  "Create the layer with kind \"mesh\" to give it a binding, and read mesh data from a mesh " \
+	  "layer.")                                                                                   \
 	X(IK_CHAIN, 422, false, "Invalid IK chain",                                                 \
 	  "An IK constraint's chain lists 1 to 8 existing group layers root to tip, each the "       \
 	  "parent of the next.",                                                                      \

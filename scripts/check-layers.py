@@ -29,8 +29,9 @@ ALLOWED = {
     "api/http": ["core", "storage", "api/util", "api", "api/edit"],
     "api/handlers": ["core", "storage", "api/util", "api", "api/edit", "api/eval", "api/http"],
     "api": ["core", "storage", "api/util", "api/edit", "api/eval", "api/http", "api/handlers"],
-    "server": ["core", "storage", "api", "api/http", "api/util"],
-    "clients": [],
+    "server": ["core", "storage", "api", "api/http", "api/util", "version"],
+    "clients": ["version"],
+    "version": [],  # the build's version and commit, for --version
 }
 # From api/ itself the folders below it may include only context.h (the shared
 # context, a declaration); app.h and app.c are the wiring, for the server.

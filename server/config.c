@@ -12,9 +12,14 @@
 #include "api/context.h"
 #include "api/util/membudget.h"
 #include "core/err.h"
+#include "version/version.h"
 
 static const char usage[] =
 	"usage: rigd [options]\n"
+	"       rigd token create|list|revoke [--db PATH] ...\n"
+	"                             manage API tokens in the database, with or without a\n"
+	"                             running server ('rigd token --help')\n"
+	"       rigd --version\n"
 	"\n"
 	"rigd serves rig evaluation over HTTP: shots, layers, skins, atomic edit batches.\n"
 	"Every option can also be set with the environment variable shown.\n"
@@ -73,10 +78,13 @@ static const char usage[] =
 	"  --tls-key PEM              ... and this private key, unencrypted (RIGD_TLS_KEY)\n"
 	"  --rate-limit N             requests per second per token, bursts of 2N; 0: unlimited\n"
 	"                             (RIGD_RATE_LIMIT, 0)\n"
+	"  --version                  print the version and the build's git commit\n"
 	"  --help                     this text\n"
 	"\n"
-	"Logs are JSON lines on stderr. The first line with \"msg\":\"listening\" gives the "
-	"port.\n";
+	"Logs are JSON lines on stderr. The first line with \"msg\":\"listening\" gives the\n"
+	"port and the url. With port 0 and stderr a terminal, rigd also says the url in\n"
+	"words, and prints the 'export RIGD_URL=...' line rigctl and mesh-data need when\n"
+	"it is not their default.\n";
 
 /* HOST:PORT into host (host_size bytes) and *port. Returns 0 or -1. */
 static int parse_listen(char *host, size_t host_size, unsigned *port, const char *v)
@@ -296,6 +304,10 @@ int rig_config_parse(struct rig_config *cfg, int argc, char **argv)
 			fputs(usage, stdout);
 			return 1;
 		}
+		if (!strcmp(arg, "--version")) {
+			rig_version_print(stdout, "rigd");
+			return 1;
+		}
 		if (strncmp(arg, "--", 2) != 0) {
 			fprintf(stderr, "rigd: unexpected argument '%s'\n%s", arg, usage);
 			return 2;
@@ -341,4 +353,16 @@ int rig_config_parse(struct rig_config *cfg, int argc, char **argv)
 		return 2;
 	}
 	return 0;
+}
+
+void rig_config_url(char out[RIG_CONFIG_URL_MAX], const struct rig_config *cfg, unsigned port)
+{
+	const char *host = cfg->host;
+	if (!strcmp(host, "0.0.0.0"))
+		host = "127.0.0.1";
+	else if (!strcmp(host, "::"))
+		host = "::1";
+	bool v6 = strchr(host, ':') != NULL;
+	snprintf(out, RIG_CONFIG_URL_MAX, "%s://%s%s%s:%u", cfg->tls_cert[0] ? "https" : "http",
+		 v6 ? "[" : "", host, v6 ? "]" : "", port);
 }

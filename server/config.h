@@ -11,6 +11,14 @@
 
 #define RIG_MAX_CORS_ORIGINS 16
 
+/* The URL rigctl and mesh-data use when neither --url nor RIGD_URL is set
+ * (RIG_HTTP_DEFAULT_URL of clients/http_client.h, which server/ does not
+ * include): rigd's default --listen address. */
+#define RIG_CONFIG_CLIENTS_URL "http://127.0.0.1:8080"
+
+/* Longest URL rig_config_url writes, its NUL included. */
+#define RIG_CONFIG_URL_MAX 300
+
 struct rig_config {
 	char db_path[1024]; /* --db, RIGD_DB; default ./rigd.db */
 	char host[256];     /* --listen HOST:PORT, RIGD_LISTEN; default 127.0.0.1:8080 */
@@ -53,7 +61,14 @@ struct rig_config {
 };
 
 /* Fills cfg from defaults, then the environment, then argv. Returns 0 to run,
- * 1 when --help was printed (exit 0), 2 on a usage error (message on stderr). */
+ * 1 when --help or --version was printed (exit 0), 2 on a usage error
+ * (message on stderr). */
 int rig_config_parse(struct rig_config *cfg, int argc, char **argv);
+
+/* Writes to out the URL a client on this machine reaches the server at when
+ * it listens on port (the bound one: cfg->port may be 0): https with
+ * --tls-cert, the wildcard addresses 0.0.0.0 and :: as their loopback
+ * address, an IPv6 address in brackets. */
+void rig_config_url(char out[RIG_CONFIG_URL_MAX], const struct rig_config *cfg, unsigned port);
 
 #endif

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <uv.h>
 
 #include "api/app.h"
@@ -105,6 +106,21 @@ static void on_drain_tick(uv_timer_t *t)
 	if (in_flight > 0)
 		rig_log("warn", "drain timeout", json_pack("{s:i}", "inFlight", (int)in_flight));
 	uv_walk(s->loop, close_handle, NULL);
+}
+
+/* With --listen HOST:0 nobody knows the port rigd picked: says where it
+ * listens in words (besides the JSON log line's url), and, unless it is the
+ * URL the clients try by default, the line that points them at it. Only to a
+ * terminal: a log file or journal keeps getting nothing but JSON lines. */
+static void announce_url(const char *url)
+{
+	char text[2 * RIG_CONFIG_URL_MAX + 64];
+	int len = snprintf(text, sizeof text, "rigd: listening on %s\n", url);
+	if (strcmp(url, RIG_CONFIG_CLIENTS_URL) != 0)
+		len += snprintf(text + len, sizeof text - (size_t)len, "export RIGD_URL=%s\n", url);
+	/* One write, as the JSON log lines are: request lines never cut into it. */
+	ssize_t w = write(STDERR_FILENO, text, (size_t)len);
+	(void)w;
 }
 
 static void on_signal(uv_signal_t *h, int signum)
@@ -234,12 +250,16 @@ int main(int argc, char **argv)
 	uv_timer_start(&s.sweep, on_sweep, 500, 500);
 	uv_timer_start(&s.housekeeping, on_housekeeping, 0, 1000ull * s.cfg.housekeeping_s);
 
+	char url[RIG_CONFIG_URL_MAX];
+	rig_config_url(url, &s.cfg, rig_http_port(s.http));
 	rig_log("info", "listening",
-		json_pack("{s:s, s:i, s:s, s:s, s:i, s:b, s:i}", "host", s.cfg.host, "port",
-			  (int)rig_http_port(s.http), "db", s.cfg.db_path, "durability",
+		json_pack("{s:s, s:i, s:s, s:s, s:s, s:i, s:b, s:i}", "host", s.cfg.host, "port",
+			  (int)rig_http_port(s.http), "url", url, "db", s.cfg.db_path, "durability",
 			  s.cfg.durability == RIG_STORE_DURABILITY_FULL ? "full" : "process",
 			  "threads", (int)s.cfg.threads, "tls", s.cfg.tls_cert[0] != '\0',
 			  "corsOrigins", (int)s.cfg.n_cors_origins));
+	if (s.cfg.port == 0 && isatty(STDERR_FILENO))
+		announce_url(url);
 
 	uv_run(s.loop, UV_RUN_DEFAULT);
 

@@ -24,13 +24,24 @@ static const char usage[] =
 	"SCOPE is read, edit or admin (each includes the ones before it), alone for every\n"
 	"project or as SCOPE:PROJECT_ID for one; repeat --scope for several.\n"
 	"create prints the token's secret on stdout, once: it is stored only as a hash.\n"
-	"--db defaults to $RIGD_DB, else ./rigd.db.\n";
+	"--db defaults to $RIGD_DB, else ./rigd.db. rigctl and mesh-data send the token\n"
+	"they find in $RIGD_TOKEN (export RIGD_TOKEN=<secret>).\n"
+	"\n"
+	"Exit codes: 0 done, 1 failed (the database cannot be opened, no such token),\n"
+	"2 usage error.\n"
+	"\n"
+	"Examples:\n"
+	"  rigd token create --db /var/lib/rigd/rigd.db --name farm --scope read\n"
+	"  export RIGD_TOKEN=$(rigd token create --name ana --scope edit:demo)\n"
+	"  rigd token list\n"
+	"  rigd token revoke t-81d44511f062\n";
 
 struct args {
 	const char *db, *name, *id;
 	const char *scopes[RIG_TOKEN_MAX_SCOPES + 1];
 	size_t n_scopes;
 	long long expires_in;
+	bool help; /* --help or -h: print the usage, do nothing else */
 };
 
 static int usage_error(const char *msg, const char *arg)
@@ -70,6 +81,8 @@ static int parse(struct args *a, int argc, char **argv, bool wants_id)
 						" (10 years), not",
 						value);
 			}
+		} else if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
+			a->help = true;
 		} else if (wants_id && !a->id && arg[0] != '-') {
 			a->id = arg;
 		} else {
@@ -200,6 +213,10 @@ int rig_token_cli(int argc, char **argv)
 	int rc = parse(&a, argc, argv, is_revoke);
 	if (rc)
 		return rc;
+	if (a.help) { /* `rigd token create --help`: the usage covers every subcommand */
+		fputs(usage, stdout);
+		return 0;
+	}
 	if (!strcmp(argv[1], "create"))
 		return create(&a);
 	if (!strcmp(argv[1], "list"))

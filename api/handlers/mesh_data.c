@@ -11,8 +11,10 @@
  * or one used with other parameters is 400 PAGE_TOKEN_INVALID.
  *
  * The collections are the layer's binding kind's (api/edit/binding.h); an
- * unbound layer, or a kind without the collection asked for, answers empty
- * pages (a skin has no keyframes: its animation belongs to the joint layers).
+ * unbound mesh layer, or a kind without the collection asked for, answers
+ * empty pages (a skin has no keyframes: its animation belongs to the joint
+ * layers). A group layer never carries a binding: asking it is 422
+ * LAYER_KIND, not an empty page a client would print as "0 of 0".
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -107,6 +109,14 @@ void rig_h_mesh_data(struct rig_req *req, struct rig_resp *resp)
 		goto out;
 	}
 	const struct rig_model_layer *l = &ev.model->layers[mi];
+	if (l->kind != RIG_LAYER_MESH) { /* it never has mesh data: not an empty page */
+		rig_problem(resp, RIG_LAYER_KIND,
+			    json_pack("{s:s, s:s}", "shotId", ev.model->id, "layerId", l->id),
+			    "layer '%s' is a group layer, not a mesh layer: only mesh layers have"
+			    " mesh data",
+			    l->id);
+		goto out;
+	}
 	/* The scope is the shot and the layer ('/' is never in an id). */
 	char scope[2 * RIG_ID_MAX + 2];
 	snprintf(scope, sizeof scope, "%s/%s", ev.model->id, l->id);
