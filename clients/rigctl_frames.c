@@ -188,13 +188,17 @@ int rig_ctl_frames(struct rig_ctl *c)
 		goto out;
 	}
 	int sent = rig_http_send(&c->http, &req, &resp);
+	bool whole = sent == 0 && rig_http_ok(&resp);
+	/* The stream's last frame is complete (and drawn) only once it is finished, so the
+	 * bar's line ends after that, not before. */
+	int finished = whole ? rig_split_finish(&split) : 0;
 	if (progress.on && split.n_written)
 		fputc('\n', stderr);
 	if (sent != 0 && resp.sink_rc) {
 		rc = rig_report_fail(stderr, RIG_CTL_PROG, "%s", split.error);
-	} else if (sent != 0 || !rig_http_ok(&resp)) {
+	} else if (!whole) {
 		rc = rig_report_send(stderr, RIG_CTL_PROG, sent, &c->http, &resp);
-	} else if (rig_split_finish(&split) != 0) {
+	} else if (finished != 0) {
 		rc = rig_report_fail(stderr, RIG_CTL_PROG, "%s", split.error);
 		report_problem_errors(split.problem);
 	} else {

@@ -1,17 +1,39 @@
 #!/usr/bin/env bash
-# Installs the Debian 12 packages rigd needs to build, test and benchmark.
+# Installs the Debian 12 packages rigd needs. The one list of them: deploy/Containerfile
+# runs this script (--build) and scripts/check-deploy.sh checks that it does.
+#   scripts/install-deps.sh                  build, test, benchmark and lint (test.sh, serve.sh)
+#   scripts/install-deps.sh --build          only what building rigd, mesh-data and rigctl
+#                                            needs (cmake -DRIG_BUILD_TESTS=OFF -DRIG_BUILD_BENCH=OFF)
+#   scripts/install-deps.sh --list [--build] print the package names, one a line; install nothing
 # python3-yaml converts openapi.yaml to JSON at build time (GET /v1/openapi.json).
 # Idempotent; uses sudo when not root.
 set -euo pipefail
-pkgs=(build-essential cmake pkg-config git
-      libmicrohttpd-dev libjansson-dev libsqlite3-dev libuv1-dev libcurl4-openssl-dev
-      libcriterion-dev python3 python3-yaml sqlite3 clang clang-format libclang-rt-14-dev openssl)
+build_pkgs=(build-essential cmake pkg-config
+            libmicrohttpd-dev libjansson-dev libsqlite3-dev libuv1-dev libcurl4-openssl-dev
+            python3 python3-yaml)
+# Criterion for the unit tests, clang for the second build and the fuzzers, sqlite3 and openssl
+# for test fixtures, curl and jq for the README's examples (tests/e2e/test_readme_examples.py).
+test_pkgs=(git libcriterion-dev sqlite3 clang clang-format libclang-rt-14-dev openssl curl jq)
+build_only=0 list=0
+for arg in "$@"; do
+  case "$arg" in
+    --build) build_only=1 ;;
+    --list) list=1 ;;
+    *) echo "usage: $0 [--build] [--list]" >&2; exit 2 ;;
+  esac
+done
+pkgs=("${build_pkgs[@]}")
+[ "$build_only" = 1 ] || pkgs+=("${test_pkgs[@]}")
+if [ "$list" = 1 ]; then
+  printf '%s\n' "${pkgs[@]}"
+  exit 0
+fi
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
 done
 # The OpenAPI linter runs with npx; Debian's Node.js only when none is present.
-command -v npx >/dev/null 2>&1 || missing+=(nodejs npm)
+[ "$build_only" = 1 ] || command -v npx >/dev/null 2>&1 || missing+=(nodejs npm)
 [ ${#missing[@]} -eq 0 ] && exit 0
 sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
 export DEBIAN_FRONTEND=noninteractive
