@@ -148,7 +148,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		struct rig_op_ctx ctx;
 		rig_op_ctx_init(&ctx, &model, NULL, errs);
 		size_t i = 0;
-		while (i < n && rig_op_apply(&ctx, &decoded[i]) == 0)
+		/* receipt.revert reads the history from a store, which this target
+		 * does not have (conn is NULL): its decoding is fuzzed, its apply is
+		 * the e2e suite's (test_revert.py). */
+		while (i < n && strcmp(decoded[i].name, "receipt.revert") != 0 &&
+		       rig_op_apply(&ctx, &decoded[i]) == 0)
 			i++;
 		if (i == n)
 			rig_ops_validate_shot(&ctx);
