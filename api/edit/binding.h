@@ -3,10 +3,13 @@
  * form (storage/sqlite/binding_codec.h). One row per kind, generated from
  * RIG_BINDING_KINDS, each beside its kind's ops (the skin's in
  * skin_binding.c): its layer.deformation.rest.apply, the "binding" summary of
- * a layer's JSON, and its mesh-data collections. The kind's ops are rows of
- * the op table (op_table.c) like every op.
+ * a layer's JSON, its mesh-data collections, and the large arrays its ops take
+ * from the compact body decoder (bulk.h). The kind's ops are rows of the op
+ * table (op_table.c) like every op.
  *
- * Dispatch goes through the row; nothing switches on the kind.
+ * Dispatch goes through the row; nothing switches on the kind. This header
+ * includes nothing of the op pipeline (ops.h includes bulk.h, which reads
+ * these rows), so the op structs are only declared here.
  */
 #ifndef RIG_EDIT_BINDING_H
 #define RIG_EDIT_BINDING_H
@@ -16,7 +19,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "api/edit/ops.h"
 #include "api/util/textbuf.h"
 #include "core/binding.h"
 #include "storage/shot_model.h"
@@ -34,6 +36,31 @@ struct rig_binding_collection {
 	void (*encode)(struct rig_buf *b, const void *def, const double *xy, size_t i);
 };
 
+struct rig_op;
+struct rig_op_ctx;
+
+/* The shapes of array the compact body decoder (bulk.h) reads. */
+enum rig_bulk_field {
+	RIG_BULK_SOURCE,    /* [{x, y}, …]: 2 doubles an element */
+	RIG_BULK_TRIANGLES, /* [[i, j, k], …]: 3 indices an element */
+	RIG_BULK_WEIGHTS,   /* [[{jointId, weight}, …], …]: a skin's weight lists */
+};
+
+/* One large array a kind's op takes from the compact body decoder: under op
+ * `op`, the op's member `holder` is the array itself (field NULL: the mesh
+ * binding's layer.mesh.key.put "vertices") or an object whose member `field`
+ * is (layer.skin's "skin" → "source"). The decoder keeps an array only for
+ * the op a row names there, whatever the order of the op's members; under any
+ * other op it stays in the body for that op's decoder. The op's decoder takes
+ * it with rig_bulk_find (rig_op__decode_points and rig_op__decode_triangles
+ * do, for the SOURCE and TRIANGLES shapes). */
+struct rig_bulk_member {
+	const char *op;
+	const char *holder;
+	const char *field;
+	enum rig_bulk_field shape;
+};
+
 struct rig_binding_kind {
 	const struct rig_binding_type *type;
 	/* layer.deformation.rest.apply on layer l bound with this kind: makes the
@@ -44,6 +71,9 @@ struct rig_binding_kind {
 	json_t *(*summary)(const struct rig_model_layer *l);
 	const struct rig_binding_collection *collections;
 	size_t n_collections;
+	/* The arrays its ops take from the compact body decoder. */
+	const struct rig_bulk_member *bulk_members;
+	size_t n_bulk_members;
 };
 
 /* The vertices of one item of a mesh binding's keyframes collection (a piece

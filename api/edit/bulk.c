@@ -1,5 +1,6 @@
 /* The compact array decoder of bulk.h: a strict JSON walker that follows the
- * body's structure only as far as the skins, and one element reader per array.
+ * body's structure only as far as the arrays the binding kinds' rows name
+ * (their bulk members, api/edit/binding.h), and one element reader per shape.
  */
 #include "api/edit/bulk.h"
 
@@ -13,26 +14,26 @@
 #define MAX_IDS 4096 /* distinct jointIds in one weights array */
 #define ID_SLOTS (2 * MAX_IDS)
 
-/* What holds an array being walked. An edit's arrays are kept only when the
- * op turns out to take them there (its name may follow them in the object):
- * layer.skin's skin, layer.mesh's mesh and layer.mesh.key.put's vertices.
- * Any other op reads such a field, if at all, from the tree, so its bytes must
+/* An edit's arrays are kept only when the op turns out to take them there
+ * (its name may follow them in the object): a row of some kind names the op,
+ * the member holding the array and, for an object holder, the field. Any
+ * other op reads such a field, if at all, from the tree, so its bytes must
  * stay in the body (weights.put's vertices are {vertexIndex, influences}). */
-enum holder { HOLDER_ROOT, HOLDER_SKIN, HOLDER_MESH, HOLDER_VERTICES };
-
 #define MAX_PENDING 8 /* an op's arrays awaiting its name; a valid op has at most 3 */
 
 /* An array of the current op, decoded into bulk->items[item] but not yet blanked. */
 struct pending {
 	char *open, *close; /* its brackets */
-	enum holder holder;
+	const char *holder; /* the op's member holding it (a row's string) */
+	const char *field;  /* the holder's member, NULL when the holder is the array */
 };
 
 struct scan {
 	char *p;
 	struct rig_bulk *bulk;
 	bool oom;
-	enum holder holder;
+	bool at_root;          /* RIG_BULK_SKIN: arrays are the body's own, blanked at once */
+	const char *fields_of; /* the holder whose rows name the fields of the object walked */
 	struct pending pending[MAX_PENDING]; /* the last n_pending items of bulk */
 	size_t n_pending;
 	const char *op_name; /* the current op's "op", when a plain string */
@@ -488,10 +489,12 @@ static void blank(char *open, char *close)
 			*q = ' ';
 }
 
-/* The value at s->p may be a skin array of field: decodes and blanks it when
- * it qualifies, else skips it. False when the walk must stop. */
-static bool maybe_array(struct scan *s, long op_index, enum rig_bulk_field field, int depth)
+/* The value at s->p may be an array of shape `field` held as row says:
+ * decodes it when it qualifies (blanked at once at the root, else when its op
+ * turns out to take it), else skips it. False when the walk must stop. */
+static bool maybe_array(struct scan *s, long op_index, const struct rig_bulk_member *row, int depth)
 {
+	enum rig_bulk_field field = row->shape;
 	if (*s->p != '[')
 		return skip_value(s, depth);
 	char *open = s->p;
@@ -510,10 +513,11 @@ static bool maybe_array(struct scan *s, long op_index, enum rig_bulk_field field
 		return false;
 	}
 	b->items[b->n++] = a;
-	if (s->holder == HOLDER_ROOT) {
+	if (s->at_root) {
 		blank(open, s->p - 1);
 	} else if (s->n_pending < MAX_PENDING) {
-		s->pending[s->n_pending++] = (struct pending){open, s->p - 1, s->holder};
+		s->pending[s->n_pending++] =
+			(struct pending){open, s->p - 1, row->holder, row->field};
 	} else {
 		b->n--; /* only a body with duplicate keys gets here, and jansson rejects it */
 		array_release(&b->items[b->n]);
@@ -561,26 +565,45 @@ static bool object(struct scan *s, member_fn member, long ctx, int depth)
 
 static bool is_key(const char *key, size_t len, bool plain, const char *want)
 {
-	return plain && len == strlen(want) && memcmp(key, want, len) == 0;
+	return plain && want && len == strlen(want) && memcmp(key, want, len) == 0;
 }
 
-static bool skin_member(struct scan *s, const char *key, size_t len, bool plain, long op_index,
-			int depth)
+/* The first bulk member of any kind (in RIG_BINDING_KINDS order) held by
+ * member holder (hlen bytes, plain) of op (olen bytes; any op when NULL),
+ * whose field is [field, +flen) when field is given, else one with a field
+ * (has_field) or one without. */
+static const struct rig_bulk_member *find_row(const char *op, size_t olen, const char *holder,
+					      size_t hlen, const char *field, size_t flen,
+					      bool has_field)
 {
-	if (is_key(key, len, plain, "source"))
-		return maybe_array(s, op_index, RIG_BULK_SOURCE, depth);
-	if (is_key(key, len, plain, "triangles"))
-		return maybe_array(s, op_index, RIG_BULK_TRIANGLES, depth);
-	if (is_key(key, len, plain, "weights"))
-		return maybe_array(s, op_index, RIG_BULK_WEIGHTS, depth);
-	return skip_value(s, depth);
+	for (size_t k = 0; k < rig_binding_n_kinds; k++) {
+		const struct rig_binding_kind *kind = rig_binding_kinds[k];
+		for (size_t i = 0; i < kind->n_bulk_members; i++) {
+			const struct rig_bulk_member *r = &kind->bulk_members[i];
+			if (!is_key(holder, hlen, true, r->holder) ||
+			    (op && !is_key(op, olen, true, r->op)))
+				continue;
+			if (field ? is_key(field, flen, true, r->field)
+				  : (r->field != NULL) == has_field)
+				return r;
+		}
+	}
+	return NULL;
+}
+
+/* A member of the object s->fields_of holds: an array when a row names it. */
+static bool holder_member(struct scan *s, const char *key, size_t len, bool plain, long op_index,
+			  int depth)
+{
+	const struct rig_bulk_member *row =
+		plain ? find_row(NULL, 0, s->fields_of, strlen(s->fields_of), key, len, true)
+		      : NULL;
+	return row ? maybe_array(s, op_index, row, depth) : skip_value(s, depth);
 }
 
 static bool op_member(struct scan *s, const char *key, size_t len, bool plain, long op_index,
 		      int depth)
 {
-	/* layer.skin's skin and layer.mesh's mesh hold source and triangles;
-	 * layer.mesh.key.put's vertices are {x, y} like a source. */
 	if (is_key(key, len, plain, "op") && *s->p == '"') {
 		const char *name;
 		size_t n;
@@ -591,36 +614,25 @@ static bool op_member(struct scan *s, const char *key, size_t len, bool plain, l
 		s->op_len = n;
 		return true;
 	}
-	if (is_key(key, len, plain, "skin") || is_key(key, len, plain, "mesh")) {
-		s->holder = key[0] == 's' ? HOLDER_SKIN : HOLDER_MESH;
-		return object(s, skin_member, op_index, depth);
-	}
-	if (is_key(key, len, plain, "vertices")) {
-		s->holder = HOLDER_VERTICES;
-		return maybe_array(s, op_index, RIG_BULK_SOURCE, depth);
-	}
-	return skip_value(s, depth);
+	if (!plain)
+		return skip_value(s, depth);
+	/* A member some row names: the array itself (layer.mesh.key.put's
+	 * vertices), or an object holding arrays (layer.skin's skin). */
+	const struct rig_bulk_member *row = find_row(NULL, 0, key, len, NULL, 0, *s->p == '{');
+	if (!row)
+		return skip_value(s, depth);
+	if (!row->field)
+		return maybe_array(s, op_index, row, depth);
+	s->fields_of = row->holder;
+	return object(s, holder_member, op_index, depth);
 }
 
-static bool op_is(const struct scan *s, const char *want)
+/* Whether the op just walked takes the array p: a row names the op, its
+ * holder and its field. */
+static bool op_takes(const struct scan *s, const struct pending *p)
 {
-	return s->op_name && s->op_len == strlen(want) && memcmp(s->op_name, want, s->op_len) == 0;
-}
-
-/* Whether the op just walked takes an array held as p says. */
-static bool op_takes(const struct scan *s, const struct pending *p, enum rig_bulk_field field)
-{
-	switch (p->holder) {
-	case HOLDER_SKIN:
-		return op_is(s, "layer.skin");
-	case HOLDER_MESH:
-		return op_is(s, "layer.mesh") && field != RIG_BULK_WEIGHTS;
-	case HOLDER_VERTICES:
-		return op_is(s, "layer.mesh.key.put");
-	case HOLDER_ROOT:
-		break;
-	}
-	return false;
+	return s->op_name && find_row(s->op_name, s->op_len, p->holder, strlen(p->holder), p->field,
+				      p->field ? strlen(p->field) : 0, false);
 }
 
 /* Once an op's object is walked (whole, when walked): blanks the arrays it
@@ -631,7 +643,7 @@ static void settle_op(struct scan *s, bool walked)
 	size_t first = b->n - s->n_pending, kept = first;
 	for (size_t k = 0; k < s->n_pending; k++) {
 		struct rig_bulk_array *a = &b->items[first + k];
-		if (walked && op_takes(s, &s->pending[k], a->field)) {
+		if (walked && op_takes(s, &s->pending[k])) {
 			blank(s->pending[k].open, s->pending[k].close);
 			b->items[kept++] = *a;
 		} else {
@@ -681,9 +693,14 @@ int rig_bulk_extract(struct rig_bulk **out, char *body, size_t len, enum rig_bul
 	struct rig_bulk *b = calloc(1, sizeof *b);
 	if (!b)
 		return -RIG_MEMORY_BUSY;
-	struct scan s = {.p = body, .bulk = b, .holder = HOLDER_ROOT};
+	struct scan s = {.p = body, .bulk = b, .at_root = mode == RIG_BULK_SKIN};
 	ws(&s);
-	object(&s, mode == RIG_BULK_EDITS ? root_member : skin_member, RIG_NO_INDEX, 0);
+	if (mode == RIG_BULK_SKIN) {
+		s.fields_of = RIG_BULK_SKIN_HOLDER;
+		object(&s, holder_member, RIG_NO_INDEX, 0);
+	} else {
+		object(&s, root_member, RIG_NO_INDEX, 0);
+	}
 	if (s.oom) {
 		rig_bulk_free(b);
 		return -RIG_MEMORY_BUSY;

@@ -1,30 +1,28 @@
-/* Compact decoding of the large arrays of a skin definition, before jansson.
+/* Compact decoding of the large arrays of a binding definition, before jansson.
  *
  * A jansson tree costs tens to hundreds of bytes per JSON value, so the
  * `source`, `triangles` and `weights` arrays of a million-vertex layer.skin
  * would cost gigabytes as a tree. rig_bulk_extract walks the body once and,
- * for each of those arrays whose every element has exactly the valid shape
- * (source {x, y} numbers, triangles [i, j, k] numbers, weights lists of at most
- * RIG_MAX_INFLUENCES {jointId, weight}), decodes it straight into the arrays a
- * struct rig_skin_def uses, then blanks the array's elements in the body
- * (every byte but '\n' becomes a space). jansson then parses a small tree in
- * which the array is empty, at the same byte positions, lines and columns, so
- * any syntax error is reported exactly as before; the skin decoder
- * (ops_skin.c) takes the decoded arrays in place of the empty ones. A mesh
- * binding's arrays go the same way: layer.mesh's mesh.source and
- * mesh.triangles, and layer.mesh.key.put's vertices (as a SOURCE array of its
- * op), taken by rig_op__decode_points and rig_op__decode_triangles. An array
- * is kept only when its op is the one that takes it there (layer.skin's skin,
- * layer.mesh's mesh, layer.mesh.key.put's vertices), whatever the order of the
- * op's members; under any other op it stays in the body, so that op's decoder
- * and its errors see exactly what the client sent.
+ * for each array a binding kind's op takes (its row's bulk members,
+ * api/edit/binding.h: op, member, shape) whose every element has exactly the
+ * valid shape (SOURCE {x, y} numbers, TRIANGLES [i, j, k] numbers, WEIGHTS
+ * lists of at most RIG_MAX_INFLUENCES {jointId, weight}), decodes it straight
+ * into the arrays a definition uses, then blanks the array's elements in the
+ * body (every byte but '\n' becomes a space). jansson then parses a small tree
+ * in which the array is empty, at the same byte positions, lines and columns,
+ * so any syntax error is reported exactly as before; the op's decoder takes
+ * the decoded arrays in place of the empty ones (rig_bulk_find). An array is
+ * kept only when its op is the one a row names there, whatever the order of
+ * the op's members; under any other op it stays in the body, so that op's
+ * decoder and its errors see exactly what the client sent.
  *
  * An array with anything else in it (a malformed number, a wrong shape, an
  * escape in a key, more influences than allowed) is left in the body untouched
  * and goes through jansson and the ordinary decoder, so every error a client
  * can see keeps its code, pointer and indices.
  *
- * Not here: the rules of a skin (core/skin.c) and the tree decoding (ops_skin.c).
+ * Not here: the rules of a definition (core/) and the tree decoding (the
+ * kind's ops).
  */
 #ifndef RIG_BULK_H
 #define RIG_BULK_H
@@ -33,16 +31,20 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "api/edit/binding.h" /* enum rig_bulk_field and the kinds' bulk members */
 #include "core/err.h"
 #include "core/skin.h"
 
-enum rig_bulk_field { RIG_BULK_SOURCE, RIG_BULK_TRIANGLES, RIG_BULK_WEIGHTS };
-
-/* Where a body keeps its skins. */
+/* Where a body keeps its arrays. */
 enum rig_bulk_mode {
-	RIG_BULK_EDITS, /* an edit batch: /ops/<i>/skin/{source,triangles,weights} */
-	RIG_BULK_SKIN,  /* a LayerSkinInput at the root: /{source,triangles,weights} */
+	RIG_BULK_EDITS, /* an edit batch: /ops/<i>/<holder>[/<field>] as the kinds' rows say */
+	/* A LayerSkinInput at the root (the skin's evaluate route): the fields the
+	 * rows of holder RIG_BULK_SKIN_HOLDER name, at /<field>. */
+	RIG_BULK_SKIN,
 };
+
+/* The holder whose fields a RIG_BULK_SKIN body has at its root. */
+#define RIG_BULK_SKIN_HOLDER "skin"
 
 /* One decoded array. The arrays are malloc'd and owned by the bulk until a
  * decoder moves them out (setting the pointer here to NULL). */

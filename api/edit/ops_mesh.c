@@ -504,7 +504,7 @@ int rig_op__skin_bake_apply(struct rig_op_ctx *ctx, struct rig_op *op)
 	return 0;
 }
 
-/* ---- the kind's row: summary and mesh-data collections ---- */
+/* ---- the kind's row: summary, mesh-data collections, bulk members ---- */
 
 static json_t *summary(const struct rig_model_layer *l)
 {
@@ -589,10 +589,20 @@ static const struct rig_binding_collection collections[] = {
 	{"keyframes", true, false, count_key_pieces, encode_key_piece},
 };
 
+/* layer.mesh's mesh holds source and triangles; layer.mesh.key.put's
+ * vertices are {x, y} like a source. */
+static const struct rig_bulk_member bulk_members[] = {
+	{"layer.mesh", "mesh", "source", RIG_BULK_SOURCE},
+	{"layer.mesh", "mesh", "triangles", RIG_BULK_TRIANGLES},
+	{"layer.mesh.key.put", "vertices", NULL, RIG_BULK_SOURCE},
+};
+
 const struct rig_binding_kind rig_binding_kind_mesh = {
 	.type = &rig_binding_mesh,
 	.rest_apply = rest_apply,
 	.summary = summary,
 	.collections = collections,
 	.n_collections = sizeof collections / sizeof collections[0],
+	.bulk_members = bulk_members,
+	.n_bulk_members = sizeof bulk_members / sizeof bulk_members[0],
 };

@@ -1,7 +1,8 @@
 /* The skin's row of the binding kinds (binding.h): its refusal of
  * layer.deformation.rest.apply, its summary in a layer's JSON and
  * its mesh-data collections (vertices, triangles, joints, weights; its
- * keyframes are the joint layers' keys, so it has none).
+ * keyframes are the joint layers' keys, so it has none) and the arrays
+ * layer.skin takes from the compact body decoder.
  */
 #include "api/edit/binding.h"
 #include "api/edit/ops_internal.h"
@@ -96,10 +97,20 @@ static const struct rig_binding_collection collections[] = {
 	{"weights", true, false, count_verts, encode_weights},
 };
 
+/* layer.skin's skin holds the three arrays; the skin's evaluate route takes a
+ * LayerSkinInput of the same fields at its root (RIG_BULK_SKIN_HOLDER). */
+static const struct rig_bulk_member bulk_members[] = {
+	{"layer.skin", "skin", "source", RIG_BULK_SOURCE},
+	{"layer.skin", "skin", "triangles", RIG_BULK_TRIANGLES},
+	{"layer.skin", "skin", "weights", RIG_BULK_WEIGHTS},
+};
+
 const struct rig_binding_kind rig_binding_kind_skin = {
 	.type = &rig_binding_skin,
 	.rest_apply = rest_apply,
 	.summary = summary,
 	.collections = collections,
 	.n_collections = sizeof collections / sizeof collections[0],
+	.bulk_members = bulk_members,
+	.n_bulk_members = sizeof bulk_members / sizeof bulk_members[0],
 };

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "api/edit/binding.h"
+#include "api/edit/ops.h"
 #include "core/skin.h"
 
 static const char *const mesh_data_kinds[] = {"vertices", "triangles", "joints", "weights",
@@ -56,6 +57,33 @@ Test(binding_kinds, the_skin_pages_four_collections)
 	cr_assert_not_null(rig_binding_collection_find(skin, "weights"));
 	cr_assert_null(rig_binding_collection_find(skin, "keyframes"),
 		       "a skin's animation is its joint layers' keys");
+}
+
+/* The compact decoder reads what the rows name: each row's op is a row of the
+ * op table, and two rows naming one holder and field agree on its shape (the
+ * decoder reads the array once, whichever op follows). */
+Test(binding_kinds, bulk_members_name_real_ops_and_agree_on_shapes)
+{
+	for (size_t k = 0; k < rig_binding_n_kinds; k++) {
+		const struct rig_binding_kind *kind = rig_binding_kinds[k];
+		for (size_t i = 0; i < kind->n_bulk_members; i++) {
+			const struct rig_bulk_member *r = &kind->bulk_members[i];
+			cr_assert_not_null(rig_op_type_find(r->op), "'%s' names op '%s'",
+					   kind->type->name, r->op);
+			cr_assert(r->holder && r->holder[0] && (!r->field || r->field[0]));
+			for (size_t k2 = 0; k2 < rig_binding_n_kinds; k2++)
+				for (size_t j = 0; j < rig_binding_kinds[k2]->n_bulk_members; j++) {
+					const struct rig_bulk_member *o =
+						&rig_binding_kinds[k2]->bulk_members[j];
+					if (strcmp(o->holder, r->holder) ||
+					    (!o->field != !r->field) ||
+					    (o->field && strcmp(o->field, r->field)))
+						continue;
+					cr_assert_eq(o->shape, r->shape, "'%s/%s' has two shapes",
+						     r->holder, r->field ? r->field : "");
+				}
+		}
+	}
 }
 
 /* A loaded one-triangle skin on one joint, held by a model layer. */
