@@ -152,6 +152,23 @@ static void abc_text(struct rig_bytes *b, json_t *o)
 	list_text(b, "~", json_object_get(o, "changed"));
 }
 
+/* A part of index runs has its total and one list of runs, named as its kind
+ * names it (changedVertices, changedTriangles, …); NULL for a part of
+ * another shape ({added, removed, changed}). */
+static json_t *part_runs(json_t *part)
+{
+	if (!json_is_integer(json_object_get(part, "total")))
+		return NULL;
+	const char *name;
+	json_t *list;
+	json_object_foreach(part, name, list)
+	{
+		if (json_is_array(list))
+			return list;
+	}
+	return NULL;
+}
+
 static void layer_rows(struct rig_table *t, json_t *item)
 {
 	const char *id = json_string_value(json_object_get(item, "layerId"));
@@ -194,9 +211,7 @@ static void layer_rows(struct rig_table *t, json_t *item)
 		json_object_foreach(json_object_get(binding, "parts"), part_name, part)
 		{
 			rig_bytes_clear(&b);
-			json_t *runs = json_object_get(part, "changedVertices");
-			if (!runs)
-				runs = json_object_get(part, "changedTriangles");
+			json_t *runs = part_runs(part);
 			if (runs) {
 				runs_text(&b, runs);
 				snprintf(s, sizeof s, " (%lld)",

@@ -1,4 +1,6 @@
-/* The list of binding kinds of binding.h, as a table. */
+/* The list of binding kinds of binding.h, as a table, and what every kind
+ * shares: the copy through the stored form and the diff's source and
+ * triangles parts. */
 #include "core/binding.h"
 
 #include <stdlib.h>
@@ -32,4 +34,24 @@ void *rig_binding_def_copy(const struct rig_binding_type *type, const void *def)
 	free(head);
 	free(mesh);
 	return copy;
+}
+
+int rig_binding_diff_source(struct rig_part_diff *out, const struct rig_binding_type *type,
+			    const void *a, const void *b)
+{
+	const double *sa = type->def_source(a), *sb = type->def_source(b);
+	if (!sa || !sb)
+		return 0;
+	return rig_runs_compare(&out->runs, sa, type->def_n_verts(a), sb, type->def_n_verts(b),
+				2 * sizeof *sa);
+}
+
+int rig_binding_diff_triangles(struct rig_part_diff *out, const struct rig_binding_type *type,
+			       const void *a, const void *b)
+{
+	const uint32_t *ta = type->def_triangles(a), *tb = type->def_triangles(b);
+	if (!ta || !tb)
+		return 0;
+	return rig_runs_compare(&out->runs, ta, type->def_n_tris(a), tb, type->def_n_tris(b),
+				3 * sizeof *ta);
 }

@@ -23,11 +23,32 @@
 #include <stdint.h>
 
 #include "core/affine.h"
+#include "core/binding_diff.h"
 #include "core/err.h"
 
 /* Every binding kind, X(name): the row of kind k is rig_binding_<k> here and
  * rig_binding_edit_<k> in api/edit. */
 #define RIG_BINDING_KINDS(X) X(skin) X(mesh)
+
+struct rig_binding_type;
+
+/* One part of a kind's definition that GET …/diff compares between two
+ * stored revisions, shown as binding.parts.<name>: runs of changed indices
+ * (in the member `list`: "changedVertices"), or ids or frames added, removed
+ * and changed. Every kind has the source and the triangles
+ * (RIG_BINDING_PART_SOURCE, _TRIANGLES below); a kind adds its own (a skin's
+ * weights and joints, a mesh binding's keys). */
+struct rig_binding_part {
+	const char *name;
+	enum rig_diff_shape shape;
+	const char *list; /* RIG_DIFF_RUNS: the member holding the runs; else NULL */
+	/* Adds to out (zeroed) what differs between a and b, two whole
+	 * definitions of kind type (per-vertex arrays loaded; a part whose
+	 * arrays are absent finds nothing). Returns 0, or -1 when out of
+	 * memory. */
+	int (*compare)(struct rig_part_diff *out, const struct rig_binding_type *type,
+		       const void *a, const void *b);
+};
 
 struct rig_binding_type {
 	const char *name; /* the kind's wire name, e.g. "skin" */
@@ -81,6 +102,18 @@ struct rig_binding_type {
 	/* Frees an evaluator; NULL is a no-op. */
 	void (*free)(void *eval);
 
+	/* ---- the diff: what GET …/diff says of two stored revisions ---- */
+
+	/* The parts compared, in the order the diff shows them (the runs of
+	 * RIG_DIFF_RUNS parts page in this order). */
+	const struct rig_binding_part *parts;
+	size_t n_parts;
+	/* The bytes comparing one whole definition takes at worst: its arrays
+	 * read and its parts' runs, for a stored definition of n_verts and
+	 * n_tris whose loaded head (without per-vertex arrays) is def. GET
+	 * …/diff reserves them in the memory budget before it reads. */
+	size_t (*diff_bytes)(const void *def, size_t n_verts, size_t n_tris);
+
 	/* ---- the generic stored form: NULL for a kind with its own ---- */
 	/* A kind without a codec of its own in storage (the skin has one) is
 	 * stored as two byte strings of its own layout: what a loaded shot keeps
@@ -104,6 +137,22 @@ extern const size_t rig_binding_n_types;
 
 /* The row of the kind named name, or NULL. */
 const struct rig_binding_type *rig_binding_type_find(const char *name);
+
+/* The two parts every kind has, compared through the row's def_source and
+ * def_triangles: the vertices whose position differs or that exist in one
+ * revision only (changedVertices), likewise the triangles. */
+int rig_binding_diff_source(struct rig_part_diff *out, const struct rig_binding_type *type,
+			    const void *a, const void *b);
+int rig_binding_diff_triangles(struct rig_part_diff *out, const struct rig_binding_type *type,
+			       const void *a, const void *b);
+#define RIG_BINDING_PART_SOURCE                                                                    \
+	{                                                                                          \
+		"source", RIG_DIFF_RUNS, "changedVertices", rig_binding_diff_source                \
+	}
+#define RIG_BINDING_PART_TRIANGLES                                                                 \
+	{                                                                                          \
+		"triangles", RIG_DIFF_RUNS, "changedTriangles", rig_binding_diff_triangles         \
+	}
 
 /* A new deep copy of def of kind type, through the kind's def_copy or else
  * its encode and decode; NULL when out of memory (or when the kind offers

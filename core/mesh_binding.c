@@ -1,5 +1,6 @@
 /* The mesh binding (mesh_binding.h): its definition's rules and key edits,
- * the evaluator, and its row of the binding table with its stored form.
+ * the evaluator, and its row of the binding table with its stored form and
+ * the parts a diff compares (source, triangles, keys).
  *
  * The source rules are core/mesh.c's and the interpolation is core/keys.c's
  * (rig_keys_blend); this file only applies them per vertex.
@@ -519,6 +520,44 @@ static void free_eval(void *eval)
 	rig_mesh_eval_free(eval);
 }
 
+/* keys, by frame: added, removed, or changed (interp, ease or vertices). */
+struct key_pair {
+	const struct rig_mesh_def *a, *b;
+};
+
+static bool same_key_vertices(const void *ctx, size_t i, size_t j)
+{
+	const struct key_pair *p = ctx;
+	if (p->a->n_verts != p->b->n_verts)
+		return false;
+	return !p->a->key_xy || !p->b->key_xy ||
+	       memcmp(p->a->key_xy[i], p->b->key_xy[j], 2 * p->a->n_verts * sizeof(double)) == 0;
+}
+
+static int diff_keys(struct rig_part_diff *out, const struct rig_binding_type *type,
+		     const void *def_a, const void *def_b)
+{
+	struct key_pair p = {def_a, def_b};
+	(void)type;
+	return rig_keys_diff(&out->frames, p.a->times, p.a->n_keys, p.b->times, p.b->n_keys,
+			     same_key_vertices, &p);
+}
+
+static const struct rig_binding_part parts[] = {
+	RIG_BINDING_PART_SOURCE,
+	RIG_BINDING_PART_TRIANGLES,
+	{"keys", RIG_DIFF_FRAMES, NULL, diff_keys},
+};
+
+/* The skin's figure (binding.h's diff_bytes; 108 B a vertex, 20 B a
+ * triangle, a margin over the source, its runs and the triangles) and each
+ * key's vertices (16 B a vertex per key). */
+static size_t diff_bytes(const void *def, size_t n_verts, size_t n_tris)
+{
+	const struct rig_mesh_def *d = def;
+	return n_verts * (16 + 4 + 64 + 24 + 16 * d->n_keys) + n_tris * (12 + 8);
+}
+
 const struct rig_binding_type rig_binding_mesh = {
 	.name = "mesh",
 	.validate = validate,
@@ -537,6 +576,9 @@ const struct rig_binding_type rig_binding_mesh = {
 	.evaluate = evaluate,
 	.bytes = bytes,
 	.free = free_eval,
+	.parts = parts,
+	.n_parts = sizeof parts / sizeof parts[0],
+	.diff_bytes = diff_bytes,
 	.encode = encode,
 	.decode = decode,
 };

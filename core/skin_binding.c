@@ -1,8 +1,10 @@
 /* The skin's row of the binding table (binding.h): linear blend skinning
- * (skin.h) seen through the binding interface. The definition is a heap
- * struct rig_skin_def, the evaluator a struct rig_skin.
+ * (skin.h) seen through the binding interface, and the parts a diff compares
+ * (source, triangles, weights, joints). The definition is a heap struct
+ * rig_skin_def, the evaluator a struct rig_skin.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/binding.h"
 #include "core/skin.h"
@@ -109,6 +111,94 @@ static void free_eval(void *eval)
 	rig_skin_free(eval);
 }
 
+/* ---- the diff's parts ---- */
+
+/* Vertex v's influences, joint ids resolved, equal as sets (weights bit for bit). */
+static bool same_influences(const struct rig_skin_def *a, const struct rig_skin_def *b, size_t v)
+{
+	size_t a0 = a->weight_offsets[v], a1 = a->weight_offsets[v + 1];
+	size_t b0 = b->weight_offsets[v], b1 = b->weight_offsets[v + 1];
+	if (a1 - a0 != b1 - b0)
+		return false;
+	for (size_t i = a0; i < a1; i++) {
+		const struct rig_skin_influence *x = &a->influences[i];
+		bool found = false;
+		for (size_t k = b0; k < b1 && !found; k++) {
+			const struct rig_skin_influence *y = &b->influences[k];
+			found = x->joint < a->n_joints && y->joint < b->n_joints &&
+				!strcmp(a->joints[x->joint].id, b->joints[y->joint].id) &&
+				memcmp(&x->weight, &y->weight, sizeof x->weight) == 0;
+		}
+		if (!found)
+			return false;
+	}
+	return true;
+}
+
+/* weights: the vertices whose influence set (joint id, weight) differs or
+ * that exist in one revision only. */
+static int diff_weights(struct rig_part_diff *out, const struct rig_binding_type *type,
+			const void *def_a, const void *def_b)
+{
+	const struct rig_skin_def *a = def_a, *b = def_b;
+	(void)type;
+	if (!a->weight_offsets || !b->weight_offsets)
+		return 0;
+	size_t na = a->n_weight_lists, nb = b->n_weight_lists, n = na < nb ? na : nb;
+	for (size_t v = 0; v < n; v++)
+		if (!same_influences(a, b, v) && rig_runs_add(&out->runs, v))
+			return -1;
+	return rig_runs_add_range(&out->runs, n, na > nb ? na : nb);
+}
+
+/* joints, matched by id: added, removed, and changed (another layer or bind). */
+static int diff_joints(struct rig_part_diff *out, const struct rig_binding_type *type,
+		       const void *def_a, const void *def_b)
+{
+	const struct rig_skin_def *a = def_a, *b = def_b;
+	(void)type;
+	for (size_t i = 0; i < a->n_joints; i++) {
+		const char *id = a->joints[i].id;
+		size_t j = 0;
+		while (j < b->n_joints && strcmp(id, b->joints[j].id))
+			j++;
+		int rc = 0;
+		if (j == b->n_joints)
+			rc = rig_ids_add(&out->ids.removed, id);
+		else if (strcmp(a->joints[i].layer_id, b->joints[j].layer_id) ||
+			 memcmp(a->joints[i].bind.m, b->joints[j].bind.m,
+				sizeof a->joints[i].bind.m) != 0)
+			rc = rig_ids_add(&out->ids.changed, id);
+		if (rc)
+			return -1;
+	}
+	for (size_t j = 0; j < b->n_joints; j++) {
+		const char *id = b->joints[j].id;
+		size_t i = 0;
+		while (i < a->n_joints && strcmp(id, a->joints[i].id))
+			i++;
+		if (i == a->n_joints && rig_ids_add(&out->ids.added, id))
+			return -1;
+	}
+	return 0;
+}
+
+static const struct rig_binding_part parts[] = {
+	RIG_BINDING_PART_SOURCE,
+	RIG_BINDING_PART_TRIANGLES,
+	{"weights", RIG_DIFF_RUNS, "changedVertices", diff_weights},
+	{"joints", RIG_DIFF_IDS, NULL, diff_joints},
+};
+
+/* The arrays read (source 16 B a vertex, triangles 12 B, weight offsets 4 B
+ * and, at an average of 4 influences, 64 B a vertex) and runs of every second
+ * index in each list (24 B a vertex, 8 B a triangle). */
+static size_t diff_bytes(const void *def, size_t n_verts, size_t n_tris)
+{
+	(void)def;
+	return n_verts * (16 + 4 + 64 + 24) + n_tris * (12 + 8);
+}
+
 const struct rig_binding_type rig_binding_skin = {
 	.name = "skin",
 	.validate = validate,
@@ -128,4 +218,7 @@ const struct rig_binding_type rig_binding_skin = {
 	.evaluate = evaluate,
 	.bytes = bytes,
 	.free = free_eval,
+	.parts = parts,
+	.n_parts = sizeof parts / sizeof parts[0],
+	.diff_bytes = diff_bytes,
 };

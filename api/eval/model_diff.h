@@ -1,8 +1,9 @@
 /* What changed between two versions of a shot (issue 15, GET …/diff): per
  * layer created, deleted or changed, and for a changed layer which fields,
- * which keys per channel and which parts of its binding (source, triangles,
- * joints, weights; a mesh binding's keys) with the changed vertex and triangle
- * indices as runs. Also the shot's constraints created, deleted or changed.
+ * which keys per channel and which parts of its binding (the parts its kind's
+ * row names, core/binding.h: source, triangles, a skin's weights and joints, a
+ * mesh binding's keys) with the changed vertex and triangle indices as runs.
+ * Also the shot's constraints created, deleted or changed.
  *
  * Pure: two struct rig_shot_model in, a struct rig_model_diff out. Comparing
  * binding parts needs the per-vertex arrays, which a loaded model does not
@@ -18,35 +19,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "core/binding.h"
+#include "core/binding_diff.h"
 #include "storage/shot_model.h"
-
-/* An inclusive run of indices: first ≤ last. */
-struct rig_index_run {
-	size_t first, last;
-};
-
-/* Indices sorted ascending, adjacent ones merged into runs. Owned. */
-struct rig_index_runs {
-	struct rig_index_run *items;
-	size_t count, cap;
-	size_t n_indices; /* Σ (last − first + 1) */
-};
-
-/* Frames of one key list that were added, removed or changed (value,
- * interpolation or ease), each ascending. Owned. */
-struct rig_frame_list {
-	double *items;
-	size_t count, cap;
-};
-struct rig_key_diff {
-	struct rig_frame_list added, removed, changed;
-};
-
-/* Ids (of joints, constraints), in the order found. Owned. */
-struct rig_id_list {
-	char (*items)[RIG_ID_MAX + 1];
-	size_t count, cap;
-};
 
 enum rig_diff_change { RIG_DIFF_CREATED, RIG_DIFF_DELETED, RIG_DIFF_CHANGED };
 
@@ -73,13 +48,11 @@ struct rig_binding_diff {
 	const char *kind_from, *kind_to; /* wire names, static; NULL when none */
 	bool needs_parts;                /* rig_model_diff_binding has yet to run */
 	size_t n_verts_from, n_verts_to, n_tris_from, n_tris_to;
-	/* A vertex index is in source when its position differs or exists in one
-	 * version only; likewise triangles. weights: skin vertices whose
-	 * influence set (joint id, weight) differs or exists in one only. */
-	struct rig_index_runs source, triangles, weights;
-	/* Joints by id: added, removed, and changed (another layer or bind). */
-	struct rig_id_list joints_added, joints_removed, joints_changed;
-	struct rig_key_diff keys; /* a mesh binding's keys by frame */
+	/* Once rig_model_diff_binding ran: the kind both versions have, and
+	 * what each of its parts found (type->n_parts, in its order; owned).
+	 * NULL before, and for a binding that did not change kind-wise. */
+	const struct rig_binding_type *type;
+	struct rig_part_diff *parts;
 };
 
 struct rig_layer_diff {
@@ -113,6 +86,11 @@ int rig_model_diff_shots(struct rig_model_diff *out, const struct rig_shot_model
  * nothing differs the binding becomes RIG_BINDING_SAME. Borrowed inputs.
  * Returns 0, or -1 when out of memory. */
 int rig_model_diff_binding(struct rig_layer_diff *d, const void *def_from, const void *def_to);
+
+/* What the part named name found, or NULL when d's kind has no such part or
+ * the parts were not compared. Borrowed from d. */
+const struct rig_part_diff *rig_binding_diff_part(const struct rig_binding_diff *d,
+						  const char *name);
 
 /* True when the record says nothing (a binding rewritten unchanged and no
  * other change). */

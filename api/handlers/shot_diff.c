@@ -9,8 +9,10 @@
  * budget first (503 MEMORY_BUSY without room).
  *
  * Paging. The answer is a list of units: per layer record one head (change,
- * fields, keys, joints, counts) and then one unit per run of changed indices
- * (source, triangles, weights, in that order). A page carries units from its
+ * fields, keys, counts, the parts of other shapes) and then one unit per run
+ * of changed indices (the runs of the kind's RIG_DIFF_RUNS parts, in its
+ * row's order: source, triangles, a skin's weights). Part names and their
+ * lists come from the kind's row (core/binding.h). A page carries units from its
  * offset on, as items: a record's head starts its item; a page that starts
  * inside a record's runs opens a continuation item ({layerId, change,
  * continued: true}) carrying only runs. A page ends before pageSize items or
@@ -31,7 +33,6 @@
 #include "api/http/problem.h"
 #include "api/http/request.h"
 #include "api/util/membudget.h"
-#include "core/mesh_binding.h"
 #include "storage/shot_repo.h"
 #include "storage/store.h"
 
@@ -53,17 +54,11 @@ static int version_param(struct rig_req *req, struct rig_resp *resp, const char 
 	return 0;
 }
 
-/* Bytes one loaded definition of a bound layer holds, and its part lists
- * at worst: source (16 B a vertex), triangles (12 B), a skin's weight offsets
- * and influences (4 B and, at an average of 4 influences, 64 B a vertex), a
- * mesh binding's keys (16 B a vertex per key), plus runs of every second
- * index in each list (16 B per two). */
+/* Bytes one whole definition of a bound layer and its part lists hold at
+ * worst, as its kind's row estimates them. */
 static size_t binding_bytes(const struct rig_model_binding *b)
 {
-	size_t per_vert = 16 + 4 + 64 + 24;
-	if (b->type == &rig_binding_mesh)
-		per_vert += 16 * ((const struct rig_mesh_def *)b->def)->n_keys;
-	return b->n_verts * per_vert + b->n_tris * (12 + 8);
+	return b->type->diff_bytes(b->def, b->n_verts, b->n_tris);
 }
 
 /* Compares the bindings of every record that needs its parts. */
@@ -152,23 +147,25 @@ static size_t run_bytes(const struct rig_index_run *r)
 	return (size_t)n;
 }
 
-/* The indexed parts, in unit order. */
-enum { P_SOURCE, P_TRIANGLES, P_WEIGHTS, P_COUNT };
-static const char *const part_names[] = {"source", "triangles", "weights"};
-static const char *const part_lists[] = {"changedVertices", "changedTriangles", "changedVertices"};
-
-static const struct rig_index_runs *part_runs(const struct rig_layer_diff *ld, int p)
+/* The runs of part p of the record's binding: NULL unless its parts were
+ * compared and p is a RIG_DIFF_RUNS part. */
+static const struct rig_index_runs *part_runs(const struct rig_layer_diff *ld, size_t p)
 {
-	return p == P_SOURCE      ? &ld->binding.source
-	       : p == P_TRIANGLES ? &ld->binding.triangles
-				  : &ld->binding.weights;
+	const struct rig_binding_diff *bd = &ld->binding;
+	return bd->parts && bd->type->parts[p].shape == RIG_DIFF_RUNS ? &bd->parts[p].runs : NULL;
+}
+
+static size_t n_parts(const struct rig_layer_diff *ld)
+{
+	return ld->binding.parts ? ld->binding.type->n_parts : 0;
 }
 
 static size_t record_units(const struct rig_layer_diff *ld)
 {
 	size_t n = 1;
-	for (int p = 0; p < P_COUNT; p++)
-		n += part_runs(ld, p)->count;
+	for (size_t p = 0; p < n_parts(ld); p++)
+		if (part_runs(ld, p))
+			n += part_runs(ld, p)->count;
 	return n;
 }
 
@@ -218,22 +215,23 @@ static json_t *head_json(const struct rig_layer_diff *ld, const struct rig_shot_
 		(json_int_t)bd->n_tris_from, (json_int_t)bd->n_tris_to);
 	if (bd->change == RIG_BINDING_CHANGED) {
 		json_t *parts = json_object();
-		for (int p = 0; p < P_COUNT; p++) {
-			const struct rig_index_runs *r = part_runs(ld, p);
-			if (r->count)
-				json_object_set_new(parts, part_names[p],
-						    json_pack("{s:I, s:[]}", "total",
-							      (json_int_t)r->n_indices,
-							      part_lists[p]));
+		for (size_t p = 0; p < n_parts(ld); p++) {
+			const struct rig_binding_part *row = &bd->type->parts[p];
+			const struct rig_part_diff *pd = &bd->parts[p];
+			json_t *part = NULL;
+			if (row->shape == RIG_DIFF_RUNS && pd->runs.count)
+				part = json_pack("{s:I, s:[]}", "total",
+						 (json_int_t)pd->runs.n_indices, row->list);
+			else if (row->shape == RIG_DIFF_IDS && rig_id_diff_any(&pd->ids))
+				part = json_pack("{s:o, s:o, s:o}", "added",
+						 ids_json(&pd->ids.added), "removed",
+						 ids_json(&pd->ids.removed), "changed",
+						 ids_json(&pd->ids.changed));
+			else if (row->shape == RIG_DIFF_FRAMES && rig_key_diff_any(&pd->frames))
+				part = key_diff_json(&pd->frames);
+			if (part)
+				json_object_set_new(parts, row->name, part);
 		}
-		if (bd->joints_added.count || bd->joints_removed.count || bd->joints_changed.count)
-			json_object_set_new(parts, "joints",
-					    json_pack("{s:o, s:o, s:o}", "added",
-						      ids_json(&bd->joints_added), "removed",
-						      ids_json(&bd->joints_removed), "changed",
-						      ids_json(&bd->joints_changed)));
-		if (bd->keys.added.count || bd->keys.removed.count || bd->keys.changed.count)
-			json_object_set_new(parts, "keys", key_diff_json(&bd->keys));
 		json_object_set_new(b, "parts", parts);
 	}
 	json_object_set_new(item, "binding", b);
@@ -249,8 +247,8 @@ static size_t json_bytes(const json_t *j)
 }
 
 /* The array of part p's runs in item, made when missing (a continuation
- * item gets binding.parts.<p>.<list> on its first run). */
-static json_t *part_array(json_t *item, int p, size_t *bytes)
+ * item gets binding.parts.<name>.<list> on its first run). */
+static json_t *part_array(json_t *item, const struct rig_binding_part *p, size_t *bytes)
 {
 	json_t *b = json_object_get(item, "binding");
 	if (!b) {
@@ -264,16 +262,16 @@ static json_t *part_array(json_t *item, int p, size_t *bytes)
 		json_object_set_new(b, "parts", parts);
 		*bytes += 10;
 	}
-	json_t *part = json_object_get(parts, part_names[p]);
+	json_t *part = json_object_get(parts, p->name);
 	if (!part) {
 		part = json_object();
-		json_object_set_new(parts, part_names[p], part);
+		json_object_set_new(parts, p->name, part);
 		*bytes += 32;
 	}
-	json_t *list = json_object_get(part, part_lists[p]);
+	json_t *list = json_object_get(part, p->list);
 	if (!list) {
 		list = json_array();
-		json_object_set_new(part, part_lists[p], list);
+		json_object_set_new(part, p->list, list);
 	}
 	return list;
 }
@@ -325,8 +323,10 @@ static void cut_page(json_t *items, struct page *pg, const struct rig_model_diff
 		json_array_append_new(items, item);
 		/* Unit u (≥ 1) of the record is run u − 1 across the parts. */
 		size_t skip = u - 1;
-		for (int p = 0; p < P_COUNT; p++) {
+		for (size_t p = 0; p < n_parts(ld); p++) {
 			const struct rig_index_runs *runs = part_runs(ld, p);
+			if (!runs)
+				continue;
 			if (skip >= runs->count) {
 				skip -= runs->count;
 				continue;
@@ -340,7 +340,8 @@ static void cut_page(json_t *items, struct page *pg, const struct rig_model_diff
 					return;
 				}
 				if (!list)
-					list = part_array(item, p, &bytes);
+					list = part_array(item, &ld->binding.type->parts[p],
+							  &bytes);
 				json_array_append_new(list, run_json(&runs->items[k]));
 				bytes += cost;
 				n_units++;

@@ -227,6 +227,14 @@ Test(model_diff, keys_per_channel_added_removed_changed)
 	pair_release(&p);
 }
 
+/* What part name of the record's binding found (the skin has every one asked). */
+static const struct rig_part_diff *part(const struct rig_layer_diff *d, const char *name)
+{
+	const struct rig_part_diff *p = rig_binding_diff_part(&d->binding, name);
+	cr_assert_not_null(p, "no part '%s'", name);
+	return p;
+}
+
 Test(model_diff, one_weight_change_yields_exactly_that_vertex)
 {
 	struct pair p;
@@ -237,11 +245,11 @@ Test(model_diff, one_weight_change_yields_exactly_that_vertex)
 	pair_diff(&p);
 	const struct rig_layer_diff *d = only(&p, "m");
 	cr_assert_eq(d->binding.change, RIG_BINDING_CHANGED);
-	assert_runs(&d->binding.weights, 1, (size_t[]){7});
-	cr_assert_eq(d->binding.source.count, 0);
-	cr_assert_eq(d->binding.triangles.count, 0);
-	cr_assert_eq(d->binding.joints_changed.count + d->binding.joints_added.count +
-			     d->binding.joints_removed.count,
+	assert_runs(&part(d, "weights")->runs, 1, (size_t[]){7});
+	cr_assert_eq(part(d, "source")->runs.count, 0);
+	cr_assert_eq(part(d, "triangles")->runs.count, 0);
+	cr_assert_eq(part(d, "joints")->ids.changed.count + part(d, "joints")->ids.added.count +
+			     part(d, "joints")->ids.removed.count,
 		     0);
 	pair_release(&p);
 }
@@ -281,13 +289,13 @@ Test(model_diff, source_triangles_joints_and_counts)
 	m->binding.revision = 3;
 	pair_diff(&p);
 	const struct rig_layer_diff *ld = only(&p, "m");
-	assert_runs(&ld->binding.source, 4, (size_t[]){3, 4, 5, 8});
-	cr_assert_eq(ld->binding.source.count, 2, "3-5 is one run");
-	assert_runs(&ld->binding.triangles, 1, (size_t[]){2});
-	cr_assert_eq(ld->binding.joints_changed.count, 2);
-	cr_assert_str_eq(ld->binding.joints_changed.items[0], "a");
-	cr_assert_str_eq(ld->binding.joints_changed.items[1], "b");
-	cr_assert_eq(ld->binding.weights.count, 0, "weights follow joint ids, not indices");
+	assert_runs(&part(ld, "source")->runs, 4, (size_t[]){3, 4, 5, 8});
+	cr_assert_eq(part(ld, "source")->runs.count, 2, "3-5 is one run");
+	assert_runs(&part(ld, "triangles")->runs, 1, (size_t[]){2});
+	cr_assert_eq(part(ld, "joints")->ids.changed.count, 2);
+	cr_assert_str_eq(part(ld, "joints")->ids.changed.items[0], "a");
+	cr_assert_str_eq(part(ld, "joints")->ids.changed.items[1], "b");
+	cr_assert_eq(part(ld, "weights")->runs.count, 0, "weights follow joint ids, not indices");
 	rig_model_diff_release(&p.d);
 
 	/* A renamed joint is one removed and one added; its vertices' weights change. */
@@ -296,11 +304,11 @@ Test(model_diff, source_triangles_joints_and_counts)
 	d->n_tris = N_VERTS - 4;
 	pair_diff(&p);
 	ld = only(&p, "m");
-	cr_assert_str_eq(ld->binding.joints_removed.items[0], "b");
-	cr_assert_str_eq(ld->binding.joints_added.items[0], "c");
-	assert_runs(&ld->binding.source, 5, (size_t[]){3, 4, 5, 8, 9});
-	assert_runs(&ld->binding.weights, 2, (size_t[]){8, 9});
-	assert_runs(&ld->binding.triangles, 3, (size_t[]){2, 6, 7});
+	cr_assert_str_eq(part(ld, "joints")->ids.removed.items[0], "b");
+	cr_assert_str_eq(part(ld, "joints")->ids.added.items[0], "c");
+	assert_runs(&part(ld, "source")->runs, 5, (size_t[]){3, 4, 5, 8, 9});
+	assert_runs(&part(ld, "weights")->runs, 2, (size_t[]){8, 9});
+	assert_runs(&part(ld, "triangles")->runs, 3, (size_t[]){2, 6, 7});
 	cr_assert_eq(ld->binding.n_verts_from, N_VERTS);
 	cr_assert_eq(ld->binding.n_verts_to, N_VERTS - 2);
 	d->n_verts = d->n_weight_lists = N_VERTS;
@@ -355,4 +363,56 @@ Test(model_diff, constraints_created_deleted_changed)
 	cr_assert_eq(p.d.constraints_deleted.count, 1);
 	cr_assert_str_eq(p.d.constraints_deleted.items[0], "leg");
 	pair_release(&p);
+}
+
+/* A one-triangle mesh binding with keys at the given frames, each key's
+ * vertices the source moved by its frame. */
+static struct rig_mesh_def *keyed_mesh(const double *frames, size_t n_keys)
+{
+	struct rig_mesh_def *d = calloc(1, sizeof *d);
+	d->n_verts = 3;
+	d->n_tris = 1;
+	d->source = malloc(6 * sizeof *d->source);
+	memcpy(d->source, (double[]){0, 0, 1, 0, 0, 1}, 6 * sizeof *d->source);
+	d->triangles = malloc(3 * sizeof *d->triangles);
+	memcpy(d->triangles, (uint32_t[]){0, 1, 2}, 3 * sizeof *d->triangles);
+	d->n_keys = n_keys;
+	d->times = calloc(n_keys, sizeof *d->times);
+	d->key_xy = calloc(n_keys, sizeof *d->key_xy);
+	for (size_t k = 0; k < n_keys; k++) {
+		d->times[k].frame = frames[k];
+		d->key_xy[k] = malloc(6 * sizeof **d->key_xy);
+		for (int i = 0; i < 6; i++)
+			d->key_xy[k][i] = d->source[i] + frames[k];
+	}
+	return d;
+}
+
+Test(model_diff, a_mesh_binding_diffs_its_keys_by_frame)
+{
+	struct rig_mesh_def *a = keyed_mesh((double[]){0, 10, 20}, 3);
+	struct rig_mesh_def *b = keyed_mesh((double[]){0, 10, 30}, 3);
+	b->key_xy[1][4] = -1; /* key 10's vertex 2 moved */
+	b->source[0] = 0.5;   /* vertex 0 of the source */
+	struct rig_layer_diff ld;
+	memset(&ld, 0, sizeof ld);
+	ld.change = RIG_DIFF_CHANGED;
+	ld.binding.change = RIG_BINDING_CHANGED;
+	ld.binding.kind_from = ld.binding.kind_to = "mesh";
+	ld.binding.needs_parts = true;
+	cr_assert_eq(rig_model_diff_binding(&ld, a, b), 0);
+	cr_assert_eq(ld.binding.change, RIG_BINDING_CHANGED);
+	const struct rig_key_diff *k = &part(&ld, "keys")->frames;
+	cr_assert(k->added.count == 1 && k->added.items[0] == 30);
+	cr_assert(k->removed.count == 1 && k->removed.items[0] == 20);
+	cr_assert(k->changed.count == 1 && k->changed.items[0] == 10);
+	assert_runs(&part(&ld, "source")->runs, 1, (size_t[]){0});
+	cr_assert_eq(part(&ld, "triangles")->runs.count, 0);
+	cr_assert_null(rig_binding_diff_part(&ld.binding, "weights"), "a mesh has no weights");
+	struct rig_model_diff d = {.n_layers = 1, .cap_layers = 1}; /* frees the record's parts */
+	d.layers = malloc(sizeof ld);
+	*d.layers = ld;
+	rig_model_diff_release(&d);
+	rig_binding_mesh.def_free(a);
+	rig_binding_mesh.def_free(b);
 }

@@ -26,6 +26,20 @@ Test(binding_table, every_row_is_complete_and_named_once)
 		cr_assert(t->def_copy || (t->encode && t->decode),
 			  "row '%s' cannot be copied (rig_binding_def_copy)", t->name);
 		cr_assert_eq(rig_binding_type_find(t->name), t, "'%s' finds another row", t->name);
+		cr_assert_not_null(t->diff_bytes, "row '%s' has no diff estimate", t->name);
+		cr_assert_gt(t->n_parts, 1, "row '%s' diffs less than source and triangles",
+			     t->name);
+		for (size_t p = 0; p < t->n_parts; p++) {
+			const struct rig_binding_part *part = &t->parts[p];
+			cr_assert(part->name && part->name[0] && part->compare, "'%s' part %zu",
+				  t->name, p);
+			cr_assert_eq(part->shape == RIG_DIFF_RUNS, part->list != NULL,
+				     "'%s' part '%s': a list exactly for runs", t->name,
+				     part->name);
+			for (size_t q = p + 1; q < t->n_parts; q++)
+				cr_assert_str_neq(part->name, t->parts[q].name, "'%s' has two '%s'",
+						  t->name, part->name);
+		}
 		for (size_t j = i + 1; j < rig_binding_n_types; j++)
 			cr_assert_str_neq(t->name, rig_binding_types[j]->name, "'%s' has two rows",
 					  t->name);
