@@ -11,6 +11,7 @@
 #include "clients/args.h"
 #include "clients/http_client.h"
 #include "clients/mesh_format.h"
+#include "clients/mesh_kinds.h" /* openapi.yaml's MeshDataKind, written at build time */
 #include "clients/report.h"
 #include "clients/url.h"
 #include "version/version.h"
@@ -85,7 +86,7 @@ enum opt {
 /* What the command line asks for, validated. Strings are borrowed from argv. */
 struct request {
 	const char *url, *shot, *layer, *frame, *space, *page_size, *max_bytes, *page_token;
-	enum rig_mesh_kind kind;
+	const char *kind; /* one of RIG_MESH_KIND_NAMES */
 	enum rig_mesh_format format;
 	bool all;
 };
@@ -125,13 +126,12 @@ static int validate(struct request *r, const struct rig_opt *o)
 	for (size_t i = 0; i < 3; i++)
 		if (!o[req_ids[i]].value || !o[req_ids[i]].value[0])
 			return usage_error("%s is required", required[i]);
+	static const char *const kinds[] = {RIG_MESH_KIND_NAMES};
 	int k = 0, f = 0, s = 0;
 	long long n = 0;
 	double d = 0;
-	if (pick(o[O_KIND].value, rig_mesh_kind_names, RIG_MESH_KIND_COUNT, &k) != 0)
-		return usage_error("--kind '%s' is not joints, weights, vertices, triangles or"
-				   " keyframes",
-				   o[O_KIND].value);
+	if (pick(o[O_KIND].value, kinds, RIG_MESH_KIND_COUNT, &k) != 0)
+		return usage_error("--kind '%s' is not " RIG_MESH_KIND_TEXT, o[O_KIND].value);
 	if (o[O_FORMAT].value && pick(o[O_FORMAT].value, formats, 4, &f) != 0)
 		return usage_error("--format '%s' is not table, json, ndjson or csv",
 				   o[O_FORMAT].value);
@@ -160,7 +160,7 @@ static int validate(struct request *r, const struct rig_opt *o)
 	r->page_size = o[O_PAGE_SIZE].value;
 	r->max_bytes = o[O_MAX_BYTES].value;
 	r->page_token = o[O_PAGE_TOKEN].value;
-	r->kind = (enum rig_mesh_kind)k;
+	r->kind = kinds[k];
 	r->format = (enum rig_mesh_format)f;
 	r->all = o[O_ALL].seen;
 	return RIG_EXIT_OK;
@@ -180,7 +180,7 @@ static int fetch(struct rig_http *h, const struct request *r, const char *token,
 	rig_url_path(&u, "/layers");
 	rig_url_segment(&u, r->layer);
 	rig_url_path(&u, "/mesh-data");
-	rig_url_segment(&u, rig_mesh_kind_names[r->kind]);
+	rig_url_segment(&u, r->kind);
 	rig_url_query(&u, "frame", r->frame);
 	rig_url_query(&u, "space", r->space);
 	rig_url_query(&u, "pageSize", r->page_size);

@@ -6,47 +6,30 @@
 #include "clients/bytes.h"
 #include "clients/output.h"
 
-const char *const rig_mesh_kind_names[RIG_MESH_KIND_COUNT] = {"vertices", "triangles", "joints",
-							      "weights", "keyframes"};
-
 /* ---- columns ---- */
 
-struct columns {
+struct row;
+
+/* How one collection prints: its columns and the rows of one item. */
+struct rig_mesh_kind_format {
+	const char *name;
 	size_t n;
 	const char *csv[8];
 	const char *table[8];
 	bool right[8];
+	int (*rows)(struct rig_mesh_printer *p, struct row *r, json_t *item);
+	const char *counted; /* the table footer's noun for its items */
 };
 
-static const struct columns kind_columns[RIG_MESH_KIND_COUNT] = {
-	[RIG_MESH_VERTICES] = {3, {"vertexIndex", "x", "y"}, {"vertex", "x", "y"}, {1, 1, 1}},
-	[RIG_MESH_TRIANGLES] = {4,
-				{"triangleIndex", "i", "j", "k"},
-				{"triangle", "i", "j", "k"},
-				{1, 1, 1, 1}},
-	[RIG_MESH_JOINTS] = {8,
-			     {"jointId", "layerId", "a", "b", "c", "d", "e", "f"},
-			     {"joint", "layer", "a", "b", "c", "d", "e", "f"},
-			     {0, 0, 1, 1, 1, 1, 1, 1}},
-	[RIG_MESH_WEIGHTS] = {3,
-			      {"vertexIndex", "jointId", "weight"},
-			      {"vertex", "joint", "weight"},
-			      {1, 0, 1}},
-	[RIG_MESH_KEYFRAMES] = {7,
-				{"keyIndex", "frame", "interp", "ease", "vertexIndex", "x", "y"},
-				{"key", "frame", "interp", "ease", "vertex", "x", "y"},
-				{1, 1, 0, 0, 1, 1, 1}},
-};
-
-/* Fixes the columns: the kind's own, or for a kind without columns the first
- * item's fields. Called with the first item, or NULL when the output ends
- * empty. */
+/* Fixes the columns: the collection's own, or for one without a format the
+ * first item's fields. Called with the first item, or NULL when the output
+ * ends empty. */
 static void start(struct rig_mesh_printer *p, json_t *first)
 {
-	const struct columns *c = &kind_columns[p->kind];
+	const struct rig_mesh_kind_format *c = p->columns;
 	bool right[RIG_TABLE_MAX_COLS] = {0};
 	p->started = true;
-	if (c->n) {
+	if (c) {
 		p->n_cols = c->n;
 		for (size_t i = 0; i < c->n; i++) {
 			p->cols[i] = p->format == RIG_MESH_CSV ? c->csv[i] : c->table[i];
@@ -106,72 +89,128 @@ static int emit_row(struct rig_mesh_printer *p, struct row *r)
 	return rc;
 }
 
-/* Rows of one item: most kinds give one; weights give one per influence. */
-static int item_rows(struct rig_mesh_printer *p, struct row *r, json_t *item)
+/* The rows of one item of each collection: most give one; weights give one
+ * per influence, keyframes one per key vertex. */
+static int vertex_rows(struct rig_mesh_printer *p, struct row *r, json_t *item)
+{
+	cell(r, json_object_get(item, "vertexIndex"));
+	cell(r, json_object_get(item, "x"));
+	cell(r, json_object_get(item, "y"));
+	return emit_row(p, r);
+}
+
+static int triangle_rows(struct rig_mesh_printer *p, struct row *r, json_t *item)
+{
+	json_t *idx = json_object_get(item, "indices");
+	cell(r, json_object_get(item, "triangleIndex"));
+	for (size_t k = 0; k < 3; k++)
+		cell(r, json_array_get(idx, k));
+	return emit_row(p, r);
+}
+
+static int joint_rows(struct rig_mesh_printer *p, struct row *r, json_t *item)
+{
+	json_t *bind = json_object_get(item, "bind");
+	cell(r, json_object_get(item, "jointId"));
+	cell(r, json_object_get(item, "layerId"));
+	for (size_t e = 0; e < 6; e++)
+		cell(r, json_array_get(bind, e));
+	return emit_row(p, r);
+}
+
+static int weight_rows(struct rig_mesh_printer *p, struct row *r, json_t *item)
 {
 	int rc = 0;
-	switch (p->kind) {
-	case RIG_MESH_VERTICES:
-		cell(r, json_object_get(item, "vertexIndex"));
-		cell(r, json_object_get(item, "x"));
-		cell(r, json_object_get(item, "y"));
-		return emit_row(p, r);
-	case RIG_MESH_TRIANGLES: {
-		json_t *idx = json_object_get(item, "indices");
-		cell(r, json_object_get(item, "triangleIndex"));
-		for (size_t k = 0; k < 3; k++)
-			cell(r, json_array_get(idx, k));
-		return emit_row(p, r);
+	json_t *vertex = json_object_get(item, "vertexIndex");
+	json_t *list = json_object_get(item, "influences");
+	size_t n = json_array_size(list);
+	/* A vertex without influences still gets a row, with empty fields. */
+	for (size_t k = 0; k < (n ? n : 1) && rc == 0; k++) {
+		json_t *inf = json_array_get(list, k);
+		/* In a table the vertex shows on its first row only. */
+		cell(r, k && p->format == RIG_MESH_TABLE ? NULL : vertex);
+		cell(r, json_object_get(inf, "jointId"));
+		cell(r, json_object_get(inf, "weight"));
+		rc = emit_row(p, r);
 	}
-	case RIG_MESH_JOINTS: {
-		json_t *bind = json_object_get(item, "bind");
-		cell(r, json_object_get(item, "jointId"));
-		cell(r, json_object_get(item, "layerId"));
-		for (size_t e = 0; e < 6; e++)
-			cell(r, json_array_get(bind, e));
-		return emit_row(p, r);
+	return rc;
+}
+
+/* An item is a piece of one key (see openapi.yaml MeshKeyframeItem): one row
+ * per vertex; in a table the key shows on its first row. */
+static int keyframe_rows(struct rig_mesh_printer *p, struct row *r, json_t *item)
+{
+	int rc = 0;
+	json_t *list = json_object_get(item, "vertices");
+	json_int_t start = json_integer_value(json_object_get(item, "vertexStart"));
+	for (size_t j = 0; j < json_array_size(list) && rc == 0; j++) {
+		bool shown = p->format != RIG_MESH_TABLE || (start == 0 && j == 0);
+		json_t *v = json_array_get(list, j);
+		json_t *index = json_integer(start + (json_int_t)j);
+		cell(r, shown ? json_object_get(item, "keyIndex") : NULL);
+		cell(r, shown ? json_object_get(item, "frame") : NULL);
+		cell(r, shown ? json_object_get(item, "interp") : NULL);
+		cell(r, shown ? json_object_get(item, "ease") : NULL);
+		cell(r, index);
+		cell(r, json_object_get(v, "x"));
+		cell(r, json_object_get(v, "y"));
+		json_decref(index);
+		rc = emit_row(p, r);
 	}
-	case RIG_MESH_WEIGHTS: {
-		json_t *vertex = json_object_get(item, "vertexIndex");
-		json_t *list = json_object_get(item, "influences");
-		size_t n = json_array_size(list);
-		/* A vertex without influences still gets a row, with empty fields. */
-		for (size_t k = 0; k < (n ? n : 1) && rc == 0; k++) {
-			json_t *inf = json_array_get(list, k);
-			/* In a table the vertex shows on its first row only. */
-			cell(r, k && p->format == RIG_MESH_TABLE ? NULL : vertex);
-			cell(r, json_object_get(inf, "jointId"));
-			cell(r, json_object_get(inf, "weight"));
-			rc = emit_row(p, r);
-		}
-		return rc;
-	}
-	case RIG_MESH_KEYFRAMES: {
-		/* An item is a piece of one key (see openapi.yaml MeshKeyframeItem):
-		 * one row per vertex; in a table the key shows on its first row. */
-		json_t *list = json_object_get(item, "vertices");
-		json_int_t start = json_integer_value(json_object_get(item, "vertexStart"));
-		for (size_t j = 0; j < json_array_size(list) && rc == 0; j++) {
-			bool shown = p->format != RIG_MESH_TABLE || (start == 0 && j == 0);
-			json_t *v = json_array_get(list, j);
-			json_t *index = json_integer(start + (json_int_t)j);
-			cell(r, shown ? json_object_get(item, "keyIndex") : NULL);
-			cell(r, shown ? json_object_get(item, "frame") : NULL);
-			cell(r, shown ? json_object_get(item, "interp") : NULL);
-			cell(r, shown ? json_object_get(item, "ease") : NULL);
-			cell(r, index);
-			cell(r, json_object_get(v, "x"));
-			cell(r, json_object_get(v, "y"));
-			json_decref(index);
-			rc = emit_row(p, r);
-		}
-		return rc;
-	}
-	default:
-		for (size_t c = 0; c < p->n_cols; c++)
-			cell(r, json_object_get(item, p->cols[c]));
-		return emit_row(p, r);
-	}
+	return rc;
+}
+
+static const struct rig_mesh_kind_format formats[] = {
+	{"vertices",
+	 3,
+	 {"vertexIndex", "x", "y"},
+	 {"vertex", "x", "y"},
+	 {1, 1, 1},
+	 vertex_rows,
+	 NULL},
+	{"triangles",
+	 4,
+	 {"triangleIndex", "i", "j", "k"},
+	 {"triangle", "i", "j", "k"},
+	 {1, 1, 1, 1},
+	 triangle_rows,
+	 NULL},
+	{"joints",
+	 8,
+	 {"jointId", "layerId", "a", "b", "c", "d", "e", "f"},
+	 {"joint", "layer", "a", "b", "c", "d", "e", "f"},
+	 {0, 0, 1, 1, 1, 1, 1, 1},
+	 joint_rows,
+	 NULL},
+	{"weights",
+	 3,
+	 {"vertexIndex", "jointId", "weight"},
+	 {"vertex", "joint", "weight"},
+	 {1, 0, 1},
+	 weight_rows,
+	 NULL},
+	/* A keyframes item is a piece of a key (its time and up to 128
+	 * vertices), so the count says pieces. */
+	{"keyframes",
+	 7,
+	 {"keyIndex", "frame", "interp", "ease", "vertexIndex", "x", "y"},
+	 {"key", "frame", "interp", "ease", "vertex", "x", "y"},
+	 {1, 1, 0, 0, 1, 1, 1},
+	 keyframe_rows,
+	 "keyframe pieces"},
+};
+
+/* One row of the first item's fields (a collection without a format). */
+static int field_rows(struct rig_mesh_printer *p, struct row *r, json_t *item)
+{
+	for (size_t c = 0; c < p->n_cols; c++)
+		cell(r, json_object_get(item, p->cols[c]));
+	return emit_row(p, r);
+}
+
+static int item_rows(struct rig_mesh_printer *p, struct row *r, json_t *item)
+{
+	return p->columns ? p->columns->rows(p, r, item) : field_rows(p, r, item);
 }
 
 static int print_header_csv(struct rig_mesh_printer *p)
@@ -188,12 +227,15 @@ static int print_header_csv(struct rig_mesh_printer *p)
 /* ---- pages ---- */
 
 void rig_mesh_printer_init(struct rig_mesh_printer *p, enum rig_mesh_format format,
-			   enum rig_mesh_kind kind, FILE *out)
+			   const char *kind, FILE *out)
 {
 	memset(p, 0, sizeof *p);
 	p->format = format;
 	p->kind = kind;
 	p->out = out;
+	for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++)
+		if (strcmp(formats[i].name, kind) == 0)
+			p->columns = &formats[i];
 }
 
 void rig_mesh_printer_release(struct rig_mesh_printer *p)
@@ -256,10 +298,7 @@ static int print_footer(struct rig_mesh_printer *p, json_t *last, bool more)
 	json_t *version = json_object_get(last, "shotVersion");
 	json_t *frame = json_object_get(last, "frame");
 	const char *space = json_string_value(json_object_get(last, "space"));
-	/* A keyframes item is a piece of a key (its time and up to 128 vertices),
-	 * so the count says pieces. */
-	const char *kind =
-		p->kind == RIG_MESH_KEYFRAMES ? "keyframe pieces" : rig_mesh_kind_names[p->kind];
+	const char *kind = p->columns && p->columns->counted ? p->columns->counted : p->kind;
 	if (p->n_items)
 		fputc('\n', p->out);
 	fprintf(p->out, "%zu %s", p->n_items, kind);

@@ -1,6 +1,12 @@
-/* How mesh-data prints the items of its pages: per kind and per format
+/* How mesh-data prints the items of its pages: per collection and per format
  * (table, json, ndjson, csv), one page at a time so --all can stream. Fetching
  * pages, following tokens and the command line live in mesh_data.c.
+ *
+ * The collection names are the server's (its binding kinds' rows); the client
+ * learns them from openapi.yaml's MeshDataKind (clients/mesh_kinds.h, written
+ * at build time). The columns below are presentation only: a collection
+ * without a format here prints one row per item with the first item's fields
+ * as columns.
  *
  * CSV columns:   vertices  vertexIndex,x,y
  *                triangles triangleIndex,i,j,k
@@ -21,22 +27,13 @@
 
 enum rig_mesh_format { RIG_MESH_TABLE, RIG_MESH_JSON, RIG_MESH_NDJSON, RIG_MESH_CSV };
 
-enum rig_mesh_kind {
-	RIG_MESH_VERTICES,
-	RIG_MESH_TRIANGLES,
-	RIG_MESH_JOINTS,
-	RIG_MESH_WEIGHTS,
-	RIG_MESH_KEYFRAMES,
-	RIG_MESH_KIND_COUNT
-};
-
-/* The names of the kinds as the API spells them, indexed by enum rig_mesh_kind. */
-extern const char *const rig_mesh_kind_names[RIG_MESH_KIND_COUNT];
+struct rig_mesh_kind_format;
 
 struct rig_mesh_printer {
 	enum rig_mesh_format format;
-	enum rig_mesh_kind kind;
-	FILE *out; /* borrowed */
+	const char *kind;                           /* the collection, borrowed */
+	const struct rig_mesh_kind_format *columns; /* its format; NULL: the first item's fields */
+	FILE *out;                                  /* borrowed */
 	struct rig_table table;
 	bool started; /* the table or CSV header is set up */
 	size_t n_cols;
@@ -47,10 +44,10 @@ struct rig_mesh_printer {
 	size_t n_pages;
 };
 
-/* Sets up a printer of kind's items in format to out (borrowed). Release with
- * rig_mesh_printer_release. */
+/* Sets up a printer of the items of collection kind (borrowed) in format to
+ * out (borrowed). Release with rig_mesh_printer_release. */
 void rig_mesh_printer_init(struct rig_mesh_printer *p, enum rig_mesh_format format,
-			   enum rig_mesh_kind kind, FILE *out);
+			   const char *kind, FILE *out);
 
 /* Frees the table and the kept item. */
 void rig_mesh_printer_release(struct rig_mesh_printer *p);

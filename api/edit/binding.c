@@ -26,6 +26,21 @@ rig_binding_collection_find(const struct rig_binding_kind *kind, const char *nam
 	return NULL;
 }
 
+size_t rig_binding_collection_names(const char *out[RIG_BINDING_MAX_COLLECTIONS])
+{
+	size_t n = 0;
+	for (size_t k = 0; k < rig_binding_n_kinds; k++)
+		for (size_t c = 0; c < rig_binding_kinds[k]->n_collections; c++) {
+			const char *name = rig_binding_kinds[k]->collections[c].name;
+			size_t i = 0;
+			while (i < n && strcmp(out[i], name) != 0)
+				i++;
+			if (i == n && n < RIG_BINDING_MAX_COLLECTIONS)
+				out[n++] = name;
+		}
+	return n;
+}
+
 void rig_binding_encode_vertex(struct rig_buf *b, const double *xy, size_t i)
 {
 	rig_buf_printf(b, "{\"vertexIndex\":%zu,\"x\":", i);

@@ -24,7 +24,9 @@
 #include "storage/shot_model.h"
 
 /* One mesh-data collection of a kind (GET …/mesh-data/{name}), paged by the
- * handler: count items, each encoded on its own. */
+ * handler: count items, each encoded on its own. The route answers the names
+ * of every kind's collections (rig_binding_collection_names); openapi.yaml's
+ * MeshDataKind lists them, and the clients learn them from there. */
 struct rig_binding_collection {
 	const char *name;  /* "vertices", "triangles", "joints", "weights", "keyframes" */
 	bool needs_arrays; /* reads the per-vertex arrays (loaded for the page) */
@@ -101,5 +103,14 @@ const struct rig_binding_kind *rig_binding_kind_of(const struct rig_binding_type
  * name (its page is then empty). */
 const struct rig_binding_collection *
 rig_binding_collection_find(const struct rig_binding_kind *kind, const char *name);
+
+/* At most this many distinct collection names over every kind. */
+#define RIG_BINDING_MAX_COLLECTIONS 32
+
+/* Every kind's collection names, each once, in the order of the kinds and of
+ * each kind's collections, into out (borrowed strings, at most
+ * RIG_BINDING_MAX_COLLECTIONS; a unit test holds the kinds to that). Returns
+ * how many. */
+size_t rig_binding_collection_names(const char *out[RIG_BINDING_MAX_COLLECTIONS]);
 
 #endif

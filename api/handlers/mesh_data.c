@@ -1,6 +1,7 @@
 /* GET /v1/shots/{shotId}/layers/{layerId}/mesh-data/{kind}: paged collections
- * of a layer's binding (SPEC §7): vertices (bind, or evaluated with ?frame),
- * triangles, joints, weights, keyframes.
+ * of a layer's binding (SPEC §7): the names every binding kind's row lists
+ * (vertices, bind or evaluated with ?frame, triangles, joints, weights,
+ * keyframes); any other name is 400.
  *
  * A page encodes only its own items, straight into the response buffer, and
  * ends at pageSize items or maxBytes of encoded items, whichever comes first,
@@ -32,11 +33,8 @@
 #include "storage/shot_repo.h"
 #include "storage/store.h"
 
-enum kind { K_VERTICES, K_TRIANGLES, K_JOINTS, K_WEIGHTS, K_KEYFRAMES };
-static const char *const kind_names[] = {"vertices", "triangles", "joints", "weights", "keyframes"};
-
 struct query {
-	enum kind kind;
+	const char *kind; /* a collection name, borrowed from a kind's row */
 	bool has_frame;
 	double frame;
 	bool shot_space;
@@ -49,15 +47,24 @@ struct query {
 static int parse_query(struct rig_req *req, struct rig_resp *resp, struct query *q)
 {
 	memset(q, 0, sizeof *q);
-	size_t k = 0;
-	while (k < 5 && strcmp(kind_names[k], req->params[2]) != 0)
+	const char *names[RIG_BINDING_MAX_COLLECTIONS];
+	size_t n = rig_binding_collection_names(names), k = 0;
+	while (k < n && strcmp(names[k], req->params[2]) != 0)
 		k++;
-	if (k == 5) {
+	if (k == n) {
+		struct rig_buf list; /* "a, b or c" */
+		rig_buf_init(&list);
+		for (size_t i = 0; i < n; i++) {
+			rig_buf_puts(&list, i == 0 ? "" : i + 1 < n ? ", " : " or ");
+			rig_buf_puts(&list, names[i]);
+		}
 		rig_problem(resp, RIG_INVALID_QUERY, json_pack("{s:s}", "parameter", "kind"),
-			    "kind must be vertices, triangles, joints, weights or keyframes");
+			    "kind must be %.*s", list.oom ? 0 : (int)list.len,
+			    list.data ? list.data : "");
+		rig_buf_release(&list);
 		return -1;
 	}
-	q->kind = (enum kind)k;
+	q->kind = names[k];
 	const char *frame = rig_api__query(req, "frame");
 	if (frame) {
 		if (rig_frames__parse_frame(&q->frame, frame) != 0) {
@@ -75,9 +82,8 @@ static int parse_query(struct rig_req *req, struct rig_resp *resp, struct query 
 		return -1;
 	const char *version = rig_api__query(req, "version");
 	char canon[200];
-	snprintf(canon, sizeof canon, "%s|%d|%.17g|%d|%zu|%zu|%.20s", kind_names[q->kind],
-		 q->has_frame, q->frame, q->shot_space, q->page_size, q->max_bytes,
-		 version ? version : "");
+	snprintf(canon, sizeof canon, "%s|%d|%.17g|%d|%zu|%zu|%.20s", q->kind, q->has_frame,
+		 q->frame, q->shot_space, q->page_size, q->max_bytes, version ? version : "");
 	struct rig_sha256 s;
 	unsigned char digest[RIG_SHA256_SIZE];
 	rig_sha256_init(&s);
@@ -131,7 +137,7 @@ void rig_h_mesh_data(struct rig_req *req, struct rig_resp *resp)
 	 * one asked for (or an unbound layer) answers an empty page. */
 	type = l->binding.type;
 	const struct rig_binding_collection *coll =
-		rig_binding_collection_find(rig_binding_kind_of(type), kind_names[q.kind]);
+		rig_binding_collection_find(rig_binding_kind_of(type), q.kind);
 	/* Evaluated vertices come with the evaluator's arrays; the other
 	 * collections read the stored arrays as written (weights bit for bit). */
 	bool evaluates = coll && coll->evaluates && q.has_frame;
@@ -171,8 +177,8 @@ void rig_h_mesh_data(struct rig_req *req, struct rig_resp *resp)
 	rig_buf_json_string(&b, ev.model->id);
 	rig_buf_puts(&b, ",\"layerId\":");
 	rig_buf_json_string(&b, l->id);
-	rig_buf_printf(&b, ",\"kind\":\"%s\",\"shotVersion\":%lld,\"total\":%zu,",
-		       kind_names[q.kind], ev.model->version, total);
+	rig_buf_printf(&b, ",\"kind\":\"%s\",\"shotVersion\":%lld,\"total\":%zu,", q.kind,
+		       ev.model->version, total);
 	if (q.has_frame) {
 		rig_buf_puts(&b, "\"frame\":");
 		rig_buf_double(&b, q.frame);

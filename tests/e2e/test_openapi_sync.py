@@ -8,7 +8,8 @@ api/edit/op_table.c's table is one branch of the `Op` oneOf.
 Live checks start the real rigd: every code of GET /v1/errors is documented in
 `x-error-codes`, the `ErrorCode` enum and the error table of info.description,
 with its status (and no other code is); GET /v1/limits answers exactly the
-`Limits` schema's members; the server's decoder knows every documented op.
+`Limits` schema's members; the server's decoder knows every documented op; the mesh-data
+route answers exactly the `MeshDataKind` collections.
 
 Stdlib only. openapi.yaml is read with PyYAML when it is installed, else with
 the small block-YAML reader below (the subset openapi.yaml is written in); when
@@ -446,6 +447,20 @@ class OpenApiLive(RigdTestCase):
         unknown = [e["opIndex"] for e in body["errors"] if e["code"] == "OP_UNKNOWN"]
         self.assertEqual(unknown, [len(ops) - 1], body)
 
+    def test_mesh_data_answers_exactly_the_documented_collections(self):
+        """The route's collection names are the binding kinds' rows; MeshDataKind lists them
+        (the clients are built from that list), and the 400 for any other name lists them in
+        the contract's order."""
+        kinds = self.doc["components"]["schemas"]["MeshDataKind"]["enum"]
+        r = self.rigd.get("/v1/shots/no-such-shot/layers/l/mesh-data/not-a-collection")
+        body = self.assertProblem(r, 400, "INVALID_QUERY")
+        self.assertEqual(body["parameter"], "kind")
+        listed = ", ".join(kinds[:-1]) + " or " + kinds[-1]
+        self.assertEqual(body["detail"], "kind must be " + listed)
+        for kind in kinds:
+            with self.subTest(kind=kind):
+                r = self.rigd.get(f"/v1/shots/no-such-shot/layers/l/mesh-data/{kind}")
+                self.assertProblem(r, 404, "NOT_FOUND")  # past the kind check
 
 if __name__ == "__main__":
     main()

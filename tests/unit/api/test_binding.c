@@ -44,6 +44,26 @@ Test(binding_kinds, every_core_kind_has_one_complete_row)
 	cr_assert_null(rig_binding_collection_find(NULL, "vertices"));
 }
 
+/* The route's names: every kind's, each once, in the kinds' order (the order
+ * its 400 detail lists them in). */
+Test(binding_kinds, collection_names_are_every_kinds_once)
+{
+	const char *names[RIG_BINDING_MAX_COLLECTIONS];
+	size_t n = rig_binding_collection_names(names), total = 0;
+	for (size_t k = 0; k < rig_binding_n_kinds; k++) {
+		total += rig_binding_kinds[k]->n_collections;
+		for (size_t c = 0; c < rig_binding_kinds[k]->n_collections; c++) {
+			size_t hits = 0;
+			for (size_t i = 0; i < n; i++)
+				hits += strcmp(names[i],
+					       rig_binding_kinds[k]->collections[c].name) == 0;
+			cr_assert_eq(hits, 1, "'%s'", rig_binding_kinds[k]->collections[c].name);
+		}
+	}
+	cr_assert_lt(total, RIG_BINDING_MAX_COLLECTIONS, "raise RIG_BINDING_MAX_COLLECTIONS");
+	cr_assert_str_eq(names[0], "vertices");
+}
+
 Test(binding_kinds, the_skin_pages_four_collections)
 {
 	const struct rig_binding_kind *skin = rig_binding_kind_of(&rig_binding_skin);
