@@ -721,47 +721,6 @@ struct rig_bulk_array *rig_bulk_find(struct rig_bulk *b, long op_index, enum rig
 	return NULL;
 }
 
-int rig_bulk_map_joints(struct rig_bulk_array *a, const struct rig_skin_def *def)
-{
-	uint32_t *map = malloc((a->n_ids ? a->n_ids : 1) * sizeof *map);
-	if (!map)
-		return -1;
-	bool unknown = false;
-	for (size_t k = 0; k < a->n_ids; k++) {
-		map[k] = rig_skin_def_joint_index(def, a->ids[k]);
-		unknown |= map[k] == RIG_JOINT_UNKNOWN;
-	}
-	size_t total = a->offsets ? a->offsets[a->count] : 0;
-	if (unknown) {
-		a->id_of = malloc((total ? total : 1) * sizeof *a->id_of);
-		if (!a->id_of) {
-			free(map);
-			return -1;
-		}
-	}
-	for (size_t i = 0; i < total; i++) {
-		uint32_t id = a->influences[i].joint;
-		if (a->id_of)
-			a->id_of[i] = id;
-		a->influences[i].joint = map[id];
-	}
-	free(map);
-	return 0;
-}
-
-const char *rig_bulk_joint_id(const struct rig_bulk_array *a, const struct rig_skin_def *def,
-			      size_t v, size_t k)
-{
-	const uint32_t *offsets = def->weight_offsets;
-	if (!offsets || v >= def->n_weight_lists || offsets[v] + k >= offsets[v + 1])
-		return NULL;
-	size_t at = offsets[v] + k;
-	uint32_t j = def->influences[at].joint;
-	if (j < def->n_joints)
-		return def->joints[j].id;
-	return a->id_of ? a->ids[a->id_of[at]] : NULL;
-}
-
 void rig_bulk_free(struct rig_bulk *b)
 {
 	if (!b)

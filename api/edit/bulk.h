@@ -56,7 +56,8 @@ struct rig_bulk_array {
 	uint32_t *triangles; /* TRIANGLES: 3 · count; negative, fractional or huge → UINT32_MAX */
 	uint32_t *offsets;   /* WEIGHTS: count + 1 */
 	/* WEIGHTS: offsets[count] influences; .joint is an index into ids until
-	 * rig_bulk_map_joints turns it into a joint index */
+	 * the skin's decoder (rig_op__skin_map_joints, ops_skin.h) turns it into
+	 * a joint index */
 	struct rig_skin_influence *influences;
 	char (*ids)[RIG_ID_MAX + 1]; /* WEIGHTS: the distinct jointId strings */
 	size_t n_ids;
@@ -80,16 +81,6 @@ int rig_bulk_extract(struct rig_bulk **out, char *body, size_t len, enum rig_bul
 /* The decoded array of field in op op_index (RIG_NO_INDEX at the root), or
  * NULL. Borrowed from b (which may be NULL). */
 struct rig_bulk_array *rig_bulk_find(struct rig_bulk *b, long op_index, enum rig_bulk_field field);
-
-/* Turns the id indices of a's influences into joint indices of def (unknown
- * ids become RIG_JOINT_UNKNOWN, and a keeps id_of to name them). Returns 0, or
- * -1 when out of memory (a unchanged). */
-int rig_bulk_map_joints(struct rig_bulk_array *a, const struct rig_skin_def *def);
-
-/* The jointId text of influence k of vertex v, once a's weights moved into def
- * (the joint's id when it is known, else the id a kept), or NULL. */
-const char *rig_bulk_joint_id(const struct rig_bulk_array *a, const struct rig_skin_def *def,
-			      size_t v, size_t k);
 
 /* Frees b and every array still in it; a no-op on NULL. */
 void rig_bulk_free(struct rig_bulk *b);

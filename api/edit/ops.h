@@ -21,7 +21,6 @@
 #include "core/err.h"
 #include "core/keys.h"
 #include "core/rig_limits.h"
-#include "core/skin.h"
 #include "storage/receipts.h"
 #include "storage/shot_model.h"
 #include "storage/store.h"
@@ -130,11 +129,6 @@ struct rig_op {
 			size_t n_frames;
 		} key_delete;
 		struct {
-			bool clear;              /* skin: null */
-			struct rig_skin_def def; /* owned; joints carry their layer ids */
-			uint32_t *map_pos;       /* owned: joint → its index in jointLayers */
-		} skin;
-		struct {
 			double frame;
 		} capture;
 		struct {
@@ -234,19 +228,6 @@ void rig_ops_free(struct rig_op *ops, size_t n);
  * then runs its apply. Returns 0, or -1 with violations recorded (and the
  * model unchanged). */
 int rig_op_apply(struct rig_op_ctx *ctx, struct rig_op *op);
-
-/* Decodes a skin definition (LayerSkinInput) from JSON into d (which must be
- * zeroed; it owns the arrays afterwards even on failure — release it), then
- * checks every rule of SPEC §3 with the core. jointLayers is required when
- * with_joint_layers (and fills each joint's layer_id); extra_fields lists other
- * members the object may have; out_map_pos (may be NULL) receives a malloc'd
- * array: joint → its index in jointLayers. Violations carry pointers under sjr->base.
- * The arrays bulk (may be NULL) decoded for sjr->op_index replace the empty
- * source, triangles and weights left in the tree (moved out of bulk).
- * Returns 0 or -1 (an allocation failure records MEMORY_BUSY). */
-int rig_skin_json_decode(struct rig_skin_def *d, json_t *skin, const struct rig_jr *sjr,
-			 bool with_joint_layers, const char *const *extra_fields,
-			 uint32_t **out_map_pos, struct rig_bulk *bulk);
 
 /* Final validation of the whole shot after the last op: every skin's joint
  * mapping and deformation boundary, and the full definition of every skin an op

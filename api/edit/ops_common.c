@@ -172,3 +172,12 @@ void rig_op__release_nothing(struct rig_op *op)
 {
 	(void)op;
 }
+
+void rig_op__scope_layer(struct rig_op_ctx *ctx, const struct rig_op *op, size_t from,
+			 const char *prefix)
+{
+	rig_errs_scope(ctx->errs, from, op->index, prefix);
+	for (size_t i = from; i < ctx->errs->count; i++)
+		rig_strlcpy(ctx->errs->items[i].layer_id, op->layer_id,
+			    sizeof ctx->errs->items[i].layer_id);
+}

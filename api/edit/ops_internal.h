@@ -28,22 +28,10 @@ struct rig_err *rig_op__fail_layer(struct rig_op_ctx *ctx, const struct rig_op *
 				   enum rig_code code, const char *field, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
 
-/* Lists the skin's joint ids (the first RIG_ERR_LIST_JOINTS) as the
- * violation's validJointIds, so an unknown joint comes with the valid ones. */
-void rig_op__list_joint_ids(struct rig_err *e, const struct rig_skin_def *d);
-
-/* The op's target mesh layer with its skin fully loaded; NULL after
- * recording an error (LAYER_NOT_FOUND, LAYER_KIND, MESH_BINDING_KIND when it
- * has no skin). Lives in ops_skin.c. */
-struct rig_model_layer *rig_op__skin_target(struct rig_op_ctx *ctx, const struct rig_op *op);
-
-/* Every joint's pose_j of skinned layer l (loaded, as rig_op__skin_target
- * gives it) at its signed local frame, through the resolver: what
- * layer.skin.bind.capture makes the binds. Writes n_joints matrices to out.
- * Returns 0, or -1 with violations recorded under op (the frame members as
- * capture names them). Lives in ops_skin.c. */
-int rig_op__capture_poses(struct rig_affine *out, struct rig_op_ctx *ctx, const struct rig_op *op,
-			  struct rig_model_layer *l, double local_frame);
+/* Scopes violations [from, count) to the op's layer: its id, the op's index
+ * and pointer prefix (rig_errs_scope). */
+void rig_op__scope_layer(struct rig_op_ctx *ctx, const struct rig_op *op, size_t from,
+			 const char *prefix);
 
 /* The live layer id names, or NULL after recording LAYER_NOT_FOUND at field
  * (its layer id set to id). */

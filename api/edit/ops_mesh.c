@@ -3,14 +3,13 @@
  * layer.mesh.key.put and layer.mesh.key.delete edit its vertex keys, and its
  * layer.deformation.rest.apply makes the shape at a frame the new source.
  * layer.deformation.rest.apply itself dispatches to the layer's kind here.
- * layer.skin.bake turns a skin into a mesh binding keyed with the skin's
- * evaluated vertices.
+ * layer.skin.bake, which turns a skin into a mesh binding, is
+ * ops_skin_bake.c.
  *
  * The rules are the core's (core/mesh_binding.h: the source rules of
  * core/mesh.c, the key rules of core/keys.c); this file maps JSON to
  * definitions and violations to pointers.
  */
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +18,6 @@
 #include "api/edit/ops_internal.h"
 #include "core/mesh.h"
 #include "core/mesh_binding.h"
-#include "core/rig.h"
 #include "core/rig_limits.h"
 #include "storage/shot_repo.h"
 
@@ -30,8 +28,6 @@ struct mesh_op {
 	struct rig_key time;     /* layer.mesh.key.put: frame, interp, ease */
 	double *xy;              /* layer.mesh.key.put: 2 · n_xy, owned */
 	size_t n_xy;
-	double *frames; /* layer.skin.bake: the shot frames to key, owned */
-	size_t n_frames;
 };
 
 void rig_op__mesh_release(struct rig_op *op)
@@ -41,7 +37,6 @@ void rig_op__mesh_release(struct rig_op *op)
 		return;
 	rig_mesh_def_release(&m->def);
 	free(m->xy);
-	free(m->frames);
 	free(m);
 	op->u.kind_data = NULL;
 }
@@ -53,17 +48,6 @@ static struct mesh_op *mesh_op_new(struct rig_op *out, const struct rig_jr *jr)
 		rig_jr_out_of_memory(jr, "");
 	out->u.kind_data = m;
 	return m;
-}
-
-/* Records a violation [from, count) of the op's layer: its id, op index and
- * pointer prefix. */
-static void scope_layer(struct rig_op_ctx *ctx, const struct rig_op *op, size_t from,
-			const char *prefix)
-{
-	rig_errs_scope(ctx->errs, from, op->index, prefix);
-	for (size_t i = from; i < ctx->errs->count; i++)
-		rig_strlcpy(ctx->errs->items[i].layer_id, op->layer_id,
-			    sizeof ctx->errs->items[i].layer_id);
 }
 
 /* The op's mesh layer with its mesh binding fully loaded; NULL after an
@@ -194,7 +178,7 @@ int rig_op__mesh_key_put_apply(struct rig_op_ctx *ctx, struct rig_op *op)
 	if (rig_mesh_check_key_vertices(m->xy, m->n_xy, d->n_verts, ctx->errs) != 0) {
 		char prefix[64];
 		snprintf(prefix, sizeof prefix, "%s/vertices", op->pointer);
-		scope_layer(ctx, op, from, prefix);
+		rig_op__scope_layer(ctx, op, from, prefix);
 		return -1;
 	}
 	if (rig_mesh_def_key_put(d, &m->time, m->xy) != 0) {
@@ -306,199 +290,13 @@ static int rest_apply(struct rig_op_ctx *ctx, struct rig_op *op, struct rig_mode
 		stamp_frame(ctx->errs, from, frame);
 	}
 	if (ctx->errs->count > from || ctx->errs->total > from) {
-		scope_layer(ctx, op, from, op->pointer);
+		rig_op__scope_layer(ctx, op, from, op->pointer);
 		free(shape);
 		return -1;
 	}
 	free(d->source);
 	d->source = shape;
 	l->binding.dirty = true;
-	rig_op__binding_changed(ctx, l->id, op->index, NULL);
-	rig_op__changed(ctx, op->layer_id);
-	return 0;
-}
-
-/* ---- layer.skin.bake ---- */
-
-/* At most this many frames in one bake: past it no mesh could hold the keys
- * (RIG_MAX_MESH_KEY_VERTICES), so the list is refused before it is built. */
-#define MAX_BAKE_FRAMES (RIG_MAX_MESH_KEY_VERTICES / RIG_MIN_VERTICES)
-
-/* frames: [f, …] or {from, to, step} (step 1 by default), the frame range
- * route's frames: from + i · step while not past to (with its 1e-9 slack). */
-static int decode_bake_frames(const struct rig_jr *jr, json_t *op, struct mesh_op *m)
-{
-	json_t *frames = json_object_get(op, "frames");
-	if (json_is_array(frames) && json_array_size(frames) > 0) {
-		size_t n = json_array_size(frames);
-		if (n > MAX_BAKE_FRAMES)
-			return rig_jr_fail(jr, "frames", "a bake holds at most %d frames",
-					   MAX_BAKE_FRAMES);
-		if (!(m->frames = malloc(n * sizeof *m->frames)))
-			return rig_jr_out_of_memory(jr, "frames");
-		for (size_t i = 0; i < n; i++) {
-			json_t *f = json_array_get(frames, i);
-			if (!json_is_number(f)) {
-				char key[32];
-				snprintf(key, sizeof key, "frames/%zu", i);
-				return rig_jr_fail(jr, key, "frames must be finite numbers");
-			}
-			m->frames[i] = json_number_value(f);
-		}
-		m->n_frames = n;
-		return 0;
-	}
-	if (!json_is_object(frames))
-		return rig_jr_fail(jr, "frames",
-				   "field 'frames' must be a non-empty array of frames or"
-				   " {from, to, step}");
-	char base[64];
-	snprintf(base, sizeof base, "%s/frames", jr->base);
-	struct rig_jr fjr = {jr->errs, RIG_OP_INVALID, base, jr->op_index};
-	static const char *const fields[] = {"from", "to", "step", NULL};
-	double from = 0, to = 0, step = 1;
-	int rc = rig_jr_known(&fjr, frames, fields);
-	rc |= rig_jr_number(&fjr, frames, "from", true, &from, NULL);
-	rc |= rig_jr_number(&fjr, frames, "to", true, &to, NULL);
-	rc |= rig_jr_number(&fjr, frames, "step", false, &step, NULL);
-	if (rc)
-		return -1;
-	if (!(step > 0))
-		return rig_jr_fail(&fjr, "step", "step must be greater than 0");
-	if (!(to >= from))
-		return rig_jr_fail(&fjr, "to", "to must not be before from");
-	double count = floor((to - from) / step + 1e-9) + 1;
-	if (!(count <= MAX_BAKE_FRAMES))
-		return rig_jr_fail(&fjr, "step",
-				   "the range has %.0f frames; a bake holds at most %d", count,
-				   MAX_BAKE_FRAMES);
-	m->n_frames = (size_t)count;
-	if (!(m->frames = malloc(m->n_frames * sizeof *m->frames)))
-		return rig_jr_out_of_memory(jr, "frames");
-	for (size_t i = 0; i < m->n_frames; i++)
-		m->frames[i] = from + (double)i * step; /* multiplied, as the range route does */
-	return 0;
-}
-
-int rig_op__skin_bake_decode(struct rig_op *out, json_t *op, const struct rig_jr *jr,
-			     struct rig_bulk *bulk)
-{
-	(void)bulk;
-	static const char *const allowed[] = {"op", "layerId", "frames", NULL};
-	int rc = rig_jr_known(jr, op, allowed);
-	rc |= rig_jr_id(jr, op, "layerId", true, false, out->layer_id, NULL);
-	struct mesh_op *m = mesh_op_new(out, jr);
-	if (!m)
-		return -1;
-	rc |= decode_bake_frames(jr, op, m);
-	return rc;
-}
-
-/* The skin's evaluator as evaluation builds it from the stored definition
- * (rig_skin_take: weights as stored, not normalised again), so the baked
- * vertices are the frames route's bit for bit. NULL with errs filled. */
-static struct rig_skin *skin_as_stored(const struct rig_skin_def *d, struct rig_errs *errs)
-{
-	struct rig_skin_def copy;
-	if (rig_skin_def_copy(&copy, d) != 0) {
-		rig_errs_add(errs, RIG_MEMORY_BUSY, "the server ran out of memory");
-		return NULL;
-	}
-	struct rig_skin *skin = rig_skin_take(&copy, errs);
-	rig_skin_def_release(&copy);
-	return skin;
-}
-
-/* A new mesh binding with the skin's source and triangles and one linear key
- * per frame (at the layer's local frame), keyed with the resolver's vertices.
- * NULL with errs filled (each evaluation error names its shot frame). */
-static struct rig_mesh_def *bake(struct rig_op_ctx *ctx, const struct rig_model_layer *l,
-				 const struct mesh_op *m)
-{
-	const struct rig_skin_def *sd = l->binding.def;
-	struct rig_mesh_def *md = calloc(1, sizeof *md);
-	struct rig_scene_view view;
-	bool has_view = rig_scene_view_init(&view, ctx->model) == 0;
-	struct rig_skin *skin = has_view ? skin_as_stored(sd, ctx->errs) : NULL;
-	struct rig_resolver *r = NULL;
-	int rc = -1;
-	if (!md || !has_view || !skin)
-		goto out;
-	long mesh = view.index_of[l - ctx->model->layers];
-	view.layers[mesh].binding = &rig_binding_skin;
-	view.layers[mesh].binding_eval = skin;
-	md->n_verts = sd->n_verts;
-	md->n_tris = sd->n_tris;
-	md->source = malloc(2 * sd->n_verts * sizeof *md->source);
-	md->triangles = malloc(3 * sd->n_tris * sizeof *md->triangles);
-	if (!(r = rig_resolver_new(&view.scene)) || !md->source || !md->triangles)
-		goto out;
-	memcpy(md->source, sd->source, 2 * sd->n_verts * sizeof *md->source);
-	memcpy(md->triangles, sd->triangles, 3 * sd->n_tris * sizeof *md->triangles);
-	rc = 0;
-	for (size_t i = 0; i < m->n_frames && rc == 0; i++) {
-		double *xy = malloc(2 * sd->n_verts * sizeof *xy);
-		struct rig_key t = {m->frames[i] - l->time_offset, 0, RIG_INTERP_LINEAR, {0}};
-		if (!xy) {
-			rc = -1;
-			break;
-		}
-		if (rig_resolver_evaluate(xy, r, mesh, m->frames[i], ctx->errs) != 0 ||
-		    rig_mesh_def_key_put(md, &t, xy) != 0) {
-			free(xy);
-			rc = -1;
-		}
-	}
-out:
-	if (rc && !rig_errs_any(ctx->errs))
-		rig_errs_add(ctx->errs, RIG_MEMORY_BUSY, "the server ran out of memory");
-	rig_resolver_free(r);
-	rig_skin_free(skin);
-	if (has_view)
-		rig_scene_view_release(&view);
-	if (rc && md) {
-		rig_mesh_def_release(md);
-		free(md);
-		md = NULL;
-	}
-	return md;
-}
-
-int rig_op__skin_bake_apply(struct rig_op_ctx *ctx, struct rig_op *op)
-{
-	struct rig_model_layer *l = rig_op__mesh_target(ctx, op);
-	if (!l)
-		return -1;
-	if (l->binding.type != &rig_binding_skin) {
-		rig_op__fail_layer(ctx, op, RIG_MESH_BINDING_KIND, "layerId",
-				   "layer '%s' has no skin binding to bake", l->id);
-		return -1;
-	}
-	int rc = rig_shot_load_binding(ctx->conn, ctx->model, l);
-	if (rc) {
-		rig_op__fail_layer(ctx, op, (enum rig_code) - rc, "",
-				   "cannot load the skin of layer '%s'", l->id);
-		return -1;
-	}
-	const struct mesh_op *m = op->u.kind_data;
-	const struct rig_skin_def *sd = l->binding.def;
-	if (m->n_frames > RIG_MAX_MESH_KEY_VERTICES / sd->n_verts) {
-		struct rig_err *e = rig_op__fail_layer(
-			ctx, op, RIG_MESH_GEOMETRY, "frames",
-			"%zu frames of %zu vertices exceed the limit of %d key vertices",
-			m->n_frames, sd->n_verts, RIG_MAX_MESH_KEY_VERTICES);
-		rig_err_extra_number(e, "frameCount", (double)m->n_frames);
-		rig_err_extra_number(e, "vertexCount", (double)sd->n_verts);
-		rig_err_extra_number(e, "limit", RIG_MAX_MESH_KEY_VERTICES);
-		return -1;
-	}
-	size_t from = ctx->errs->count;
-	struct rig_mesh_def *md = bake(ctx, l, m);
-	if (!md) {
-		scope_layer(ctx, op, from, op->pointer);
-		return -1;
-	}
-	rig_model_binding_set(l, &rig_binding_mesh, md);
 	rig_op__binding_changed(ctx, l->id, op->index, NULL);
 	rig_op__changed(ctx, op->layer_id);
 	return 0;

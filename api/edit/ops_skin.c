@@ -1,7 +1,8 @@
 /* The skin ops: layer.skin, layer.skin.bind.capture, and the decoding of a
- * skin definition (LayerSkinInput) they share with POST /v1/skin/evaluate. layer.skin.weights.put
- * is in ops_skin_weights.c, the joint ops in ops_skin_joints.c, mesh bindings in ops_mesh.c, the
- * shot's final validation in ops_validate.c.
+ * skin definition (LayerSkinInput) they share with POST /v1/skin/evaluate
+ * (ops_skin.h). layer.skin.weights.put is in ops_skin_weights.c, the joint ops
+ * in ops_skin_joints.c, layer.skin.bake in ops_skin_bake.c, the shot's final
+ * validation in ops_validate.c.
  *
  * The pure rules of a skin definition are the core's (rig_skin_check_def,
  * rig_skin_check_influences); this file maps JSON to definitions, JSON pointers
@@ -12,6 +13,7 @@
 #include <string.h>
 
 #include "api/edit/ops_internal.h"
+#include "api/edit/ops_skin.h"
 #include "core/rig.h"
 #include "storage/shot_repo.h"
 
@@ -216,7 +218,7 @@ static int decode_weights(const struct rig_jr *jr, json_t *skin, struct rig_skin
 		return -1;
 	}
 	if (a) { /* lists of at most RIG_MAX_INFLUENCES {jointId, weight}, checked */
-		if (rig_bulk_map_joints(a, d) != 0)
+		if (rig_op__skin_map_joints(a, d) != 0)
 			return rig_jr_out_of_memory(jr, "weights");
 		d->weight_offsets = a->offsets;
 		d->influences = a->influences;
@@ -352,8 +354,8 @@ static void name_unknown_joints(struct rig_errs *errs, size_t from, json_t *weig
 			continue;
 		json_t *inf = json_array_get(json_array_get(weights, (size_t)e->vertex_index),
 					     (size_t)e->influence_index);
-		const char *id = a ? rig_bulk_joint_id(a, d, (size_t)e->vertex_index,
-						       (size_t)e->influence_index)
+		const char *id = a ? rig_op__skin_joint_id(a, d, (size_t)e->vertex_index,
+							   (size_t)e->influence_index)
 				   : json_string_value(json_object_get(inf, "jointId"));
 		if (id)
 			rig_strlcpy(e->joint_id, id, sizeof e->joint_id);
@@ -425,18 +427,29 @@ struct rig_model_layer *rig_op__skin_target(struct rig_op_ctx *ctx, const struct
 
 /* ---- layer.skin ---- */
 
+/* What layer.skin decodes (op->u.kind_data). */
+struct skin_op {
+	bool clear;              /* skin: null */
+	struct rig_skin_def def; /* owned; joints carry their layer ids */
+	uint32_t *map_pos;       /* owned: joint → its index in jointLayers */
+};
+
 int rig_op__skin_decode(struct rig_op *out, json_t *op, const struct rig_jr *jr,
 			struct rig_bulk *bulk)
 {
 	static const char *const allowed[] = {"op", "layerId", "skin", NULL};
 	int rc = rig_jr_known(jr, op, allowed);
 	rc |= rig_jr_id(jr, op, "layerId", true, false, out->layer_id, NULL);
+	struct skin_op *s = calloc(1, sizeof *s);
+	if (!s)
+		return rig_jr_out_of_memory(jr, "");
+	out->u.kind_data = s;
 	json_t *skin = json_object_get(op, "skin");
 	if (!skin)
 		return rig_jr_fail(jr, "skin",
 				   "field 'skin' is required (null clears the binding)");
 	if (json_is_null(skin)) {
-		out->u.skin.clear = true;
+		s->clear = true;
 		return rc;
 	}
 	if (!json_is_object(skin))
@@ -446,8 +459,7 @@ int rig_op__skin_decode(struct rig_op *out, json_t *op, const struct rig_jr *jr,
 	snprintf(base, sizeof base, "%s/skin", jr->base);
 	struct rig_jr sjr = {jr->errs, RIG_OP_INVALID, base, jr->op_index};
 	size_t from = jr->errs->count;
-	rc |= rig_skin_json_decode(&out->u.skin.def, skin, &sjr, true, NULL, &out->u.skin.map_pos,
-				   bulk);
+	rc |= rig_skin_json_decode(&s->def, skin, &sjr, true, NULL, &s->map_pos, bulk);
 	/* SKIN_WEIGHTS names its layer wherever it is found. */
 	for (size_t i = from; i < jr->errs->count && out->layer_id[0]; i++)
 		if (jr->errs->items[i].code == RIG_SKIN_WEIGHTS && !jr->errs->items[i].layer_id[0])
@@ -461,14 +473,15 @@ int rig_op__skin_apply(struct rig_op_ctx *ctx, struct rig_op *op)
 	struct rig_model_layer *l = rig_op__mesh_target(ctx, op);
 	if (!l)
 		return -1;
-	struct rig_skin_def *d = &op->u.skin.def;
+	struct skin_op *s = op->u.kind_data;
+	struct rig_skin_def *d = &s->def;
 	int rc = 0;
 	for (size_t j = 0; j < d->n_joints; j++) {
 		if (rig_shot_model_find(ctx->model, d->joints[j].layer_id))
 			continue;
 		char field[64];
 		snprintf(field, sizeof field, "skin/jointLayers/%u/layerId",
-			 op->u.skin.map_pos ? op->u.skin.map_pos[j] : 0);
+			 s->map_pos ? s->map_pos[j] : 0);
 		struct rig_err *e = rig_op__fail_layer(
 			ctx, op, RIG_SKIN_JOINT_LAYERS, field,
 			"joint '%s' is mapped to layer '%s', which does not exist", d->joints[j].id,
@@ -481,7 +494,7 @@ int rig_op__skin_apply(struct rig_op_ctx *ctx, struct rig_op *op)
 	if (rc)
 		return -1;
 	struct rig_skin_def *def = NULL;
-	if (!op->u.skin.clear) {
+	if (!s->clear) {
 		def = malloc(sizeof *def);
 		if (!def) {
 			rig_op__fail_layer(ctx, op, RIG_MEMORY_BUSY, "",
@@ -499,8 +512,13 @@ int rig_op__skin_apply(struct rig_op_ctx *ctx, struct rig_op *op)
 
 void rig_op__skin_release(struct rig_op *op)
 {
-	rig_skin_def_release(&op->u.skin.def);
-	free(op->u.skin.map_pos);
+	struct skin_op *s = op->u.kind_data;
+	if (!s)
+		return;
+	rig_skin_def_release(&s->def);
+	free(s->map_pos);
+	free(s);
+	op->u.kind_data = NULL;
 }
 
 /* ---- layer.skin.bind.capture ---- */
@@ -589,4 +607,47 @@ int rig_op__capture_apply(struct rig_op_ctx *ctx, struct rig_op *op)
 	}
 	free(poses);
 	return rc;
+}
+
+/* ---- a bulk weights array's joints ---- */
+
+int rig_op__skin_map_joints(struct rig_bulk_array *a, const struct rig_skin_def *def)
+{
+	uint32_t *map = malloc((a->n_ids ? a->n_ids : 1) * sizeof *map);
+	if (!map)
+		return -1;
+	bool unknown = false;
+	for (size_t k = 0; k < a->n_ids; k++) {
+		map[k] = rig_skin_def_joint_index(def, a->ids[k]);
+		unknown |= map[k] == RIG_JOINT_UNKNOWN;
+	}
+	size_t total = a->offsets ? a->offsets[a->count] : 0;
+	if (unknown) {
+		a->id_of = malloc((total ? total : 1) * sizeof *a->id_of);
+		if (!a->id_of) {
+			free(map);
+			return -1;
+		}
+	}
+	for (size_t i = 0; i < total; i++) {
+		uint32_t id = a->influences[i].joint;
+		if (a->id_of)
+			a->id_of[i] = id;
+		a->influences[i].joint = map[id];
+	}
+	free(map);
+	return 0;
+}
+
+const char *rig_op__skin_joint_id(const struct rig_bulk_array *a, const struct rig_skin_def *def,
+				  size_t v, size_t k)
+{
+	const uint32_t *offsets = def->weight_offsets;
+	if (!offsets || v >= def->n_weight_lists || offsets[v] + k >= offsets[v + 1])
+		return NULL;
+	size_t at = offsets[v] + k;
+	uint32_t j = def->influences[at].joint;
+	if (j < def->n_joints)
+		return def->joints[j].id;
+	return a->id_of ? a->ids[a->id_of[at]] : NULL;
 }

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "api/edit/ops_internal.h"
+#include "api/edit/ops_skin.h"
 #include "core/affine.h"
 
 /* ---- shared ---- */

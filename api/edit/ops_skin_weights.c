@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "api/edit/ops_internal.h"
+#include "api/edit/ops_skin.h"
 
 /* ---- decoding ---- */
 

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/edit/ops.h"
+#include "api/edit/ops_skin.h"
 #include "api/handlers/frames.h"
 #include "api/handlers/handlers.h"
 #include "api/http/request.h"

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "api/edit/bulk.h"
+#include "api/edit/ops_skin.h" /* the skin maps a weights array's joint ids */
 
 static struct rig_bulk *extract(char *body, enum rig_bulk_mode mode)
 {
@@ -129,14 +130,14 @@ Test(bulk, maps_joint_ids_and_keeps_unknown_ones_for_errors)
 	strcpy(joints[0].id, "a");
 	strcpy(joints[1].id, "b");
 	struct rig_skin_def def = {.joints = joints, .n_joints = 2};
-	cr_assert_eq(rig_bulk_map_joints(w, &def), 0);
+	cr_assert_eq(rig_op__skin_map_joints(w, &def), 0);
 	cr_assert_eq(w->influences[0].joint, 1);
 	cr_assert_eq(w->influences[1].joint, RIG_JOINT_UNKNOWN);
 	def.weight_offsets = w->offsets;
 	def.influences = w->influences;
 	def.n_weight_lists = w->count;
-	cr_assert_str_eq(rig_bulk_joint_id(w, &def, 0, 0), "b");
-	cr_assert_str_eq(rig_bulk_joint_id(w, &def, 1, 0), "nope");
-	cr_assert_null(rig_bulk_joint_id(w, &def, 1, 1));
+	cr_assert_str_eq(rig_op__skin_joint_id(w, &def, 0, 0), "b");
+	cr_assert_str_eq(rig_op__skin_joint_id(w, &def, 1, 0), "nope");
+	cr_assert_null(rig_op__skin_joint_id(w, &def, 1, 1));
 	rig_bulk_free(b);
 }
