@@ -595,7 +595,7 @@ int rig_resolver_joint_poses(struct rig_affine *out, struct rig_resolver *r, lon
 	size_t from = errs->count, before = errs->total;
 	use_frame(r, shot_frame);
 	if (!m->binding) {
-		rig_errs_add(errs, RIG_MESH_BINDING_KIND, "layer '%s' has no skin", m->id);
+		rig_errs_add(errs, RIG_MESH_BINDING_KIND, "layer '%s' has no binding", m->id);
 		goto out_stamp;
 	}
 	const struct rig_binding_type *type = m->binding;

@@ -14,8 +14,8 @@ struct rig_shot_cache {
 	struct rig_shot_model next; /* written by a batch, awaiting its commit */
 };
 
-/* Skins at least this large leave the cache without their per-vertex arrays. */
-#define CACHE_SKIN_MAX_VERTS 65536
+/* Bindings at least this large leave the cache without their per-vertex arrays. */
+#define CACHE_BINDING_MAX_VERTS 65536
 
 struct rig_shot_cache *rig_shot_cache_new(void)
 {
@@ -52,15 +52,16 @@ bool rig_shot_cache_take(struct rig_shot_cache *c, struct rig_tx *tx, const char
 	return false;
 }
 
-/* Drops the per-vertex arrays of large skins, as the loader leaves them
- * (joints only; rig_shot_load_binding reads the rest back on demand): the cache
- * keeps the tree and keys, not a copy of every stored mesh. */
-static void shed_large_skins(struct rig_shot_model *m)
+/* Drops the per-vertex arrays of large bindings of any kind, as the loader
+ * leaves them (a skin's joints only; rig_shot_load_binding reads the rest back
+ * on demand): the cache keeps the tree and keys, not a copy of every stored
+ * mesh. */
+static void shed_large_bindings(struct rig_shot_model *m)
 {
 	for (size_t i = 0; i < m->n_layers; i++) {
 		struct rig_model_layer *l = &m->layers[i];
 		struct rig_model_binding *b = &l->binding;
-		if (!b->loaded || b->n_verts < CACHE_SKIN_MAX_VERTS)
+		if (!b->loaded || b->n_verts < CACHE_BINDING_MAX_VERTS)
 			continue;
 		b->type->def_release_mesh(b->def);
 		b->loaded = false;
@@ -73,7 +74,7 @@ void rig_shot_cache_hold(struct rig_shot_cache *c, struct rig_shot_model *m, lon
 		return;
 	rig_shot_cache_settle(c, false);
 	rig_shot_model_settle(m, version);
-	shed_large_skins(m);
+	shed_large_bindings(m);
 	c->next = *m;
 	c->pending = true;
 	memset(m, 0, sizeof *m);

@@ -110,7 +110,7 @@ int rig_frames__f32_tagged_frame(struct rig_buf *b, double frame, const double *
 {
 	size_t start = b->len;
 	rig_buf_u32le(b, RIG_F32_TAG_FRAME);
-	/* A skin's vertex count is far below 2^29, so 8 + 8 · n fits a u32. */
+	/* A binding's vertex count is far below 2^29, so 8 + 8 · n fits a u32. */
 	rig_buf_u32le(b, (uint32_t)(8 + 8 * n));
 	if (rig_frames__f32_frame(b, frame, xy, n) != 0) {
 		b->len = start;

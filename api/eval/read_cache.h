@@ -1,19 +1,21 @@
-/* Prepared inputs shared by read requests: decoded shots and skin evaluators.
+/* Prepared inputs shared by read requests: decoded shots and binding
+ * evaluators (of any kind).
  *
- * Loading a shot (every layer row, every keys blob) and preparing a stored skin
- * (its arrays read out of SQLite and decoded, binds inverted, weights laid out
- * for the kernel, source areas computed) cost more than evaluating a frame.
+ * Loading a shot (every layer row, every keys blob) and preparing a stored
+ * binding (its arrays read out of storage and decoded; for a skin binds
+ * inverted and weights laid out for the kernel; source areas computed) cost
+ * more than evaluating a frame.
  * Both are pure functions of stored rows, and the rows are named for good by
  * (shot seq, name, revision): shot seqs are never reused; a shot at a version
- * is named (seq, "", version); a skin by (seq, layer id, the shot version that
- * wrote its row — migrations/0006). Reads look the name up in their own
+ * is named (seq, "", version); a binding by (seq, layer id, the shot version
+ * that wrote its row — migrations/0006). Reads look the name up in their own
  * snapshot, so each gets exactly the inputs it would have loaded itself.
  *
  * This holds inputs, never results: every request builds its own resolver and
  * evaluates every frame it answers (SPEC §4).
  *
  * One entry per (seq, name): a shot has one current version and a layer one
- * current skin, so filing a newer revision replaces the older. Bounded by
+ * current binding, so filing a newer revision replaces the older. Bounded by
  * bytes; least recently used entries go first. An entry that is replaced or
  * evicted lives on until its last user releases it. Thread-safe.
  */
