@@ -73,7 +73,7 @@ int rig_eval_open_at(struct rig_eval *ev, struct rig_tx *tx, struct rig_read_cac
 	return rc;
 }
 
-long rig_eval_find_skinned(struct rig_eval *ev, const char *layer_id)
+long rig_eval_find_bound(struct rig_eval *ev, const char *layer_id)
 {
 	long i = rig_shot_model_index(ev->model, layer_id);
 	if (i < 0)

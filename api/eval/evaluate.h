@@ -55,7 +55,7 @@ int rig_eval_open_at(struct rig_eval *ev, struct rig_tx *tx, struct rig_read_cac
 
 /* The scene index of a bound mesh layer, or -RIG_NOT_FOUND for an unknown
  * layer, -RIG_MESH_BINDING_KIND for a layer without a binding. */
-long rig_eval_find_skinned(struct rig_eval *ev, const char *layer_id);
+long rig_eval_find_bound(struct rig_eval *ev, const char *layer_id);
 
 /* Builds the evaluators layer needs: its own binding's and, for shot space,
  * those of its deformed ancestors, each once per stored revision (shared

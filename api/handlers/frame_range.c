@@ -430,7 +430,7 @@ void rig_h_frame_range(struct rig_req *req, struct rig_resp *resp)
 	if (rig_frames__space(req, resp, &rg->shot_space) ||
 	    rig_frames__format(req, resp, true, &rg->fmt) || parse_f32_version(req, resp, rg) ||
 	    rig_frames__open(&rg->ev, tx, req, resp) != 0 || parse_range(req, resp, rg) ||
-	    (rg->layer = rig_frames__find_skinned(&rg->ev, req->params[1], resp)) < 0)
+	    (rg->layer = rig_frames__find_bound(&rg->ev, req->params[1], resp)) < 0)
 		goto fail;
 	if (rig_frames__etag(req, resp, rg->ev.model->version))
 		goto fail;

@@ -1,4 +1,4 @@
-/* Evaluated vertices: one frame of a shot's skinned layers and map-points.
+/* Evaluated vertices: one frame of a shot's bound layers and map-points.
  * Frame ranges stream from frame_range.c. All share rig_eval (evaluate.h) and
  * the encoders of api/eval/frame_encode.h.
  */
@@ -236,9 +236,9 @@ int rig_frames__open(struct rig_eval *ev, struct rig_tx *tx, struct rig_req *req
 	return rig_frames__open_at(ev, tx, req, resp, -1);
 }
 
-long rig_frames__find_skinned(struct rig_eval *ev, const char *layer_id, struct rig_resp *resp)
+long rig_frames__find_bound(struct rig_eval *ev, const char *layer_id, struct rig_resp *resp)
 {
-	long s = rig_eval_find_skinned(ev, layer_id);
+	long s = rig_eval_find_bound(ev, layer_id);
 	if (s == -RIG_NOT_FOUND)
 		rig_problem_no_layer(resp, ev->model->id, layer_id);
 	else if (s == -RIG_MESH_BINDING_KIND)
@@ -255,7 +255,7 @@ void rig_frames__eval_failed(struct rig_resp *resp, const struct rig_errs *errs)
 
 /* ---- GET /v1/shots/{shotId}/frames/{frame} ---- */
 
-/* Fills targets with the scene indices to evaluate: ?layers=a,b or every skinned mesh layer. */
+/* Fills targets with the scene indices to evaluate: ?layers=a,b or every bound mesh layer. */
 static long pick_layers(long *targets, struct rig_eval *ev, const char *list, struct rig_resp *resp)
 {
 	long n = 0;
@@ -283,7 +283,7 @@ static long pick_layers(long *targets, struct rig_eval *ev, const char *list, st
 		}
 		memcpy(id, p, len);
 		id[len] = '\0';
-		long s = rig_frames__find_skinned(ev, id, resp);
+		long s = rig_frames__find_bound(ev, id, resp);
 		if (s < 0)
 			return -1;
 		targets[n++] = s;
@@ -341,7 +341,7 @@ void rig_h_frame(struct rig_req *req, struct rig_resp *resp)
 			rig_frames__eval_failed(resp, errs);
 			goto out;
 		}
-	rig_tx_end(tx); /* rolls the read snapshot back; skins are loaded */
+	rig_tx_end(tx); /* rolls the read snapshot back; bindings are loaded */
 	tx = NULL;
 	if (!(r = rig_resolver_new(&ev.view.scene))) {
 		rig_problem(resp, RIG_INTERNAL, NULL, "out of memory");
@@ -477,7 +477,7 @@ void rig_h_map_points(struct rig_req *req, struct rig_resp *resp)
 	tx = rig_store_read(req->app->store);
 	if (rig_frames__open(&ev, tx, req, resp) != 0)
 		goto out;
-	long layer = rig_frames__find_skinned(&ev, req->params[1], resp);
+	long layer = rig_frames__find_bound(&ev, req->params[1], resp);
 	if (layer < 0)
 		goto out;
 	if (rig_eval_prepare(&ev, layer, shot_space, errs) != 0) {

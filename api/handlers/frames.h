@@ -63,9 +63,9 @@ int rig_frames__open_at(struct rig_eval *ev, struct rig_tx *tx, struct rig_req *
  * or -1 (no token, or one the route's own check will refuse). */
 long long rig_frames__pinned_version(struct rig_req *req, const char *kind);
 
-/* rig_eval_find_skinned; the scene index, or -1 with resp filled: 404 for an
- * unknown layer, 422 MESH_BINDING_KIND for a layer without a skin. */
-long rig_frames__find_skinned(struct rig_eval *ev, const char *layer_id, struct rig_resp *resp);
+/* rig_eval_find_bound; the scene index, or -1 with resp filled: 404 for an
+ * unknown layer, 422 MESH_BINDING_KIND for a layer without a binding. */
+long rig_frames__find_bound(struct rig_eval *ev, const char *layer_id, struct rig_resp *resp);
 
 /* Answers evaluation violations as a problem. */
 void rig_frames__eval_failed(struct rig_resp *resp, const struct rig_errs *errs);
