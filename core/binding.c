@@ -1,16 +1,10 @@
-/* The list of binding kinds of binding.h, as a table, and what every kind
- * shares: the copy through the stored form and the diff's source and
- * triangles parts. */
+/* What every binding kind shares (binding.h): the lookup in the table
+ * (binding_table.c), the copy through the stored form and the diff's source
+ * and triangles parts. */
 #include "core/binding.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-#define ROW(k) &rig_binding_##k,
-const struct rig_binding_type *const rig_binding_types[] = {RIG_BINDING_KINDS(ROW)};
-#undef ROW
-
-const size_t rig_binding_n_types = sizeof rig_binding_types / sizeof rig_binding_types[0];
 
 const struct rig_binding_type *rig_binding_type_find(const char *name)
 {

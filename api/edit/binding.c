@@ -1,13 +1,9 @@
-/* The table of binding kinds of binding.h. */
+/* What every binding kind's row shares above the core (binding.h): the
+ * lookups in the table (binding_table.c), the collection names, the vertex
+ * and triangle items. */
 #include "api/edit/binding.h"
 
 #include <string.h>
-
-#define ROW(k) &rig_binding_kind_##k,
-const struct rig_binding_kind *const rig_binding_kinds[] = {RIG_BINDING_KINDS(ROW)};
-#undef ROW
-
-const size_t rig_binding_n_kinds = sizeof rig_binding_kinds / sizeof rig_binding_kinds[0];
 
 const struct rig_binding_kind *rig_binding_kind_of(const struct rig_binding_type *type)
 {

@@ -40,6 +40,7 @@ struct rig_binding_collection {
 
 struct rig_op;
 struct rig_op_ctx;
+struct rig_op_type;
 
 /* The shapes of array the compact body decoder (bulk.h) reads. */
 enum rig_bulk_field {
@@ -76,6 +77,13 @@ struct rig_binding_kind {
 	/* The arrays its ops take from the compact body decoder. */
 	const struct rig_bulk_member *bulk_members;
 	size_t n_bulk_members;
+	/* Its ops, when it keeps their rows (ops.h's struct rig_op_type) itself:
+	 * rig_op_type_find looks them up after the op table's rows, and an unknown
+	 * op's validOps lists them after those. The skin's and the mesh binding's
+	 * ops are rows of the op table (op_table.c), where validOps' order has
+	 * them; a later kind keeps its rows here and leaves op_table.c alone. */
+	const struct rig_op_type *ops;
+	size_t n_ops;
 };
 
 /* The vertices of one item of a mesh binding's keyframes collection (a piece

@@ -5,14 +5,16 @@
  * their family's file (ops_layer.c, ops_keys.c, ops_skin.c, ops_mesh.c).
  *
  * Adding an op: a row here, its decode/apply/release in its family's file,
- * its branch of openapi.yaml's Op oneOf, tests. A new binding kind's ops
- * (ops_<kind>.c) are declared with RIG_OP_FUNCTIONS just above their rows,
- * so the kind touches this file and not ops_internal.h.
+ * its branch of openapi.yaml's Op oneOf, tests. A binding kind after the skin
+ * and the mesh binding keeps its ops' rows in its own row instead
+ * (struct rig_binding_kind.ops, api/edit/binding.h), found after these, so
+ * the kind touches neither this file nor ops_internal.h.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "api/edit/binding.h"
 #include "api/edit/ops_internal.h"
 
 /* ops_mesh.c: the mesh binding's ops (layer.mesh.key.put and
@@ -83,6 +85,10 @@ const struct rig_op_type *rig_op_type_find(const char *name)
 	for (size_t i = 0; i < rig_op_n_types; i++)
 		if (strcmp(rig_op_types[i].name, name) == 0)
 			return &rig_op_types[i];
+	for (size_t k = 0; k < rig_binding_n_kinds; k++)
+		for (size_t i = 0; i < rig_binding_kinds[k]->n_ops; i++)
+			if (strcmp(rig_binding_kinds[k]->ops[i].name, name) == 0)
+				return &rig_binding_kinds[k]->ops[i];
 	return NULL;
 }
 
@@ -104,6 +110,9 @@ int rig_op_decode(struct rig_op *out, json_t *value, long index, struct rig_bulk
 		rig_err_extra(e, "op", name);
 		for (size_t i = 0; i < rig_op_n_types; i++)
 			rig_err_list_add(e, "validOps", rig_op_types[i].name);
+		for (size_t k = 0; k < rig_binding_n_kinds; k++)
+			for (size_t i = 0; i < rig_binding_kinds[k]->n_ops; i++)
+				rig_err_list_add(e, "validOps", rig_binding_kinds[k]->ops[i].name);
 		e->op_index = index;
 		snprintf(e->pointer, sizeof e->pointer, "%s/op", out->pointer);
 		return -1;

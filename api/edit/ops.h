@@ -68,11 +68,13 @@ struct rig_op_type {
 	enum rig_op_lock_scope lock_scope;
 };
 
-/* The op table (op_table.c): one row per op, rig_op_n_types rows. */
+/* The op table (op_table.c): one row per op, rig_op_n_types rows; a binding
+ * kind may keep its ops' rows in its own row (api/edit/binding.h). */
 extern const struct rig_op_type rig_op_types[];
 extern const size_t rig_op_n_types;
 
-/* The row of the op named name, or NULL when there is none. */
+/* The row of the op named name (the op table's, else a binding kind's), or
+ * NULL when there is none. */
 const struct rig_op_type *rig_op_type_find(const char *name);
 
 /* One vertex of layer.skin.weights.put: its influences are

@@ -5,6 +5,7 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
+#include "api/edit/binding.h"
 #include "api/edit/ops.h"
 
 static const struct rig_op_type *row(const char *name)
@@ -38,6 +39,22 @@ Test(op_table, every_row_is_complete_and_named_once)
 			cr_assert_str_neq(t->name, rig_op_types[j].name, "'%s' has two rows",
 					  t->name);
 	}
+}
+
+/* A kind's own op rows are found as the table's are, and no name is both a
+ * table row and a kind's, or two kinds'. */
+Test(op_table, kinds_own_rows_are_complete_and_named_once)
+{
+	for (size_t k = 0; k < rig_binding_n_kinds; k++)
+		for (size_t i = 0; i < rig_binding_kinds[k]->n_ops; i++) {
+			const struct rig_op_type *t = &rig_binding_kinds[k]->ops[i];
+			cr_assert(t->name && t->decode && t->apply && t->release,
+				  "kind '%s' op %zu lacks a function",
+				  rig_binding_kinds[k]->type->name, i);
+			cr_assert(t->flags & RIG_OP_BINDING, "'%s' writes no binding", t->name);
+			cr_assert_eq(rig_op_type_find(t->name), t, "'%s' finds another row",
+				     t->name);
+		}
 }
 
 Test(op_table, motion_ops_are_not_structural)
