@@ -67,7 +67,7 @@ struct rig_bulk_member {
 struct rig_binding_kind {
 	const struct rig_binding_type *type;
 	/* layer.deformation.rest.apply on layer l bound with this kind: makes the
-	 * shape at op->u.mesh.frame the new rest, or refuses. Returns 0, or -1
+	 * shape at op->u.rest.frame the new rest, or refuses. Returns 0, or -1
 	 * with violations recorded and the model unchanged. */
 	int (*rest_apply)(struct rig_op_ctx *ctx, struct rig_op *op, struct rig_model_layer *l);
 	/* The "binding" object of l's JSON (a new reference). */

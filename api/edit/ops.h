@@ -134,8 +134,12 @@ struct rig_op {
 			double frame;
 		} capture;
 		struct {
-			double frame; /* layer.mesh.key.delete, layer.deformation.rest.apply */
+			double frame; /* layer.mesh.key.delete */
 		} mesh;
+		struct {
+			double frame; /* layer.deformation.rest.apply, for every kind's rest_apply
+				       */
+		} rest;
 		/* What a binding kind's op decoded, when its fields fit none of
 		 * the above: allocated by its decode, freed by its release. */
 		void *kind_data;

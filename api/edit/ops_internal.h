@@ -145,7 +145,8 @@ RIG_OP_FUNCTIONS(constraint_put);
 RIG_OP_FUNCTIONS(constraint_delete);
 void rig_op__constraint_release(struct rig_op *op);
 
-/* ops_mesh.c: mesh bindings (its other ops are declared in op_table.c) */
+/* ops_mesh.c: mesh bindings (its other ops are declared in op_table.c), and
+ * ops_layer.c's layer.deformation.rest.apply */
 int rig_op__mesh_key_put_decode(struct rig_op *out, json_t *value, const struct rig_jr *jr,
 				struct rig_bulk *bulk);
 int rig_op__mesh_key_put_apply(struct rig_op_ctx *ctx, struct rig_op *op);

@@ -1,10 +1,13 @@
-/* The tree ops: layer.create, layer.delete, layer.parent, layer.rename. Motion
- * (pose and keys) is in ops_keys.c, bindings in ops_skin.c and ops_mesh.c.
+/* The tree ops: layer.create, layer.delete, layer.parent, layer.rename, and
+ * layer.deformation.rest.apply, which hands the layer to its binding kind's
+ * row. Motion (pose and keys) is in ops_keys.c, each binding kind's ops beside
+ * its row (ops_skin.c, ops_mesh.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "api/edit/binding.h"
 #include "api/edit/ops_internal.h"
 #include "api/util/stamp.h"
 
@@ -176,4 +179,29 @@ int rig_op__rename_apply(struct rig_op_ctx *ctx, struct rig_op *op)
 	l->name = name;
 	rig_op__touched(ctx, l);
 	return 0;
+}
+
+/* ---- layer.deformation.rest.apply: the layer's kind makes its rest ---- */
+
+int rig_op__rest_apply_decode(struct rig_op *out, json_t *op, const struct rig_jr *jr,
+			      struct rig_bulk *bulk)
+{
+	(void)bulk;
+	static const char *const allowed[] = {"op", "layerId", "frame", NULL};
+	int rc = rig_jr_known(jr, op, allowed);
+	rc |= rig_jr_id(jr, op, "layerId", true, false, out->layer_id, NULL);
+	rc |= rig_jr_number(jr, op, "frame", true, &out->u.rest.frame, NULL);
+	return rc;
+}
+
+int rig_op__rest_apply_apply(struct rig_op_ctx *ctx, struct rig_op *op)
+{
+	struct rig_model_layer *l = rig_op__mesh_target(ctx, op);
+	const struct rig_binding_kind *kind = l ? rig_binding_kind_of(l->binding.type) : NULL;
+	if (kind)
+		return kind->rest_apply(ctx, op, l);
+	if (l)
+		rig_op__fail_layer(ctx, op, RIG_MESH_BINDING_KIND, "layerId",
+				   "layer '%s' has no mesh binding", l->id);
+	return -1;
 }

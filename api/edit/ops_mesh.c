@@ -1,8 +1,8 @@
 /* The mesh binding's ops and its row of the binding kinds (binding.h):
  * layer.mesh installs or removes a mesh binding (source and triangles),
  * layer.mesh.key.put and layer.mesh.key.delete edit its vertex keys, and its
- * layer.deformation.rest.apply makes the shape at a frame the new source.
- * layer.deformation.rest.apply itself dispatches to the layer's kind here.
+ * layer.deformation.rest.apply makes the shape at a frame the new source (the
+ * op itself, which dispatches to the layer's kind, is ops_layer.c's).
  * layer.skin.bake, which turns a skin into a mesh binding, is
  * ops_skin_bake.c.
  *
@@ -225,30 +225,7 @@ int rig_op__mesh_key_delete_apply(struct rig_op_ctx *ctx, struct rig_op *op)
 	return 0;
 }
 
-/* ---- layer.deformation.rest.apply ---- */
-
-int rig_op__rest_apply_decode(struct rig_op *out, json_t *op, const struct rig_jr *jr,
-			      struct rig_bulk *bulk)
-{
-	(void)bulk;
-	static const char *const allowed[] = {"op", "layerId", "frame", NULL};
-	int rc = rig_jr_known(jr, op, allowed);
-	rc |= rig_jr_id(jr, op, "layerId", true, false, out->layer_id, NULL);
-	rc |= rig_jr_number(jr, op, "frame", true, &out->u.mesh.frame, NULL);
-	return rc;
-}
-
-int rig_op__rest_apply_apply(struct rig_op_ctx *ctx, struct rig_op *op)
-{
-	struct rig_model_layer *l = rig_op__mesh_target(ctx, op);
-	const struct rig_binding_kind *kind = l ? rig_binding_kind_of(l->binding.type) : NULL;
-	if (kind)
-		return kind->rest_apply(ctx, op, l);
-	if (l)
-		rig_op__fail_layer(ctx, op, RIG_MESH_BINDING_KIND, "layerId",
-				   "layer '%s' has no mesh binding", l->id);
-	return -1;
-}
+/* ---- its layer.deformation.rest.apply (the op dispatches in ops_layer.c) ---- */
 
 /* Stamps violations [from, count) with frame. */
 static void stamp_frame(struct rig_errs *errs, size_t from, double frame)
@@ -270,7 +247,7 @@ static int rest_apply(struct rig_op_ctx *ctx, struct rig_op *op, struct rig_mode
 	if (!l)
 		return -1;
 	struct rig_mesh_def *d = l->binding.def;
-	double frame = op->u.mesh.frame;
+	double frame = op->u.rest.frame;
 	double *shape = malloc(2 * d->n_verts * sizeof *shape);
 	if (!shape) {
 		rig_op__fail_layer(ctx, op, RIG_MEMORY_BUSY, "", "the server ran out of memory");
