@@ -316,7 +316,8 @@ def router_routes():
 
 
 def source_op_names():
-    """The wire names of the rows of api/edit/op_table.c's rig_op_types[]."""
+    """The wire names of the rows of api/edit/op_table.c's rig_op_types[], then of the op
+    rows binding kinds keep themselves (api/edit/*.c)."""
     with open(OPS_TABLE, encoding="utf-8") as f:
         src = f.read()
     table = re.search(r"const\s+struct\s+rig_op_type\s+rig_op_types\[\]\s*=\s*\{(.*?)\n\};",
@@ -324,6 +325,15 @@ def source_op_names():
     assert table, "api/edit/op_table.c: the rig_op_types[] table was not found"
     names = re.findall(r'\{\s*"([a-z.]+)"\s*,\s*rig_op__\w+_decode\s*,', table.group(1))
     assert names, "api/edit/op_table.c: no rows in rig_op_types[]"
+    # A binding kind may keep its ops' rows in its own row (struct rig_binding_kind.ops).
+    edit = os.path.dirname(OPS_TABLE)
+    for name in sorted(os.listdir(edit)):
+        if name.endswith(".c") and name != "op_table.c":
+            with open(os.path.join(edit, name), encoding="utf-8") as f:
+                rows = re.search(r"struct\s+rig_op_type\s+\w+\[\]\s*=\s*\{(.*?)\n\};", f.read(),
+                                 re.S)
+            if rows:
+                names += re.findall(r'\{\s*"([a-z.]+)"\s*,', rows.group(1))
     return names
 
 
