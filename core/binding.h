@@ -1,5 +1,7 @@
 /* The binding interface: what a mesh layer's one deformer (a skin or a
- * mesh binding; a puppet later) offers the resolver and every layer above it.
+ * mesh binding; a puppet later) offers the resolver and every layer above it:
+ * its math, its stored form (encode/decode) and what a diff compares of it
+ * (parts, core/binding_diff.h).
  *
  * A kind is one row, struct rig_binding_type, living beside the kind's math
  * (the skin's in skin_binding.c). Its definition is editable data the shot
@@ -9,9 +11,10 @@
  * resolver computes the pose of each joint layer the binding follows and hands
  * them to evaluate(), one call per layer per frame.
  *
- * Every kind is listed once, in RIG_BINDING_KINDS below; the edit side's rows
- * (api/edit/binding.h) are generated from the same list, so a kind without
- * one fails to link. Storage (storage/sqlite/binding_codec.h) keeps a kind
+ * Every kind is listed once, in RIG_BINDING_KINDS below, and the tables are
+ * generated from the list (binding_table.c here, api/edit/binding_table.c for
+ * the edit side's rows), so a kind without a row fails to link; nothing else
+ * names a kind (scripts/check-kind-names.py). Storage (storage/sqlite/binding_codec.h) keeps a kind
  * through its encode and decode below, unless it has a table of its own (the
  * skin). No I/O here.
  */

@@ -3,9 +3,9 @@
  * form (storage/sqlite/binding_codec.h). One row per kind, generated from
  * RIG_BINDING_KINDS, each beside its kind's ops (the skin's in
  * skin_binding.c): its layer.deformation.rest.apply, the "binding" summary of
- * a layer's JSON, its mesh-data collections, and the large arrays its ops take
- * from the compact body decoder (bulk.h). The kind's ops are rows of the op
- * table (op_table.c) like every op.
+ * a layer's JSON, its mesh-data collections, the large arrays its ops take
+ * from the compact body decoder (bulk.h) and its ops' rows (the skin's and the
+ * mesh binding's are rows of the op table, op_table.c, instead).
  *
  * Dispatch goes through the row; nothing switches on the kind. This header
  * includes nothing of the op pipeline (ops.h includes bulk.h, which reads
@@ -85,10 +85,6 @@ struct rig_binding_kind {
 	const struct rig_op_type *ops;
 	size_t n_ops;
 };
-
-/* The vertices of one item of a mesh binding's keyframes collection (a piece
- * of one key), so that a page fits maxBytes whatever the key's size. */
-#define RIG_MESH_KEY_PIECE 128
 
 /* The items every kind's vertices and triangles collections share:
  * {"vertexIndex", "x", "y"} of xy's vertex i, {"triangleIndex", "indices"} of

@@ -311,6 +311,10 @@ static void encode_triangle(struct rig_buf *b, const void *def, const double *xy
 	rig_binding_encode_triangle(b, ((const struct rig_mesh_def *)def)->triangles, i);
 }
 
+/* The vertices of one item of the keyframes collection (a piece of one key),
+ * so that a page fits maxBytes whatever the key's size. */
+#define RIG_MESH_KEY_PIECE 128
+
 /* keyframes: a key of a million vertices does not fit a page, so an item is
  * one piece of one key: its time and at most RIG_MESH_KEY_PIECE consecutive
  * vertices (under 8 KiB of JSON), keys in frame order, pieces in vertex
