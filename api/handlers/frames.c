@@ -148,21 +148,20 @@ int rig_frames__range(struct rig_req *req, struct rig_resp *resp, const struct r
 bool rig_frames__etag(struct rig_req *req, struct rig_resp *resp, long long version)
 {
 	/* Strong ETag of the shot version and the whole query (path + parameters). */
-	struct rig_sha256 s;
-	unsigned char digest[RIG_SHA256_SIZE];
+	struct sha256_ctx s;
 	char hex[RIG_SHA256_HEX_SIZE];
-	rig_sha256_init(&s);
-	rig_sha256_update(&s, req->path, strlen(req->path) + 1);
+	sha256_init(&s);
+	rig_sha256_field(&s, req->path);
 	static const char *const params[] = {"layers",   "space",    "format",    "f32Version",
 					     "from",     "to",       "step",      "frame",
 					     "pageSize", "maxBytes", "pageToken", NULL};
 	for (const char *const *p = params; *p; p++) {
 		const char *v = rig_api__query(req, *p);
-		rig_sha256_update(&s, *p, strlen(*p) + 1);
-		rig_sha256_update(&s, v ? v : "", v ? strlen(v) + 1 : 0);
+		rig_sha256_field(&s, *p);
+		if (v) /* an absent parameter adds nothing, a bare one its NUL */
+			rig_sha256_field(&s, v);
 	}
-	rig_sha256_final(digest, &s);
-	rig_hex32(hex, digest);
+	rig_sha256_hex(hex, &s);
 	char tag[64];
 	snprintf(tag, sizeof tag, "\"%lld-%.16s\"", version, hex);
 	rig_resp_header(resp, "ETag", "%s", tag);

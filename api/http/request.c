@@ -9,13 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/random.h>
 #include <time.h>
 
 #include "api/edit/bulk.h"
 #include "api/http/request.h"
 #include "api/util/membudget.h"
-#include "api/util/sha256.h"
 #include "api/util/textbuf.h"
 #include "storage/receipts.h"
 #include "storage/shot_repo.h"
