@@ -78,12 +78,7 @@ static int parse_query(struct rig_req *req, struct rig_resp *resp, struct query 
 	snprintf(canon, sizeof canon, "%s|%d|%.17g|%d|%zu|%zu|%.20s", kind_names[q->kind],
 		 q->has_frame, q->frame, q->shot_space, q->page_size, q->max_bytes,
 		 version ? version : "");
-	struct rig_sha256 s;
-	unsigned char digest[RIG_SHA256_SIZE];
-	rig_sha256_init(&s);
-	rig_sha256_update(&s, canon, strlen(canon));
-	rig_sha256_final(digest, &s);
-	rig_hex32(q->fingerprint, digest);
+	rig_sha256_hex_of(q->fingerprint, canon, strlen(canon));
 	return 0;
 }
 

@@ -201,11 +201,18 @@ void rig_api__page_finish(struct rig_req *req, struct rig_resp *resp, const char
 int rig_api__pinned_page_open(struct rig_req *req, struct rig_resp *resp,
 			      const struct rig_pinned_page *pp, size_t end, size_t *offset)
 {
+	return rig_api__pinned_page_open_token(req->app, resp, pp, rig_api__query(req, "pageToken"),
+					       end, offset);
+}
+
+int rig_api__pinned_page_open_token(struct rig_app *app, struct rig_resp *resp,
+				    const struct rig_pinned_page *pp, const char *token, size_t end,
+				    size_t *offset)
+{
 	*offset = 0;
-	const char *token = rig_api__query(req, "pageToken");
 	if (!token)
 		return 0;
-	json_t *t = rig_api__token_open(req->app, token);
+	json_t *t = rig_api__token_open(app, token);
 	const char *k = json_string_value(json_object_get(t, "k"));
 	const char *s = json_string_value(json_object_get(t, "s"));
 	const char *q = json_string_value(json_object_get(t, "q"));

@@ -9,13 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/random.h>
 #include <time.h>
 
 #include "api/edit/bulk.h"
 #include "api/http/request.h"
 #include "api/util/membudget.h"
-#include "api/util/sha256.h"
 #include "api/util/textbuf.h"
 #include "storage/receipts.h"
 #include "storage/shot_repo.h"
@@ -92,22 +90,32 @@ void rig_api__fail_shot(struct rig_resp *resp, int rc, const char *shot_id)
 	rig_resp_problem(resp, o, retry_after);
 }
 
-int rig_api__version(struct rig_req *req, struct rig_resp *resp, long long *out)
+int rig_api__version_parse(const char *s, long long *out)
 {
-	const char *s = rig_api__query(req, "version");
 	*out = -1;
 	if (!s)
 		return 0;
 	char *end = NULL;
 	errno = 0;
 	long long v = isdigit((unsigned char)*s) ? strtoll(s, &end, 10) : -1;
-	if (v < 0 || errno || *end) {
-		rig_problem(resp, RIG_INVALID_QUERY, json_pack("{s:s}", "parameter", "version"),
-			    "version must be a non-negative integer");
+	if (v < 0 || errno || *end)
 		return -1;
-	}
 	*out = v;
 	return 0;
+}
+
+void rig_api__version_refuse(struct rig_resp *resp)
+{
+	rig_problem(resp, RIG_INVALID_QUERY, json_pack("{s:s}", "parameter", "version"),
+		    "version must be a non-negative integer");
+}
+
+int rig_api__version(struct rig_req *req, struct rig_resp *resp, long long *out)
+{
+	if (rig_api__version_parse(rig_api__query(req, "version"), out) == 0)
+		return 0;
+	rig_api__version_refuse(resp);
+	return -1;
 }
 
 void rig_api__fail_shot_at(struct rig_resp *resp, struct rig_tx *tx, int rc, const char *shot_id,
@@ -167,7 +175,11 @@ int rig_api__if_match(struct rig_req *req, struct rig_resp *resp, long long *out
 
 bool rig_api__none_match(struct rig_req *req, const char *tag)
 {
-	const char *h = rig_api__header(req, "If-None-Match");
+	return rig_api__none_match_header(rig_api__header(req, "If-None-Match"), tag);
+}
+
+bool rig_api__none_match_header(const char *h, const char *tag)
+{
 	if (!h)
 		return false;
 	size_t tag_len = strlen(tag);

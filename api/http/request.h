@@ -43,6 +43,15 @@ void rig_api__fail_shot(struct rig_resp *resp, int rc, const char *shot_id);
  * INVALID_QUERY for anything but a non-negative integer). */
 int rig_api__version(struct rig_req *req, struct rig_resp *resp, long long *out);
 
+/* The two halves of rig_api__version, for a handler that reads ?version at
+ * its top and reports it later: parses s (NULL: absent) into *out (-1 when
+ * absent); 0, or -1 (*out -1) for anything but a non-negative integer. */
+int rig_api__version_parse(const char *s, long long *out);
+
+/* Fills resp with the 400 INVALID_QUERY of a ?version rig_api__version_parse
+ * refused. */
+void rig_api__version_refuse(struct rig_resp *resp);
+
 /* Reads the boolean query parameter name ("true" or "false"; absent:
  * false) into *out. Returns 0, or -1 with resp filled (400 INVALID_QUERY). */
 int rig_api__query_bool(struct rig_req *req, struct rig_resp *resp, const char *name, bool *out);
@@ -68,6 +77,10 @@ static inline const char *rig_api__header(struct rig_req *req, const char *name)
  * "*", or a comma-separated list compared weakly (W/ prefixes ignored), as
  * RFC 9110 §13.1.2 asks. */
 bool rig_api__none_match(struct rig_req *req, const char *tag);
+
+/* rig_api__none_match for an If-None-Match value already read (NULL:
+ * absent, false). */
+bool rig_api__none_match_header(const char *header, const char *tag);
 
 /* Sets ETag: "<version>" on resp. */
 void rig_api__etag(struct rig_resp *resp, long long version);
