@@ -218,7 +218,9 @@
 	  "'chunked' without Content-Length (no other transfer coding is supported).",                \
 	  "Send a single Content-Length header (the connection is closed after this answer).")        \
 	X(MALFORMED_REQUEST, 400, false, "Malformed HTTP request",                                    \
-	  "A request is plain HTTP/1.1 (RFC 9112): no NUL in the request line, header names without " \
+	  "A request is plain HTTP/1.1 (RFC 9112): a request line of method, target and version "    \
+	  "separated by single spaces, a method that is a token, no space or control character in "  \
+	  "the target, no NUL in the request line or in a header value, header names without "       \
 	  "whitespace before the colon, no obs-fold continuation lines, a Host header and at most "  \
 	  "one Authorization header.",                                                                \
 	  "Send a well-formed request; the connection is closed after this answer.")                 \
