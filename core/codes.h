@@ -205,8 +205,8 @@
 	  "Each route answers the methods documented for it.",                                        \
 	  "Use a method listed in the Allow header.")                                                 \
 	X(UNSUPPORTED_MEDIA_TYPE, 415, false, "Unsupported media type",                               \
-	  "Request bodies are application/json.",                                                     \
-	  "Send Content-Type: application/json.")                                                     \
+	  "Request bodies are application/json in UTF-8: a charset parameter, if any, is utf-8.",     \
+	  "Send Content-Type: application/json (optionally ; charset=utf-8) with a UTF-8 body.")      \
 	X(PRECONDITION_INVALID, 400, false, "Invalid precondition",                                   \
 	  "If-Match carries one strong entity tag such as \"12\".",                                   \
 	  "Send If-Match with the quoted version from the shot's ETag.")                              \

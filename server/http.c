@@ -723,7 +723,7 @@ static bool refuse_headers(struct MHD_Connection *conn, struct request *r, const
 		const char *ct = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Content-Type");
 		char detail[120];
 		snprintf(detail, sizeof detail,
-			 "a request body must be application/json, not '%.60s'",
+			 "a request body must be application/json in UTF-8, not '%.60s'",
 			 ct ? ct : "(no Content-Type)");
 		rig_utf8_scrub(detail);
 		*ok = send_problem(conn, r, RIG_UNSUPPORTED_MEDIA_TYPE,

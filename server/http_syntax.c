@@ -122,6 +122,50 @@ const char *rig_http__target_problem(const char *uri)
 	return NULL;
 }
 
+/* Whether every charset parameter among a media type's parameters (the text
+ * after type/subtype) names UTF-8, compared case-insensitively, quoted or not.
+ * RFC 9110 §8.3.1: parameters are `; name=value`, the value a token or a
+ * quoted-string (whose `;` separates nothing); other text is skipped. */
+static bool charsets_are_utf8(const char *p)
+{
+	while ((p = strchr(p, ';'))) {
+		p++;
+		p += strspn(p, " \t");
+		size_t name_len = strcspn(p, "=; \t");
+		bool is_charset = name_len == 7 && !strncasecmp(p, "charset", 7);
+		p += name_len;
+		if (*p != '=') {
+			if (is_charset)
+				return false;
+			continue;
+		}
+		char value[8];
+		size_t n = 0, len = 0;
+		if (*++p == '"') {
+			for (p++; *p && *p != '"'; p++, len++) {
+				if (*p == '\\' && p[1])
+					p++;
+				if (n < sizeof value - 1)
+					value[n++] = *p;
+			}
+			if (*p != '"' && is_charset)
+				return false; /* an unterminated quoted-string */
+			if (*p == '"')
+				p++;
+		} else {
+			for (; *p && *p != ';' && *p != ' ' && *p != '\t'; p++, len++)
+				if (n < sizeof value - 1)
+					value[n++] = *p;
+		}
+		value[n] = '\0';
+		p += strspn(p, " \t");
+		bool ends = !*p || *p == ';';
+		if (is_charset && (!ends || len != 5 || strcasecmp(value, "utf-8") != 0))
+			return false;
+	}
+	return true;
+}
+
 /* Whether the request is a write carrying a body that is not JSON. */
 bool rig_http__body_not_json(struct MHD_Connection *conn, const char *method)
 {
@@ -135,8 +179,10 @@ bool rig_http__body_not_json(struct MHD_Connection *conn, const char *method)
 	if (!ct)
 		return true;
 	ct += strspn(ct, " \t");
-	return strncasecmp(ct, "application/json", 16) != 0 ||
-	       (ct[16] != '\0' && ct[16] != ';' && ct[16] != ' ' && ct[16] != '\t');
+	if (strncasecmp(ct, "application/json", 16) != 0 ||
+	    (ct[16] != '\0' && ct[16] != ';' && ct[16] != ' ' && ct[16] != '\t'))
+		return true;
+	return !charsets_are_utf8(ct + 16);
 }
 
 void rig_http__census(struct rig_header_census *out, struct MHD_Connection *conn,

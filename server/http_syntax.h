@@ -63,7 +63,8 @@ const char *rig_http__target_problem(const char *uri);
 
 /* Whether conn's request is a write (not GET, HEAD or OPTIONS) carrying a body
  * (a non-zero Content-Length, or a Transfer-Encoding) whose Content-Type is
- * not application/json (parameters allowed, compared case-insensitively). */
+ * not application/json (compared case-insensitively; parameters allowed, but
+ * a charset parameter must name UTF-8, quoted or not, in any case). */
 bool rig_http__body_not_json(struct MHD_Connection *conn, const char *method);
 
 /* Writes addr as 16 bytes (IPv4 mapped into IPv6) to out; false if addr is
