@@ -20,12 +20,41 @@
 #include "storage/shot_repo.h"
 #include "storage/store.h"
 
+static const char *skip_digits(const char *p)
+{
+	while (*p >= '0' && *p <= '9')
+		p++;
+	return p;
+}
+
 int rig_frames__parse_frame(double *out, const char *s)
 {
-	char *end = NULL;
+	/* RFC 8259 §6: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)? and nothing
+	 * else; strtod alone would also take hex, inf, nan, a sign or spaces. */
+	const char *p = s + (*s == '-');
+	if (*p == '0')
+		p++;
+	else if (*p >= '1' && *p <= '9')
+		p = skip_digits(p);
+	else
+		return -1;
+	if (*p == '.') {
+		const char *frac = ++p;
+		if ((p = skip_digits(p)) == frac)
+			return -1;
+	}
+	if (*p == 'e' || *p == 'E') {
+		p++;
+		p += *p == '+' || *p == '-';
+		const char *exp = p;
+		if ((p = skip_digits(p)) == exp)
+			return -1;
+	}
+	if (*p)
+		return -1;
 	errno = 0;
-	double v = strtod(s, &end);
-	if (!*s || *end || errno == ERANGE || !isfinite(v))
+	double v = strtod(s, NULL);
+	if (errno == ERANGE || !isfinite(v))
 		return -1;
 	*out = v;
 	return 0;
@@ -37,15 +66,13 @@ int rig_frames__max_bytes(struct rig_req *req, struct rig_resp *resp, size_t *ou
 	const char *mb = rig_api__query(req, "maxBytes");
 	if (!mb)
 		return 0;
-	char *end = NULL;
-	errno = 0;
-	long long n = strtoll(mb, &end, 10);
-	if (!*mb || *end || n <= 0) {
+	unsigned long long n;
+	if (rig_api__parse_count(&n, mb) || n == 0) {
 		rig_problem(resp, RIG_INVALID_QUERY, json_pack("{s:s}", "parameter", "maxBytes"),
 			    "maxBytes must be a positive integer");
 		return -1;
 	}
-	*out = errno == ERANGE || n > RIG_MAX_PAGE_BYTES ? RIG_MAX_PAGE_BYTES : (size_t)n;
+	*out = n > RIG_MAX_PAGE_BYTES ? RIG_MAX_PAGE_BYTES : (size_t)n;
 	return 0;
 }
 
@@ -120,7 +147,8 @@ int rig_frames__range(struct rig_req *req, struct rig_resp *resp, const struct r
 		if (v && rig_frames__parse_frame(fields[i], v) != 0) {
 			rig_problem(resp, RIG_INVALID_QUERY,
 				    json_pack("{s:s}", "parameter", names[i]),
-				    "%s must be a finite number", names[i]);
+				    "%s must be a finite decimal number such as 12, -2.5 or 1e3",
+				    names[i]);
 			return -1;
 		}
 	}
@@ -305,7 +333,7 @@ void rig_h_frame(struct rig_req *req, struct rig_resp *resp)
 	enum rig_frame_format fmt;
 	if (rig_frames__parse_frame(&frame, req->params[1]) != 0) {
 		rig_problem(resp, RIG_INVALID_QUERY, json_pack("{s:s}", "parameter", "frame"),
-			    "frame must be a finite number");
+			    "frame must be a finite decimal number such as 12, -2.5 or 1e3");
 		return;
 	}
 	if (rig_frames__space(req, resp, &shot_space) || rig_frames__format(req, resp, false, &fmt))

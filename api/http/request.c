@@ -5,6 +5,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,21 +93,34 @@ void rig_api__fail_shot(struct rig_resp *resp, int rc, const char *shot_id)
 	rig_resp_problem(resp, o, retry_after);
 }
 
+int rig_api__parse_count(unsigned long long *out, const char *s)
+{
+	unsigned long long v = 0;
+	if (!*s)
+		return -1;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9')
+			return -1;
+		unsigned d = (unsigned)(*s - '0');
+		v = v > (ULLONG_MAX - d) / 10 ? ULLONG_MAX : v * 10 + d;
+	}
+	*out = v;
+	return 0;
+}
+
 int rig_api__version(struct rig_req *req, struct rig_resp *resp, long long *out)
 {
 	const char *s = rig_api__query(req, "version");
 	*out = -1;
 	if (!s)
 		return 0;
-	char *end = NULL;
-	errno = 0;
-	long long v = isdigit((unsigned char)*s) ? strtoll(s, &end, 10) : -1;
-	if (v < 0 || errno || *end) {
+	unsigned long long v;
+	if (rig_api__parse_count(&v, s) || v > LLONG_MAX) {
 		rig_problem(resp, RIG_INVALID_QUERY, json_pack("{s:s}", "parameter", "version"),
 			    "version must be a non-negative integer");
 		return -1;
 	}
-	*out = v;
+	*out = (long long)v;
 	return 0;
 }
 

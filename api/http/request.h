@@ -38,6 +38,12 @@ struct rig_errs *rig_api__errs_new(struct rig_resp *resp);
 /* As rig_api__fail for a shot lookup: a missing shot is a 404 naming shotId. */
 void rig_api__fail_shot(struct rig_resp *resp, int rc, const char *shot_id);
 
+/* A count (a version, a page size, a byte limit) from a path, query or
+ * header, the one rule for all of them: one or more ASCII digits and nothing
+ * else (no sign, space or hex; strtoll alone takes " +12"). Sets *out to the
+ * value, ULLONG_MAX when it is larger; 0, or -1 (*out untouched). */
+int rig_api__parse_count(unsigned long long *out, const char *s);
+
 /* Reads ?version, the shot version a read answers (docs/history.md): sets
  * *out to it, or to -1 when absent. Returns 0, or -1 with resp filled (400
  * INVALID_QUERY for anything but a non-negative integer). */
