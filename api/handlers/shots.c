@@ -1,6 +1,7 @@
 /* Shots: create, list (paged, oldest first), delete, and reading one with its
  * layer tree, or one layer with its keys. */
 #include <limits.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@
 #include "api/util/jsonread.h"
 #include "api/util/stamp.h"
 #include "core/ids.h"
+#include "core/rig_limits.h"
 #include "storage/resources.h"
 #include "storage/shot_repo.h"
 #include "storage/store.h"
@@ -67,8 +69,13 @@ void rig_h_shot_create(struct rig_req *req, struct rig_resp *resp)
 	if (rig_jr_number(&jr, body, "fps", false, &row.fps, NULL) == 0 &&
 	    !(row.fps > 0 && row.fps <= 1000))
 		rig_jr_fail(&jr, "fps", "fps must be in (0, 1000]");
-	rig_jr_number(&jr, body, "frameStart", false, &row.frame_start, NULL);
-	rig_jr_number(&jr, body, "frameEnd", false, &row.frame_end, NULL);
+	const char *const frame_fields[2] = {"frameStart", "frameEnd"};
+	double *frames[2] = {&row.frame_start, &row.frame_end};
+	for (int i = 0; i < 2; i++)
+		if (rig_jr_number(&jr, body, frame_fields[i], false, frames[i], NULL) == 0 &&
+		    !(fabs(*frames[i]) <= RIG_MAX_ABS_FRAME))
+			rig_jr_fail(&jr, frame_fields[i], "%s must be within [-%d, %d]",
+				    frame_fields[i], RIG_MAX_ABS_FRAME, RIG_MAX_ABS_FRAME);
 	if (!rig_errs_any(errs) && !(row.frame_end >= row.frame_start))
 		rig_jr_fail(&jr, "frameEnd", "frameEnd must not be before frameStart");
 	if (rig_errs_any(errs)) {

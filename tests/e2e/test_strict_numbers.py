@@ -11,6 +11,11 @@ Anything else is 400 INVALID_QUERY naming the parameter.
 Counts — `pageSize`, `maxBytes`, `version`, a diff's `from`/`to` — are ASCII
 digits and nothing else: `pageSize=+5` and `pageSize=%205` used to be read as
 5. Large counts are still coerced to their limit where they were.
+
+A shot's `frameStart` and `frameEnd` (issue 21 item 4, part 6) lie in
+[-maxAbsFrame, maxAbsFrame] = [-1e6, 1e6] (GET /v1/limits); outside is
+422 INVALID_FIELD at the field's pointer. A shot from -1e308 to 1e308 used to
+be created, and its default frame range then reported "inf frames".
 """
 from urllib.parse import quote
 
@@ -115,6 +120,36 @@ class Numbers(RigdTestCase):
         self.assertEqual(r.status, 200, r)
         r = self.rigd.get(f"/v1/shots/{S}?version=" + "9" * 40)
         self.assertProblem(r, 400, "INVALID_QUERY")
+
+
+class ShotFrameRange(RigdTestCase):
+    def create(self, shot, **frames):
+        return self.rigd.post("/v1/projects/p/shots", {"shotId": shot, "name": shot, **frames})
+
+    def test_frame_start_and_end_are_bounded(self):
+        self.assertEqual(self.rigd.post("/v1/projects", {"projectId": "p", "name": "p"}).status,
+                         201)
+        self.assertEqual(self.rigd.get("/v1/limits").json["maxAbsFrame"], 1000000)
+        for i, (frames, pointers) in enumerate((
+                ({"frameStart": -1e308, "frameEnd": 1e308}, ["/frameStart", "/frameEnd"]),
+                ({"frameStart": -1000001}, ["/frameStart"]),
+                ({"frameStart": 1000000.5, "frameEnd": 2000000}, ["/frameStart", "/frameEnd"]),
+                ({"frameEnd": 1e7}, ["/frameEnd"]),
+                ({"frameStart": 0, "frameEnd": 1000000.001}, ["/frameEnd"]))):
+            with self.subTest(frames=frames):
+                body = self.assertProblem(self.create(f"bad{i}", **frames), 422, "INVALID_FIELD")
+                got = [e["pointer"] for e in body.get("errors", [body])]
+                self.assertEqual(got, pointers, body)
+                self.assertIn("1000000", body["detail"])
+                self.assertEqual(self.rigd.get(f"/v1/shots/bad{i}").status, 404)
+        # the bounds themselves are fine, and the widest shot's range is counted exactly
+        r = self.create("wide", frameStart=-1000000, frameEnd=1000000)
+        self.assertEqual(r.status, 201, r)
+        self.assertEqual((r.json["frameStart"], r.json["frameEnd"]), (-1000000, 1000000))
+        body = self.assertProblem(self.rigd.get("/v1/shots/wide/check"), 400, "INVALID_QUERY")
+        self.assertEqual(body["frameCount"], 2000001, body)
+        self.assertNotIn("inf", body["detail"])
+        self.assertEqual(self.create("neg", frameStart=-500, frameEnd=-400).status, 201)
 
 
 if __name__ == "__main__":
