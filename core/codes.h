@@ -154,6 +154,14 @@
 	X(PLAN_APPLIED, 409, false, "Plan already applied",                                           \
 	  "An applied plan is immutable and cannot be applied again.",                                \
 	  "Read the receipt named by receiptId; create a new plan for further edits.")                \
+	X(PROJECT_EXISTS, 409, false, "Project id already in use",                                     \
+	  "A project is created with an id no other project has.",                                    \
+	  "Choose another projectId or omit it to let the server generate one; GET "                  \
+	  "/v1/projects/{projectId} reads the project that has it.")                                 \
+	X(SHOT_EXISTS, 409, false, "Shot id already in use",                                           \
+	  "A shot is created with an id no other shot has: shot ids are one namespace across every "  \
+	  "project of the server.",                                                                   \
+	  "Choose another shotId or omit it to let the server generate one.")                         \
 	X(IDEMPOTENCY_KEY_REUSED, 422, false, "Idempotency key reused",                               \
 	  "An Idempotency-Key names one request of its caller; the same caller's key with a different request is refused.", \
 	  "Use a fresh Idempotency-Key for a different request.")                                     \

@@ -92,7 +92,7 @@ void rig_h_shot_create(struct rig_req *req, struct rig_resp *resp)
 	if (!rc)
 		rc = rig_shot_get(tx, row.id, store_shot, &created);
 	if (rc == -RIG_LAYER_EXISTS) {
-		rig_problem(resp, RIG_INVALID_FIELD,
+		rig_problem(resp, RIG_SHOT_EXISTS,
 			    json_pack("{s:s, s:s}", "pointer", "/shotId", "shotId", row.id),
 			    "shot id '%s' is already in use", row.id);
 	} else if (rc == -RIG_NOT_FOUND) {
