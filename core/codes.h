@@ -142,7 +142,8 @@
 	  "Split the batch into several batches.")                                                    \
 	X(VERSION_CONFLICT, 409, false, "Shot version conflict",                                       \
 	  "A write that states the shot version it expects applies only while the shot is at that "   \
-	  "version (409 for expectedVersion in the body, 412 for If-Match).",                         \
+	  "version (409 for expectedVersion in the body, 412 for If-Match, which holds when any of "  \
+	  "its strong tags names the version; weak tags never match).",                               \
 	  "Read the shot again (currentVersion is in the error), rebuild the edit and resend.")       \
 	X(REVERT_CONFLICT, 409, false, "Revert conflict",                                             \
 	  "receipt.revert restores the layers a receipt changed only while no later receipt changed " \
@@ -216,8 +217,9 @@
 	  "Request bodies are application/json in UTF-8: a charset parameter, if any, is utf-8.",     \
 	  "Send Content-Type: application/json (optionally ; charset=utf-8) with a UTF-8 body.")      \
 	X(PRECONDITION_INVALID, 400, false, "Invalid precondition",                                   \
-	  "If-Match carries one strong entity tag such as \"12\".",                                   \
-	  "Send If-Match with the quoted version from the shot's ETag.")                              \
+	  "If-Match is * or a list of up to 16 entity tags such as \"12\" (RFC 9110 13.1.1), and "   \
+	  "names the body's expectedVersion when both are given.",                                    \
+	  "Send If-Match with the quoted version from the shot's ETag, or * for any version.")        \
 	X(HEADERS_TOO_LARGE, 431, false, "Request headers too large",                                 \
 	  "A request carries at most 100 header fields of at most 8 KiB each.",                       \
 	  "Send fewer or shorter headers.")                                                           \

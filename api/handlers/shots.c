@@ -136,23 +136,28 @@ void rig_h_shot_list(struct rig_req *req, struct rig_resp *resp)
 
 void rig_h_shot_delete(struct rig_req *req, struct rig_resp *resp)
 {
-	long long expected = -1;
-	bool has_if_match;
-	if (rig_api__if_match(req, resp, &expected, &has_if_match))
+	struct rig_if_match if_match;
+	if (rig_api__if_match(req, resp, &if_match))
 		return;
 	struct rig_tx *tx = rig_store_read(req->app->store);
+	long long current = -1;
 	int rc = rig_api__begin(req, tx);
+	/* The version is read in the write transaction that deletes: it cannot
+	 * move in between. "*" needs only the shot, which the delete needs too. */
+	if (!rc && rig_if_match_constrains(&if_match) &&
+	    (rc = rig_shot_version(tx, req->params[0], &current)) == 0 &&
+	    !rig_if_match_holds(&if_match, current))
+		rc = -RIG_VERSION_CONFLICT;
 	if (!rc)
-		rc = rig_shot_delete(tx, req->params[0], has_if_match ? expected : -1);
+		rc = rig_shot_delete(tx, req->params[0], -1);
 	if (rc == -RIG_VERSION_CONFLICT) {
-		long long current = -1;
-		rig_shot_version(tx, req->params[0], &current);
-		rig_problem_status(resp, 412, RIG_VERSION_CONFLICT,
-				   json_pack("{s:s, s:I, s:I}", "shotId", req->params[0],
-					     "expectedVersion", (json_int_t)expected,
-					     "currentVersion", (json_int_t)current),
-				   "shot '%s' is at version %lld, not %lld", req->params[0],
-				   current, expected);
+		json_t *extra = json_pack("{s:s, s:I}", "shotId", req->params[0], "currentVersion",
+					  (json_int_t)current);
+		rig_if_match_expected_json(extra, &if_match, "expectedVersion", "expectedVersions");
+		char why[160];
+		rig_if_match_describe(why, sizeof why, &if_match);
+		rig_problem_status(resp, 412, RIG_VERSION_CONFLICT, extra,
+				   "shot '%s' is at version %lld%s", req->params[0], current, why);
 	} else if (rc) {
 		rig_api__fail_shot(resp, rc, req->params[0]);
 	} else {

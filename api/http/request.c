@@ -3,8 +3,6 @@
  * in paging.c, ids and clocks in api/util/stamp.c, idempotency keys in
  * idempotency.c.
  */
-#include <ctype.h>
-#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -153,30 +151,16 @@ void rig_api__etag(struct rig_resp *resp, long long version)
 	rig_resp_header(resp, "ETag", "\"%lld\"", version);
 }
 
-int rig_api__if_match(struct rig_req *req, struct rig_resp *resp, long long *out, bool *present)
+int rig_api__if_match(struct rig_req *req, struct rig_resp *resp, struct rig_if_match *out)
 {
 	const char *h = rig_api__header(req, "If-Match");
-	*out = -1;
-	*present = h != NULL;
-	if (!h)
+	memset(out, 0, sizeof *out);
+	if (!h || rig_if_match_parse(out, h) == 0)
 		return 0;
-	size_t len = strlen(h);
-	char *end = NULL;
-	long long v = -1;
-	if (len >= 3 && h[0] == '"' && isdigit((unsigned char)h[1]) && h[len - 1] == '"') {
-		errno = 0;
-		v = strtoll(h + 1, &end, 10);
-		if (errno || end != h + len - 1)
-			v = -1;
-	}
-	if (v < 0) {
-		rig_problem(resp, RIG_PRECONDITION_INVALID,
-			    json_pack("{s:s}", "parameter", "If-Match"),
-			    "If-Match must be one quoted version such as \"12\"");
-		return -1;
-	}
-	*out = v;
-	return 0;
+	rig_problem(resp, RIG_PRECONDITION_INVALID, json_pack("{s:s}", "parameter", "If-Match"),
+		    "If-Match must be * or a list of up to %d entity tags such as \"12\"",
+		    RIG_IF_MATCH_MAX_VERSIONS);
+	return -1;
 }
 
 bool rig_api__none_match(struct rig_req *req, const char *tag)

@@ -12,6 +12,7 @@
 #include "api/context.h"
 #include "api/http/exchange.h"
 #include "api/http/problem.h"
+#include "api/util/etag.h"
 #include "storage/shot_model.h"
 
 /* Parses the request body as one JSON document (UTF-8, no duplicate keys, no
@@ -78,9 +79,9 @@ bool rig_api__none_match(struct rig_req *req, const char *tag);
 /* Sets ETag: "<version>" on resp. */
 void rig_api__etag(struct rig_resp *resp, long long version);
 
-/* Parses If-Match: "<n>" (strong, quoted). Returns 0 and *present=false (*out -1) when
- * the header is absent, 0 with *out set when valid, -1 with resp filled (400) and *out -1
- * when malformed. */
-int rig_api__if_match(struct rig_req *req, struct rig_resp *resp, long long *out, bool *present);
+/* Parses If-Match into *out (rig_if_match_parse; zeroed when the header is
+ * absent). Returns 0, or -1 with resp filled (400 PRECONDITION_INVALID naming
+ * the header) when it is not "*" or a list of entity tags. */
+int rig_api__if_match(struct rig_req *req, struct rig_resp *resp, struct rig_if_match *out);
 
 #endif
