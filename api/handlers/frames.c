@@ -12,6 +12,7 @@
 #include "api/handlers/handlers.h"
 #include "api/http/request.h"
 #include "api/util/jsonread.h"
+#include "core/rig_limits.h"
 #include "storage/shot_repo.h"
 #include "storage/store.h"
 
@@ -305,8 +306,9 @@ void rig_h_map_points(struct rig_req *req, struct rig_resp *resp)
 	rig_jr_number(&jr, body, "frame", true, &frame, NULL);
 	json_t *points = json_object_get(body, "points");
 	size_t n = json_array_size(points);
-	if (!json_is_array(points) || n > 1000000)
-		rig_jr_fail(&jr, "points", "points must be an array of up to 1000000 [x, y] pairs");
+	if (!json_is_array(points) || n > RIG_MAX_MAP_POINTS)
+		rig_jr_fail(&jr, "points", "points must be an array of up to %d [x, y] pairs",
+			    RIG_MAX_MAP_POINTS);
 	else if (!(xy = malloc((n ? n : 1) * 2 * sizeof *xy)))
 		goto oom;
 	for (size_t i = 0; xy && i < n && !rig_errs_any(errs); i++) {

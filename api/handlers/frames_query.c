@@ -13,12 +13,41 @@
 
 /* ---- readers of one parameter ---- */
 
+static const char *skip_digits(const char *p)
+{
+	while (*p >= '0' && *p <= '9')
+		p++;
+	return p;
+}
+
 int rig_frames__parse_frame(double *out, const char *s)
 {
-	char *end = NULL;
+	/* RFC 8259 §6: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)? and nothing
+	 * else; strtod alone would also take hex, inf, nan, a sign or spaces. */
+	const char *p = s + (*s == '-');
+	if (*p == '0')
+		p++;
+	else if (*p >= '1' && *p <= '9')
+		p = skip_digits(p);
+	else
+		return -1;
+	if (*p == '.') {
+		const char *frac = ++p;
+		if ((p = skip_digits(p)) == frac)
+			return -1;
+	}
+	if (*p == 'e' || *p == 'E') {
+		p++;
+		p += *p == '+' || *p == '-';
+		const char *exp = p;
+		if ((p = skip_digits(p)) == exp)
+			return -1;
+	}
+	if (*p)
+		return -1;
 	errno = 0;
-	double v = strtod(s, &end);
-	if (!*s || *end || errno == ERANGE || !isfinite(v))
+	double v = strtod(s, NULL);
+	if (errno == ERANGE || !isfinite(v))
 		return -1;
 	*out = v;
 	return 0;
@@ -30,15 +59,13 @@ int rig_frames__max_bytes(struct rig_req *req, struct rig_resp *resp, size_t *ou
 	const char *mb = rig_api__query(req, "maxBytes");
 	if (!mb)
 		return 0;
-	char *end = NULL;
-	errno = 0;
-	long long n = strtoll(mb, &end, 10);
-	if (!*mb || *end || n <= 0) {
+	unsigned long long n;
+	if (rig_api__parse_count(&n, mb) || n == 0) {
 		rig_problem(resp, RIG_INVALID_QUERY, json_pack("{s:s}", "parameter", "maxBytes"),
 			    "maxBytes must be a positive integer");
 		return -1;
 	}
-	*out = errno == ERANGE || n > RIG_MAX_PAGE_BYTES ? RIG_MAX_PAGE_BYTES : (size_t)n;
+	*out = n > RIG_MAX_PAGE_BYTES ? RIG_MAX_PAGE_BYTES : (size_t)n;
 	return 0;
 }
 
@@ -220,7 +247,7 @@ int rig_frames__query_parse(struct rig_frames_query *out, struct rig_req *req,
 		out->layer_id = req->params[1];
 	if ((reads & RIG_FQ_FRAME) && rig_frames__parse_frame(&out->frame, req->params[1]) != 0) {
 		rig_problem(resp, RIG_INVALID_QUERY, json_pack("{s:s}", "parameter", "frame"),
-			    "frame must be a finite number");
+			    "frame must be a finite decimal number such as 12, -2.5 or 1e3");
 		return -1;
 	}
 	if ((reads & RIG_FQ_PAGE_SIZE) && rig_api__page_size(req, resp, &out->page_size))
@@ -300,7 +327,8 @@ int rig_frames__query_range(const struct rig_frames_query *q, const struct rig_s
 		if (given[i]->given && !given[i]->finite) {
 			rig_problem(resp, RIG_INVALID_QUERY,
 				    json_pack("{s:s}", "parameter", names[i]),
-				    "%s must be a finite number", names[i]);
+				    "%s must be a finite decimal number such as 12, -2.5 or 1e3",
+				    names[i]);
 			return -1;
 		}
 		if (given[i]->given)

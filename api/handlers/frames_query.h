@@ -26,7 +26,10 @@ enum rig_frame_format { RIG_FRAMES_JSON, RIG_FRAMES_F32, RIG_FRAMES_OBJ };
 
 /* ---- readers of one parameter ---- */
 
-/* A finite number from text; 0 or -1. */
+/* A frame number (or step) from a path or query, the one rule for all of
+ * them: written as a JSON number (RFC 8259 §6: an optional '-', digits without
+ * leading zeros, an optional fraction and exponent; no '+', spaces, hex, inf
+ * or nan) whose value is finite. Sets *out; 0, or -1 (*out untouched). */
 int rig_frames__parse_frame(double *out, const char *s);
 
 /* ?space=local|shot. 0, or -1 with resp filled (400). */

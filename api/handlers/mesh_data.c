@@ -61,9 +61,9 @@ static int parse_query(struct rig_req *req, struct rig_resp *resp, struct query 
 	const char *frame = rig_api__query(req, "frame");
 	if (frame) {
 		if (rig_frames__parse_frame(&q->frame, frame) != 0) {
-			rig_problem(resp, RIG_INVALID_QUERY,
-				    json_pack("{s:s}", "parameter", "frame"),
-				    "frame must be a finite number");
+			rig_problem(
+				resp, RIG_INVALID_QUERY, json_pack("{s:s}", "parameter", "frame"),
+				"frame must be a finite decimal number such as 12, -2.5 or 1e3");
 			return -1;
 		}
 		q->has_frame = true;

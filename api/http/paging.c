@@ -4,7 +4,6 @@
  */
 #include "api/http/paging.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,15 +18,13 @@ int rig_api__page_size(struct rig_req *req, struct rig_resp *resp, size_t *out)
 	*out = RIG_DEFAULT_PAGE_SIZE;
 	if (!s)
 		return 0;
-	char *end = NULL;
-	errno = 0;
-	long long n = strtoll(s, &end, 10);
-	if (!*s || *end || n <= 0) {
+	unsigned long long n;
+	if (rig_api__parse_count(&n, s) || n == 0) {
 		rig_problem(resp, RIG_INVALID_QUERY, json_pack("{s:s}", "parameter", "pageSize"),
 			    "pageSize must be a positive integer");
 		return -1;
 	}
-	*out = n > RIG_MAX_PAGE_SIZE || errno == ERANGE ? RIG_MAX_PAGE_SIZE : (size_t)n;
+	*out = n > RIG_MAX_PAGE_SIZE ? RIG_MAX_PAGE_SIZE : (size_t)n;
 	return 0;
 }
 
