@@ -15,6 +15,14 @@
  * vertices): 16 keys of the largest mesh, 256 MiB of coordinates. */
 #define RIG_MAX_MESH_KEY_VERTICES 16777216
 
+/* A shot's frameStart and frameEnd lie in [-RIG_MAX_ABS_FRAME,
+ * RIG_MAX_ABS_FRAME]: about 11.5 hours at 24 fps each way, and a frame count
+ * (frameEnd - frameStart + 1) that stays exact and finite. */
+#define RIG_MAX_ABS_FRAME 1000000
+
+/* Most points one map-points request maps. */
+#define RIG_MAX_MAP_POINTS 1000000
+
 /* Layer, project and shot names: 1 to this many bytes of UTF-8. */
 #define RIG_MAX_NAME_BYTES 256
 

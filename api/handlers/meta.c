@@ -49,6 +49,7 @@ void rig_h_limits(struct rig_req *req, struct rig_resp *resp)
 	json_object_set_new(o, "defaultPageBytes", json_integer(RIG_DEFAULT_PAGE_BYTES));
 	json_object_set_new(o, "maxPageBytes", json_integer(RIG_MAX_PAGE_BYTES));
 	json_object_set_new(o, "maxMeshKeyVertices", json_integer(RIG_MAX_MESH_KEY_VERTICES));
+	json_object_set_new(o, "maxAbsFrame", json_integer(RIG_MAX_ABS_FRAME));
 	rig_resp_json(resp, 200, o, NULL);
 }
 
