@@ -4,7 +4,9 @@
  * HTTP status, whether a retry may succeed, its title (never varies per
  * occurrence), the rule it enforces and how to fix a request that broke it.
  * The enum, the code strings, the statuses and the /v1/errors catalogue are all
- * generated from this list; nothing else spells a code or a status.
+ * generated from this list, and so are openapi.yaml's x-error-codes, its error
+ * table and its ErrorCode enum (scripts/gen-openapi-codes.py --write; ctest
+ * openapi_codes fails when they are stale); nothing else spells a code or a status.
  *
  * X(name, status, retryable, title, rule, fix)
  * retryable: whether sending the very same request again later can succeed

@@ -55,18 +55,8 @@ int rig_frames__parse_frame(double *out, const char *s)
 
 int rig_frames__max_bytes(struct rig_req *req, struct rig_resp *resp, size_t *out)
 {
-	*out = RIG_DEFAULT_PAGE_BYTES;
-	const char *mb = rig_api__query(req, "maxBytes");
-	if (!mb)
-		return 0;
-	unsigned long long n;
-	if (rig_api__parse_count(&n, mb) || n == 0) {
-		rig_problem(resp, RIG_INVALID_QUERY, json_pack("{s:s}", "parameter", "maxBytes"),
-			    "maxBytes must be a positive integer");
-		return -1;
-	}
-	*out = n > RIG_MAX_PAGE_BYTES ? RIG_MAX_PAGE_BYTES : (size_t)n;
-	return 0;
+	return rig_api__query_count(req, resp, "maxBytes", RIG_DEFAULT_PAGE_BYTES,
+				    RIG_MAX_PAGE_BYTES, out);
 }
 
 int rig_frames__space(struct rig_req *req, struct rig_resp *resp, bool *shot_space)

@@ -14,18 +14,8 @@
 
 int rig_api__page_size(struct rig_req *req, struct rig_resp *resp, size_t *out)
 {
-	const char *s = rig_api__query(req, "pageSize");
-	*out = RIG_DEFAULT_PAGE_SIZE;
-	if (!s)
-		return 0;
-	unsigned long long n;
-	if (rig_api__parse_count(&n, s) || n == 0) {
-		rig_problem(resp, RIG_INVALID_QUERY, json_pack("{s:s}", "parameter", "pageSize"),
-			    "pageSize must be a positive integer");
-		return -1;
-	}
-	*out = n > RIG_MAX_PAGE_SIZE ? RIG_MAX_PAGE_SIZE : (size_t)n;
-	return 0;
+	return rig_api__query_count(req, resp, "pageSize", RIG_DEFAULT_PAGE_SIZE, RIG_MAX_PAGE_SIZE,
+				    out);
 }
 
 /* ---- base64url without padding ---- */

@@ -104,6 +104,23 @@ int rig_api__parse_count(unsigned long long *out, const char *s)
 	return 0;
 }
 
+int rig_api__query_count(struct rig_req *req, struct rig_resp *resp, const char *name, size_t dflt,
+			 size_t max, size_t *out)
+{
+	const char *s = rig_api__query(req, name);
+	*out = dflt;
+	if (!s)
+		return 0;
+	unsigned long long n;
+	if (rig_api__parse_count(&n, s) || n == 0) {
+		rig_problem(resp, RIG_INVALID_QUERY, json_pack("{s:s}", "parameter", name),
+			    "%s must be a positive integer", name);
+		return -1;
+	}
+	*out = n > max ? max : (size_t)n;
+	return 0;
+}
+
 int rig_api__version_parse(const char *s, long long *out)
 {
 	*out = -1;

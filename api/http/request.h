@@ -45,6 +45,12 @@ void rig_api__fail_shot(struct rig_resp *resp, int rc, const char *shot_id);
  * value, ULLONG_MAX when it is larger; 0, or -1 (*out untouched). */
 int rig_api__parse_count(unsigned long long *out, const char *s);
 
+/* Query parameter `name`: a positive integer (digits only), dflt when absent,
+ * larger values lowered to max. 0, or -1 with resp filled (400 INVALID_QUERY
+ * naming the parameter). */
+int rig_api__query_count(struct rig_req *req, struct rig_resp *resp, const char *name, size_t dflt,
+			 size_t max, size_t *out);
+
 /* Reads ?version, the shot version a read answers (docs/history.md): sets
  * *out to it, or to -1 when absent. Returns 0, or -1 with resp filled (400
  * INVALID_QUERY for anything but a non-negative integer). */
