@@ -311,7 +311,7 @@ class Schema(Base):
         # Every migration file is applied and recorded, in order (numbers may
         # skip while parallel branches each hold one; the lead renumbers).
         files = sorted(int(os.path.basename(f)[:4]) for f in glob.glob(
-            os.path.join(os.path.dirname(__file__), "..", "..", "migrations", "[0-9]*.sql")))
+            os.path.join(os.path.dirname(__file__), "..", "..", "migrations", "sqlite", "[0-9]*.sql")))
         self.assertEqual(versions, files)
         self.assertEqual(mode, "wal")
 

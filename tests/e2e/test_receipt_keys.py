@@ -17,7 +17,7 @@ def v6_database(path):
     """A database exactly as schema version 6 left it: one shot at version 3, its three
     receipts with the random ids of that time, and a second shot's receipt in between."""
     conn = sqlite3.connect(path)
-    for f in sorted(glob.glob(os.path.join(ROOT, "migrations", "*.sql"))):
+    for f in sorted(glob.glob(os.path.join(ROOT, "migrations", "sqlite", "*.sql"))):
         version = int(os.path.basename(f)[:4])
         if version > 6:
             break
