@@ -1,5 +1,5 @@
 # Writes a C file holding every migrations/sqlite/NNNN_name.sql as a byte array, so the
-# rigd binary carries its schema. Run at build time by storage/CMakeLists.txt.
+# rigd binary carries its schema. Run at build time by storage/sqlite/CMakeLists.txt.
 # Inputs: MIGRATIONS_DIR, OUTPUT.
 file(GLOB files "${MIGRATIONS_DIR}/[0-9][0-9][0-9][0-9]_*.sql")
 list(SORT files)
