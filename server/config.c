@@ -14,25 +14,29 @@
 #include "core/err.h"
 #include "version/version.h"
 
+/* A format: the store forms this build serves and its default store. */
 static const char usage[] =
 	"usage: rigd [options]\n"
-	"       rigd token create|list|revoke [--db PATH] ...\n"
-	"                             manage API tokens in the database, with or without a\n"
+	"       rigd token create|list|revoke [--store URL | --db PATH] ...\n"
+	"                             manage API tokens in the store, with or without a\n"
 	"                             running server ('rigd token --help')\n"
 	"       rigd --version\n"
 	"\n"
 	"rigd serves rig evaluation over HTTP: shots, layers, skins, atomic edit batches.\n"
 	"Every option can also be set with the environment variable shown.\n"
 	"\n"
-	"  --db PATH                  SQLite database, created when missing (RIGD_DB, ./rigd.db)\n"
+	"  --store URL                where rigd keeps its data, created when missing: %s\n"
+	"                             (RIGD_STORE, %s)\n"
+	"  --db PATH                  the store sqlite:PATH, an SQLite file (RIGD_DB); given with\n"
+	"                             --store, both must name the same store\n"
 	"  --listen HOST:PORT         address to listen on; port 0 picks a free one\n"
 	"                             (RIGD_LISTEN, 127.0.0.1:8080)\n"
 	"  --health-listen HOST:PORT  a second listener answering only /healthz and /readyz,\n"
 	"                             reachable whatever clients hold on the main one\n"
 	"                             (RIGD_HEALTH_LISTEN, none)\n"
-	"  --durability full|process  full: synchronous=FULL, acknowledged edits survive power\n"
-	"                             loss; process: synchronous=NORMAL, they survive a crash\n"
-	"                             of rigd but not of the machine (RIGD_DURABILITY, full)\n"
+	"  --durability full|process  full: acknowledged edits survive power loss; process:\n"
+	"                             they survive a crash of rigd but not of the machine\n"
+	"                             (RIGD_DURABILITY, full)\n"
 	"  --max-body BYTES           largest request body; larger is 413 (RIGD_MAX_BODY, "
 	"134217728)\n"
 	"  --memory-budget MB         memory that request bodies, their parsing and frame-range\n"
@@ -86,6 +90,14 @@ static const char usage[] =
 	"words, and prints the 'export RIGD_URL=...' line rigctl and mesh-data need when\n"
 	"it is not their default.\n";
 
+/* Prints the usage with this build's store forms and default store. */
+static void print_usage(FILE *f)
+{
+	char forms[256];
+	rig_store_url_forms(forms, sizeof forms);
+	fprintf(f, usage, forms, rig_store_url_default());
+}
+
 /* HOST:PORT into host (host_size bytes) and *port. Returns 0 or -1. */
 static int parse_listen(char *host, size_t host_size, unsigned *port, const char *v)
 {
@@ -136,14 +148,16 @@ static int add_cors_origins(struct rig_config *cfg, const char *v)
 	return 0;
 }
 
-/* Applies one setting by its flag name (without "--"). Returns 0 or -1. */
-static int apply(struct rig_config *cfg, const char *name, const char *v)
+/* Applies one setting by its flag name (without "--"). Returns 0, or -1 with
+ * the reason in why when there is more to say than that the value is invalid. */
+static int apply(struct rig_config *cfg, const char *name, const char *v, char *why,
+		 size_t why_size)
 {
 	unsigned long long n;
-	if (!strcmp(name, "db")) {
-		if (!*v || strlen(v) >= sizeof cfg->db_path)
-			return -1;
-		rig_strlcpy(cfg->db_path, v, sizeof cfg->db_path);
+	why[0] = '\0';
+	if (!strcmp(name, "db") || !strcmp(name, "store")) {
+		return rig_config_set_store(&cfg->store, &cfg->store_set_by, name, v, why,
+					    why_size);
 	} else if (!strcmp(name, "listen")) {
 		return parse_listen(cfg->host, sizeof cfg->host, &cfg->port, v);
 	} else if (!strcmp(name, "health-listen")) {
@@ -243,6 +257,7 @@ static int apply(struct rig_config *cfg, const char *name, const char *v)
 }
 
 static const char *const names[] = {"db",
+				    "store",
 				    "listen",
 				    "health-listen",
 				    "durability",
@@ -268,7 +283,11 @@ static const char *const names[] = {"db",
 int rig_config_parse(struct rig_config *cfg, int argc, char **argv)
 {
 	memset(cfg, 0, sizeof *cfg);
-	strcpy(cfg->db_path, "./rigd.db");
+	char why[600];
+	if (rig_store_url_parse(&cfg->store, rig_store_url_default(), why, sizeof why) != 0) {
+		fprintf(stderr, "rigd: the default store: %s\n", why);
+		return 2;
+	}
 	strcpy(cfg->host, "127.0.0.1");
 	cfg->port = 8080;
 	cfg->durability = RIG_STORE_DURABILITY_FULL;
@@ -293,15 +312,19 @@ int rig_config_parse(struct rig_config *cfg, int argc, char **argv)
 			env[5 + k] = names[i][k] == '-' ? '_'
 							: (char)toupper((unsigned char)names[i][k]);
 		const char *v = getenv(env);
-		if (v && apply(cfg, names[i], v) != 0) {
-			fprintf(stderr, "rigd: invalid value '%s' for %s\n", v, env);
+		if (v && apply(cfg, names[i], v, why, sizeof why) != 0) {
+			if (why[0])
+				fprintf(stderr, "rigd: invalid value for %s: %s\n", env, why);
+			else
+				fprintf(stderr, "rigd: invalid value '%s' for %s\n", v, env);
 			return 2;
 		}
 	}
+	cfg->store_set_by = NULL; /* the command line overrides the environment */
 	for (int i = 1; i < argc; i++) {
 		const char *arg = argv[i];
 		if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
-			fputs(usage, stdout);
+			print_usage(stdout);
 			return 1;
 		}
 		if (!strcmp(arg, "--version")) {
@@ -309,7 +332,8 @@ int rig_config_parse(struct rig_config *cfg, int argc, char **argv)
 			return 1;
 		}
 		if (strncmp(arg, "--", 2) != 0) {
-			fprintf(stderr, "rigd: unexpected argument '%s'\n%s", arg, usage);
+			fprintf(stderr, "rigd: unexpected argument '%s'\n", arg);
+			print_usage(stderr);
 			return 2;
 		}
 		char name[64];
@@ -326,7 +350,8 @@ int rig_config_parse(struct rig_config *cfg, int argc, char **argv)
 		for (size_t k = 0; k < sizeof names / sizeof names[0] && !known; k++)
 			known = strcmp(names[k], name) == 0;
 		if (!known) {
-			fprintf(stderr, "rigd: unknown option '--%s'\n%s", name, usage);
+			fprintf(stderr, "rigd: unknown option '--%s'\n", name);
+			print_usage(stderr);
 			return 2;
 		}
 		if (eq) {
@@ -337,9 +362,14 @@ int rig_config_parse(struct rig_config *cfg, int argc, char **argv)
 			fprintf(stderr, "rigd: option '--%s' needs a value\n", name);
 			return 2;
 		}
-		int rc = apply(cfg, name, value);
+		int rc = apply(cfg, name, value, why, sizeof why);
 		if (rc == -2) {
-			fprintf(stderr, "rigd: unknown option '--%s'\n%s", name, usage);
+			fprintf(stderr, "rigd: unknown option '--%s'\n", name);
+			print_usage(stderr);
+			return 2;
+		}
+		if (rc && why[0]) {
+			fprintf(stderr, "rigd: invalid value for --%s: %s\n", name, why);
 			return 2;
 		}
 		if (rc) {
