@@ -29,6 +29,9 @@ static const char usage[] =
 	"                             (RIGD_STORE, %s)\n"
 	"  --db PATH                  the store sqlite:PATH, an SQLite file (RIGD_DB); given with\n"
 	"                             --store, both must name the same store\n"
+	"  --token-file PATH          where the first start writes the bootstrap admin token,\n"
+	"                             mode 0600 (RIGD_TOKEN_FILE, PATH.token beside a store that\n"
+	"                             is the file PATH; a store of another kind has no default)\n"
 	"  --listen HOST:PORT         address to listen on; port 0 picks a free one\n"
 	"                             (RIGD_LISTEN, 127.0.0.1:8080)\n"
 	"  --health-listen HOST:PORT  a second listener answering only /healthz and /readyz,\n"
@@ -158,6 +161,10 @@ static int apply(struct rig_config *cfg, const char *name, const char *v, char *
 	if (!strcmp(name, "db") || !strcmp(name, "store")) {
 		return rig_config_set_store(&cfg->store, &cfg->store_set_by, name, v, why,
 					    why_size);
+	} else if (!strcmp(name, "token-file")) {
+		if (!*v || strlen(v) >= sizeof cfg->token_file)
+			return -1;
+		rig_strlcpy(cfg->token_file, v, sizeof cfg->token_file);
 	} else if (!strcmp(name, "listen")) {
 		return parse_listen(cfg->host, sizeof cfg->host, &cfg->port, v);
 	} else if (!strcmp(name, "health-listen")) {
@@ -258,6 +265,7 @@ static int apply(struct rig_config *cfg, const char *name, const char *v, char *
 
 static const char *const names[] = {"db",
 				    "store",
+				    "token-file",
 				    "listen",
 				    "health-listen",
 				    "durability",
@@ -377,6 +385,8 @@ int rig_config_parse(struct rig_config *cfg, int argc, char **argv)
 			return 2;
 		}
 	}
+	if (!cfg->token_file[0] && cfg->store.is_file)
+		snprintf(cfg->token_file, sizeof cfg->token_file, "%s.token", cfg->store.address);
 	if (!cfg->tls_cert[0] != !cfg->tls_key[0]) {
 		fprintf(stderr, "rigd: --tls-cert and --tls-key go together (HTTPS needs both the"
 				" certificate and its private key)\n");

@@ -27,6 +27,10 @@ struct rig_config {
 	struct rig_store_url store;
 	/* while parsing: the spelling ("db", "store") that set store in this source */
 	const char *store_set_by;
+	/* --token-file PATH, RIGD_TOKEN_FILE: where a first start with auth on
+	 * writes the bootstrap admin token; default PATH.token for a store that is
+	 * the file PATH (sqlite:PATH), none ("") for a store that is not a file */
+	char token_file[RIG_STORE_URL_MAX + 8];
 	char host[256]; /* --listen HOST:PORT, RIGD_LISTEN; default 127.0.0.1:8080 */
 	unsigned port;  /* 0 = pick a free port (printed in the log) */
 	/* --health-listen HOST:PORT, RIGD_HEALTH_LISTEN: the probe listener

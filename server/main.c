@@ -192,18 +192,20 @@ int main(int argc, char **argv)
 				  " X-Rigd-Actor; for local development only"));
 	} else {
 		bool created = false;
-		char path[1100];
-		if (rig_auth_bootstrap(store, s.cfg.store.address, &created, path, sizeof path, err,
-				       sizeof err) != 0) {
+		if (rig_auth_bootstrap(store, s.cfg.token_file, &created, err, sizeof err) != 0) {
 			rig_log("error", "cannot create the bootstrap token",
 				json_pack("{s:s}", "error", err));
-			fprintf(stderr, "rigd: %s\n", err);
+			fprintf(stderr, "rigd: %s%s\n", err,
+				s.cfg.token_file[0]
+					? ""
+					: " (give --token-file PATH or RIGD_TOKEN_FILE, or"
+					  " create a token first with 'rigd token create')");
 			rig_store_close(store);
 			return 1;
 		}
 		if (created)
 			rig_log("info", "bootstrap admin token written",
-				json_pack("{s:s, s:s}", "path", path, "detail",
+				json_pack("{s:s, s:s}", "path", s.cfg.token_file, "detail",
 					  "send it as 'Authorization: Bearer <token>'; rigctl and"
 					  " mesh-data read it from RIGD_TOKEN or this file"));
 	}

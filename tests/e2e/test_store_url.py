@@ -1,10 +1,13 @@
 """The store's address (issue 22, item 3): --store URL and RIGD_STORE, --db PATH
 and RIGD_DB as the store sqlite:PATH, the rule for both spellings at once, the
-refusal of a URL this build does not serve, and `rigd token --store`."""
+refusal of a URL this build does not serve, `rigd token --store`; and the
+bootstrap token's file, --token-file / RIGD_TOKEN_FILE, which the clients read
+too (PATH.token beside a sqlite:PATH store by default)."""
 import json
 import os
 import shutil
 import signal
+import stat
 import subprocess
 import tempfile
 import time
@@ -14,6 +17,7 @@ import rigd_harness
 from rigd_harness import main
 
 BIN = os.path.abspath(rigd_harness.RIGD_BIN)
+RIGCTL = os.path.join(os.path.dirname(os.path.dirname(BIN)), "clients", "rigctl")
 
 
 def wait_listening(proc, log_path, timeout=10):
@@ -56,11 +60,12 @@ class StoreUrl(unittest.TestCase):
         return subprocess.run([BIN, *args], capture_output=True, text=True, cwd=self.tmp,
                               env=self.env(**env), timeout=20)
 
-    def serve(self, args, **env):
-        """Starts rigd (auth off, a free port) and returns its "listening" log line."""
+    def serve(self, args, auth="off", **env):
+        """Starts rigd (auth off unless told, a free port) and returns its "listening" log
+        line."""
         log_path = os.path.join(self.tmp, f"rigd{len(self.procs)}.log")
         log = open(log_path, "wb")
-        proc = subprocess.Popen([BIN, "--listen", "127.0.0.1:0", "--auth", "off", *args],
+        proc = subprocess.Popen([BIN, "--listen", "127.0.0.1:0", "--auth", auth, *args],
                                 cwd=self.tmp, env=self.env(**env), stdout=subprocess.DEVNULL,
                                 stderr=log)
         self.procs.append((proc, log))
@@ -150,6 +155,82 @@ class StoreUrl(unittest.TestCase):
         r = self.run_rigd(["token", "--help"])
         self.assertIn("--store URL", r.stdout)
 
+    def logged(self, msg):
+        """The last server's log line with this msg."""
+        with open(os.path.join(self.tmp, f"rigd{len(self.procs) - 1}.log")) as f:
+            return next(e for e in map(json.loads, f) if e.get("msg") == msg)
+
+    def stop_last(self):
+        proc, _ = self.procs[-1]
+        proc.send_signal(signal.SIGTERM)
+        self.assertEqual(proc.wait(15), 0)
+
+    def get_projects(self, port, secret):
+        import http.client
+        c = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        c.request("GET", "/v1/projects", headers={"Authorization": f"Bearer {secret}"})
+        status = c.getresponse().status
+        c.close()
+        return status
+
+    def assertPrivateToken(self, path):
+        self.assertEqual(stat.S_IMODE(os.stat(path).st_mode), 0o600)
+        with open(path) as f:
+            secret = f.read()
+        self.assertRegex(secret, r"^rigd_[A-Za-z0-9_-]+\n$")
+        return secret.strip()
+
+    def test_the_token_file_defaults_to_beside_a_sqlite_store(self):
+        path = os.path.join(self.tmp, "beside.db")
+        line = self.serve(["--store", f"sqlite:{path}"], auth="on")
+        secret = self.assertPrivateToken(path + ".token")
+        self.assertEqual(self.get_projects(line["port"], secret), 200)
+
+    def test_token_file_option_and_variable(self):
+        db = os.path.join(self.tmp, "rigd.db")
+        for n, (args, env) in enumerate(((["--token-file", "flag.token"], {}),
+                                         ([], {"RIGD_TOKEN_FILE": "env.token"}),
+                                         (["--token-file", "flag.token"],
+                                          {"RIGD_TOKEN_FILE": "env.token"}))):
+            with self.subTest(args=args, env=env):
+                fresh = f"{db}{n}"
+                line = self.serve(["--db", fresh, *args], auth="on", **env)
+                given = "flag.token" if args else "env.token"
+                where = os.path.join(self.tmp, given)
+                secret = self.assertPrivateToken(where)
+                self.assertEqual(self.logged("bootstrap admin token written")["path"], given)
+                self.assertFalse(os.path.exists(fresh + ".token"))
+                self.assertEqual(self.get_projects(line["port"], secret), 200)
+                self.stop_last()
+                os.unlink(where)
+        # a restart on a store that has its token writes no file, wherever it points
+        line = self.serve(["--db", db + "0", "--token-file", "again.token"], auth="on")
+        self.assertFalse(os.path.exists(os.path.join(self.tmp, "again.token")))
+        r = self.run_rigd(["--token-file", ""])
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("--token-file", r.stderr)
+
+    def test_auth_off_writes_no_token_file(self):
+        self.serve(["--db", "off.db", "--token-file", "off.token"])
+        self.stop_last()
+        self.assertFalse(os.path.exists(os.path.join(self.tmp, "off.token")))
+        self.assertFalse(os.path.exists(os.path.join(self.tmp, "off.db.token")))
+
+    @unittest.skipUnless(os.access(RIGCTL, os.X_OK), "rigctl not built")
+    def test_server_and_clients_agree_on_the_token_file(self):
+        """The server writes the bootstrap token where rigctl, in the same environment,
+        looks for it: $RIGD_TOKEN_FILE, else beside $RIGD_DB."""
+        for n, env in enumerate(({"RIGD_TOKEN_FILE": "shared.token"},
+                                 {"RIGD_DB": "beside.db"},
+                                 {"RIGD_DB": "both.db", "RIGD_TOKEN_FILE": "both.token"})):
+            with self.subTest(env=env):
+                line = self.serve(["--db", f"agree{n}.db"] if "RIGD_DB" not in env else [],
+                                  auth="on", **env)
+                p = subprocess.run([RIGCTL, "--url", line["url"], "projects", "list"],
+                                   capture_output=True, text=True, cwd=self.tmp,
+                                   env=self.env(**env), timeout=20)
+                self.assertEqual(p.returncode, 0, p.stderr)
+                self.stop_last()
 
 if __name__ == "__main__":
     main()
