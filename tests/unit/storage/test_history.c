@@ -10,9 +10,9 @@
 #include "core/codes.h"
 #include "core/skin.h"
 #include "storage/blob.h"
+#include "storage/chunks.h"
 #include "storage/resources.h"
 #include "storage/shot_repo.h"
-#include "storage/sqlite/chunks.h"
 #include "tests/unit/storage/bare_tx.h"
 
 static struct rig_tx *fresh(void)
