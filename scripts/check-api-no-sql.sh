@@ -8,8 +8,9 @@
 # settings (no synchronous, busy_timeout, journal_mode, WAL, statvfs).
 # The tests reach the store only through the SQLite backend's test helpers:
 # under tests/e2e/ only sqlite_store.py imports sqlite3; under tests/unit/
-# only tests/unit/storage/bare_tx.h and the backend's own tests in
-# tests/unit/storage/sqlite/ name SQLite or include storage/sqlite/.
+# only the backends' folders of tests/unit/storage/ (sqlite/: the helpers
+# bare_tx.h and store_fixture.h, the backend's own tests) name SQLite or
+# include a backend's headers.
 # Each finding is printed as file:line: text.
 #   scripts/check-api-no-sql.sh [dir...]   default: api server
 set -euo pipefail
@@ -47,16 +48,16 @@ if [ -n "$found" ]; then
 fi
 
 # Tests poke the store only through the SQLite backend's test helpers.
-mapfile -t unit < <(find tests/unit \( -name '*.c' -o -name '*.h' \) \
-	! -path 'tests/unit/storage/sqlite/*' ! -path tests/unit/storage/bare_tx.h | sort)
+mapfile -t unit < <(find tests/unit \( -name '*.c' -o -name '*.h' \) ! -path 'tests/unit/storage/*/*' |
+	sort)
 mapfile -t e2e < <(find tests/e2e -name '*.py' ! -path tests/e2e/sqlite_store.py | sort)
-found=$( (grep -HnE "$sqlite_use"'|#[[:space:]]*include[[:space:]]*"storage/sqlite/' "${unit[@]}" || true
+found=$( (grep -HnE "$sqlite_use"'|#[[:space:]]*include[[:space:]]*"storage/[a-z]+/' "${unit[@]}" || true
 	grep -HnE '^[[:space:]]*(import[[:space:]]+sqlite3|from[[:space:]]+sqlite3[[:space:]]+import)' \
 		"${e2e[@]}" || true) | sort -t: -k1,1 -k2,2n -u)
 if [ -n "$found" ]; then
 	echo "tests reach the store through rigd or the SQLite backend's test helpers" \
-	     "(tests/e2e/sqlite_store.py, tests/unit/storage/bare_tx.h), or are the backend's own" \
-	     "(tests/unit/storage/sqlite/):" >&2
+	     "(tests/e2e/sqlite_store.py, tests/unit/storage/sqlite/bare_tx.h), or are the" \
+	     "backend's own (tests/unit/storage/sqlite/):" >&2
 	echo "$found" >&2
 	exit 1
 fi

@@ -10,7 +10,7 @@
 #include "api/http/auth.h"
 #include "storage/store.h"
 #include "storage/tokens.h"
-#include "tests/unit/storage/store_fixture.h"
+#include "store_fixture.h" /* the backend's: tests/unit/storage/<backend>/ */
 
 struct fixture {
 	char dir[64];

@@ -7,13 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bare_tx.h" /* the backend's: tests/unit/storage/<backend>/ */
 #include "core/codes.h"
 #include "core/skin.h"
 #include "storage/blob.h"
 #include "storage/chunks.h"
 #include "storage/resources.h"
 #include "storage/shot_repo.h"
-#include "tests/unit/storage/bare_tx.h"
 
 static struct rig_tx *fresh(void)
 {

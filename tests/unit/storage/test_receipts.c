@@ -5,9 +5,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bare_tx.h" /* the backend's: tests/unit/storage/<backend>/ */
 #include "core/codes.h"
 #include "storage/receipts.h"
-#include "tests/unit/storage/bare_tx.h"
 
 static const long long NOW = 1700000000;
 

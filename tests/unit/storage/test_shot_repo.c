@@ -4,10 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bare_tx.h" /* the backend's: tests/unit/storage/<backend>/ */
 #include "core/skin.h"
 #include "storage/resources.h"
 #include "storage/shot_repo.h"
-#include "tests/unit/storage/bare_tx.h"
 
 static struct rig_tx *fresh(void)
 {

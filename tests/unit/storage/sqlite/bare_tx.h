@@ -1,16 +1,18 @@
 /* The SQLite backend's test helper for the repository unit tests of
- * tests/unit/storage/: transaction handles around bare in-memory SQLite
- * connections (no pool, no write turn), and everything those tests may do to
- * the store other than through the repository headers.
+ * tests/unit/storage/ (included as "bare_tx.h": the backend being built picks
+ * its folder, tests/unit/storage/<backend>/CMakeLists.txt's rig_test_store):
+ * transaction handles around bare in-memory SQLite connections (no pool, no
+ * write turn), and everything those tests may do to the store other than
+ * through the repository headers.
  *
  * bare_tx_open, bare_tx_latest, bare_tx_with_shot and bare_tx_close are the
- * handles every backend's run needs. The rest — a database as an older binary
- * left it (bare_tx_open_below, bare_tx_migrate) and statements of SQLite's
- * schema (bare_tx_exec, bare_tx_run, bare_tx_int, bare_tx_text) — pokes the
- * store: a test calling one of them checks this backend's tables or its
- * migrations, and another backend's run has it to port or skip. Nothing else
- * under tests/unit/ outside tests/unit/storage/sqlite/ (the backend's own
- * tests) calls SQLite (scripts/check-api-no-sql.sh).
+ * handles every backend's helper provides. The rest — a database as an older
+ * binary left it (bare_tx_open_below, bare_tx_migrate) and statements of
+ * SQLite's schema (bare_tx_exec, bare_tx_run, bare_tx_int, bare_tx_text) —
+ * pokes the store: a test calling one of them checks this backend's tables or
+ * its migrations, and another backend's helper ports it or the test skips.
+ * Nothing under tests/unit/ outside the backends' folders of
+ * tests/unit/storage/ names SQLite (scripts/check-api-no-sql.sh).
  */
 #ifndef RIG_TEST_BARE_TX_H
 #define RIG_TEST_BARE_TX_H

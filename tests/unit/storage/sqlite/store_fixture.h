@@ -1,7 +1,7 @@
 /* A fresh store for unit tests that open one through store.h only (not the
  * repositories' bare handles of bare_tx.h): the SQLite backend's, a database
- * file in a folder of the test's. Another backend's test run provides its own
- * version of this header. */
+ * file in a folder of the test's. Included as "store_fixture.h" through
+ * rig_test_store (CMakeLists.txt here); every backend's test folder has one. */
 #ifndef RIG_TEST_STORE_FIXTURE_H
 #define RIG_TEST_STORE_FIXTURE_H
 
