@@ -1,10 +1,18 @@
-/* The store-URL parser (storage/store_url.c): the forms this build serves,
- * what each part of a parsed URL holds, and the refusals, each naming the
- * forms that would do. */
+/* The store-URL parser (storage/store_url.c): the forms a build with the
+ * SQLite backend serves, what each part of a parsed URL holds, and the
+ * refusals, each naming the forms that would do. A build with another backend
+ * skips them. */
 #include <criterion/criterion.h>
 #include <string.h>
 
 #include "storage/store_url.h"
+
+/* Every test here is of the SQLite build. */
+static void sqlite_build(void)
+{
+	if (strcmp(rig_store_url_backend(), "sqlite") != 0)
+		cr_skip_test("this build stores in %s", rig_store_url_backend());
+}
 
 static struct rig_store_url parsed(const char *url)
 {
@@ -25,7 +33,7 @@ static const char *refused(const char *url)
 	return err;
 }
 
-Test(store_url, this_build_serves_sqlite_and_its_default_parses)
+Test(store_url, this_build_serves_sqlite_and_its_default_parses, .init = sqlite_build)
 {
 	cr_assert_str_eq(rig_store_url_backend(), "sqlite");
 	char forms[64];
@@ -36,7 +44,7 @@ Test(store_url, this_build_serves_sqlite_and_its_default_parses)
 	cr_assert_str_eq(u.address, "./rigd.db");
 }
 
-Test(store_url, sqlite_takes_the_path_after_the_colon_as_it_is)
+Test(store_url, sqlite_takes_the_path_after_the_colon_as_it_is, .init = sqlite_build)
 {
 	const char *cases[][2] = {{"sqlite:/var/lib/rigd/rigd.db", "/var/lib/rigd/rigd.db"},
 				  {"sqlite:rigd.db", "rigd.db"},
@@ -54,14 +62,14 @@ Test(store_url, sqlite_takes_the_path_after_the_colon_as_it_is)
 	}
 }
 
-Test(store_url, refuses_other_schemes_naming_the_ones_it_serves)
+Test(store_url, refuses_other_schemes_naming_the_ones_it_serves, .init = sqlite_build)
 {
 	cr_assert(strstr(refused("postgres://rig@db/rig"), "unsupported scheme 'postgres'"));
 	refused("postgresql://db/rig");
 	refused("file:rigd.db");
 }
 
-Test(store_url, refuses_a_url_without_a_scheme_or_an_address)
+Test(store_url, refuses_a_url_without_a_scheme_or_an_address, .init = sqlite_build)
 {
 	cr_assert(strstr(refused("./rigd.db"), "names no backend"));
 	refused("/var/lib/rigd/rigd.db");
@@ -72,7 +80,7 @@ Test(store_url, refuses_a_url_without_a_scheme_or_an_address)
 	cr_assert(strstr(refused("sqlite:"), "the path is empty"));
 }
 
-Test(store_url, refuses_an_overlong_url)
+Test(store_url, refuses_an_overlong_url, .init = sqlite_build)
 {
 	char url[RIG_STORE_URL_MAX + 1];
 	memcpy(url, "sqlite:", 7);
