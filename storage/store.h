@@ -66,8 +66,9 @@ struct rig_store_health {
 /* Probes the store cheaply for readiness on a connection of its own (never
  * waiting for the pool, so it can run on an I/O thread): reads the schema
  * version and, where the backend can tell, the free space the store can grow
- * into (for a file, its filesystem's). Fills out; returns true when ready (readable, and at least
- * RIG_STORE_MIN_FREE_BYTES free when the free space is known). */
+ * into (for a file, its filesystem's). Fills out; returns true when ready
+ * (readable, and at least RIG_STORE_MIN_FREE_BYTES free when the free space is
+ * known). */
 bool rig_store_probe(struct rig_store *store, struct rig_store_health *out);
 
 /* The server's secret for signing page tokens: 32 bytes stored in the store
