@@ -13,18 +13,7 @@
 #include "core/rig_limits.h"
 #include "storage/store.h"
 
-#define RIG_IDEM_TTL_SECONDS (24 * 3600)
-#define RIG_MAX_OPS_PER_BATCH 10000
-#define RIG_DEFAULT_PAGE_SIZE 1000
-#define RIG_MAX_PAGE_SIZE 10000
-#define RIG_MAX_RANGE_FRAMES 100000
-/* Vertices × frames one request's frame check evaluates at most: an edit's
- * checkFrames past it is CHECK_TOO_LARGE, a GET /check page stops there (about
- * 2 s of both cores on a 2024 laptop). */
-#define RIG_MAX_CHECK_VERTEX_FRAMES 200000000LL
-#define RIG_DEFAULT_PAGE_BYTES (1 << 20)
-#define RIG_MAX_PAGE_BYTES (16 << 20)
-#define RIG_RANGE_WINDOW 8 /* frames evaluated ahead of the stream */
+/* The limits themselves are the table of core/rig_limits.h. */
 
 struct rig_app_limits {
 	size_t max_body_bytes;

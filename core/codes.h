@@ -4,7 +4,9 @@
  * HTTP status, whether a retry may succeed, its title (never varies per
  * occurrence), the rule it enforces and how to fix a request that broke it.
  * The enum, the code strings, the statuses and the /v1/errors catalogue are all
- * generated from this list; nothing else spells a code or a status.
+ * generated from this list, and so are openapi.yaml's x-error-codes, its error
+ * table and its ErrorCode enum (scripts/gen-openapi-codes.py --write; ctest
+ * openapi_codes fails when they are stale); nothing else spells a code or a status.
  *
  * X(name, status, retryable, title, rule, fix)
  * retryable: whether sending the very same request again later can succeed
@@ -145,7 +147,8 @@
 	  "Split the batch into several batches.")                                                    \
 	X(VERSION_CONFLICT, 409, false, "Shot version conflict",                                       \
 	  "A write that states the shot version it expects applies only while the shot is at that "   \
-	  "version (409 for expectedVersion in the body, 412 for If-Match).",                         \
+	  "version (409 for expectedVersion in the body, 412 for If-Match, which holds when any of "  \
+	  "its strong tags names the version; weak tags never match).",                               \
 	  "Read the shot again (currentVersion is in the error), rebuild the edit and resend.")       \
 	X(REVERT_CONFLICT, 409, false, "Revert conflict",                                             \
 	  "receipt.revert restores the layers a receipt changed only while no later receipt changed " \
@@ -166,6 +169,14 @@
 	X(PLAN_APPLIED, 409, false, "Plan already applied",                                           \
 	  "An applied plan is immutable and cannot be applied again.",                                \
 	  "Read the receipt named by receiptId; create a new plan for further edits.")                \
+	X(PROJECT_EXISTS, 409, false, "Project id already in use",                                     \
+	  "A project is created with an id no other project has.",                                    \
+	  "Choose another projectId or omit it to let the server generate one; GET "                  \
+	  "/v1/projects/{projectId} reads the project that has it.")                                 \
+	X(SHOT_EXISTS, 409, false, "Shot id already in use",                                           \
+	  "A shot is created with an id no other shot has: shot ids are one namespace across every "  \
+	  "project of the server.",                                                                   \
+	  "Choose another shotId or omit it to let the server generate one.")                         \
 	X(IDEMPOTENCY_KEY_REUSED, 422, false, "Idempotency key reused",                               \
 	  "An Idempotency-Key names one request of its caller; the same caller's key with a different request is refused.", \
 	  "Use a fresh Idempotency-Key for a different request.")                                     \
@@ -217,11 +228,12 @@
 	  "Each route answers the methods documented for it.",                                        \
 	  "Use a method listed in the Allow header.")                                                 \
 	X(UNSUPPORTED_MEDIA_TYPE, 415, false, "Unsupported media type",                               \
-	  "Request bodies are application/json.",                                                     \
-	  "Send Content-Type: application/json.")                                                     \
+	  "Request bodies are application/json in UTF-8: a charset parameter, if any, is utf-8.",     \
+	  "Send Content-Type: application/json (optionally ; charset=utf-8) with a UTF-8 body.")      \
 	X(PRECONDITION_INVALID, 400, false, "Invalid precondition",                                   \
-	  "If-Match carries one strong entity tag such as \"12\".",                                   \
-	  "Send If-Match with the quoted version from the shot's ETag.")                              \
+	  "If-Match is * or a list of up to 16 entity tags such as \"12\" (RFC 9110 13.1.1), and "   \
+	  "names the body's expectedVersion when both are given.",                                    \
+	  "Send If-Match with the quoted version from the shot's ETag, or * for any version.")        \
 	X(HEADERS_TOO_LARGE, 431, false, "Request headers too large",                                 \
 	  "A request carries at most 100 header fields of at most 8 KiB each.",                       \
 	  "Send fewer or shorter headers.")                                                           \
@@ -230,7 +242,9 @@
 	  "'chunked' without Content-Length (no other transfer coding is supported).",                \
 	  "Send a single Content-Length header (the connection is closed after this answer).")        \
 	X(MALFORMED_REQUEST, 400, false, "Malformed HTTP request",                                    \
-	  "A request is plain HTTP/1.1 (RFC 9112): no NUL in the request line, header names without " \
+	  "A request is plain HTTP/1.1 (RFC 9112): a request line of method, target and version "    \
+	  "separated by single spaces, a method that is a token, no space or control character in "  \
+	  "the target, no NUL in the request line or in a header value, header names without "       \
 	  "whitespace before the colon, no obs-fold continuation lines, a Host header and at most "  \
 	  "one Authorization header.",                                                                \
 	  "Send a well-formed request; the connection is closed after this answer.")                 \

@@ -5,11 +5,13 @@
 #   scripts/install-deps.sh --build          only what building rigd, mesh-data and rigctl
 #                                            needs (cmake -DRIG_BUILD_TESTS=OFF -DRIG_BUILD_BENCH=OFF)
 #   scripts/install-deps.sh --list [--build] print the package names, one a line; install nothing
-# python3-yaml converts openapi.yaml to JSON at build time (GET /v1/openapi.json).
+# python3-yaml converts openapi.yaml to JSON at build time (GET /v1/openapi.json); nettle-dev
+# is SHA-256 and HMAC (api/util/sha256.h).
 # Idempotent; uses sudo when not root.
 set -euo pipefail
 build_pkgs=(build-essential cmake pkg-config
             libmicrohttpd-dev libjansson-dev libsqlite3-dev libuv1-dev libcurl4-openssl-dev
+            nettle-dev
             python3 python3-yaml)
 # Criterion for the unit tests, clang for the second build and the fuzzers, sqlite3 and openssl
 # for test fixtures, curl and jq for the README's examples (tests/e2e/test_readme_examples.py).

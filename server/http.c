@@ -133,6 +133,7 @@ struct request {
 	bool over_capacity;       /* its connection is past --max-connections: 503 */
 	uintptr_t raw_uri;        /* where libmicrohttpd parsed the raw target from */
 	size_t raw_uri_len;       /* its length up to the first NUL */
+	const char *bad_target;   /* why the raw target is malformed, or NULL */
 	atomic_bool dispatched;   /* handed to a worker; exempt from the sweeper */
 	bool swept;               /* the sweeper shut its socket down (under live_lock) */
 	atomic_bool response_ready;
@@ -563,6 +564,7 @@ static void *request_new(void *cls, const char *uri, struct MHD_Connection *conn
 	clock_gettime(CLOCK_MONOTONIC, &r->started);
 	r->raw_uri = (uintptr_t)uri;
 	r->raw_uri_len = strlen(uri);
+	r->bad_target = rig_http__target_problem(uri);
 	/* Ids never need escapes; an escaped '/' or NUL would smuggle a path
 	 * separator into an id after decoding. */
 	size_t path_len = strcspn(uri, "?");
@@ -674,13 +676,16 @@ static bool refuse_headers(struct MHD_Connection *conn, struct request *r, const
 				   true);
 		return true;
 	}
-	if (rig_http__request_line_has_nul(method, version, r->raw_uri, r->raw_uri_len)) {
-		*ok = send_problem(conn, r, RIG_MALFORMED_REQUEST, NULL,
-				   "the request line contains a NUL byte", true);
+	const char *bad_line =
+		rig_http__request_line_problem(method, version, r->raw_uri, r->raw_uri_len);
+	if (!bad_line)
+		bad_line = r->bad_target;
+	if (bad_line) {
+		*ok = send_problem(conn, r, RIG_MALFORMED_REQUEST, NULL, bad_line, true);
 		return true;
 	}
 	struct rig_header_census c;
-	rig_http__census(&c, conn);
+	rig_http__census(&c, conn, method);
 	if (c.fields > MAX_HEADER_FIELDS || c.longest > MAX_HEADER_BYTES) {
 		*ok = send_problem(conn, r, RIG_HEADERS_TOO_LARGE,
 				   json_pack("{s:i, s:i}", "maxHeaderFields", MAX_HEADER_FIELDS,
@@ -696,6 +701,14 @@ static bool refuse_headers(struct MHD_Connection *conn, struct request *r, const
 				  : "header name '%.40s' is not a token (whitespace before the "
 				    "colon?)",
 			 c.folded ? c.folded : c.bad_name);
+		rig_utf8_scrub(detail);
+		*ok = send_problem(conn, r, RIG_MALFORMED_REQUEST, NULL, detail, true);
+		return true;
+	}
+	if (c.nul_in_value) {
+		char detail[120];
+		snprintf(detail, sizeof detail, "the value of header '%.40s' contains a NUL byte",
+			 c.nul_in_value);
 		rig_utf8_scrub(detail);
 		*ok = send_problem(conn, r, RIG_MALFORMED_REQUEST, NULL, detail, true);
 		return true;
@@ -734,7 +747,7 @@ static bool refuse_headers(struct MHD_Connection *conn, struct request *r, const
 		const char *ct = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Content-Type");
 		char detail[120];
 		snprintf(detail, sizeof detail,
-			 "a request body must be application/json, not '%.60s'",
+			 "a request body must be application/json in UTF-8, not '%.60s'",
 			 ct ? ct : "(no Content-Type)");
 		rig_utf8_scrub(detail);
 		*ok = send_problem(conn, r, RIG_UNSUPPORTED_MEDIA_TYPE,

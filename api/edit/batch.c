@@ -254,7 +254,8 @@ static int run_batch(struct rig_tx *conn, const struct rig_batch *b, struct rig_
 		goto out;
 	}
 	r->from_version = model.version;
-	if (b->has_expected_version && model.version != b->expected_version) {
+	if ((b->if_match && !rig_if_match_holds(b->if_match, model.version)) ||
+	    (b->has_expected_version && model.version != b->expected_version)) {
 		if (!undecodable)
 			r->outcome = RIG_BATCH_VERSION_CONFLICT;
 		goto out;

@@ -19,6 +19,7 @@
 #include "api/context.h"
 #include "api/edit/frame_check.h"
 #include "api/edit/ops.h"
+#include "api/util/etag.h"
 #include "api/util/jsonread.h"
 
 struct rig_batch {
@@ -28,9 +29,11 @@ struct rig_batch {
 	/* The violations found decoding them (borrowed; NULL: none): reported
 	 * first, beside what applying the other ops and validating finds. */
 	const struct rig_errs *decode_errs;
-	bool has_expected_version;
+	bool has_expected_version; /* expectedVersion of the body, a plan's baseVersion (409) */
 	long long expected_version;
-	bool expected_by_if_match; /* the expectation came from If-Match (answered 412, not 409) */
+	/* If-Match: the versions it accepts, checked first (answered 412, not
+	 * 409); borrowed, NULL or not constraining: none. */
+	const struct rig_if_match *if_match;
 	bool dry_run;
 	const char *actor;
 	const char *principal; /* owns locks (exchange.h) */
@@ -66,7 +69,8 @@ struct rig_batch_prepared {
 enum rig_batch_outcome {
 	RIG_BATCH_APPLIED,          /* applied (and, unless dry_run, written): receipt */
 	RIG_BATCH_INVALID,          /* the ops break rules: errs (each with opIndex and pointer) */
-	RIG_BATCH_VERSION_CONFLICT, /* the shot is at from_version, not expected_version */
+	RIG_BATCH_VERSION_CONFLICT, /* the shot is at from_version: If-Match or expected_version
+				       fail */
 	RIG_BATCH_LOCK_LOST,        /* the fence does not hold: lock_why, current_fencing_token */
 	RIG_BATCH_SHOT_UNREADABLE,  /* the shot could not be read: rc (-RIG_NOT_FOUND: none) */
 	RIG_BATCH_STORAGE,          /* reading or writing failed: rc and what */

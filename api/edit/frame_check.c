@@ -453,7 +453,7 @@ int rig_frame_check_batch(struct rig_op_ctx *ctx, const struct rig_check_frames 
 				     "checking %zu frames of %zu layers evaluates %lld "
 				     "vertex-frames; the limit is"
 				     " %lld (check in pages with GET /v1/shots/{shotId}/check)",
-				     c.range.n_frames, n, cost, RIG_MAX_CHECK_VERTEX_FRAMES);
+				     c.range.n_frames, n, cost, (long long)RIG_MAX_CHECK_VERTEX_FRAMES);
 		rig_strlcpy(e->pointer, "/checkFrames", sizeof e->pointer);
 		rig_err_extra_number(e, "vertexFrames", (double)cost);
 		rig_err_extra_number(e, "limit", (double)RIG_MAX_CHECK_VERTEX_FRAMES);

@@ -47,9 +47,12 @@ static json_t *failure_json(const struct rig_eval *ev, const long *layers,
 
 void rig_h_check(struct rig_req *req, struct rig_resp *resp)
 {
-	size_t page_size;
-	if (rig_api__page_size(req, resp, &page_size))
+	struct rig_frames_query q;
+	if (rig_frames__query_parse(&q, req, resp, RIG_FQ_PAGE_SIZE | RIG_FQ_RANGE, "check") != 0) {
+		rig_frames__query_release(&q);
 		return;
+	}
+	size_t page_size = q.page_size;
 	struct rig_eval ev;
 	memset(&ev, 0, sizeof ev);
 	struct rig_tx *tx = rig_store_read(req->app->store);
@@ -59,25 +62,22 @@ void rig_h_check(struct rig_req *req, struct rig_resp *resp)
 	struct rig_mem_claim claim = {0, 0};
 	struct rig_frame_range range;
 	double to;
-	if (!errs ||
-	    rig_frames__open_at(&ev, tx, req, resp, rig_frames__pinned_version(req, "check")) !=
-		    0 ||
-	    rig_frames__range(req, resp, ev.model, &range, &to) != 0)
+	if (!errs || rig_frames__query_open(&ev, tx, req, resp, &q) != 0 ||
+	    rig_frames__query_range(&q, ev.model, resp, &range, &to) != 0)
 		goto out;
 	long n_layers = rig_frame_check_all_layers(&layers, ev.model);
 	if (n_layers < 0) {
 		rig_problem(resp, RIG_INTERNAL, NULL, "out of memory");
 		goto out;
 	}
-	const char *version = rig_api__query(req, "version");
 	char query[160];
-	snprintf(query, sizeof query, "%.17g|%.17g|%.17g|%zu|%.20s", range.from, to, range.step,
-		 page_size, version ? version : "");
+	snprintf(query, sizeof query, "%.17g|%.17g|%.17g|%zu|%s", range.from, to, range.step,
+		 page_size, q.version_text);
 	size_t end = (size_t)n_layers * range.n_frames, start;
-	struct rig_pinned_page pp = {"check", req->params[0], query, "from, to, step and pageSize",
+	struct rig_pinned_page pp = {"check", q.shot_id, query, "from, to, step and pageSize",
 				     ev.model->version};
-	if (rig_api__pinned_page_open(req, resp, &pp, end, &start) ||
-	    rig_frames__etag(req, resp, ev.model->version))
+	if (rig_api__pinned_page_open_token(req->app, resp, &pp, q.page_token, end, &start) ||
+	    rig_frames__query_etag(&q, resp, ev.model->version))
 		goto out;
 	struct rig_frame_check c = {
 		.model = ev.model,
@@ -125,4 +125,5 @@ out:
 	rig_errs_free(errs);
 	rig_eval_release(&ev);
 	rig_tx_end(tx);
+	rig_frames__query_release(&q);
 }

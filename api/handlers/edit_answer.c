@@ -4,6 +4,26 @@
 #include "api/http/idempotency.h"
 #include "storage/store.h"
 
+/* 412 when If-Match failed (checked first), else 409 for expected_version. */
+static json_t *version_conflict(const struct rig_batch *b, const struct rig_batch_result *r)
+{
+	if (!b->if_match || rig_if_match_holds(b->if_match, r->from_version))
+		return rig_problem_json(409, RIG_VERSION_CONFLICT,
+					json_pack("{s:s, s:I, s:I}", "shotId", b->shot_id,
+						  "expectedVersion",
+						  (json_int_t)b->expected_version, "currentVersion",
+						  (json_int_t)r->from_version),
+					"shot '%s' is at version %lld, not %lld", b->shot_id,
+					r->from_version, b->expected_version);
+	json_t *extra = json_pack("{s:s, s:I}", "shotId", b->shot_id, "currentVersion",
+				  (json_int_t)r->from_version);
+	rig_if_match_expected_json(extra, b->if_match, "expectedVersion", "expectedVersions");
+	char why[160];
+	rig_if_match_describe(why, sizeof why, b->if_match);
+	return rig_problem_json(412, RIG_VERSION_CONFLICT, extra, "shot '%s' is at version %lld%s",
+				b->shot_id, r->from_version, why);
+}
+
 json_t *rig_batch_problem(const struct rig_batch *b, const struct rig_batch_result *r,
 			  bool *retry_after)
 {
@@ -12,13 +32,7 @@ json_t *rig_batch_problem(const struct rig_batch *b, const struct rig_batch_resu
 	case RIG_BATCH_INVALID:
 		return rig_problem_errs_json(r->errs, 0, retry_after);
 	case RIG_BATCH_VERSION_CONFLICT:
-		return rig_problem_json(b->expected_by_if_match ? 412 : 409, RIG_VERSION_CONFLICT,
-					json_pack("{s:s, s:I, s:I}", "shotId", b->shot_id,
-						  "expectedVersion",
-						  (json_int_t)b->expected_version, "currentVersion",
-						  (json_int_t)r->from_version),
-					"shot '%s' is at version %lld, not %lld", b->shot_id,
-					r->from_version, b->expected_version);
+		return version_conflict(b, r);
 	case RIG_BATCH_LOCK_LOST:
 		return rig_problem_json(0, RIG_LOCK_LOST,
 					json_pack("{s:s, s:I, s:I}", "lockId", b->lock_id,
@@ -93,20 +107,18 @@ void rig_write_answer(struct rig_resp *resp, struct rig_write *w)
 	}
 }
 
-int rig_write_if_match(struct rig_batch *b, bool has_if_match, long long if_match,
+int rig_write_if_match(struct rig_batch *b, const struct rig_if_match *if_match,
 		       struct rig_resp *resp)
 {
-	if (!has_if_match)
-		return 0;
-	if (b->has_expected_version && b->expected_version != if_match) {
+	if (!rig_if_match_constrains(if_match))
+		return 0; /* none, or "*": the shot must exist, as for every edit */
+	if (b->has_expected_version && !rig_if_match_holds(if_match, b->expected_version)) {
 		rig_problem(resp, RIG_PRECONDITION_INVALID,
 			    json_pack("{s:s}", "parameter", "If-Match"),
 			    "If-Match and expectedVersion disagree");
 		return -1;
 	}
-	b->has_expected_version = true;
-	b->expected_version = if_match;
-	b->expected_by_if_match = true;
+	b->if_match = if_match;
 	return 0;
 }
 

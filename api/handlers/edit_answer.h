@@ -39,10 +39,11 @@ int rig_write_record_answer(struct rig_write *w, struct rig_tx *conn);
  * (a failed batch, an undone or lost write). */
 void rig_write_answer(struct rig_resp *resp, struct rig_write *w);
 
-/* Folds an If-Match precondition (when has_if_match) into b's expected
- * version. Answers 412 PRECONDITION_INVALID and returns -1 when the body's
- * expectedVersion says otherwise. */
-int rig_write_if_match(struct rig_batch *b, bool has_if_match, long long if_match,
+/* Hands b the If-Match precondition if_match (borrowed until b has run) when
+ * it constrains the version; "*" adds nothing, since the shot must exist
+ * anyway. Answers 400 PRECONDITION_INVALID and returns -1 when the body's
+ * expectedVersion is none of the versions If-Match names. */
+int rig_write_if_match(struct rig_batch *b, const struct rig_if_match *if_match,
 		       struct rig_resp *resp);
 
 /* An edit that checks frames is applied and checked on a read snapshot, out

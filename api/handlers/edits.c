@@ -14,9 +14,8 @@
 
 void rig_h_edits(struct rig_req *req, struct rig_resp *resp)
 {
-	long long if_match = -1;
-	bool has_if_match = false;
-	if (rig_api__if_match(req, resp, &if_match, &has_if_match))
+	struct rig_if_match if_match;
+	if (rig_api__if_match(req, resp, &if_match))
 		return;
 	bool dry_run;
 	if (rig_api__query_bool(req, resp, "dryRun", &dry_run))
@@ -66,7 +65,7 @@ void rig_h_edits(struct rig_req *req, struct rig_resp *resp)
 		rig_problem_errs(resp, errs, 0);
 		goto out;
 	}
-	if (rig_write_if_match(&b, has_if_match, if_match, resp))
+	if (rig_write_if_match(&b, &if_match, resp))
 		goto out;
 	rig_write_run_batch(req, resp, &b);
 out:

@@ -383,56 +383,35 @@ static void range_free(void *ctx)
 	free(rg);
 }
 
-/* Parses f32Version: 1 (the default) or 2, for format=f32 only. 0 or -1 with
- * resp filled. */
-static int parse_f32_version(struct rig_req *req, struct rig_resp *resp, struct range *rg)
+void rig_h_frame_range(struct rig_req *req, struct rig_resp *resp)
 {
-	const char *v = rig_api__query(req, "f32Version");
-	rg->f32_version = RIG_F32_VERSION_PLAIN;
-	if (!v)
-		return 0;
-	if (rg->fmt != RIG_FRAMES_F32) {
-		rig_problem(resp, RIG_INVALID_QUERY, json_pack("{s:s}", "parameter", "f32Version"),
-			    "f32Version applies to format f32 only");
-		return -1;
+	struct rig_frames_query q;
+	struct rig_tx *tx = NULL;
+	struct range *rg = NULL;
+	if (rig_frames__query_parse(&q, req, resp,
+				    RIG_FQ_LAYER | RIG_FQ_SPACE | RIG_FQ_FORMAT_OBJ |
+					    RIG_FQ_F32_VERSION | RIG_FQ_RANGE,
+				    NULL) != 0)
+		goto fail;
+	if (!(rg = calloc(1, sizeof *rg))) {
+		rig_problem(resp, RIG_INTERNAL, NULL, "out of memory");
+		goto fail;
 	}
-	if (strcmp(v, "1") != 0 && strcmp(v, "2") != 0) {
-		rig_problem(resp, RIG_INVALID_QUERY, json_pack("{s:s}", "parameter", "f32Version"),
-			    "f32Version must be 1 or 2");
-		return -1;
-	}
-	rg->f32_version = v[0] == '2' ? RIG_F32_VERSION_TAGGED : RIG_F32_VERSION_PLAIN;
-	return 0;
-}
-
-/* Parses from/to/step (defaults: the shot's range, step 1). 0 or -1 with resp filled. */
-static int parse_range(struct rig_req *req, struct rig_resp *resp, struct range *rg)
-{
+	rg->shot_space = q.shot_space;
+	rg->fmt = q.format;
+	rg->f32_version = q.f32_version;
+	struct rig_errs *errs = &rg->slots[0].errs;
+	rig_errs_init(errs);
 	struct rig_frame_range r;
-	if (rig_frames__range(req, resp, rg->ev.model, &r, NULL) != 0)
-		return -1;
+	tx = rig_store_read(req->app->store);
+	if (rig_frames__query_open(&rg->ev, tx, req, resp, &q) != 0 ||
+	    rig_frames__query_range(&q, rg->ev.model, resp, &r, NULL) != 0 ||
+	    (rg->layer = rig_frames__find_skinned(&rg->ev, q.layer_id, resp)) < 0)
+		goto fail;
 	rg->from = r.from;
 	rg->step = r.step;
 	rg->n_frames = r.n_frames;
-	return 0;
-}
-
-void rig_h_frame_range(struct rig_req *req, struct rig_resp *resp)
-{
-	struct range *rg = calloc(1, sizeof *rg);
-	if (!rg) {
-		rig_problem(resp, RIG_INTERNAL, NULL, "out of memory");
-		return;
-	}
-	struct rig_errs *errs = &rg->slots[0].errs;
-	rig_errs_init(errs);
-	struct rig_tx *tx = rig_store_read(req->app->store);
-	if (rig_frames__space(req, resp, &rg->shot_space) ||
-	    rig_frames__format(req, resp, true, &rg->fmt) || parse_f32_version(req, resp, rg) ||
-	    rig_frames__open(&rg->ev, tx, req, resp) != 0 || parse_range(req, resp, rg) ||
-	    (rg->layer = rig_frames__find_skinned(&rg->ev, req->params[1], resp)) < 0)
-		goto fail;
-	if (rig_frames__etag(req, resp, rg->ev.model->version))
+	if (rig_frames__query_etag(&q, resp, rg->ev.model->version))
 		goto fail;
 	if (rig_eval_prepare(&rg->ev, rg->layer, rg->shot_space, errs) != 0) {
 		rig_frames__eval_failed(resp, errs);
@@ -445,7 +424,7 @@ void rig_h_frame_range(struct rig_req *req, struct rig_resp *resp)
 	rg->tris = d->triangles;
 	rg->n_tris = d->n_tris;
 	rg->version = rg->ev.model->version;
-	rig_strlcpy(rg->layer_id, req->params[1], sizeof rg->layer_id);
+	rig_strlcpy(rg->layer_id, q.layer_id, sizeof rg->layer_id);
 	rig_strlcpy(rg->shot_id, rg->ev.model->id, sizeof rg->shot_id);
 	rig_strlcpy(rg->request_id, req->request_id ? req->request_id : "", sizeof rg->request_id);
 	rg->log = req->app->log;
@@ -498,9 +477,12 @@ void rig_h_frame_range(struct rig_req *req, struct rig_resp *resp)
 	resp->stream = stream_cb;
 	resp->stream_free = range_free;
 	resp->stream_ctx = rg;
+	rig_frames__query_release(&q);
 	return;
 fail:
 	if (tx)
 		rig_tx_end(tx);
-	range_free(rg);
+	if (rg)
+		range_free(rg);
+	rig_frames__query_release(&q);
 }

@@ -61,9 +61,9 @@ static int parse_query(struct rig_req *req, struct rig_resp *resp, struct query 
 	const char *frame = rig_api__query(req, "frame");
 	if (frame) {
 		if (rig_frames__parse_frame(&q->frame, frame) != 0) {
-			rig_problem(resp, RIG_INVALID_QUERY,
-				    json_pack("{s:s}", "parameter", "frame"),
-				    "frame must be a finite number");
+			rig_problem(
+				resp, RIG_INVALID_QUERY, json_pack("{s:s}", "parameter", "frame"),
+				"frame must be a finite decimal number such as 12, -2.5 or 1e3");
 			return -1;
 		}
 		q->has_frame = true;
@@ -78,12 +78,7 @@ static int parse_query(struct rig_req *req, struct rig_resp *resp, struct query 
 	snprintf(canon, sizeof canon, "%s|%d|%.17g|%d|%zu|%zu|%.20s", kind_names[q->kind],
 		 q->has_frame, q->frame, q->shot_space, q->page_size, q->max_bytes,
 		 version ? version : "");
-	struct rig_sha256 s;
-	unsigned char digest[RIG_SHA256_SIZE];
-	rig_sha256_init(&s);
-	rig_sha256_update(&s, canon, strlen(canon));
-	rig_sha256_final(digest, &s);
-	rig_hex32(q->fingerprint, digest);
+	rig_sha256_hex_of(q->fingerprint, canon, strlen(canon));
 	return 0;
 }
 

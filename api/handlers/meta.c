@@ -28,27 +28,24 @@ void rig_h_readyz(struct rig_req *req, struct rig_resp *resp)
 	rig_resp_json(resp, 200, json_pack("{s:s}", "status", "ready"), NULL);
 }
 
+/* The limits of core/rig_limits.h that GET /v1/limits reports. */
+#define RIG_LIMIT_ROW(name, wire, value) {wire, value},
+static const struct {
+	const char *wire;
+	json_int_t value;
+} limits[] = {RIG_LIMITS(RIG_LIMIT_ROW)};
+#undef RIG_LIMIT_ROW
+
 void rig_h_limits(struct rig_req *req, struct rig_resp *resp)
 {
 	const struct rig_app_limits *l = &req->app->limits;
-	json_t *o = json_pack(
-		"{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}",
-		"maxBodyBytes", (json_int_t)l->max_body_bytes, "maxOpsPerBatch",
-		(json_int_t)RIG_MAX_OPS_PER_BATCH, "minVertices", (json_int_t)RIG_MIN_VERTICES,
-		"maxVertices", (json_int_t)RIG_MAX_VERTICES, "minTriangles",
-		(json_int_t)RIG_MIN_TRIANGLES, "maxTriangles", (json_int_t)RIG_MAX_TRIANGLES,
-		"minJoints", (json_int_t)RIG_MIN_JOINTS, "maxJoints", (json_int_t)RIG_MAX_JOINTS,
-		"minInfluences", (json_int_t)RIG_MIN_INFLUENCES, "maxInfluences",
-		(json_int_t)RIG_MAX_INFLUENCES, "defaultPageSize",
-		(json_int_t)RIG_DEFAULT_PAGE_SIZE, "maxPageSize", (json_int_t)RIG_MAX_PAGE_SIZE,
-		"maxConnections", (json_int_t)l->max_connections, "connectionTimeoutSeconds",
-		(json_int_t)l->connection_timeout_seconds, "idempotencyKeyTtlSeconds",
-		(json_int_t)RIG_IDEM_TTL_SECONDS);
-	json_object_set_new(o, "maxRangeFrames", json_integer(RIG_MAX_RANGE_FRAMES));
-	json_object_set_new(o, "maxCheckVertexFrames", json_integer(RIG_MAX_CHECK_VERTEX_FRAMES));
-	json_object_set_new(o, "defaultPageBytes", json_integer(RIG_DEFAULT_PAGE_BYTES));
-	json_object_set_new(o, "maxPageBytes", json_integer(RIG_MAX_PAGE_BYTES));
-	json_object_set_new(o, "maxMeshKeyVertices", json_integer(RIG_MAX_MESH_KEY_VERTICES));
+	json_t *o =
+		json_pack("{s:I, s:I, s:I}", "maxBodyBytes", (json_int_t)l->max_body_bytes,
+			  "maxConnections", (json_int_t)l->max_connections,
+			  "connectionTimeoutSeconds", (json_int_t)l->connection_timeout_seconds);
+	for (size_t i = 0; i < sizeof limits / sizeof limits[0]; i++)
+		if (limits[i].wire)
+			json_object_set_new(o, limits[i].wire, json_integer(limits[i].value));
 	rig_resp_json(resp, 200, o, NULL);
 }
 

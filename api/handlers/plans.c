@@ -189,11 +189,23 @@ static void plan_version_conflict(struct rig_resp *resp, int status, const struc
 		"plan '%s' is at version %lld, not %lld", p->id, p->plan_version, expected);
 }
 
+/* 412 PLAN_VERSION_CONFLICT for an If-Match the plan's version fails. */
+static void plan_if_match_failed(struct rig_resp *resp, const struct rig_plan *p,
+				 const struct rig_if_match *m)
+{
+	json_t *extra = json_pack("{s:s, s:I}", "planId", p->id, "currentPlanVersion",
+				  (json_int_t)p->plan_version);
+	rig_if_match_expected_json(extra, m, "expectedPlanVersion", "expectedPlanVersions");
+	char why[160];
+	rig_if_match_describe(why, sizeof why, m);
+	rig_problem_status(resp, 412, RIG_PLAN_VERSION_CONFLICT, extra,
+			   "plan '%s' is at version %lld%s", p->id, p->plan_version, why);
+}
+
 void rig_h_plan_revise(struct rig_req *req, struct rig_resp *resp)
 {
-	long long if_match = -1;
-	bool has_if_match;
-	if (rig_api__if_match(req, resp, &if_match, &has_if_match))
+	struct rig_if_match if_match;
+	if (rig_api__if_match(req, resp, &if_match))
 		return;
 	json_t *body = rig_api__parse_body(req, resp);
 	if (!body)
@@ -226,8 +238,8 @@ void rig_h_plan_revise(struct rig_req *req, struct rig_resp *resp)
 		rig_api__fail(resp, rc, "plan");
 	} else if (cur.applied) {
 		plan_applied(resp, &cur);
-	} else if (has_if_match && cur.plan_version != if_match) {
-		plan_version_conflict(resp, 412, &cur, if_match);
+	} else if (!rig_if_match_holds(&if_match, cur.plan_version)) {
+		plan_if_match_failed(resp, &cur, &if_match);
 	} else if (has_expected && cur.plan_version != expected) {
 		plan_version_conflict(resp, 409, &cur, expected);
 	} else {

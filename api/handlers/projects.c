@@ -72,7 +72,7 @@ void rig_h_project_create(struct rig_req *req, struct rig_resp *resp)
 	if (!rc)
 		rc = rig_project_get(tx, id, store_project, &created);
 	if (rc == -RIG_LAYER_EXISTS) {
-		rig_problem(resp, RIG_INVALID_FIELD,
+		rig_problem(resp, RIG_PROJECT_EXISTS,
 			    json_pack("{s:s, s:s}", "pointer", "/projectId", "projectId", id),
 			    "project id '%s' is already in use", id);
 	} else if (rc) {

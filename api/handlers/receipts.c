@@ -114,9 +114,8 @@ static int receipt_shot(struct rig_req *req, struct rig_resp *resp, char shot_id
  * and the Idempotency-Key mean what they mean there. */
 void rig_h_receipt_revert(struct rig_req *req, struct rig_resp *resp)
 {
-	long long if_match = -1;
-	bool has_if_match = false;
-	if (rig_api__if_match(req, resp, &if_match, &has_if_match))
+	struct rig_if_match if_match;
+	if (rig_api__if_match(req, resp, &if_match))
 		return;
 	bool dry_run;
 	if (rig_api__query_bool(req, resp, "dryRun", &dry_run))
@@ -153,7 +152,7 @@ void rig_h_receipt_revert(struct rig_req *req, struct rig_resp *resp)
 		rig_problem_errs(resp, errs, 0);
 		goto out;
 	}
-	if (rig_write_if_match(&b, has_if_match, if_match, resp))
+	if (rig_write_if_match(&b, &if_match, resp))
 		goto out;
 	if (receipt_shot(req, resp, shot_id))
 		goto out;

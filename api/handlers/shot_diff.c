@@ -42,14 +42,13 @@ static int version_param(struct rig_req *req, struct rig_resp *resp, const char 
 			 long long *out)
 {
 	const char *s = rig_api__query(req, name);
-	char *end = NULL;
-	long long v = s && *s >= '0' && *s <= '9' ? strtoll(s, &end, 10) : -1;
-	if (v < 0 || *end || v == LLONG_MAX) {
+	unsigned long long v;
+	if (!s || rig_api__parse_count(&v, s) || v >= LLONG_MAX) {
 		rig_problem(resp, RIG_INVALID_QUERY, json_pack("{s:s}", "parameter", name),
 			    "%s must be given as a shot version (a non-negative integer)", name);
 		return -1;
 	}
-	*out = v;
+	*out = (long long)v;
 	return 0;
 }
 

@@ -1,6 +1,7 @@
 /* Shots: create, list (paged, oldest first), delete, and reading one with its
  * layer tree, or one layer with its keys. */
 #include <limits.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@
 #include "api/util/jsonread.h"
 #include "api/util/stamp.h"
 #include "core/ids.h"
+#include "core/rig_limits.h"
 #include "storage/resources.h"
 #include "storage/shot_repo.h"
 #include "storage/store.h"
@@ -67,8 +69,13 @@ void rig_h_shot_create(struct rig_req *req, struct rig_resp *resp)
 	if (rig_jr_number(&jr, body, "fps", false, &row.fps, NULL) == 0 &&
 	    !(row.fps > 0 && row.fps <= 1000))
 		rig_jr_fail(&jr, "fps", "fps must be in (0, 1000]");
-	rig_jr_number(&jr, body, "frameStart", false, &row.frame_start, NULL);
-	rig_jr_number(&jr, body, "frameEnd", false, &row.frame_end, NULL);
+	const char *const frame_fields[2] = {"frameStart", "frameEnd"};
+	double *frames[2] = {&row.frame_start, &row.frame_end};
+	for (int i = 0; i < 2; i++)
+		if (rig_jr_number(&jr, body, frame_fields[i], false, frames[i], NULL) == 0 &&
+		    !(fabs(*frames[i]) <= RIG_MAX_ABS_FRAME))
+			rig_jr_fail(&jr, frame_fields[i], "%s must be within [-%d, %d]",
+				    frame_fields[i], RIG_MAX_ABS_FRAME, RIG_MAX_ABS_FRAME);
 	if (!rig_errs_any(errs) && !(row.frame_end >= row.frame_start))
 		rig_jr_fail(&jr, "frameEnd", "frameEnd must not be before frameStart");
 	if (rig_errs_any(errs)) {
@@ -85,7 +92,7 @@ void rig_h_shot_create(struct rig_req *req, struct rig_resp *resp)
 	if (!rc)
 		rc = rig_shot_get(tx, row.id, store_shot, &created);
 	if (rc == -RIG_LAYER_EXISTS) {
-		rig_problem(resp, RIG_INVALID_FIELD,
+		rig_problem(resp, RIG_SHOT_EXISTS,
 			    json_pack("{s:s, s:s}", "pointer", "/shotId", "shotId", row.id),
 			    "shot id '%s' is already in use", row.id);
 	} else if (rc == -RIG_NOT_FOUND) {
@@ -129,23 +136,28 @@ void rig_h_shot_list(struct rig_req *req, struct rig_resp *resp)
 
 void rig_h_shot_delete(struct rig_req *req, struct rig_resp *resp)
 {
-	long long expected = -1;
-	bool has_if_match;
-	if (rig_api__if_match(req, resp, &expected, &has_if_match))
+	struct rig_if_match if_match;
+	if (rig_api__if_match(req, resp, &if_match))
 		return;
 	struct rig_tx *tx = rig_store_read(req->app->store);
+	long long current = -1;
 	int rc = rig_api__begin(req, tx);
+	/* The version is read in the write transaction that deletes: it cannot
+	 * move in between. "*" needs only the shot, which the delete needs too. */
+	if (!rc && rig_if_match_constrains(&if_match) &&
+	    (rc = rig_shot_version(tx, req->params[0], &current)) == 0 &&
+	    !rig_if_match_holds(&if_match, current))
+		rc = -RIG_VERSION_CONFLICT;
 	if (!rc)
-		rc = rig_shot_delete(tx, req->params[0], has_if_match ? expected : -1);
+		rc = rig_shot_delete(tx, req->params[0], -1);
 	if (rc == -RIG_VERSION_CONFLICT) {
-		long long current = -1;
-		rig_shot_version(tx, req->params[0], &current);
-		rig_problem_status(resp, 412, RIG_VERSION_CONFLICT,
-				   json_pack("{s:s, s:I, s:I}", "shotId", req->params[0],
-					     "expectedVersion", (json_int_t)expected,
-					     "currentVersion", (json_int_t)current),
-				   "shot '%s' is at version %lld, not %lld", req->params[0],
-				   current, expected);
+		json_t *extra = json_pack("{s:s, s:I}", "shotId", req->params[0], "currentVersion",
+					  (json_int_t)current);
+		rig_if_match_expected_json(extra, &if_match, "expectedVersion", "expectedVersions");
+		char why[160];
+		rig_if_match_describe(why, sizeof why, &if_match);
+		rig_problem_status(resp, 412, RIG_VERSION_CONFLICT, extra,
+				   "shot '%s' is at version %lld%s", req->params[0], current, why);
 	} else if (rc) {
 		rig_api__fail_shot(resp, rc, req->params[0]);
 	} else {

@@ -143,12 +143,7 @@ static int random_bytes(unsigned char *buf, size_t n)
 
 static void secret_hash(char out[RIG_SHA256_HEX_SIZE], const char *secret)
 {
-	struct rig_sha256 s;
-	unsigned char digest[RIG_SHA256_SIZE];
-	rig_sha256_init(&s);
-	rig_sha256_update(&s, secret, strlen(secret));
-	rig_sha256_final(digest, &s);
-	rig_hex32(out, digest);
+	rig_sha256_hex_of(out, secret, strlen(secret));
 }
 
 int rig_auth_token_create(struct rig_tx *tx, const char *name, const char *scopes, bool has_expiry,

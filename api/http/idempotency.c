@@ -117,17 +117,15 @@ static void inflight_leave(struct rig_inflight *f, const char *principal, const 
  * The principal is not in it: it is half of the row's key instead. */
 static void fingerprint(struct rig_req *req)
 {
-	struct rig_sha256 s;
-	unsigned char digest[RIG_SHA256_SIZE];
-	rig_sha256_init(&s);
-	rig_sha256_update(&s, req->method, strlen(req->method) + 1);
-	rig_sha256_update(&s, req->path, strlen(req->path) + 1);
+	struct sha256_ctx s;
+	sha256_init(&s);
+	rig_sha256_field(&s, req->method);
+	rig_sha256_field(&s, req->path);
 	if (req->query_string)
-		rig_sha256_update(&s, req->query_string, strlen(req->query_string) + 1);
-	rig_sha256_update(&s, req->actor, strlen(req->actor) + 1);
-	rig_sha256_update(&s, req->body ? req->body : "", req->body_len);
-	rig_sha256_final(digest, &s);
-	rig_hex32(req->idem_hash, digest);
+		rig_sha256_field(&s, req->query_string);
+	rig_sha256_field(&s, req->actor);
+	sha256_update(&s, req->body_len, (const uint8_t *)(req->body ? req->body : ""));
+	rig_sha256_hex(req->idem_hash, &s);
 }
 
 static int lookup(struct rig_req *req, struct rig_tx *conn, struct rig_idem *out)

@@ -4,7 +4,6 @@
  */
 #include "api/http/paging.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,15 +18,13 @@ int rig_api__page_size(struct rig_req *req, struct rig_resp *resp, size_t *out)
 	*out = RIG_DEFAULT_PAGE_SIZE;
 	if (!s)
 		return 0;
-	char *end = NULL;
-	errno = 0;
-	long long n = strtoll(s, &end, 10);
-	if (!*s || *end || n <= 0) {
+	unsigned long long n;
+	if (rig_api__parse_count(&n, s) || n == 0) {
 		rig_problem(resp, RIG_INVALID_QUERY, json_pack("{s:s}", "parameter", "pageSize"),
 			    "pageSize must be a positive integer");
 		return -1;
 	}
-	*out = n > RIG_MAX_PAGE_SIZE || errno == ERANGE ? RIG_MAX_PAGE_SIZE : (size_t)n;
+	*out = n > RIG_MAX_PAGE_SIZE ? RIG_MAX_PAGE_SIZE : (size_t)n;
 	return 0;
 }
 
@@ -201,11 +198,18 @@ void rig_api__page_finish(struct rig_req *req, struct rig_resp *resp, const char
 int rig_api__pinned_page_open(struct rig_req *req, struct rig_resp *resp,
 			      const struct rig_pinned_page *pp, size_t end, size_t *offset)
 {
+	return rig_api__pinned_page_open_token(req->app, resp, pp, rig_api__query(req, "pageToken"),
+					       end, offset);
+}
+
+int rig_api__pinned_page_open_token(struct rig_app *app, struct rig_resp *resp,
+				    const struct rig_pinned_page *pp, const char *token, size_t end,
+				    size_t *offset)
+{
 	*offset = 0;
-	const char *token = rig_api__query(req, "pageToken");
 	if (!token)
 		return 0;
-	json_t *t = rig_api__token_open(req->app, token);
+	json_t *t = rig_api__token_open(app, token);
 	const char *k = json_string_value(json_object_get(t, "k"));
 	const char *s = json_string_value(json_object_get(t, "s"));
 	const char *q = json_string_value(json_object_get(t, "q"));

@@ -82,6 +82,11 @@ struct rig_pinned_page {
 int rig_api__pinned_page_open(struct rig_req *req, struct rig_resp *resp,
 			      const struct rig_pinned_page *pp, size_t end, size_t *offset);
 
+/* rig_api__pinned_page_open for a ?pageToken already read (NULL: absent). */
+int rig_api__pinned_page_open_token(struct rig_app *app, struct rig_resp *resp,
+				    const struct rig_pinned_page *pp, const char *token, size_t end,
+				    size_t *offset);
+
 /* The token of pp's page starting at offset: malloc'd, NULL when out of memory. */
 char *rig_api__pinned_page_token(struct rig_app *app, const struct rig_pinned_page *pp,
 				 size_t offset);

@@ -3,19 +3,16 @@
  * in paging.c, ids and clocks in api/util/stamp.c, idempotency keys in
  * idempotency.c.
  */
-#include <ctype.h>
-#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/random.h>
 #include <time.h>
 
 #include "api/edit/bulk.h"
 #include "api/http/request.h"
 #include "api/util/membudget.h"
-#include "api/util/sha256.h"
 #include "api/util/textbuf.h"
 #include "storage/receipts.h"
 #include "storage/shot_repo.h"
@@ -92,22 +89,45 @@ void rig_api__fail_shot(struct rig_resp *resp, int rc, const char *shot_id)
 	rig_resp_problem(resp, o, retry_after);
 }
 
-int rig_api__version(struct rig_req *req, struct rig_resp *resp, long long *out)
+int rig_api__parse_count(unsigned long long *out, const char *s)
 {
-	const char *s = rig_api__query(req, "version");
-	*out = -1;
-	if (!s)
-		return 0;
-	char *end = NULL;
-	errno = 0;
-	long long v = isdigit((unsigned char)*s) ? strtoll(s, &end, 10) : -1;
-	if (v < 0 || errno || *end) {
-		rig_problem(resp, RIG_INVALID_QUERY, json_pack("{s:s}", "parameter", "version"),
-			    "version must be a non-negative integer");
+	unsigned long long v = 0;
+	if (!*s)
 		return -1;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9')
+			return -1;
+		unsigned d = (unsigned)(*s - '0');
+		v = v > (ULLONG_MAX - d) / 10 ? ULLONG_MAX : v * 10 + d;
 	}
 	*out = v;
 	return 0;
+}
+
+int rig_api__version_parse(const char *s, long long *out)
+{
+	*out = -1;
+	if (!s)
+		return 0;
+	unsigned long long v;
+	if (rig_api__parse_count(&v, s) || v > LLONG_MAX)
+		return -1;
+	*out = (long long)v;
+	return 0;
+}
+
+void rig_api__version_refuse(struct rig_resp *resp)
+{
+	rig_problem(resp, RIG_INVALID_QUERY, json_pack("{s:s}", "parameter", "version"),
+		    "version must be a non-negative integer");
+}
+
+int rig_api__version(struct rig_req *req, struct rig_resp *resp, long long *out)
+{
+	if (rig_api__version_parse(rig_api__query(req, "version"), out) == 0)
+		return 0;
+	rig_api__version_refuse(resp);
+	return -1;
 }
 
 void rig_api__fail_shot_at(struct rig_resp *resp, struct rig_tx *tx, int rc, const char *shot_id,
@@ -139,35 +159,25 @@ void rig_api__etag(struct rig_resp *resp, long long version)
 	rig_resp_header(resp, "ETag", "\"%lld\"", version);
 }
 
-int rig_api__if_match(struct rig_req *req, struct rig_resp *resp, long long *out, bool *present)
+int rig_api__if_match(struct rig_req *req, struct rig_resp *resp, struct rig_if_match *out)
 {
 	const char *h = rig_api__header(req, "If-Match");
-	*out = -1;
-	*present = h != NULL;
-	if (!h)
+	memset(out, 0, sizeof *out);
+	if (!h || rig_if_match_parse(out, h) == 0)
 		return 0;
-	size_t len = strlen(h);
-	char *end = NULL;
-	long long v = -1;
-	if (len >= 3 && h[0] == '"' && isdigit((unsigned char)h[1]) && h[len - 1] == '"') {
-		errno = 0;
-		v = strtoll(h + 1, &end, 10);
-		if (errno || end != h + len - 1)
-			v = -1;
-	}
-	if (v < 0) {
-		rig_problem(resp, RIG_PRECONDITION_INVALID,
-			    json_pack("{s:s}", "parameter", "If-Match"),
-			    "If-Match must be one quoted version such as \"12\"");
-		return -1;
-	}
-	*out = v;
-	return 0;
+	rig_problem(resp, RIG_PRECONDITION_INVALID, json_pack("{s:s}", "parameter", "If-Match"),
+		    "If-Match must be * or a list of up to %d entity tags such as \"12\"",
+		    RIG_IF_MATCH_MAX_VERSIONS);
+	return -1;
 }
 
 bool rig_api__none_match(struct rig_req *req, const char *tag)
 {
-	const char *h = rig_api__header(req, "If-None-Match");
+	return rig_api__none_match_header(rig_api__header(req, "If-None-Match"), tag);
+}
+
+bool rig_api__none_match_header(const char *h, const char *tag)
+{
 	if (!h)
 		return false;
 	size_t tag_len = strlen(tag);

@@ -12,6 +12,7 @@
 #include "api/context.h"
 #include "api/http/exchange.h"
 #include "api/http/problem.h"
+#include "api/util/etag.h"
 #include "storage/shot_model.h"
 
 /* Parses the request body as one JSON document (UTF-8, no duplicate keys, no
@@ -38,10 +39,25 @@ struct rig_errs *rig_api__errs_new(struct rig_resp *resp);
 /* As rig_api__fail for a shot lookup: a missing shot is a 404 naming shotId. */
 void rig_api__fail_shot(struct rig_resp *resp, int rc, const char *shot_id);
 
+/* A count (a version, a page size, a byte limit) from a path, query or
+ * header, the one rule for all of them: one or more ASCII digits and nothing
+ * else (no sign, space or hex; strtoll alone takes " +12"). Sets *out to the
+ * value, ULLONG_MAX when it is larger; 0, or -1 (*out untouched). */
+int rig_api__parse_count(unsigned long long *out, const char *s);
+
 /* Reads ?version, the shot version a read answers (docs/history.md): sets
  * *out to it, or to -1 when absent. Returns 0, or -1 with resp filled (400
  * INVALID_QUERY for anything but a non-negative integer). */
 int rig_api__version(struct rig_req *req, struct rig_resp *resp, long long *out);
+
+/* The two halves of rig_api__version, for a handler that reads ?version at
+ * its top and reports it later: parses s (NULL: absent) into *out (-1 when
+ * absent); 0, or -1 (*out -1) for anything but a non-negative integer. */
+int rig_api__version_parse(const char *s, long long *out);
+
+/* Fills resp with the 400 INVALID_QUERY of a ?version rig_api__version_parse
+ * refused. */
+void rig_api__version_refuse(struct rig_resp *resp);
 
 /* Reads the boolean query parameter name ("true" or "false"; absent:
  * false) into *out. Returns 0, or -1 with resp filled (400 INVALID_QUERY). */
@@ -69,12 +85,16 @@ static inline const char *rig_api__header(struct rig_req *req, const char *name)
  * RFC 9110 §13.1.2 asks. */
 bool rig_api__none_match(struct rig_req *req, const char *tag);
 
+/* rig_api__none_match for an If-None-Match value already read (NULL:
+ * absent, false). */
+bool rig_api__none_match_header(const char *header, const char *tag);
+
 /* Sets ETag: "<version>" on resp. */
 void rig_api__etag(struct rig_resp *resp, long long version);
 
-/* Parses If-Match: "<n>" (strong, quoted). Returns 0 and *present=false (*out -1) when
- * the header is absent, 0 with *out set when valid, -1 with resp filled (400) and *out -1
- * when malformed. */
-int rig_api__if_match(struct rig_req *req, struct rig_resp *resp, long long *out, bool *present);
+/* Parses If-Match into *out (rig_if_match_parse; zeroed when the header is
+ * absent). Returns 0, or -1 with resp filled (400 PRECONDITION_INVALID naming
+ * the header) when it is not "*" or a list of entity tags. */
+int rig_api__if_match(struct rig_req *req, struct rig_resp *resp, struct rig_if_match *out);
 
 #endif

@@ -157,7 +157,7 @@ class Rigd:
     # ---- conveniences ----
     def make_shot(self, project="p1", shot="s1", **fields):
         r = self.post("/v1/projects", {"projectId": project, "name": project})
-        assert r.status in (201, 422), r
+        assert r.status in (201, 409), r  # 409 PROJECT_EXISTS: made by an earlier call
         body = {"shotId": shot, "name": shot}
         body.update(fields)
         r = self.post(f"/v1/projects/{project}/shots", body)

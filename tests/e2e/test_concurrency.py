@@ -116,10 +116,16 @@ class Concurrency(RigdTestCase):
     def test_malformed_if_match_is_400(self):
         before = self.rigd.snapshot("s1")
         ops = [{"op": "layer.rename", "layerId": "a", "name": "x"}]
-        for value in ("1", '"x"', '"1', '1"', '""', '"-1"', '"1.5"', '"99999999999999999999"'):
+        for value in ("1", '"1', '1"', "W/1", '"1" "1"'):
             with self.subTest(value=value):
                 r = self.rigd.post(E, {"ops": ops}, headers={"If-Match": value})
                 self.assertProblem(r, 400, "PRECONDITION_INVALID")
+        # entity tags that name no version are well formed and never match (RFC 9110
+        # §13.1.1, strong comparison): 412 (test_if_match.py has the rest)
+        for value in ('"x"', '""', '"-1"', '"1.5"', '"99999999999999999999"', 'W/"1"'):
+            with self.subTest(value=value):
+                r = self.rigd.post(E, {"ops": ops}, headers={"If-Match": value})
+                self.assertProblem(r, 412, "VERSION_CONFLICT")
         self.assertEqual(self.rigd.snapshot("s1"), before)
 
     def test_etag_and_if_none_match(self):

@@ -12,7 +12,7 @@ CODES_SEEN_IN_TESTS = [
     "BATCH_TOO_LARGE", "VERSION_CONFLICT", "IDEMPOTENCY_KEY_REUSED", "IDEMPOTENCY_IN_PROGRESS",
     "PAGE_TOKEN_INVALID", "MALFORMED_JSON", "INVALID_QUERY", "INVALID_FIELD", "NOT_FOUND",
     "METHOD_NOT_ALLOWED", "UNSUPPORTED_MEDIA_TYPE", "PRECONDITION_INVALID", "BODY_TOO_LARGE",
-    "SHUTTING_DOWN",
+    "SHUTTING_DOWN", "PROJECT_EXISTS", "SHOT_EXISTS",
 ]
 
 # Codes SPEC §2–§7 names; the catalogue must hold them all.
@@ -55,8 +55,8 @@ class Projects(RigdTestCase):
     def test_duplicate_project_id(self):
         self.assertEqual(self.rigd.post("/v1/projects", {"projectId": "d", "name": "a"}).status, 201)
         r = self.rigd.post("/v1/projects", {"projectId": "d", "name": "b"})
-        self.assertEqual(r.status, 422, r)
-        self.assertEqual(r.json["code"], "INVALID_FIELD")
+        body = self.assertProblem(r, 409, "PROJECT_EXISTS")
+        self.assertEqual((body["pointer"], body["projectId"]), ("/projectId", "d"), body)
         self.assertEqual(self.rigd.get("/v1/projects/d").json["name"], "a")
         self.assertEqual(len(self.rigd.get("/v1/projects").json["projects"]), 1)
 
@@ -216,8 +216,8 @@ class Shots(RigdTestCase):
                                         {"shotId": "s1", "name": "a"}).status, 201)
         for pid in ("p1", "p2"):
             r = self.rigd.post(f"/v1/projects/{pid}/shots", {"shotId": "s1", "name": "b"})
-            self.assertEqual(r.status, 422, r)
-            self.assertEqual(r.json["code"], "INVALID_FIELD")
+            body = self.assertProblem(r, 409, "SHOT_EXISTS")
+            self.assertEqual((body["pointer"], body["shotId"]), ("/shotId", "s1"), body)
         self.assertEqual(self.rigd.get("/v1/shots/s1").json["name"], "a")
 
     def test_shot_list_paging_scoped_to_project(self):
