@@ -448,12 +448,12 @@ int rig_frame_check_batch(struct rig_op_ctx *ctx, const struct rig_check_frames 
 	c.n_layers = n;
 	long long cost = rig_frame_check_cost(&c);
 	if (cost > RIG_MAX_CHECK_VERTEX_FRAMES) {
-		struct rig_err *e =
-			rig_errs_add(ctx->errs, RIG_CHECK_TOO_LARGE,
-				     "checking %zu frames of %zu layers evaluates %lld "
-				     "vertex-frames; the limit is"
-				     " %lld (check in pages with GET /v1/shots/{shotId}/check)",
-				     c.range.n_frames, n, cost, (long long)RIG_MAX_CHECK_VERTEX_FRAMES);
+		struct rig_err *e = rig_errs_add(
+			ctx->errs, RIG_CHECK_TOO_LARGE,
+			"checking %zu frames of %zu layers evaluates %lld "
+			"vertex-frames; the limit is"
+			" %lld (check in pages with GET /v1/shots/{shotId}/check)",
+			c.range.n_frames, n, cost, (long long)RIG_MAX_CHECK_VERTEX_FRAMES);
 		rig_strlcpy(e->pointer, "/checkFrames", sizeof e->pointer);
 		rig_err_extra_number(e, "vertexFrames", (double)cost);
 		rig_err_extra_number(e, "limit", (double)RIG_MAX_CHECK_VERTEX_FRAMES);
