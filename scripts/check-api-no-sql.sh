@@ -4,7 +4,14 @@
 # <sqlite3.h>, names a sqlite3 type or calls a sqlite3_ function, or spells
 # SQL (an uppercase SQL keyword such as SELECT, BEGIN or SAVEPOINT) inside a
 # string literal. The public headers storage/*.h are checked too: only
-# storage/sqlite/ may know SQLite. Each finding is printed as file:line: text.
+# storage/sqlite/ may know SQLite, and they describe a store, not SQLite's
+# settings (no synchronous, busy_timeout, journal_mode, WAL, statvfs).
+# The tests reach the store only through the SQLite backend's test helpers:
+# under tests/e2e/ only sqlite_store.py imports sqlite3; under tests/unit/
+# only the backends' folders of tests/unit/storage/ (sqlite/: the helpers
+# bare_tx.h and store_fixture.h, the backend's own tests) name SQLite or
+# include a backend's headers.
+# Each finding is printed as file:line: text.
 #   scripts/check-api-no-sql.sh [dir...]   default: api server
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -30,4 +37,28 @@ if [ -n "$found" ]; then
 	echo "$found" >&2
 	exit 1
 fi
-echo "no SQLite and no SQL in ${dirs[*]} and storage/*.h"
+
+# The public headers speak of a store; a backend's settings live in its folder.
+settings='synchronous|busy_timeout|journal_mode|(^|[^A-Za-z])WAL([^A-Za-z]|$)|statvfs'
+found=$(grep -HnE "$settings" storage/*.h || true)
+if [ -n "$found" ]; then
+	echo "storage/*.h describe a store: say this in the backend's folder (storage/sqlite/):" >&2
+	echo "$found" >&2
+	exit 1
+fi
+
+# Tests poke the store only through the SQLite backend's test helpers.
+mapfile -t unit < <(find tests/unit \( -name '*.c' -o -name '*.h' \) ! -path 'tests/unit/storage/*/*' |
+	sort)
+mapfile -t e2e < <(find tests/e2e -name '*.py' ! -path tests/e2e/sqlite_store.py | sort)
+found=$( (grep -HnE "$sqlite_use"'|#[[:space:]]*include[[:space:]]*"storage/[a-z]+/' "${unit[@]}" || true
+	grep -HnE '^[[:space:]]*(import[[:space:]]+sqlite3|from[[:space:]]+sqlite3[[:space:]]+import)' \
+		"${e2e[@]}" || true) | sort -t: -k1,1 -k2,2n -u)
+if [ -n "$found" ]; then
+	echo "tests reach the store through rigd or the SQLite backend's test helpers" \
+	     "(tests/e2e/sqlite_store.py, tests/unit/storage/sqlite/bare_tx.h), or are the" \
+	     "backend's own (tests/unit/storage/sqlite/):" >&2
+	echo "$found" >&2
+	exit 1
+fi
+echo "no SQLite and no SQL in ${dirs[*]} and storage/*.h; tests reach the store through its helpers"

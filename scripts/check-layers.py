@@ -21,8 +21,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # folder -> folders its files may include (its own is always allowed)
 ALLOWED = {
     "core": [],
-    "storage": ["core"],
-    "storage/sqlite": ["core", "storage"],  # the SQLite implementation of storage/*.h
+    "storage": ["core"],  # the interface and what every backend shares
     "api/util": ["core"],
     "api/eval": ["core", "storage", "api/util", "api"],
     "api/edit": ["core", "storage", "api/util", "api"],
@@ -33,6 +32,14 @@ ALLOWED = {
     "clients": ["version"],
     "version": [],  # the build's version and commit, for --version
 }
+# Every folder of storage/ is a backend (storage/sqlite/ is SQLite's): it
+# implements storage/*.h and includes only core/ and storage/, never another
+# backend. A new backend's folder is checked as soon as it exists.
+BACKENDS = sorted(d for d in os.listdir(os.path.join(ROOT, "storage"))
+                  if os.path.isdir(os.path.join(ROOT, "storage", d)))
+for backend in BACKENDS:
+    ALLOWED["storage/" + backend] = ["core", "storage"]
+
 # From api/ itself the folders below it may include only context.h (the shared
 # context, a declaration); app.h and app.c are the wiring, for the server.
 APP_HEADER_ONLY = {"api/edit", "api/eval", "api/http", "api/handlers"}

@@ -31,6 +31,7 @@ enum opt_kind {
 	OPT_CHOICE,   /* one of the '|'-separated words of `choices`: its index into an enum */
 	OPT_SWITCH,   /* "on" or "off" (`choices`, in that order): a bool, true for the second */
 	OPT_ORIGINS,  /* comma-separated origins, repeatable */
+	OPT_STORE,    /* --store URL or --db PATH: rig_config_set_store into store */
 };
 
 struct option_row {
@@ -57,8 +58,20 @@ _Static_assert(offsetof(struct rig_config, health_port) ==
 
 /* The one list of rigd's options, in --help order. */
 static const struct option_row options[] = {
-	{"db", "PATH", OPT_TEXT, AT(db_path), 0, sizeof(((struct rig_config *)0)->db_path), NULL,
-	 "./rigd.db", "`./rigd.db`", "SQLite file, created and migrated on start"},
+	{"store", "URL", OPT_STORE, AT(store), 0, 0, NULL, NULL, NULL,
+	 "where rigd keeps its data, created and migrated on start: a URL of the backend this "
+	 "rigd is built with, `sqlite:PATH` (an SQLite file) for SQLite's; any other is refused, "
+	 "naming the forms served"},
+	{"db", "PATH", OPT_STORE, AT(store), 0, 0, NULL, NULL, "`./rigd.db`",
+	 "the same as `--store sqlite:PATH`; given with `--store` (or `RIGD_DB` with "
+	 "`RIGD_STORE`), both must name the same store, and a flag overrides either variable"},
+	{"token-file", "PATH", OPT_TEXT, AT(token_file), 0,
+	 sizeof(((struct rig_config *)0)->token_file), NULL, NULL,
+	 "`PATH.token` beside a `sqlite:PATH` store",
+	 "where the first start with auth on writes the bootstrap admin token (mode 0600); "
+	 "rigctl and mesh-data read the same variable, else the file beside `$RIGD_DB`. A store "
+	 "that is not a file has no default: its first start needs this option, unless `rigd "
+	 "token create` made a token already"},
 	{"listen", "HOST:PORT", OPT_LISTEN, AT(host), 0, 0, NULL, "127.0.0.1:8080",
 	 "`127.0.0.1:8080`",
 	 "address to listen on; port 0 picks a free port (logged, and said in "
@@ -68,8 +81,8 @@ static const struct option_row options[] = {
 	 "probes that must get through whatever clients hold on the main one"},
 	{"durability", "full|process", OPT_CHOICE, AT(durability), 0, 0, "full|process", "full",
 	 "`full`",
-	 "full: acknowledged edits survive power loss (synchronous=FULL); process: they "
-	 "survive a crash of rigd but not of the machine (synchronous=NORMAL)"},
+	 "full: acknowledged edits survive power loss; process: they survive a crash of rigd but "
+	 "not of the machine"},
 	{"max-body", "BYTES", OPT_SIZE, AT(max_body_bytes), 1, 1ULL << 34, NULL, "134217728",
 	 "134217728 (128 MiB)",
 	 "larger request bodies get `413 BODY_TOO_LARGE`; lowered (with a "
@@ -167,11 +180,21 @@ static void wrap(FILE *f, const char *words, size_t col, size_t indent)
 	fputc('\n', f);
 }
 
+/* Row o's default as documented, into out: def_text, or for --store (NULL
+ * there) the default store of this build's backend, from storage/store_url.c. */
+static void def_doc(char *out, size_t size, const struct option_row *o)
+{
+	if (o->def_text)
+		snprintf(out, size, "%s", o->def_text);
+	else
+		snprintf(out, size, "`%s`", rig_store_url_default());
+}
+
 static void print_usage(FILE *f)
 {
 	fputs("usage: rigd [options]\n"
-	      "       rigd token create|list|revoke [--db PATH] ...\n"
-	      "                             manage API tokens in the database, with or without a\n"
+	      "       rigd token create|list|revoke [--store URL | --db PATH] ...\n"
+	      "                             manage API tokens in the store, with or without a\n"
 	      "                             running server ('rigd token --help')\n"
 	      "       rigd --version\n"
 	      "\n"
@@ -181,10 +204,11 @@ static void print_usage(FILE *f)
 	      f);
 	for (size_t i = 0; i < N_OPTIONS; i++) {
 		const struct option_row *o = &options[i];
-		char env[64], text[1024], def[128];
+		char env[64], text[1024], def[128], doc[128];
 		env_name(env, o->name);
+		def_doc(doc, sizeof doc, o);
 		size_t d = 0;
-		for (const char *c = o->def_text; *c && d + 1 < sizeof def; c++)
+		for (const char *c = doc; *c && d + 1 < sizeof def; c++)
 			if (*c != '`')
 				def[d++] = *c;
 		def[d] = '\0';
@@ -210,12 +234,13 @@ static void print_markdown(FILE *f)
 	fputs("| flag | env | default | meaning |\n| --- | --- | --- | --- |\n", f);
 	for (size_t i = 0; i < N_OPTIONS; i++) {
 		const struct option_row *o = &options[i];
-		char env[64];
+		char env[64], doc[128];
 		env_name(env, o->name);
+		def_doc(doc, sizeof doc, o);
 		fprintf(f, "| `--%s ", o->name);
 		for (const char *c = o->metavar; *c; c++)
 			fputs(*c == '|' ? "\\|" : (char[]){*c, 0}, f);
-		fprintf(f, "` | `%s` | %s | %s |\n", env, o->def_text, o->help);
+		fprintf(f, "` | `%s` | %s | %s |\n", env, doc, o->help);
 	}
 }
 
@@ -289,10 +314,13 @@ static int choice_index(const char *choices, const char *v)
 	return -1;
 }
 
-/* Applies row o's value v to cfg. Returns 0 or -1 (cfg unchanged). */
-static int apply(struct rig_config *cfg, const struct option_row *o, const char *v)
+/* Applies row o's value v to cfg. Returns 0, or -1 (cfg unchanged) with the
+ * reason in why when there is more to say than that the value is invalid. */
+static int apply(struct rig_config *cfg, const struct option_row *o, const char *v, char *why,
+		 size_t why_size)
 {
 	char *field = (char *)cfg + o->offset;
+	why[0] = '\0';
 	unsigned long long n = 0;
 	bool numeric = o->kind == OPT_UNSIGNED || o->kind == OPT_SIZE || o->kind == OPT_LLONG ||
 		       o->kind == OPT_MIB || o->kind == OPT_DOUBLE;
@@ -335,6 +363,9 @@ static int apply(struct rig_config *cfg, const struct option_row *o, const char 
 	}
 	case OPT_ORIGINS:
 		return add_cors_origins(cfg, v);
+	case OPT_STORE:
+		return rig_config_set_store(&cfg->store, &cfg->store_set_by, o->name, v, why,
+					    why_size);
 	}
 	return -1;
 }
@@ -350,10 +381,15 @@ static const struct option_row *find_option(const char *name)
 int rig_config_parse(struct rig_config *cfg, int argc, char **argv)
 {
 	memset(cfg, 0, sizeof *cfg);
+	char why[600];
 	for (size_t i = 0; i < N_OPTIONS; i++)
-		if (options[i].def && apply(cfg, &options[i], options[i].def) != 0)
+		if (options[i].def && apply(cfg, &options[i], options[i].def, why, sizeof why) != 0)
 			return 2; /* a default out of its own bounds: caught by the tests */
 	/* The computed defaults (their def_text says how). */
+	if (rig_store_url_parse(&cfg->store, rig_store_url_default(), why, sizeof why) != 0) {
+		fprintf(stderr, "rigd: the default store: %s\n", why);
+		return 2;
+	}
 	cfg->memory_budget_bytes = rig_membudget_default_bytes();
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
 	cfg->threads = cores > 0 ? (unsigned)cores : 2;
@@ -363,11 +399,15 @@ int rig_config_parse(struct rig_config *cfg, int argc, char **argv)
 		char env[64];
 		env_name(env, options[i].name);
 		const char *v = getenv(env);
-		if (v && apply(cfg, &options[i], v) != 0) {
-			fprintf(stderr, "rigd: invalid value '%s' for %s\n", v, env);
+		if (v && apply(cfg, &options[i], v, why, sizeof why) != 0) {
+			if (why[0])
+				fprintf(stderr, "rigd: invalid value for %s: %s\n", env, why);
+			else
+				fprintf(stderr, "rigd: invalid value '%s' for %s\n", v, env);
 			return 2;
 		}
 	}
+	cfg->store_set_by = NULL; /* the command line overrides the environment */
 	for (int i = 1; i < argc; i++) {
 		const char *arg = argv[i];
 		if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
@@ -410,11 +450,16 @@ int rig_config_parse(struct rig_config *cfg, int argc, char **argv)
 			fprintf(stderr, "rigd: option '--%s' needs a value\n", name);
 			return 2;
 		}
-		if (apply(cfg, o, value) != 0) {
-			fprintf(stderr, "rigd: invalid value '%s' for --%s\n", value, name);
+		if (apply(cfg, o, value, why, sizeof why) != 0) {
+			if (why[0])
+				fprintf(stderr, "rigd: invalid value for --%s: %s\n", name, why);
+			else
+				fprintf(stderr, "rigd: invalid value '%s' for --%s\n", value, name);
 			return 2;
 		}
 	}
+	if (!cfg->token_file[0] && cfg->store.is_file)
+		snprintf(cfg->token_file, sizeof cfg->token_file, "%s.token", cfg->store.address);
 	if (!cfg->tls_cert[0] != !cfg->tls_key[0]) {
 		fprintf(stderr, "rigd: --tls-cert and --tls-key go together (HTTPS needs both the"
 				" certificate and its private key)\n");

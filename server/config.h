@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #include "storage/store.h"
+#include "storage/store_url.h"
 
 #define RIG_MAX_CORS_ORIGINS 16
 
@@ -20,15 +21,26 @@
 #define RIG_CONFIG_URL_MAX 300
 
 struct rig_config {
-	char db_path[1024]; /* --db, RIGD_DB; default ./rigd.db */
-	char host[256];     /* --listen HOST:PORT, RIGD_LISTEN; default 127.0.0.1:8080 */
-	unsigned port;      /* 0 = pick a free port (printed in the log) */
+	/* --store URL, RIGD_STORE, or --db PATH, RIGD_DB, which means the store
+	 * sqlite:PATH (rig_config_set_store): where rigd keeps its data; default
+	 * rig_store_url_default(), sqlite:./rigd.db */
+	struct rig_store_url store;
+	/* while parsing: the spelling ("db", "store") that set store in this source */
+	const char *store_set_by;
+	/* --token-file PATH, RIGD_TOKEN_FILE: where a first start with auth on
+	 * writes the bootstrap admin token; default PATH.token for a store that is
+	 * the file PATH (sqlite:PATH), none ("") for a store that is not a file */
+	char token_file[RIG_STORE_URL_MAX + 8];
+	char host[256]; /* --listen HOST:PORT, RIGD_LISTEN; default 127.0.0.1:8080 */
+	unsigned port;  /* 0 = pick a free port (printed in the log) */
 	/* --health-listen HOST:PORT, RIGD_HEALTH_LISTEN: the probe listener
 	 * (health.h); health_host "" when none */
 	char health_host[256];
 	unsigned health_port;
-	enum rig_store_durability durability; /* --durability full|process, RIGD_DURABILITY */
-	size_t max_body_bytes;                /* --max-body, RIGD_MAX_BODY; default 128 MiB */
+	/* --durability full|process, RIGD_DURABILITY: full, acknowledged writes
+	 * survive power loss; process, a crash of rigd only */
+	enum rig_store_durability durability;
+	size_t max_body_bytes; /* --max-body, RIGD_MAX_BODY; default 128 MiB */
 	/* --memory-budget MB, RIGD_MEMORY_BUDGET: bytes that bodies, their parse and
 	 * range streams may hold at once; default half the RAM within [256 MiB, 8 GiB] */
 	size_t memory_budget_bytes;
@@ -64,6 +76,16 @@ struct rig_config {
  * 1 when --help or --version was printed (exit 0), 2 on a usage error
  * (message on stderr). */
 int rig_config_parse(struct rig_config *cfg, int argc, char **argv);
+
+/* Sets *store from the value of option name, "store" (a store URL) or "db" (a
+ * path: the store sqlite:PATH), as --store and --db do; rig_store_url_parse
+ * reads the URL. *set_by is the option that set *store before in the same
+ * source (the environment, or the command line; NULL for none) and becomes
+ * name: the other spelling naming a different store is refused, a repeated
+ * one replaces. Returns 0, or -1 with the reason in why ("" for an empty or
+ * overlong --db path). */
+int rig_config_set_store(struct rig_store_url *store, const char **set_by, const char *name,
+			 const char *value, char *why, size_t why_size);
 
 /* Writes to out the URL a client on this machine reaches the server at when
  * it listens on port (the bound one: cfg->port may be 0): https with

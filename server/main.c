@@ -1,4 +1,4 @@
-/* rigd: the process. Parses the configuration, opens the database (running
+/* rigd: the process. Parses the configuration, opens the store (running
  * migrations), starts the HTTP front, and runs a libuv loop that owns signals
  * (SIGTERM/SIGINT drain in-flight requests, then close the database cleanly)
  * and the housekeeping timer (expired idempotency keys and locks, history
@@ -166,13 +166,13 @@ int main(int argc, char **argv)
 	setenv("UV_THREADPOOL_SIZE", pool, 0);
 
 	char err[512];
-	struct rig_store_options opt = {.path = s.cfg.db_path,
+	struct rig_store_options opt = {.url = s.cfg.store.url,
 					.durability = s.cfg.durability,
 					.pool_size = s.cfg.workers + 2};
 	struct rig_store *store = rig_store_open(&opt, err, sizeof err);
 	if (!store) {
 		rig_log("error", "cannot open database",
-			json_pack("{s:s, s:s}", "db", s.cfg.db_path, "error", err));
+			json_pack("{s:s, s:s}", "db", s.cfg.store.shown, "error", err));
 		fprintf(stderr, "rigd: %s\n", err);
 		return 1;
 	}
@@ -192,18 +192,20 @@ int main(int argc, char **argv)
 				  " X-Rigd-Actor; for local development only"));
 	} else {
 		bool created = false;
-		char path[1100];
-		if (rig_auth_bootstrap(store, s.cfg.db_path, &created, path, sizeof path, err,
-				       sizeof err) != 0) {
+		if (rig_auth_bootstrap(store, s.cfg.token_file, &created, err, sizeof err) != 0) {
 			rig_log("error", "cannot create the bootstrap token",
 				json_pack("{s:s}", "error", err));
-			fprintf(stderr, "rigd: %s\n", err);
+			fprintf(stderr, "rigd: %s%s\n", err,
+				s.cfg.token_file[0]
+					? ""
+					: " (give --token-file PATH or RIGD_TOKEN_FILE, or"
+					  " create a token first with 'rigd token create')");
 			rig_store_close(store);
 			return 1;
 		}
 		if (created)
 			rig_log("info", "bootstrap admin token written",
-				json_pack("{s:s, s:s}", "path", path, "detail",
+				json_pack("{s:s, s:s}", "path", s.cfg.token_file, "detail",
 					  "send it as 'Authorization: Bearer <token>'; rigctl and"
 					  " mesh-data read it from RIGD_TOKEN or this file"));
 	}
@@ -254,7 +256,8 @@ int main(int argc, char **argv)
 	rig_config_url(url, &s.cfg, rig_http_port(s.http));
 	rig_log("info", "listening",
 		json_pack("{s:s, s:i, s:s, s:s, s:s, s:i, s:b, s:i}", "host", s.cfg.host, "port",
-			  (int)rig_http_port(s.http), "url", url, "db", s.cfg.db_path, "durability",
+			  (int)rig_http_port(s.http), "url", url, "db", s.cfg.store.shown,
+			  "durability",
 			  s.cfg.durability == RIG_STORE_DURABILITY_FULL ? "full" : "process",
 			  "threads", (int)s.cfg.threads, "tls", s.cfg.tls_cert[0] != '\0',
 			  "corsOrigins", (int)s.cfg.n_cors_origins));

@@ -11,23 +11,26 @@
 #include "api/http/auth.h"
 #include "api/util/textbuf.h"
 #include "core/codes.h"
+#include "server/config.h"
 #include "storage/store.h"
+#include "storage/store_url.h"
 #include "storage/tokens.h"
 
 static const char usage[] =
-	"usage: rigd token create [--db PATH] --name NAME --scope SCOPE [--scope SCOPE...]\n"
-	"                         [--expires-in SECONDS]\n"
-	"       rigd token list   [--db PATH]\n"
-	"       rigd token revoke [--db PATH] TOKEN_ID\n"
+	"usage: rigd token create [--store URL | --db PATH] --name NAME --scope SCOPE\n"
+	"                         [--scope SCOPE...] [--expires-in SECONDS]\n"
+	"       rigd token list   [--store URL | --db PATH]\n"
+	"       rigd token revoke [--store URL | --db PATH] TOKEN_ID\n"
 	"\n"
-	"Manages API tokens in the database directly (the server may be running).\n"
+	"Manages API tokens in the store directly (the server may be running).\n"
 	"SCOPE is read, edit or admin (each includes the ones before it), alone for every\n"
 	"project or as SCOPE:PROJECT_ID for one; repeat --scope for several.\n"
 	"create prints the token's secret on stdout, once: it is stored only as a hash.\n"
-	"--db defaults to $RIGD_DB, else ./rigd.db. rigctl and mesh-data send the token\n"
-	"they find in $RIGD_TOKEN (export RIGD_TOKEN=<secret>).\n"
+	"The store is rigd's: --store URL or --db PATH (the store sqlite:PATH), else\n"
+	"$RIGD_STORE or $RIGD_DB, else rigd's default (rigd --help). rigctl and mesh-data\n"
+	"send the token they find in $RIGD_TOKEN (export RIGD_TOKEN=<secret>).\n"
 	"\n"
-	"Exit codes: 0 done, 1 failed (the database cannot be opened, no such token),\n"
+	"Exit codes: 0 done, 1 failed (the store cannot be opened, no such token),\n"
 	"2 usage error.\n"
 	"\n"
 	"Examples:\n"
@@ -37,7 +40,8 @@ static const char usage[] =
 	"  rigd token revoke t-81d44511f062\n";
 
 struct args {
-	const char *db, *name, *id;
+	struct rig_store_url store;
+	const char *name, *id;
 	const char *scopes[RIG_TOKEN_MAX_SCOPES + 1];
 	size_t n_scopes;
 	long long expires_in;
@@ -50,20 +54,46 @@ static int usage_error(const char *msg, const char *arg)
 	return 2;
 }
 
+/* Sets the store from option name ("db" or "store") as rigd does; set_by as
+ * rig_config_set_store's. Returns 0 or a usage error's exit code. */
+static int set_store(struct args *a, const char **set_by, const char *name, const char *value,
+		     const char *shown)
+{
+	char why[600];
+	if (rig_config_set_store(&a->store, set_by, name, value, why, sizeof why) == 0)
+		return 0;
+	fprintf(stderr, "rigd token: invalid value for %s%s%s\n%s", shown, why[0] ? ": " : "", why,
+		usage);
+	return 2;
+}
+
 static int parse(struct args *a, int argc, char **argv, bool wants_id)
 {
 	memset(a, 0, sizeof *a);
-	a->db = getenv("RIGD_DB") ? getenv("RIGD_DB") : "./rigd.db";
+	char why[600];
+	if (rig_store_url_parse(&a->store, rig_store_url_default(), why, sizeof why) != 0)
+		return usage_error(why, NULL);
+	const char *set_by = NULL;
+	int rc = 0;
+	if (getenv("RIGD_DB"))
+		rc = set_store(a, &set_by, "db", getenv("RIGD_DB"), "RIGD_DB");
+	if (!rc && getenv("RIGD_STORE"))
+		rc = set_store(a, &set_by, "store", getenv("RIGD_STORE"), "RIGD_STORE");
+	if (rc)
+		return rc;
+	set_by = NULL; /* the command line overrides the environment */
 	for (int i = 2; i < argc; i++) {
 		const char *arg = argv[i];
 		const char *value = i + 1 < argc ? argv[i + 1] : NULL;
-		if (!strcmp(arg, "--db") || !strcmp(arg, "--name") || !strcmp(arg, "--scope") ||
-		    !strcmp(arg, "--expires-in")) {
+		if (!strcmp(arg, "--db") || !strcmp(arg, "--store") || !strcmp(arg, "--name") ||
+		    !strcmp(arg, "--scope") || !strcmp(arg, "--expires-in")) {
 			if (!value)
 				return usage_error("missing value for", arg);
 			i++;
-			if (!strcmp(arg, "--db")) {
-				a->db = value;
+			if (!strcmp(arg, "--db") || !strcmp(arg, "--store")) {
+				rc = set_store(a, &set_by, arg + 2, value, arg);
+				if (rc)
+					return rc;
 			} else if (!strcmp(arg, "--name")) {
 				a->name = value;
 			} else if (!strcmp(arg, "--scope")) {
@@ -92,10 +122,10 @@ static int parse(struct args *a, int argc, char **argv, bool wants_id)
 	return 0;
 }
 
-static struct rig_store *open_store(const char *path)
+static struct rig_store *open_store(const struct rig_store_url *url)
 {
 	char err[512];
-	struct rig_store_options opt = {.path = path, .pool_size = 1};
+	struct rig_store_options opt = {.url = url->url, .pool_size = 1};
 	struct rig_store *store = rig_store_open(&opt, err, sizeof err);
 	if (!store)
 		fprintf(stderr, "rigd token: %s\n", err);
@@ -111,7 +141,7 @@ static int create(struct args *a)
 	size_t bad;
 	if (rig_scopes_canonical(scopes, a->scopes, a->n_scopes, &bad, err, sizeof err))
 		return usage_error(err, NULL);
-	struct rig_store *store = open_store(a->db);
+	struct rig_store *store = open_store(&a->store);
 	if (!store)
 		return 1;
 	struct rig_tx *tx;
@@ -156,7 +186,7 @@ static int print_token(void *ctx, const struct rig_token *t)
 
 static int list(struct args *a)
 {
-	struct rig_store *store = open_store(a->db);
+	struct rig_store *store = open_store(&a->store);
 	if (!store)
 		return 1;
 	struct rig_tx *tx = rig_store_read(store);
@@ -176,7 +206,7 @@ static int revoke(struct args *a)
 {
 	if (!a->id)
 		return usage_error("revoke needs a TOKEN_ID", NULL);
-	struct rig_store *store = open_store(a->db);
+	struct rig_store *store = open_store(&a->store);
 	if (!store)
 		return 1;
 	struct rig_tx *tx;

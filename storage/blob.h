@@ -1,6 +1,6 @@
 /* Little-endian BLOB layouts of stored arrays (keys, skin source, triangles,
  * weights), independent of the host's byte order. Layouts are documented beside
- * each table in migrations/0001_init.sql.
+ * each table in migrations/sqlite/0001_init.sql.
  */
 #ifndef RIG_BLOB_H
 #define RIG_BLOB_H
@@ -35,7 +35,7 @@ unsigned char *rig_blob_channel_keys_encode(size_t *out_size, const struct rig_k
 int rig_blob_keys_decode(struct rig_key_list keys[RIG_CH_COUNT], const unsigned char *p,
 			 size_t size);
 
-/* The skin's arrays as BLOBs (see migrations/0001_init.sql). Each encoder
+/* The skin's arrays as BLOBs (see migrations/sqlite/0001_init.sql). Each encoder
  * returns a malloc'd buffer with its size in *out_size, or NULL on OOM. */
 unsigned char *rig_blob_joints_encode(size_t *out_size, const struct rig_skin_def *def);
 unsigned char *rig_blob_source_encode(size_t *out_size, const struct rig_skin_def *def);

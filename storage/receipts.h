@@ -9,7 +9,7 @@
 #include <stddef.h>
 
 /* A receipt is keyed by its shot's seq (never reused) and the version the
- * batch moved the shot to; its id names that key (migrations/0007). */
+ * batch moved the shot to; its id names that key (migrations/sqlite/0007). */
 #define RIG_RECEIPT_ID_MAX 48
 
 /* The id of the receipt of shot seq's move to to_version: "r.<seq>.<version>". */

@@ -66,7 +66,7 @@ int rig_shot_load_binding(struct rig_tx *tx, const struct rig_shot_model *m,
 /* Writes back every change of m: deletes deleted layers (with their keys and
  * bindings), inserts new ones, updates dirty ones, rewrites or deletes dirty
  * bindings. Rewritten bindings record to_version, the version the caller is about to commit
- * (their revision: see migrations/0006). What is replaced or deleted stays
+ * (their revision: see migrations/sqlite/0006). What is replaced or deleted stays
  * readable as history until to_version (docs/history.md). Does not change the
  * shot's version. */
 int rig_shot_save(struct rig_tx *tx, const struct rig_shot_model *m, long long to_version);

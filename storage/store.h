@@ -1,15 +1,16 @@
-/* The storage interface: a database (struct rig_store) and a borrowed
+/* The storage interface: a store (struct rig_store) and a borrowed
  * connection with its transaction state (struct rig_tx). Everything outside
- * storage/ reaches the database only through this header and the repository
+ * storage/ reaches the store only through this header and the repository
  * headers beside it (shot_repo.h, resources.h, receipts.h, plans.h, locks.h,
  * tokens.h), which take a struct rig_tx *. No SQL and no backend type leaks
- * out: the SQLite implementation lives in storage/sqlite/, and another backend
- * would be another folder implementing these same headers.
+ * out: the backend this binary is built with (RIG_STORE_BACKEND; SQLite's is
+ * storage/sqlite/) implements these headers, and another backend is another
+ * folder implementing them. A store is named by its URL (store_url.h).
  *
  * A request borrows one transaction handle from the store's pool and ends it
  * when done. Reads run as single statements, or inside a snapshot for several
- * consistent reads; writes take the process's write turn and an immediate
- * (locking) transaction, may nest one savepoint at a time, and commit.
+ * consistent reads; writes take the process's write turn and a write-locking
+ * transaction, may nest one savepoint at a time, and commit.
  *
  * Actions return 0 or a negative enum rig_code: -RIG_STORAGE_UNAVAILABLE
  * (busy, retryable), -RIG_STORAGE_FULL (a full disk), -RIG_INTERNAL.
@@ -26,10 +27,9 @@ enum rig_store_durability {
 };
 
 struct rig_store_options {
-	const char *path; /* database file; created when missing */
+	const char *url; /* the store's URL (store_url.h): "sqlite:PATH"; created when missing */
 	enum rig_store_durability durability;
-	int busy_timeout_ms; /* 0 means 10000 */
-	size_t pool_size;    /* connections; 0 means 8 */
+	size_t pool_size; /* connections; 0 means 8 */
 };
 
 struct rig_store;
@@ -37,39 +37,42 @@ struct rig_tx;
 
 /* ---- the store ---- */
 
-/* Opens (creating when missing) the database, applies pending migrations and
- * fills the pool. Returns a new handle, or NULL with a message in err (a schema
- * newer than this binary, an unreadable file, …). Free with rig_store_close(). */
+/* Opens the store at opt->url (creating it when missing), applies pending
+ * migrations and fills the pool. Returns a new handle, or NULL with a message
+ * in err (a URL this binary does not serve, a schema newer than this binary,
+ * a store that cannot be read, …). Free with rig_store_close(). */
 struct rig_store *rig_store_open(const struct rig_store_options *opt, char *err, size_t err_size);
 
 /* Closes every connection and frees the handle; NULL is a no-op. No
  * transaction handle may be borrowed. */
 void rig_store_close(struct rig_store *store);
 
-/* True when the database answers and its schema is the newest this binary
+/* True when the store answers and its schema is the newest this binary
  * knows. Borrows a pooled connection (waits for one). */
 bool rig_store_ready(struct rig_store *store);
 
-/* Readiness below this many free bytes on the database's filesystem. */
+/* Readiness below this many free bytes where the store keeps its data (when
+ * the backend can tell). */
 #define RIG_STORE_MIN_FREE_BYTES (8ull << 20)
 
 /* What rig_store_probe found. */
 struct rig_store_health {
 	bool readable;                 /* the schema version read back and is current */
-	bool space_known;              /* statvfs answered */
+	bool space_known;              /* the backend could tell the free space */
 	unsigned long long free_bytes; /* free to unprivileged writers, when space_known */
 	char error[160];               /* why not ready; "" when ready */
 };
 
-/* Probes the database cheaply for readiness on a connection of its own (never
+/* Probes the store cheaply for readiness on a connection of its own (never
  * waiting for the pool, so it can run on an I/O thread): reads the schema
- * version and asks statvfs for the free space of the database's filesystem.
- * Fills out; returns true when ready (readable, and at least
- * RIG_STORE_MIN_FREE_BYTES free when the free space is known). */
+ * version and, where the backend can tell, the free space the store can grow
+ * into (for a file, its filesystem's). Fills out; returns true when ready
+ * (readable, and at least RIG_STORE_MIN_FREE_BYTES free when the free space is
+ * known). */
 bool rig_store_probe(struct rig_store *store, struct rig_store_health *out);
 
-/* The server's secret for signing page tokens: 32 bytes stored in the database
- * (created by the first start), so every server on one database shares it.
+/* The server's secret for signing page tokens: 32 bytes stored in the store
+ * (created by the first start), so every server on one store shares it.
  * Borrowed for the store's lifetime. */
 const unsigned char *rig_store_secret(const struct rig_store *store);
 
@@ -97,12 +100,12 @@ void rig_tx_end(struct rig_tx *tx);
  * -RIG_INTERNAL (a transaction is already open, out of memory). */
 int rig_tx_snapshot(struct rig_tx *tx);
 
-/* Takes the process's write turn for tx, then begins an immediate (write
- * locking) transaction. Writers of one process queue on a mutex (woken the
- * moment the turn frees) instead of polling the database's busy handler, whose
- * sleeps would idle the disk between commits; the busy timeout still
- * arbitrates between processes. The turn is held until rig_tx_end_write() or
- * rig_tx_end(). Returns 0 or a negative rig code (turn not held then). */
+/* Takes the process's write turn for tx, then begins a transaction that holds
+ * the store's write lock from its start. Writers of one process queue on a
+ * mutex (woken the moment the turn frees) rather than wait inside the backend,
+ * which may poll; the backend still arbitrates between processes. The turn is
+ * held until rig_tx_end_write() or rig_tx_end(). Returns 0 or a negative rig
+ * code (turn not held then). */
 int rig_tx_begin_write(struct rig_tx *tx);
 
 /* Gives up the write turn if tx holds it, keeping the handle borrowed (a
@@ -120,7 +123,7 @@ int rig_tx_savepoint(struct rig_tx *tx);
 int rig_tx_savepoint_release(struct rig_tx *tx);
 
 /* Undoes what was written since the savepoint and closes it. Returns 0 or a
- * negative rig code; check rig_tx_open() afterwards, since the database may
+ * negative rig code; check rig_tx_open() afterwards, since the backend may
  * have rolled the whole transaction back on its own (an I/O error, a full
  * disk). */
 int rig_tx_savepoint_rollback(struct rig_tx *tx);
@@ -134,7 +137,7 @@ int rig_tx_commit(struct rig_tx *tx);
 void rig_tx_rollback(struct rig_tx *tx);
 
 /* True while a transaction is open on tx: begun and neither committed, rolled
- * back, nor lost to an error that made the database roll it back itself. */
+ * back, nor lost to an error that made the backend roll it back itself. */
 bool rig_tx_open(const struct rig_tx *tx);
 
 /* Why the transaction on tx was lost, from the last failed call on it:

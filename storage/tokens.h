@@ -1,4 +1,4 @@
-/* API tokens and the audit log (migrations/0008_tokens.sql).
+/* API tokens and the audit log (migrations/sqlite/0008_tokens.sql).
  *
  * A token row holds the SHA-256 of its bearer secret, never the secret; what a
  * token may do (its scopes) is decided in api/auth.c, not here. The audit log

@@ -8,7 +8,7 @@
  * Both are pure functions of stored rows, and the rows are named for good by
  * (shot seq, name, revision): shot seqs are never reused; a shot at a version
  * is named (seq, "", version); a binding by (seq, layer id, the shot version
- * that wrote its row — migrations/0006). Reads look the name up in their own
+ * that wrote its row — migrations/sqlite/0006). Reads look the name up in their own
  * snapshot, so each gets exactly the inputs it would have loaded itself.
  *
  * This holds inputs, never results: every request builds its own resolver and

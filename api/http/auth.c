@@ -176,7 +176,7 @@ int rig_auth_token_create(struct rig_tx *tx, const char *name, const char *scope
 /* Writes secret to path with mode 0600, atomically (temporary file, rename). */
 static int write_secret_file(const char *path, const char *secret, char *err, size_t err_size)
 {
-	char tmp[1100];
+	char tmp[1200]; /* the path (rigd's are under 1108 bytes) and the suffix */
 	snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid());
 	/* O_EXCL | O_NOFOLLOW: a file or link planted under the temporary name
 	 * never receives the secret. */
@@ -197,11 +197,10 @@ static int write_secret_file(const char *path, const char *secret, char *err, si
 	return 0;
 }
 
-int rig_auth_bootstrap(struct rig_store *store, const char *db_path, bool *created, char *path,
-		       size_t path_size, char *err, size_t err_size)
+int rig_auth_bootstrap(struct rig_store *store, const char *token_file, bool *created, char *err,
+		       size_t err_size)
 {
 	*created = false;
-	snprintf(path, path_size, "%s.token", db_path);
 	struct rig_tx *tx;
 	long long count = 0;
 	int rc = rig_store_write(store, &tx);
@@ -209,12 +208,18 @@ int rig_auth_bootstrap(struct rig_store *store, const char *db_path, bool *creat
 		rc = rig_token_count(tx, &count);
 	struct rig_token t;
 	char secret[RIG_TOKEN_SECRET_MAX] = "";
+	if (!rc && count == 0 && !(token_file && *token_file)) {
+		snprintf(err, err_size,
+			 "the store has no API token yet and no token file is set to write the"
+			 " bootstrap admin token to");
+		rc = -1;
+	}
 	if (!rc && count == 0)
 		rc = rig_auth_token_create(tx, "admin", "admin", false, 0, "bootstrap", &t, secret);
 	if (!rc && count == 0)
 		rc = rig_auth_audit_offline(tx, "token.create", "bootstrap", &t);
 	/* The file first: a token nobody can read would lock everyone out. */
-	if (!rc && count == 0 && write_secret_file(path, secret, err, err_size) != 0)
+	if (!rc && count == 0 && write_secret_file(token_file, secret, err, err_size) != 0)
 		rc = -1;
 	else if (!rc && count == 0 && (rc = rig_tx_commit(tx)) != 0)
 		snprintf(err, err_size, "cannot store the bootstrap token: %s", rig_tx_errmsg(tx));

@@ -53,12 +53,14 @@ int rig_auth_token_create(struct rig_tx *tx, const char *name, const char *scope
 int rig_auth_audit_offline(struct rig_tx *tx, const char *action, const char *actor,
 			   const struct rig_token *t);
 
-/* On a database where no token was ever created, creates the bootstrap admin
- * token ("admin", scope admin) and writes its secret, one line, to
- * "<db_path>.token" with mode 0600 (replacing a stale file). Sets *created and
- * the file's path. Returns 0, or -1 with a message in err. */
-int rig_auth_bootstrap(struct rig_store *store, const char *db_path, bool *created, char *path,
-		       size_t path_size, char *err, size_t err_size);
+/* On a store where no token was ever created, creates the bootstrap admin
+ * token ("admin", scope admin) and writes its secret, one line, to the file
+ * token_file (the configuration's) with mode 0600, replacing a stale file.
+ * With token_file NULL or "" (none configured) such a store is refused rather
+ * than given a token nobody can read. Sets *created. Returns 0, or -1 with a
+ * message in err. */
+int rig_auth_bootstrap(struct rig_store *store, const char *token_file, bool *created, char *err,
+		       size_t err_size);
 
 /* Whether req carries a live token whose scopes reach `need` on some project
  * (always true under --auth off): 0, or -1 with resp filled as rig_auth_gate

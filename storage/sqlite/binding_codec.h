@@ -6,6 +6,12 @@
  * rows only, so a new kind needs nothing here: its encode and decode are
  * enough.
  *
+ * The rows are SQLite's: their SQL, the tables they read, and the rows from
+ * before migration 12 that only an SQLite database holds. The bytes they
+ * store are every backend's — the parts and chunk boundaries of
+ * storage/chunks.h in the layouts of storage/blob.h — so another backend
+ * writes rows of its own over the same bytes.
+ *
  * Every function runs inside the caller's transaction and returns 0 or a
  * negative enum rig_code.
  */

@@ -1,4 +1,4 @@
-/* Binding arrays in chunks: chunks.h. */
+/* Binding chunks in SQLite: storage/sqlite/chunks.h. */
 #include "storage/sqlite/chunks.h"
 
 #include <stdlib.h>
@@ -196,118 +196,16 @@ int rig_chunks_read(sqlite3 *db, const struct rig_chunk_key *key, enum rig_chunk
 	return 0;
 }
 
-size_t *rig_chunks_fixed_bounds(size_t size, size_t step, size_t *n)
-{
-	*n = rig_chunks_count(size, step);
-	size_t *b = malloc((*n + 1) * sizeof *b);
-	if (!b)
-		return NULL;
-	for (size_t i = 0; i < *n; i++)
-		b[i] = i * step;
-	b[*n] = size;
-	return b;
-}
-
-unsigned char *rig_chunks_weights_encode(const struct rig_skin_def *def, size_t *size,
-					 size_t **bounds, size_t *n)
-{
-	size_t lists = def->n_weight_lists;
-	size_t total = lists ? def->weight_offsets[lists] : 0;
-	*size = lists + total * RIG_INFLUENCE_RECORD_BYTES;
-	*n = rig_chunks_count(lists, RIG_CHUNK_WEIGHTS);
-	*bounds = malloc((*n + 1) * sizeof **bounds);
-	unsigned char *buf = malloc(*size ? *size : 1);
-	if (!buf || !*bounds) {
-		free(buf);
-		free(*bounds);
-		*bounds = NULL;
-		return NULL;
-	}
-	unsigned char *p = buf;
-	for (size_t v = 0; v < lists; v++) {
-		if (v % RIG_CHUNK_WEIGHTS == 0)
-			(*bounds)[v / RIG_CHUNK_WEIGHTS] = (size_t)(p - buf);
-		uint32_t a = def->weight_offsets[v], b = def->weight_offsets[v + 1];
-		if (b < a || b - a > 255) {
-			free(buf);
-			free(*bounds);
-			*bounds = NULL;
-			return NULL;
-		}
-		*p++ = (unsigned char)(b - a);
-		for (uint32_t k = a; k < b; k++, p += RIG_INFLUENCE_RECORD_BYTES) {
-			rig_le_put_u32(p, def->influences[k].joint);
-			rig_le_put_f64(p + 4, def->influences[k].weight);
-		}
-	}
-	(*bounds)[*n] = *size;
-	return buf;
-}
-
-int rig_chunks_weights_decode(struct rig_skin_def *def, size_t n_verts, const unsigned char *p,
-			      size_t size)
-{
-	/* First pass: counts and the total, so the arrays are allocated once. */
-	size_t total = 0, at = 0;
-	for (size_t v = 0; v < n_verts; v++) {
-		if (at >= size)
-			return -1;
-		total += p[at];
-		at += 1 + (size_t)p[at] * RIG_INFLUENCE_RECORD_BYTES;
-	}
-	if (at != size)
-		return -1;
-	def->weight_offsets = malloc((n_verts + 1) * sizeof *def->weight_offsets);
-	def->influences = malloc(total ? total * sizeof *def->influences : 1);
-	if (!def->weight_offsets || !def->influences)
-		return -1;
-	size_t k = 0;
-	at = 0;
-	for (size_t v = 0; v < n_verts; v++) {
-		def->weight_offsets[v] = (uint32_t)k;
-		size_t count = p[at++];
-		for (size_t i = 0; i < count; i++, k++, at += RIG_INFLUENCE_RECORD_BYTES) {
-			def->influences[k].joint = rig_le_get_u32(p + at);
-			def->influences[k].weight = rig_le_get_f64(p + at + 4);
-		}
-	}
-	def->weight_offsets[n_verts] = (uint32_t)k;
-	def->n_weight_lists = n_verts;
-	return 0;
-}
-
-/* One fixed-stride part of a skin, encoded by encode. */
-static int write_fixed(sqlite3 *db, const struct rig_chunk_key *key, enum rig_chunk_part part,
-		       unsigned char *(*encode)(size_t *, const struct rig_skin_def *),
-		       const struct rig_skin_def *def, size_t step)
-{
-	size_t size = 0, n = 0;
-	unsigned char *data = encode(&size, def);
-	size_t *bounds = data ? rig_chunks_fixed_bounds(size, step, &n) : NULL;
-	int rc = bounds ? rig_chunks_write(db, key, part, data, bounds, n) : -RIG_INTERNAL;
-	free(bounds);
-	free(data);
-	return rc;
-}
-
 int rig_chunks_write_skin(sqlite3 *db, const struct rig_chunk_key *key,
 			  const struct rig_skin_def *def)
 {
-	int rc = write_fixed(db, key, RIG_PART_JOINTS, rig_blob_joints_encode, def,
-			     RIG_CHUNK_JOINTS * RIG_JOINT_RECORD_BYTES);
-	if (!rc)
-		rc = write_fixed(db, key, RIG_PART_SOURCE, rig_blob_source_encode, def,
-				 RIG_CHUNK_VERTS * 16);
-	if (!rc)
-		rc = write_fixed(db, key, RIG_PART_TRIANGLES, rig_blob_triangles_encode, def,
-				 RIG_CHUNK_TRIS * 12);
-	if (rc)
-		return rc;
-	size_t size = 0;
-	size_t *bounds = NULL, n = 0;
-	unsigned char *w = rig_chunks_weights_encode(def, &size, &bounds, &n);
-	rc = w ? rig_chunks_write(db, key, RIG_PART_WEIGHTS, w, bounds, n) : -RIG_INTERNAL;
-	free(w);
-	free(bounds);
+	int rc = 0;
+	for (size_t i = 0; i < RIG_SKIN_N_PARTS && !rc; i++) {
+		struct rig_chunk_bytes part;
+		rc = rig_chunks_skin_part_encode(&part, rig_chunks_skin_parts[i], def);
+		if (!rc)
+			rc = rig_chunks_write(db, key, part.part, part.data, part.bounds, part.n);
+		rig_chunk_bytes_release(&part, 1);
+	}
 	return rc;
 }

@@ -1,9 +1,9 @@
-# Writes a C file holding every migrations/NNNN_name.sql as a byte array, so the
-# rigd binary carries its schema. Run at build time by storage/CMakeLists.txt.
+# Writes a C file holding every migrations/sqlite/NNNN_name.sql as a byte array, so the
+# rigd binary carries its schema. Run at build time by storage/sqlite/CMakeLists.txt.
 # Inputs: MIGRATIONS_DIR, OUTPUT.
 file(GLOB files "${MIGRATIONS_DIR}/[0-9][0-9][0-9][0-9]_*.sql")
 list(SORT files)
-set(body "/* Generated from the migrations folder by storage/sqlite/embed_migrations.cmake; do not edit. */\n#include \"storage/sqlite/migrate.h\"\n\n")
+set(body "/* Generated from migrations/sqlite/ by storage/sqlite/embed_migrations.cmake; do not edit. */\n#include \"storage/sqlite/migrate.h\"\n\n")
 set(table "")
 set(count 0)
 foreach(f ${files})

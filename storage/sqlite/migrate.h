@@ -1,8 +1,8 @@
 /* The migrations runner of the SQLite backend: brings a database to the newest
  * schema this binary knows. Private to storage/sqlite/ (and its tests).
  *
- * Migrations are the numbered files migrations/NNNN_name.sql, compiled into the
- * binary (see storage/CMakeLists.txt and storage/sqlite/embed_migrations.cmake). They are
+ * Migrations are the numbered files migrations/sqlite/NNNN_name.sql, compiled into
+ * the binary (see storage/sqlite/CMakeLists.txt and embed_migrations.cmake). They are
  * append-only: a released file is never edited. The runner records each applied version in
  * schema_migrations.
  */

@@ -24,7 +24,8 @@ static int read_joints(struct rig_skin_def *def, sqlite3 *db, const struct rig_s
 	unsigned char *p = NULL;
 	size_t size = 0;
 	int rc = rig_chunks_read(db, &key, RIG_PART_JOINTS,
-				 rig_chunks_count(n_joints, RIG_CHUNK_JOINTS), &p, &size);
+				 rig_chunks_skin_part_count(RIG_PART_JOINTS, 0, 0, n_joints), &p,
+				 &size);
 	if (!rc && rig_blob_joints_decode(def, n_joints, p, size) != 0)
 		rc = -RIG_INTERNAL;
 	free(p);
@@ -116,18 +117,20 @@ static int read_chunked(struct rig_skin_def *out, sqlite3 *db, const struct rig_
 	unsigned char *source = NULL, *tris = NULL, *weights = NULL;
 	size_t n_source = 0, n_tri_bytes = 0, n_weights = 0;
 	int rc = rig_chunks_read(db, &key, RIG_PART_SOURCE,
-				 rig_chunks_count(n_verts, RIG_CHUNK_VERTS), &source, &n_source);
+				 rig_chunks_skin_part_count(RIG_PART_SOURCE, n_verts, n_tris, 0),
+				 &source, &n_source);
 	if (!rc)
-		rc = rig_chunks_read(db, &key, RIG_PART_TRIANGLES,
-				     rig_chunks_count(n_tris, RIG_CHUNK_TRIS), &tris, &n_tri_bytes);
+		rc = rig_chunks_read(
+			db, &key, RIG_PART_TRIANGLES,
+			rig_chunks_skin_part_count(RIG_PART_TRIANGLES, n_verts, n_tris, 0), &tris,
+			&n_tri_bytes);
 	if (!rc)
-		rc = rig_chunks_read(db, &key, RIG_PART_WEIGHTS,
-				     rig_chunks_count(n_verts, RIG_CHUNK_WEIGHTS), &weights,
-				     &n_weights);
-	if (!rc && (n_source != n_verts * 16 || n_tri_bytes != n_tris * 12 ||
-		    rig_blob_source_take(out, n_verts, &source) ||
-		    rig_blob_triangles_take(out, n_tris, &tris) ||
-		    rig_chunks_weights_decode(out, n_verts, weights, n_weights)))
+		rc = rig_chunks_read(
+			db, &key, RIG_PART_WEIGHTS,
+			rig_chunks_skin_part_count(RIG_PART_WEIGHTS, n_verts, n_tris, 0), &weights,
+			&n_weights);
+	if (!rc && rig_chunks_skin_decode(out, n_verts, n_tris, &source, n_source, &tris,
+					  n_tri_bytes, weights, n_weights) != 0)
 		rc = -RIG_INTERNAL;
 	free(source);
 	free(tris);

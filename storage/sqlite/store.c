@@ -1,10 +1,13 @@
-/* The SQLite store of storage/store.h: connections, pragmas, migrations at
- * start-up, the pool of transaction handles, the write turn, and the
- * transaction calls on a handle.
+/* The SQLite store of storage/store.h: a sqlite:PATH store is one database
+ * file. Connections, pragmas, migrations at start-up, the pool of transaction
+ * handles, the write turn, and the transaction calls on a handle.
  *
  * Every HTTP worker borrows one connection per request from the pool. WAL mode
  * lets readers work on their own snapshot while one writer commits; writers
- * serialise on BEGIN IMMEDIATE with a busy timeout.
+ * serialise on BEGIN IMMEDIATE with a busy timeout (BUSY_TIMEOUT_MS) that
+ * arbitrates between processes. Durability maps to the synchronous pragma:
+ * RIG_STORE_DURABILITY_FULL is synchronous=FULL (a commit is fsync'd),
+ * RIG_STORE_DURABILITY_PROCESS synchronous=NORMAL.
  */
 #include "storage/store.h"
 
@@ -19,6 +22,10 @@
 #include "core/codes.h"
 #include "storage/sqlite/migrate.h"
 #include "storage/sqlite/sqlite_tx.h"
+#include "storage/store_url.h"
+
+/* How long a connection waits for another process's write lock. */
+#define BUSY_TIMEOUT_MS 10000
 
 struct rig_store {
 	pthread_mutex_t lock;
@@ -32,7 +39,7 @@ struct rig_store {
 	unsigned char secret[32];
 	pthread_mutex_t probe_lock; /* guards probe */
 	sqlite3 *probe;             /* readiness probes only (rig_store_probe) */
-	char path[1024];
+	char path[RIG_STORE_URL_MAX];
 };
 
 sqlite3 *rig_sqlite__connect(const char *path, enum rig_store_durability durability,
@@ -45,7 +52,7 @@ sqlite3 *rig_sqlite__connect(const char *path, enum rig_store_durability durabil
 			 conn ? sqlite3_errmsg(conn) : "out of memory");
 		goto out_close;
 	}
-	sqlite3_busy_timeout(conn, busy_timeout_ms > 0 ? busy_timeout_ms : 10000);
+	sqlite3_busy_timeout(conn, busy_timeout_ms);
 	sqlite3_extended_result_codes(conn, 1);
 	char pragmas[256];
 	snprintf(pragmas, sizeof pragmas,
@@ -108,6 +115,9 @@ struct rig_store *rig_store_open(const struct rig_store_options *opt, char *err,
 	static pthread_once_t once = PTHREAD_ONCE_INIT;
 	pthread_once(&once, configure_sqlite);
 	size_t n = opt->pool_size ? opt->pool_size : 8;
+	struct rig_store_url url;
+	if (rig_store_url_parse(&url, opt->url, err, err_size) != 0)
+		return NULL;
 	struct rig_store *store = calloc(1, sizeof *store);
 	if (!store)
 		goto out_oom;
@@ -119,10 +129,10 @@ struct rig_store *rig_store_open(const struct rig_store_options *opt, char *err,
 	pthread_cond_init(&store->freed, NULL);
 	pthread_mutex_init(&store->write_turn, NULL);
 	pthread_mutex_init(&store->probe_lock, NULL);
-	snprintf(store->path, sizeof store->path, "%s", opt->path);
+	snprintf(store->path, sizeof store->path, "%s", url.address);
 	for (size_t i = 0; i < n; i++) {
-		sqlite3 *conn = rig_sqlite__connect(opt->path, opt->durability,
-						    opt->busy_timeout_ms, err, err_size);
+		sqlite3 *conn = rig_sqlite__connect(store->path, opt->durability, BUSY_TIMEOUT_MS,
+						    err, err_size);
 		if (!conn)
 			goto out_close;
 		struct rig_tx *tx = &store->all[store->n_all++];
@@ -135,7 +145,7 @@ struct rig_store *rig_store_open(const struct rig_store_options *opt, char *err,
 			goto out_close;
 	}
 	/* A short busy timeout: a probe that waits long is itself a failed probe. */
-	store->probe = rig_sqlite__connect(opt->path, opt->durability, 1000, err, err_size);
+	store->probe = rig_sqlite__connect(store->path, opt->durability, 1000, err, err_size);
 	if (!store->probe)
 		goto out_close;
 	return store;

@@ -40,13 +40,13 @@ import os
 import random
 import shutil
 import socket
-import sqlite3
 import tempfile
 import threading
 import time
 import unittest
 
 from rigd_harness import Rigd, main
+from sqlite_store import integrity
 
 SHOT = "s1"
 EDITS = f"/v1/shots/{SHOT}/edits"
@@ -102,18 +102,6 @@ def post(port, attempt, conn=None):
     finally:
         if own:
             conn.close()
-
-
-def integrity(db_path):
-    """integrity_check and foreign_key_check of the killed database, read-only
-    (no checkpoint, the WAL is left for rigd to recover)."""
-    conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True, timeout=10)
-    try:
-        ok = [row[0] for row in conn.execute("PRAGMA integrity_check")]
-        fk = conn.execute("PRAGMA foreign_key_check").fetchall()
-        return ok, fk
-    finally:
-        conn.close()
 
 
 class CrashSafety(unittest.TestCase):

@@ -19,13 +19,13 @@
 import json
 import os
 import shutil
-import sqlite3
 import subprocess
 import tempfile
 import threading
 import time
 import unittest
 
+import sqlite_store
 from rigd_harness import Rigd, RigdTestCase, main
 
 
@@ -33,7 +33,7 @@ class ProbesSkipTheQueue(RigdTestCase):
     server_args = ("--workers", "1")
 
     def test_probes_answer_while_the_only_worker_is_stuck(self):
-        db = sqlite3.connect(self.rigd.db_path, timeout=10, isolation_level=None)
+        db = sqlite_store.WriteLock(self.rigd.db_path)
         results = {}
 
         def write(i):
@@ -41,7 +41,7 @@ class ProbesSkipTheQueue(RigdTestCase):
 
         writers = [threading.Thread(target=write, args=(i,)) for i in range(3)]
         try:
-            db.execute("BEGIN IMMEDIATE")
+            db.take()
             for t in writers:
                 t.start()
             time.sleep(0.5)  # the first write holds the worker, the others queue
@@ -54,7 +54,7 @@ class ProbesSkipTheQueue(RigdTestCase):
                     self.assertTrue(all(t.is_alive() for t in writers),
                                     f"{path} answered only after the queued writes")
         finally:
-            db.execute("ROLLBACK")
+            db.release()
             db.close()
             for t in writers:
                 t.join(30)
@@ -62,17 +62,12 @@ class ProbesSkipTheQueue(RigdTestCase):
 
     def test_readyz_reports_a_schema_that_is_not_current(self):
         self.assertEqual(self.rigd.get("/readyz").json, {"status": "ready"})
-        db = sqlite3.connect(self.rigd.db_path, timeout=10, isolation_level=None)
-        try:
-            (newest,) = db.execute("SELECT max(version) FROM schema_migrations").fetchone()
-            db.execute("DELETE FROM schema_migrations WHERE version = ?", (newest,))
-            r = self.rigd.get("/readyz")
-            self.assertEqual(r.status, 503, r)
-            self.assertEqual(r.json["code"], "STORAGE_UNAVAILABLE")
-            self.assertTrue(r.header("Retry-After"))
-            self.assertEqual(self.rigd.get("/healthz").status, 200)
-        finally:
-            db.close()
+        sqlite_store.forget_newest_migration(self.rigd.db_path)
+        r = self.rigd.get("/readyz")
+        self.assertEqual(r.status, 503, r)
+        self.assertEqual(r.json["code"], "STORAGE_UNAVAILABLE")
+        self.assertTrue(r.header("Retry-After"))
+        self.assertEqual(self.rigd.get("/healthz").status, 200)
 
 
 class FullDisk(unittest.TestCase):

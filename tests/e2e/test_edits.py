@@ -2,25 +2,12 @@
 apply errors (opIndex + pointer), versions, dry runs, receipts and their paging,
 and the ops-per-batch limit (SPEC §5, §6, §7; issue 3)."""
 import re
-import sqlite3
 
 from rigd_harness import RigdTestCase, main
+from sqlite_store import shot_rows as db_rows
 
 ID_RE = re.compile(r"^[A-Za-z0-9_.:-]{1,64}$")
 E = "/v1/shots/s1/edits"
-
-
-def db_rows(db_path):
-    """Every row of the shot-related tables, read straight from the SQLite file."""
-    conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
-    try:
-        out = {}
-        for table, order in (("shots", "id"), ("layers", "shot_id, id"),
-                             ("receipts", "shot_seq, to_version"), ("skins", "shot_id, layer_id")):
-            out[table] = conn.execute(f"SELECT * FROM {table} ORDER BY {order}").fetchall()
-        return out
-    finally:
-        conn.close()
 
 
 class EditsBase(RigdTestCase):

@@ -10,11 +10,10 @@ unrelated edits; and a one-vertex layer.skin.weights.put on a large skin
 writes at most 64 KiB to the database, measured as the growth of the WAL
 file from an empty log (beside a layer.rename, for scale).
 """
-import os
-import sqlite3
 import time
 import unittest
 
+import sqlite_store
 from rigd_harness import Rigd, RigdTestCase, main
 
 SHOT = "s1"
@@ -229,16 +228,9 @@ class Compaction(RigdTestCase):
         self.assertProblem(r, 410, "PAGE_TOKEN_STALE")
         self.assertEqual((r.json["tokenVersion"], r.json["oldestVersion"]), (1, 5))
         # The database keeps no history row only compacted versions read.
-        conn = sqlite3.connect(self.rigd.db_path, timeout=10)
-        try:
-            floor = conn.execute("SELECT history_from FROM shots").fetchone()[0]
-            self.assertEqual(floor, 5)
-            self.assertEqual(conn.execute(
-                "SELECT count(*) FROM layer_history WHERE valid_to <= 5").fetchone()[0], 0)
-            self.assertEqual(conn.execute(
-                "SELECT count(*) FROM binding_history WHERE valid_to <= 5").fetchone()[0], 0)
-        finally:
-            conn.close()
+        self.assertEqual(sqlite_store.history_floor(self.rigd.db_path), 5)
+        self.assertEqual(sqlite_store.history_rows_until(self.rigd.db_path, 5),
+                         {"layer_history": 0, "binding_history": 0})
 
 
 def grid_skin_ops(n):
@@ -263,16 +255,10 @@ def grid_skin_ops(n):
 class WriteBound(RigdTestCase):
     def wal_bytes_of(self, ops):
         """Bytes the edit appends to an emptied WAL: what it writes to the database."""
-        conn = sqlite3.connect(self.rigd.db_path, timeout=30)
-        try:
-            busy, _, _ = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
-            self.assertEqual(busy, 0)
-        finally:
-            conn.close()
-        wal = self.rigd.db_path + "-wal"
-        self.assertEqual(os.path.getsize(wal), 0)
+        self.assertEqual(sqlite_store.empty_wal(self.rigd.db_path), 0)
+        self.assertEqual(sqlite_store.wal_bytes(self.rigd.db_path), 0)
         self.rigd.edit(SHOT, ops)
-        return os.path.getsize(wal)
+        return sqlite_store.wal_bytes(self.rigd.db_path)
 
     def test_one_vertex_of_a_large_skin_writes_at_most_64_kib(self):
         n = 256  # 65,536 vertices: the whole skin is about 2.4 MiB stored

@@ -1,9 +1,9 @@
 """Idempotency keys exactly as SPEC §6: replay, reuse with another request,
 not recorded on rejection, in progress, expiry (issue 3)."""
-import sqlite3
 import threading
 import time
 
+import sqlite_store
 from rigd_harness import Rigd, RigdTestCase, main
 
 E = "/v1/shots/s1/edits"
@@ -220,9 +220,9 @@ class Idempotency(RigdTestCase):
 
     def test_retry_while_first_in_progress_is_409(self):
         # Hold the database write lock so the first request stays in flight.
-        db = sqlite3.connect(self.rigd.db_path, timeout=10, isolation_level=None)
+        db = sqlite_store.WriteLock(self.rigd.db_path)
         try:
-            db.execute("BEGIN IMMEDIATE")
+            db.take()
             holder = {}
             t = threading.Thread(target=lambda: holder.setdefault(
                 "r", self.rigd.post(E, {"ops": OPS}, headers=key("k-slow"))))
@@ -232,7 +232,7 @@ class Idempotency(RigdTestCase):
             body = self.assertProblem(r, 409, "IDEMPOTENCY_IN_PROGRESS")
             self.assertEqual(body["idempotencyKey"], "k-slow")
             self.assertEqual(r.header("Retry-After") is not None or body["retryable"], True)
-            db.execute("ROLLBACK")
+            db.release()
             t.join(30)
         finally:
             db.close()
@@ -247,13 +247,7 @@ class Idempotency(RigdTestCase):
         self.assertEqual(self.rigd.get("/v1/limits").json["idempotencyKeyTtlSeconds"], 86400)
         first = self.rigd.post(E, {"ops": OPS}, headers=key("k-exp"))
         self.assertEqual(first.status, 201)
-        db = sqlite3.connect(self.rigd.db_path, timeout=10)
-        try:
-            with db:
-                db.execute("UPDATE idempotency SET created_unix = created_unix - 86401"
-                           " WHERE key = 'k-exp'")
-        finally:
-            db.close()
+        sqlite_store.age_idempotency_key(self.rigd.db_path, "k-exp", 86401)
         again = self.rigd.post(E, {"ops": OPS}, headers=key("k-exp"))
         self.assertEqual(again.status, 201, again)
         self.assertNotEqual(again.header("Idempotency-Replayed"), "true")
@@ -277,19 +271,13 @@ class Housekeeping(RigdTestCase):
         self.assertEqual(r.status, 201)
         r = self.rigd.post(E, {"ops": OPS}, headers=key("fresh"))
         self.assertEqual(r.status, 201)
-        db = sqlite3.connect(self.rigd.db_path, timeout=10)
-        try:
-            with db:
-                db.execute("UPDATE idempotency SET created_unix = created_unix - 90000"
-                           " WHERE key = 'old'")
-            deadline = time.time() + 5
-            while time.time() < deadline:
-                keys = {k for (k,) in db.execute("SELECT key FROM idempotency")}
-                if "old" not in keys:
-                    break
-                time.sleep(0.1)
-        finally:
-            db.close()
+        sqlite_store.age_idempotency_key(self.rigd.db_path, "old", 90000)
+        deadline = time.time() + 5
+        while time.time() < deadline:
+            keys = sqlite_store.idempotency_keys(self.rigd.db_path)
+            if "old" not in keys:
+                break
+            time.sleep(0.1)
         self.assertNotIn("old", keys)
         self.assertIn("fresh", keys)
 

@@ -11,11 +11,11 @@ committer; project creation, lock acquire and plan apply through
 rig_api__begin): exactly one application per key, every other answer a replay
 or 409 IDEMPOTENCY_IN_PROGRESS.
 """
-import sqlite3
 import threading
 import time
 import unittest
 
+import sqlite_store
 from rigd_harness import Rigd, RigdTestCase, main
 
 E = "/v1/shots/s1/edits"
@@ -74,12 +74,8 @@ class Scope(RigdTestCase):
         self.assertProblem(r, 422, "IDEMPOTENCY_KEY_REUSED")
         self.assertEqual(self.rigd.snapshot("s1"), snap)
         # rows are stored per principal
-        db = sqlite3.connect(self.rigd.db_path, timeout=10)
-        try:
-            rows = sorted(db.execute("SELECT principal FROM idempotency WHERE key = 'shared-1'"))
-        finally:
-            db.close()
-        self.assertEqual(rows, [("actor:alice",), ("actor:bob",), ("actor:carol",)])
+        rows = sorted(sqlite_store.idempotency_principals(self.rigd.db_path, "shared-1"))
+        self.assertEqual(rows, ["actor:alice", "actor:bob", "actor:carol"])
 
     def test_replay_never_leaks_across_principals(self):
         body = {"name": "alice's project"}
@@ -127,17 +123,17 @@ class Scope(RigdTestCase):
         # not 409 IN_PROGRESS, and both apply. (Whatever the order they arrive
         # in; the same principal's retry meanwhile is test_idempotency.py's.)
         v0 = self.version()
-        db = sqlite3.connect(self.rigd.db_path, timeout=10, isolation_level=None)
+        db = sqlite_store.WriteLock(self.rigd.db_path)
         out = {}
         threads = [threading.Thread(target=lambda a=a: out.setdefault(a, self.rigd.post(
             E, {"ops": OPS}, headers=who(a, "k-slow")))) for a in ("alice", "bob")]
         try:
-            db.execute("BEGIN IMMEDIATE")
+            db.take()
             for t in threads:
                 t.start()
             time.sleep(1.0)
         finally:
-            db.execute("ROLLBACK")
+            db.release()
             db.close()
             for t in threads:
                 t.join(30)
@@ -152,13 +148,8 @@ class Scope(RigdTestCase):
         a1 = self.rigd.post(E, {"ops": OPS}, headers=who("alice", "k-exp"))
         b1 = self.rigd.post(E, {"ops": OPS}, headers=who("bob", "k-exp"))
         self.assertEqual((a1.status, b1.status), (201, 201))
-        db = sqlite3.connect(self.rigd.db_path, timeout=10)
-        try:
-            with db:
-                db.execute("UPDATE idempotency SET created_unix = created_unix - 86401"
-                           " WHERE key = 'k-exp' AND principal = 'actor:alice'")
-        finally:
-            db.close()
+        sqlite_store.age_idempotency_key(self.rigd.db_path, "k-exp", 86401,
+                                         principal="actor:alice")
         a2 = self.rigd.post(E, {"ops": OPS}, headers=who("alice", "k-exp"))
         self.assertEqual(a2.status, 201, a2)
         self.assertFalse(replayed(a2))
@@ -178,12 +169,7 @@ class Scope(RigdTestCase):
         v0 = self.version()
         first = self.rigd.post(E, {"ops": OPS}, headers=who("alice", "k-old"))
         self.assertEqual(first.status, 201)
-        db = sqlite3.connect(self.rigd.db_path, timeout=10)
-        try:
-            with db:
-                db.execute("UPDATE idempotency SET principal = '' WHERE key = 'k-old'")
-        finally:
-            db.close()
+        sqlite_store.unscope_idempotency_key(self.rigd.db_path, "k-old")
         again = self.rigd.post(E, {"ops": OPS}, headers=who("alice", "k-old"))
         self.assertTrue(replayed(again), again)
         self.assertEqual(again.json, first.json)

@@ -1,14 +1,12 @@
 """The rigd process: restart durability, SIGTERM/SIGINT drain, SIGKILL crash
 safety, schema-version refusal, flags and RIGD_* variables, access log
 (SPEC §8, §9, §10; issue 3)."""
-import glob
 import json
 import os
 import re
 import shutil
 import signal
 import socket
-import sqlite3
 import subprocess
 import tempfile
 import threading
@@ -16,6 +14,7 @@ import time
 import unittest
 
 import rigd_harness
+import sqlite_store
 from rigd_harness import Rigd, main
 
 
@@ -142,11 +141,7 @@ class Restart(Base):
         stop.set()
         t.join(10)
         self.assertGreater(len(acked), 0)
-        conn = sqlite3.connect(a.db_path)
-        try:
-            self.assertEqual(conn.execute("PRAGMA integrity_check").fetchone()[0], "ok")
-        finally:
-            conn.close()
+        self.assertEqual(sqlite_store.integrity_check(a.db_path), "ok")
         b = self.start(db_path=a.db_path)
         shot = b.get("/v1/shots/s1").json
         receipts = b.get("/v1/shots/s1/receipts?pageSize=10000").json["receipts"]
@@ -208,10 +203,10 @@ class Drain(Base):
         # batch is surely inside its handler when SIGTERM arrives.
         a = self.start()
         a.make_shot("p1", "s1")
-        db = sqlite3.connect(a.db_path, timeout=10, isolation_level=None)
+        db = sqlite_store.WriteLock(a.db_path)
         holder = {}
         try:
-            db.execute("BEGIN IMMEDIATE")
+            db.take()
             t = threading.Thread(target=lambda: holder.setdefault("r", a.post(
                 "/v1/shots/s1/edits", {"ops": [{"op": "layer.create", "layerId": "a",
                                                 "name": "a", "kind": "group"}]})))
@@ -220,7 +215,7 @@ class Drain(Base):
             a.proc.send_signal(signal.SIGTERM)
             time.sleep(0.5)
             self.assertIsNone(a.proc.poll(), "rigd exited with a request in flight")
-            db.execute("ROLLBACK")
+            db.release()
             t.join(30)
         finally:
             db.close()
@@ -300,39 +295,25 @@ class Schema(Base):
     def test_fresh_database_is_migrated_and_recorded(self):
         a = self.start()
         self.assertEqual(a.get("/readyz").json, {"status": "ready"})
-        conn = sqlite3.connect(a.db_path)
-        try:
-            versions = [v for (v,) in conn.execute(
-                "SELECT version FROM schema_migrations ORDER BY version")]
-            mode = conn.execute("PRAGMA journal_mode").fetchone()[0]
-        finally:
-            conn.close()
+        versions = sqlite_store.schema_versions(a.db_path)
+        mode = sqlite_store.journal_mode(a.db_path)
         self.assertGreaterEqual(len(versions), 1)
         # Every migration file is applied and recorded, in order (numbers may
         # skip while parallel branches each hold one; the lead renumbers).
-        files = sorted(int(os.path.basename(f)[:4]) for f in glob.glob(
-            os.path.join(os.path.dirname(__file__), "..", "..", "migrations", "[0-9]*.sql")))
+        files = sqlite_store.migration_file_versions()
         self.assertEqual(versions, files)
         self.assertEqual(mode, "wal")
 
     def test_newer_schema_is_refused_with_clear_message(self):
         a = self.start()
         self.assertEqual(a.stop(), 0)
-        conn = sqlite3.connect(a.db_path)
-        with conn:
-            conn.execute("INSERT INTO schema_migrations(version, name) VALUES (9999, 'future')")
-        conn.close()
+        sqlite_store.record_future_migration(a.db_path, 9999)
         res = self.run_rigd(["--db", a.db_path, "--listen", "127.0.0.1:0"], timeout=20)
         self.assertNotEqual(res.returncode, 0)
         self.assertIn("9999", res.stderr)
         self.assertRegex(res.stderr.lower(), r"newer|schema")
         # and nothing was changed
-        conn = sqlite3.connect(a.db_path)
-        try:
-            self.assertEqual(conn.execute("SELECT max(version) FROM schema_migrations").fetchone()[0],
-                             9999)
-        finally:
-            conn.close()
+        self.assertEqual(sqlite_store.newest_schema_version(a.db_path), 9999)
 
 
 class Flags(Base):

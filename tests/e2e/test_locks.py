@@ -3,11 +3,11 @@ the locked layer (and the deletion of its ancestors) with 423 LAYER_LOCKED and r
 whole batch back; the owner's edits pass; upstream joint edits pass and move the locked mesh;
 expiry, overlap, validation, fencing tokens, renew, release and the live-lock list.
 """
-import sqlite3
 import threading
 import time
 from datetime import datetime
 
+import sqlite_store
 from rigd_harness import Rigd, RigdTestCase, main
 
 S = "s1"
@@ -514,11 +514,7 @@ class LockSweep(LockCase):
         kept = self.lock(ALICE, ["other"], ttl=60)
 
         def stored():
-            db = sqlite3.connect(f"file:{self.rigd.db_path}?mode=ro", uri=True, timeout=5)
-            try:
-                return sorted(r[0] for r in db.execute("SELECT id FROM locks"))
-            finally:
-                db.close()
+            return sqlite_store.lock_ids(self.rigd.db_path)
 
         self.assertEqual(stored(), sorted([short["lockId"], kept["lockId"]]))
         deadline = time.time() + 4

@@ -2,49 +2,12 @@
 a database written by schema version 6 (random "r-<hex>" ids) migrating with every receipt
 still readable, listed and paged in version order, and receipts going with their shot.
 """
-import glob
-import json
 import os
-import sqlite3
 
 from rigd_harness import Rigd, RigdTestCase, main
+from sqlite_store import receipt_count, shot_seq, v6_database
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 POSE = [{"op": "layer.pose", "layerId": "a", "transform": {"rotation": 1}}]
-
-
-def v6_database(path):
-    """A database exactly as schema version 6 left it: one shot at version 3, its three
-    receipts with the random ids of that time, and a second shot's receipt in between."""
-    conn = sqlite3.connect(path)
-    for f in sorted(glob.glob(os.path.join(ROOT, "migrations", "*.sql"))):
-        version = int(os.path.basename(f)[:4])
-        if version > 6:
-            break
-        with open(f, encoding="utf-8") as sql:
-            conn.executescript(sql.read())
-        conn.execute("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY,"
-                     " name TEXT NOT NULL, applied_at TEXT NOT NULL DEFAULT '')")
-        conn.execute("INSERT INTO schema_migrations(version, name) VALUES (?, ?)",
-                     (version, os.path.basename(f)))
-    conn.execute("INSERT INTO projects(id, name, created_at) VALUES ('p', 'p', 'x')")
-    for sid in ("s1", "s2"):
-        conn.execute("INSERT INTO shots(id, project_id, name, fps, frame_start, frame_end, version,"
-                     " created_at) VALUES (?, 'p', ?, 24, 0, 24, 0, 'x')", (sid, sid))
-    conn.execute("INSERT INTO layers VALUES ('s1', 'a', 0, 'a', 'group', NULL, 0, 0, 0, 1, 1, 0, 0,"
-                 " 0, x'')")
-    old = []
-    for v, sid in ((1, "s1"), (1, "s2"), (2, "s1"), (3, "s1")):
-        rid = f"r-{v:02x}{sid[-1]}0a1b2c3d4e5f6"
-        body = {"receiptId": rid, "shotId": sid, "fromVersion": v - 1, "toVersion": v}
-        conn.execute("INSERT INTO receipts(id, shot_id, to_version, body) VALUES (?, ?, ?, ?)",
-                     (rid, sid, v, json.dumps(body)))
-        conn.execute("UPDATE shots SET version = ? WHERE id = ?", (v, sid))
-        if sid == "s1":
-            old.append(rid)
-    conn.commit()
-    conn.close()
-    return old
 
 
 class Migrated(RigdTestCase):
@@ -74,9 +37,7 @@ class Migrated(RigdTestCase):
             r = self.rigd.get(f"/v1/receipts/{rid}")
             self.assertEqual(r.status, 200, r)
             self.assertEqual(r.json["receiptId"], rid)
-        conn = sqlite3.connect(self.db)
-        seq = conn.execute("SELECT seq FROM shots WHERE id = 's1'").fetchone()[0]
-        conn.close()
+        seq = shot_seq(self.db, "s1")
         r = self.rigd.edit("s1", POSE)
         self.assertEqual(r.json["toVersion"], 4)
         new_id = r.json["receiptId"]
@@ -93,9 +54,7 @@ class Migrated(RigdTestCase):
         self.assertEqual(self.rigd.delete("/v1/shots/s1").status, 200)
         for rid in gone:
             self.assertProblem(self.rigd.get(f"/v1/receipts/{rid}"), 404, "NOT_FOUND")
-        conn = sqlite3.connect(self.db)
-        left = conn.execute("SELECT count(*) FROM receipts").fetchone()[0]
-        conn.close()
+        left = receipt_count(self.db)
         self.assertEqual(left, 1, "only s2's receipt is left")
         self.rigd.post("/v1/projects/p/shots", {"shotId": "s1", "name": "again"})
         self.rigd.edit("s1", [{"op": "layer.create", "layerId": "a", "name": "a", "kind": "group"}])
@@ -106,18 +65,14 @@ class Migrated(RigdTestCase):
 
 
     def test_a_migrated_receipt_has_only_its_own_id(self):
-        conn = sqlite3.connect(self.db)
-        seq = conn.execute("SELECT seq FROM shots WHERE id = 's1'").fetchone()[0]
-        conn.close()
+        seq = shot_seq(self.db, "s1")
         self.assertProblem(self.rigd.get(f"/v1/receipts/r.{seq}.1"), 404, "NOT_FOUND")
         self.assertEqual(self.rigd.get(f"/v1/receipts/{self.old[0]}").status, 200)
 
     def test_deleting_the_project_deletes_every_receipt_of_its_shots(self):
         self.rigd.edit("s1", POSE)
         self.assertEqual(self.rigd.delete("/v1/projects/p").status, 200)
-        conn = sqlite3.connect(self.db)
-        left = conn.execute("SELECT count(*) FROM receipts").fetchone()[0]
-        conn.close()
+        left = receipt_count(self.db)
         self.assertEqual(left, 0)
         for rid in self.old:
             self.assertProblem(self.rigd.get(f"/v1/receipts/{rid}"), 404, "NOT_FOUND")

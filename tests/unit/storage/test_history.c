@@ -7,13 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bare_tx.h" /* the backend's: tests/unit/storage/<backend>/ */
 #include "core/codes.h"
 #include "core/skin.h"
 #include "storage/blob.h"
+#include "storage/chunks.h"
 #include "storage/resources.h"
 #include "storage/shot_repo.h"
-#include "storage/sqlite/chunks.h"
-#include "tests/unit/storage/bare_tx.h"
 
 static struct rig_tx *fresh(void)
 {
@@ -66,13 +66,7 @@ static struct rig_skin_def *strip_skin(size_t n)
 
 static long long count(struct rig_tx *tx, const char *sql)
 {
-	sqlite3_stmt *st = NULL;
-	cr_assert_eq(sqlite3_prepare_v2(tx->conn, sql, -1, &st, NULL), SQLITE_OK, "%s",
-		     sqlite3_errmsg(tx->conn));
-	cr_assert_eq(sqlite3_step(st), SQLITE_ROW);
-	long long n = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	return n;
+	return bare_tx_int(tx, sql);
 }
 
 /* The skin of layer "m" at version v, arrays included. */
@@ -259,10 +253,7 @@ Test(history, compaction_keeps_exactly_the_retained_versions)
  * arrays become chunks of its own revision. */
 Test(history, a_skin_from_before_migration_12_stays_readable_across_its_rewrite)
 {
-	size_t before = 0;
-	while (before < rig_n_migrations && rig_migrations[before].version < 12)
-		before++;
-	struct rig_tx *tx = bare_tx_open(before, true);
+	struct rig_tx *tx = bare_tx_open_below(12, true);
 	cr_assert_eq(rig_project_insert(tx, "p", "P"), 0);
 	struct rig_shot_row row = {.id = "s",
 				   .project_id = "p",
@@ -280,34 +271,20 @@ Test(history, a_skin_from_before_migration_12_stays_readable_across_its_rewrite)
 				   rig_blob_offsets_encode(&sizes[3], orig),
 				   rig_blob_influences_encode(&sizes[4], orig)};
 	/* What the binary before migration 12 wrote at version 1. */
-	cr_assert_eq(sqlite3_exec(tx->conn,
-				  "INSERT INTO layers(shot_id, id, ord, name, kind, parent_id,"
-				  " position_x, position_y, rotation, scale_x, scale_y, pivot_x,"
-				  " pivot_y, time_offset, keys) VALUES ('s', 'm', 0, 'Old', 'mesh',"
-				  " NULL, 0, 0, 0, 1, 1, 0, 0, 0, x'');"
-				  "UPDATE shots SET version = 1",
-				  NULL, NULL, NULL),
-		     SQLITE_OK, "%s", sqlite3_errmsg(tx->conn));
-	sqlite3_stmt *st = NULL;
-	cr_assert_eq(sqlite3_prepare_v2(tx->conn,
-					"INSERT INTO skins(shot_id, layer_id, n_verts, n_tris,"
-					" n_joints, joints, source, triangles, weight_offsets,"
-					" influences, revision) VALUES ('s', 'm', ?, ?, ?, ?, ?, ?,"
-					" ?, ?, 1)",
-					-1, &st, NULL),
-		     SQLITE_OK);
-	sqlite3_bind_int64(st, 1, (sqlite3_int64)n);
-	sqlite3_bind_int64(st, 2, (sqlite3_int64)(n - 2));
-	sqlite3_bind_int64(st, 3, 2);
-	for (int i = 0; i < 5; i++)
-		sqlite3_bind_blob64(st, 4 + i, blobs[i], sizes[i], SQLITE_STATIC);
-	cr_assert_eq(sqlite3_step(st), SQLITE_DONE);
-	sqlite3_finalize(st);
+	bare_tx_exec(tx, "INSERT INTO layers(shot_id, id, ord, name, kind, parent_id,"
+			 " position_x, position_y, rotation, scale_x, scale_y, pivot_x,"
+			 " pivot_y, time_offset, keys) VALUES ('s', 'm', 0, 'Old', 'mesh',"
+			 " NULL, 0, 0, 0, 1, 1, 0, 0, 0, x'');"
+			 "UPDATE shots SET version = 1");
+	const long long counts[3] = {(long long)n, (long long)(n - 2), 2};
+	bare_tx_run(tx,
+		    "INSERT INTO skins(shot_id, layer_id, n_verts, n_tris, n_joints, joints,"
+		    " source, triangles, weight_offsets, influences, revision)"
+		    " VALUES ('s', 'm', ?, ?, ?, ?, ?, ?, ?, ?, 1)",
+		    counts, 3, (const void *const *)blobs, sizes, 5);
 	for (int i = 0; i < 5; i++)
 		free(blobs[i]);
-	char err[256] = "";
-	cr_assert_geq(rig_migrate(tx->conn, rig_migrations, rig_n_migrations, err, sizeof err), 1,
-		      "%s", err);
+	bare_tx_migrate(tx);
 	cr_assert_eq(count(tx, "SELECT history_from FROM shots"), 1,
 		     "versions before the upgrade are not readable, the head is");
 
@@ -544,15 +521,10 @@ Test(history, a_layer_row_from_before_migration_14_keeps_its_keys_across_a_rewri
 	unsigned char *blob = rig_blob_keys_encode(&size, l->keys);
 	commit(tx, &m); /* v1 */
 	/* as an older rigd left it */
-	sqlite3_stmt *st = NULL;
-	cr_assert_eq(sqlite3_prepare_v2(tx->conn, "UPDATE layers SET keys = ?, keys_rows = 0", -1,
-					&st, NULL),
-		     SQLITE_OK);
-	sqlite3_bind_blob(st, 1, blob, (int)size, SQLITE_TRANSIENT);
-	cr_assert_eq(sqlite3_step(st), SQLITE_DONE);
-	sqlite3_finalize(st);
+	const void *keys_blob = blob;
+	bare_tx_run(tx, "UPDATE layers SET keys = ?, keys_rows = 0", NULL, 0, &keys_blob, &size, 1);
 	free(blob);
-	cr_assert_eq(sqlite3_exec(tx->conn, "DELETE FROM layer_keys", NULL, NULL, NULL), SQLITE_OK);
+	bare_tx_exec(tx, "DELETE FROM layer_keys");
 	rig_shot_model_release(&m);
 	cr_assert_eq(rig_shot_load(&m, tx, "s"), 0);
 	cr_assert_eq(key_at(tx, 1, RIG_CH_POSITION_Y, 3), 30);

@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bare_tx.h" /* the backend's: tests/unit/storage/<backend>/ */
 #include "core/codes.h"
 #include "core/skin.h"
 #include "storage/shot_repo.h"
-#include "tests/unit/storage/bare_tx.h"
 
 /* Saves m as the next version and moves the shot there; reloads m. */
 static void commit(struct rig_tx *tx, struct rig_shot_model *m)

@@ -5,25 +5,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bare_tx.h" /* the backend's: tests/unit/storage/<backend>/ */
 #include "core/codes.h"
 #include "storage/receipts.h"
-#include "tests/unit/storage/bare_tx.h"
 
 static const long long NOW = 1700000000;
-
-static struct rig_tx *migrated(size_t n_migrations)
-{
-	return bare_tx_open(n_migrations, false);
-}
-
-/* The migrations up to and including version. */
-static size_t through(int version)
-{
-	size_t n = 0;
-	while (n < rig_n_migrations && rig_migrations[n].version <= version)
-		n++;
-	return n;
-}
 
 static void put(struct rig_tx *tx, const char *principal, const char *key, const char *hash,
 		const char *response, long long created)
@@ -45,7 +31,7 @@ static const char *got(struct rig_tx *tx, const char *principal, const char *key
 
 Test(idem, a_key_belongs_to_its_principal)
 {
-	struct rig_tx *tx = migrated(rig_n_migrations);
+	struct rig_tx *tx = bare_tx_latest(false);
 	put(tx, "actor:alice", "k", "h1", "alice's", NOW);
 	cr_assert_str_eq(got(tx, "actor:alice", "k", "h1"), "alice's");
 	cr_assert_str_eq(got(tx, "actor:alice", "k", "other"), "alice's"); /* the caller compares */
@@ -58,7 +44,7 @@ Test(idem, a_key_belongs_to_its_principal)
 
 Test(idem, expired_rows_are_absent_and_replaced)
 {
-	struct rig_tx *tx = migrated(rig_n_migrations);
+	struct rig_tx *tx = bare_tx_latest(false);
 	put(tx, "actor:alice", "k", "h1", "old", NOW - 11);
 	cr_assert_str_eq(got(tx, "actor:alice", "k", "h1"), "");
 	put(tx, "actor:alice", "k", "h1", "new", NOW);
@@ -71,24 +57,15 @@ Test(idem, expired_rows_are_absent_and_replaced)
 
 Test(idem, migration_keeps_old_rows_as_legacy_rows_that_answer_only_their_fingerprint)
 {
-	struct rig_tx *tx = migrated(through(7));
-	cr_assert_eq(
-		sqlite3_exec(tx->conn,
-			     "INSERT INTO idempotency(key, request_hash, status, response,"
-			     " created_unix, headers) VALUES ('k', 'h1', 201, 'legacy', 1700000000,"
-			     " '[[\"ETag\",\"\\\"3\\\"\"]]')",
-			     NULL, NULL, NULL),
-		SQLITE_OK);
-	char err[256] = "";
-	cr_assert_geq(rig_migrate(tx->conn, rig_migrations, rig_n_migrations, err, sizeof err), 1,
-		      "%s", err);
-	sqlite3_stmt *st = NULL;
-	sqlite3_prepare_v2(tx->conn, "SELECT principal, headers FROM idempotency WHERE key = 'k'",
-			   -1, &st, NULL);
-	cr_assert_eq(sqlite3_step(st), SQLITE_ROW);
-	cr_assert_str_eq((const char *)sqlite3_column_text(st, 0), "");
-	cr_assert_str_eq((const char *)sqlite3_column_text(st, 1), "[[\"ETag\",\"\\\"3\\\"\"]]");
-	sqlite3_finalize(st);
+	struct rig_tx *tx = bare_tx_open_below(8, false);
+	bare_tx_exec(tx, "INSERT INTO idempotency(key, request_hash, status, response,"
+			 " created_unix, headers) VALUES ('k', 'h1', 201, 'legacy', 1700000000,"
+			 " '[[\"ETag\",\"\\\"3\\\"\"]]')");
+	bare_tx_migrate(tx);
+	const char *row = "SELECT principal, headers FROM idempotency WHERE key = 'k'";
+	char text[64];
+	cr_assert_str_eq(bare_tx_text(tx, row, 0, text, sizeof text), "");
+	cr_assert_str_eq(bare_tx_text(tx, row, 1, text, sizeof text), "[[\"ETag\",\"\\\"3\\\"\"]]");
 	/* the identical request (its fingerprint names the actor) gets it back,
 	 * whoever asks; any other request ignores it */
 	cr_assert_str_eq(got(tx, "actor:alice", "k", "h1"), "legacy");

@@ -4,11 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bare_tx.h" /* the backend's: tests/unit/storage/<backend>/ */
 #include "core/skin.h"
 #include "storage/resources.h"
 #include "storage/shot_repo.h"
-#include "storage/sqlite/binding_codec.h"
-#include "tests/unit/storage/bare_tx.h"
 
 static struct rig_tx *fresh(void)
 {
@@ -129,11 +128,7 @@ Test(shot_repo, deleting_a_layer_drops_its_skin_and_allows_reusing_the_id)
 	cr_assert_str_eq(m.layers[0].name, "Again");
 	cr_assert_null(m.layers[0].binding.type);
 	rig_shot_model_release(&m);
-	sqlite3_stmt *st;
-	sqlite3_prepare_v2(tx->conn, "SELECT count(*) FROM skins", -1, &st, NULL);
-	sqlite3_step(st);
-	cr_assert_eq(sqlite3_column_int(st, 0), 0);
-	sqlite3_finalize(st);
+	cr_assert_eq(bare_tx_int(tx, "SELECT count(*) FROM skins"), 0);
 	bare_tx_close(tx);
 }
 
@@ -180,22 +175,6 @@ Test(shot_repo, a_missing_shot_is_not_found)
 	bare_tx_close(tx);
 }
 
-Test(binding_codecs, every_kind_has_one_complete_codec)
-{
-	for (size_t i = 0; i < rig_binding_n_types; i++) {
-		const struct rig_binding_codec *c = rig_binding_codec_of(rig_binding_types[i]);
-		cr_assert_not_null(c, "kind '%s' has no codec", rig_binding_types[i]->name);
-		cr_assert(c == &rig_binding_codec_generic || c->type == rig_binding_types[i]);
-	}
-	for (size_t i = 0; i < rig_binding_n_codecs; i++) {
-		const struct rig_binding_codec *c = rig_binding_codecs[i];
-		cr_assert(c->load && c->read && c->erase && c->write);
-	}
-	cr_assert_eq(rig_binding_codecs[rig_binding_n_codecs - 1], &rig_binding_codec_generic);
-	cr_assert_eq(rig_binding_codec_of(&rig_binding_skin), &rig_binding_codec_skin);
-	cr_assert_null(rig_binding_codec_of(NULL));
-}
-
 Test(shot_repo, clearing_a_binding_erases_it_and_reads_whole_definitions)
 {
 	struct rig_tx *tx = fresh();
@@ -225,11 +204,7 @@ Test(shot_repo, clearing_a_binding_erases_it_and_reads_whole_definitions)
 	rig_shot_load(&m, tx, "s");
 	cr_assert_null(rig_shot_model_find(&m, "mesh")->binding.type);
 	rig_shot_model_release(&m);
-	sqlite3_stmt *st;
-	sqlite3_prepare_v2(tx->conn, "SELECT count(*) FROM skins", -1, &st, NULL);
-	sqlite3_step(st);
-	cr_assert_eq(sqlite3_column_int(st, 0), 0);
-	sqlite3_finalize(st);
+	cr_assert_eq(bare_tx_int(tx, "SELECT count(*) FROM skins"), 0);
 	bare_tx_close(tx);
 }
 

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "storage/sqlite/binding_codec.h"
-#include "tests/unit/storage/bare_tx.h"
+#include "tests/unit/storage/sqlite/bare_tx.h"
 
 /* "dots": a label and n points; the head is "label|n", the mesh the doubles. */
 struct dots {

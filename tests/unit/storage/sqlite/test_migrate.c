@@ -82,8 +82,9 @@ Test(store, opens_a_file_in_wal_mode_with_foreign_keys)
 	int fd = mkstemp(path);
 	close(fd);
 	unlink(path);
-	char err[256] = "";
-	struct rig_store_options opt = {.path = path, .pool_size = 2};
+	char err[256] = "", url[64];
+	snprintf(url, sizeof url, "sqlite:%s", path);
+	struct rig_store_options opt = {.url = url, .pool_size = 2};
 	struct rig_store *store = rig_store_open(&opt, err, sizeof err);
 	cr_assert_not_null(store, "%s", err);
 	cr_assert(rig_store_ready(store));
