@@ -1,6 +1,6 @@
 /* Flags and RIGD_* environment variables of config.h: one table of options
  * (`options[]` below) from which the parsing with its bounds, the RIGD_* names,
- * the defaults, `rigd --help` and the README's option table
+ * the defaults, `rigd --help` and docs/configuration.md's option table
  * (`rigd --options-markdown`, compared by tests/e2e/test_options_table.py)
  * all come. */
 #include "server/config.h"
@@ -169,7 +169,7 @@ static void wrap(FILE *f, const char *words, size_t col, size_t indent)
 			fputc(' ', f);
 			col++;
 		}
-		/* backquotes mark code in the README; the terminal shows it plain */
+		/* backquotes mark code in the docs' table; the terminal shows it plain */
 		for (size_t i = 0; i < len; i++)
 			if (p[i] != '`')
 				fputc(p[i], f), col++;
@@ -228,7 +228,7 @@ static void print_usage(FILE *f)
 	      f);
 }
 
-/* The README's option table, rows in table order. */
+/* docs/configuration.md's option table, rows in table order. */
 static void print_markdown(FILE *f)
 {
 	fputs("| flag | env | default | meaning |\n| --- | --- | --- | --- |\n", f);

@@ -1,5 +1,5 @@
 """rigd's options come from one table (server/config.c): `rigd --options-markdown` prints the
-README's option table from it, and the README must hold exactly that table; `--help` lists the
+the option table of docs/configuration.md from it, which must hold exactly that table; `--help` lists the
 same options with their RIGD_* variables, each variable works like its flag, and a value past
 a bound is refused (exit 2) by both."""
 import os
@@ -20,12 +20,13 @@ class OptionsTable(unittest.TestCase):
     def test_the_readme_holds_the_generated_table(self):
         out = run("--options-markdown")
         self.assertEqual(out.returncode, 0, out.stderr)  # printed, as --help
-        with open(os.path.join(ROOT, "README.md")) as f:
+        with open(os.path.join(ROOT, "docs", "configuration.md")) as f:
             readme = f.read()
         start = readme.index("| flag | env | default | meaning |")
-        table = readme[start:readme.index("\n\n", start)] + "\n"
+        end = readme.find("\n\n", start)
+        table = readme[start:end if end >= 0 else len(readme)].rstrip("\n") + "\n"
         self.assertEqual(table, out.stdout,
-                         "README's option table differs from `rigd --options-markdown`")
+                         "docs/configuration.md's option table differs from `rigd --options-markdown`")
 
     def test_help_lists_every_option_with_its_variable(self):
         table = run("--options-markdown").stdout
