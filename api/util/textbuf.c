@@ -38,7 +38,8 @@ bool rig_buf_reserve(struct rig_buf *b, size_t n)
 
 void rig_buf_put(struct rig_buf *b, const void *p, size_t n)
 {
-	if (!rig_buf_reserve(b, n))
+	/* nothing to add: an empty buffer has no data to memcpy into (UB even for 0 bytes) */
+	if (n == 0 || !rig_buf_reserve(b, n))
 		return;
 	memcpy(b->data + b->len, p, n);
 	b->len += n;

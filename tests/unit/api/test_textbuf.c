@@ -231,3 +231,17 @@ Test(format_u64, matches_printf)
 		cr_assert_str_eq(ours, ref);
 	}
 }
+
+Test(buf, adding_nothing_to_an_empty_buffer_leaves_it_empty)
+{
+	/* UBSan: memcpy into the NULL data of an empty buffer is undefined even for 0 bytes */
+	struct rig_buf b;
+	rig_buf_init(&b);
+	rig_buf_put(&b, "", 0);
+	rig_buf_puts(&b, "");
+	cr_assert_eq(b.len, 0);
+	cr_assert(!b.oom);
+	rig_buf_puts(&b, "x");
+	cr_assert_eq(b.len, 1);
+	rig_buf_release(&b);
+}
