@@ -8,18 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool grow(void **items, size_t *cap, size_t count, size_t size)
-{
-	if (count < *cap)
-		return true;
-	size_t n = *cap ? 2 * *cap : 16;
-	void *p = realloc(*items, n * size);
-	if (!p)
-		return false;
-	*items = p;
-	*cap = n;
-	return true;
-}
+#include "core/array.h"
 
 int rig_runs_add(struct rig_index_runs *r, size_t i)
 {
@@ -28,7 +17,7 @@ int rig_runs_add(struct rig_index_runs *r, size_t i)
 		r->n_indices++;
 		return 0;
 	}
-	if (!grow((void **)&r->items, &r->cap, r->count, sizeof *r->items))
+	if (!rig_array_grow((void **)&r->items, &r->cap, r->count, sizeof *r->items))
 		return -1;
 	r->items[r->count++] = (struct rig_index_run){i, i};
 	r->n_indices++;
@@ -60,7 +49,7 @@ int rig_runs_compare(struct rig_index_runs *out, const void *a, size_t na, const
 
 int rig_frames_add(struct rig_frame_list *l, double frame)
 {
-	if (!grow((void **)&l->items, &l->cap, l->count, sizeof *l->items))
+	if (!rig_array_grow((void **)&l->items, &l->cap, l->count, sizeof *l->items))
 		return -1;
 	l->items[l->count++] = frame;
 	return 0;
@@ -68,7 +57,7 @@ int rig_frames_add(struct rig_frame_list *l, double frame)
 
 int rig_ids_add(struct rig_id_list *l, const char *id)
 {
-	if (!grow((void **)&l->items, &l->cap, l->count, sizeof *l->items))
+	if (!rig_array_grow((void **)&l->items, &l->cap, l->count, sizeof *l->items))
 		return -1;
 	snprintf(l->items[l->count++], RIG_ID_MAX + 1, "%s", id);
 	return 0;

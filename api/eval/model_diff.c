@@ -10,20 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- the layer list ---- */
-
-static bool grow(void **items, size_t *cap, size_t count, size_t size)
-{
-	if (count < *cap)
-		return true;
-	size_t n = *cap ? 2 * *cap : 16;
-	void *p = realloc(*items, n * size);
-	if (!p)
-		return false;
-	*items = p;
-	*cap = n;
-	return true;
-}
+#include "core/array.h"
 
 /* ---- keys ---- */
 
@@ -86,7 +73,8 @@ static struct rig_layer_diff *record_add(struct rig_model_diff *out, const char 
 					 enum rig_diff_change change, long from_index,
 					 long to_index)
 {
-	if (!grow((void **)&out->layers, &out->cap_layers, out->n_layers, sizeof *out->layers))
+	if (!rig_array_grow((void **)&out->layers, &out->cap_layers, out->n_layers,
+			    sizeof *out->layers))
 		return NULL;
 	struct rig_layer_diff *d = &out->layers[out->n_layers++];
 	memset(d, 0, sizeof *d);

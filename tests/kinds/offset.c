@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "core/binding.h"
+#include "core/bytes.h"
 #include "core/mesh.h"
 #include "core/rig_limits.h"
 
@@ -165,53 +166,6 @@ static void free_eval(void *eval)
 #define HEAD_FIXED (4 + 3 * 8)
 #define HEAD_PER_KEY (8 + 4 + 4 * 8 + 2 * 8)
 
-static unsigned char *put_u64(unsigned char *p, uint64_t v)
-{
-	for (int i = 0; i < 8; i++)
-		*p++ = (unsigned char)(v >> (8 * i));
-	return p;
-}
-
-static unsigned char *put_u32(unsigned char *p, uint32_t v)
-{
-	for (int i = 0; i < 4; i++)
-		*p++ = (unsigned char)(v >> (8 * i));
-	return p;
-}
-
-static unsigned char *put_f64(unsigned char *p, double v)
-{
-	uint64_t bits;
-	memcpy(&bits, &v, sizeof bits);
-	return put_u64(p, bits);
-}
-
-static uint64_t get_u64(const unsigned char **p)
-{
-	uint64_t v = 0;
-	for (int i = 0; i < 8; i++)
-		v |= (uint64_t)(*p)[i] << (8 * i);
-	*p += 8;
-	return v;
-}
-
-static uint32_t get_u32(const unsigned char **p)
-{
-	uint32_t v = 0;
-	for (int i = 0; i < 4; i++)
-		v |= (uint32_t)(*p)[i] << (8 * i);
-	*p += 4;
-	return v;
-}
-
-static double get_f64(const unsigned char **p)
-{
-	uint64_t bits = get_u64(p);
-	double v;
-	memcpy(&v, &bits, sizeof v);
-	return v;
-}
-
 static int encode(const void *def, unsigned char **head, size_t *n_head, unsigned char **mesh,
 		  size_t *n_mesh)
 {
@@ -228,22 +182,22 @@ static int encode(const void *def, unsigned char **head, size_t *n_head, unsigne
 	}
 	unsigned char *p = *head;
 	memcpy(p, "OFS1", 4);
-	p = put_u64(p + 4, d->n_verts);
-	p = put_u64(p, d->n_tris);
-	p = put_u64(p, d->n_keys);
+	p = rig_bytes_put_u64(p + 4, d->n_verts);
+	p = rig_bytes_put_u64(p, d->n_tris);
+	p = rig_bytes_put_u64(p, d->n_keys);
 	for (size_t k = 0; k < d->n_keys; k++) {
-		p = put_f64(p, d->keys[k].frame);
-		p = put_u32(p, (uint32_t)d->keys[k].interp);
+		p = rig_bytes_put_f64(p, d->keys[k].frame);
+		p = rig_bytes_put_u32(p, (uint32_t)d->keys[k].interp);
 		for (int e = 0; e < 4; e++)
-			p = put_f64(p, d->keys[k].ease[e]);
-		p = put_f64(p, d->keys[k].value);
-		p = put_f64(p, d->dy[k]);
+			p = rig_bytes_put_f64(p, d->keys[k].ease[e]);
+		p = rig_bytes_put_f64(p, d->keys[k].value);
+		p = rig_bytes_put_f64(p, d->dy[k]);
 	}
 	p = *mesh;
 	for (size_t i = 0; i < 2 * d->n_verts; i++)
-		p = put_f64(p, d->source[i]);
+		p = rig_bytes_put_f64(p, d->source[i]);
 	for (size_t i = 0; i < 3 * d->n_tris; i++)
-		p = put_u32(p, d->triangles[i]);
+		p = rig_bytes_put_u32(p, d->triangles[i]);
 	return 0;
 }
 
@@ -253,7 +207,8 @@ static void *decode(const unsigned char *head, size_t n_head, const unsigned cha
 	if (n_head < HEAD_FIXED || memcmp(head, "OFS1", 4) != 0)
 		return NULL;
 	const unsigned char *p = head + 4;
-	uint64_t n_verts = get_u64(&p), n_tris = get_u64(&p), n_keys = get_u64(&p);
+	uint64_t n_verts = rig_bytes_get_u64(&p), n_tris = rig_bytes_get_u64(&p),
+		 n_keys = rig_bytes_get_u64(&p);
 	if (n_verts > RIG_MAX_VERTICES || n_tris > RIG_MAX_TRIANGLES ||
 	    n_keys > (n_head - HEAD_FIXED) / HEAD_PER_KEY ||
 	    n_head != HEAD_FIXED + n_keys * HEAD_PER_KEY)
@@ -269,12 +224,12 @@ static void *decode(const unsigned char *head, size_t n_head, const unsigned cha
 	if (!d->keys || !d->dy)
 		goto fail;
 	for (size_t k = 0; k < d->n_keys; k++) {
-		d->keys[k].frame = get_f64(&p);
-		d->keys[k].interp = (enum rig_interp)get_u32(&p);
+		d->keys[k].frame = rig_bytes_get_f64(&p);
+		d->keys[k].interp = (enum rig_interp)rig_bytes_get_u32(&p);
 		for (int e = 0; e < 4; e++)
-			d->keys[k].ease[e] = get_f64(&p);
-		d->keys[k].value = get_f64(&p);
-		d->dy[k] = get_f64(&p);
+			d->keys[k].ease[e] = rig_bytes_get_f64(&p);
+		d->keys[k].value = rig_bytes_get_f64(&p);
+		d->dy[k] = rig_bytes_get_f64(&p);
 	}
 	if (mesh) {
 		if (n_mesh != d->n_verts * 16 + d->n_tris * 12)
@@ -285,9 +240,9 @@ static void *decode(const unsigned char *head, size_t n_head, const unsigned cha
 			goto fail;
 		p = mesh;
 		for (size_t i = 0; i < 2 * d->n_verts; i++)
-			d->source[i] = get_f64(&p);
+			d->source[i] = rig_bytes_get_f64(&p);
 		for (size_t i = 0; i < 3 * d->n_tris; i++)
-			d->triangles[i] = get_u32(&p);
+			d->triangles[i] = rig_bytes_get_u32(&p);
 	}
 	return d;
 fail:
