@@ -91,6 +91,9 @@ struct conn_state {
 
 struct rig_http {
 	struct MHD_Daemon *daemon;
+	/* The listening socket rig_http_quiesce took back: libmicrohttpd's threads
+	 * may still use it, so it is closed only after MHD_stop_daemon. -1: none. */
+	int quiesced_fd;
 	struct rig_app *app;
 	struct rig_workers *workers;
 	size_t max_body;
@@ -962,6 +965,7 @@ struct rig_http *rig_http_start(struct rig_app *app, const struct rig_config *cf
 		return NULL;
 	}
 	h->app = app;
+	h->quiesced_fd = -1;
 	h->max_body = cfg->max_body_bytes;
 	h->timeout_s = cfg->connection_timeout_s;
 	h->header_timeout_s = cfg->header_timeout_s ? cfg->header_timeout_s : 10;
@@ -1053,8 +1057,13 @@ unsigned rig_http_port(const struct rig_http *h)
 void rig_http_quiesce(struct rig_http *h)
 {
 	MHD_socket s = MHD_quiesce_daemon(h->daemon);
-	if (s != MHD_INVALID_SOCKET)
-		close(s);
+	if (s == MHD_INVALID_SOCKET || h->quiesced_fd >= 0)
+		return;
+	/* Stop listening now (new connections are refused, not left waiting in
+	 * the backlog through the drain), but keep the descriptor: closing it
+	 * while libmicrohttpd's threads may still use it is a race (its manual). */
+	shutdown(s, SHUT_RDWR);
+	h->quiesced_fd = s;
 }
 
 long rig_http_in_flight(const struct rig_http *h)
@@ -1073,5 +1082,7 @@ void rig_http_stop(struct rig_http *h)
 	 * daemon (and every callback that could submit) has stopped. */
 	rig_workers_drain(h->workers);
 	MHD_stop_daemon(h->daemon); /* every connection's CLOSED notice frees its state */
+	if (h->quiesced_fd >= 0)
+		close(h->quiesced_fd); /* only now: see quiesced_fd */
 	http_free(h);
 }
