@@ -4,6 +4,7 @@ temporary SQLite database and talks HTTP to it (stdlib only).
 Every test module does `from rigd_harness import Rigd, RigdTestCase`.
 The rigd binary comes from $RIGD_BIN (set by ctest), else build/server/rigd.
 """
+import atexit
 import http.client
 import json
 import os
@@ -17,6 +18,19 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 RIGD_BIN = os.environ.get("RIGD_BIN", os.path.join(ROOT, "build", "server", "rigd"))
+
+# Every rigd this process started and has not reaped: a test that fails (or forgets its
+# cleanup) still leaves no server behind, since the interpreter kills them on the way out.
+_LIVE = set()
+
+
+@atexit.register
+def _reap_all():
+    for proc in list(_LIVE):
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait()
+        _LIVE.discard(proc)
 
 
 class Response:
@@ -54,18 +68,27 @@ class Rigd:
         self.log_path = os.path.join(self.tmp, "rigd.log")
 
     def start(self, timeout=10):
+        """Starts the server (a no-op while it runs: `with Rigd().start() as r` starts one)
+        and waits for its "listening" line. A server that exits or does not listen in time
+        is reaped before the RuntimeError."""
+        if self.proc and self.proc.poll() is None:
+            return self
         env = dict(os.environ)
         if self.env:
             env.update(self.env)
         self.log = open(self.log_path, "ab")
+        since = self.log.tell()  # a restart's log still holds the last run's "listening"
         self.proc = subprocess.Popen(
             [RIGD_BIN, "--db", self.db_path, "--listen", "127.0.0.1:0", *self.extra_args],
             stdout=subprocess.DEVNULL, stderr=self.log, env=env)
+        _LIVE.add(self.proc)
         deadline = time.time() + timeout
         while time.time() < deadline:
             if self.proc.poll() is not None:
-                raise RuntimeError(f"rigd exited with {self.proc.returncode}: {self.read_log()}")
-            for line in self.read_log().splitlines():
+                code = self.proc.returncode
+                self.stop()
+                raise RuntimeError(f"rigd exited with {code}: {self.read_log()}")
+            for line in self.read_log(since).splitlines():
                 try:
                     entry = json.loads(line)
                 except ValueError:
@@ -74,10 +97,13 @@ class Rigd:
                     self.port = entry["port"]
                     return self
             time.sleep(0.02)
+        self.kill()
         raise RuntimeError("rigd did not start: " + self.read_log())
 
-    def read_log(self):
+    def read_log(self, since=0):
+        """The server's log (from byte `since`)."""
         with open(self.log_path, "rb") as f:
+            f.seek(since)
             return f.read().decode("utf-8", "replace")
 
     def stop(self, sig=signal.SIGTERM, timeout=15):
@@ -91,6 +117,7 @@ class Rigd:
         except subprocess.TimeoutExpired:
             self.proc.kill()
             code = self.proc.wait()
+        _LIVE.discard(self.proc)
         self.proc = None
         self.log.close()
         return code
