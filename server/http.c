@@ -142,7 +142,8 @@ struct request {
 	atomic_bool response_ready;
 	atomic_size_t received; /* body bytes so far, for the sweeper */
 	/* The sweeper's current body-rate window: its start and the bytes
-	 * received by then (under live_lock). */
+	 * received by then. Set by request_headers before headers_seen (whose
+	 * atomic store publishes it), then only by the sweeper (under live_lock). */
 	struct timespec window_start;
 	size_t window_received;
 	struct rig_resp resp; /* filled by the worker */
@@ -602,10 +603,8 @@ static void *request_new(void *cls, const char *uri, struct MHD_Connection *conn
 static void request_headers(struct request *r, struct MHD_Connection *conn, const char *url,
 			    const char *method)
 {
-	pthread_mutex_lock(&r->http->live_lock);
 	clock_gettime(CLOCK_MONOTONIC, &r->window_start); /* the body's first rate window */
-	pthread_mutex_unlock(&r->http->live_lock);
-	r->headers_seen = true;
+	r->headers_seen = true;                           /* publishes it to the sweeper */
 	rig_strlcpy(r->method, method, sizeof r->method);
 	rig_strlcpy(r->path, url, sizeof r->path);
 	rig_utf8_scrub(r->method);
@@ -618,16 +617,17 @@ static void request_headers(struct request *r, struct MHD_Connection *conn, cons
 			 atomic_fetch_add(&r->http->next_request, 1));
 }
 
-/* A body larger than this, or chunked, is only read from a caller whose token
- * is live: an anonymous client must not hold memory budget or buffers while it
- * trickles a body in (small bodies go through the normal gate after reading). */
+/* A body larger than this, or chunked, is only read from a caller whose live
+ * token reaches the route's level on some project: no one else may hold memory
+ * budget or buffers while a body trickles in (small bodies go through the
+ * normal gate after reading). */
 #define PREAUTH_MIN_BODY INLINE_MAX_BODY
 
-/* Answers 401 (and closes) before the body of a large or chunked write is
- * read when the route needs a token and none live was sent; returns true when
- * answered. */
-static bool refuse_anonymous_body(struct MHD_Connection *conn, struct request *r,
-				  enum MHD_Result *ok)
+/* Answers 401 or 403 (and closes) before the body of a large or chunked write
+ * is read when no live token was sent, or its scopes reach the route's level on
+ * no project (rig_api_admit_body); returns true when answered. */
+static bool refuse_body_before_reading(struct MHD_Connection *conn, struct request *r,
+				       enum MHD_Result *ok)
 {
 	if (r->declared <= PREAUTH_MIN_BODY && !r->chunked)
 		return false;
@@ -832,7 +832,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 		enum MHD_Result ok;
 		if (refuse_headers(conn, r, method, version, &ok))
 			return ok;
-		if (refuse_anonymous_body(conn, r, &ok))
+		if (refuse_body_before_reading(conn, r, &ok))
 			return ok;
 		/* The body is admitted against the memory budget as it arrives, so
 		 * a slow sender holds only what it has sent, never its declared length. */

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/bytes.h"
+
 /* On a little-endian host the stored layout is the memory layout: whole
  * arrays move with memcpy; elsewhere every value goes through the byte-wise
  * helpers below. */
@@ -13,35 +15,25 @@
 #define HOST_IS_LE 0
 #endif
 
+/* The byte layout is core/bytes.h's, every stored form's. */
 void rig_le_put_u32(unsigned char *p, uint32_t v)
 {
-	p[0] = (unsigned char)v;
-	p[1] = (unsigned char)(v >> 8);
-	p[2] = (unsigned char)(v >> 16);
-	p[3] = (unsigned char)(v >> 24);
+	rig_bytes_put_u32(p, v);
 }
 
 uint32_t rig_le_get_u32(const unsigned char *p)
 {
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+	return rig_bytes_get_u32(&p);
 }
 
 void rig_le_put_f64(unsigned char *p, double v)
 {
-	uint64_t bits;
-	memcpy(&bits, &v, sizeof bits);
-	for (int i = 0; i < 8; i++)
-		p[i] = (unsigned char)(bits >> (8 * i));
+	rig_bytes_put_f64(p, v);
 }
 
 double rig_le_get_f64(const unsigned char *p)
 {
-	uint64_t bits = 0;
-	for (int i = 0; i < 8; i++)
-		bits |= (uint64_t)p[i] << (8 * i);
-	double v;
-	memcpy(&v, &bits, sizeof v);
-	return v;
+	return rig_bytes_get_f64(&p);
 }
 
 static unsigned char *put_key_records(unsigned char *p, const struct rig_key_list *list, int c)

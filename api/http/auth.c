@@ -66,7 +66,9 @@ int rig_scopes_canonical(char out[RIG_TOKEN_SCOPES_MAX], const char *const *item
 	return 0;
 }
 
-enum rig_scope rig_scopes_level(const char *scopes, const char *project_id)
+/* The highest level of scopes that applies to project_id (global scopes
+ * always; with any_project, every project's scope too). */
+static enum rig_scope best_level(const char *scopes, const char *project_id, bool any_project)
 {
 	enum rig_scope best = RIG_SCOPE_NONE;
 	size_t n_project = project_id ? strlen(project_id) : 0;
@@ -75,13 +77,19 @@ enum rig_scope rig_scopes_level(const char *scopes, const char *project_id)
 	for (const char *p = scopes; rig_words_next(&p, &scope, &len);) {
 		const char *colon = memchr(scope, ':', len);
 		size_t n_level = colon ? (size_t)(colon - scope) : len;
-		bool applies = !colon || (project_id && len - n_level - 1 == n_project &&
-					  memcmp(colon + 1, project_id, n_project) == 0);
+		bool applies = !colon || any_project ||
+			       (project_id && len - n_level - 1 == n_project &&
+				memcmp(colon + 1, project_id, n_project) == 0);
 		enum rig_scope level = level_named(scope, n_level);
 		if (applies && level > best)
 			best = level;
 	}
 	return best;
+}
+
+enum rig_scope rig_scopes_level(const char *scopes, const char *project_id)
+{
+	return best_level(scopes, project_id, false);
 }
 
 /* Appends the audit record of a token created or revoked outside a request
@@ -341,21 +349,6 @@ static int authenticate(struct rig_req *req, struct rig_resp *resp, struct rig_t
 	return 0;
 }
 
-/* The highest level any of scopes grants, on any project or all. */
-static enum rig_scope highest_level(const char *scopes)
-{
-	enum rig_scope best = RIG_SCOPE_NONE;
-	const char *scope;
-	size_t len;
-	for (const char *p = scopes; rig_words_next(&p, &scope, &len);) {
-		const char *colon = memchr(scope, ':', len);
-		enum rig_scope level = level_named(scope, colon ? (size_t)(colon - scope) : len);
-		if (level > best)
-			best = level;
-	}
-	return best;
-}
-
 int rig_auth_check_reach(struct rig_req *req, struct rig_resp *resp, enum rig_scope need)
 {
 	struct rig_token tok;
@@ -363,7 +356,7 @@ int rig_auth_check_reach(struct rig_req *req, struct rig_resp *resp, enum rig_sc
 		return 0;
 	if (authenticate(req, resp, &tok))
 		return -1;
-	return highest_level(tok.scopes) >= need ? 0 : forbidden(resp, need, NULL);
+	return best_level(tok.scopes, NULL, true) >= need ? 0 : forbidden(resp, need, NULL);
 }
 
 static double monotonic_seconds(void)
