@@ -15,6 +15,8 @@ import sys
 
 import yaml
 
+from gen_output import write_if_changed
+
 
 def main():
     src, schema, prefix, out = sys.argv[1:5]
@@ -31,14 +33,7 @@ def main():
          f"#define {prefix}_NAMES " + ", ".join(f'"{v}"' for v in values) + "\n"
          f"#define {prefix}_COUNT {len(values)}\n"
          f'#define {prefix}_TEXT "{text}"\n\n#endif\n')
-    old = None
-    if os.path.exists(out):
-        with open(out, encoding="utf-8") as f:
-            old = f.read()
-    if old != c:
-        with open(out + ".tmp", "w", encoding="utf-8") as f:
-            f.write(c)
-        os.replace(out + ".tmp", out)
+    write_if_changed(out, c)
 
 
 if __name__ == "__main__":

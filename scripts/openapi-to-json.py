@@ -8,10 +8,11 @@ JSON cannot hold (a YAML date, say) fails the build rather than serving a
 different document.
 """
 import json
-import os
 import sys
 
 import yaml
+
+from gen_output import write_if_changed
 
 
 def main():
@@ -27,14 +28,7 @@ def main():
          "#include <stddef.h>\n"
          "const char rig_openapi_json[] = {\n" + "\n".join(lines) + "0};\n"
          f"const size_t rig_openapi_json_len = {len(body)};\n")
-    old = None
-    if os.path.exists(out):
-        with open(out, encoding="utf-8") as f:
-            old = f.read()
-    if old != c:
-        with open(out + ".tmp", "w", encoding="utf-8") as f:
-            f.write(c)
-        os.replace(out + ".tmp", out)
+    write_if_changed(out, c)
 
 
 if __name__ == "__main__":
