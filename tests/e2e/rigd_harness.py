@@ -10,6 +10,7 @@ import json
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import tempfile
 import time
@@ -31,6 +32,28 @@ def _reap_all():
             proc.kill()
         proc.wait()
         _LIVE.discard(proc)
+
+
+def exchange(port, data, timeout=10):
+    """Sends raw bytes on a fresh loopback connection; returns (everything read until the
+    server closed, closed?)."""
+    s = socket.create_connection(("127.0.0.1", port), timeout=timeout)
+    out, closed = b"", False
+    try:
+        s.sendall(data)
+        while True:
+            d = s.recv(65536)
+            if not d:
+                closed = True
+                break
+            out += d
+    except socket.timeout:
+        pass
+    except ConnectionResetError:
+        closed = True
+    finally:
+        s.close()
+    return out, closed
 
 
 class Response:

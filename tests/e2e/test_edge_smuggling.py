@@ -21,36 +21,14 @@ second request; folded lines, NUL bytes and a missing Host were accepted and
 requests are still all answered, and HTTP/1.0 without Host is still served.
 """
 import json
-import socket
 
-from rigd_harness import RigdTestCase, main
+from rigd_harness import exchange, RigdTestCase, main
 
 
 def smuggled(project):
     body = json.dumps({"projectId": project, "name": project}).encode()
     return (b"POST /v1/projects HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
             b"Content-Length: %d\r\n\r\n" % len(body) + body)
-
-
-def exchange(port, data, timeout=10):
-    """Sends data; returns (everything read until the server closed, closed?)."""
-    s = socket.create_connection(("127.0.0.1", port), timeout=timeout)
-    out, closed = b"", False
-    try:
-        s.sendall(data)
-        while True:
-            d = s.recv(65536)
-            if not d:
-                closed = True
-                break
-            out += d
-    except socket.timeout:
-        pass
-    except ConnectionResetError:
-        closed = True
-    finally:
-        s.close()
-    return out, closed
 
 
 def responses(raw):

@@ -18,30 +18,8 @@ with and without a query, escapes and `+` in the target, header values with
 inner and trailing spaces, bare-LF line ends, pipelined requests.
 """
 import json
-import socket
 
-from rigd_harness import Rigd, RigdTestCase, main
-
-
-def exchange(port, data, timeout=10):
-    """Sends data; returns (everything read until the server closed, closed?)."""
-    s = socket.create_connection(("127.0.0.1", port), timeout=timeout)
-    out, closed = b"", False
-    try:
-        s.sendall(data)
-        while True:
-            d = s.recv(65536)
-            if not d:
-                closed = True
-                break
-            out += d
-    except socket.timeout:
-        pass
-    except ConnectionResetError:
-        closed = True
-    finally:
-        s.close()
-    return out, closed
+from rigd_harness import exchange, Rigd, RigdTestCase, main
 
 
 def responses(raw):
