@@ -1,0 +1,185 @@
+/* The skinning kernel: the vertex loop of linear blend skinning over a
+ * prepared layout, one implementation per path of core/isa.h (skin_kernel.c:
+ * the portable one and the choice between paths; skin_kernel_x86.c: AVX2).
+ * Internal to core/: skin.c lays the influences out when it builds an
+ * evaluator and computes the blend matrices once per frame; a kernel only
+ * loops.
+ *
+ * v' = v + (Σ_k w_k · D_{j_k}) · (x, y, 1) with D = pose · bind⁻¹ − I: equal to
+ * Σ_k w_k · (pose · bind⁻¹)_{j_k} · v when Σw = 1, and exactly v when every D
+ * is zero (pose equal to bind). Every path keeps this order, so every path
+ * gives the same bits: each of the six sums C_i starts as w_0 · D_{j_0,i} and
+ * adds w_k · D_{j_k,i} for k = 1, 2, …; then
+ *     x' = x + ((C_0 · x + C_2 · y) + C_4),   y' = y + ((C_1 · x + C_3 · y) + C_5).
+ */
+#ifndef RIG_SKIN_KERNEL_H
+#define RIG_SKIN_KERNEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/isa.h"
+#include "core/prefetch.h"
+
+/* One joint's D as (a − 1, b, c, d − 1, e, f) and two zeros: one cache line,
+ * which a path may load whole (the zeros keep its unused lanes harmless). */
+struct rig_skin_blend {
+	_Alignas(64) double m[8];
+};
+
+/* A run of consecutive vertices with the same number of influences (1–15):
+ * n_verts << 4 | n_per, in one uint32_t (n_verts < 2^28). */
+#define RIG_SKIN_RUN(n_verts, n_per) (((uint32_t)(n_verts) << 4) | (uint32_t)(n_per))
+#define RIG_SKIN_RUN_VERTS(run) ((size_t)((run) >> 4))
+#define RIG_SKIN_RUN_PER(run) ((size_t)((run)&15u))
+
+/* What a kernel reads, borrowed from the evaluator. Influences are
+ * vertex-major (a vertex's list in its definition's order); the runs cover
+ * the vertices in order. */
+struct rig_skin_kernel {
+	const double *src;     /* 2 · n_verts, interleaved x, y */
+	const uint8_t *joints; /* n_influences joint indices */
+	const double *weights; /* n_influences normalised weights */
+	const uint32_t *runs;  /* n_runs RIG_SKIN_RUN entries */
+	size_t n_verts, n_influences, n_runs;
+};
+
+/* Where a kernel stands: its next run, the run's first vertex and influence,
+ * and how many of the run's vertices are done. Zeroed, the start. */
+struct rig_skin_cursor {
+	size_t run, v, i, done;
+};
+
+/* A kernel: writes the vertices from *at up to (not including) v_end to
+ * out_xy (2 doubles each, interleaved, at their places) from the blend
+ * matrices (one per joint the influences name), and moves *at there: a
+ * caller may stop between vertices, look at what is written, and go on. No
+ * checks. */
+typedef void rig_skin_kernel_fn(double *out_xy, const struct rig_skin_kernel *k,
+				const struct rig_skin_blend *mats, struct rig_skin_cursor *at,
+				size_t v_end);
+
+rig_skin_kernel_fn rig_skin__kernel_portable;
+#if RIG_ISA_X86
+rig_skin_kernel_fn rig_skin__kernel_avx2;
+#endif
+
+/* The kernel of a path; NULL when this build has none (AVX2 off x86-64). The
+ * caller checks rig_isa_is_supported() first. */
+rig_skin_kernel_fn *rig_skin__kernel(enum rig_isa isa);
+
+/* ---- the loop every path shares, each compiling it for its own instruction set ---- */
+
+/* One vertex: out (2 doubles) from src (2), its n_per joint indices and weights. */
+typedef void rig_skin_vertex_fn(double *restrict out, const double *restrict src,
+				const uint8_t *restrict j, const double *restrict w,
+				const struct rig_skin_blend *restrict mats, size_t n_per);
+
+/* Vertices per block, and blocks ahead to prefetch: the hardware prefetcher
+ * alone leaves the 1M-vertex loop well below memory speed. */
+#define RIG_SKIN_BLOCK 8
+#define RIG_SKIN_PREFETCH_AHEAD 64
+
+/* The arrays of struct rig_skin_kernel as locals: loaded once, so the stores
+ * to out cannot make the compiler reload them (it cannot tell that out does
+ * not overlap the struct). */
+struct rig_skin__arrays {
+	const double *restrict src;
+	const uint8_t *restrict joints;
+	const double *restrict weights;
+	size_t v_last, i_last; /* the last vertex and influence, for the prefetch */
+};
+
+/* Prefetches the lines of the block of vertex v (influence i) of a run with
+ * n_per influences, RIG_SKIN_PREFETCH_AHEAD vertices ahead, clamped inside
+ * the arrays. */
+static inline __attribute__((always_inline)) void
+rig_skin__prefetch_block(struct rig_skin__arrays a, size_t v, size_t i, size_t n_per)
+{
+	size_t v_ahead = v + RIG_SKIN_PREFETCH_AHEAD, i_ahead = i + n_per * RIG_SKIN_PREFETCH_AHEAD;
+	v_ahead = v_ahead < a.v_last ? v_ahead : a.v_last;
+	i_ahead = i_ahead < a.i_last ? i_ahead : a.i_last;
+	/* A block's source is two lines: 8 vertices · 16 bytes. */
+	rig_core__prefetch(&a.src[2 * v_ahead]);
+	rig_core__prefetch(&a.src[v_ahead + 4 < a.v_last ? 2 * v_ahead + 8 : 2 * a.v_last]);
+	rig_core__prefetch(&a.joints[i_ahead]);
+	/* A block's weights are n_per lines: 8 vertices · n_per · 8 bytes. */
+	for (size_t q = 0; q < n_per; q++) {
+		size_t at = i_ahead + 8 * q;
+		rig_core__prefetch(&a.weights[at < a.i_last ? at : a.i_last]);
+	}
+}
+
+/* The vertices of one run, n_per constant at each call site below so the
+ * vertex function folds to straight-line code. v and i are the run's first
+ * vertex and influence. */
+static inline __attribute__((always_inline)) void
+rig_skin__kernel_run(double *restrict out, struct rig_skin__arrays a,
+		     const struct rig_skin_blend *restrict mats, size_t v, size_t i, size_t n_verts,
+		     size_t n_per, rig_skin_vertex_fn *vertex)
+{
+	for (size_t b = 0; b < n_verts; b += RIG_SKIN_BLOCK) {
+		rig_skin__prefetch_block(a, v + b, i + n_per * b, n_per);
+		size_t end = b + RIG_SKIN_BLOCK < n_verts ? b + RIG_SKIN_BLOCK : n_verts;
+		for (size_t u = b; u < end; u++) {
+			size_t at = v + u, infl = i + n_per * u;
+			vertex(&out[2 * at], &a.src[2 * at], &a.joints[infl], &a.weights[infl],
+			       mats, n_per);
+		}
+	}
+}
+
+/* The vertices from *at to v_end, run by run, each run's loop picked by its
+ * influence count before it starts (1–8: RIG_MAX_INFLUENCES; the evaluator
+ * builds no other runs). */
+static inline __attribute__((always_inline)) void
+rig_skin__kernel_drive(double *restrict out, const struct rig_skin_kernel *k,
+		       const struct rig_skin_blend *restrict mats, struct rig_skin_cursor *at,
+		       size_t v_end, rig_skin_vertex_fn *vertex)
+{
+	struct rig_skin__arrays a = {k->src, k->joints, k->weights, k->n_verts - 1,
+				     k->n_influences - 1};
+	const uint32_t *runs = k->runs;
+	size_t n_runs = k->n_runs, r = at->run, v = at->v, i = at->i, done = at->done;
+	while (r < n_runs && v + done < v_end) {
+		size_t n = RIG_SKIN_RUN_VERTS(runs[r]), n_per = RIG_SKIN_RUN_PER(runs[r]);
+		size_t upto = v_end - v < n ? v_end - v : n;
+		size_t from_v = v + done, from_i = i + n_per * done, count = upto - done;
+		switch (n_per) {
+		case 1:
+			rig_skin__kernel_run(out, a, mats, from_v, from_i, count, 1, vertex);
+			break;
+		case 2:
+			rig_skin__kernel_run(out, a, mats, from_v, from_i, count, 2, vertex);
+			break;
+		case 3:
+			rig_skin__kernel_run(out, a, mats, from_v, from_i, count, 3, vertex);
+			break;
+		case 4:
+			rig_skin__kernel_run(out, a, mats, from_v, from_i, count, 4, vertex);
+			break;
+		case 5:
+			rig_skin__kernel_run(out, a, mats, from_v, from_i, count, 5, vertex);
+			break;
+		case 6:
+			rig_skin__kernel_run(out, a, mats, from_v, from_i, count, 6, vertex);
+			break;
+		case 7:
+			rig_skin__kernel_run(out, a, mats, from_v, from_i, count, 7, vertex);
+			break;
+		default: /* 8 */
+			rig_skin__kernel_run(out, a, mats, from_v, from_i, count, 8, vertex);
+			break;
+		}
+		done = upto;
+		if (done == n) {
+			v += n;
+			i += n * n_per;
+			done = 0;
+			r++;
+		}
+	}
+	*at = (struct rig_skin_cursor){r, v, i, done};
+}
+
+#endif
