@@ -8,8 +8,12 @@
  *                   path this CPU runs; then the same on each path of core/isa.h
  *                   it supports (every path gives the same bits)
  *   checks alone    rig_mesh_check_run on the kernel's output: the deformed-mesh
- *                   checks the evaluator runs (finite, winding, collapse)
- *   skin evaluate   rig_skin_evaluate: kernel + the deformed-mesh checks
+ *                   checks the evaluator runs (finite, winding, collapse); then
+ *                   the same with every triangle's corners rotated (t mod 3
+ *                   places), which leaves no run of contiguous corners: what a
+ *                   mesh that is not a grid costs (core/mesh_check.h)
+ *   skin evaluate   rig_skin_evaluate: kernel + the deformed-mesh checks; then
+ *                   the same on a skin of the rotated mesh
  *   resolver frame  a new resolver, 64 keyed joint layers (8 chains of 8) and
  *                   rig_resolver_evaluate of the mesh layer, then free: what one
  *                   frame request costs in the core
@@ -274,7 +278,9 @@ enum bench_case {
 	CASE_DEFORM,
 	CASE_DEFORM_PATH, /* + the path: one case per path of core/isa.h */
 	CASE_CHECKS = CASE_DEFORM_PATH + RIG_ISA_COUNT,
+	CASE_CHECKS_SINGLY,
 	CASE_EVALUATE,
+	CASE_EVALUATE_SINGLY,
 	CASE_RESOLVER,
 	N_CASES
 };
@@ -282,7 +288,10 @@ enum bench_case {
 struct bench_ctx {
 	struct bench_rig *rig;
 	struct mem_pass *mem;
-	struct rig_mesh_check check; /* the evaluator's check, built the same way */
+	struct rig_mesh_check check;   /* the evaluator's check, built the same way */
+	struct rig_mesh_check singly;  /* the same mesh with its corners rotated */
+	uint32_t *rotated;             /* its triangles */
+	struct rig_skin *rotated_skin; /* the rig's skin with them */
 	struct rig_affine poses[N_JOINTS];
 	double *out;
 	struct rig_errs *errs; /* reused by every timed call */
@@ -309,9 +318,23 @@ static void run_once(struct bench_ctx *c, enum bench_case which)
 			exit(1);
 		}
 		break;
+	case CASE_CHECKS_SINGLY:
+		rig_errs_init(errs);
+		if (rig_mesh_check_run(&c->singly, c->out, errs) != 0) {
+			fprintf(stderr, "bench_core: checks failed: %s\n", errs->items[0].detail);
+			exit(1);
+		}
+		break;
 	case CASE_EVALUATE:
 		rig_errs_init(errs);
 		if (rig_skin_evaluate(c->out, c->rig->skin, c->poses, errs) != 0) {
+			fprintf(stderr, "bench_core: evaluate failed: %s\n", errs->items[0].detail);
+			exit(1);
+		}
+		break;
+	case CASE_EVALUATE_SINGLY:
+		rig_errs_init(errs);
+		if (rig_skin_evaluate(c->out, c->rotated_skin, c->poses, errs) != 0) {
 			fprintf(stderr, "bench_core: evaluate failed: %s\n", errs->items[0].detail);
 			exit(1);
 		}
@@ -412,11 +435,21 @@ static void bench_size(size_t side, int iterations)
 	struct mem_pass mem = mem_pass_new(&rig->def);
 	struct bench_ctx c = {.rig = rig, .mem = &mem};
 	c.out = bench_xcalloc(2 * n, sizeof *c.out);
-	if (rig_mesh_check_init(&c.check, rig->def.source, n, rig->def.triangles, rig->def.n_tris,
-				rig_isa_best()) != 0) {
+	size_t n_tris = rig->def.n_tris;
+	c.rotated = bench_xcalloc(3 * n_tris, sizeof *c.rotated);
+	for (size_t t = 0; t < n_tris; t++)
+		for (size_t k = 0; k < 3; k++)
+			c.rotated[3 * t + k] = rig->def.triangles[3 * t + (k + t) % 3];
+	if (rig_mesh_check_init(&c.check, rig->def.source, n, rig->def.triangles, n_tris,
+				rig_isa_best()) != 0 ||
+	    rig_mesh_check_init(&c.singly, rig->def.source, n, c.rotated, n_tris, rig_isa_best()) !=
+		    0) {
 		fprintf(stderr, "bench_core: out of memory\n");
 		exit(1);
 	}
+	struct rig_skin_def rotated_def = rig->def;
+	rotated_def.triangles = c.rotated;
+	c.rotated_skin = new_skin(&rotated_def);
 
 	/* Poses of a frame in the middle of the animation, for the skin-only cases. */
 	c.errs = xerrs();
@@ -458,7 +491,11 @@ static void bench_size(size_t side, int iterations)
 		print_row(name, n, timing_of(rounds[CASE_DEFORM_PATH + p]), mem_t.best);
 	}
 	print_row("deformed-mesh checks alone", n, checks, mem_t.best);
+	print_row("checks alone, corners rotated", n, timing_of(rounds[CASE_CHECKS_SINGLY]),
+		  mem_t.best);
 	print_row("skin evaluate (kernel + checks)", n, eval, mem_t.best);
+	print_row("skin evaluate, corners rotated", n, timing_of(rounds[CASE_EVALUATE_SINGLY]),
+		  mem_t.best);
 	print_row("resolver frame (64 layers + skin)", n, frame, mem_t.best);
 	printf("  memory pass bandwidth %.1f GB/s; resolver frame = %.2f × skin evaluate, "
 	       "%.2f × kernel\n",
@@ -473,7 +510,12 @@ static void bench_size(size_t side, int iterations)
 	       median_ratio(rounds[CASE_CHECKS], rounds[CASE_DEFORM]),
 	       median_ratio(ev_minus, rounds[CASE_DEFORM]));
 
+	printf("  the rotated mesh: %zu of %zu triangles in runs\n", n_tris - c.singly.n_singles,
+	       n_tris);
 	rig_mesh_check_release(&c.check);
+	rig_mesh_check_release(&c.singly);
+	rig_skin_free(c.rotated_skin);
+	free(c.rotated);
 	free(c.out);
 	rig_errs_free(c.errs);
 	mem_pass_free(&mem);

@@ -67,13 +67,29 @@ static bool run_holds(const double *src, const double *dst, const struct rig_mes
 	return is_ok;
 }
 
+/* Corners as (x, y) pairs (a GNU C vector: one SSE2/NEON register), so a
+ * triangle is three loads: e = b − a, f = c − a, e · (f_y, f_x) is
+ * ((bx − ax)·(cy − ay), (by − ay)·(cx − ax)), and their difference is
+ * rig_mesh__area2, operation for operation. */
+typedef double pair __attribute__((vector_size(16)));
+
+static inline pair corner(const double *xy, uint32_t v)
+{
+	pair p;
+	memcpy(&p, &xy[2 * (size_t)v], sizeof p);
+	return p;
+}
+
 static bool singles_hold(const double *dst, const uint32_t *tris, size_t n_tris,
 			 const double *limits)
 {
 	bool is_ok = true;
-	for (size_t t = 0; t < n_tris; t++)
-		is_ok &= holds(rig_mesh__area2(dst, tris[3 * t], tris[3 * t + 1], tris[3 * t + 2]),
-			       limits[t]);
+	for (size_t t = 0; t < n_tris; t++) {
+		pair a = corner(dst, tris[3 * t]);
+		pair e = corner(dst, tris[3 * t + 1]) - a, f = corner(dst, tris[3 * t + 2]) - a;
+		pair terms = e * (pair){f[1], f[0]};
+		is_ok &= holds(terms[0] - terms[1], limits[t]);
+	}
 	return is_ok;
 }
 
@@ -97,7 +113,7 @@ static size_t run_ready(const struct rig_mesh_run *run)
 
 void rig_mesh_check_begin(struct rig_mesh_check_cursor *out)
 {
-	*out = (struct rig_mesh_check_cursor){0, true};
+	*out = (struct rig_mesh_check_cursor){0, 0, true};
 }
 
 void rig_mesh_check_advance(struct rig_mesh_check_cursor *at, const struct rig_mesh_check *c,
@@ -106,14 +122,20 @@ void rig_mesh_check_advance(struct rig_mesh_check_cursor *at, const struct rig_m
 	for (; at->run < c->n_runs && run_ready(&c->runs[at->run]) <= n_ready; at->run++)
 		if (!c->run_passes(dst, &c->runs[at->run]))
 			at->is_ok &= run_holds(c->src, dst, &c->runs[at->run]);
+	size_t n_blocks = (c->n_singles + RIG_MESH_CHECK_BLOCK - 1) / RIG_MESH_CHECK_BLOCK;
+	for (; at->block < n_blocks && c->block_ready[at->block] <= n_ready; at->block++) {
+		size_t from = at->block * RIG_MESH_CHECK_BLOCK;
+		size_t n = c->n_singles - from < RIG_MESH_CHECK_BLOCK ? c->n_singles - from
+								      : RIG_MESH_CHECK_BLOCK;
+		at->is_ok &= singles_hold(dst, &c->singles[3 * from], n, &c->limits[from]);
+	}
 }
 
 int rig_mesh_check_finish(struct rig_mesh_check_cursor *at, const struct rig_mesh_check *c,
 			  const double *dst, struct rig_errs *errs)
 {
 	rig_mesh_check_advance(at, c, dst, c->n_verts);
-	bool is_ok = at->is_ok && lonely_are_finite(dst, c->lonely, c->n_lonely) &&
-		     singles_hold(dst, c->singles, c->n_singles, c->limits);
+	bool is_ok = at->is_ok && lonely_are_finite(dst, c->lonely, c->n_lonely);
 	if (is_ok)
 		return 0;
 	size_t before = errs->total;
@@ -292,6 +314,16 @@ static int lay_out(struct rig_mesh_check *c, const struct rig_mesh_run *found, s
 			memcpy(&c->singles_owned[3 * n_single], v, 3 * sizeof *v);
 		c->limits[n_single++] = collapse_limit(rig_mesh__area2(c->src, v[0], v[1], v[2]));
 	}
+	size_t n_blocks = (c->n_singles + RIG_MESH_CHECK_BLOCK - 1) / RIG_MESH_CHECK_BLOCK;
+	if (n_blocks > 0 && !(c->block_ready = alloc_n(n_blocks, sizeof *c->block_ready)))
+		return -1;
+	for (size_t b = 0; b < n_blocks; b++) {
+		uint32_t last = 0;
+		for (size_t i = 3 * b * RIG_MESH_CHECK_BLOCK;
+		     i < 3 * c->n_singles && i < 3 * (b + 1) * RIG_MESH_CHECK_BLOCK; i++)
+			last = c->singles[i] > last ? c->singles[i] : last;
+		c->block_ready[b] = last + 1;
+	}
 	return 0;
 }
 
@@ -325,6 +357,7 @@ void rig_mesh_check_release(struct rig_mesh_check *c)
 	free(c->runs);
 	free(c->singles_owned);
 	free(c->limits);
+	free(c->block_ready);
 	free(c->lonely);
 	memset(c, 0, sizeof *c);
 }
@@ -333,5 +366,8 @@ size_t rig_mesh_check_bytes(const struct rig_mesh_check *c)
 {
 	return c->n_runs * sizeof *c->runs +
 	       (c->singles_owned ? 3 * c->n_singles : 0) * sizeof *c->singles_owned +
-	       c->n_singles * sizeof *c->limits + c->n_lonely * sizeof *c->lonely;
+	       c->n_singles * sizeof *c->limits +
+	       (c->n_singles + RIG_MESH_CHECK_BLOCK - 1) / RIG_MESH_CHECK_BLOCK *
+		       sizeof *c->block_ready +
+	       c->n_lonely * sizeof *c->lonely;
 }

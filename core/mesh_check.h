@@ -21,10 +21,12 @@
  * positive: a deformed area a holds when a (negated when l is negative) is at
  * least |l| and finite, mesh.c's rule term for term.
  *
- * The runs are kept in the order of the vertex each needs last, so a caller
- * that writes dst in vertex order can check each run as soon as it is
- * written, while its vertices are still in cache (rig_skin_evaluate checks
- * after each stretch of its kernel: rig_mesh_check_advance).
+ * The runs are kept in the order of the vertex each needs last, and the
+ * singles, in the mesh's order, in blocks that know the vertex they need
+ * last, so a caller that writes dst in vertex order can check each run and
+ * each leading block as soon as it is written, while its vertices are still
+ * in cache (rig_skin_evaluate checks after each stretch of its kernel:
+ * rig_mesh_check_advance).
  *
  * The pass only decides: any order gives the same answer, and when it says no,
  * rig_mesh_check_deformed's report walks the mesh in its own order, so the
@@ -43,6 +45,8 @@
 
 /* Shorter runs are listed singly; every vector path covers one at once. */
 #define RIG_MESH_CHECK_MIN_RUN 8
+/* Singles per block of the singles' list. */
+#define RIG_MESH_CHECK_BLOCK 64
 /* A run's largest source area is at most this many times its smallest: only
  * a triangle shrunk below 4e-6 of its area sends a run to be measured again. */
 #define RIG_MESH_CHECK_RUN_SPREAD 4.0
@@ -67,7 +71,8 @@ struct rig_mesh_check {
 	uint32_t *singles_owned; /* singles when they are a copy, else NULL */
 	double *limits;          /* each single's l */
 	size_t n_singles;
-	uint32_t *lonely; /* vertices no triangle uses */
+	uint32_t *block_ready; /* per block of singles: the vertex after the last it uses */
+	uint32_t *lonely;      /* vertices no triangle uses */
 	size_t n_lonely;
 	/* The path's loop over one run against its one limit, picked by init. */
 	bool (*run_passes)(const double *dst, const struct rig_mesh_run *run);
@@ -93,15 +98,17 @@ int rig_mesh_check_run(const struct rig_mesh_check *c, const double *dst, struct
 /* The same pass in steps, for a caller writing dst in vertex order: begin,
  * advance as the vertices are written, finish once they all are. */
 struct rig_mesh_check_cursor {
-	size_t run; /* the next run to look at */
-	bool is_ok; /* whether every run looked at holds */
+	size_t run;   /* the next run to look at */
+	size_t block; /* the next block of singles */
+	bool is_ok;   /* whether every run and block looked at holds */
 };
 
 /* Starts a pass: nothing looked at yet. */
 void rig_mesh_check_begin(struct rig_mesh_check_cursor *out);
 
-/* Looks at the runs every corner of which is below n_ready (those vertices
- * of dst are written). */
+/* Looks at the runs, and the blocks of singles up to the first that is not
+ * ready, every corner of which is below n_ready (those vertices of dst are
+ * written). */
 void rig_mesh_check_advance(struct rig_mesh_check_cursor *at, const struct rig_mesh_check *c,
 			    const double *dst, size_t n_ready);
 

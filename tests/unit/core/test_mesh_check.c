@@ -106,7 +106,8 @@ Test(mesh_check_layout, short_rows_are_listed_singly_in_the_meshs_order)
 	cr_expect_eq(c.lonely[0], 20);
 	cr_expect_eq(c.lonely[1], 21);
 	cr_expect_eq(c.limits[0], 1e-6);
-	cr_expect_eq(rig_mesh_check_bytes(&c), m.n_tris * sizeof(double) + 2 * sizeof(uint32_t));
+	cr_expect_eq(c.block_ready[0], 20, "one block, needing every vertex but the lonely");
+	cr_expect_eq(rig_mesh_check_bytes(&c), m.n_tris * sizeof(double) + 3 * sizeof(uint32_t));
 	rig_mesh_check_release(&c);
 	rig_mesh_check_release(&c); /* released twice: a zeroed struct is safe */
 	mesh_free(&m);
@@ -131,8 +132,9 @@ Test(mesh_check_layout, a_run_needs_the_same_winding_and_the_rest_is_copied)
 	cr_expect_eq(memcmp(&c.singles[3 * 5], t, 3 * sizeof *t), 0, "the clockwise one, in order");
 	cr_expect_eq(c.limits[5], -1e-6, "its limit is negative");
 	cr_expect_eq(c.limits[4], 1e-6);
-	cr_expect_eq(rig_mesh_check_bytes(&c),
-		     2 * sizeof(struct rig_mesh_run) + 6 * (3 * sizeof(uint32_t) + sizeof(double)));
+	cr_expect_eq(rig_mesh_check_bytes(&c), 2 * sizeof(struct rig_mesh_run) +
+						       6 * (3 * sizeof(uint32_t) + sizeof(double)) +
+						       sizeof(uint32_t));
 	rig_mesh_check_release(&c);
 	mesh_free(&m);
 }

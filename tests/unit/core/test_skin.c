@@ -1150,6 +1150,86 @@ Test(skin_kernel, every_path_gives_the_formulas_bits_on_random_rigs)
 	cr_expect_gt(n_big, 5, "some trials take several stretches (%zu)", n_big);
 }
 
+/* A seeded rig built with arithmetic only (no libm, whose last bits may vary
+ * between C libraries): a 50 × 40 grid, 64 joints, 1–8 influences a vertex,
+ * and a pose for every joint. */
+static struct rig_skin_def golden_rig(struct rig_affine *poses)
+{
+	struct rng rng = {0x601d};
+	struct rig_skin_def d = grid_def(50, 40, 2.5, 64, 8);
+	for (size_t i = 0; i < 2 * d.n_verts; i++)
+		d.source[i] += rng_range(&rng, -0.2, 0.2);
+	for (size_t j = 0; j < 64; j++) {
+		/* One draw per statement: C leaves the order of arguments open. */
+		double m[12];
+		for (int i = 0; i < 12; i++)
+			m[i] = rng_range(&rng, -1, 1);
+		d.joints[j].bind = affine(1 + 0.4 * m[0], 0.3 * m[1], 0.3 * m[2], 1 + 0.4 * m[3],
+					  60 * m[4], 60 * m[5]);
+		poses[j] = rig_affine_mul(affine(1 + 0.1 * m[6], 0.05 * m[7], 0.05 * m[8],
+						 1 + 0.1 * m[9], 3 * m[10], 3 * m[11]),
+					  d.joints[j].bind);
+	}
+	for (size_t v = 0; v < d.n_verts; v++) {
+		size_t n = 1 + rng_below(&rng, 8);
+		uint32_t js[8];
+		double ws[8], total = 0;
+		for (size_t k = 0; k < n; k++) {
+			size_t r = rng_below(&rng, 8);
+			js[k] = (uint32_t)((v / 7 + 8 * k + r) % 64); /* one per octet */
+			ws[k] = rng_range(&rng, 0.05, 1);
+			total += ws[k];
+		}
+		for (size_t k = 0; k < n; k++)
+			ws[k] /= total;
+		set_weights(&d, v, n, js, ws);
+	}
+	return d;
+}
+
+/* FNV-1a, 64 bits. */
+static uint64_t fnv1a(const void *p, size_t n)
+{
+	const unsigned char *b = p;
+	uint64_t h = 0xcbf29ce484222325u;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ b[i]) * 0x100000001b3u;
+	return h;
+}
+
+Test(skin_kernel, a_seeded_rig_gives_the_bits_of_the_kernel_before_the_paths)
+{
+	/* The hash of this rig's deformed vertices, and its evaluation's errors,
+	 * as main's single kernel gave them before the instruction-set paths
+	 * (commit a1730d9, GCC 12 -O2): every path, every build (GCC, Clang,
+	 * -O3) and every CPU must give them, so a compiler that fuses a multiply
+	 * and an add, or a path that reorders the sums, fails here. */
+	struct rig_affine poses[64];
+	struct rig_skin_def d = golden_rig(poses);
+	struct rig_skin *skin = must_new(&d);
+	size_t bytes = 2 * d.n_verts * sizeof(double);
+	double *out = malloc(bytes);
+	cr_assert_not_null(out);
+	for (int p = 0; p < RIG_ISA_COUNT; p++) {
+		if (!rig_isa_is_supported((enum rig_isa)p))
+			continue;
+		rig_skin_deform_isa(out, skin, poses, (enum rig_isa)p);
+		cr_expect_eq(fnv1a(out, bytes), 0xda490766dc83936du, "the %s path",
+			     rig_isa_name((enum rig_isa)p));
+	}
+	struct rig_errs *errs = rig_errs_new();
+	cr_assert_not_null(errs);
+	cr_assert_eq(rig_skin_evaluate(out, skin, poses, errs), -1);
+	cr_expect_eq(fnv1a(out, bytes), 0xda490766dc83936du);
+	cr_expect_eq(errs->total, 1296);
+	cr_expect_str_eq(errs->items[0].detail,
+			 "triangle 10 flipped from area 3.2578096091252351 to -4.9723037864118211");
+	rig_errs_free(errs);
+	free(out);
+	rig_skin_free(skin);
+	rig_skin_def_release(&d);
+}
+
 /* ------------------------------------------------------------------------ */
 /* Property: random valid rigs                                               */
 /* ------------------------------------------------------------------------ */
