@@ -298,9 +298,20 @@ struct bench_ctx {
 	long iteration;        /* resolver frames advance so every frame is new */
 };
 
+/* Exits with the first error when a timed call failed (rc ≠ 0). */
+static void must_pass(const char *what, int rc, const struct rig_errs *errs)
+{
+	if (rc != 0) {
+		fprintf(stderr, "bench_core: %s failed: %s\n", what, errs->items[0].detail);
+		exit(1);
+	}
+}
+
 static void run_once(struct bench_ctx *c, enum bench_case which)
 {
 	struct rig_errs *errs = c->errs;
+	/* The cases that fill errs start from an empty list. */
+	rig_errs_init(errs);
 	switch (which) {
 	case CASE_MEM_PLAIN:
 		mem_pass_plain(c->mem);
@@ -312,36 +323,21 @@ static void run_once(struct bench_ctx *c, enum bench_case which)
 		rig_skin_deform(c->out, c->rig->skin, c->poses);
 		break;
 	case CASE_CHECKS:
-		rig_errs_init(errs);
-		if (rig_mesh_check_run(&c->check, c->out, errs) != 0) {
-			fprintf(stderr, "bench_core: checks failed: %s\n", errs->items[0].detail);
-			exit(1);
-		}
+		must_pass("checks", rig_mesh_check_run(&c->check, c->out, errs), errs);
 		break;
 	case CASE_CHECKS_SINGLY:
-		rig_errs_init(errs);
-		if (rig_mesh_check_run(&c->singly, c->out, errs) != 0) {
-			fprintf(stderr, "bench_core: checks failed: %s\n", errs->items[0].detail);
-			exit(1);
-		}
+		must_pass("checks", rig_mesh_check_run(&c->singly, c->out, errs), errs);
 		break;
 	case CASE_EVALUATE:
-		rig_errs_init(errs);
-		if (rig_skin_evaluate(c->out, c->rig->skin, c->poses, errs) != 0) {
-			fprintf(stderr, "bench_core: evaluate failed: %s\n", errs->items[0].detail);
-			exit(1);
-		}
+		must_pass("evaluate", rig_skin_evaluate(c->out, c->rig->skin, c->poses, errs),
+			  errs);
 		break;
 	case CASE_EVALUATE_SINGLY:
-		rig_errs_init(errs);
-		if (rig_skin_evaluate(c->out, c->rotated_skin, c->poses, errs) != 0) {
-			fprintf(stderr, "bench_core: evaluate failed: %s\n", errs->items[0].detail);
-			exit(1);
-		}
+		must_pass("evaluate", rig_skin_evaluate(c->out, c->rotated_skin, c->poses, errs),
+			  errs);
 		break;
 	case CASE_RESOLVER: {
 		double frame = 1 + (double)(c->iteration++ % 997) * 0.1;
-		rig_errs_init(errs);
 		struct rig_resolver *r = rig_resolver_new(&c->rig->scene);
 		if (!r || rig_resolver_evaluate(c->out, r, c->rig->mesh, frame, errs) != 0) {
 			fprintf(stderr, "bench_core: resolver frame %g failed: %s\n", frame,
