@@ -117,7 +117,7 @@ int rig_chunks_skin_part_encode(struct rig_chunk_bytes *out, enum rig_chunk_part
 	case RIG_PART_WEIGHTS:
 		out->data = rig_chunks_weights_encode(def, &out->size, &out->bounds, &out->n);
 		return out->data ? 0 : -RIG_INTERNAL;
-	case RIG_PART_MESH:
+	case RIG_PART_ARRAYS:
 		break;
 	}
 	return -RIG_INTERNAL;
@@ -146,7 +146,7 @@ size_t rig_chunks_skin_part_count(enum rig_chunk_part part, size_t n_verts, size
 		return rig_chunks_count(n_tris, RIG_CHUNK_TRIS);
 	case RIG_PART_WEIGHTS:
 		return rig_chunks_count(n_verts, RIG_CHUNK_WEIGHTS);
-	case RIG_PART_MESH:
+	case RIG_PART_ARRAYS:
 		break;
 	}
 	return 0;

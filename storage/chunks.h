@@ -1,6 +1,6 @@
 /* A binding's stored form as parts cut into chunks, the same for every
  * backend (docs/history.md): a part of a layer's binding (a skin's joints,
- * source, triangles or weights, a generic kind's mesh) is one byte string of
+ * source, triangles or weights, a generic kind's arrays) is one byte string of
  * the layouts in storage/blob.h, cut into chunks at item boundaries so that no
  * chunk exceeds 16 KiB and a small edit of a large binding changes one chunk.
  * How chunks are kept — which revision of each is visible, written only where
@@ -20,17 +20,17 @@ enum rig_chunk_part {
 	RIG_PART_SOURCE = 1,
 	RIG_PART_TRIANGLES = 2,
 	RIG_PART_WEIGHTS = 3,
-	RIG_PART_MESH = 4,
+	RIG_PART_ARRAYS = 4,
 };
 
 /* Items per chunk, chosen so that no chunk exceeds 16 KiB: 64 joints
  * (178 B), 1,024 vertices (16 B), 1,024 triangles (12 B), 128 weight lists
- * (at most 1 + 8 · 12 B), 16,384 bytes of a mesh. */
+ * (at most 1 + 8 · 12 B), 16,384 bytes of a generic kind's arrays. */
 #define RIG_CHUNK_JOINTS 64
 #define RIG_CHUNK_VERTS 1024
 #define RIG_CHUNK_TRIS 1024
 #define RIG_CHUNK_WEIGHTS 128
-#define RIG_CHUNK_MESH_BYTES 16384
+#define RIG_CHUNK_ARRAY_BYTES 16384
 
 /* How many chunks of `per` items hold count items. */
 static inline size_t rig_chunks_count(size_t count, size_t per)

@@ -284,31 +284,7 @@ static int rest_apply(struct rig_op_ctx *ctx, struct rig_op *op, struct rig_mode
 static json_t *summary(const struct rig_model_layer *l)
 {
 	const struct rig_mesh_def *d = l->binding.def;
-	return json_pack("{s:s, s:I, s:I, s:I}", "kind", "mesh", "vertexCount",
-			 (json_int_t)d->n_verts, "triangleCount", (json_int_t)d->n_tris, "keyCount",
-			 (json_int_t)d->n_keys);
-}
-
-static size_t count_verts(const void *def)
-{
-	return ((const struct rig_mesh_def *)def)->n_verts;
-}
-
-static size_t count_tris(const void *def)
-{
-	return ((const struct rig_mesh_def *)def)->n_tris;
-}
-
-static void encode_vertex(struct rig_buf *b, const void *def, const double *xy, size_t i)
-{
-	(void)def;
-	rig_binding_encode_vertex(b, xy, i);
-}
-
-static void encode_triangle(struct rig_buf *b, const void *def, const double *xy, size_t i)
-{
-	(void)xy;
-	rig_binding_encode_triangle(b, ((const struct rig_mesh_def *)def)->triangles, i);
+	return rig_binding_summary_counts(l, "keyCount", d->n_keys);
 }
 
 /* The vertices of one item of the keyframes collection (a piece of one key),
@@ -324,14 +300,17 @@ static size_t pieces_per_key(const struct rig_mesh_def *d)
 	return (d->n_verts + RIG_MESH_KEY_PIECE - 1) / RIG_MESH_KEY_PIECE;
 }
 
-static size_t count_key_pieces(const void *def)
+static size_t count_key_pieces(const struct rig_binding_type *type, const void *def)
 {
+	(void)type;
 	const struct rig_mesh_def *d = def;
 	return d->n_keys * pieces_per_key(d);
 }
 
-static void encode_key_piece(struct rig_buf *b, const void *def, const double *xy, size_t i)
+static void encode_key_piece(struct rig_buf *b, const struct rig_binding_type *type,
+			     const void *def, const double *xy, size_t i)
 {
+	(void)type;
 	const struct rig_mesh_def *d = def;
 	(void)xy;
 	size_t per = pieces_per_key(d), k = i / per, start = (i % per) * RIG_MESH_KEY_PIECE;
@@ -363,8 +342,8 @@ static void encode_key_piece(struct rig_buf *b, const void *def, const double *x
 }
 
 static const struct rig_binding_collection collections[] = {
-	{"vertices", true, true, count_verts, encode_vertex},
-	{"triangles", true, false, count_tris, encode_triangle},
+	RIG_BINDING_COLLECTION_VERTICES,
+	RIG_BINDING_COLLECTION_TRIANGLES,
 	{"keyframes", true, false, count_key_pieces, encode_key_piece},
 };
 

@@ -134,8 +134,8 @@ static int read_mesh(sqlite3 *db, const struct rig_shot_model *m, const char *la
 	if (legacy)
 		return read_legacy_mesh(db, rowid, mesh, n);
 	struct rig_chunk_key key = {m->seq, layer_id, revision};
-	int rc = rig_chunks_read(db, &key, RIG_PART_MESH,
-				 rig_chunks_count(mesh_bytes, RIG_CHUNK_MESH_BYTES), mesh, n);
+	int rc = rig_chunks_read(db, &key, RIG_PART_ARRAYS,
+				 rig_chunks_count(mesh_bytes, RIG_CHUNK_ARRAY_BYTES), mesh, n);
 	if (!rc && *n != mesh_bytes) {
 		free(*mesh);
 		*mesh = NULL;
@@ -148,8 +148,8 @@ static int write_mesh(sqlite3 *db, const struct rig_chunk_key *key, const unsign
 		      size_t n)
 {
 	size_t chunks = 0;
-	size_t *bounds = rig_chunks_fixed_bounds(n, RIG_CHUNK_MESH_BYTES, &chunks);
-	int rc = bounds ? rig_chunks_write(db, key, RIG_PART_MESH, mesh, bounds, chunks)
+	size_t *bounds = rig_chunks_fixed_bounds(n, RIG_CHUNK_ARRAY_BYTES, &chunks);
+	int rc = bounds ? rig_chunks_write(db, key, RIG_PART_ARRAYS, mesh, bounds, chunks)
 			: -RIG_INTERNAL;
 	free(bounds);
 	return rc;
