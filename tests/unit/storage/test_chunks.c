@@ -10,6 +10,7 @@
 #include "core/codes.h"
 #include "storage/blob.h"
 #include "storage/chunks.h"
+#include "storage/skin_bytes.h"
 
 /* A strip of n vertices, the vertex v weighted to v % 9 joints' worth of
  * influences (0 to 8). */

@@ -14,6 +14,7 @@
 #include "storage/chunks.h"
 #include "storage/resources.h"
 #include "storage/shot_repo.h"
+#include "storage/skin_bytes.h"
 
 static struct rig_tx *fresh(void)
 {
