@@ -121,21 +121,8 @@ int rig_op__mesh_apply(struct rig_op_ctx *ctx, struct rig_op *op)
 	if (!l)
 		return -1;
 	struct mesh_op *m = op->u.kind_data;
-	struct rig_mesh_def *def = NULL;
-	if (!m->clear) {
-		def = malloc(sizeof *def);
-		if (!def) {
-			rig_op__fail_layer(ctx, op, RIG_MEMORY_BUSY, "",
-					   "the server ran out of memory");
-			return -1;
-		}
-		*def = m->def; /* ownership moves to the model */
-		memset(&m->def, 0, sizeof m->def);
-	}
-	rig_model_binding_set(l, def ? &rig_binding_mesh : NULL, def);
-	rig_op__binding_changed(ctx, l->id, op->index, "mesh");
-	rig_op__changed(ctx, op->layer_id);
-	return 0;
+	return rig_op__binding_install(ctx, op, l, &rig_binding_mesh, &m->def, sizeof m->def,
+				       m->clear, "mesh");
 }
 
 /* ---- layer.mesh.key.put ---- */
@@ -310,8 +297,8 @@ static size_t count_key_pieces(const struct rig_binding_type *type, const void *
 static void encode_key_piece(struct rig_buf *b, const struct rig_binding_type *type,
 			     const void *def, const double *xy, size_t i)
 {
-	(void)type;
 	const struct rig_mesh_def *d = def;
+	(void)type;
 	(void)xy;
 	size_t per = pieces_per_key(d), k = i / per, start = (i % per) * RIG_MESH_KEY_PIECE;
 	size_t n =

@@ -35,8 +35,8 @@ static size_t count_joints(const struct rig_binding_type *type, const void *def)
 static void encode_joint(struct rig_buf *b, const struct rig_binding_type *type, const void *def,
 			 const double *xy, size_t i)
 {
-	(void)type;
 	const struct rig_skin_def *d = def;
+	(void)type;
 	(void)xy;
 	rig_buf_puts(b, "{\"jointId\":");
 	rig_buf_json_string(b, d->joints[i].id);
@@ -54,8 +54,8 @@ static void encode_joint(struct rig_buf *b, const struct rig_binding_type *type,
 static void encode_weights(struct rig_buf *b, const struct rig_binding_type *type, const void *def,
 			   const double *xy, size_t i)
 {
-	(void)type;
 	const struct rig_skin_def *d = def;
+	(void)type;
 	(void)xy;
 	rig_buf_printf(b, "{\"vertexIndex\":%zu,\"influences\":[", i);
 	for (uint32_t k = d->weight_offsets[i]; k < d->weight_offsets[i + 1]; k++) {

@@ -229,14 +229,8 @@ int rig_binding_generic_erase(sqlite3 *db, const struct rig_shot_model *m, const
 			rig_sqlite__finish(st);
 		}
 	}
-	if (!rc) {
-		rc = rig_sqlite__prepare(&st, db, "DELETE FROM bindings WHERE rowid = ?");
-		if (!rc) {
-			sqlite3_bind_int64(st, 1, rowid);
-			rc = rig_sqlite__step_done(st);
-			rig_sqlite__finish(st);
-		}
-	}
+	if (!rc)
+		rc = rig_sqlite__run_int(db, "DELETE FROM bindings WHERE rowid = ?", rowid);
 	return rc;
 }
 

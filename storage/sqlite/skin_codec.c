@@ -310,14 +310,8 @@ static int erase_binding(sqlite3 *db, const struct rig_shot_model *m, const char
 		rc = rig_sqlite__step_done(st);
 		rig_sqlite__finish(st);
 	}
-	if (!rc) {
-		rc = rig_sqlite__prepare(&st, db, "DELETE FROM skins WHERE rowid = ?");
-		if (!rc) {
-			sqlite3_bind_int64(st, 1, rowid);
-			rc = rig_sqlite__step_done(st);
-			rig_sqlite__finish(st);
-		}
-	}
+	if (!rc)
+		rc = rig_sqlite__run_int(db, "DELETE FROM skins WHERE rowid = ?", rowid);
 	return rc;
 }
 

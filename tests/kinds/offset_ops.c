@@ -116,21 +116,8 @@ static int offset_apply(struct rig_op_ctx *ctx, struct rig_op *op)
 	if (!l)
 		return -1;
 	struct offset_op *o = op->u.kind_data;
-	struct rig_offset_def *def = NULL;
-	if (!o->clear) {
-		def = malloc(sizeof *def);
-		if (!def) {
-			rig_op__fail_layer(ctx, op, RIG_MEMORY_BUSY, "",
-					   "the server ran out of memory");
-			return -1;
-		}
-		*def = o->def; /* ownership moves to the model */
-		memset(&o->def, 0, sizeof o->def);
-	}
-	rig_model_binding_set(l, def ? &rig_binding_offset : NULL, def);
-	rig_op__binding_changed(ctx, l->id, op->index, "offset");
-	rig_op__changed(ctx, op->layer_id);
-	return 0;
+	return rig_op__binding_install(ctx, op, l, &rig_binding_offset, &o->def, sizeof o->def,
+				       o->clear, "offset");
 }
 
 static const struct rig_op_type ops[] = {
@@ -184,8 +171,8 @@ static size_t count_keys(const struct rig_binding_type *type, const void *def)
 static void encode_offset(struct rig_buf *b, const struct rig_binding_type *type, const void *def,
 			  const double *xy, size_t i)
 {
-	(void)type;
 	const struct rig_offset_def *d = def;
+	(void)type;
 	(void)xy;
 	rig_buf_printf(b, "{\"keyIndex\":%zu,\"frame\":", i);
 	rig_buf_double(b, d->keys[i].frame);
