@@ -42,6 +42,14 @@ void rig_op__binding_changed(struct rig_op_ctx *ctx, const char *layer_id, long 
 	json_object_set_new(ctx->binding_ops, layer_id, by);
 }
 
+void rig_op__binding_edited(struct rig_op_ctx *ctx, const struct rig_op *op,
+			    struct rig_model_layer *l)
+{
+	l->binding.dirty = true;
+	rig_op__binding_changed(ctx, l->id, op->index, NULL);
+	rig_op__changed(ctx, op->layer_id);
+}
+
 int rig_op__binding_install(struct rig_op_ctx *ctx, const struct rig_op *op,
 			    struct rig_model_layer *l, const struct rig_binding_type *type,
 			    void *def, size_t size, bool clear, const char *def_member)

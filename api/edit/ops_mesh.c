@@ -173,9 +173,7 @@ int rig_op__mesh_key_put_apply(struct rig_op_ctx *ctx, struct rig_op *op)
 		return -1;
 	}
 	m->xy = NULL; /* the definition's now */
-	l->binding.dirty = true;
-	rig_op__binding_changed(ctx, l->id, op->index, NULL);
-	rig_op__changed(ctx, op->layer_id);
+	rig_op__binding_edited(ctx, op, l);
 	return 0;
 }
 
@@ -206,9 +204,7 @@ int rig_op__mesh_key_delete_apply(struct rig_op_ctx *ctx, struct rig_op *op)
 		e->frame = f;
 		return -1;
 	}
-	l->binding.dirty = true;
-	rig_op__binding_changed(ctx, l->id, op->index, NULL);
-	rig_op__changed(ctx, op->layer_id);
+	rig_op__binding_edited(ctx, op, l);
 	return 0;
 }
 
@@ -260,9 +256,7 @@ static int rest_apply(struct rig_op_ctx *ctx, struct rig_op *op, struct rig_mode
 	}
 	free(d->source);
 	d->source = shape;
-	l->binding.dirty = true;
-	rig_op__binding_changed(ctx, l->id, op->index, NULL);
-	rig_op__changed(ctx, op->layer_id);
+	rig_op__binding_edited(ctx, op, l);
 	return 0;
 }
 

@@ -588,9 +588,7 @@ int rig_op__capture_apply(struct rig_op_ctx *ctx, struct rig_op *op)
 	if (rc == 0) {
 		for (size_t j = 0; j < d->n_joints; j++)
 			d->joints[j].bind = poses[j];
-		l->binding.dirty = true;
-		rig_op__binding_changed(ctx, l->id, op->index, NULL);
-		rig_op__changed(ctx, op->layer_id);
+		rig_op__binding_edited(ctx, op, l);
 	}
 	free(poses);
 	return rc;

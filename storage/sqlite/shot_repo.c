@@ -25,6 +25,15 @@ static void column_copy(char *dst, size_t size, sqlite3_stmt *st, int col)
 	"ord, name, kind, parent_id, position_x, position_y, rotation, scale_x, scale_y, pivot_x," \
 	" pivot_y, time_offset, keys, keys_rows"
 
+void rig_sqlite__bind_shot_at(sqlite3_stmt *st, const struct rig_shot_model *m, long long at)
+{
+	sqlite3_bind_text(st, 1, m->id, -1, SQLITE_STATIC);
+	if (at >= 0) {
+		sqlite3_bind_int64(st, 2, m->seq);
+		sqlite3_bind_int64(st, 3, at);
+	}
+}
+
 /* Adds the keys a layer row written at `since` has in layer_keys (migration
  * 14): per channel, the row with the greatest revision <= since. */
 static int load_key_rows(struct rig_model_layer *l, sqlite3_stmt *st, long long seq,
@@ -66,11 +75,7 @@ static int load_layers(struct rig_shot_model *m, sqlite3 *db, long long at)
 		rig_sqlite__finish(st);
 		return rc;
 	}
-	sqlite3_bind_text(st, 1, m->id, -1, SQLITE_STATIC);
-	if (at >= 0) {
-		sqlite3_bind_int64(st, 2, m->seq);
-		sqlite3_bind_int64(st, 3, at);
-	}
+	rig_sqlite__bind_shot_at(st, m, at);
 	int s;
 	while ((s = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *kind = (const char *)sqlite3_column_text(st, 3);

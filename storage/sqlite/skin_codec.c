@@ -46,11 +46,7 @@ static int load_bindings(struct rig_shot_model *m, sqlite3 *db, long long at)
 			 " AND valid_from <= ?3 AND kind = 'skin'");
 	if (rc)
 		return rc;
-	sqlite3_bind_text(st, 1, m->id, -1, SQLITE_STATIC);
-	if (at >= 0) {
-		sqlite3_bind_int64(st, 2, m->seq);
-		sqlite3_bind_int64(st, 3, at);
-	}
+	rig_sqlite__bind_shot_at(st, m, at);
 	int s;
 	while ((s = sqlite3_step(st)) == SQLITE_ROW) {
 		struct rig_model_layer *l =

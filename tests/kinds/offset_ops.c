@@ -149,9 +149,7 @@ static int rest_apply(struct rig_op_ctx *ctx, struct rig_op *op, struct rig_mode
 		d->keys[k].value -= o[0];
 		d->dy[k] -= o[1];
 	}
-	l->binding.dirty = true;
-	rig_op__binding_changed(ctx, l->id, op->index, NULL);
-	rig_op__changed(ctx, op->layer_id);
+	rig_op__binding_edited(ctx, op, l);
 	return 0;
 }
 
