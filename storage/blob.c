@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <nettle/sha2.h>
+
 #include "core/bytes.h"
 
 /* The byte layout is core/bytes.h's, every stored form's. */
@@ -94,4 +96,12 @@ fail:
 		memset(&keys[c], 0, sizeof keys[c]);
 	}
 	return -1;
+}
+
+void rig_blob_print(unsigned char out[RIG_KEYS_PRINT_BYTES], const unsigned char *p, size_t size)
+{
+	struct sha256_ctx ctx;
+	sha256_init(&ctx);
+	sha256_update(&ctx, size, p);
+	sha256_digest(&ctx, RIG_KEYS_PRINT_BYTES, out);
 }

@@ -26,6 +26,13 @@ unsigned char *rig_blob_keys_encode(size_t *out_size, const struct rig_key_list 
 unsigned char *rig_blob_channel_keys_encode(size_t *out_size, const struct rig_key_list *list,
 					    int channel);
 
+/* The fingerprint of a channel's stored key bytes (SHA-256, first 16 bytes):
+ * what a shot model remembers of each stored channel, so that a save writes
+ * only the channels whose bytes changed without reading them back. No row
+ * and an empty row have the print of 0 bytes. RIG_KEYS_PRINT_BYTES is
+ * storage/shot_model.h's. */
+void rig_blob_print(unsigned char out[RIG_KEYS_PRINT_BYTES], const unsigned char *p, size_t size);
+
 /* Decodes a keys BLOB into the lists (each record goes to its channel's list,
  * so the BLOBs of several channels decode into one set). Returns 0, or -1 on a
  * malformed BLOB or OOM (lists then freed and emptied). */

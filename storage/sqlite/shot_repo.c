@@ -35,7 +35,8 @@ void rig_sqlite__bind_shot_at(sqlite3_stmt *st, const struct rig_shot_model *m, 
 }
 
 /* Adds the keys a layer row written at `since` has in layer_keys (migration
- * 14): per channel, the row with the greatest revision <= since. */
+ * 14): per channel, the row with the greatest revision <= since; and their
+ * prints, which the next save compares with. */
 static int load_key_rows(struct rig_model_layer *l, sqlite3_stmt *st, long long seq,
 			 long long since)
 {
@@ -44,10 +45,14 @@ static int load_key_rows(struct rig_model_layer *l, sqlite3_stmt *st, long long 
 	sqlite3_bind_text(st, 2, l->id, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 3, since);
 	int s;
-	while ((s = sqlite3_step(st)) == SQLITE_ROW)
-		if (rig_blob_keys_decode(l->keys, sqlite3_column_blob(st, 0),
-					 (size_t)sqlite3_column_bytes(st, 0)) != 0)
+	while ((s = sqlite3_step(st)) == SQLITE_ROW) {
+		const unsigned char *data = sqlite3_column_blob(st, 0);
+		size_t size = (size_t)sqlite3_column_bytes(st, 0);
+		int c = sqlite3_column_int(st, 2);
+		if (c < 0 || c >= RIG_CH_COUNT || rig_blob_keys_decode(l->keys, data, size) != 0)
 			return -RIG_INTERNAL;
+		rig_blob_print(l->keys_stored[c], data, size);
+	}
 	return s == SQLITE_DONE ? 0 : rig_sqlite__fail(s);
 }
 
@@ -68,9 +73,10 @@ static int load_layers(struct rig_shot_model *m, sqlite3 *db, long long at)
 	if (rc)
 		return rc;
 	/* SQLite takes data from the row that gave max(revision). */
-	rc = rig_sqlite__prepare(&keys_st, db,
-				 "SELECT data, max(revision) FROM layer_keys WHERE shot_seq = ?1"
-				 " AND layer_id = ?2 AND revision <= ?3 GROUP BY channel");
+	rc = rig_sqlite__prepare(
+		&keys_st, db,
+		"SELECT data, max(revision), channel FROM layer_keys WHERE shot_seq = ?1"
+		" AND layer_id = ?2 AND revision <= ?3 GROUP BY channel");
 	if (rc) {
 		rig_sqlite__finish(st);
 		return rc;
@@ -95,6 +101,9 @@ static int load_layers(struct rig_shot_model *m, sqlite3 *db, long long at)
 		for (int c = 0; c < RIG_CH_COUNT; c++)
 			l->statics.ch[c] = sqlite3_column_double(st, 5 + c);
 		l->time_offset = sqlite3_column_double(st, 12);
+		/* No row reads as no keys: a legacy row's keys get rows on its next save. */
+		for (int c = 0; c < RIG_CH_COUNT; c++)
+			rig_blob_print(l->keys_stored[c], NULL, 0);
 		if (sqlite3_column_int(st, 14)) {
 			rc = load_key_rows(l, keys_st, m->seq, sqlite3_column_int64(st, 15));
 			if (rc)
@@ -419,17 +428,42 @@ static int delete_layer(sqlite3 *db, const struct rig_shot_model *m, const char 
 				     layer_id);
 }
 
-/* Writes the channels of l's keys whose bytes differ from the row a reader
- * finds for them before to_version (none: no keys), as rows of to_version. */
-static int write_key_rows(sqlite3 *db, const struct rig_shot_model *m,
-			  const struct rig_model_layer *l, long long to_version)
+/* Whether the row a reader finds for channel c of new layer l before
+ * to_version holds bytes (none: no keys). A new layer's id may have been a
+ * deleted layer's, whose rows a reader would still find. */
+static int same_as_found(bool *same, sqlite3_stmt *get, const struct rig_shot_model *m,
+			 const struct rig_model_layer *l, int c, long long to_version,
+			 const unsigned char *bytes, size_t size)
+{
+	sqlite3_reset(get);
+	sqlite3_bind_int64(get, 1, m->seq);
+	sqlite3_bind_text(get, 2, l->id, -1, SQLITE_STATIC);
+	sqlite3_bind_int(get, 3, c);
+	sqlite3_bind_int64(get, 4, to_version);
+	int s = sqlite3_step(get);
+	if (s == SQLITE_ROW)
+		*same = (size_t)sqlite3_column_bytes(get, 0) == size &&
+			(size == 0 || memcmp(sqlite3_column_blob(get, 0), bytes, size) == 0);
+	else if (s == SQLITE_DONE)
+		*same = size == 0;
+	else
+		return rig_sqlite__fail(s);
+	return 0;
+}
+
+/* Writes the channels of l's keys whose bytes differ from those storage holds
+ * for them before to_version (a loaded layer's prints say; a new layer's are
+ * read), as rows of to_version, and records the prints of what now stands. */
+static int write_key_rows(sqlite3 *db, const struct rig_shot_model *m, struct rig_model_layer *l,
+			  long long to_version)
 {
 	sqlite3_stmt *get = NULL, *put = NULL;
-	int rc = rig_sqlite__prepare(
-		&get, db,
-		"SELECT data FROM layer_keys WHERE shot_seq = ?1 AND layer_id = ?2"
-		" AND channel = ?3 AND revision < ?4 ORDER BY revision DESC"
-		" LIMIT 1");
+	int rc = l->is_new
+			 ? rig_sqlite__prepare(&get, db,
+					       "SELECT data FROM layer_keys WHERE shot_seq = ?1"
+					       " AND layer_id = ?2 AND channel = ?3"
+					       " AND revision < ?4 ORDER BY revision DESC LIMIT 1")
+			 : 0;
 	if (!rc)
 		rc = rig_sqlite__prepare(&put, db,
 					 "INSERT INTO layer_keys(shot_seq, layer_id, channel,"
@@ -441,20 +475,13 @@ static int write_key_rows(sqlite3 *db, const struct rig_shot_model *m,
 			rc = -RIG_INTERNAL;
 			break;
 		}
-		sqlite3_reset(get);
-		sqlite3_bind_int64(get, 1, m->seq);
-		sqlite3_bind_text(get, 2, l->id, -1, SQLITE_STATIC);
-		sqlite3_bind_int(get, 3, c);
-		sqlite3_bind_int64(get, 4, to_version);
-		int s = sqlite3_step(get);
+		unsigned char print[RIG_KEYS_PRINT_BYTES];
+		rig_blob_print(print, bytes, size);
 		bool same = false;
-		if (s == SQLITE_ROW)
-			same = (size_t)sqlite3_column_bytes(get, 0) == size &&
-			       (size == 0 || memcmp(sqlite3_column_blob(get, 0), bytes, size) == 0);
-		else if (s == SQLITE_DONE)
-			same = size == 0;
+		if (l->is_new)
+			rc = same_as_found(&same, get, m, l, c, to_version, bytes, size);
 		else
-			rc = rig_sqlite__fail(s);
+			same = memcmp(print, l->keys_stored[c], sizeof print) == 0;
 		if (!rc && !same) {
 			sqlite3_reset(put);
 			sqlite3_bind_int64(put, 1, m->seq);
@@ -464,6 +491,8 @@ static int write_key_rows(sqlite3 *db, const struct rig_shot_model *m,
 			sqlite3_bind_blob(put, 5, bytes, (int)size, SQLITE_STATIC);
 			rc = rig_sqlite__step_done(put);
 		}
+		if (!rc)
+			memcpy(l->keys_stored[c], print, sizeof print);
 		free(bytes);
 	}
 	rig_sqlite__finish(get);
@@ -471,7 +500,7 @@ static int write_key_rows(sqlite3 *db, const struct rig_shot_model *m,
 	return rc;
 }
 
-static int write_layer(sqlite3 *db, const struct rig_shot_model *m, const struct rig_model_layer *l,
+static int write_layer(sqlite3 *db, const struct rig_shot_model *m, struct rig_model_layer *l,
 		       long long to_version)
 {
 	int rc = l->is_new ? 0 : archive_layer(db, m, l->id, to_version);
@@ -512,7 +541,7 @@ out:
 	return rc;
 }
 
-int rig_shot_save(struct rig_tx *tx, const struct rig_shot_model *m, long long to_version)
+int rig_shot_save(struct rig_tx *tx, struct rig_shot_model *m, long long to_version)
 {
 	sqlite3 *db = tx->conn;
 	int rc = 0;
@@ -523,7 +552,7 @@ int rig_shot_save(struct rig_tx *tx, const struct rig_shot_model *m, long long t
 			rc = delete_layer(db, m, l->id, to_version);
 	}
 	for (size_t i = 0; i < m->n_layers && !rc; i++) {
-		const struct rig_model_layer *l = &m->layers[i];
+		struct rig_model_layer *l = &m->layers[i];
 		if (l->deleted)
 			continue;
 		if (l->dirty)
