@@ -1,6 +1,7 @@
 /* The shot repository of shot_repo.h. */
 #include "storage/shot_repo.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -395,34 +396,55 @@ static int write_binding(sqlite3 *db, const struct rig_shot_model *m,
 	return codec ? codec->write(db, m, l, revision) : -RIG_INTERNAL;
 }
 
-/* Copies the head row of layer_id to layer_history, valid until to_version
- * (nothing when it was written by to_version itself: never visible). */
-static int archive_layer(sqlite3 *db, const struct rig_shot_model *m, const char *layer_id,
-			 long long to_version)
+/* Copies the head rows of every stored layer the save rewrites or deletes to
+ * layer_history, valid until to_version (none written by to_version itself:
+ * never visible), in one statement: its ids go as a JSON array. */
+static int archive_layers(sqlite3 *db, const struct rig_shot_model *m, long long to_version)
 {
+	size_t n = 0, cap = 3;
+	for (size_t i = 0; i < m->n_layers; i++) {
+		const struct rig_model_layer *l = &m->layers[i];
+		if (!l->is_new && (l->dirty || l->deleted)) {
+			n++;
+			cap += strlen(l->id) + 3;
+		}
+	}
+	if (!n)
+		return 0;
+	char *ids = malloc(cap), *p = ids;
+	if (!ids)
+		return -RIG_INTERNAL;
+	*p++ = '[';
+	for (size_t i = 0; i < m->n_layers; i++) {
+		const struct rig_model_layer *l = &m->layers[i];
+		if (l->is_new || !(l->dirty || l->deleted))
+			continue;
+		/* Ids are [A-Za-z0-9_.:-] (core/ids.h): nothing to escape. */
+		p += sprintf(p, "%s\"%s\"", p == ids + 1 ? "" : ",", l->id);
+	}
+	*p++ = ']';
 	sqlite3_stmt *st = NULL;
 	int rc = rig_sqlite__prepare(
 		&st, db,
 		"INSERT INTO layer_history(shot_seq, valid_to, layer_id, valid_from, " LAYER_COLUMNS
 		") SELECT ?1, ?2, id, since, " LAYER_COLUMNS " FROM layers"
-		" WHERE shot_id = ?3 AND id = ?4 AND since < ?2");
-	if (rc)
-		return rc;
-	sqlite3_bind_int64(st, 1, m->seq);
-	sqlite3_bind_int64(st, 2, to_version);
-	sqlite3_bind_text(st, 3, m->id, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 4, layer_id, -1, SQLITE_STATIC);
-	rc = rig_sqlite__step_done(st);
-	rig_sqlite__finish(st);
+		" WHERE shot_id = ?3 AND id IN (SELECT value FROM json_each(?4)) AND since < ?2");
+	if (!rc) {
+		sqlite3_bind_int64(st, 1, m->seq);
+		sqlite3_bind_int64(st, 2, to_version);
+		sqlite3_bind_text(st, 3, m->id, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 4, ids, (int)(p - ids), SQLITE_STATIC);
+		rc = rig_sqlite__step_done(st);
+		rig_sqlite__finish(st);
+	}
+	free(ids);
 	return rc;
 }
 
 static int delete_layer(sqlite3 *db, const struct rig_shot_model *m, const char *layer_id,
 			long long to_version)
 {
-	int rc = archive_layer(db, m, layer_id, to_version);
-	if (!rc)
-		rc = erase_bindings(db, m, layer_id, to_version);
+	int rc = erase_bindings(db, m, layer_id, to_version);
 	return rc ? rc
 		  : rig_sqlite__run2(db, "DELETE FROM layers WHERE shot_id = ? AND id = ?", m->id,
 				     layer_id);
@@ -503,9 +525,7 @@ static int write_key_rows(sqlite3 *db, const struct rig_shot_model *m, struct ri
 static int write_layer(sqlite3 *db, const struct rig_shot_model *m, struct rig_model_layer *l,
 		       long long to_version)
 {
-	int rc = l->is_new ? 0 : archive_layer(db, m, l->id, to_version);
-	if (!rc)
-		rc = write_key_rows(db, m, l, to_version);
+	int rc = write_key_rows(db, m, l, to_version);
 	if (rc)
 		return rc;
 	sqlite3_stmt *st = NULL;
@@ -544,8 +564,9 @@ out:
 int rig_shot_save(struct rig_tx *tx, struct rig_shot_model *m, long long to_version)
 {
 	sqlite3 *db = tx->conn;
-	int rc = 0;
-	/* Deletions first, so an id deleted and created again in one batch is free. */
+	/* The head rows as they were first; then deletions, so an id deleted
+	 * and created again in one batch is free. */
+	int rc = archive_layers(db, m, to_version);
 	for (size_t i = 0; i < m->n_layers && !rc; i++) {
 		const struct rig_model_layer *l = &m->layers[i];
 		if (l->deleted && !l->is_new)
