@@ -105,3 +105,9 @@ void rig_blob_print(unsigned char out[RIG_KEYS_PRINT_BYTES], const unsigned char
 	sha256_update(&ctx, size, p);
 	sha256_digest(&ctx, RIG_KEYS_PRINT_BYTES, out);
 }
+
+/* SHA-256 of the empty string, e3b0c442 98fc1c14 9afbf4c8 996fb924 …
+ * (FIPS 180-4's test vector; tests/unit/storage checks it). */
+const unsigned char rig_blob_print_none[RIG_KEYS_PRINT_BYTES] = {0xe3, 0xb0, 0xc4, 0x42, 0x98, 0xfc,
+								 0x1c, 0x14, 0x9a, 0xfb, 0xf4, 0xc8,
+								 0x99, 0x6f, 0xb9, 0x24};

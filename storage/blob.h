@@ -33,6 +33,9 @@ unsigned char *rig_blob_channel_keys_encode(size_t *out_size, const struct rig_k
  * storage/shot_model.h's. */
 void rig_blob_print(unsigned char out[RIG_KEYS_PRINT_BYTES], const unsigned char *p, size_t size);
 
+/* The print of 0 bytes: of an unkeyed channel. */
+extern const unsigned char rig_blob_print_none[RIG_KEYS_PRINT_BYTES];
+
 /* Decodes a keys BLOB into the lists (each record goes to its channel's list,
  * so the BLOBs of several channels decode into one set). Returns 0, or -1 on a
  * malformed BLOB or OOM (lists then freed and emptied). */

@@ -486,11 +486,11 @@ static int write_key_rows(sqlite3 *db, const struct rig_shot_model *m, struct ri
 					       " AND layer_id = ?2 AND channel = ?3"
 					       " AND revision < ?4 ORDER BY revision DESC LIMIT 1")
 			 : 0;
-	if (!rc)
-		rc = rig_sqlite__prepare(&put, db,
-					 "INSERT INTO layer_keys(shot_seq, layer_id, channel,"
-					 " revision, data) VALUES (?1, ?2, ?3, ?4, ?5)");
 	for (int c = 0; c < RIG_CH_COUNT && !rc; c++) {
+		/* An unkeyed channel stored as unkeyed: nothing to encode. */
+		if (!l->is_new && l->keys[c].count == 0 &&
+		    memcmp(l->keys_stored[c], rig_blob_print_none, RIG_KEYS_PRINT_BYTES) == 0)
+			continue;
 		size_t size = 0;
 		unsigned char *bytes = rig_blob_channel_keys_encode(&size, &l->keys[c], c);
 		if (!bytes) {
@@ -504,14 +504,19 @@ static int write_key_rows(sqlite3 *db, const struct rig_shot_model *m, struct ri
 			rc = same_as_found(&same, get, m, l, c, to_version, bytes, size);
 		else
 			same = memcmp(print, l->keys_stored[c], sizeof print) == 0;
+		if (!rc && !same && !put)
+			rc = rig_sqlite__prepare(
+				&put, db,
+				"INSERT INTO layer_keys(shot_seq, layer_id, channel,"
+				" revision, data) VALUES (?1, ?2, ?3, ?4, ?5)");
 		if (!rc && !same) {
-			sqlite3_reset(put);
 			sqlite3_bind_int64(put, 1, m->seq);
 			sqlite3_bind_text(put, 2, l->id, -1, SQLITE_STATIC);
 			sqlite3_bind_int(put, 3, c);
 			sqlite3_bind_int64(put, 4, to_version);
 			sqlite3_bind_blob(put, 5, bytes, (int)size, SQLITE_STATIC);
 			rc = rig_sqlite__step_done(put);
+			sqlite3_reset(put);
 		}
 		if (!rc)
 			memcpy(l->keys_stored[c], print, sizeof print);

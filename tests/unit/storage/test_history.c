@@ -507,6 +507,13 @@ Test(history, a_key_edit_stores_its_channel_and_a_rename_no_keys)
 	bare_tx_close(tx);
 }
 
+Test(history, the_print_of_no_keys_is_that_of_zero_bytes)
+{
+	unsigned char print[RIG_KEYS_PRINT_BYTES];
+	rig_blob_print(print, NULL, 0);
+	cr_assert_arr_eq(print, rig_blob_print_none, sizeof print);
+}
+
 /* Saves m as the next version, moves the shot there and settles m without
  * reloading it, as the shot cache keeps a committed model. */
 static void commit_kept(struct rig_tx *tx, struct rig_shot_model *m)
