@@ -396,44 +396,60 @@ static int write_binding(sqlite3 *db, const struct rig_shot_model *m,
 	return codec ? codec->write(db, m, l, revision) : -RIG_INTERNAL;
 }
 
-/* Copies the head rows of every stored layer the save rewrites or deletes to
- * layer_history, valid until to_version (none written by to_version itself:
- * never visible), in one statement: its ids go as a JSON array. */
+/* Whether the save archives l's head row: a stored layer rewritten or deleted. */
+static bool archived(const struct rig_model_layer *l)
+{
+	return !l->is_new && (l->dirty || l->deleted);
+}
+
+/* Copies the head rows of every layer archived() names to layer_history,
+ * valid until to_version (none written by to_version itself: never
+ * visible), in one statement: one id as a parameter, several as a JSON array
+ * through json_each (which costs more than one lookup and less than a
+ * statement a layer from two layers on). */
 static int archive_layers(sqlite3 *db, const struct rig_shot_model *m, long long to_version)
 {
-	size_t n = 0, cap = 3;
-	for (size_t i = 0; i < m->n_layers; i++) {
-		const struct rig_model_layer *l = &m->layers[i];
-		if (!l->is_new && (l->dirty || l->deleted)) {
+	size_t n = 0, bytes = 3;
+	const char *one = NULL;
+	for (size_t i = 0; i < m->n_layers; i++)
+		if (archived(&m->layers[i])) {
 			n++;
-			cap += strlen(l->id) + 3;
+			bytes += strlen(m->layers[i].id) + 3;
+			one = m->layers[i].id;
 		}
-	}
 	if (!n)
 		return 0;
-	char *ids = malloc(cap), *p = ids;
-	if (!ids)
-		return -RIG_INTERNAL;
-	*p++ = '[';
-	for (size_t i = 0; i < m->n_layers; i++) {
-		const struct rig_model_layer *l = &m->layers[i];
-		if (l->is_new || !(l->dirty || l->deleted))
-			continue;
-		/* Ids are [A-Za-z0-9_.:-] (core/ids.h): nothing to escape. */
-		p += sprintf(p, "%s\"%s\"", p == ids + 1 ? "" : ",", l->id);
+	char *ids = NULL, *p = NULL;
+	if (n > 1) {
+		if (!(ids = p = malloc(bytes)))
+			return -RIG_INTERNAL;
+		*p++ = '[';
+		for (size_t i = 0; i < m->n_layers; i++)
+			if (archived(
+				    &m->layers[i])) /* ids are [A-Za-z0-9_.:-]: nothing to escape */
+				p += sprintf(p, "%s\"%s\"", p == ids + 1 ? "" : ",",
+					     m->layers[i].id);
+		*p++ = ']';
 	}
-	*p++ = ']';
 	sqlite3_stmt *st = NULL;
 	int rc = rig_sqlite__prepare(
 		&st, db,
-		"INSERT INTO layer_history(shot_seq, valid_to, layer_id, valid_from, " LAYER_COLUMNS
-		") SELECT ?1, ?2, id, since, " LAYER_COLUMNS " FROM layers"
-		" WHERE shot_id = ?3 AND id IN (SELECT value FROM json_each(?4)) AND since < ?2");
+		n > 1 ? "INSERT INTO layer_history(shot_seq, valid_to, layer_id, "
+			"valid_from, " LAYER_COLUMNS ") SELECT ?1, ?2, id, since, " LAYER_COLUMNS
+			" FROM layers WHERE shot_id = ?3"
+			" AND id IN (SELECT value FROM json_each(?4)) AND since < ?2"
+		      : "INSERT INTO layer_history(shot_seq, valid_to, layer_id, "
+			"valid_from, " LAYER_COLUMNS ") SELECT ?1, ?2, id, since, " LAYER_COLUMNS
+			" FROM layers WHERE shot_id = ?3"
+			" AND id = ?4 AND since < ?2");
 	if (!rc) {
 		sqlite3_bind_int64(st, 1, m->seq);
 		sqlite3_bind_int64(st, 2, to_version);
 		sqlite3_bind_text(st, 3, m->id, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 4, ids, (int)(p - ids), SQLITE_STATIC);
+		if (ids)
+			sqlite3_bind_text(st, 4, ids, (int)(p - ids), SQLITE_STATIC);
+		else
+			sqlite3_bind_text(st, 4, one, -1, SQLITE_STATIC);
 		rc = rig_sqlite__step_done(st);
 		rig_sqlite__finish(st);
 	}
