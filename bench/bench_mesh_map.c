@@ -14,6 +14,9 @@
  * the median. Every point's site is compared between the two (they must be
  * identical) and the index's bytes are printed.
  *
+ * usage: bench_mesh_map [POINTS]   POINTS per set, 10,000 by default (fewer for
+ *                                  a short run: the scan is most of the time)
+ *
  * The clock lives here only: rig_core never reads one.
  */
 #include <math.h>
@@ -28,9 +31,10 @@
 #include "core/mesh_map.h"
 
 #define SIDE 100 /* cells per side: 2 · SIDE² = 20,000 triangles */
-#define N_POINTS 10000
 #define RUNS 5
 #define SCAN_RUNS 3
+
+static size_t n_points = 10000; /* per set; argv[1] */
 
 /* splitmix64: the points and the jitter, the same every run. */
 static uint64_t next_u64(uint64_t *s)
@@ -75,16 +79,16 @@ static void run_once(struct bench *b, const struct rig_mesh_index *built, enum b
 		break;
 	case CASE_BUILD_LOCATE:
 		ix = new_index(b);
-		for (size_t i = 0; i < N_POINTS; i++)
+		for (size_t i = 0; i < n_points; i++)
 			b->sites[i] = rig_mesh_index_locate(ix, b->xy[2 * i], b->xy[2 * i + 1]);
 		rig_mesh_index_free(ix);
 		break;
 	case CASE_LOCATE:
-		for (size_t i = 0; i < N_POINTS; i++)
+		for (size_t i = 0; i < n_points; i++)
 			b->sites[i] = rig_mesh_index_locate(built, b->xy[2 * i], b->xy[2 * i + 1]);
 		break;
 	case CASE_SCAN:
-		for (size_t i = 0; i < N_POINTS; i++)
+		for (size_t i = 0; i < n_points; i++)
 			b->sites[i] = rig_mesh_locate(b->src, b->tris, b->n_tris, b->xy[2 * i],
 						      b->xy[2 * i + 1]);
 		break;
@@ -117,16 +121,16 @@ static struct timing measure(struct bench *b, const struct rig_mesh_index *built
 static void print_row(const char *name, struct timing t, double scan_best)
 {
 	printf("  %-28s %11.1f %11.1f %11.2f %9.0f ×\n", name, t.best * 1e3, t.median * 1e3,
-	       t.best * 1e9 / N_POINTS, scan_best / t.best);
+	       t.best * 1e9 / n_points, scan_best / t.best);
 }
 
 /* Times one point set and checks that index and scan agree on every point. */
 static void bench_points(struct bench *b, const char *title)
 {
 	struct rig_mesh_index *ix = new_index(b);
-	struct rig_mesh_site *want = bench_xcalloc(N_POINTS, sizeof *want);
+	struct rig_mesh_site *want = bench_xcalloc(n_points, sizeof *want);
 	size_t inside = 0, mismatches = 0;
-	for (size_t i = 0; i < N_POINTS; i++) {
+	for (size_t i = 0; i < n_points; i++) {
 		double x = b->xy[2 * i], y = b->xy[2 * i + 1];
 		want[i] = rig_mesh_locate(b->src, b->tris, b->n_tris, x, y);
 		struct rig_mesh_site got = rig_mesh_index_locate(ix, x, y);
@@ -139,9 +143,9 @@ static void bench_points(struct bench *b, const char *title)
 	struct timing both = measure(b, ix, CASE_BUILD_LOCATE, RUNS);
 	struct timing locate = measure(b, ix, CASE_LOCATE, RUNS);
 	struct timing scan = measure(b, ix, CASE_SCAN, SCAN_RUNS);
-	printf("\n%s: %d points (%zu inside), %zu triangles; index %zu bytes; "
+	printf("\n%s: %zu points (%zu inside), %zu triangles; index %zu bytes; "
 	       "index ≠ scan on %zu points\n",
-	       title, N_POINTS, inside, b->n_tris, rig_mesh_index_bytes(ix), mismatches);
+	       title, n_points, inside, b->n_tris, rig_mesh_index_bytes(ix), mismatches);
 	printf("  %-28s %11s %11s %11s %11s\n", "case", "best ms", "median ms", "ns/point",
 	       "scan ÷ case");
 	print_row("index build", build, scan.best);
@@ -158,8 +162,19 @@ static void bench_points(struct bench *b, const char *title)
 	}
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+	if (argc > 1) {
+		char *end;
+		unsigned long n = strtoul(argv[1], &end, 10);
+		if (argc > 2 || *end || n < 1 || n > 1000000) {
+			fprintf(stderr,
+				"usage: bench_mesh_map [POINTS] (1 to 1000000, default %zu)\n",
+				n_points);
+			return 2;
+		}
+		n_points = n;
+	}
 	struct bench b = {0};
 	uint64_t seed = 42;
 	size_t w = SIDE + 1;
@@ -181,10 +196,10 @@ int main(void)
 			memcpy(&b.tris[3 * t], tri, sizeof tri);
 			t += 2;
 		}
-	b.sites = bench_xcalloc(N_POINTS, sizeof *b.sites);
-	double *spread = bench_xcalloc(2 * N_POINTS, sizeof *spread);
-	double *outside = bench_xcalloc(2 * N_POINTS, sizeof *outside);
-	for (size_t i = 0; i < N_POINTS; i++) {
+	b.sites = bench_xcalloc(n_points, sizeof *b.sites);
+	double *spread = bench_xcalloc(2 * n_points, sizeof *spread);
+	double *outside = bench_xcalloc(2 * n_points, sizeof *outside);
+	for (size_t i = 0; i < n_points; i++) {
 		spread[2 * i] = uniform(&seed, -10, SIDE + 10);
 		spread[2 * i + 1] = uniform(&seed, -10, SIDE + 10);
 		/* outside: a random side, 1 to 20 units beyond it */
@@ -196,8 +211,8 @@ int main(void)
 		outside[2 * i + 1] = y;
 	}
 	printf("bench_mesh_map: map-points location, single thread, %d runs each (scan %d): "
-	       "best and median per %d points\n",
-	       RUNS, SCAN_RUNS, N_POINTS);
+	       "best and median per %zu points\n",
+	       RUNS, SCAN_RUNS, n_points);
 	b.xy = spread;
 	bench_points(&b, "spread over the mesh's box grown by 10");
 	b.xy = outside;

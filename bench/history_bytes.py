@@ -18,6 +18,8 @@ interleaved rounds beside the baseline server when one is given.
 Usage: bench/history_bytes.py [BUILD_DIR] [--side N] [--rounds K] [--baseline-bin RIGD]
 --baseline-bin measures a rigd without history (the main branch's) first, in
 the same run, for the figures before.
+Exits 0 whether or not the target is met (the last line says); non-zero only
+when the benchmark could not run.
 """
 import argparse
 import os
@@ -161,7 +163,7 @@ def main():
             rigd.cleanup()
     print(f"one-vertex weights.put: {put_kib:.1f} KiB   target <= 64 KiB  "
           f"{'ok' if put_kib <= 64 else 'OVER'}")
-    return 0 if put_kib <= 64 else 1
+    return 0  # the target is reported above, not asserted: a benchmark reports
 
 
 if __name__ == "__main__":

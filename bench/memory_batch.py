@@ -13,6 +13,8 @@ setup), at the peak (VmHWM after the batch) and 5 s after the answer, and prints
 Usage: bench/memory_batch.py [BUILD_DIR] [--body-mib N] [--repeat K]
 --repeat posts the same batch K times (to a fresh mesh layer each time) and
 reports the RSS after each, to show that memory does not ratchet.
+Exits 0 whether or not a target is met (the lines above say); non-zero only when
+the benchmark could not run (rigd did not start, the batch was refused).
 """
 import argparse
 import os
@@ -100,7 +102,7 @@ def main():
               f"{'ok' if worst_ratio <= 8 else 'OVER'}")
         print(f"RSS {a.settle:.0f} s after / idle   {worst_after:5.2f}x   target <= 1.5x  "
               f"{'ok' if worst_after <= 1.5 else 'OVER'}")
-        return 0 if worst_ratio <= 8 and worst_after <= 1.5 else 1
+        return 0  # the targets are reported above, not asserted: a benchmark reports
     finally:
         rigd.cleanup()
 

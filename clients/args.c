@@ -1,4 +1,7 @@
-/* The option parser and number parsers of args.h. */
+/* The parsing of args.h: the command line into the rows of a program's table,
+ * then each value settled (flag, else variable, else default) and checked
+ * against its row. The documents of a table are args_doc.c's.
+ */
 #include "clients/args.h"
 
 #include <ctype.h>
@@ -8,20 +11,31 @@
 #include <stdlib.h>
 #include <string.h>
 
-static struct rig_opt *find(struct rig_opt *opts, size_t n_opts, const char *name, size_t len)
+#include "clients/args_internal.h"
+
+/* The first row named name[0..len), or n. */
+static size_t find(const struct rig_arg_spec *specs, size_t n, const char *name, size_t len)
 {
-	for (size_t i = 0; i < n_opts; i++)
-		if (strlen(opts[i].name) == len && memcmp(opts[i].name, name, len) == 0)
-			return &opts[i];
-	return NULL;
+	for (size_t i = 0; i < n; i++)
+		if (strlen(specs[i].name) == len && memcmp(specs[i].name, name, len) == 0)
+			return i;
+	return n;
 }
 
-int rig_args_parse(struct rig_opt *opts, size_t n_opts, int argc, char **argv, const char **out_pos,
-		   size_t max_pos, size_t *out_n_pos, char *err, size_t err_size)
+static void clear(struct rig_arg *a)
+{
+	*a = (struct rig_arg){.choice = -1};
+}
+
+int rig_args_parse(struct rig_arg *out, const struct rig_arg_spec *specs, size_t n, int argc,
+		   char **argv, const char **out_pos, size_t max_pos, size_t *out_n_pos, char *err,
+		   size_t err_size)
 {
 	size_t n_pos = 0;
 	bool options_done = false;
 	int rc = -1;
+	for (size_t i = 0; i < n; i++)
+		clear(&out[i]);
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		bool is_option = !options_done && a[0] == '-' && a[1] != '\0';
@@ -44,22 +58,23 @@ int rig_args_parse(struct rig_opt *opts, size_t n_opts, int argc, char **argv, c
 		}
 		const char *eq = strchr(name, '=');
 		size_t len = eq ? (size_t)(eq - name) : strlen(name);
-		struct rig_opt *o = find(opts, n_opts, name, len);
-		if (!o) {
+		size_t k = find(specs, n, name, len);
+		if (k == n) {
 			snprintf(err, err_size, "unknown option '--%.*s'", (int)len, name);
 			goto out;
 		}
-		if (!o->has_value && eq) {
-			snprintf(err, err_size, "option '--%s' takes no value", o->name);
+		bool has_value = specs[k].shape != RIG_ARG_FLAG;
+		if (!has_value && eq) {
+			snprintf(err, err_size, "option '--%s' takes no value", specs[k].name);
 			goto out;
 		}
-		if (o->has_value && !eq && i + 1 == argc) {
-			snprintf(err, err_size, "option '--%s' needs a value", o->name);
+		if (has_value && !eq && i + 1 == argc) {
+			snprintf(err, err_size, "option '--%s' needs a value", specs[k].name);
 			goto out;
 		}
-		o->seen = true;
-		if (o->has_value)
-			o->value = eq ? eq + 1 : argv[++i];
+		out[k].given = true;
+		if (has_value)
+			out[k].text = eq ? eq + 1 : argv[++i];
 	}
 	rc = 0;
 out:
@@ -67,27 +82,146 @@ out:
 	return rc;
 }
 
-int rig_args_llong(long long *out, const char *s, bool positive_only)
+/* ---- reading values ---- */
+
+/* A whole decimal number, optionally negative, into *out. Returns 0, or -1
+ * when s is empty, has other text or is out of long long's range. */
+static int read_int(long long *out, const char *s)
 {
-	if (!s || !(isdigit((unsigned char)s[0]) || (!positive_only && s[0] == '-')))
+	if (!(isdigit((unsigned char)s[0]) || (s[0] == '-' && isdigit((unsigned char)s[1]))))
 		return -1;
 	char *end = NULL;
 	errno = 0;
 	long long v = strtoll(s, &end, 10);
-	if (errno == ERANGE || *end != '\0' || (positive_only && v < 1))
+	if (errno == ERANGE || *end != '\0')
 		return -1;
 	*out = v;
 	return 0;
 }
 
-int rig_args_double(double *out, const char *s)
+/* A finite number (strtod syntax) into *out. Returns 0 or -1. */
+static int read_number(double *out, const char *s)
 {
-	if (!s || !*s || isspace((unsigned char)s[0]))
+	if (!*s || isspace((unsigned char)s[0]))
 		return -1;
 	char *end = NULL;
 	double v = strtod(s, &end);
 	if (*end != '\0' || !isfinite(v))
 		return -1;
 	*out = v;
+	return 0;
+}
+
+/* Reads a's value as row o says into a's fields. Returns 0, or -1 with the
+ * problem in err, the value named by who ("--ttl", "RIGD_ACTOR"). */
+static int read_value(struct rig_arg *a, const struct rig_arg_spec *o, const char *who, char *err,
+		      size_t err_size)
+{
+	const char *v = a->value;
+	size_t len = strlen(v);
+	char what[160];
+	rig_args__what(what, sizeof what, o);
+	switch (o->shape) {
+	case RIG_ARG_FLAG:
+		return 0;
+	case RIG_ARG_TEXT:
+		if (len >= (size_t)o->min && (o->max == 0 || len <= (size_t)o->max))
+			return 0;
+		if (o->max == 0) /* then min is 1: see rig_args__what */
+			snprintf(err, err_size, "%s must not be empty", who);
+		else
+			snprintf(err, err_size, "%s must be %s", who, what);
+		return -1;
+	case RIG_ARG_INT:
+		if (read_int(&a->n, v) == 0 && a->n >= o->min && a->n <= o->max)
+			return 0;
+		break;
+	case RIG_ARG_NUMBER:
+		if (read_number(&a->x, v) == 0)
+			return 0;
+		break;
+	case RIG_ARG_CHOICE:
+		for (int i = 0; o->choices[i]; i++) {
+			if (strcmp(o->choices[i], v) == 0) {
+				a->choice = i;
+				return 0;
+			}
+		}
+		break;
+	}
+	snprintf(err, err_size, "%s '%s' is not %s", who, v, what);
+	return -1;
+}
+
+bool rig_args__applies(const struct rig_arg_spec *o, unsigned cmd)
+{
+	return o->scope == 0 || (o->scope & cmd) != 0;
+}
+
+bool rig_args__required(const struct rig_arg_spec *o, unsigned cmd)
+{
+	return o->required == RIG_ARG_EVERY || (o->required & cmd) != 0;
+}
+
+/* The row named like row k for cmd: one whose scope names cmd, else one for
+ * every command; n when there is none. */
+static size_t row_for(const struct rig_arg_spec *specs, size_t n, size_t k, unsigned cmd)
+{
+	size_t general = n;
+	for (size_t i = k; i < n; i++) {
+		if (strcmp(specs[i].name, specs[k].name) != 0)
+			continue;
+		if (specs[i].scope & cmd)
+			return i;
+		if (specs[i].scope == 0 && general == n)
+			general = i;
+	}
+	return general;
+}
+
+int rig_args_resolve(struct rig_arg *vals, const struct rig_arg_spec *specs, size_t n, unsigned cmd,
+		     const char *label, char *err, size_t err_size)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (!vals[i].given)
+			continue;
+		size_t k = row_for(specs, n, i, cmd);
+		if (k == n) {
+			snprintf(err, err_size, "option '--%s' does not apply to '%s'",
+				 specs[i].name, label);
+			return -1;
+		}
+		if (k != i) {
+			vals[k] = vals[i];
+			clear(&vals[i]);
+		}
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct rig_arg_spec *o = &specs[i];
+		struct rig_arg *a = &vals[i];
+		char who[80];
+		if (!rig_args__applies(o, cmd))
+			continue;
+		if (!a->given && o->env) {
+			const char *v = getenv(o->env);
+			if (v && *v) {
+				a->given = a->from_env = true;
+				a->text = v;
+			}
+		}
+		a->value = a->given ? a->text : o->def;
+		if (!a->given && rig_args__required(o, cmd)) {
+			snprintf(err, err_size, "--%s is required", o->name);
+			return -1;
+		}
+		if (!a->value)
+			continue;
+		snprintf(who, sizeof who, "%s%s", a->from_env ? "" : "--",
+			 a->from_env ? o->env : o->name);
+		/* a default its own row refuses fails every run it applies to (the
+		 * options-table test passes each documented one as a value) */
+		if (read_value(a, o, who, err, err_size) != 0)
+			return -1;
+	}
 	return 0;
 }

@@ -18,6 +18,12 @@
 /* The URL used when neither --url nor RIGD_URL is given. */
 #define RIG_HTTP_DEFAULT_URL "http://127.0.0.1:8080"
 
+/* The --url row both clients' option tables hold (a struct rig_arg_spec of
+ * clients/args.h). */
+#define RIG_HTTP_URL_OPTION                                                                        \
+	.name = "url", .metavar = "URL", .env = "RIGD_URL", .def = RIG_HTTP_DEFAULT_URL,           \
+	.help = "the server's URL"
+
 struct rig_http {
 	CURL *curl;                        /* owned */
 	char *base_url;                    /* owned; no trailing '/' */

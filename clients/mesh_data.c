@@ -18,27 +18,67 @@
 
 #define PROG "mesh-data"
 
-static const char usage_text[] =
+/* X(ID, row...): mesh-data's options, the one table (clients/args.h) from
+ * which their parsing with bounds, RIGD_URL, the defaults, --help and the
+ * option table of clients/README.md (`mesh-data --options-markdown`,
+ * compared by tests/e2e/test_clients_options_table.py) come. */
+#define MESH_DATA_OPTIONS(X)                                                                       \
+	X(URL, RIG_HTTP_URL_OPTION)                                                                \
+	X(SHOT, .name = "shot", .metavar = "ID", .min = 1, .required = RIG_ARG_EVERY,              \
+	  .help = "the shot")                                                                      \
+	X(LAYER, .name = "layer", .metavar = "ID", .min = 1, .required = RIG_ARG_EVERY,            \
+	  .help = "the mesh layer")                                                                \
+	X(KIND, .name = "kind", .shape = RIG_ARG_CHOICE,                                           \
+	  .choices = RIG_ARG_CHOICES(RIG_MESH_KIND_NAMES), .required = RIG_ARG_EVERY,              \
+	  .help = "the collection, a `MeshDataKind` of openapi.yaml")                              \
+	X(FRAME, .name = "frame", .metavar = "F", .shape = RIG_ARG_NUMBER,                         \
+	  .def_doc = "bind vertices", .help = "vertices evaluated at frame F")                     \
+	X(SPACE, .name = "space", .shape = RIG_ARG_CHOICE,                                         \
+	  .choices = RIG_ARG_CHOICES("local", "shot"), .def = "local",                             \
+	  .help = "the space of evaluated vertices")                                               \
+	X(PAGE_SIZE, .name = "page-size", .metavar = "N", RIG_ARG_AT_LEAST(1),                     \
+	  .def_doc = "the server's, 1000",                                                         \
+	  .help = "items per page; the server takes at most 10000")                                \
+	X(MAX_BYTES, .name = "max-bytes", .metavar = "N", RIG_ARG_AT_LEAST(1),                     \
+	  .def_doc = "the server's, 1 MiB", .help = "bytes of encoded items per page")             \
+	X(PAGE_TOKEN, .name = "page-token", .metavar = "T", .min = 1,                              \
+	  .help = "start at the page a previous `nextPageToken` names")                            \
+	X(ALL, .name = "all", .shape = RIG_ARG_FLAG,                                               \
+	  .help = "follow `nextPageToken` to the end, printing as pages arrive")                   \
+	X(FORMAT, .name = "format", .shape = RIG_ARG_CHOICE,                                       \
+	  .choices = RIG_ARG_CHOICES("table", "json", "ndjson", "csv"),                            \
+	  .def_doc = "`table` on a terminal, else `ndjson`",                                       \
+	  .help = "how items print: aligned columns, each page as JSON, one item per line or CSV") \
+	X(VERSION, .name = "version", .shape = RIG_ARG_FLAG,                                       \
+	  .help = "print the version and the build's git commit")                                  \
+	X(HELP, .name = "help", .shape = RIG_ARG_FLAG, .help = "this text, also `-h`")
+
+enum opt {
+#define MESH_DATA_OPTION_ID(id, ...) O_##id,
+	MESH_DATA_OPTIONS(MESH_DATA_OPTION_ID)
+#undef MESH_DATA_OPTION_ID
+		O_COUNT
+};
+
+static const struct rig_arg_spec options[O_COUNT] = {
+#define MESH_DATA_OPTION_ROW(id, ...) [O_##id] = {__VA_ARGS__},
+	MESH_DATA_OPTIONS(MESH_DATA_OPTION_ROW)
+#undef MESH_DATA_OPTION_ROW
+};
+
+static const struct rig_args_doc options_doc = {options, O_COUNT, NULL};
+
+/* --help: this, the options, then help_tail. */
+static const char help_head[] =
 	"Usage: mesh-data --shot ID --layer ID --kind KIND [options]\n"
 	"\n"
 	"Reads a layer's mesh collection from rigd, one page or all of them.\n"
+	"\n";
+
+static const char help_tail[] =
 	"\n"
-	"  --url URL          server (default: $RIGD_URL, else " RIG_HTTP_DEFAULT_URL ")\n"
-	"  The API token is $RIGD_TOKEN, else the first line of $RIGD_TOKEN_FILE, else of\n"
-	"  $RIGD_DB.token, else of ./rigd.db.token (the admin token rigd writes on first start).\n"
-	"  --shot ID          the shot\n"
-	"  --layer ID         the mesh layer\n"
-	"  --kind KIND        joints | weights | vertices | triangles | keyframes\n"
-	"  --frame F          vertices evaluated at frame F (default: bind vertices)\n"
-	"  --space S          local | shot: space of evaluated vertices (default local)\n"
-	"  --page-size N      items per page (server default 1000, at most 10000)\n"
-	"  --max-bytes N      bytes of encoded items per page (server default 1 MiB)\n"
-	"  --page-token T     start at the page a previous nextPageToken names\n"
-	"  --all              follow nextPageToken to the end, printing as pages arrive\n"
-	"  --format F         table | json | ndjson | csv\n"
-	"                     (default: table on a terminal, ndjson otherwise)\n"
-	"  --version          print the version and the build's git commit\n"
-	"  -h, --help         this text\n"
+	"The API token is $RIGD_TOKEN, else the first line of $RIGD_TOKEN_FILE, else of\n"
+	"$RIGD_DB.token, else of ./rigd.db.token (the admin token rigd writes on first start).\n"
 	"\n"
 	"Formats:\n"
 	"  table   aligned columns and a footer with the count, the shot version and,\n"
@@ -66,23 +106,6 @@ static const char usage_text[] =
 	"  RIGD_URL=http://rigd:8080 mesh-data --shot s1 --layer arm --kind triangles \\\n"
 	"      --page-size 500 --all | jq -c .indices\n";
 
-enum opt {
-	O_URL,
-	O_SHOT,
-	O_LAYER,
-	O_KIND,
-	O_FRAME,
-	O_SPACE,
-	O_PAGE_SIZE,
-	O_MAX_BYTES,
-	O_PAGE_TOKEN,
-	O_ALL,
-	O_FORMAT,
-	O_HELP,
-	O_VERSION,
-	O_COUNT
-};
-
 /* What the command line asks for, validated. Strings are borrowed from argv. */
 struct request {
 	const char *url, *shot, *layer, *frame, *space, *page_size, *max_bytes, *page_token;
@@ -105,65 +128,23 @@ static int usage_error(const char *fmt, ...)
 	return RIG_EXIT_USAGE;
 }
 
-static int pick(const char *value, const char *const *names, size_t n, int *out)
+/* Fills r from the settled options. */
+static void fill(struct request *r, const struct rig_arg *o)
 {
-	for (size_t i = 0; i < n; i++) {
-		if (strcmp(value, names[i]) == 0) {
-			*out = (int)i;
-			return 0;
-		}
-	}
-	return -1;
-}
-
-/* Fills r from the options. Returns RIG_EXIT_OK or RIG_EXIT_USAGE (printed). */
-static int validate(struct request *r, const struct rig_opt *o)
-{
-	static const char *const formats[] = {"table", "json", "ndjson", "csv"};
-	static const char *const spaces[] = {"local", "shot"};
-	const char *required[] = {"--shot", "--layer", "--kind"};
-	const enum opt req_ids[] = {O_SHOT, O_LAYER, O_KIND};
-	for (size_t i = 0; i < 3; i++)
-		if (!o[req_ids[i]].value || !o[req_ids[i]].value[0])
-			return usage_error("%s is required", required[i]);
-	static const char *const kinds[] = {RIG_MESH_KIND_NAMES};
-	int k = 0, f = 0, s = 0;
-	long long n = 0;
-	double d = 0;
-	if (pick(o[O_KIND].value, kinds, RIG_MESH_KIND_COUNT, &k) != 0)
-		return usage_error("--kind '%s' is not " RIG_MESH_KIND_TEXT, o[O_KIND].value);
-	if (o[O_FORMAT].value && pick(o[O_FORMAT].value, formats, 4, &f) != 0)
-		return usage_error("--format '%s' is not table, json, ndjson or csv",
-				   o[O_FORMAT].value);
-	if (!o[O_FORMAT].value)
-		f = isatty(STDOUT_FILENO) ? RIG_MESH_TABLE : RIG_MESH_NDJSON;
-	if (o[O_SPACE].value && pick(o[O_SPACE].value, spaces, 2, &s) != 0)
-		return usage_error("--space '%s' is not local or shot", o[O_SPACE].value);
-	if (o[O_FRAME].value && rig_args_double(&d, o[O_FRAME].value) != 0)
-		return usage_error("--frame '%s' is not a finite number", o[O_FRAME].value);
-	if (o[O_PAGE_SIZE].value && rig_args_llong(&n, o[O_PAGE_SIZE].value, true) != 0)
-		return usage_error("--page-size '%s' is not a positive integer",
-				   o[O_PAGE_SIZE].value);
-	if (o[O_MAX_BYTES].value && rig_args_llong(&n, o[O_MAX_BYTES].value, true) != 0)
-		return usage_error("--max-bytes '%s' is not a positive integer",
-				   o[O_MAX_BYTES].value);
-	if (o[O_PAGE_TOKEN].seen && !o[O_PAGE_TOKEN].value[0])
-		return usage_error("--page-token must not be empty");
-	const char *env_url = getenv("RIGD_URL");
-	r->url = o[O_URL].value        ? o[O_URL].value
-		 : env_url && *env_url ? env_url
-				       : RIG_HTTP_DEFAULT_URL;
-	r->shot = o[O_SHOT].value;
-	r->layer = o[O_LAYER].value;
-	r->frame = o[O_FRAME].value;
-	r->space = o[O_SPACE].value;
-	r->page_size = o[O_PAGE_SIZE].value;
-	r->max_bytes = o[O_MAX_BYTES].value;
-	r->page_token = o[O_PAGE_TOKEN].value;
-	r->kind = kinds[k];
-	r->format = (enum rig_mesh_format)f;
-	r->all = o[O_ALL].seen;
-	return RIG_EXIT_OK;
+	r->url = o[O_URL].value;
+	r->shot = o[O_SHOT].text;
+	r->layer = o[O_LAYER].text;
+	r->kind = o[O_KIND].text;
+	r->frame = o[O_FRAME].text;
+	r->space = o[O_SPACE].text;
+	r->page_size = o[O_PAGE_SIZE].text;
+	r->max_bytes = o[O_MAX_BYTES].text;
+	r->page_token = o[O_PAGE_TOKEN].text;
+	/* the row's words in enum rig_mesh_format's order */
+	r->format = o[O_FORMAT].given       ? (enum rig_mesh_format)o[O_FORMAT].choice
+		    : isatty(STDOUT_FILENO) ? RIG_MESH_TABLE
+					    : RIG_MESH_NDJSON;
+	r->all = o[O_ALL].given;
 }
 
 /* Fetches the page after token (NULL: the first) into *out_page. Returns
@@ -260,40 +241,44 @@ out:
 	return rc;
 }
 
+/* Prints --help, or with markdown the README's option table. Returns an
+ * exit code. */
+static int print_help(bool markdown)
+{
+	if (markdown) {
+		rig_args_print_markdown(stdout, &options_doc);
+	} else {
+		fputs(help_head, stdout);
+		rig_args_print_help(stdout, &options_doc, 0);
+		fputs(help_tail, stdout);
+	}
+	return fflush(stdout) != 0 || ferror(stdout)
+		       ? rig_report_fail(stderr, PROG, "cannot write the output")
+		       : RIG_EXIT_OK;
+}
+
 int main(int argc, char **argv)
 {
-	struct rig_opt opts[O_COUNT] = {
-		[O_URL] = {"url", true, 0, NULL, false},
-		[O_SHOT] = {"shot", true, 0, NULL, false},
-		[O_LAYER] = {"layer", true, 0, NULL, false},
-		[O_KIND] = {"kind", true, 0, NULL, false},
-		[O_FRAME] = {"frame", true, 0, NULL, false},
-		[O_SPACE] = {"space", true, 0, NULL, false},
-		[O_PAGE_SIZE] = {"page-size", true, 0, NULL, false},
-		[O_MAX_BYTES] = {"max-bytes", true, 0, NULL, false},
-		[O_PAGE_TOKEN] = {"page-token", true, 0, NULL, false},
-		[O_ALL] = {"all", false, 0, NULL, false},
-		[O_FORMAT] = {"format", true, 0, NULL, false},
-		[O_HELP] = {"help", false, 0, NULL, false},
-		[O_VERSION] = {"version", false, 0, NULL, false},
-	};
+	struct rig_arg opts[O_COUNT];
 	const char *words[1];
 	size_t n_words = 0;
 	char err[256];
-	if (rig_args_parse(opts, O_COUNT, argc, argv, words, 0, &n_words, err, sizeof err) != 0)
+	if (argc == 2 && strcmp(argv[1], "--options-markdown") == 0)
+		return print_help(true);
+	if (rig_args_parse(opts, options, O_COUNT, argc, argv, words, 0, &n_words, err,
+			   sizeof err) != 0)
 		return usage_error("%s", err);
-	if (opts[O_HELP].seen) {
-		fputs(usage_text, stdout);
-		return RIG_EXIT_OK;
-	}
-	if (opts[O_VERSION].seen)
+	if (opts[O_HELP].given)
+		return print_help(false);
+	if (opts[O_VERSION].given)
 		return rig_version_print(stdout, PROG) == 0
 			       ? RIG_EXIT_OK
 			       : rig_report_fail(stderr, PROG, "cannot write the output");
-	struct request r = {.url = NULL};
-	int rc = validate(&r, opts);
-	if (rc != RIG_EXIT_OK)
-		return rc;
+	if (rig_args_resolve(opts, options, O_COUNT, 0, PROG, err, sizeof err) != 0)
+		return usage_error("%s", err);
+	struct request r;
+	fill(&r, opts);
+	int rc;
 	if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
 		return rig_report_fail(stderr, PROG, "cannot initialise libcurl");
 	struct rig_http h;

@@ -1,7 +1,9 @@
-/* rigctl: the rigd API from a terminal (SPEC §9). This file parses the
- * command line, picks the command, prints its --help page (the text is
- * rigctl_help.c's) and holds the helpers every command uses (calls, paged
- * lists, option values); the commands live in rigctl_resources.c,
+/* rigctl: the rigd API from a terminal (SPEC §9). This file holds the
+ * command table, parses the command line against it and against the options
+ * of rigctl_options.h (whose rows it lays out as rig_ctl_options), prints a
+ * --help page (its text is rigctl_help.c's, its options the rows') or the
+ * README's options table, and holds the helpers every command uses (calls,
+ * paged lists, option values); the commands live in rigctl_resources.c,
  * rigctl_edit.c, rigctl_frames.c, rigctl_plans.c, rigctl_locks.c,
  * rigctl_diff.c, rigctl_history.c and rigctl_constraints.c.
  */
@@ -25,7 +27,7 @@ struct command {
 	size_t min_args, max_args;
 	const char *needs; /* what too few positional words lack */
 	int (*run)(struct rig_ctl *c);
-	const char *help; /* 'rigctl COMMAND [VERB] --help' (rigctl_help.c) */
+	const struct rig_ctl_help *help; /* 'rigctl COMMAND [VERB] --help' (rigctl_help.c) */
 };
 
 #define ID "an ID"
@@ -35,53 +37,53 @@ struct command {
 
 static const struct command commands[] = {
 	{"projects", NULL, "list", RIG_CTL_PROJECTS_LIST, 0, 0, NULL, rig_ctl_projects,
-	 rig_ctl_help_projects},
+	 &rig_ctl_help_projects},
 	{"projects", NULL, "create", RIG_CTL_PROJECTS_CREATE, 1, 1, "a NAME", rig_ctl_projects,
-	 rig_ctl_help_projects},
+	 &rig_ctl_help_projects},
 	{"projects", NULL, "show", RIG_CTL_PROJECTS_SHOW, 1, 1, ID, rig_ctl_projects,
-	 rig_ctl_help_projects},
+	 &rig_ctl_help_projects},
 	{"projects", NULL, "delete", RIG_CTL_PROJECTS_DELETE, 1, 1, ID, rig_ctl_projects,
-	 rig_ctl_help_projects},
-	{"shots", NULL, "list", RIG_CTL_SHOTS_LIST, 0, 0, NULL, rig_ctl_shots, rig_ctl_help_shots},
+	 &rig_ctl_help_projects},
+	{"shots", NULL, "list", RIG_CTL_SHOTS_LIST, 0, 0, NULL, rig_ctl_shots, &rig_ctl_help_shots},
 	{"shots", NULL, "create", RIG_CTL_SHOTS_CREATE, 1, 1, "a NAME", rig_ctl_shots,
-	 rig_ctl_help_shots},
-	{"shots", NULL, "show", RIG_CTL_SHOTS_SHOW, 1, 1, ID, rig_ctl_shots, rig_ctl_help_shots},
+	 &rig_ctl_help_shots},
+	{"shots", NULL, "show", RIG_CTL_SHOTS_SHOW, 1, 1, ID, rig_ctl_shots, &rig_ctl_help_shots},
 	{"shots", NULL, "delete", RIG_CTL_SHOTS_DELETE, 1, 1, ID, rig_ctl_shots,
-	 rig_ctl_help_shots},
-	{"layers", NULL, NULL, RIG_CTL_LAYERS, 0, 1, NULL, rig_ctl_layers, rig_ctl_help_layers},
-	{"edit", NULL, NULL, RIG_CTL_EDIT, 1, 1, FILE_ARG, rig_ctl_edit, rig_ctl_help_edit},
+	 &rig_ctl_help_shots},
+	{"layers", NULL, NULL, RIG_CTL_LAYERS, 0, 1, NULL, rig_ctl_layers, &rig_ctl_help_layers},
+	{"edit", NULL, NULL, RIG_CTL_EDIT, 1, 1, FILE_ARG, rig_ctl_edit, &rig_ctl_help_edit},
 	{"receipts", NULL, NULL, RIG_CTL_RECEIPTS, 0, 1, NULL, rig_ctl_receipts,
-	 rig_ctl_help_receipts},
+	 &rig_ctl_help_receipts},
 	{"revert", NULL, NULL, RIG_CTL_REVERT, 1, 1, "a RECEIPT_ID", rig_ctl_revert,
-	 rig_ctl_help_revert},
-	{"frames", NULL, NULL, RIG_CTL_FRAMES, 0, 0, NULL, rig_ctl_frames, rig_ctl_help_frames},
+	 &rig_ctl_help_revert},
+	{"frames", NULL, NULL, RIG_CTL_FRAMES, 0, 0, NULL, rig_ctl_frames, &rig_ctl_help_frames},
 	{"plan", "plans", "create", RIG_CTL_PLAN_CREATE, 1, 1, FILE_ARG, rig_ctl_plans,
-	 rig_ctl_help_plan},
+	 &rig_ctl_help_plan},
 	{"plan", "plans", "show", RIG_CTL_PLAN_SHOW, 1, 1, PLAN_ID, rig_ctl_plans,
-	 rig_ctl_help_plan},
-	{"plan", "plans", "list", RIG_CTL_PLAN_LIST, 0, 0, NULL, rig_ctl_plans, rig_ctl_help_plan},
+	 &rig_ctl_help_plan},
+	{"plan", "plans", "list", RIG_CTL_PLAN_LIST, 0, 0, NULL, rig_ctl_plans, &rig_ctl_help_plan},
 	{"plan", "plans", "validate", RIG_CTL_PLAN_VALIDATE, 1, 1, PLAN_ID, rig_ctl_plans,
-	 rig_ctl_help_plan},
+	 &rig_ctl_help_plan},
 	{"plan", "plans", "revise", RIG_CTL_PLAN_REVISE, 2, 2, "a PLAN_ID and " FILE_ARG,
-	 rig_ctl_plans, rig_ctl_help_plan},
+	 rig_ctl_plans, &rig_ctl_help_plan},
 	{"plan", "plans", "apply", RIG_CTL_PLAN_APPLY, 1, 1, PLAN_ID, rig_ctl_plans,
-	 rig_ctl_help_plan},
+	 &rig_ctl_help_plan},
 	{"plan", "plans", "delete", RIG_CTL_PLAN_DELETE, 1, 1, PLAN_ID, rig_ctl_plans,
-	 rig_ctl_help_plan},
+	 &rig_ctl_help_plan},
 	{"lock", "locks", "acquire", RIG_CTL_LOCK_ACQUIRE, 1, RIG_CTL_MAX_WORDS - 2,
-	 "at least one LAYER_ID", rig_ctl_locks, rig_ctl_help_lock},
+	 "at least one LAYER_ID", rig_ctl_locks, &rig_ctl_help_lock},
 	{"lock", "locks", "renew", RIG_CTL_LOCK_RENEW, 1, 1, LOCK_ID, rig_ctl_locks,
-	 rig_ctl_help_lock},
+	 &rig_ctl_help_lock},
 	{"lock", "locks", "release", RIG_CTL_LOCK_RELEASE, 1, 1, LOCK_ID, rig_ctl_locks,
-	 rig_ctl_help_lock},
-	{"lock", "locks", "list", RIG_CTL_LOCK_LIST, 0, 0, NULL, rig_ctl_locks, rig_ctl_help_lock},
-	{"diff", NULL, NULL, RIG_CTL_DIFF, 1, 1, "a SHOT_ID", rig_ctl_diff, rig_ctl_help_diff},
+	 &rig_ctl_help_lock},
+	{"lock", "locks", "list", RIG_CTL_LOCK_LIST, 0, 0, NULL, rig_ctl_locks, &rig_ctl_help_lock},
+	{"diff", NULL, NULL, RIG_CTL_DIFF, 1, 1, "a SHOT_ID", rig_ctl_diff, &rig_ctl_help_diff},
 	{"constraints", NULL, NULL, RIG_CTL_CONSTRAINTS, 1, 1, "a SHOT_ID", rig_ctl_constraints,
-	 rig_ctl_help_constraints},
+	 &rig_ctl_help_constraints},
 	{"constraint", NULL, "put", RIG_CTL_CONSTRAINT_PUT, 1, 1, "a SHOT_ID", rig_ctl_constraints,
-	 rig_ctl_help_constraint},
+	 &rig_ctl_help_constraint},
 	{"constraint", NULL, "delete", RIG_CTL_CONSTRAINT_DELETE, 1, 1, "a SHOT_ID",
-	 rig_ctl_constraints, rig_ctl_help_constraint},
+	 rig_ctl_constraints, &rig_ctl_help_constraint},
 };
 
 #undef ID
@@ -91,16 +93,22 @@ static const struct command commands[] = {
 
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
 
+const struct rig_arg_spec rig_ctl_options[RIG_CTL_O_COUNT] = {
+#define RIG_CTL_OPTION_ROW(id, ...) [RIG_CTL_O_##id] = {__VA_ARGS__},
+	RIG_CTL_OPTIONS(RIG_CTL_OPTION_ROW)
+#undef RIG_CTL_OPTION_ROW
+};
+
 /* ---- helpers for the commands ---- */
 
 const char *rig_ctl_opt(const struct rig_ctl *c, enum rig_ctl_opt o)
 {
-	return c->opts[o].value;
+	return c->opts[o].text;
 }
 
 bool rig_ctl_flag(const struct rig_ctl *c, enum rig_ctl_opt o)
 {
-	return c->opts[o].seen;
+	return c->opts[o].given;
 }
 
 int rig_ctl_usage(const char *fmt, ...)
@@ -114,27 +122,28 @@ int rig_ctl_usage(const char *fmt, ...)
 	return RIG_EXIT_USAGE;
 }
 
-int rig_ctl_int_opt(const struct rig_ctl *c, enum rig_ctl_opt o, long long min_value,
-		    long long *out)
+long long rig_ctl_int(const struct rig_ctl *c, enum rig_ctl_opt o)
 {
-	const char *text = rig_ctl_opt(c, o);
-	long long v;
-	if (!text)
-		return RIG_EXIT_OK;
-	if (rig_args_llong(&v, text, false) != 0 || v < min_value)
-		return rig_ctl_usage("--%s '%s' is not a whole number of at least %lld",
-				     c->opts[o].name, text, min_value);
-	*out = v;
+	return c->opts[o].n;
+}
+
+double rig_ctl_number(const struct rig_ctl *c, enum rig_ctl_opt o)
+{
+	return c->opts[o].x;
+}
+
+int rig_ctl_expected_version(const struct rig_ctl *c, json_t *body)
+{
+	if (rig_ctl_opt(c, RIG_CTL_O_EXPECTED_VERSION) &&
+	    json_object_set_new(body, "expectedVersion",
+				json_integer(rig_ctl_int(c, RIG_CTL_O_EXPECTED_VERSION))) != 0)
+		return rig_report_fail(stderr, RIG_CTL_PROG, "out of memory");
 	return RIG_EXIT_OK;
 }
 
 int rig_ctl_fence_opts(const struct rig_ctl *c, json_t *body)
 {
 	const char *lock_id = rig_ctl_opt(c, RIG_CTL_O_LOCK_ID);
-	long long token = 0;
-	int rc = rig_ctl_int_opt(c, RIG_CTL_O_FENCING_TOKEN, 1, &token);
-	if (rc != RIG_EXIT_OK)
-		return rc;
 	if (!lock_id != !rig_ctl_opt(c, RIG_CTL_O_FENCING_TOKEN))
 		return rig_ctl_usage("--lock-id and --fencing-token go together");
 	if (!lock_id)
@@ -143,7 +152,8 @@ int rig_ctl_fence_opts(const struct rig_ctl *c, json_t *body)
 	if (!id)
 		return rig_ctl_usage("--lock-id '%s' is not valid UTF-8", lock_id);
 	if (json_object_set_new(body, "lockId", id) != 0 ||
-	    json_object_set_new(body, "fencingToken", json_integer(token)) != 0) {
+	    json_object_set_new(body, "fencingToken",
+				json_integer(rig_ctl_int(c, RIG_CTL_O_FENCING_TOKEN))) != 0) {
 		json_object_del(body, "lockId");
 		return rig_report_fail(stderr, RIG_CTL_PROG, "out of memory");
 	}
@@ -406,8 +416,8 @@ static const struct command *find_command(const char *const *words, size_t n_wor
 	return NULL;
 }
 
-static int check_command(const struct command *cmd, const struct rig_opt *opts, size_t n_args,
-			 const char *const *words, size_t n_words)
+static int check_command(const struct command *cmd, size_t n_args, const char *const *words,
+			 size_t n_words)
 {
 	if (!cmd) {
 		if (n_words == 0)
@@ -440,153 +450,129 @@ static int check_command(const struct command *cmd, const struct rig_opt *opts, 
 				     cmd->needs);
 	if (n_args > cmd->max_args)
 		return rig_ctl_usage("unexpected argument '%s'", words[cmd->max_args]);
-	for (size_t o = 0; o < RIG_CTL_O_COUNT; o++) {
-		if (opts[o].seen && opts[o].scope && !(opts[o].scope & cmd->bit))
-			return rig_ctl_usage("option '--%s' does not apply to '%s%s%s'",
-					     opts[o].name, cmd->name, cmd->verb ? " " : "", label);
+	return RIG_EXIT_OK;
+}
+
+/* ---- help and the options table ---- */
+
+/* Writes the commands of scope into out, a command's verbs joined by '/':
+ * "edit, plan create/revise". The scope_text of rigctl's struct rig_args_doc. */
+static void scope_text(char *out, size_t size, unsigned scope)
+{
+	size_t len = 0;
+	const char *last = NULL;
+	out[0] = '\0';
+	for (size_t i = 0; i < N_COMMANDS && len < size; i++) {
+		const struct command *cmd = &commands[i];
+		if (!(cmd->bit & scope))
+			continue;
+		bool same = last && strcmp(last, cmd->name) == 0;
+		if (same)
+			len += (size_t)snprintf(out + len, size - len, "/%s", cmd->verb);
+		else
+			len += (size_t)snprintf(out + len, size - len, "%s%s%s%s", last ? ", " : "",
+						cmd->name, cmd->verb ? " " : "",
+						cmd->verb ? cmd->verb : "");
+		last = cmd->name;
+	}
+}
+
+static const struct rig_args_doc options_doc = {rig_ctl_options, RIG_CTL_O_COUNT, scope_text};
+
+/* Prints the page of the command words[0] names (the overview when none):
+ * its text around the options of all its verbs. Returns an exit code. */
+static int print_help(const char *const *words, size_t n_words)
+{
+	const struct rig_ctl_help *page = &rig_ctl_help_overview;
+	unsigned family = 0;
+	for (size_t i = 0; n_words && i < N_COMMANDS; i++) {
+		if (!names(&commands[i], words[0]))
+			continue;
+		if (!family)
+			page = commands[i].help;
+		family |= commands[i].bit;
+	}
+	fputs(page->about, stdout);
+	fputs(family ? "\nOptions:\n" : "\nOptions for every command:\n", stdout);
+	rig_args_print_help(stdout, &options_doc, family);
+	fputs(page->examples, stdout);
+	return fflush(stdout) != 0 || ferror(stdout)
+		       ? rig_report_fail(stderr, RIG_CTL_PROG, "cannot write the output")
+		       : RIG_EXIT_OK;
+}
+
+/* ---- main ---- */
+
+/* Prints what a one-word maintenance command line asks for ("--version",
+ * "--options-markdown": the README's table); *done says whether it was one. */
+static int print_alone(const char *arg, bool *done)
+{
+	int rc = 0;
+	*done = true;
+	if (strcmp(arg, "--version") == 0) {
+		rc = rig_version_print(stdout, RIG_CTL_PROG);
+	} else if (strcmp(arg, "--options-markdown") == 0) {
+		rig_args_print_markdown(stdout, &options_doc);
+	} else {
+		*done = false;
+		return RIG_EXIT_OK;
+	}
+	return rc != 0 || fflush(stdout) != 0 || ferror(stdout)
+		       ? rig_report_fail(stderr, RIG_CTL_PROG, "cannot write the output")
+		       : RIG_EXIT_OK;
+}
+
+/* The output format: --json, else --format, else table on a terminal and
+ * json otherwise (frames reads its own --format, FILE_FORMAT). */
+static int pick_format(enum rig_ctl_format *out, const struct rig_arg *opts)
+{
+	const struct rig_arg *format = &opts[RIG_CTL_O_FORMAT];
+	if (opts[RIG_CTL_O_JSON].given) {
+		if (format->given && format->choice != RIG_CTL_JSON)
+			return rig_ctl_usage("--json and --format %s disagree", format->text);
+		*out = RIG_CTL_JSON;
+	} else if (format->given) {
+		*out = (enum rig_ctl_format)format->choice; /* the row's words in enum order */
+	} else {
+		*out = isatty(STDOUT_FILENO) ? RIG_CTL_TABLE : RIG_CTL_JSON;
 	}
 	return RIG_EXIT_OK;
 }
 
 int main(int argc, char **argv)
 {
-	const unsigned creates = RIG_CTL_PROJECTS_CREATE | RIG_CTL_SHOTS_CREATE;
-	const unsigned plan_writes = RIG_CTL_PLAN_CREATE | RIG_CTL_PLAN_REVISE |
-				     RIG_CTL_PLAN_APPLY | RIG_CTL_PLAN_DELETE;
-	const unsigned lock_writes =
-		RIG_CTL_LOCK_ACQUIRE | RIG_CTL_LOCK_RENEW | RIG_CTL_LOCK_RELEASE;
-	const unsigned cons_writes = RIG_CTL_CONSTRAINT_PUT | RIG_CTL_CONSTRAINT_DELETE;
-	const unsigned cons_put = RIG_CTL_CONSTRAINT_PUT;
-	const unsigned writes = creates | RIG_CTL_PROJECTS_DELETE | RIG_CTL_SHOTS_DELETE |
-				RIG_CTL_EDIT | RIG_CTL_REVERT | plan_writes | lock_writes |
-				cons_writes;
-	const unsigned per_shot = RIG_CTL_LAYERS | RIG_CTL_EDIT | RIG_CTL_RECEIPTS |
-				  RIG_CTL_FRAMES | RIG_CTL_PLAN_CREATE | RIG_CTL_PLAN_LIST |
-				  RIG_CTL_LOCK_ACQUIRE | RIG_CTL_LOCK_LIST;
-	const unsigned lists = RIG_CTL_PROJECTS_LIST | RIG_CTL_SHOTS_LIST | RIG_CTL_RECEIPTS |
-			       RIG_CTL_PLAN_LIST | RIG_CTL_CONSTRAINTS;
-	const unsigned plan_content = RIG_CTL_PLAN_CREATE | RIG_CTL_PLAN_REVISE;
-	const unsigned fenced = RIG_CTL_EDIT | RIG_CTL_PLAN_APPLY | RIG_CTL_REVERT | cons_writes;
-	struct rig_opt opts[RIG_CTL_O_COUNT] = {
-		[RIG_CTL_O_URL] = {"url", true, 0, NULL, false},
-		[RIG_CTL_O_ACTOR] = {"actor", true, 0, NULL, false},
-		[RIG_CTL_O_FORMAT] = {"format", true, 0, NULL, false},
-		[RIG_CTL_O_HELP] = {"help", false, 0, NULL, false},
-		[RIG_CTL_O_ID] = {"id", true, creates | RIG_CTL_PLAN_CREATE | cons_writes, NULL,
-				  false},
-		[RIG_CTL_O_PROJECT] = {"project", true, RIG_CTL_SHOTS_LIST | RIG_CTL_SHOTS_CREATE,
-				       NULL, false},
-		[RIG_CTL_O_FPS] = {"fps", true, RIG_CTL_SHOTS_CREATE, NULL, false},
-		[RIG_CTL_O_FRAME_START] = {"frame-start", true, RIG_CTL_SHOTS_CREATE, NULL, false},
-		[RIG_CTL_O_FRAME_END] = {"frame-end", true, RIG_CTL_SHOTS_CREATE, NULL, false},
-		[RIG_CTL_O_IF_MATCH] = {"if-match", true, RIG_CTL_SHOTS_DELETE, NULL, false},
-		[RIG_CTL_O_IDEMPOTENCY_KEY] = {"idempotency-key", true, writes, NULL, false},
-		[RIG_CTL_O_SHOT] = {"shot", true, per_shot, NULL, false},
-		[RIG_CTL_O_LAYER] = {"layer", true, RIG_CTL_FRAMES, NULL, false},
-		[RIG_CTL_O_EXPECTED_VERSION] = {"expected-version", true,
-						RIG_CTL_EDIT | RIG_CTL_REVERT | cons_writes, NULL,
-						false},
-		[RIG_CTL_O_DRY_RUN] = {"dry-run", false,
-				       RIG_CTL_EDIT | RIG_CTL_REVERT | cons_writes, NULL, false},
-		[RIG_CTL_O_ALL] = {"all", false, RIG_CTL_RECEIPTS | RIG_CTL_PLAN_LIST, NULL, false},
-		[RIG_CTL_O_PAGE_SIZE] = {"page-size", true, lists, NULL, false},
-		[RIG_CTL_O_FROM] = {"from", true, RIG_CTL_FRAMES | RIG_CTL_DIFF, NULL, false},
-		[RIG_CTL_O_TO] = {"to", true, RIG_CTL_FRAMES | RIG_CTL_DIFF, NULL, false},
-		[RIG_CTL_O_STEP] = {"step", true, RIG_CTL_FRAMES, NULL, false},
-		[RIG_CTL_O_SPACE] = {"space", true, RIG_CTL_FRAMES, NULL, false},
-		[RIG_CTL_O_OUT] = {"out", true, RIG_CTL_FRAMES, NULL, false},
-		[RIG_CTL_O_NO_PROGRESS] = {"no-progress", false, RIG_CTL_FRAMES, NULL, false},
-		[RIG_CTL_O_TITLE] = {"title", true, plan_content, NULL, false},
-		[RIG_CTL_O_BASE_VERSION] = {"base-version", true, plan_content, NULL, false},
-		[RIG_CTL_O_PIN] = {"pin", false, plan_content, NULL, false},
-		[RIG_CTL_O_UNPIN] = {"unpin", false, RIG_CTL_PLAN_REVISE, NULL, false},
-		[RIG_CTL_O_PLAN_VERSION] = {"plan-version", true,
-					    RIG_CTL_PLAN_REVISE | RIG_CTL_PLAN_APPLY, NULL, false},
-		[RIG_CTL_O_LOCK_ID] = {"lock-id", true, fenced, NULL, false},
-		[RIG_CTL_O_FENCING_TOKEN] = {"fencing-token", true, fenced, NULL, false},
-		[RIG_CTL_O_TTL] = {"ttl", true, RIG_CTL_LOCK_ACQUIRE | RIG_CTL_LOCK_RENEW, NULL,
-				   false},
-		[RIG_CTL_O_MAX_BYTES] = {"max-bytes", true, RIG_CTL_DIFF, NULL, false},
-		[RIG_CTL_O_FORCE] = {"force", false, RIG_CTL_REVERT, NULL, false},
-		[RIG_CTL_O_CHECK_FRAMES] = {"check-frames", false,
-					    RIG_CTL_EDIT | RIG_CTL_REVERT | RIG_CTL_PLAN_APPLY |
-						    cons_writes,
-					    NULL, false},
-		[RIG_CTL_O_VERSION] = {"version", true, RIG_CTL_CONSTRAINTS, NULL, false},
-		[RIG_CTL_O_JSON] = {"json", false, RIG_CTL_CONSTRAINTS | cons_writes, NULL, false},
-		[RIG_CTL_O_CHAIN] = {"chain", true, cons_put, NULL, false},
-		[RIG_CTL_O_TARGET] = {"target", true, cons_put, NULL, false},
-		[RIG_CTL_O_POLE] = {"pole", true, cons_put, NULL, false},
-		[RIG_CTL_O_BEND_POSITIVE] = {"bend-positive", false, cons_put, NULL, false},
-		[RIG_CTL_O_BEND_NEGATIVE] = {"bend-negative", false, cons_put, NULL, false},
-		[RIG_CTL_O_MIX] = {"mix", true, cons_put, NULL, false},
-		[RIG_CTL_O_SOFTNESS] = {"softness", true, cons_put, NULL, false},
-		[RIG_CTL_O_STRETCH] = {"stretch", false, cons_put, NULL, false},
-		[RIG_CTL_O_COMPRESS] = {"compress", false, cons_put, NULL, false},
-		[RIG_CTL_O_ORDER] = {"order", true, cons_put, NULL, false},
-		[RIG_CTL_O_TIP_LENGTH] = {"tip-length", true, cons_put, NULL, false},
-	};
+	struct rig_arg opts[RIG_CTL_O_COUNT];
 	const char *words[RIG_CTL_MAX_WORDS];
 	size_t n_words = 0, n_used = 0;
-	char err[256];
+	char err[256], label[64];
+	bool done = false;
 	/* "rigctl --version" alone: with a command, --version N is the shot version
 	 * 'constraints' reads. */
-	if (argc == 2 && strcmp(argv[1], "--version") == 0)
-		return rig_version_print(stdout, RIG_CTL_PROG) == 0
-			       ? RIG_EXIT_OK
-			       : rig_report_fail(stderr, RIG_CTL_PROG, "cannot write the output");
-	if (rig_args_parse(opts, RIG_CTL_O_COUNT, argc, argv, words, RIG_CTL_MAX_WORDS, &n_words,
-			   err, sizeof err) != 0)
-		return rig_ctl_usage("%s", err);
-	if (opts[RIG_CTL_O_HELP].seen) {
-		/* "rigctl edit --help", "rigctl plan apply --help": the command's page;
-		 * the overview without a command (or for a word that names none). */
-		const char *page = rig_ctl_help_overview;
-		for (size_t i = 0; n_words && i < N_COMMANDS; i++) {
-			if (names(&commands[i], words[0])) {
-				page = commands[i].help;
-				break;
-			}
-		}
-		return fputs(page, stdout) == EOF || fflush(stdout) != 0
-			       ? rig_report_fail(stderr, RIG_CTL_PROG, "cannot write the output")
-			       : RIG_EXIT_OK;
-	}
-	const struct command *cmd = find_command(words, n_words, &n_used);
-	int rc = check_command(cmd, opts, n_words - n_used, words + n_used, n_words);
-	if (rc != RIG_EXIT_OK)
+	int rc = argc == 2 ? print_alone(argv[1], &done) : RIG_EXIT_OK;
+	if (done)
 		return rc;
+	if (rig_args_parse(opts, rig_ctl_options, RIG_CTL_O_COUNT, argc, argv, words,
+			   RIG_CTL_MAX_WORDS, &n_words, err, sizeof err) != 0)
+		return rig_ctl_usage("%s", err);
+	/* "rigctl edit --help", "rigctl plan apply --help": the command's page;
+	 * the overview without a command (or for a word that names none). */
+	if (opts[RIG_CTL_O_HELP].given)
+		return print_help(words, n_words);
+	const struct command *cmd = find_command(words, n_words, &n_used);
+	if ((rc = check_command(cmd, n_words - n_used, words + n_used, n_words)) != RIG_EXIT_OK)
+		return rc;
+	snprintf(label, sizeof label, "%s%s%s", cmd->name, cmd->verb ? " " : "",
+		 cmd->verb ? cmd->verb : "");
+	if (rig_args_resolve(opts, rig_ctl_options, RIG_CTL_O_COUNT, cmd->bit, label, err,
+			     sizeof err) != 0)
+		return rig_ctl_usage("%s", err);
 	struct rig_ctl c = {
 		.cmd = cmd->bit, .opts = opts, .args = words + n_used, .n_args = n_words - n_used};
-	const char *format = opts[RIG_CTL_O_FORMAT].value;
-	if (opts[RIG_CTL_O_JSON].seen) { /* --json: short for --format json */
-		if (format && strcmp(format, "json") != 0)
-			return rig_ctl_usage("--json and --format %s disagree", format);
-		format = "json";
-	}
-	if (cmd->bit != RIG_CTL_FRAMES && format) {
-		if (strcmp(format, "table") == 0)
-			c.format = RIG_CTL_TABLE;
-		else if (strcmp(format, "json") == 0)
-			c.format = RIG_CTL_JSON;
-		else if (strcmp(format, "ndjson") == 0)
-			c.format = RIG_CTL_NDJSON;
-		else
-			return rig_ctl_usage("--format '%s' is not table, json or ndjson", format);
-	} else {
-		c.format = isatty(STDOUT_FILENO) ? RIG_CTL_TABLE : RIG_CTL_JSON;
-	}
-	const char *url = opts[RIG_CTL_O_URL].value, *env_url = getenv("RIGD_URL");
-	if (!url)
-		url = env_url && *env_url ? env_url : RIG_HTTP_DEFAULT_URL;
-	const char *actor = opts[RIG_CTL_O_ACTOR].value, *env_actor = getenv("RIGD_ACTOR");
-	if (!actor && env_actor && *env_actor)
-		actor = env_actor;
-	if (actor && (!*actor || strlen(actor) > 128))
-		return rig_ctl_usage("--actor must be 1 to 128 characters");
+	if ((rc = pick_format(&c.format, opts)) != RIG_EXIT_OK)
+		return rc;
 	if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
 		return rig_report_fail(stderr, RIG_CTL_PROG, "cannot initialise libcurl");
-	if (rig_http_init(&c.http, url, actor) != 0)
+	if (rig_http_init(&c.http, opts[RIG_CTL_O_URL].value, opts[RIG_CTL_O_ACTOR].text) != 0)
 		rc = rig_report_transport(stderr, RIG_CTL_PROG, &c.http);
 	else
 		rc = cmd->run(&c);

@@ -1,5 +1,5 @@
-/* What the rigctl command files share: the parsed command line, the options
- * and the commands they apply to, and small helpers to call the API, page
+/* What the rigctl command files share: the parsed command line (its options
+ * are rigctl_options.h's rows), and small helpers to call the API, page
  * through lists and print results. rigctl.c parses and dispatches;
  * rigctl_resources.c (projects, shots, layers, receipts), rigctl_edit.c,
  * rigctl_frames.c, rigctl_plans.c, rigctl_locks.c, rigctl_diff.c and
@@ -14,101 +14,18 @@
 
 #include "clients/args.h"
 #include "clients/http_client.h"
+#include "clients/rigctl_options.h"
 #include "clients/table.h"
 #include "clients/url.h"
 
 #define RIG_CTL_PROG "rigctl"
 
-/* Commands (and verbs) as bits, so an option can say where it applies. */
-enum rig_ctl_cmd {
-	RIG_CTL_PROJECTS_LIST = 1u << 0,
-	RIG_CTL_PROJECTS_CREATE = 1u << 1,
-	RIG_CTL_PROJECTS_SHOW = 1u << 2,
-	RIG_CTL_PROJECTS_DELETE = 1u << 3,
-	RIG_CTL_SHOTS_LIST = 1u << 4,
-	RIG_CTL_SHOTS_CREATE = 1u << 5,
-	RIG_CTL_SHOTS_SHOW = 1u << 6,
-	RIG_CTL_SHOTS_DELETE = 1u << 7,
-	RIG_CTL_LAYERS = 1u << 8,
-	RIG_CTL_EDIT = 1u << 9,
-	RIG_CTL_RECEIPTS = 1u << 10,
-	RIG_CTL_FRAMES = 1u << 11,
-	RIG_CTL_PLAN_CREATE = 1u << 12,
-	RIG_CTL_PLAN_SHOW = 1u << 13,
-	RIG_CTL_PLAN_LIST = 1u << 14,
-	RIG_CTL_PLAN_VALIDATE = 1u << 15,
-	RIG_CTL_PLAN_REVISE = 1u << 16,
-	RIG_CTL_PLAN_APPLY = 1u << 17,
-	RIG_CTL_PLAN_DELETE = 1u << 18,
-	RIG_CTL_LOCK_ACQUIRE = 1u << 19,
-	RIG_CTL_LOCK_RENEW = 1u << 20,
-	RIG_CTL_LOCK_RELEASE = 1u << 21,
-	RIG_CTL_LOCK_LIST = 1u << 22,
-	RIG_CTL_DIFF = 1u << 23,
-	RIG_CTL_REVERT = 1u << 24,
-	RIG_CTL_CONSTRAINTS = 1u << 25,
-	RIG_CTL_CONSTRAINT_PUT = 1u << 26,
-	RIG_CTL_CONSTRAINT_DELETE = 1u << 27,
-};
-
 /* The most positional words a command line may hold (lock acquire takes up
  * to 1000 layer ids, the server's limit, after "lock acquire"). */
 #define RIG_CTL_MAX_WORDS 1002
 
-/* Options, indexing rig_ctl.opts. */
-enum rig_ctl_opt {
-	RIG_CTL_O_URL,
-	RIG_CTL_O_ACTOR,
-	RIG_CTL_O_FORMAT,
-	RIG_CTL_O_HELP,
-	RIG_CTL_O_ID,
-	RIG_CTL_O_PROJECT,
-	RIG_CTL_O_FPS,
-	RIG_CTL_O_FRAME_START,
-	RIG_CTL_O_FRAME_END,
-	RIG_CTL_O_IF_MATCH,
-	RIG_CTL_O_IDEMPOTENCY_KEY,
-	RIG_CTL_O_SHOT,
-	RIG_CTL_O_LAYER,
-	RIG_CTL_O_EXPECTED_VERSION,
-	RIG_CTL_O_DRY_RUN,
-	RIG_CTL_O_ALL,
-	RIG_CTL_O_PAGE_SIZE,
-	RIG_CTL_O_FROM,
-	RIG_CTL_O_TO,
-	RIG_CTL_O_STEP,
-	RIG_CTL_O_SPACE,
-	RIG_CTL_O_OUT,
-	RIG_CTL_O_NO_PROGRESS,
-	RIG_CTL_O_TITLE,
-	RIG_CTL_O_BASE_VERSION,
-	RIG_CTL_O_PIN,
-	RIG_CTL_O_UNPIN,
-	RIG_CTL_O_PLAN_VERSION,
-	RIG_CTL_O_LOCK_ID,
-	RIG_CTL_O_FENCING_TOKEN,
-	RIG_CTL_O_TTL,
-	RIG_CTL_O_MAX_BYTES,
-	RIG_CTL_O_FORCE,
-	RIG_CTL_O_CHECK_FRAMES,
-	/* rigctl constraints / constraint put|delete */
-	RIG_CTL_O_VERSION,
-	RIG_CTL_O_JSON,
-	RIG_CTL_O_CHAIN,
-	RIG_CTL_O_TARGET,
-	RIG_CTL_O_POLE,
-	RIG_CTL_O_BEND_POSITIVE,
-	RIG_CTL_O_BEND_NEGATIVE,
-	RIG_CTL_O_MIX,
-	RIG_CTL_O_SOFTNESS,
-	RIG_CTL_O_STRETCH,
-	RIG_CTL_O_COMPRESS,
-	RIG_CTL_O_ORDER,
-	RIG_CTL_O_TIP_LENGTH,
-	RIG_CTL_O_COUNT
-};
-
-/* How results print (--format; frames uses --format for its file format). */
+/* How results print: the words of the --format row, in order (frames reads
+ * its own --format, the file format). */
 enum rig_ctl_format { RIG_CTL_TABLE, RIG_CTL_JSON, RIG_CTL_NDJSON };
 
 /* One run of rigctl, owned by main. */
@@ -116,26 +33,32 @@ struct rig_ctl {
 	struct rig_http http;
 	enum rig_ctl_format format;
 	enum rig_ctl_cmd cmd;
-	const struct rig_opt *opts; /* RIG_CTL_O_COUNT entries, borrowed from main */
+	const struct rig_arg *opts; /* RIG_CTL_O_COUNT values, settled; borrowed from main */
 	const char *const *args;    /* positional words after the command and verb */
 	size_t n_args;
 };
 
-/* The value of option o, or NULL when it was not given. */
+/* The value of option o as given (flag or variable), or NULL when it was not. */
 const char *rig_ctl_opt(const struct rig_ctl *c, enum rig_ctl_opt o);
 
-/* Whether flag o was given. */
+/* Whether option o was given. */
 bool rig_ctl_flag(const struct rig_ctl *c, enum rig_ctl_opt o);
+
+/* The value of INT option o, checked against its row; its default, else 0,
+ * when it was not given. */
+long long rig_ctl_int(const struct rig_ctl *c, enum rig_ctl_opt o);
+
+/* The value of NUMBER option o, checked against its row; its default, else
+ * 0, when it was not given. */
+double rig_ctl_number(const struct rig_ctl *c, enum rig_ctl_opt o);
 
 /* Prints "rigctl: <message>" and a hint to --help on stderr. Returns
  * RIG_EXIT_USAGE. */
 int rig_ctl_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* Reads option o as a whole number of at least min_value into *out when it
- * was given (*out unchanged otherwise). Returns RIG_EXIT_OK, or
- * RIG_EXIT_USAGE with the problem printed. */
-int rig_ctl_int_opt(const struct rig_ctl *c, enum rig_ctl_opt o, long long min_value,
-		    long long *out);
+/* Sets body's expectedVersion to --expected-version, when given. Returns
+ * RIG_EXIT_OK, or RIG_EXIT_FAIL with the failure (out of memory) printed. */
+int rig_ctl_expected_version(const struct rig_ctl *c, json_t *body);
 
 /* Reads --lock-id and --fencing-token (both or neither) into body as lockId
  * and fencingToken. Returns RIG_EXIT_OK, or RIG_EXIT_USAGE with the problem
@@ -216,13 +139,20 @@ int rig_ctl_diff(struct rig_ctl *c);
 int rig_ctl_revert(struct rig_ctl *c); /* rigctl_history.c */
 int rig_ctl_constraints(struct rig_ctl *c);
 
-/* The help pages (rigctl_help.c): the overview 'rigctl --help' prints, and
- * one page per command for 'rigctl COMMAND [VERB] --help', named by the rows
- * of rigctl.c's command table. */
-extern const char rig_ctl_help_overview[], rig_ctl_help_projects[], rig_ctl_help_shots[],
-	rig_ctl_help_layers[], rig_ctl_help_edit[], rig_ctl_help_revert[], rig_ctl_help_receipts[],
-	rig_ctl_help_frames[], rig_ctl_help_plan[], rig_ctl_help_lock[], rig_ctl_help_diff[],
-	rig_ctl_help_constraints[], rig_ctl_help_constraint[];
+/* A help page (rigctl_help.c): the text above the options of its commands,
+ * which rigctl.c prints from rig_ctl_options, and the text below them. */
+struct rig_ctl_help {
+	const char *about;    /* usage, synopsis, what it does */
+	const char *examples; /* exit codes, examples, where to read more */
+};
+
+/* The help pages: the overview 'rigctl --help' prints (the options for
+ * every command between its parts), and one page per command for 'rigctl
+ * COMMAND [VERB] --help', named by the rows of rigctl.c's command table. */
+extern const struct rig_ctl_help rig_ctl_help_overview, rig_ctl_help_projects, rig_ctl_help_shots,
+	rig_ctl_help_layers, rig_ctl_help_edit, rig_ctl_help_revert, rig_ctl_help_receipts,
+	rig_ctl_help_frames, rig_ctl_help_plan, rig_ctl_help_lock, rig_ctl_help_diff,
+	rig_ctl_help_constraints, rig_ctl_help_constraint;
 
 /* Prints a receipt (table format) as a short summary: versions, the plan it
  * applied (if any), ops, changed layers; dry runs say nothing was written.

@@ -57,43 +57,31 @@ static const struct rig_ctl_list_view constraint_view = {
 
 static int list_constraints(struct rig_ctl *c)
 {
-	const char *version = rig_ctl_opt(c, RIG_CTL_O_VERSION);
-	long long v = 0;
-	if (version && (rig_args_llong(&v, version, false) != 0 || v < 0))
-		return rig_ctl_usage("--version '%s' is not a version number", version);
 	struct rig_url u;
 	rig_url_init(&u);
 	rig_ctl_target(&u, "shots", c->args[0], "/constraints");
-	rig_url_query(&u, "version", version);
+	rig_url_query(&u, "version", rig_ctl_opt(c, RIG_CTL_O_VERSION));
 	int rc = rig_ctl_list_pages(c, rig_url_get(&u), &constraint_view, true);
 	rig_url_release(&u);
 	return rc;
 }
 
-/* Sets body[field] to the number option o holds, when given. */
-static int number_field(json_t *op, const struct rig_ctl *c, enum rig_ctl_opt o, const char *field)
+/* Sets op[field] to the number option o holds, when given. */
+static void number_field(json_t *op, const struct rig_ctl *c, enum rig_ctl_opt o, const char *field)
 {
-	const char *text = rig_ctl_opt(c, o);
-	double x = 0;
-	if (!text)
-		return RIG_EXIT_OK;
-	if (rig_args_double(&x, text) != 0)
-		return rig_ctl_usage("--%s '%s' is not a number", c->opts[o].name, text);
-	json_object_set_new(op, field, json_real(x));
-	return RIG_EXIT_OK;
+	if (rig_ctl_opt(c, o))
+		json_object_set_new(op, field, json_real(rig_ctl_number(c, o)));
 }
 
-/* Sets op[field] to the id option o holds; a required one missing is a usage
- * error. */
-static int id_field(json_t *op, const struct rig_ctl *c, enum rig_ctl_opt o, const char *field,
-		    bool required)
+/* Sets op[field] to the id option o holds, when given. */
+static int id_field(json_t *op, const struct rig_ctl *c, enum rig_ctl_opt o, const char *field)
 {
 	const char *text = rig_ctl_opt(c, o);
 	if (!text)
-		return required ? rig_ctl_usage("--%s is required", c->opts[o].name) : RIG_EXIT_OK;
+		return RIG_EXIT_OK;
 	json_t *s = json_string(text);
 	if (!s)
-		return rig_ctl_usage("--%s '%s' is not valid UTF-8", c->opts[o].name, text);
+		return rig_ctl_usage("--%s '%s' is not valid UTF-8", rig_ctl_options[o].name, text);
 	json_object_set_new(op, field, s);
 	return RIG_EXIT_OK;
 }
@@ -101,10 +89,7 @@ static int id_field(json_t *op, const struct rig_ctl *c, enum rig_ctl_opt o, con
 /* --chain a,b,c as an array of ids (empty names kept: the server names them). */
 static int chain_field(json_t *op, const struct rig_ctl *c)
 {
-	const char *text = rig_ctl_opt(c, RIG_CTL_O_CHAIN);
-	if (!text)
-		return rig_ctl_usage(
-			"--chain is required (layer ids root to tip, comma-separated)");
+	const char *text = rig_ctl_opt(c, RIG_CTL_O_CHAIN); /* required */
 	json_t *chain = json_array();
 	for (const char *p = text;;) {
 		const char *end = strchr(p, ',');
@@ -129,9 +114,9 @@ static int put_op(json_t *op, const struct rig_ctl *c)
 	json_object_set_new(op, "kind", json_string("ik"));
 	int rc = chain_field(op, c);
 	if (rc == RIG_EXIT_OK)
-		rc = id_field(op, c, RIG_CTL_O_TARGET, "target", true);
+		rc = id_field(op, c, RIG_CTL_O_TARGET, "target");
 	if (rc == RIG_EXIT_OK)
-		rc = id_field(op, c, RIG_CTL_O_POLE, "pole", false);
+		rc = id_field(op, c, RIG_CTL_O_POLE, "pole");
 	if (rc == RIG_EXIT_OK && rig_ctl_flag(c, RIG_CTL_O_BEND_POSITIVE) &&
 	    rig_ctl_flag(c, RIG_CTL_O_BEND_NEGATIVE))
 		rc = rig_ctl_usage("--bend-positive and --bend-negative exclude each other");
@@ -139,34 +124,23 @@ static int put_op(json_t *op, const struct rig_ctl *c)
 		json_object_set_new(op, "bendPositive", json_true());
 	if (rc == RIG_EXIT_OK && rig_ctl_flag(c, RIG_CTL_O_BEND_NEGATIVE))
 		json_object_set_new(op, "bendPositive", json_false());
-	if (rc == RIG_EXIT_OK)
-		rc = number_field(op, c, RIG_CTL_O_TIP_LENGTH, "tipLength");
-	if (rc == RIG_EXIT_OK)
-		rc = number_field(op, c, RIG_CTL_O_MIX, "mix");
-	if (rc == RIG_EXIT_OK)
-		rc = number_field(op, c, RIG_CTL_O_SOFTNESS, "softness");
-	if (rc == RIG_EXIT_OK && rig_ctl_flag(c, RIG_CTL_O_STRETCH))
+	if (rc != RIG_EXIT_OK)
+		return rc;
+	number_field(op, c, RIG_CTL_O_TIP_LENGTH, "tipLength");
+	number_field(op, c, RIG_CTL_O_MIX, "mix");
+	number_field(op, c, RIG_CTL_O_SOFTNESS, "softness");
+	if (rig_ctl_flag(c, RIG_CTL_O_STRETCH))
 		json_object_set_new(op, "stretch", json_true());
-	if (rc == RIG_EXIT_OK && rig_ctl_flag(c, RIG_CTL_O_COMPRESS))
+	if (rig_ctl_flag(c, RIG_CTL_O_COMPRESS))
 		json_object_set_new(op, "compress", json_true());
-	const char *order = rig_ctl_opt(c, RIG_CTL_O_ORDER);
-	long long n = 0;
-	if (rc == RIG_EXIT_OK && order) {
-		bool negative = order[0] == '-';
-		if (rig_args_llong(&n, order + negative, false) != 0)
-			return rig_ctl_usage("--order '%s' is not a whole number", order);
-		json_object_set_new(op, "order", json_integer(negative ? -n : n));
-	}
-	return rc;
+	if (rig_ctl_opt(c, RIG_CTL_O_ORDER))
+		json_object_set_new(op, "order", json_integer(rig_ctl_int(c, RIG_CTL_O_ORDER)));
+	return RIG_EXIT_OK;
 }
 
 /* Posts one constraint op as an edit batch and prints the receipt. */
 static int edit_constraint(struct rig_ctl *c)
 {
-	const char *expected = rig_ctl_opt(c, RIG_CTL_O_EXPECTED_VERSION);
-	long long version = 0;
-	if (expected && (rig_args_llong(&version, expected, false) != 0 || version < 0))
-		return rig_ctl_usage("--expected-version '%s' is not a version number", expected);
 	bool put = c->cmd == RIG_CTL_CONSTRAINT_PUT;
 	json_t *op = json_pack("{s:s}", "op", put ? "constraint.put" : "constraint.delete");
 	json_t *body = op ? json_pack("{s:[O]}", "ops", op) : NULL;
@@ -178,11 +152,11 @@ static int edit_constraint(struct rig_ctl *c)
 		goto out;
 	}
 	/* op stays borrowed from body: filling it fills the batch. */
-	rc = id_field(op, c, RIG_CTL_O_ID, "constraintId", true);
+	rc = id_field(op, c, RIG_CTL_O_CONSTRAINT_ID, "constraintId");
 	if (rc == RIG_EXIT_OK && put)
 		rc = put_op(op, c);
-	if (rc == RIG_EXIT_OK && expected)
-		json_object_set_new(body, "expectedVersion", json_integer(version));
+	if (rc == RIG_EXIT_OK)
+		rc = rig_ctl_expected_version(c, body);
 	if (rc == RIG_EXIT_OK)
 		rc = rig_ctl_fence_opts(c, body);
 	if (rc != RIG_EXIT_OK)

@@ -46,8 +46,8 @@ static int fetch_all(struct rig_ctl *c, const char *shot, json_t **out)
 		struct rig_url u;
 		rig_url_init(&u);
 		rig_ctl_target(&u, "shots", shot, "/diff");
-		rig_url_query(&u, "from", rig_ctl_opt(c, RIG_CTL_O_FROM));
-		rig_url_query(&u, "to", rig_ctl_opt(c, RIG_CTL_O_TO));
+		rig_url_query(&u, "from", rig_ctl_opt(c, RIG_CTL_O_VERSION_FROM));
+		rig_url_query(&u, "to", rig_ctl_opt(c, RIG_CTL_O_VERSION_TO));
 		rig_url_query(&u, "maxBytes", rig_ctl_opt(c, RIG_CTL_O_MAX_BYTES));
 		rig_url_query(&u, "pageToken", token);
 		rc = rig_ctl_call(c, "GET", rig_url_get(&u), NULL, NULL, NULL, &page);
@@ -263,18 +263,8 @@ static int print_table(json_t *diff)
 
 int rig_ctl_diff(struct rig_ctl *c)
 {
-	long long v = 0;
-	if (!rig_ctl_opt(c, RIG_CTL_O_FROM) || !rig_ctl_opt(c, RIG_CTL_O_TO))
-		return rig_ctl_usage("'diff' needs --from VERSION and --to VERSION");
-	int rc = rig_ctl_int_opt(c, RIG_CTL_O_FROM, 0, &v);
-	if (rc == RIG_EXIT_OK)
-		rc = rig_ctl_int_opt(c, RIG_CTL_O_TO, 0, &v);
-	if (rc == RIG_EXIT_OK)
-		rc = rig_ctl_int_opt(c, RIG_CTL_O_MAX_BYTES, 1, &v);
-	if (rc != RIG_EXIT_OK)
-		return rc;
 	json_t *diff = NULL;
-	rc = fetch_all(c, c->args[0], &diff);
+	int rc = fetch_all(c, c->args[0], &diff);
 	if (rc != RIG_EXIT_OK)
 		return rc;
 	if (c->format == RIG_CTL_TABLE) {

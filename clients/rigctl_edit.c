@@ -84,21 +84,14 @@ out:
 int rig_ctl_edit(struct rig_ctl *c)
 {
 	const char *shot = rig_ctl_opt(c, RIG_CTL_O_SHOT);
-	const char *expected = rig_ctl_opt(c, RIG_CTL_O_EXPECTED_VERSION);
-	long long version = 0;
 	struct rig_url u;
 	json_t *body = NULL;
 	int rc;
-	if (!shot)
-		return rig_ctl_usage("--shot is required");
-	if (expected && (rig_args_llong(&version, expected, false) != 0 || version < 0))
-		return rig_ctl_usage("--expected-version '%s' is not a version number", expected);
 	rig_url_init(&u);
 	if ((rc = rig_ctl_read_ops(&body, c->args[0])) != RIG_EXIT_OK)
 		goto out;
-	if (expected)
-		json_object_set_new(body, "expectedVersion", json_integer(version));
-	if ((rc = rig_ctl_fence_opts(c, body)) != RIG_EXIT_OK)
+	if ((rc = rig_ctl_expected_version(c, body)) != RIG_EXIT_OK ||
+	    (rc = rig_ctl_fence_opts(c, body)) != RIG_EXIT_OK)
 		goto out;
 	rig_url_path(&u, "/v1/shots");
 	rig_url_segment(&u, shot);

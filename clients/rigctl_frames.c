@@ -87,38 +87,23 @@ static int make_dirs(const char *dir)
 	return 0;
 }
 
-/* Checks the frame options. Returns RIG_EXIT_OK or a usage error (printed). */
-static int check_options(const struct rig_ctl *c, enum rig_split_format *out_format,
-			 size_t *out_fallback_total, struct rig_split *split)
+/* Reads the frame options (checked by rig_args_resolve) into split and the
+ * bar's count until the stream says. */
+static void read_options(const struct rig_ctl *c, size_t *out_fallback_total,
+			 struct rig_split *split)
 {
-	const char *format = rig_ctl_opt(c, RIG_CTL_O_FORMAT);
-	const char *space = rig_ctl_opt(c, RIG_CTL_O_SPACE);
-	const enum rig_ctl_opt numbers[] = {RIG_CTL_O_FROM, RIG_CTL_O_TO, RIG_CTL_O_STEP};
-	double v[3] = {0, 0, 1};
-	if (!rig_ctl_opt(c, RIG_CTL_O_SHOT) || !rig_ctl_opt(c, RIG_CTL_O_LAYER) ||
-	    !rig_ctl_opt(c, RIG_CTL_O_OUT))
-		return rig_ctl_usage("frames needs --shot, --layer and --out");
-	if (format && strcmp(format, "obj") != 0 && strcmp(format, "f32") != 0)
-		return rig_ctl_usage("frames --format '%s' is not obj or f32", format);
-	*out_format = format && strcmp(format, "f32") == 0 ? RIG_SPLIT_F32 : RIG_SPLIT_OBJ;
-	if (space && strcmp(space, "local") != 0 && strcmp(space, "shot") != 0)
-		return rig_ctl_usage("--space '%s' is not local or shot", space);
-	for (size_t i = 0; i < 3; i++) {
-		const char *text = rig_ctl_opt(c, numbers[i]);
-		if (text && rig_args_double(&v[i], text) != 0)
-			return rig_ctl_usage("--%s '%s' is not a finite number",
-					     c->opts[numbers[i]].name, text);
-	}
-	split->has_from = rig_ctl_opt(c, RIG_CTL_O_FROM) != NULL;
-	split->from = v[0];
-	split->step = v[2];
+	double from = rig_ctl_number(c, RIG_CTL_O_FRAME_FROM);
+	double to = rig_ctl_number(c, RIG_CTL_O_FRAME_TO);
+	double step = rig_ctl_number(c, RIG_CTL_O_STEP);
+	split->has_from = rig_ctl_opt(c, RIG_CTL_O_FRAME_FROM) != NULL;
+	split->from = from;
+	split->step = step;
 	/* The server's own count (api/handlers/frame_range.c), for the bar until the stream says.
 	 */
 	*out_fallback_total = 0;
-	if (rig_ctl_opt(c, RIG_CTL_O_FROM) && rig_ctl_opt(c, RIG_CTL_O_TO) && v[2] > 0 &&
-	    v[1] >= v[0])
-		*out_fallback_total = (size_t)(floor((v[1] - v[0]) / v[2] + 1e-9) + 1);
-	return RIG_EXIT_OK;
+	if (rig_ctl_opt(c, RIG_CTL_O_FRAME_FROM) && rig_ctl_opt(c, RIG_CTL_O_FRAME_TO) &&
+	    step > 0 && to >= from)
+		*out_fallback_total = (size_t)(floor((to - from) / step + 1e-9) + 1);
 }
 
 static int print_summary(const struct rig_ctl *c, const struct rig_split *s, const char *dir)
@@ -150,19 +135,19 @@ static void report_problem_errors(const json_t *problem)
 
 int rig_ctl_frames(struct rig_ctl *c)
 {
-	enum rig_split_format format = RIG_SPLIT_OBJ;
+	/* the row's words: obj, f32 */
+	enum rig_split_format format =
+		c->opts[RIG_CTL_O_FILE_FORMAT].choice == 1 ? RIG_SPLIT_F32 : RIG_SPLIT_OBJ;
 	struct progress progress = {.on = false, .last_fill = -1};
 	const char *dir = rig_ctl_opt(c, RIG_CTL_O_OUT);
 	struct rig_split split;
+	int rc = RIG_EXIT_OK;
 	rig_split_init(&split, format, dir, on_frame, &progress);
-	int rc = check_options(c, &format, &progress.fallback_total, &split);
-	split.format = format;
-	if (rc == RIG_EXIT_OK && make_dirs(dir) != 0)
-		rc = rig_report_fail(stderr, RIG_CTL_PROG, "cannot create the directory '%s': %s",
-				     dir, strerror(errno));
-	if (rc != RIG_EXIT_OK) {
+	read_options(c, &progress.fallback_total, &split);
+	if (make_dirs(dir) != 0) {
 		rig_split_release(&split);
-		return rc;
+		return rig_report_fail(stderr, RIG_CTL_PROG, "cannot create the directory '%s': %s",
+				       dir, strerror(errno));
 	}
 	progress.on = !rig_ctl_flag(c, RIG_CTL_O_NO_PROGRESS) && isatty(STDERR_FILENO);
 	struct rig_http_resp resp;
@@ -174,8 +159,8 @@ int rig_ctl_frames(struct rig_ctl *c)
 	rig_url_path(&u, "/layers");
 	rig_url_segment(&u, rig_ctl_opt(c, RIG_CTL_O_LAYER));
 	rig_url_path(&u, "/frames");
-	rig_url_query(&u, "from", rig_ctl_opt(c, RIG_CTL_O_FROM));
-	rig_url_query(&u, "to", rig_ctl_opt(c, RIG_CTL_O_TO));
+	rig_url_query(&u, "from", rig_ctl_opt(c, RIG_CTL_O_FRAME_FROM));
+	rig_url_query(&u, "to", rig_ctl_opt(c, RIG_CTL_O_FRAME_TO));
 	rig_url_query(&u, "step", rig_ctl_opt(c, RIG_CTL_O_STEP));
 	rig_url_query(&u, "space", rig_ctl_opt(c, RIG_CTL_O_SPACE));
 	rig_url_query(&u, "format", format == RIG_SPLIT_F32 ? "f32" : "obj");

@@ -1,11 +1,12 @@
 /* rigctl's help: the overview of 'rigctl --help' and one page per command,
  * printed by 'rigctl COMMAND [VERB] --help' (each row of rigctl.c's command
- * table names its page). Only text lives here; which command a page belongs
- * to is the table's.
+ * table names its page). Only text lives here: rigctl.c prints each page's
+ * two parts around the options of its commands, which come from
+ * rigctl_options.h; which command a page belongs to is the command table's.
  */
 #include "clients/rigctl.h"
 
-const char rig_ctl_help_overview[] =
+const struct rig_ctl_help rig_ctl_help_overview = {
 	"Usage: rigctl [--url URL] [--actor NAME] [--format table|json|ndjson] COMMAND ...\n"
 	"\n"
 	"Commands:\n"
@@ -71,29 +72,17 @@ const char rig_ctl_help_overview[] =
 	"                                put and delete also take --idempotency-key and\n"
 	"                                --lock-id/--fencing-token; without --bend-* the\n"
 	"                                server's default (bendPositive true) applies;\n"
-	"                                keyed mix or softness: send the op with 'edit'\n"
+	"                                keyed mix or softness: send the op with 'edit'\n",
+
+	"  --version               print the version and the build's git commit (alone)\n"
 	"\n"
-	"Options for every command:\n"
-	"  --url URL        server (default: $RIGD_URL, else " RIG_HTTP_DEFAULT_URL ")\n"
-	"  --actor NAME     sent as X-Rigd-Actor, which only a server run with --auth off\n"
-	"                   reads (default: $RIGD_ACTOR, else none)\n"
-	"  The API token is $RIGD_TOKEN, else the first line of $RIGD_TOKEN_FILE, else of\n"
-	"  $RIGD_DB.token, else of ./rigd.db.token (the admin token rigd writes on first start);\n"
-	"  'rigd token create' makes more. Without one a server with --auth on answers\n"
-	"  UNAUTHENTICATED, and rigctl lists the places it looked in.\n"
-	"  --format F       table (default on a terminal), json (default otherwise: one\n"
-	"                   JSON document; lists are one array) or ndjson (one object\n"
-	"                   per line)\n"
-	"  --idempotency-key K   on create, delete, edit and the plan and lock writes:\n"
-	"                   the server answers a retry with the first response\n"
-	"                   instead of applying it twice\n"
-	"  --check-frames   on edit, revert, plan apply and constraint put/delete: the\n"
-	"                   server evaluates the shot's frames before it commits and\n"
-	"                   refuses a write that would break one (each failing layer\n"
-	"                   and frame is an error)\n"
-	"  -h, --help       this text; 'rigctl COMMAND --help' (or 'rigctl COMMAND VERB\n"
-	"                   --help'): that command in detail, with examples\n"
-	"  --version        print the version and the build's git commit (alone)\n"
+	"The API token is $RIGD_TOKEN, else the first line of $RIGD_TOKEN_FILE, else of\n"
+	"$RIGD_DB.token, else of ./rigd.db.token (the admin token rigd writes on first start);\n"
+	"'rigd token create' makes more. Without one a server with --auth on answers\n"
+	"UNAUTHENTICATED, and rigctl lists the places it looked in.\n"
+	"\n"
+	"Each command's own options (--idempotency-key, --check-frames, ...) are on its page,\n"
+	"'rigctl COMMAND --help'.\n"
 	"\n"
 	"Exit codes: 0 ok, 1 the server refused (its problem is printed on stderr),\n"
 	"could not be reached or (plan validate) found the plan would not apply, 2 usage\n"
@@ -112,9 +101,10 @@ const char rig_ctl_help_overview[] =
 	"  rigctl --actor ana lock acquire --shot s1 arm lower --ttl 300\n"
 	"  rigctl constraint put s1 --id arm-ik --chain upper,lower --target hand-goal \\\n"
 	"      --tip-length 40 --pole elbow-pole --stretch\n"
-	"  rigctl constraints s1 --version 12 --json\n";
+	"  rigctl constraints s1 --version 12 --json\n",
+};
 
-const char rig_ctl_help_plan[] =
+const struct rig_ctl_help rig_ctl_help_plan = {
 	"Usage: rigctl [--url URL] [--actor NAME] [--format table|json|ndjson] plan VERB ...\n"
 	"\n"
 	"A plan is a saved batch of ops for one shot, checked and reviewed before it is\n"
@@ -146,10 +136,10 @@ const char rig_ctl_help_plan[] =
 	"  plan apply PLAN_ID --plan-version N [--lock-id L --fencing-token T]\n"
 	"        apply version N as one edit and print its receipt; the plan is then\n"
 	"        applied and immutable (applying again: PLAN_APPLIED)\n"
-	"  plan delete PLAN_ID           delete a draft\n"
+	"  plan delete PLAN_ID           delete a draft\n",
+
 	"\n"
-	"--idempotency-key K applies to create, revise, apply and delete. 'rigctl\n"
-	"--help' lists the options of every command.\n"
+	"'rigctl --help' lists the options of every command.\n"
 	"\n"
 	"Exit codes: 0 ok; 1 the server refused (its problem is printed on stderr) or\n"
 	"validate found errors; 2 usage error (including an unreadable FILE).\n"
@@ -162,9 +152,10 @@ const char rig_ctl_help_plan[] =
 	"  rigctl plan show fix-1 --format json > plan.json   # edit its ops, then\n"
 	"  rigctl plan revise fix-1 plan.json --plan-version 2\n"
 	"  rigctl plan list --shot s1 --all --format ndjson |\n"
-	"      jq -r 'select(.status == \"draft\") | .planId'\n";
+	"      jq -r 'select(.status == \"draft\") | .planId'\n",
+};
 
-const char rig_ctl_help_lock[] =
+const struct rig_ctl_help rig_ctl_help_lock = {
 	"Usage: rigctl [--url URL] [--actor NAME] [--format table|json|ndjson] lock VERB ...\n"
 	"\n"
 	"A lock keeps other actors (--actor, $RIGD_ACTOR) from changing some layers of\n"
@@ -180,10 +171,10 @@ const char rig_ctl_help_lock[] =
 	"  lock list --shot ID             the shot's live locks\n"
 	"  lock renew LOCK_ID [--ttl S]    restart the lease from now (with the same\n"
 	"                                  ttl unless --ttl); owner only\n"
-	"  lock release LOCK_ID            owner only\n"
+	"  lock release LOCK_ID            owner only\n",
+
 	"\n"
-	"--idempotency-key K applies to acquire, renew and release. 'rigctl --help'\n"
-	"lists the options of every command.\n"
+	"'rigctl --help' lists the options of every command.\n"
 	"\n"
 	"Exit codes: 0 ok; 1 the server refused (LOCK_CONFLICT, LOCK_NOT_OWNER,\n"
 	"LOCK_LOST, ...) or could not be reached; 2 usage error.\n"
@@ -198,9 +189,10 @@ const char rig_ctl_help_lock[] =
 	"  lock=$(rigctl --actor ana lock acquire --shot s1 arm --format json)\n"
 	"  rigctl --actor ana plan apply fix-1 --plan-version 2 \\\n"
 	"      --lock-id \"$(jq -r .lockId <<<\"$lock\")\" \\\n"
-	"      --fencing-token \"$(jq .fencingToken <<<\"$lock\")\"\n";
+	"      --fencing-token \"$(jq .fencingToken <<<\"$lock\")\"\n",
+};
 
-const char rig_ctl_help_projects[] =
+const struct rig_ctl_help rig_ctl_help_projects = {
 	"Usage: rigctl [--url URL] [--actor NAME] [--format table|json|ndjson] projects VERB ...\n"
 	"\n"
 	"A project holds shots; a token can be scoped to one project (edit:PROJECT_ID).\n"
@@ -211,18 +203,18 @@ const char rig_ctl_help_projects[] =
 	"                                create one and print it; the server picks the\n"
 	"                                id unless --id gives it\n"
 	"  projects show ID              one project\n"
-	"  projects delete ID            delete the project and all of its shots\n"
-	"\n"
-	"create and delete take --idempotency-key K.\n"
+	"  projects delete ID            delete the project and all of its shots\n",
+
 	"\n"
 	"Examples:\n"
 	"  rigctl projects create Demo --id demo\n"
 	"  rigctl projects list --format ndjson | jq -r .projectId\n"
 	"\n"
 	"'rigctl --help' lists the options of every command (--url, --actor, --format,\n"
-	"the API token) and the exit codes.\n";
+	"the API token) and the exit codes.\n",
+};
 
-const char rig_ctl_help_shots[] =
+const struct rig_ctl_help rig_ctl_help_shots = {
 	"Usage: rigctl [--url URL] [--actor NAME] [--format table|json|ndjson] shots VERB ...\n"
 	"\n"
 	"  shots list --project ID       the project's shots (every page)\n"
@@ -234,9 +226,8 @@ const char rig_ctl_help_shots[] =
 	"  shots delete ID [--if-match VERSION]\n"
 	"                                delete the shot with its layers and receipts;\n"
 	"                                with --if-match only while it is at VERSION\n"
-	"                                (else VERSION_CONFLICT)\n"
-	"\n"
-	"create and delete take --idempotency-key K.\n"
+	"                                (else VERSION_CONFLICT)\n",
+
 	"\n"
 	"Examples:\n"
 	"  rigctl shots create --project demo 'Shot 1' --id s1 --fps 24 --frame-end 48\n"
@@ -244,9 +235,10 @@ const char rig_ctl_help_shots[] =
 	"  rigctl shots delete s1 --if-match 3\n"
 	"\n"
 	"'rigctl --help' lists the options of every command (--url, --actor, --format,\n"
-	"the API token) and the exit codes.\n";
+	"the API token) and the exit codes.\n",
+};
 
-const char rig_ctl_help_layers[] =
+const struct rig_ctl_help rig_ctl_help_layers = {
 	"Usage: rigctl [--url URL] [--actor NAME] [--format table|json|ndjson] layers --shot ID "
 	"[LAYER_ID]\n"
 	"\n"
@@ -257,16 +249,18 @@ const char rig_ctl_help_layers[] =
 	"                                by channel\n"
 	"\n"
 	"A mesh layer's collections (vertices, triangles, joints, weights, keyframes)\n"
-	"are paged by mesh-data ('mesh-data --help').\n"
+	"are paged by mesh-data ('mesh-data --help').\n",
+
 	"\n"
 	"Examples:\n"
 	"  rigctl layers --shot s1\n"
 	"  rigctl layers --shot s1 arm --format json | jq .binding\n"
 	"\n"
 	"'rigctl --help' lists the options of every command (--url, --actor, --format,\n"
-	"the API token) and the exit codes.\n";
+	"the API token) and the exit codes.\n",
+};
 
-const char rig_ctl_help_edit[] =
+const struct rig_ctl_help rig_ctl_help_edit = {
 	"Usage: rigctl [--url URL] [--actor NAME] [--format table|json|ndjson] edit --shot ID FILE "
 	"...\n"
 	"\n"
@@ -276,19 +270,8 @@ const char rig_ctl_help_edit[] =
 	"Applies a batch of ops to the shot as one new version and prints its receipt.\n"
 	"FILE holds {\"ops\": [...]}, a bare [ops] array or one op object; '-' reads\n"
 	"stdin. The batch applies whole or not at all: a refused batch prints every\n"
-	"error with its code, pointer and op index on stderr and exits 1.\n"
-	"\n"
-	"  --expected-version N   apply only while the shot is at version N (else\n"
-	"                         VERSION_CONFLICT with the current version)\n"
-	"  --dry-run              check the batch and print the receipt it would\n"
-	"                         produce; nothing is written\n"
-	"  --check-frames         the server evaluates the shot's frames before it\n"
-	"                         commits and refuses a batch that would break one\n"
-	"  --idempotency-key K    a retry with the same key answers the first result\n"
-	"                         instead of applying the batch twice\n"
-	"  --lock-id L --fencing-token T\n"
-	"                         prove a lock is still held (else LOCK_LOST);\n"
-	"                         see 'rigctl lock --help'\n"
+	"error with its code, pointer and op index on stderr and exits 1.\n",
+
 	"\n"
 	"Exit codes: 0 applied (or, with --dry-run, valid); 1 refused; 2 usage error,\n"
 	"including an unreadable or non-JSON FILE.\n"
@@ -299,9 +282,10 @@ const char rig_ctl_help_edit[] =
 	"      rigctl edit --shot s1 - --dry-run\n"
 	"\n"
 	"'rigctl --help' lists the options of every command (--url, --actor, --format,\n"
-	"the API token) and the exit codes.\n";
+	"the API token) and the exit codes.\n",
+};
 
-const char rig_ctl_help_revert[] =
+const struct rig_ctl_help rig_ctl_help_revert = {
 	"Usage: rigctl [--url URL] [--actor NAME] [--format table|json|ndjson] revert RECEIPT_ID "
 	"...\n"
 	"\n"
@@ -311,9 +295,8 @@ const char rig_ctl_help_revert[] =
 	"Restores what the receipt's batch changed as it was before it, as a new\n"
 	"version of the shot, and prints the new receipt. A later receipt that changed\n"
 	"the same layers makes it REVERT_CONFLICT (the later receipts are listed) unless\n"
-	"--force; a receipt older than the retained history is VERSION_COMPACTED.\n"
-	"--dry-run, --check-frames, --expected-version, --idempotency-key and\n"
-	"--lock-id/--fencing-token work as for 'rigctl edit'.\n"
+	"--force; a receipt older than the retained history is VERSION_COMPACTED.\n",
+
 	"\n"
 	"Examples:\n"
 	"  rigctl receipts --shot s1            # find the receipt id\n"
@@ -321,16 +304,18 @@ const char rig_ctl_help_revert[] =
 	"  rigctl revert r.1.4 --force\n"
 	"\n"
 	"'rigctl --help' lists the options of every command (--url, --actor, --format,\n"
-	"the API token) and the exit codes.\n";
+	"the API token) and the exit codes.\n",
+};
 
-const char rig_ctl_help_receipts[] =
+const struct rig_ctl_help rig_ctl_help_receipts = {
 	"Usage: rigctl [--url URL] [--actor NAME] [--format table|json|ndjson] receipts ...\n"
 	"\n"
 	"  receipts --shot ID [--all] [--page-size N]\n"
 	"                                the shot's receipts, newest first: one page\n"
 	"                                unless --all (every page)\n"
 	"  receipts RECEIPT_ID           one receipt: versions, actor, ops, changed\n"
-	"                                layers\n"
+	"                                layers\n",
+
 	"\n"
 	"Examples:\n"
 	"  rigctl receipts --shot s1\n"
@@ -338,9 +323,10 @@ const char rig_ctl_help_receipts[] =
 	"  rigctl receipts r.1.2\n"
 	"\n"
 	"'rigctl --help' lists the options of every command (--url, --actor, --format,\n"
-	"the API token) and the exit codes.\n";
+	"the API token) and the exit codes.\n",
+};
 
-const char rig_ctl_help_frames[] =
+const struct rig_ctl_help rig_ctl_help_frames = {
 	"Usage: rigctl [--url URL] frames --shot ID --layer ID --out DIR ...\n"
 	"\n"
 	"  frames --shot ID --layer ID [--from A] [--to B] [--step S] [--space local|shot]\n"
@@ -349,27 +335,19 @@ const char rig_ctl_help_frames[] =
 	"Evaluates a frame range of a bound layer and writes one file per frame:\n"
 	"DIR/frame_<n>.obj (face indices local to the file) or DIR/frame_<n>.f32 (RIGF,\n"
 	"frameCount 1), <n> zero-padded so name order is frame order. DIR is created\n"
-	"when missing.\n"
-	"\n"
-	"  --from A, --to B       the range, in shot frames (default: the shot's)\n"
-	"  --step S               frames between two files (default 1)\n"
-	"  --space local|shot     vertices in the layer's space (default) or the shot's\n"
-	"  --format obj|f32       the file format (default obj); here --format is not\n"
-	"                         the output format of the other commands\n"
-	"  --no-progress          no progress bar (it shows on stderr when that is a\n"
-	"                         terminal)\n"
-	"\n"
-	"A range that fails on the server keeps the files of the frames before it and\n"
-	"exits 1 naming the frame, the code and the detail.\n"
+	"when missing. A range that fails on the server keeps the files of the frames\n"
+	"before it and exits 1 naming the frame, the code and the detail.\n",
+
 	"\n"
 	"Examples:\n"
 	"  rigctl frames --shot s1 --layer arm --from 0 --to 48 --format obj --out frames/\n"
 	"  rigctl frames --shot s1 --layer arm --step 0.5 --space shot --format f32 --out f32/\n"
 	"\n"
 	"'rigctl --help' lists the options of every command (--url, --actor, --format,\n"
-	"the API token) and the exit codes.\n";
+	"the API token) and the exit codes.\n",
+};
 
-const char rig_ctl_help_diff[] =
+const struct rig_ctl_help rig_ctl_help_diff = {
 	"Usage: rigctl [--url URL] [--actor NAME] [--format table|json|ndjson] diff SHOT_ID --from "
 	"N --to M\n"
 	"\n"
@@ -379,32 +357,36 @@ const char rig_ctl_help_diff[] =
 	"or changed (fields, keys per channel as +added -removed ~changed frames, binding\n"
 	"parts with vertex runs \"3,7,10-99\"), constraints. Every page is fetched\n"
 	"(--max-bytes: the size of each) and a layer's pages are folded into one record:\n"
-	"json prints one document, ndjson one layer per line, table one row per change.\n"
+	"json prints one document, ndjson one layer per line, table one row per change.\n",
+
 	"\n"
 	"Examples:\n"
 	"  rigctl diff s1 --from 1 --to 2\n"
 	"  rigctl diff s1 --from 0 --to 12 --format ndjson | jq -r .layerId\n"
 	"\n"
 	"'rigctl --help' lists the options of every command (--url, --actor, --format,\n"
-	"the API token) and the exit codes.\n";
+	"the API token) and the exit codes.\n",
+};
 
-const char rig_ctl_help_constraints[] =
+const struct rig_ctl_help rig_ctl_help_constraints = {
 	"Usage: rigctl [--url URL] [--actor NAME] [--format table|json|ndjson] constraints SHOT_ID "
 	"...\n"
 	"\n"
 	"  constraints SHOT_ID [--version N] [--json]\n"
 	"\n"
 	"The shot's IK constraints (every page), at version N when given. --json is\n"
-	"short for --format json. Writing them: 'rigctl constraint --help'.\n"
+	"short for --format json. Writing them: 'rigctl constraint --help'.\n",
+
 	"\n"
 	"Examples:\n"
 	"  rigctl constraints s1\n"
 	"  rigctl constraints s1 --version 12 --json\n"
 	"\n"
 	"'rigctl --help' lists the options of every command (--url, --actor, --format,\n"
-	"the API token) and the exit codes.\n";
+	"the API token) and the exit codes.\n",
+};
 
-const char rig_ctl_help_constraint[] =
+const struct rig_ctl_help rig_ctl_help_constraint = {
 	"Usage: rigctl [--url URL] [--actor NAME] [--format table|json|ndjson] constraint "
 	"put|delete SHOT_ID ...\n"
 	"\n"
@@ -418,9 +400,9 @@ const char rig_ctl_help_constraint[] =
 	"                                order 0)\n"
 	"  constraint delete SHOT_ID --id C [--expected-version N] [--dry-run]\n"
 	"\n"
-	"Both also take --check-frames, --idempotency-key and --lock-id/--fencing-token\n"
-	"as 'rigctl edit' does. A keyed mix or softness: send the op with 'rigctl edit'.\n"
-	"Reading them: 'rigctl constraints --help'.\n"
+	"A keyed mix or softness: send the op with 'rigctl edit'. Reading them: 'rigctl\n"
+	"constraints --help'.\n",
+
 	"\n"
 	"Examples:\n"
 	"  rigctl constraint put s1 --id arm-ik --chain upper,lower --target hand-goal \\\n"
@@ -428,4 +410,5 @@ const char rig_ctl_help_constraint[] =
 	"  rigctl constraint delete s1 --id arm-ik --expected-version 7\n"
 	"\n"
 	"'rigctl --help' lists the options of every command (--url, --actor, --format,\n"
-	"the API token) and the exit codes.\n";
+	"the API token) and the exit codes.\n",
+};

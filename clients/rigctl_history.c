@@ -11,18 +11,14 @@
 
 int rig_ctl_revert(struct rig_ctl *c)
 {
-	const char *expected = rig_ctl_opt(c, RIG_CTL_O_EXPECTED_VERSION);
-	long long version = 0;
-	if (expected && (rig_args_llong(&version, expected, false) != 0 || version < 0))
-		return rig_ctl_usage("--expected-version '%s' is not a version number", expected);
 	json_t *body = json_object();
 	struct rig_url u;
 	rig_url_init(&u);
 	int rc = RIG_EXIT_FAIL;
 	if (!body)
 		goto out;
-	if (expected)
-		json_object_set_new(body, "expectedVersion", json_integer(version));
+	if ((rc = rig_ctl_expected_version(c, body)) != RIG_EXIT_OK)
+		goto out;
 	if (rig_ctl_flag(c, RIG_CTL_O_FORCE))
 		json_object_set_new(body, "force", json_true());
 	if ((rc = rig_ctl_fence_opts(c, body)) != RIG_EXIT_OK)

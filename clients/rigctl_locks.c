@@ -82,11 +82,8 @@ static int call_lock(struct rig_ctl *c, const char *method, const char *target, 
  * code; *out is a new reference or NULL. */
 static int lock_body(json_t **out, struct rig_ctl *c)
 {
-	long long ttl = 0;
-	int rc = rig_ctl_int_opt(c, RIG_CTL_O_TTL, 1, &ttl);
+	long long ttl = rig_ctl_int(c, RIG_CTL_O_TTL); /* 0: not given */
 	*out = NULL;
-	if (rc != RIG_EXIT_OK)
-		return rc;
 	if (c->cmd != RIG_CTL_LOCK_ACQUIRE && !(c->cmd == RIG_CTL_LOCK_RENEW && ttl))
 		return RIG_EXIT_OK;
 	json_t *body = json_object(), *ids = json_array();
@@ -124,8 +121,6 @@ int rig_ctl_locks(struct rig_ctl *c)
 	struct rig_url u;
 	json_t *body = NULL, *got = NULL;
 	int rc = RIG_EXIT_OK;
-	if ((c->cmd == RIG_CTL_LOCK_ACQUIRE || c->cmd == RIG_CTL_LOCK_LIST) && !shot)
-		return rig_ctl_usage("--shot is required");
 	if ((rc = lock_body(&body, c)) != RIG_EXIT_OK)
 		return rc;
 	rig_url_init(&u);

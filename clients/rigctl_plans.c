@@ -147,11 +147,11 @@ static int content_body(json_t **out, struct rig_ctl *c, const json_t *file, con
 			const json_t *cur)
 {
 	const char *title = rig_ctl_opt(c, RIG_CTL_O_TITLE);
-	long long base = -1;
-	int rc = rig_ctl_int_opt(c, RIG_CTL_O_BASE_VERSION, 0, &base);
+	long long base = rig_ctl_opt(c, RIG_CTL_O_BASE_VERSION)
+				 ? rig_ctl_int(c, RIG_CTL_O_BASE_VERSION)
+				 : -1;
+	int rc = RIG_EXIT_OK;
 	*out = NULL;
-	if (rc != RIG_EXIT_OK)
-		return rc;
 	int n_pins =
 		(base >= 0) + rig_ctl_flag(c, RIG_CTL_O_PIN) + rig_ctl_flag(c, RIG_CTL_O_UNPIN);
 	if (n_pins > 1)
@@ -193,8 +193,6 @@ static int plan_create(struct rig_ctl *c)
 	json_t *file = NULL, *body = NULL, *plan = NULL;
 	struct rig_url u;
 	int rc;
-	if (!shot)
-		return rig_ctl_usage("--shot is required");
 	rig_url_init(&u);
 	if ((rc = rig_ctl_read_ops(&file, c->args[0])) != RIG_EXIT_OK)
 		goto out;
@@ -232,15 +230,11 @@ static int get_plan(struct rig_ctl *c, json_t **out)
  * header makes the server refuse when that version is no longer current. */
 static int plan_revise(struct rig_ctl *c)
 {
-	long long version = 0;
+	long long version = rig_ctl_int(c, RIG_CTL_O_PLAN_VERSION);
 	char if_match[32];
 	json_t *file = NULL, *cur = NULL, *body = NULL, *plan = NULL;
 	struct rig_url u;
-	int rc = rig_ctl_int_opt(c, RIG_CTL_O_PLAN_VERSION, 1, &version);
-	if (rc != RIG_EXIT_OK)
-		return rc;
-	if (!rig_ctl_opt(c, RIG_CTL_O_PLAN_VERSION))
-		return rig_ctl_usage("--plan-version (the version you are revising) is required");
+	int rc;
 	snprintf(if_match, sizeof if_match, "\"%lld\"", version);
 	rig_url_init(&u);
 	if ((rc = rig_ctl_read_ops(&file, c->args[1])) != RIG_EXIT_OK)
@@ -265,14 +259,10 @@ out:
 
 static int plan_apply(struct rig_ctl *c)
 {
-	long long version = 0;
+	long long version = rig_ctl_int(c, RIG_CTL_O_PLAN_VERSION);
 	json_t *body = NULL;
 	struct rig_url u;
-	int rc = rig_ctl_int_opt(c, RIG_CTL_O_PLAN_VERSION, 1, &version);
-	if (rc != RIG_EXIT_OK)
-		return rc;
-	if (!rig_ctl_opt(c, RIG_CTL_O_PLAN_VERSION))
-		return rig_ctl_usage("--plan-version (the version you reviewed) is required");
+	int rc;
 	if (!(body = json_pack("{s:I}", "planVersion", (json_int_t)version)))
 		return rig_report_fail(stderr, RIG_CTL_PROG, "out of memory");
 	rig_url_init(&u);
@@ -329,8 +319,6 @@ int rig_ctl_plans(struct rig_ctl *c)
 	case RIG_CTL_PLAN_VALIDATE:
 		return plan_validate(c);
 	case RIG_CTL_PLAN_LIST:
-		if (!shot)
-			return rig_ctl_usage("--shot is required");
 		rig_url_init(&u);
 		rc = rig_ctl_list_pages(c, rig_ctl_target(&u, "shots", shot, "/plans"), &plan_view,
 					rig_ctl_flag(c, RIG_CTL_O_ALL));

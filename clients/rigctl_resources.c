@@ -92,7 +92,7 @@ static const struct rig_ctl_list_view shot_view = {
 	{0, 0, 1, 1, 1, 0},
 	shot_cells};
 
-/* The body of shots create, or NULL with a usage error printed (*rc set). */
+/* The body of shots create, or NULL with the failure printed (*rc set). */
 static json_t *shot_body(struct rig_ctl *c, int *rc)
 {
 	static const struct {
@@ -108,19 +108,10 @@ static json_t *shot_body(struct rig_ctl *c, int *rc)
 	}
 	if (rig_ctl_opt(c, RIG_CTL_O_ID))
 		json_object_set_new(body, "shotId", json_string(rig_ctl_opt(c, RIG_CTL_O_ID)));
-	for (size_t i = 0; i < 3; i++) {
-		const char *text = rig_ctl_opt(c, numbers[i].opt);
-		double v;
-		if (!text)
-			continue;
-		if (rig_args_double(&v, text) != 0) {
-			*rc = rig_ctl_usage("--%s '%s' is not a finite number",
-					    c->opts[numbers[i].opt].name, text);
-			json_decref(body);
-			return NULL;
-		}
-		json_object_set_new(body, numbers[i].field, json_real(v));
-	}
+	for (size_t i = 0; i < 3; i++)
+		if (rig_ctl_opt(c, numbers[i].opt))
+			json_object_set_new(body, numbers[i].field,
+					    json_real(rig_ctl_number(c, numbers[i].opt)));
 	return body;
 }
 
@@ -152,16 +143,10 @@ int rig_ctl_shots(struct rig_ctl *c)
 {
 	struct rig_url u;
 	const char *project = rig_ctl_opt(c, RIG_CTL_O_PROJECT);
-	const char *v = rig_ctl_opt(c, RIG_CTL_O_IF_MATCH);
 	char if_match[40];
-	long long version = 0;
 	json_t *body = NULL;
 	int rc = RIG_EXIT_OK;
-	if ((c->cmd == RIG_CTL_SHOTS_LIST || c->cmd == RIG_CTL_SHOTS_CREATE) && !project)
-		return rig_ctl_usage("--project is required");
-	if (v && rig_args_llong(&version, v, false) != 0)
-		return rig_ctl_usage("--if-match '%s' is not a version number", v);
-	snprintf(if_match, sizeof if_match, "\"%lld\"", version);
+	snprintf(if_match, sizeof if_match, "\"%lld\"", rig_ctl_int(c, RIG_CTL_O_IF_MATCH));
 	rig_url_init(&u);
 	switch (c->cmd) {
 	case RIG_CTL_SHOTS_LIST:
@@ -180,7 +165,7 @@ int rig_ctl_shots(struct rig_ctl *c)
 		break;
 	default:
 		rc = call_and_print(c, "DELETE", rig_ctl_target(&u, "shots", c->args[0], NULL),
-				    NULL, v ? if_match : NULL);
+				    NULL, rig_ctl_opt(c, RIG_CTL_O_IF_MATCH) ? if_match : NULL);
 		break;
 	}
 	rig_url_release(&u);
@@ -300,8 +285,6 @@ int rig_ctl_layers(struct rig_ctl *c)
 	const char *shot = rig_ctl_opt(c, RIG_CTL_O_SHOT);
 	struct rig_url u;
 	json_t *got = NULL;
-	if (!shot)
-		return rig_ctl_usage("--shot is required");
 	rig_url_init(&u);
 	rig_ctl_target(&u, "shots", shot, NULL);
 	if (c->n_args) {

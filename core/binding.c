@@ -1,6 +1,6 @@
 /* What every binding kind shares (binding.h): the lookup in the table
- * (binding_table.c), the copy through the stored form and the diff's source
- * and triangles parts. */
+ * (binding_table.c), the joints of a kind that follows none, the copy through
+ * the stored form and the diff's source and triangles parts. */
 #include "core/binding.h"
 
 #include <stdlib.h>
@@ -14,19 +14,32 @@ const struct rig_binding_type *rig_binding_type_find(const char *name)
 	return NULL;
 }
 
+size_t rig_binding_no_joints(const void *def)
+{
+	(void)def;
+	return 0;
+}
+
+const char *rig_binding_no_joint(const void *def, size_t j)
+{
+	(void)def;
+	(void)j;
+	return "";
+}
+
 void *rig_binding_def_copy(const struct rig_binding_type *type, const void *def)
 {
 	if (type->def_copy)
 		return type->def_copy(def);
 	if (!type->encode || !type->decode)
 		return NULL;
-	unsigned char *head = NULL, *mesh = NULL;
-	size_t n_head = 0, n_mesh = 0;
+	unsigned char *head = NULL, *arrays = NULL;
+	size_t n_head = 0, n_arrays = 0;
 	void *copy = NULL;
-	if (type->encode(def, &head, &n_head, &mesh, &n_mesh) == 0)
-		copy = type->decode(head, n_head, mesh, n_mesh);
+	if (type->encode(def, &head, &n_head, &arrays, &n_arrays) == 0)
+		copy = type->decode(head, n_head, arrays, n_arrays);
 	free(head);
-	free(mesh);
+	free(arrays);
 	return copy;
 }
 

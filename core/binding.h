@@ -69,7 +69,7 @@ struct rig_binding_type {
 	void *(*def_copy)(const void *def);
 	/* Frees the per-vertex arrays, keeping what the model holds of every
 	 * binding (for skins the joints): a model keeps large bindings so. */
-	void (*def_release_mesh)(void *def);
+	void (*def_release_arrays)(void *def);
 	/* The bytes the definition holds apart from its per-vertex arrays. */
 	size_t (*def_bytes)(const void *def);
 	size_t (*def_n_verts)(const void *def);
@@ -120,14 +120,15 @@ struct rig_binding_type {
 	/* ---- the generic stored form: NULL for a kind with its own ---- */
 	/* A kind without a codec of its own in storage (the skin has one) is
 	 * stored as two byte strings of its own layout: what a loaded shot keeps
-	 * of the definition (head) and its per-vertex arrays (mesh). encode
+	 * of the definition (head) and its per-vertex arrays (arrays). encode
 	 * writes both (malloc'd) and returns 0 or a negative rig code; decode
-	 * builds a new definition from them, without per-vertex arrays when mesh
-	 * is NULL, and returns NULL for damaged bytes or when out of memory. */
-	int (*encode)(const void *def, unsigned char **head, size_t *n_head, unsigned char **mesh,
-		      size_t *n_mesh);
-	void *(*decode)(const unsigned char *head, size_t n_head, const unsigned char *mesh,
-			size_t n_mesh);
+	 * builds a new definition from them, without per-vertex arrays when
+	 * arrays is NULL, and returns NULL for damaged bytes or when out of
+	 * memory. */
+	int (*encode)(const void *def, unsigned char **head, size_t *n_head, unsigned char **arrays,
+		      size_t *n_arrays);
+	void *(*decode)(const unsigned char *head, size_t n_head, const unsigned char *arrays,
+			size_t n_arrays);
 };
 
 #define RIG_BINDING_DECLARE(k) extern const struct rig_binding_type rig_binding_##k;
@@ -156,6 +157,39 @@ int rig_binding_diff_triangles(struct rig_part_diff *out, const struct rig_bindi
 	{                                                                                          \
 		"triangles", RIG_DIFF_RUNS, "changedTriangles", rig_binding_diff_triangles         \
 	}
+
+/* The row's rest-mesh accessors for a definition struct T whose members
+ * source, n_verts, triangles and n_tris are the rest mesh (every kind's so
+ * far): RIG_BINDING_REST_ACCESSORS(T) defines them, static, in the kind's
+ * file, and RIG_BINDING_REST_ROW names them in its row. */
+#define RIG_BINDING_REST_ACCESSORS(T)                                                              \
+	static size_t rest_n_verts(const void *def)                                                \
+	{                                                                                          \
+		return ((const T *)def)->n_verts;                                                  \
+	}                                                                                          \
+	static size_t rest_n_tris(const void *def)                                                 \
+	{                                                                                          \
+		return ((const T *)def)->n_tris;                                                   \
+	}                                                                                          \
+	static const double *rest_source(const void *def)                                          \
+	{                                                                                          \
+		return ((const T *)def)->source;                                                   \
+	}                                                                                          \
+	static const uint32_t *rest_triangles(const void *def)                                     \
+	{                                                                                          \
+		return ((const T *)def)->triangles;                                                \
+	}
+#define RIG_BINDING_REST_ROW                                                                       \
+	.def_n_verts = rest_n_verts, .def_n_tris = rest_n_tris, .def_source = rest_source,         \
+	.def_triangles = rest_triangles
+
+/* The joint accessors of a kind that follows no joint layer (its motion is
+ * its own keys): no joints, and "" for any index. */
+size_t rig_binding_no_joints(const void *def);
+const char *rig_binding_no_joint(const void *def, size_t j);
+#define RIG_BINDING_NO_JOINTS_ROW                                                                  \
+	.def_n_joints = rig_binding_no_joints, .def_joint_id = rig_binding_no_joint,               \
+	.def_joint_layer = rig_binding_no_joint
 
 /* A new deep copy of def of kind type, through the kind's def_copy or else
  * its encode and decode; NULL when out of memory (or when the kind offers

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "core/binding.h"
+#include "core/binding_form.h"
 #include "core/bytes.h"
 #include "core/mesh.h"
 #include "core/mesh_check.h"
@@ -30,7 +31,7 @@ static void free_key_xy(struct rig_mesh_def *d)
 	d->key_xy = NULL;
 }
 
-void rig_mesh_def_release_mesh(struct rig_mesh_def *d)
+void rig_mesh_def_release_arrays(struct rig_mesh_def *d)
 {
 	free(d->source);
 	free(d->triangles);
@@ -41,7 +42,7 @@ void rig_mesh_def_release_mesh(struct rig_mesh_def *d)
 
 void rig_mesh_def_release(struct rig_mesh_def *d)
 {
-	rig_mesh_def_release_mesh(d);
+	rig_mesh_def_release_arrays(d);
 	free(d->times);
 	memset(d, 0, sizeof *d);
 }
@@ -275,69 +276,42 @@ int rig_mesh_eval_evaluate(double *out_xy, const struct rig_mesh_eval *ev, doubl
 }
 
 /* ------------------------------------------------------------------------ */
-/* The stored form: little-endian, head and mesh                             */
+/* The stored form: little-endian, head and arrays                           */
 /* ------------------------------------------------------------------------ */
-/* head: "MSH1", u64 n_verts, u64 n_tris, u64 n_keys, then per key f64 frame,
- *       u32 interp, 4 × f64 ease;
- * mesh: 2 · n_verts f64 source, 3 · n_tris u32 triangles, then per key
- *       2 · n_verts f64 vertices. */
+/* head: "MSH1", counts and per key its time (core/binding_form.h);
+ * arrays: the rest mesh, then per key 2 · n_verts f64 vertices. */
 
-#define HEAD_FIXED (4 + 3 * 8)
-#define HEAD_PER_KEY (8 + 4 + 4 * 8)
+static const char TAG[4] = {'M', 'S', 'H', '1'};
 
-static int encode(const void *def, unsigned char **head, size_t *n_head, unsigned char **mesh,
-		  size_t *n_mesh)
+static int encode(const void *def, unsigned char **head, size_t *n_head, unsigned char **arrays,
+		  size_t *n_arrays)
 {
 	const struct rig_mesh_def *d = def;
-	*head = *mesh = NULL;
-	*n_head = HEAD_FIXED + d->n_keys * HEAD_PER_KEY;
-	*n_mesh = (d->n_verts * 16 + d->n_tris * 12) + d->n_keys * d->n_verts * 16;
-	*head = malloc(*n_head);
-	*mesh = malloc(*n_mesh ? *n_mesh : 1);
-	if (!*head || !*mesh) {
-		free(*head);
-		free(*mesh);
-		*head = *mesh = NULL;
-		return -RIG_MEMORY_BUSY;
-	}
-	unsigned char *p = *head;
-	memcpy(p, "MSH1", 4);
-	p = rig_bytes_put_u64(p + 4, d->n_verts);
-	p = rig_bytes_put_u64(p, d->n_tris);
-	p = rig_bytes_put_u64(p, d->n_keys);
-	for (size_t k = 0; k < d->n_keys; k++) {
-		p = rig_bytes_put_f64(p, d->times[k].frame);
-		p = rig_bytes_put_u32(p, (uint32_t)d->times[k].interp);
-		for (int e = 0; e < 4; e++)
-			p = rig_bytes_put_f64(p, d->times[k].ease[e]);
-	}
-	p = *mesh;
-	for (size_t i = 0; i < 2 * d->n_verts; i++)
-		p = rig_bytes_put_f64(p, d->source[i]);
-	for (size_t i = 0; i < 3 * d->n_tris; i++)
-		p = rig_bytes_put_u32(p, d->triangles[i]);
+	*n_head = RIG_FORM_HEAD_FIXED + d->n_keys * RIG_FORM_KEY_TIME;
+	*n_arrays = rig_form_rest_bytes(d->n_verts, d->n_tris) + d->n_keys * d->n_verts * 16;
+	int rc = rig_form_alloc(head, *n_head, arrays, *n_arrays);
+	if (rc)
+		return rc;
+	unsigned char *p = rig_form_head_put(*head, TAG, d->n_verts, d->n_tris, d->n_keys);
+	for (size_t k = 0; k < d->n_keys; k++)
+		p = rig_form_key_time_put(p, &d->times[k]);
+	p = rig_form_rest_put(*arrays, d->source, d->n_verts, d->triangles, d->n_tris);
 	for (size_t k = 0; k < d->n_keys; k++)
 		for (size_t i = 0; i < 2 * d->n_verts; i++)
 			p = rig_bytes_put_f64(p, d->key_xy[k][i]);
 	return 0;
 }
 
-/* Reads the per-vertex arrays of d (counts set) from mesh; 0 or -1. */
-static int decode_mesh(struct rig_mesh_def *d, const unsigned char *mesh, size_t n_mesh)
+/* Reads the per-vertex arrays of d (counts set) from arrays; 0 or -1. */
+static int decode_arrays(struct rig_mesh_def *d, const unsigned char *arrays, size_t n_arrays)
 {
 	size_t n2 = 2 * d->n_verts;
-	if (n_mesh != d->n_verts * 16 + d->n_tris * 12 + d->n_keys * d->n_verts * 16)
+	if (n_arrays != rig_form_rest_bytes(d->n_verts, d->n_tris) + d->n_keys * d->n_verts * 16)
 		return -1;
-	d->source = malloc((n2 ? n2 : 1) * sizeof *d->source);
-	d->triangles = malloc((d->n_tris ? 3 * d->n_tris : 1) * sizeof *d->triangles);
-	d->key_xy = calloc(d->n_keys ? d->n_keys : 1, sizeof *d->key_xy);
-	if (!d->source || !d->triangles || !d->key_xy)
+	const unsigned char *p = arrays;
+	if (rig_form_rest_get(&p, &d->source, d->n_verts, &d->triangles, d->n_tris) != 0 ||
+	    !(d->key_xy = calloc(d->n_keys ? d->n_keys : 1, sizeof *d->key_xy)))
 		return -1;
-	const unsigned char *p = mesh;
-	for (size_t i = 0; i < n2; i++)
-		d->source[i] = rig_bytes_get_f64(&p);
-	for (size_t i = 0; i < 3 * d->n_tris; i++)
-		d->triangles[i] = rig_bytes_get_u32(&p);
 	for (size_t k = 0; k < d->n_keys; k++) {
 		if (!(d->key_xy[k] = malloc((n2 ? n2 : 1) * sizeof **d->key_xy)))
 			return -1;
@@ -347,34 +321,26 @@ static int decode_mesh(struct rig_mesh_def *d, const unsigned char *mesh, size_t
 	return 0;
 }
 
-static void *decode(const unsigned char *head, size_t n_head, const unsigned char *mesh,
-		    size_t n_mesh)
+static void *decode(const unsigned char *head, size_t n_head, const unsigned char *arrays,
+		    size_t n_arrays)
 {
-	if (n_head < HEAD_FIXED || memcmp(head, "MSH1", 4) != 0)
-		return NULL;
-	const unsigned char *p = head + 4;
-	uint64_t n_verts = rig_bytes_get_u64(&p), n_tris = rig_bytes_get_u64(&p),
-		 n_keys = rig_bytes_get_u64(&p);
-	if (n_verts > RIG_MAX_VERTICES || n_tris > RIG_MAX_TRIANGLES ||
-	    n_keys > (n_head - HEAD_FIXED) / HEAD_PER_KEY ||
-	    n_head != HEAD_FIXED + n_keys * HEAD_PER_KEY)
+	const unsigned char *p;
+	size_t n_verts, n_tris, n_keys;
+	if (rig_form_head_get(&p, head, n_head, TAG, RIG_FORM_KEY_TIME, &n_verts, &n_tris,
+			      &n_keys) != 0)
 		return NULL;
 	struct rig_mesh_def *d = calloc(1, sizeof *d);
 	if (!d)
 		return NULL;
-	d->n_verts = (size_t)n_verts;
-	d->n_tris = (size_t)n_tris;
-	d->n_keys = (size_t)n_keys;
+	d->n_verts = n_verts;
+	d->n_tris = n_tris;
+	d->n_keys = n_keys;
 	d->times = calloc(d->n_keys ? d->n_keys : 1, sizeof *d->times);
 	if (!d->times)
 		goto fail;
-	for (size_t k = 0; k < d->n_keys; k++) {
-		d->times[k].frame = rig_bytes_get_f64(&p);
-		d->times[k].interp = (enum rig_interp)rig_bytes_get_u32(&p);
-		for (int e = 0; e < 4; e++)
-			d->times[k].ease[e] = rig_bytes_get_f64(&p);
-	}
-	if (mesh && decode_mesh(d, mesh, n_mesh) != 0)
+	for (size_t k = 0; k < d->n_keys; k++)
+		rig_form_key_time_get(&p, &d->times[k]);
+	if (arrays && decode_arrays(d, arrays, n_arrays) != 0)
 		goto fail;
 	return d;
 fail:
@@ -386,6 +352,8 @@ fail:
 /* ------------------------------------------------------------------------ */
 /* The row                                                                   */
 /* ------------------------------------------------------------------------ */
+
+RIG_BINDING_REST_ACCESSORS(struct rig_mesh_def)
 
 static int validate(const void *def, struct rig_errs *errs)
 {
@@ -400,49 +368,15 @@ static void def_free(void *def)
 	free(def);
 }
 
-static void def_release_mesh(void *def)
+static void def_release_arrays(void *def)
 {
-	rig_mesh_def_release_mesh(def);
+	rig_mesh_def_release_arrays(def);
 }
 
 static size_t def_bytes(const void *def)
 {
 	const struct rig_mesh_def *d = def;
 	return sizeof *d + d->n_keys * (sizeof *d->times + sizeof *d->key_xy);
-}
-
-static size_t def_n_verts(const void *def)
-{
-	return ((const struct rig_mesh_def *)def)->n_verts;
-}
-
-static size_t def_n_tris(const void *def)
-{
-	return ((const struct rig_mesh_def *)def)->n_tris;
-}
-
-static const double *def_source(const void *def)
-{
-	return ((const struct rig_mesh_def *)def)->source;
-}
-
-static const uint32_t *def_triangles(const void *def)
-{
-	return ((const struct rig_mesh_def *)def)->triangles;
-}
-
-/* A mesh binding follows no joint layer: its motion is its own keys. */
-static size_t def_n_joints(const void *def)
-{
-	(void)def;
-	return 0;
-}
-
-static const char *def_joint_none(const void *def, size_t j)
-{
-	(void)def;
-	(void)j;
-	return "";
 }
 
 static void *prepare(void *def, struct rig_errs *errs)
@@ -514,15 +448,10 @@ const struct rig_binding_type rig_binding_mesh = {
 	.name = "mesh",
 	.validate = validate,
 	.def_free = def_free,
-	.def_release_mesh = def_release_mesh,
+	.def_release_arrays = def_release_arrays,
 	.def_bytes = def_bytes,
-	.def_n_verts = def_n_verts,
-	.def_n_tris = def_n_tris,
-	.def_source = def_source,
-	.def_triangles = def_triangles,
-	.def_n_joints = def_n_joints,
-	.def_joint_id = def_joint_none,
-	.def_joint_layer = def_joint_none,
+	RIG_BINDING_REST_ROW,
+	RIG_BINDING_NO_JOINTS_ROW,
 	.prepare = prepare,
 	.eval_def = eval_def,
 	.evaluate = evaluate,

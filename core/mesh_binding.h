@@ -43,7 +43,7 @@ void rig_mesh_def_release(struct rig_mesh_def *d);
 
 /* Frees the per-vertex arrays (source, triangles, key vertices), keeping the
  * counts and the keys' times. */
-void rig_mesh_def_release_mesh(struct rig_mesh_def *d);
+void rig_mesh_def_release_arrays(struct rig_mesh_def *d);
 
 /* Checks a key's vertices against a mesh of n_verts vertices: exactly n_verts
  * of them (MESH_GEOMETRY, pointer ""), every coordinate finite (MESH_GEOMETRY,

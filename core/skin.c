@@ -100,7 +100,7 @@ int rig_skin_def_copy(struct rig_skin_def *out, const struct rig_skin_def *src)
 	return 0;
 }
 
-void rig_skin_def_release_mesh(struct rig_skin_def *def)
+void rig_skin_def_release_arrays(struct rig_skin_def *def)
 {
 	free(def->source);
 	free(def->triangles);
@@ -115,7 +115,7 @@ void rig_skin_def_release_mesh(struct rig_skin_def *def)
 
 void rig_skin_def_release(struct rig_skin_def *def)
 {
-	rig_skin_def_release_mesh(def);
+	rig_skin_def_release_arrays(def);
 	free(def->joints);
 	memset(def, 0, sizeof *def);
 }

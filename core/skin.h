@@ -58,7 +58,7 @@ void rig_skin_def_release(struct rig_skin_def *def);
 /* The part of rig_skin_def_release that frees the per-vertex arrays (source,
  * triangles, weights) and zeroes their counts, keeping the joints: a shot
  * model holds large skins as joints only until an op needs the rest. */
-void rig_skin_def_release_mesh(struct rig_skin_def *def);
+void rig_skin_def_release_arrays(struct rig_skin_def *def);
 
 /* Looks up a joint by id; returns its index or RIG_JOINT_UNKNOWN. */
 uint32_t rig_skin_def_joint_index(const struct rig_skin_def *def, const char *joint_id);

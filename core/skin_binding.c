@@ -12,6 +12,8 @@
 /* The rules are rig_skin_check_def's; the evaluator is built too (and
  * dropped), so a definition that cannot become one fails here as it would at
  * evaluation. */
+RIG_BINDING_REST_ACCESSORS(struct rig_skin_def)
+
 static int validate(const void *def, struct rig_errs *errs)
 {
 	struct rig_skin *skin = rig_skin_new(def, errs);
@@ -37,35 +39,15 @@ static void *def_copy(const void *def)
 	return copy;
 }
 
-static void def_release_mesh(void *def)
+static void def_release_arrays(void *def)
 {
-	rig_skin_def_release_mesh(def);
+	rig_skin_def_release_arrays(def);
 }
 
 static size_t def_bytes(const void *def)
 {
 	const struct rig_skin_def *d = def;
 	return sizeof *d + d->n_joints * sizeof *d->joints;
-}
-
-static size_t def_n_verts(const void *def)
-{
-	return ((const struct rig_skin_def *)def)->n_verts;
-}
-
-static size_t def_n_tris(const void *def)
-{
-	return ((const struct rig_skin_def *)def)->n_tris;
-}
-
-static const double *def_source(const void *def)
-{
-	return ((const struct rig_skin_def *)def)->source;
-}
-
-static const uint32_t *def_triangles(const void *def)
-{
-	return ((const struct rig_skin_def *)def)->triangles;
 }
 
 static size_t def_n_joints(const void *def)
@@ -204,12 +186,9 @@ const struct rig_binding_type rig_binding_skin = {
 	.validate = validate,
 	.def_free = def_free,
 	.def_copy = def_copy,
-	.def_release_mesh = def_release_mesh,
+	.def_release_arrays = def_release_arrays,
 	.def_bytes = def_bytes,
-	.def_n_verts = def_n_verts,
-	.def_n_tris = def_n_tris,
-	.def_source = def_source,
-	.def_triangles = def_triangles,
+	RIG_BINDING_REST_ROW,
 	.def_n_joints = def_n_joints,
 	.def_joint_id = def_joint_id,
 	.def_joint_layer = def_joint_layer,

@@ -45,12 +45,7 @@ OWN = {
             "api/edit/ops_skin_bake.c",          # layer.skin.bake: a skin into a mesh binding
             "api/handlers/skin.c", "api/handlers/skin_eval.c",  # its own routes
             "storage/sqlite/skin_codec.c",       # its codec of its own (the skins table)
-            # Its stored layouts, still in shared storage files (issue 22: the skin's
-            # encoding is not yet behind its row): the bytes every backend shares
-            # (storage/chunks.*) and SQLite's rows of them.
-            "storage/blob.h", "storage/blob.c",
-            "storage/chunks.h", "storage/chunks.c",
-            "storage/sqlite/chunks.h", "storage/sqlite/chunks.c",
+            "storage/skin_bytes.h", "storage/skin_bytes.c",  # its stored bytes, every backend's
         ],
     },
     "mesh": {

@@ -1,15 +1,17 @@
 #!/usr/bin/env python3
-"""The error codes' parts of openapi.yaml, generated from core/codes.h (issue 22, item 4).
+"""The error codes' copies in openapi.yaml and docs/errors.md, generated from core/codes.h
+(issue 22, item 4).
 
-core/codes.h is the one table of codes: name, status, retryable and title. openapi.yaml repeats
-them three times, each generated here from that table:
-  - `x-error-codes` at the root: per code its status, retryable and title from codes.h, plus the
-    facts that are the document's own and live only there: `emittedBy` (which routes and ops
-    answer it), `alsoStatus` (another status it is sent with) and `reserved` (never sent);
-  - the markdown table under `## Error codes` in info.description;
-  - the `ErrorCode` enum in components/schemas.
+core/codes.h is the one table of codes: name, status, retryable and title. Three copies are
+generated here from that table:
+  - `x-error-codes` at the root of openapi.yaml: per code its status, retryable and title from
+    codes.h, plus the facts that are the document's own and live only there: `emittedBy` (which
+    routes and ops answer it), `alsoStatus` (another status it is sent with) and `reserved`
+    (never sent);
+  - the `ErrorCode` enum in openapi.yaml's components/schemas;
+  - the markdown table of docs/errors.md (the text around it is written by hand).
   scripts/gen-openapi-codes.py          check: exit 1 naming each stale part (ctest openapi_codes)
-  scripts/gen-openapi-codes.py --write  rewrite the three parts in place
+  scripts/gen-openapi-codes.py --write  rewrite the stale parts in place
 A code new in codes.h needs its `emittedBy` written into x-error-codes first (the check says so).
 """
 import os
@@ -21,6 +23,8 @@ import yaml
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CODES_H = os.path.join(ROOT, "core", "codes.h")
 OPENAPI = os.path.join(ROOT, "openapi.yaml")
+ERRORS_MD = os.path.join(ROOT, "docs", "errors.md")
+TABLE_HEAD = "| code | status | retryable | title | emitted today by |\n"
 
 
 def read_codes():
@@ -53,20 +57,31 @@ def x_error_codes(codes, docs):
 
 
 def table(codes, docs):
-    out = ["    | code | status | retryable | title | emitted today by |",
-           "    | --- | --- | --- | --- | --- |"]
+    out = [TABLE_HEAD.rstrip("\n"), "| --- | --- | --- | --- | --- |"]
     for name, status, retryable, title in codes:
         d = docs[name]
         st = str(status)
         if d.get("alsoStatus"):
             st += " (" + ", ".join(str(s) for s in d["alsoStatus"]) + " via If-Match)"
-        out.append(f"    | `{name}` | {st} | {'yes' if retryable else 'no'} | {title} | "
+        out.append(f"| `{name}` | {st} | {'yes' if retryable else 'no'} | {title} | "
                    f"{d['emittedBy']} |")
     return "\n".join(out) + "\n"
 
 
 def enum(codes):
     return "".join(f"        - {name}\n" for name, *_ in codes)
+
+
+def splice(text, parts):
+    """text with each (what, match, group, new) part put in; the names of the parts that changed."""
+    stale = []
+    for what, m, group, new in sorted(parts, key=lambda p: p[1].start(p[2]), reverse=True):
+        # From the end, so earlier offsets stay valid.
+        start, end = m.start(group), m.end(group)
+        if text[start:end] != new:
+            stale.append(what)
+            text = text[:start] + new + text[end:]
+    return text, stale
 
 
 def main():
@@ -78,34 +93,35 @@ def main():
     if missing:
         sys.exit("gen-openapi-codes: write emittedBy for " + ", ".join(missing) +
                  " in openapi.yaml's x-error-codes (the routes and ops that answer it)")
-    parts = []
-    # x-error-codes: from its key to the next top-level key or the end.
-    m = re.search(r"^x-error-codes:\n(?:(?:  .*)?\n)*", text, re.M)
-    parts.append(("x-error-codes", m, x_error_codes(codes, docs)))
-    m = re.search(r"^    \| code \| status \| retryable \| title \| emitted today by \|\n"
-                  r"(?:    \|.*\|\n)+", text, re.M)
-    parts.append(("the error table in info.description", m, table(codes, docs)))
-    m = re.search(r"^    ErrorCode:\n(?:      .*\n)*?      enum:\n((?:        - .*\n)+)", text, re.M)
-    parts.append(("the ErrorCode enum", m, enum(codes)))
-    stale = []
-    for what, m, new in parts:
+    md = open(ERRORS_MD, encoding="utf-8").read()
+    found = {
+        # x-error-codes: from its key to the next top-level key or the end.
+        "x-error-codes": re.search(r"^x-error-codes:\n(?:(?:  .*)?\n)*", text, re.M),
+        "the ErrorCode enum": re.search(
+            r"^    ErrorCode:\n(?:      .*\n)*?      enum:\n((?:        - .*\n)+)", text, re.M),
+        "the table of docs/errors.md": re.search(
+            "^" + re.escape(TABLE_HEAD) + r"(?:\|.*\|\n)+", md, re.M),
+    }
+    for what, m in found.items():
         if not m:
-            sys.exit(f"gen-openapi-codes: cannot find {what} in openapi.yaml")
-    # Replace from the end so earlier offsets stay valid.
-    spans = []
-    for what, m, new in parts:
-        group = 1 if what == "the ErrorCode enum" else 0
-        spans.append((m.start(group), m.end(group), what, new))
-    for start, end, what, new in sorted(spans, reverse=True):
-        if text[start:end] != new:
-            stale.append(what)
-            text = text[:start] + new + text[end:]
+            where = "docs/errors.md" if what.endswith("errors.md") else "openapi.yaml"
+            sys.exit(f"gen-openapi-codes: cannot find {what} in {where}")
+    text, stale = splice(text, [
+        ("x-error-codes", found["x-error-codes"], 0, x_error_codes(codes, docs)),
+        ("the ErrorCode enum", found["the ErrorCode enum"], 1, enum(codes)),
+    ])
+    md, stale_md = splice(md, [("the table of docs/errors.md",
+                                found["the table of docs/errors.md"], 0, table(codes, docs))])
+    stale += stale_md
     if write:
-        open(OPENAPI, "w", encoding="utf-8").write(text)
+        if stale_md:
+            open(ERRORS_MD, "w", encoding="utf-8").write(md)
+        if len(stale) > len(stale_md):
+            open(OPENAPI, "w", encoding="utf-8").write(text)
         print("gen-openapi-codes: " + ("rewrote " + ", ".join(stale) if stale else "up to date"))
         return 0
     if stale:
-        print("gen-openapi-codes: openapi.yaml is stale from core/codes.h: " + ", ".join(stale) +
+        print("gen-openapi-codes: stale from core/codes.h: " + ", ".join(stale) +
               "; run scripts/gen-openapi-codes.py --write", file=sys.stderr)
         return 1
     return 0

@@ -4,16 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/bytes.h"
+#include <nettle/sha2.h>
 
-/* On a little-endian host the stored layout is the memory layout: whole
- * arrays move with memcpy; elsewhere every value goes through the byte-wise
- * helpers below. */
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-#define HOST_IS_LE 1
-#else
-#define HOST_IS_LE 0
-#endif
+#include "core/bytes.h"
 
 /* The byte layout is core/bytes.h's, every stored form's. */
 void rig_le_put_u32(unsigned char *p, uint32_t v)
@@ -105,185 +98,16 @@ fail:
 	return -1;
 }
 
-unsigned char *rig_blob_joints_encode(size_t *out_size, const struct rig_skin_def *def)
+void rig_blob_print(unsigned char out[RIG_KEYS_PRINT_BYTES], const unsigned char *p, size_t size)
 {
-	*out_size = def->n_joints * RIG_JOINT_RECORD_BYTES;
-	unsigned char *buf = calloc(1, *out_size ? *out_size : 1);
-	if (!buf)
-		return NULL;
-	for (size_t j = 0; j < def->n_joints; j++) {
-		unsigned char *r = buf + j * RIG_JOINT_RECORD_BYTES;
-		memcpy(r, def->joints[j].id, strnlen(def->joints[j].id, RIG_ID_MAX));
-		memcpy(r + RIG_ID_MAX + 1, def->joints[j].layer_id,
-		       strnlen(def->joints[j].layer_id, RIG_ID_MAX));
-		for (int e = 0; e < 6; e++)
-			rig_le_put_f64(r + 2 * (RIG_ID_MAX + 1) + 8 * e, def->joints[j].bind.m[e]);
-	}
-	return buf;
+	struct sha256_ctx ctx;
+	sha256_init(&ctx);
+	sha256_update(&ctx, size, p);
+	sha256_digest(&ctx, RIG_KEYS_PRINT_BYTES, out);
 }
 
-unsigned char *rig_blob_source_encode(size_t *out_size, const struct rig_skin_def *def)
-{
-	*out_size = def->n_verts * 16;
-	unsigned char *buf = malloc(*out_size ? *out_size : 1);
-	if (!buf)
-		return NULL;
-	if (HOST_IS_LE)
-		memcpy(buf, def->source, *out_size);
-	else
-		for (size_t i = 0; i < 2 * def->n_verts; i++)
-			rig_le_put_f64(buf + 8 * i, def->source[i]);
-	return buf;
-}
-
-unsigned char *rig_blob_triangles_encode(size_t *out_size, const struct rig_skin_def *def)
-{
-	*out_size = def->n_tris * 12;
-	unsigned char *buf = malloc(*out_size ? *out_size : 1);
-	if (!buf)
-		return NULL;
-	if (HOST_IS_LE)
-		memcpy(buf, def->triangles, *out_size);
-	else
-		for (size_t i = 0; i < 3 * def->n_tris; i++)
-			rig_le_put_u32(buf + 4 * i, def->triangles[i]);
-	return buf;
-}
-
-unsigned char *rig_blob_offsets_encode(size_t *out_size, const struct rig_skin_def *def)
-{
-	*out_size = (def->n_weight_lists + 1) * 4;
-	unsigned char *buf = malloc(*out_size);
-	if (!buf)
-		return NULL;
-	if (HOST_IS_LE)
-		memcpy(buf, def->weight_offsets, *out_size);
-	else
-		for (size_t i = 0; i <= def->n_weight_lists; i++)
-			rig_le_put_u32(buf + 4 * i, def->weight_offsets[i]);
-	return buf;
-}
-
-unsigned char *rig_blob_influences_encode(size_t *out_size, const struct rig_skin_def *def)
-{
-	size_t n = def->weight_offsets[def->n_weight_lists];
-	*out_size = n * RIG_INFLUENCE_RECORD_BYTES;
-	unsigned char *buf = malloc(*out_size ? *out_size : 1);
-	if (!buf)
-		return NULL;
-	for (size_t i = 0; i < n; i++) {
-		unsigned char *r = buf + RIG_INFLUENCE_RECORD_BYTES * i;
-		if (HOST_IS_LE) {
-			memcpy(r, &def->influences[i].joint, 4);
-			memcpy(r + 4, &def->influences[i].weight, 8);
-		} else {
-			rig_le_put_u32(r, def->influences[i].joint);
-			rig_le_put_f64(r + 4, def->influences[i].weight);
-		}
-	}
-	return buf;
-}
-
-int rig_blob_joints_decode(struct rig_skin_def *def, size_t n, const unsigned char *p, size_t size)
-{
-	if (size != n * RIG_JOINT_RECORD_BYTES)
-		return -1;
-	def->joints = calloc(n ? n : 1, sizeof *def->joints);
-	if (!def->joints)
-		return -1;
-	def->n_joints = n;
-	for (size_t j = 0; j < n; j++) {
-		const unsigned char *r = p + j * RIG_JOINT_RECORD_BYTES;
-		memcpy(def->joints[j].id, r, RIG_ID_MAX);
-		memcpy(def->joints[j].layer_id, r + RIG_ID_MAX + 1, RIG_ID_MAX);
-		for (int e = 0; e < 6; e++)
-			def->joints[j].bind.m[e] = rig_le_get_f64(r + 2 * (RIG_ID_MAX + 1) + 8 * e);
-	}
-	return 0;
-}
-
-int rig_blob_source_decode(struct rig_skin_def *def, size_t n, const unsigned char *p, size_t size)
-{
-	if (size != n * 16)
-		return -1;
-	def->source = malloc(n ? n * 16 : 1);
-	if (!def->source)
-		return -1;
-	if (HOST_IS_LE)
-		memcpy(def->source, p, size);
-	else
-		for (size_t i = 0; i < 2 * n; i++)
-			def->source[i] = rig_le_get_f64(p + 8 * i);
-	def->n_verts = n;
-	return 0;
-}
-
-int rig_blob_triangles_decode(struct rig_skin_def *def, size_t n, const unsigned char *p,
-			      size_t size)
-{
-	if (size != n * 12)
-		return -1;
-	def->triangles = malloc(n ? n * 12 : 1);
-	if (!def->triangles)
-		return -1;
-	if (HOST_IS_LE)
-		memcpy(def->triangles, p, size);
-	else
-		for (size_t i = 0; i < 3 * n; i++)
-			def->triangles[i] = rig_le_get_u32(p + 4 * i);
-	def->n_tris = n;
-	return 0;
-}
-
-int rig_blob_weights_decode(struct rig_skin_def *def, size_t n_verts, const unsigned char *offsets,
-			    size_t offsets_size, const unsigned char *influences,
-			    size_t influences_size)
-{
-	if (offsets_size != (n_verts + 1) * 4)
-		return -1;
-	size_t n = influences_size / RIG_INFLUENCE_RECORD_BYTES;
-	if (influences_size % RIG_INFLUENCE_RECORD_BYTES ||
-	    rig_le_get_u32(offsets + 4 * n_verts) != n)
-		return -1;
-	def->weight_offsets = malloc(offsets_size);
-	def->influences = malloc(n ? n * sizeof *def->influences : 1);
-	if (!def->weight_offsets || !def->influences)
-		return -1;
-	if (HOST_IS_LE)
-		memcpy(def->weight_offsets, offsets, offsets_size);
-	else
-		for (size_t i = 0; i <= n_verts; i++)
-			def->weight_offsets[i] = rig_le_get_u32(offsets + 4 * i);
-	for (size_t i = 0; i < n; i++) {
-		const unsigned char *r = influences + RIG_INFLUENCE_RECORD_BYTES * i;
-		if (HOST_IS_LE) {
-			memcpy(&def->influences[i].joint, r, 4);
-			memcpy(&def->influences[i].weight, r + 4, 8);
-		} else {
-			def->influences[i].joint = rig_le_get_u32(r);
-			def->influences[i].weight = rig_le_get_f64(r + 4);
-		}
-	}
-	def->n_weight_lists = n_verts;
-	return 0;
-}
-
-int rig_blob_source_take(struct rig_skin_def *def, size_t n, unsigned char **buf)
-{
-	if (!HOST_IS_LE)
-		return rig_blob_source_decode(def, n, *buf, n * 16);
-	def->source = (double *)(void *)*buf; /* malloc'd: suitably aligned */
-	def->n_verts = n;
-	*buf = NULL;
-	return 0;
-}
-
-int rig_blob_triangles_take(struct rig_skin_def *def, size_t n, unsigned char **buf)
-{
-	if (!HOST_IS_LE)
-		return rig_blob_triangles_decode(def, n, *buf, n * 12);
-	def->triangles = (uint32_t *)(void *)*buf;
-	def->n_tris = n;
-	*buf = NULL;
-	return 0;
-}
+/* SHA-256 of the empty string, e3b0c442 98fc1c14 9afbf4c8 996fb924 …
+ * (FIPS 180-4's test vector; tests/unit/storage checks it). */
+const unsigned char rig_blob_print_none[RIG_KEYS_PRINT_BYTES] = {0xe3, 0xb0, 0xc4, 0x42, 0x98, 0xfc,
+								 0x1c, 0x14, 0x9a, 0xfb, 0xf4, 0xc8,
+								 0x99, 0x6f, 0xb9, 0x24};

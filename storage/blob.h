@@ -1,5 +1,5 @@
-/* Little-endian BLOB layouts of stored arrays (keys, skin source, triangles,
- * weights), independent of the host's byte order. Layouts are documented beside
+/* Little-endian BLOB layouts of a layer's stored keys, independent of the
+ * host's byte order (a skin's arrays are storage/skin_bytes.h's). Layouts are documented beside
  * each table in migrations/sqlite/0001_init.sql.
  */
 #ifndef RIG_BLOB_H
@@ -8,12 +8,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "core/skin.h"
 #include "storage/shot_model.h"
 
 #define RIG_KEY_RECORD_BYTES 50
-#define RIG_INFLUENCE_RECORD_BYTES 12
-#define RIG_JOINT_RECORD_BYTES (2 * (RIG_ID_MAX + 1) + 48)
 
 void rig_le_put_u32(unsigned char *p, uint32_t v);
 uint32_t rig_le_get_u32(const unsigned char *p);
@@ -29,35 +26,20 @@ unsigned char *rig_blob_keys_encode(size_t *out_size, const struct rig_key_list 
 unsigned char *rig_blob_channel_keys_encode(size_t *out_size, const struct rig_key_list *list,
 					    int channel);
 
+/* The fingerprint of a channel's stored key bytes (SHA-256, first 16 bytes):
+ * what a shot model remembers of each stored channel, so that a save writes
+ * only the channels whose bytes changed without reading them back. No row
+ * and an empty row have the print of 0 bytes. RIG_KEYS_PRINT_BYTES is
+ * storage/shot_model.h's. */
+void rig_blob_print(unsigned char out[RIG_KEYS_PRINT_BYTES], const unsigned char *p, size_t size);
+
+/* The print of 0 bytes: of an unkeyed channel. */
+extern const unsigned char rig_blob_print_none[RIG_KEYS_PRINT_BYTES];
+
 /* Decodes a keys BLOB into the lists (each record goes to its channel's list,
  * so the BLOBs of several channels decode into one set). Returns 0, or -1 on a
  * malformed BLOB or OOM (lists then freed and emptied). */
 int rig_blob_keys_decode(struct rig_key_list keys[RIG_CH_COUNT], const unsigned char *p,
 			 size_t size);
-
-/* The skin's arrays as BLOBs (see migrations/sqlite/0001_init.sql). Each encoder
- * returns a malloc'd buffer with its size in *out_size, or NULL on OOM. */
-unsigned char *rig_blob_joints_encode(size_t *out_size, const struct rig_skin_def *def);
-unsigned char *rig_blob_source_encode(size_t *out_size, const struct rig_skin_def *def);
-unsigned char *rig_blob_triangles_encode(size_t *out_size, const struct rig_skin_def *def);
-unsigned char *rig_blob_offsets_encode(size_t *out_size, const struct rig_skin_def *def);
-unsigned char *rig_blob_influences_encode(size_t *out_size, const struct rig_skin_def *def);
-
-/* Decoders fill the matching arrays and counts of def (which must not own them
- * yet), allocating with malloc. Each returns 0, or -1 when the BLOB's size does
- * not match the count or on OOM. */
-int rig_blob_joints_decode(struct rig_skin_def *def, size_t n, const unsigned char *p, size_t size);
-int rig_blob_source_decode(struct rig_skin_def *def, size_t n, const unsigned char *p, size_t size);
-int rig_blob_triangles_decode(struct rig_skin_def *def, size_t n, const unsigned char *p,
-			      size_t size);
-/* As the decoders, but taking a malloc'd BLOB buffer: on a little-endian host
- * the buffer becomes the array (and *buf is set to NULL), elsewhere it is
- * decoded into a new array. */
-int rig_blob_source_take(struct rig_skin_def *def, size_t n, unsigned char **buf);
-int rig_blob_triangles_take(struct rig_skin_def *def, size_t n, unsigned char **buf);
-
-int rig_blob_weights_decode(struct rig_skin_def *def, size_t n_verts, const unsigned char *offsets,
-			    size_t offsets_size, const unsigned char *influences,
-			    size_t influences_size);
 
 #endif

@@ -18,6 +18,9 @@
 #include "core/keys.h"
 #include "core/rig.h"
 
+/* The bytes of a stored channel's print (rig_blob_print). */
+#define RIG_KEYS_PRINT_BYTES 16
+
 /* A growable, owned list of keys of one channel, sorted by frame. */
 struct rig_key_list {
 	struct rig_key *items;
@@ -44,6 +47,10 @@ struct rig_model_layer {
 	long long ord;                  /* creation order: siblings list in it */
 	struct rig_transform statics;
 	struct rig_key_list keys[RIG_CH_COUNT];
+	/* Per channel, the print (storage/blob.h) of the key bytes storage holds
+	 * for this layer as the model's version reads them: set by the loader
+	 * and by each save, compared by the next save. Unused while is_new. */
+	unsigned char keys_stored[RIG_CH_COUNT][RIG_KEYS_PRINT_BYTES];
 	double time_offset;
 
 	struct rig_model_binding binding;

@@ -68,8 +68,10 @@ int rig_shot_load_binding(struct rig_tx *tx, const struct rig_shot_model *m,
  * bindings. Rewritten bindings record to_version, the version the caller is about to commit
  * (their revision: see migrations/sqlite/0006). What is replaced or deleted stays
  * readable as history until to_version (docs/history.md). Does not change the
- * shot's version. */
-int rig_shot_save(struct rig_tx *tx, const struct rig_shot_model *m, long long to_version);
+ * shot's version. Records in each written layer the prints of its stored keys
+ * (struct rig_model_layer's keys_stored), so m mirrors storage once the caller
+ * commits; a caller that rolls back drops m. */
+int rig_shot_save(struct rig_tx *tx, struct rig_shot_model *m, long long to_version);
 
 /* Moves the shot's version from `from` to `to`; -RIG_VERSION_CONFLICT when the
  * stored version is not `from`. */

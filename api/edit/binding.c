@@ -1,6 +1,6 @@
 /* What every binding kind's row shares above the core (binding.h): the
- * lookups in the table (binding_table.c), the collection names, the vertex
- * and triangle items. */
+ * lookups in the table (binding_table.c), the collection names, the summary's
+ * counts, the vertices and triangles collections. */
 #include "api/edit/binding.h"
 
 #include <string.h>
@@ -37,8 +37,33 @@ size_t rig_binding_collection_names(const char *out[RIG_BINDING_MAX_COLLECTIONS]
 	return n;
 }
 
-void rig_binding_encode_vertex(struct rig_buf *b, const double *xy, size_t i)
+json_t *rig_binding_summary_counts(const struct rig_model_layer *l, const char *count_name,
+				   size_t count)
 {
+	const struct rig_model_binding *b = &l->binding;
+	bool held = b->loaded || b->dirty;
+	size_t n_verts = held ? b->type->def_n_verts(b->def) : b->n_verts;
+	size_t n_tris = held ? b->type->def_n_tris(b->def) : b->n_tris;
+	return json_pack("{s:s, s:I, s:I, s:I}", "kind", b->type->name, "vertexCount",
+			 (json_int_t)n_verts, "triangleCount", (json_int_t)n_tris, count_name,
+			 (json_int_t)count);
+}
+
+size_t rig_binding_count_verts(const struct rig_binding_type *type, const void *def)
+{
+	return type->def_n_verts(def);
+}
+
+size_t rig_binding_count_tris(const struct rig_binding_type *type, const void *def)
+{
+	return type->def_n_tris(def);
+}
+
+void rig_binding_encode_vertex(struct rig_buf *b, const struct rig_binding_type *type,
+			       const void *def, const double *xy, size_t i)
+{
+	(void)type;
+	(void)def;
 	rig_buf_printf(b, "{\"vertexIndex\":%zu,\"x\":", i);
 	rig_buf_double(b, xy[2 * i]);
 	rig_buf_puts(b, ",\"y\":");
@@ -46,8 +71,11 @@ void rig_binding_encode_vertex(struct rig_buf *b, const double *xy, size_t i)
 	rig_buf_puts(b, "}");
 }
 
-void rig_binding_encode_triangle(struct rig_buf *b, const uint32_t *tris, size_t i)
+void rig_binding_encode_triangle(struct rig_buf *b, const struct rig_binding_type *type,
+				 const void *def, const double *xy, size_t i)
 {
+	const uint32_t *tris = type->def_triangles(def);
+	(void)xy;
 	rig_buf_printf(b, "{\"triangleIndex\":%zu,\"indices\":[%u,%u,%u]}", i, tris[3 * i],
 		       tris[3 * i + 1], tris[3 * i + 2]);
 }

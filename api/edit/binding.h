@@ -26,17 +26,38 @@
 /* One mesh-data collection of a kind (GET …/mesh-data/{name}), paged by the
  * handler: count items, each encoded on its own. The route answers the names
  * of every kind's collections (rig_binding_collection_names); openapi.yaml's
- * MeshDataKind lists them, and the clients learn them from there. */
+ * MeshDataKind lists them, and the clients learn them from there. Every kind
+ * has vertices and triangles (RIG_BINDING_COLLECTION_VERTICES, _TRIANGLES
+ * below) and adds its own. */
 struct rig_binding_collection {
 	const char *name;  /* "vertices", "triangles", "joints", "weights", "keyframes" */
 	bool needs_arrays; /* reads the per-vertex arrays (loaded for the page) */
 	bool evaluates;    /* with ?frame the items are the evaluated vertices */
-	/* The number of items of def (a definition of the kind, borrowed). */
-	size_t (*count)(const void *def);
+	/* The number of items of def (a definition of kind type, borrowed). */
+	size_t (*count)(const struct rig_binding_type *type, const void *def);
 	/* Appends item i as one JSON object to b. xy is the vertices to show:
 	 * evaluated ones, or def's source. */
-	void (*encode)(struct rig_buf *b, const void *def, const double *xy, size_t i);
+	void (*encode)(struct rig_buf *b, const struct rig_binding_type *type, const void *def,
+		       const double *xy, size_t i);
 };
+
+/* The collections every kind has: {"vertexIndex", "x", "y"} of xy's vertex i
+ * (evaluated with ?frame) and {"triangleIndex", "indices"} of def's triangle
+ * i, counted by the kind's rest mesh. */
+size_t rig_binding_count_verts(const struct rig_binding_type *type, const void *def);
+size_t rig_binding_count_tris(const struct rig_binding_type *type, const void *def);
+void rig_binding_encode_vertex(struct rig_buf *b, const struct rig_binding_type *type,
+			       const void *def, const double *xy, size_t i);
+void rig_binding_encode_triangle(struct rig_buf *b, const struct rig_binding_type *type,
+				 const void *def, const double *xy, size_t i);
+#define RIG_BINDING_COLLECTION_VERTICES                                                            \
+	{                                                                                          \
+		"vertices", true, true, rig_binding_count_verts, rig_binding_encode_vertex         \
+	}
+#define RIG_BINDING_COLLECTION_TRIANGLES                                                           \
+	{                                                                                          \
+		"triangles", true, false, rig_binding_count_tris, rig_binding_encode_triangle      \
+	}
 
 struct rig_op;
 struct rig_op_ctx;
@@ -86,11 +107,11 @@ struct rig_binding_kind {
 	size_t n_ops;
 };
 
-/* The items every kind's vertices and triangles collections share:
- * {"vertexIndex", "x", "y"} of xy's vertex i, {"triangleIndex", "indices"} of
- * tris' triangle i. */
-void rig_binding_encode_vertex(struct rig_buf *b, const double *xy, size_t i);
-void rig_binding_encode_triangle(struct rig_buf *b, const uint32_t *tris, size_t i);
+/* The "binding" object of l's JSON every kind's summary is: its kind, its
+ * vertexCount and triangleCount (as stored while the arrays are not loaded)
+ * and one count of its own (count_name: count), a new reference. */
+json_t *rig_binding_summary_counts(const struct rig_model_layer *l, const char *count_name,
+				   size_t count);
 
 #define RIG_BINDING_KIND_DECLARE(k) extern const struct rig_binding_kind rig_binding_kind_##k;
 RIG_BINDING_KINDS(RIG_BINDING_KIND_DECLARE)

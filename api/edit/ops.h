@@ -216,6 +216,21 @@ void rig_op_ctx_release(struct rig_op_ctx *ctx);
 void rig_op__binding_changed(struct rig_op_ctx *ctx, const char *layer_id, long op_index,
 			     const char *def_member);
 
+/* The end of an op that edited l's binding in place: marks it dirty and
+ * records the change (rig_op__binding_changed with no member). */
+void rig_op__binding_edited(struct rig_op_ctx *ctx, const struct rig_op *op,
+			    struct rig_model_layer *l);
+
+/* The end of an op installing a binding (layer.skin, layer.mesh, …) on layer
+ * l: unless clear, moves the decoded definition *def (size bytes, of kind
+ * type; zeroed after) into a new heap copy the model owns as l's binding,
+ * else clears l's binding; records the change with def_member as
+ * rig_op__binding_changed does. Returns 0, or -1 (MEMORY_BUSY recorded, the
+ * model unchanged). */
+int rig_op__binding_install(struct rig_op_ctx *ctx, const struct rig_op *op,
+			    struct rig_model_layer *l, const struct rig_binding_type *type,
+			    void *def, size_t size, bool clear, const char *def_member);
+
 /* Decodes op i of a batch (value borrowed) with the row its "op" names. bulk
  * (may be NULL) holds the arrays rig_bulk_extract decoded from the body; the op
  * moves out those of its skin. Records violations (OP_UNKNOWN for a name with

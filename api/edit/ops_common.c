@@ -4,6 +4,7 @@
  */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "api/edit/ops_internal.h"
@@ -39,6 +40,34 @@ void rig_op__binding_changed(struct rig_op_ctx *ctx, const char *layer_id, long 
 	if (def_member)
 		json_object_set_new(by, "member", json_string(def_member));
 	json_object_set_new(ctx->binding_ops, layer_id, by);
+}
+
+void rig_op__binding_edited(struct rig_op_ctx *ctx, const struct rig_op *op,
+			    struct rig_model_layer *l)
+{
+	l->binding.dirty = true;
+	rig_op__binding_changed(ctx, l->id, op->index, NULL);
+	rig_op__changed(ctx, op->layer_id);
+}
+
+int rig_op__binding_install(struct rig_op_ctx *ctx, const struct rig_op *op,
+			    struct rig_model_layer *l, const struct rig_binding_type *type,
+			    void *def, size_t size, bool clear, const char *def_member)
+{
+	void *owned = NULL;
+	if (!clear) {
+		if (!(owned = malloc(size))) {
+			rig_op__fail_layer(ctx, op, RIG_MEMORY_BUSY, "",
+					   "the server ran out of memory");
+			return -1;
+		}
+		memcpy(owned, def, size); /* ownership moves to the model */
+		memset(def, 0, size);
+	}
+	rig_model_binding_set(l, owned ? type : NULL, owned);
+	rig_op__binding_changed(ctx, l->id, op->index, def_member);
+	rig_op__changed(ctx, op->layer_id);
+	return 0;
 }
 
 void rig_op__changed(struct rig_op_ctx *ctx, const char *layer_id)

@@ -121,21 +121,8 @@ int rig_op__mesh_apply(struct rig_op_ctx *ctx, struct rig_op *op)
 	if (!l)
 		return -1;
 	struct mesh_op *m = op->u.kind_data;
-	struct rig_mesh_def *def = NULL;
-	if (!m->clear) {
-		def = malloc(sizeof *def);
-		if (!def) {
-			rig_op__fail_layer(ctx, op, RIG_MEMORY_BUSY, "",
-					   "the server ran out of memory");
-			return -1;
-		}
-		*def = m->def; /* ownership moves to the model */
-		memset(&m->def, 0, sizeof m->def);
-	}
-	rig_model_binding_set(l, def ? &rig_binding_mesh : NULL, def);
-	rig_op__binding_changed(ctx, l->id, op->index, "mesh");
-	rig_op__changed(ctx, op->layer_id);
-	return 0;
+	return rig_op__binding_install(ctx, op, l, &rig_binding_mesh, &m->def, sizeof m->def,
+				       m->clear, "mesh");
 }
 
 /* ---- layer.mesh.key.put ---- */
@@ -186,9 +173,7 @@ int rig_op__mesh_key_put_apply(struct rig_op_ctx *ctx, struct rig_op *op)
 		return -1;
 	}
 	m->xy = NULL; /* the definition's now */
-	l->binding.dirty = true;
-	rig_op__binding_changed(ctx, l->id, op->index, NULL);
-	rig_op__changed(ctx, op->layer_id);
+	rig_op__binding_edited(ctx, op, l);
 	return 0;
 }
 
@@ -219,9 +204,7 @@ int rig_op__mesh_key_delete_apply(struct rig_op_ctx *ctx, struct rig_op *op)
 		e->frame = f;
 		return -1;
 	}
-	l->binding.dirty = true;
-	rig_op__binding_changed(ctx, l->id, op->index, NULL);
-	rig_op__changed(ctx, op->layer_id);
+	rig_op__binding_edited(ctx, op, l);
 	return 0;
 }
 
@@ -273,9 +256,7 @@ static int rest_apply(struct rig_op_ctx *ctx, struct rig_op *op, struct rig_mode
 	}
 	free(d->source);
 	d->source = shape;
-	l->binding.dirty = true;
-	rig_op__binding_changed(ctx, l->id, op->index, NULL);
-	rig_op__changed(ctx, op->layer_id);
+	rig_op__binding_edited(ctx, op, l);
 	return 0;
 }
 
@@ -284,31 +265,7 @@ static int rest_apply(struct rig_op_ctx *ctx, struct rig_op *op, struct rig_mode
 static json_t *summary(const struct rig_model_layer *l)
 {
 	const struct rig_mesh_def *d = l->binding.def;
-	return json_pack("{s:s, s:I, s:I, s:I}", "kind", "mesh", "vertexCount",
-			 (json_int_t)d->n_verts, "triangleCount", (json_int_t)d->n_tris, "keyCount",
-			 (json_int_t)d->n_keys);
-}
-
-static size_t count_verts(const void *def)
-{
-	return ((const struct rig_mesh_def *)def)->n_verts;
-}
-
-static size_t count_tris(const void *def)
-{
-	return ((const struct rig_mesh_def *)def)->n_tris;
-}
-
-static void encode_vertex(struct rig_buf *b, const void *def, const double *xy, size_t i)
-{
-	(void)def;
-	rig_binding_encode_vertex(b, xy, i);
-}
-
-static void encode_triangle(struct rig_buf *b, const void *def, const double *xy, size_t i)
-{
-	(void)xy;
-	rig_binding_encode_triangle(b, ((const struct rig_mesh_def *)def)->triangles, i);
+	return rig_binding_summary_counts(l, "keyCount", d->n_keys);
 }
 
 /* The vertices of one item of the keyframes collection (a piece of one key),
@@ -324,15 +281,18 @@ static size_t pieces_per_key(const struct rig_mesh_def *d)
 	return (d->n_verts + RIG_MESH_KEY_PIECE - 1) / RIG_MESH_KEY_PIECE;
 }
 
-static size_t count_key_pieces(const void *def)
+static size_t count_key_pieces(const struct rig_binding_type *type, const void *def)
 {
+	(void)type;
 	const struct rig_mesh_def *d = def;
 	return d->n_keys * pieces_per_key(d);
 }
 
-static void encode_key_piece(struct rig_buf *b, const void *def, const double *xy, size_t i)
+static void encode_key_piece(struct rig_buf *b, const struct rig_binding_type *type,
+			     const void *def, const double *xy, size_t i)
 {
 	const struct rig_mesh_def *d = def;
+	(void)type;
 	(void)xy;
 	size_t per = pieces_per_key(d), k = i / per, start = (i % per) * RIG_MESH_KEY_PIECE;
 	size_t n =
@@ -363,8 +323,8 @@ static void encode_key_piece(struct rig_buf *b, const void *def, const double *x
 }
 
 static const struct rig_binding_collection collections[] = {
-	{"vertices", true, true, count_verts, encode_vertex},
-	{"triangles", true, false, count_tris, encode_triangle},
+	RIG_BINDING_COLLECTION_VERTICES,
+	RIG_BINDING_COLLECTION_TRIANGLES,
 	{"keyframes", true, false, count_key_pieces, encode_key_piece},
 };
 

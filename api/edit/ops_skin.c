@@ -493,21 +493,8 @@ int rig_op__skin_apply(struct rig_op_ctx *ctx, struct rig_op *op)
 	}
 	if (rc)
 		return -1;
-	struct rig_skin_def *def = NULL;
-	if (!s->clear) {
-		def = malloc(sizeof *def);
-		if (!def) {
-			rig_op__fail_layer(ctx, op, RIG_MEMORY_BUSY, "",
-					   "the server ran out of memory");
-			return -1;
-		}
-		*def = *d; /* ownership moves to the model */
-		memset(d, 0, sizeof *d);
-	}
-	rig_model_binding_set(l, def ? &rig_binding_skin : NULL, def);
-	rig_op__binding_changed(ctx, l->id, op->index, "skin");
-	rig_op__changed(ctx, op->layer_id);
-	return 0;
+	return rig_op__binding_install(ctx, op, l, &rig_binding_skin, d, sizeof *d, s->clear,
+				       "skin");
 }
 
 void rig_op__skin_release(struct rig_op *op)
@@ -601,9 +588,7 @@ int rig_op__capture_apply(struct rig_op_ctx *ctx, struct rig_op *op)
 	if (rc == 0) {
 		for (size_t j = 0; j < d->n_joints; j++)
 			d->joints[j].bind = poses[j];
-		l->binding.dirty = true;
-		rig_op__binding_changed(ctx, l->id, op->index, NULL);
-		rig_op__changed(ctx, op->layer_id);
+		rig_op__binding_edited(ctx, op, l);
 	}
 	free(poses);
 	return rc;

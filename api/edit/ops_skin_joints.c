@@ -49,13 +49,6 @@ static int check_joint_layer(struct rig_op_ctx *ctx, const struct rig_op *op, co
 	return -1;
 }
 
-static void edited(struct rig_op_ctx *ctx, const struct rig_op *op, struct rig_model_layer *l)
-{
-	l->binding.dirty = true;
-	rig_op__binding_changed(ctx, l->id, op->index, NULL);
-	rig_op__changed(ctx, op->layer_id);
-}
-
 /* ---- layer.skin.joint.add ---- */
 
 int rig_op__joint_add_decode(struct rig_op *out, json_t *op, const struct rig_jr *jr,
@@ -163,7 +156,7 @@ int rig_op__joint_add_apply(struct rig_op_ctx *ctx, struct rig_op *op)
 	}
 	free(poses);
 	if (rc == 0)
-		edited(ctx, op, l);
+		rig_op__binding_edited(ctx, op, l);
 	return rc;
 }
 
@@ -303,7 +296,7 @@ int rig_op__joint_remove_apply(struct rig_op_ctx *ctx, struct rig_op *op)
 	d->influences = infl;
 	offsets = NULL;
 	infl = NULL;
-	edited(ctx, op, l);
+	rig_op__binding_edited(ctx, op, l);
 	rc = 0;
 out:
 	free(offsets);
@@ -337,6 +330,6 @@ int rig_op__joint_remap_apply(struct rig_op_ctx *ctx, struct rig_op *op)
 		return -1;
 	/* The boundary rule is final validation's, as for layer.skin. */
 	rig_strlcpy(d->joints[j].layer_id, op->u.joint.layer_id, sizeof d->joints[j].layer_id);
-	edited(ctx, op, l);
+	rig_op__binding_edited(ctx, op, l);
 	return 0;
 }

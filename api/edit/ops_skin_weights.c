@@ -383,9 +383,7 @@ int rig_op__weights_put_apply(struct rig_op_ctx *ctx, struct rig_op *op)
 		rig_op__fail_layer(ctx, op, RIG_MEMORY_BUSY, "", "the server ran out of memory");
 		goto out;
 	}
-	l->binding.dirty = true;
-	rig_op__binding_changed(ctx, l->id, op->index, NULL);
-	rig_op__changed(ctx, op->layer_id);
+	rig_op__binding_edited(ctx, op, l);
 	rc = 0;
 out:
 	free(jl);

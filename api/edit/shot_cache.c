@@ -63,7 +63,7 @@ static void shed_large_bindings(struct rig_shot_model *m)
 		struct rig_model_binding *b = &l->binding;
 		if (!b->loaded || b->n_verts < CACHE_BINDING_MAX_VERTS)
 			continue;
-		b->type->def_release_mesh(b->def);
+		b->type->def_release_arrays(b->def);
 		b->loaded = false;
 	}
 }

@@ -20,47 +20,23 @@ static int rest_apply(struct rig_op_ctx *ctx, struct rig_op *op, struct rig_mode
 
 static json_t *summary(const struct rig_model_layer *l)
 {
-	const struct rig_model_binding *b = &l->binding;
-	const struct rig_skin_def *d = b->def;
-	size_t n_verts = b->loaded || b->dirty ? d->n_verts : b->n_verts;
-	size_t n_tris = b->loaded || b->dirty ? d->n_tris : b->n_tris;
-	return json_pack("{s:s, s:I, s:I, s:I}", "kind", "skin", "vertexCount", (json_int_t)n_verts,
-			 "triangleCount", (json_int_t)n_tris, "jointCount",
-			 (json_int_t)d->n_joints);
+	const struct rig_skin_def *d = l->binding.def;
+	return rig_binding_summary_counts(l, "jointCount", d->n_joints);
 }
 
 /* ---- mesh-data collections ---- */
 
-static size_t count_verts(const void *def)
+static size_t count_joints(const struct rig_binding_type *type, const void *def)
 {
-	return ((const struct rig_skin_def *)def)->n_verts;
-}
-
-static size_t count_tris(const void *def)
-{
-	return ((const struct rig_skin_def *)def)->n_tris;
-}
-
-static size_t count_joints(const void *def)
-{
+	(void)type;
 	return ((const struct rig_skin_def *)def)->n_joints;
 }
 
-static void encode_vertex(struct rig_buf *b, const void *def, const double *xy, size_t i)
-{
-	(void)def;
-	rig_binding_encode_vertex(b, xy, i);
-}
-
-static void encode_triangle(struct rig_buf *b, const void *def, const double *xy, size_t i)
-{
-	(void)xy;
-	rig_binding_encode_triangle(b, ((const struct rig_skin_def *)def)->triangles, i);
-}
-
-static void encode_joint(struct rig_buf *b, const void *def, const double *xy, size_t i)
+static void encode_joint(struct rig_buf *b, const struct rig_binding_type *type, const void *def,
+			 const double *xy, size_t i)
 {
 	const struct rig_skin_def *d = def;
+	(void)type;
 	(void)xy;
 	rig_buf_puts(b, "{\"jointId\":");
 	rig_buf_json_string(b, d->joints[i].id);
@@ -75,9 +51,11 @@ static void encode_joint(struct rig_buf *b, const void *def, const double *xy, s
 	rig_buf_puts(b, "}");
 }
 
-static void encode_weights(struct rig_buf *b, const void *def, const double *xy, size_t i)
+static void encode_weights(struct rig_buf *b, const struct rig_binding_type *type, const void *def,
+			   const double *xy, size_t i)
 {
 	const struct rig_skin_def *d = def;
+	(void)type;
 	(void)xy;
 	rig_buf_printf(b, "{\"vertexIndex\":%zu,\"influences\":[", i);
 	for (uint32_t k = d->weight_offsets[i]; k < d->weight_offsets[i + 1]; k++) {
@@ -91,10 +69,10 @@ static void encode_weights(struct rig_buf *b, const void *def, const double *xy,
 }
 
 static const struct rig_binding_collection collections[] = {
-	{"vertices", true, true, count_verts, encode_vertex},
-	{"triangles", true, false, count_tris, encode_triangle},
+	RIG_BINDING_COLLECTION_VERTICES,
+	RIG_BINDING_COLLECTION_TRIANGLES,
 	{"joints", false, false, count_joints, encode_joint},
-	{"weights", true, false, count_verts, encode_weights},
+	{"weights", true, false, rig_binding_count_verts, encode_weights},
 };
 
 /* layer.skin's skin holds the three arrays; the skin's evaluate route takes a

@@ -167,7 +167,7 @@ void rig_h_mesh_data(struct rig_req *req, struct rig_resp *resp)
 		xy = evaluated;
 		d = type->eval_def(ev.view.layers[s].binding_eval);
 	}
-	size_t total = coll ? coll->count(d) : 0;
+	size_t total = coll ? coll->count(type, d) : 0;
 	rig_buf_puts(&b, "{\"shotId\":");
 	rig_buf_json_string(&b, ev.model->id);
 	rig_buf_puts(&b, ",\"layerId\":");
@@ -190,7 +190,7 @@ void rig_h_mesh_data(struct rig_req *req, struct rig_resp *resp)
 		size_t before = b.len;
 		if (n)
 			rig_buf_puts(&b, ",");
-		coll->encode(&b, d, xy, i);
+		coll->encode(&b, type, d, xy, i);
 		if (n > 0 && b.len - items_start > q.max_bytes) {
 			b.len = before; /* this item starts the next page */
 			limited_by = "maxBytes";

@@ -45,6 +45,11 @@ struct rig_binding_codec {
 		     long long revision);
 };
 
+/* Binds what a shot's load query reads: ?1 the shot's id and, at a version
+ * (at >= 0; the head when at < 0), ?2 its seq and ?3 the version. The layer
+ * loader and every codec's load share this numbering. */
+void rig_sqlite__bind_shot_at(sqlite3_stmt *st, const struct rig_shot_model *m, long long at);
+
 /* The kinds stored in tables of their own, X(name): their codec row is
  * rig_binding_codec_<name>. */
 #define RIG_BINDING_OWN_CODECS(X) X(skin)

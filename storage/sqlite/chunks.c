@@ -195,17 +195,3 @@ int rig_chunks_read(sqlite3 *db, const struct rig_chunk_key *key, enum rig_chunk
 	*size = used;
 	return 0;
 }
-
-int rig_chunks_write_skin(sqlite3 *db, const struct rig_chunk_key *key,
-			  const struct rig_skin_def *def)
-{
-	int rc = 0;
-	for (size_t i = 0; i < RIG_SKIN_N_PARTS && !rc; i++) {
-		struct rig_chunk_bytes part;
-		rc = rig_chunks_skin_part_encode(&part, rig_chunks_skin_parts[i], def);
-		if (!rc)
-			rc = rig_chunks_write(db, key, part.part, part.data, part.bounds, part.n);
-		rig_chunk_bytes_release(&part, 1);
-	}
-	return rc;
-}

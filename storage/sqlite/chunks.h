@@ -11,7 +11,6 @@
 #include <sqlite3.h>
 #include <stddef.h>
 
-#include "core/skin.h"
 #include "storage/chunks.h"
 
 /* Where a binding's chunks are. */
@@ -32,9 +31,5 @@ int rig_chunks_write(sqlite3 *db, const struct rig_chunk_key *key, enum rig_chun
  * a chunk is missing. */
 int rig_chunks_read(sqlite3 *db, const struct rig_chunk_key *key, enum rig_chunk_part part,
 		    size_t n, unsigned char **out, size_t *size);
-
-/* Stores every part of skin def (joints, source, triangles, weights) at key. */
-int rig_chunks_write_skin(sqlite3 *db, const struct rig_chunk_key *key,
-			  const struct rig_skin_def *def);
 
 #endif

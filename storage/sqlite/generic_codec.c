@@ -31,11 +31,7 @@ int rig_binding_generic_load(struct rig_shot_model *m, sqlite3 *db, long long at
 			 " AND valid_from <= ?3 AND kind <> 'skin'");
 	if (rc)
 		return rc;
-	sqlite3_bind_text(st, 1, m->id, -1, SQLITE_STATIC);
-	if (at >= 0) {
-		sqlite3_bind_int64(st, 2, m->seq);
-		sqlite3_bind_int64(st, 3, at);
-	}
+	rig_sqlite__bind_shot_at(st, m, at);
 	int s = SQLITE_DONE;
 	while (rc == 0 && (s = sqlite3_step(st)) == SQLITE_ROW) {
 		struct rig_model_layer *l =
@@ -134,8 +130,8 @@ static int read_mesh(sqlite3 *db, const struct rig_shot_model *m, const char *la
 	if (legacy)
 		return read_legacy_mesh(db, rowid, mesh, n);
 	struct rig_chunk_key key = {m->seq, layer_id, revision};
-	int rc = rig_chunks_read(db, &key, RIG_PART_MESH,
-				 rig_chunks_count(mesh_bytes, RIG_CHUNK_MESH_BYTES), mesh, n);
+	int rc = rig_chunks_read(db, &key, RIG_PART_ARRAYS,
+				 rig_chunks_count(mesh_bytes, RIG_CHUNK_ARRAY_BYTES), mesh, n);
 	if (!rc && *n != mesh_bytes) {
 		free(*mesh);
 		*mesh = NULL;
@@ -148,8 +144,8 @@ static int write_mesh(sqlite3 *db, const struct rig_chunk_key *key, const unsign
 		      size_t n)
 {
 	size_t chunks = 0;
-	size_t *bounds = rig_chunks_fixed_bounds(n, RIG_CHUNK_MESH_BYTES, &chunks);
-	int rc = bounds ? rig_chunks_write(db, key, RIG_PART_MESH, mesh, bounds, chunks)
+	size_t *bounds = rig_chunks_fixed_bounds(n, RIG_CHUNK_ARRAY_BYTES, &chunks);
+	int rc = bounds ? rig_chunks_write(db, key, RIG_PART_ARRAYS, mesh, bounds, chunks)
 			: -RIG_INTERNAL;
 	free(bounds);
 	return rc;
@@ -229,14 +225,8 @@ int rig_binding_generic_erase(sqlite3 *db, const struct rig_shot_model *m, const
 			rig_sqlite__finish(st);
 		}
 	}
-	if (!rc) {
-		rc = rig_sqlite__prepare(&st, db, "DELETE FROM bindings WHERE rowid = ?");
-		if (!rc) {
-			sqlite3_bind_int64(st, 1, rowid);
-			rc = rig_sqlite__step_done(st);
-			rig_sqlite__finish(st);
-		}
-	}
+	if (!rc)
+		rc = rig_sqlite__run_int(db, "DELETE FROM bindings WHERE rowid = ?", rowid);
 	return rc;
 }
 

@@ -1,6 +1,7 @@
 /* The shot repository of shot_repo.h. */
 #include "storage/shot_repo.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,8 +26,18 @@ static void column_copy(char *dst, size_t size, sqlite3_stmt *st, int col)
 	"ord, name, kind, parent_id, position_x, position_y, rotation, scale_x, scale_y, pivot_x," \
 	" pivot_y, time_offset, keys, keys_rows"
 
+void rig_sqlite__bind_shot_at(sqlite3_stmt *st, const struct rig_shot_model *m, long long at)
+{
+	sqlite3_bind_text(st, 1, m->id, -1, SQLITE_STATIC);
+	if (at >= 0) {
+		sqlite3_bind_int64(st, 2, m->seq);
+		sqlite3_bind_int64(st, 3, at);
+	}
+}
+
 /* Adds the keys a layer row written at `since` has in layer_keys (migration
- * 14): per channel, the row with the greatest revision <= since. */
+ * 14): per channel, the row with the greatest revision <= since; and their
+ * prints, which the next save compares with. */
 static int load_key_rows(struct rig_model_layer *l, sqlite3_stmt *st, long long seq,
 			 long long since)
 {
@@ -35,10 +46,14 @@ static int load_key_rows(struct rig_model_layer *l, sqlite3_stmt *st, long long 
 	sqlite3_bind_text(st, 2, l->id, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 3, since);
 	int s;
-	while ((s = sqlite3_step(st)) == SQLITE_ROW)
-		if (rig_blob_keys_decode(l->keys, sqlite3_column_blob(st, 0),
-					 (size_t)sqlite3_column_bytes(st, 0)) != 0)
+	while ((s = sqlite3_step(st)) == SQLITE_ROW) {
+		const unsigned char *data = sqlite3_column_blob(st, 0);
+		size_t size = (size_t)sqlite3_column_bytes(st, 0);
+		int c = sqlite3_column_int(st, 2);
+		if (c < 0 || c >= RIG_CH_COUNT || rig_blob_keys_decode(l->keys, data, size) != 0)
 			return -RIG_INTERNAL;
+		rig_blob_print(l->keys_stored[c], data, size);
+	}
 	return s == SQLITE_DONE ? 0 : rig_sqlite__fail(s);
 }
 
@@ -59,18 +74,15 @@ static int load_layers(struct rig_shot_model *m, sqlite3 *db, long long at)
 	if (rc)
 		return rc;
 	/* SQLite takes data from the row that gave max(revision). */
-	rc = rig_sqlite__prepare(&keys_st, db,
-				 "SELECT data, max(revision) FROM layer_keys WHERE shot_seq = ?1"
-				 " AND layer_id = ?2 AND revision <= ?3 GROUP BY channel");
+	rc = rig_sqlite__prepare(
+		&keys_st, db,
+		"SELECT data, max(revision), channel FROM layer_keys WHERE shot_seq = ?1"
+		" AND layer_id = ?2 AND revision <= ?3 GROUP BY channel");
 	if (rc) {
 		rig_sqlite__finish(st);
 		return rc;
 	}
-	sqlite3_bind_text(st, 1, m->id, -1, SQLITE_STATIC);
-	if (at >= 0) {
-		sqlite3_bind_int64(st, 2, m->seq);
-		sqlite3_bind_int64(st, 3, at);
-	}
+	rig_sqlite__bind_shot_at(st, m, at);
 	int s;
 	while ((s = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *kind = (const char *)sqlite3_column_text(st, 3);
@@ -90,6 +102,9 @@ static int load_layers(struct rig_shot_model *m, sqlite3 *db, long long at)
 		for (int c = 0; c < RIG_CH_COUNT; c++)
 			l->statics.ch[c] = sqlite3_column_double(st, 5 + c);
 		l->time_offset = sqlite3_column_double(st, 12);
+		/* No row reads as no keys: a legacy row's keys get rows on its next save. */
+		for (int c = 0; c < RIG_CH_COUNT; c++)
+			rig_blob_print(l->keys_stored[c], NULL, 0);
 		if (sqlite3_column_int(st, 14)) {
 			rc = load_key_rows(l, keys_st, m->seq, sqlite3_column_int64(st, 15));
 			if (rc)
@@ -381,84 +396,146 @@ static int write_binding(sqlite3 *db, const struct rig_shot_model *m,
 	return codec ? codec->write(db, m, l, revision) : -RIG_INTERNAL;
 }
 
-/* Copies the head row of layer_id to layer_history, valid until to_version
- * (nothing when it was written by to_version itself: never visible). */
-static int archive_layer(sqlite3 *db, const struct rig_shot_model *m, const char *layer_id,
-			 long long to_version)
+/* Whether the save archives l's head row: a stored layer rewritten or deleted. */
+static bool archived(const struct rig_model_layer *l)
 {
+	return !l->is_new && (l->dirty || l->deleted);
+}
+
+/* Copies the head rows of every layer archived() names to layer_history,
+ * valid until to_version (none written by to_version itself: never
+ * visible), in one statement: one id as a parameter, several as a JSON array
+ * through json_each (which costs more than one lookup and less than a
+ * statement a layer from two layers on). */
+static int archive_layers(sqlite3 *db, const struct rig_shot_model *m, long long to_version)
+{
+	size_t n = 0, bytes = 3;
+	const char *one = NULL;
+	for (size_t i = 0; i < m->n_layers; i++)
+		if (archived(&m->layers[i])) {
+			n++;
+			bytes += strlen(m->layers[i].id) + 3;
+			one = m->layers[i].id;
+		}
+	if (!n)
+		return 0;
+	char *ids = NULL, *p = NULL;
+	if (n > 1) {
+		if (!(ids = p = malloc(bytes)))
+			return -RIG_INTERNAL;
+		*p++ = '[';
+		for (size_t i = 0; i < m->n_layers; i++)
+			if (archived(
+				    &m->layers[i])) /* ids are [A-Za-z0-9_.:-]: nothing to escape */
+				p += sprintf(p, "%s\"%s\"", p == ids + 1 ? "" : ",",
+					     m->layers[i].id);
+		*p++ = ']';
+	}
 	sqlite3_stmt *st = NULL;
 	int rc = rig_sqlite__prepare(
 		&st, db,
-		"INSERT INTO layer_history(shot_seq, valid_to, layer_id, valid_from, " LAYER_COLUMNS
-		") SELECT ?1, ?2, id, since, " LAYER_COLUMNS " FROM layers"
-		" WHERE shot_id = ?3 AND id = ?4 AND since < ?2");
-	if (rc)
-		return rc;
-	sqlite3_bind_int64(st, 1, m->seq);
-	sqlite3_bind_int64(st, 2, to_version);
-	sqlite3_bind_text(st, 3, m->id, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 4, layer_id, -1, SQLITE_STATIC);
-	rc = rig_sqlite__step_done(st);
-	rig_sqlite__finish(st);
+		n > 1 ? "INSERT INTO layer_history(shot_seq, valid_to, layer_id, "
+			"valid_from, " LAYER_COLUMNS ") SELECT ?1, ?2, id, since, " LAYER_COLUMNS
+			" FROM layers WHERE shot_id = ?3"
+			" AND id IN (SELECT value FROM json_each(?4)) AND since < ?2"
+		      : "INSERT INTO layer_history(shot_seq, valid_to, layer_id, "
+			"valid_from, " LAYER_COLUMNS ") SELECT ?1, ?2, id, since, " LAYER_COLUMNS
+			" FROM layers WHERE shot_id = ?3"
+			" AND id = ?4 AND since < ?2");
+	if (!rc) {
+		sqlite3_bind_int64(st, 1, m->seq);
+		sqlite3_bind_int64(st, 2, to_version);
+		sqlite3_bind_text(st, 3, m->id, -1, SQLITE_STATIC);
+		if (ids)
+			sqlite3_bind_text(st, 4, ids, (int)(p - ids), SQLITE_STATIC);
+		else
+			sqlite3_bind_text(st, 4, one, -1, SQLITE_STATIC);
+		rc = rig_sqlite__step_done(st);
+		rig_sqlite__finish(st);
+	}
+	free(ids);
 	return rc;
 }
 
 static int delete_layer(sqlite3 *db, const struct rig_shot_model *m, const char *layer_id,
 			long long to_version)
 {
-	int rc = archive_layer(db, m, layer_id, to_version);
-	if (!rc)
-		rc = erase_bindings(db, m, layer_id, to_version);
+	int rc = erase_bindings(db, m, layer_id, to_version);
 	return rc ? rc
 		  : rig_sqlite__run2(db, "DELETE FROM layers WHERE shot_id = ? AND id = ?", m->id,
 				     layer_id);
 }
 
-/* Writes the channels of l's keys whose bytes differ from the row a reader
- * finds for them before to_version (none: no keys), as rows of to_version. */
-static int write_key_rows(sqlite3 *db, const struct rig_shot_model *m,
-			  const struct rig_model_layer *l, long long to_version)
+/* Whether the row a reader finds for channel c of new layer l before
+ * to_version holds bytes (none: no keys). A new layer's id may have been a
+ * deleted layer's, whose rows a reader would still find. */
+static int same_as_found(bool *same, sqlite3_stmt *get, const struct rig_shot_model *m,
+			 const struct rig_model_layer *l, int c, long long to_version,
+			 const unsigned char *bytes, size_t size)
+{
+	sqlite3_reset(get);
+	sqlite3_bind_int64(get, 1, m->seq);
+	sqlite3_bind_text(get, 2, l->id, -1, SQLITE_STATIC);
+	sqlite3_bind_int(get, 3, c);
+	sqlite3_bind_int64(get, 4, to_version);
+	int s = sqlite3_step(get);
+	if (s == SQLITE_ROW)
+		*same = (size_t)sqlite3_column_bytes(get, 0) == size &&
+			(size == 0 || memcmp(sqlite3_column_blob(get, 0), bytes, size) == 0);
+	else if (s == SQLITE_DONE)
+		*same = size == 0;
+	else
+		return rig_sqlite__fail(s);
+	return 0;
+}
+
+/* Writes the channels of l's keys whose bytes differ from those storage holds
+ * for them before to_version (a loaded layer's prints say; a new layer's are
+ * read), as rows of to_version, and records the prints of what now stands. */
+static int write_key_rows(sqlite3 *db, const struct rig_shot_model *m, struct rig_model_layer *l,
+			  long long to_version)
 {
 	sqlite3_stmt *get = NULL, *put = NULL;
-	int rc = rig_sqlite__prepare(
-		&get, db,
-		"SELECT data FROM layer_keys WHERE shot_seq = ?1 AND layer_id = ?2"
-		" AND channel = ?3 AND revision < ?4 ORDER BY revision DESC"
-		" LIMIT 1");
-	if (!rc)
-		rc = rig_sqlite__prepare(&put, db,
-					 "INSERT INTO layer_keys(shot_seq, layer_id, channel,"
-					 " revision, data) VALUES (?1, ?2, ?3, ?4, ?5)");
+	int rc = l->is_new
+			 ? rig_sqlite__prepare(&get, db,
+					       "SELECT data FROM layer_keys WHERE shot_seq = ?1"
+					       " AND layer_id = ?2 AND channel = ?3"
+					       " AND revision < ?4 ORDER BY revision DESC LIMIT 1")
+			 : 0;
 	for (int c = 0; c < RIG_CH_COUNT && !rc; c++) {
+		/* An unkeyed channel stored as unkeyed: nothing to encode. */
+		if (!l->is_new && l->keys[c].count == 0 &&
+		    memcmp(l->keys_stored[c], rig_blob_print_none, RIG_KEYS_PRINT_BYTES) == 0)
+			continue;
 		size_t size = 0;
 		unsigned char *bytes = rig_blob_channel_keys_encode(&size, &l->keys[c], c);
 		if (!bytes) {
 			rc = -RIG_INTERNAL;
 			break;
 		}
-		sqlite3_reset(get);
-		sqlite3_bind_int64(get, 1, m->seq);
-		sqlite3_bind_text(get, 2, l->id, -1, SQLITE_STATIC);
-		sqlite3_bind_int(get, 3, c);
-		sqlite3_bind_int64(get, 4, to_version);
-		int s = sqlite3_step(get);
+		unsigned char print[RIG_KEYS_PRINT_BYTES];
+		rig_blob_print(print, bytes, size);
 		bool same = false;
-		if (s == SQLITE_ROW)
-			same = (size_t)sqlite3_column_bytes(get, 0) == size &&
-			       (size == 0 || memcmp(sqlite3_column_blob(get, 0), bytes, size) == 0);
-		else if (s == SQLITE_DONE)
-			same = size == 0;
+		if (l->is_new)
+			rc = same_as_found(&same, get, m, l, c, to_version, bytes, size);
 		else
-			rc = rig_sqlite__fail(s);
+			same = memcmp(print, l->keys_stored[c], sizeof print) == 0;
+		if (!rc && !same && !put)
+			rc = rig_sqlite__prepare(
+				&put, db,
+				"INSERT INTO layer_keys(shot_seq, layer_id, channel,"
+				" revision, data) VALUES (?1, ?2, ?3, ?4, ?5)");
 		if (!rc && !same) {
-			sqlite3_reset(put);
 			sqlite3_bind_int64(put, 1, m->seq);
 			sqlite3_bind_text(put, 2, l->id, -1, SQLITE_STATIC);
 			sqlite3_bind_int(put, 3, c);
 			sqlite3_bind_int64(put, 4, to_version);
 			sqlite3_bind_blob(put, 5, bytes, (int)size, SQLITE_STATIC);
 			rc = rig_sqlite__step_done(put);
+			sqlite3_reset(put);
 		}
+		if (!rc)
+			memcpy(l->keys_stored[c], print, sizeof print);
 		free(bytes);
 	}
 	rig_sqlite__finish(get);
@@ -466,12 +543,10 @@ static int write_key_rows(sqlite3 *db, const struct rig_shot_model *m,
 	return rc;
 }
 
-static int write_layer(sqlite3 *db, const struct rig_shot_model *m, const struct rig_model_layer *l,
+static int write_layer(sqlite3 *db, const struct rig_shot_model *m, struct rig_model_layer *l,
 		       long long to_version)
 {
-	int rc = l->is_new ? 0 : archive_layer(db, m, l->id, to_version);
-	if (!rc)
-		rc = write_key_rows(db, m, l, to_version);
+	int rc = write_key_rows(db, m, l, to_version);
 	if (rc)
 		return rc;
 	sqlite3_stmt *st = NULL;
@@ -507,18 +582,19 @@ out:
 	return rc;
 }
 
-int rig_shot_save(struct rig_tx *tx, const struct rig_shot_model *m, long long to_version)
+int rig_shot_save(struct rig_tx *tx, struct rig_shot_model *m, long long to_version)
 {
 	sqlite3 *db = tx->conn;
-	int rc = 0;
-	/* Deletions first, so an id deleted and created again in one batch is free. */
+	/* The head rows as they were first; then deletions, so an id deleted
+	 * and created again in one batch is free. */
+	int rc = archive_layers(db, m, to_version);
 	for (size_t i = 0; i < m->n_layers && !rc; i++) {
 		const struct rig_model_layer *l = &m->layers[i];
 		if (l->deleted && !l->is_new)
 			rc = delete_layer(db, m, l->id, to_version);
 	}
 	for (size_t i = 0; i < m->n_layers && !rc; i++) {
-		const struct rig_model_layer *l = &m->layers[i];
+		struct rig_model_layer *l = &m->layers[i];
 		if (l->deleted)
 			continue;
 		if (l->dirty)

@@ -11,7 +11,7 @@
 
 #include "core/codes.h"
 #include "core/skin.h"
-#include "storage/blob.h"
+#include "storage/skin_bytes.h"
 #include "storage/sqlite/binding_codec.h"
 #include "storage/sqlite/chunks.h"
 #include "storage/sqlite/sqlite_tx.h"
@@ -46,11 +46,7 @@ static int load_bindings(struct rig_shot_model *m, sqlite3 *db, long long at)
 			 " AND valid_from <= ?3 AND kind = 'skin'");
 	if (rc)
 		return rc;
-	sqlite3_bind_text(st, 1, m->id, -1, SQLITE_STATIC);
-	if (at >= 0) {
-		sqlite3_bind_int64(st, 2, m->seq);
-		sqlite3_bind_int64(st, 3, at);
-	}
+	rig_sqlite__bind_shot_at(st, m, at);
 	int s;
 	while ((s = sqlite3_step(st)) == SQLITE_ROW) {
 		struct rig_model_layer *l =
@@ -240,6 +236,20 @@ static int read_binding(void **out, sqlite3 *db, const struct rig_shot_model *m,
 	return 0;
 }
 
+/* Stores every part of skin def (joints, source, triangles, weights) at key. */
+static int write_parts(sqlite3 *db, const struct rig_chunk_key *key, const struct rig_skin_def *def)
+{
+	int rc = 0;
+	for (size_t i = 0; i < RIG_SKIN_N_PARTS && !rc; i++) {
+		struct rig_chunk_bytes part;
+		rc = rig_chunks_skin_part_encode(&part, rig_chunks_skin_parts[i], def);
+		if (!rc)
+			rc = rig_chunks_write(db, key, part.part, part.data, part.bounds, part.n);
+		rig_chunk_bytes_release(&part, 1);
+	}
+	return rc;
+}
+
 /* Stores a legacy head row's arrays as chunks of its own revision, so its
  * history row reads like any other. One write the size of the skin, once. */
 static int convert_legacy(sqlite3 *db, const struct rig_shot_model *m, const char *layer_id,
@@ -262,7 +272,7 @@ static int convert_legacy(sqlite3 *db, const struct rig_shot_model *m, const cha
 	}
 	struct rig_chunk_key key = {m->seq, layer_id, revision};
 	if (!rc)
-		rc = rig_chunks_write_skin(db, &key, &def);
+		rc = write_parts(db, &key, &def);
 	rig_skin_def_release(&def);
 	return rc;
 }
@@ -296,14 +306,8 @@ static int erase_binding(sqlite3 *db, const struct rig_shot_model *m, const char
 		rc = rig_sqlite__step_done(st);
 		rig_sqlite__finish(st);
 	}
-	if (!rc) {
-		rc = rig_sqlite__prepare(&st, db, "DELETE FROM skins WHERE rowid = ?");
-		if (!rc) {
-			sqlite3_bind_int64(st, 1, rowid);
-			rc = rig_sqlite__step_done(st);
-			rig_sqlite__finish(st);
-		}
-	}
+	if (!rc)
+		rc = rig_sqlite__run_int(db, "DELETE FROM skins WHERE rowid = ?", rowid);
 	return rc;
 }
 
@@ -312,7 +316,7 @@ static int write_binding(sqlite3 *db, const struct rig_shot_model *m,
 {
 	const struct rig_skin_def *d = l->binding.def;
 	struct rig_chunk_key key = {m->seq, l->id, revision};
-	int rc = rig_chunks_write_skin(db, &key, d);
+	int rc = write_parts(db, &key, d);
 	sqlite3_stmt *st = NULL;
 	if (!rc)
 		rc = rig_sqlite__prepare(

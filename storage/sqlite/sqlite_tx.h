@@ -35,6 +35,10 @@ int rig_sqlite__step_done(sqlite3_stmt *st);
  * shot id and a layer id, say). 0 or a negative rig code. */
 int rig_sqlite__run2(sqlite3 *db, const char *sql, const char *a, const char *b);
 
+/* Runs sql, a statement that returns no rows, with one integer parameter (a
+ * rowid, say). 0 or a negative rig code. */
+int rig_sqlite__run_int(sqlite3 *db, const char *sql, sqlite3_int64 v);
+
 /* Runs one statement that returns no rows (BEGIN, COMMIT, SAVEPOINT…) from the
  * connection's statement cache, so it is parsed once per connection. Returns
  * the SQLite result code (SQLITE_OK on success). */

@@ -345,3 +345,15 @@ int rig_sqlite__run2(sqlite3 *db, const char *sql, const char *a, const char *b)
 	rig_sqlite__finish(st);
 	return rc;
 }
+
+int rig_sqlite__run_int(sqlite3 *db, const char *sql, sqlite3_int64 v)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = rig_sqlite__prepare(&st, db, sql);
+	if (rc)
+		return rc;
+	sqlite3_bind_int64(st, 1, v);
+	rc = rig_sqlite__step_done(st);
+	rig_sqlite__finish(st);
+	return rc;
+}

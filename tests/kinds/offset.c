@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "core/binding.h"
+#include "core/binding_form.h"
 #include "core/bytes.h"
 #include "core/mesh.h"
 #include "core/rig_limits.h"
@@ -158,91 +159,59 @@ static void free_eval(void *eval)
 	free(ev);
 }
 
-/* ---- the stored form: little-endian, head and mesh ---- */
-/* head: "OFS1", u64 n_verts, u64 n_tris, u64 n_keys, then per key f64 frame,
- *       u32 interp, 4 × f64 ease, f64 x, f64 y;
- * mesh: 2 · n_verts f64 source, 3 · n_tris u32 triangles. */
+/* ---- the stored form: little-endian, head and arrays ---- */
+/* head: "OFS1", counts and per key its time (core/binding_form.h), then
+ *       f64 x, f64 y; arrays: the rest mesh. */
 
-#define HEAD_FIXED (4 + 3 * 8)
-#define HEAD_PER_KEY (8 + 4 + 4 * 8 + 2 * 8)
+static const char TAG[4] = {'O', 'F', 'S', '1'};
+#define HEAD_PER_KEY (RIG_FORM_KEY_TIME + 2 * 8)
 
-static int encode(const void *def, unsigned char **head, size_t *n_head, unsigned char **mesh,
-		  size_t *n_mesh)
+static int encode(const void *def, unsigned char **head, size_t *n_head, unsigned char **arrays,
+		  size_t *n_arrays)
 {
 	const struct rig_offset_def *d = def;
-	*n_head = HEAD_FIXED + d->n_keys * HEAD_PER_KEY;
-	*n_mesh = d->n_verts * 16 + d->n_tris * 12;
-	*head = malloc(*n_head);
-	*mesh = malloc(*n_mesh ? *n_mesh : 1);
-	if (!*head || !*mesh) {
-		free(*head);
-		free(*mesh);
-		*head = *mesh = NULL;
-		return -RIG_MEMORY_BUSY;
-	}
-	unsigned char *p = *head;
-	memcpy(p, "OFS1", 4);
-	p = rig_bytes_put_u64(p + 4, d->n_verts);
-	p = rig_bytes_put_u64(p, d->n_tris);
-	p = rig_bytes_put_u64(p, d->n_keys);
+	*n_head = RIG_FORM_HEAD_FIXED + d->n_keys * HEAD_PER_KEY;
+	*n_arrays = rig_form_rest_bytes(d->n_verts, d->n_tris);
+	int rc = rig_form_alloc(head, *n_head, arrays, *n_arrays);
+	if (rc)
+		return rc;
+	unsigned char *p = rig_form_head_put(*head, TAG, d->n_verts, d->n_tris, d->n_keys);
 	for (size_t k = 0; k < d->n_keys; k++) {
-		p = rig_bytes_put_f64(p, d->keys[k].frame);
-		p = rig_bytes_put_u32(p, (uint32_t)d->keys[k].interp);
-		for (int e = 0; e < 4; e++)
-			p = rig_bytes_put_f64(p, d->keys[k].ease[e]);
+		p = rig_form_key_time_put(p, &d->keys[k]);
 		p = rig_bytes_put_f64(p, d->keys[k].value);
 		p = rig_bytes_put_f64(p, d->dy[k]);
 	}
-	p = *mesh;
-	for (size_t i = 0; i < 2 * d->n_verts; i++)
-		p = rig_bytes_put_f64(p, d->source[i]);
-	for (size_t i = 0; i < 3 * d->n_tris; i++)
-		p = rig_bytes_put_u32(p, d->triangles[i]);
+	rig_form_rest_put(*arrays, d->source, d->n_verts, d->triangles, d->n_tris);
 	return 0;
 }
 
-static void *decode(const unsigned char *head, size_t n_head, const unsigned char *mesh,
-		    size_t n_mesh)
+static void *decode(const unsigned char *head, size_t n_head, const unsigned char *arrays,
+		    size_t n_arrays)
 {
-	if (n_head < HEAD_FIXED || memcmp(head, "OFS1", 4) != 0)
-		return NULL;
-	const unsigned char *p = head + 4;
-	uint64_t n_verts = rig_bytes_get_u64(&p), n_tris = rig_bytes_get_u64(&p),
-		 n_keys = rig_bytes_get_u64(&p);
-	if (n_verts > RIG_MAX_VERTICES || n_tris > RIG_MAX_TRIANGLES ||
-	    n_keys > (n_head - HEAD_FIXED) / HEAD_PER_KEY ||
-	    n_head != HEAD_FIXED + n_keys * HEAD_PER_KEY)
+	const unsigned char *p;
+	size_t n_verts, n_tris, n_keys;
+	if (rig_form_head_get(&p, head, n_head, TAG, HEAD_PER_KEY, &n_verts, &n_tris, &n_keys) != 0)
 		return NULL;
 	struct rig_offset_def *d = calloc(1, sizeof *d);
 	if (!d)
 		return NULL;
-	d->n_verts = (size_t)n_verts;
-	d->n_tris = (size_t)n_tris;
-	d->n_keys = (size_t)n_keys;
+	d->n_verts = n_verts;
+	d->n_tris = n_tris;
+	d->n_keys = n_keys;
 	d->keys = calloc(d->n_keys ? d->n_keys : 1, sizeof *d->keys);
 	d->dy = calloc(d->n_keys ? d->n_keys : 1, sizeof *d->dy);
 	if (!d->keys || !d->dy)
 		goto fail;
 	for (size_t k = 0; k < d->n_keys; k++) {
-		d->keys[k].frame = rig_bytes_get_f64(&p);
-		d->keys[k].interp = (enum rig_interp)rig_bytes_get_u32(&p);
-		for (int e = 0; e < 4; e++)
-			d->keys[k].ease[e] = rig_bytes_get_f64(&p);
+		rig_form_key_time_get(&p, &d->keys[k]);
 		d->keys[k].value = rig_bytes_get_f64(&p);
 		d->dy[k] = rig_bytes_get_f64(&p);
 	}
-	if (mesh) {
-		if (n_mesh != d->n_verts * 16 + d->n_tris * 12)
+	if (arrays) {
+		const unsigned char *a = arrays;
+		if (n_arrays != rig_form_rest_bytes(d->n_verts, d->n_tris) ||
+		    rig_form_rest_get(&a, &d->source, d->n_verts, &d->triangles, d->n_tris) != 0)
 			goto fail;
-		d->source = malloc((d->n_verts ? 2 * d->n_verts : 1) * sizeof *d->source);
-		d->triangles = malloc((d->n_tris ? 3 * d->n_tris : 1) * sizeof *d->triangles);
-		if (!d->source || !d->triangles)
-			goto fail;
-		p = mesh;
-		for (size_t i = 0; i < 2 * d->n_verts; i++)
-			d->source[i] = rig_bytes_get_f64(&p);
-		for (size_t i = 0; i < 3 * d->n_tris; i++)
-			d->triangles[i] = rig_bytes_get_u32(&p);
 	}
 	return d;
 fail:
@@ -289,6 +258,8 @@ static size_t diff_bytes(const void *def, size_t n_verts, size_t n_tris)
 
 /* ---- the row ---- */
 
+RIG_BINDING_REST_ACCESSORS(struct rig_offset_def)
+
 static int validate(const void *def, struct rig_errs *errs)
 {
 	return rig_offset_def_check(def, errs);
@@ -302,7 +273,7 @@ static void def_free(void *def)
 	free(def);
 }
 
-static void def_release_mesh(void *def)
+static void def_release_arrays(void *def)
 {
 	struct rig_offset_def *d = def;
 	free(d->source);
@@ -317,52 +288,14 @@ static size_t def_bytes(const void *def)
 	return sizeof *d + d->n_keys * (sizeof *d->keys + sizeof *d->dy);
 }
 
-static size_t def_n_verts(const void *def)
-{
-	return ((const struct rig_offset_def *)def)->n_verts;
-}
-
-static size_t def_n_tris(const void *def)
-{
-	return ((const struct rig_offset_def *)def)->n_tris;
-}
-
-static const double *def_source(const void *def)
-{
-	return ((const struct rig_offset_def *)def)->source;
-}
-
-static const uint32_t *def_triangles(const void *def)
-{
-	return ((const struct rig_offset_def *)def)->triangles;
-}
-
-static size_t def_n_joints(const void *def)
-{
-	(void)def;
-	return 0;
-}
-
-static const char *def_joint_none(const void *def, size_t j)
-{
-	(void)def;
-	(void)j;
-	return "";
-}
-
 const struct rig_binding_type rig_binding_offset = {
 	.name = "offset",
 	.validate = validate,
 	.def_free = def_free,
-	.def_release_mesh = def_release_mesh,
+	.def_release_arrays = def_release_arrays,
 	.def_bytes = def_bytes,
-	.def_n_verts = def_n_verts,
-	.def_n_tris = def_n_tris,
-	.def_source = def_source,
-	.def_triangles = def_triangles,
-	.def_n_joints = def_n_joints,
-	.def_joint_id = def_joint_none,
-	.def_joint_layer = def_joint_none,
+	RIG_BINDING_REST_ROW,
+	RIG_BINDING_NO_JOINTS_ROW,
 	.prepare = prepare,
 	.eval_def = eval_def,
 	.evaluate = evaluate,

@@ -116,21 +116,8 @@ static int offset_apply(struct rig_op_ctx *ctx, struct rig_op *op)
 	if (!l)
 		return -1;
 	struct offset_op *o = op->u.kind_data;
-	struct rig_offset_def *def = NULL;
-	if (!o->clear) {
-		def = malloc(sizeof *def);
-		if (!def) {
-			rig_op__fail_layer(ctx, op, RIG_MEMORY_BUSY, "",
-					   "the server ran out of memory");
-			return -1;
-		}
-		*def = o->def; /* ownership moves to the model */
-		memset(&o->def, 0, sizeof o->def);
-	}
-	rig_model_binding_set(l, def ? &rig_binding_offset : NULL, def);
-	rig_op__binding_changed(ctx, l->id, op->index, "offset");
-	rig_op__changed(ctx, op->layer_id);
-	return 0;
+	return rig_op__binding_install(ctx, op, l, &rig_binding_offset, &o->def, sizeof o->def,
+				       o->clear, "offset");
 }
 
 static const struct rig_op_type ops[] = {
@@ -162,51 +149,28 @@ static int rest_apply(struct rig_op_ctx *ctx, struct rig_op *op, struct rig_mode
 		d->keys[k].value -= o[0];
 		d->dy[k] -= o[1];
 	}
-	l->binding.dirty = true;
-	rig_op__binding_changed(ctx, l->id, op->index, NULL);
-	rig_op__changed(ctx, op->layer_id);
+	rig_op__binding_edited(ctx, op, l);
 	return 0;
 }
 
 static json_t *summary(const struct rig_model_layer *l)
 {
 	const struct rig_offset_def *d = l->binding.def;
-	return json_pack("{s:s, s:I, s:I, s:I}", "kind", "offset", "vertexCount",
-			 (json_int_t)d->n_verts, "triangleCount", (json_int_t)d->n_tris, "keyCount",
-			 (json_int_t)d->n_keys);
+	return rig_binding_summary_counts(l, "keyCount", d->n_keys);
 }
 
-static size_t count_verts(const void *def)
+static size_t count_keys(const struct rig_binding_type *type, const void *def)
 {
-	return ((const struct rig_offset_def *)def)->n_verts;
-}
-
-static size_t count_tris(const void *def)
-{
-	return ((const struct rig_offset_def *)def)->n_tris;
-}
-
-static size_t count_keys(const void *def)
-{
+	(void)type;
 	return ((const struct rig_offset_def *)def)->n_keys;
 }
 
-static void encode_vertex(struct rig_buf *b, const void *def, const double *xy, size_t i)
-{
-	(void)def;
-	rig_binding_encode_vertex(b, xy, i);
-}
-
-static void encode_triangle(struct rig_buf *b, const void *def, const double *xy, size_t i)
-{
-	(void)xy;
-	rig_binding_encode_triangle(b, ((const struct rig_offset_def *)def)->triangles, i);
-}
-
 /* offsets: {keyIndex, frame, x, y, interp} per key. */
-static void encode_offset(struct rig_buf *b, const void *def, const double *xy, size_t i)
+static void encode_offset(struct rig_buf *b, const struct rig_binding_type *type, const void *def,
+			  const double *xy, size_t i)
 {
 	const struct rig_offset_def *d = def;
+	(void)type;
 	(void)xy;
 	rig_buf_printf(b, "{\"keyIndex\":%zu,\"frame\":", i);
 	rig_buf_double(b, d->keys[i].frame);
@@ -218,8 +182,8 @@ static void encode_offset(struct rig_buf *b, const void *def, const double *xy, 
 }
 
 static const struct rig_binding_collection collections[] = {
-	{"vertices", true, true, count_verts, encode_vertex},
-	{"triangles", true, false, count_tris, encode_triangle},
+	RIG_BINDING_COLLECTION_VERTICES,
+	RIG_BINDING_COLLECTION_TRIANGLES,
 	{"offsets", false, false, count_keys, encode_offset},
 };
 

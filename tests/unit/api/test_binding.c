@@ -142,7 +142,7 @@ Test(binding_kinds, the_skin_summary_counts_stored_or_loaded_arrays)
 	cr_assert(json_equal(got, want));
 	json_decref(got);
 	/* Not loaded and unchanged: the stored counts speak. */
-	rig_binding_skin.def_release_mesh(l.binding.def);
+	rig_binding_skin.def_release_arrays(l.binding.def);
 	l.binding.loaded = l.binding.dirty = false;
 	l.binding.n_verts = 1000000;
 	l.binding.n_tris = 1999998;
@@ -163,17 +163,17 @@ Test(binding_kinds, the_skin_pages_items_as_mesh_data_shows_them)
 	struct rig_buf b;
 	rig_buf_init(&b);
 	const struct rig_binding_collection *c = rig_binding_collection_find(skin, "vertices");
-	cr_assert_eq(c->count(d), 3);
-	c->encode(&b, d, rig_binding_skin.def_source(d), 1);
+	cr_assert_eq(c->count(&rig_binding_skin, d), 3);
+	c->encode(&b, &rig_binding_skin, d, rig_binding_skin.def_source(d), 1);
 	rig_buf_puts(&b, "|");
 	c = rig_binding_collection_find(skin, "triangles");
-	c->encode(&b, d, NULL, 0);
+	c->encode(&b, &rig_binding_skin, d, NULL, 0);
 	rig_buf_puts(&b, "|");
 	c = rig_binding_collection_find(skin, "joints");
-	c->encode(&b, d, NULL, 0);
+	c->encode(&b, &rig_binding_skin, d, NULL, 0);
 	rig_buf_puts(&b, "|");
 	c = rig_binding_collection_find(skin, "weights");
-	c->encode(&b, d, NULL, 2);
+	c->encode(&b, &rig_binding_skin, d, NULL, 2);
 	cr_assert_not(b.oom);
 	const char *want = "{\"vertexIndex\":1,\"x\":1,\"y\":0}"
 			   "|{\"triangleIndex\":0,\"indices\":[0,1,2]}"

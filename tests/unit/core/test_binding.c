@@ -17,7 +17,7 @@ Test(binding_table, every_row_is_complete_and_named_once)
 		const struct rig_binding_type *t = rig_binding_types[i];
 		cr_assert_not_null(t, "row %zu", i);
 		cr_assert(t->name && t->name[0], "row %zu has no name", i);
-		cr_assert(t->validate && t->def_free && t->def_release_mesh && t->def_bytes &&
+		cr_assert(t->validate && t->def_free && t->def_release_arrays && t->def_bytes &&
 				  t->def_n_verts && t->def_n_tris && t->def_source &&
 				  t->def_triangles && t->def_n_joints && t->def_joint_id &&
 				  t->def_joint_layer && t->prepare && t->eval_def && t->evaluate &&
@@ -76,7 +76,7 @@ Test(skin_row, reads_the_definition_it_is_given)
 	cr_assert_str_eq(t->def_joint_id(d, 1), "tip");
 	cr_assert_str_eq(t->def_joint_layer(d, 0), "a");
 	size_t with_arrays = t->def_bytes(d);
-	t->def_release_mesh(d);
+	t->def_release_arrays(d);
 	cr_assert_null(d->source, "the per-vertex arrays go");
 	cr_assert_eq(t->def_n_joints(d), 2, "the joints stay");
 	cr_assert_eq(t->def_bytes(d), with_arrays, "def_bytes never counted the arrays");

@@ -224,7 +224,7 @@ Test(mesh_row, is_in_the_table_and_follows_no_joint)
 	cr_assert_eq(rig_binding_mesh.def_n_joints(d), 0);
 	cr_assert_eq(rig_binding_mesh.def_n_verts(d), 6);
 	cr_assert_eq(rig_binding_mesh.def_source(d), d->source);
-	rig_binding_mesh.def_release_mesh(d);
+	rig_binding_mesh.def_release_arrays(d);
 	cr_assert_null(d->source);
 	cr_assert_eq(rig_binding_mesh.def_n_verts(d), 6, "counts stay");
 	def_free(d);

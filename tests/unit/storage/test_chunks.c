@@ -10,6 +10,7 @@
 #include "core/codes.h"
 #include "storage/blob.h"
 #include "storage/chunks.h"
+#include "storage/skin_bytes.h"
 
 /* A strip of n vertices, the vertex v weighted to v % 9 joints' worth of
  * influences (0 to 8). */
@@ -119,7 +120,7 @@ Test(chunks, a_part_that_does_not_hold_its_counts_is_refused)
 		     -1);
 	rig_skin_def_release(&back);
 	struct rig_chunk_bytes mesh;
-	cr_assert_eq(rig_chunks_skin_part_encode(&mesh, RIG_PART_MESH, &d), -RIG_INTERNAL,
+	cr_assert_eq(rig_chunks_skin_part_encode(&mesh, RIG_PART_ARRAYS, &d), -RIG_INTERNAL,
 		     "a skin has no mesh part");
 	rig_chunk_bytes_release(&mesh, 1);
 	rig_chunk_bytes_release(p, RIG_SKIN_N_PARTS);
@@ -129,13 +130,13 @@ Test(chunks, a_part_that_does_not_hold_its_counts_is_refused)
 Test(chunks, fixed_bounds_cut_every_step_and_end_at_the_size)
 {
 	size_t n = 0;
-	size_t *b = rig_chunks_fixed_bounds(40000, RIG_CHUNK_MESH_BYTES, &n);
+	size_t *b = rig_chunks_fixed_bounds(40000, RIG_CHUNK_ARRAY_BYTES, &n);
 	cr_assert_eq(n, 3);
 	cr_assert_eq(b[1], 16384);
 	cr_assert_eq(b[2], 32768);
 	cr_assert_eq(b[3], 40000);
 	free(b);
-	b = rig_chunks_fixed_bounds(0, RIG_CHUNK_MESH_BYTES, &n);
+	b = rig_chunks_fixed_bounds(0, RIG_CHUNK_ARRAY_BYTES, &n);
 	cr_assert_eq(n, 0);
 	cr_assert_eq(b[0], 0);
 	free(b);

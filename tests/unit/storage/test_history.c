@@ -14,6 +14,7 @@
 #include "storage/chunks.h"
 #include "storage/resources.h"
 #include "storage/shot_repo.h"
+#include "storage/skin_bytes.h"
 
 static struct rig_tx *fresh(void)
 {
@@ -503,6 +504,88 @@ Test(history, a_key_edit_stores_its_channel_and_a_rename_no_keys)
 			cr_assert(isnan(key_at(tx, v, RIG_CH_SCALE_Y, 99)), "emptied at v4");
 		cr_assert(isnan(key_at(tx, v, RIG_CH_PIVOT_X, 0)), "never keyed");
 	}
+	bare_tx_close(tx);
+}
+
+Test(history, the_print_of_no_keys_is_that_of_zero_bytes)
+{
+	unsigned char print[RIG_KEYS_PRINT_BYTES];
+	rig_blob_print(print, NULL, 0);
+	cr_assert_arr_eq(print, rig_blob_print_none, sizeof print);
+}
+
+/* Saves m as the next version, moves the shot there and settles m without
+ * reloading it, as the shot cache keeps a committed model. */
+static void commit_kept(struct rig_tx *tx, struct rig_shot_model *m)
+{
+	long long v = m->version;
+	cr_assert_eq(rig_shot_save(tx, m, v + 1), 0);
+	cr_assert_eq(rig_shot_set_version(tx, m->id, v, v + 1), 0);
+	rig_shot_model_settle(m, v + 1);
+}
+
+/* A model kept across saves (the shot cache's) knows what storage holds of
+ * each channel from its own last save: it writes a channel whose keys changed
+ * since, a channel changed back to older bytes included, and no other. */
+Test(history, a_kept_model_writes_exactly_the_channels_changed_since_its_last_save)
+{
+	struct rig_tx *tx = fresh();
+	struct rig_shot_model m;
+	cr_assert_eq(rig_shot_load(&m, tx, "s"), 0);
+	struct rig_model_layer *l = rig_shot_model_add(&m, "g", "g", RIG_LAYER_GROUP, NULL);
+	put_key(l, RIG_CH_POSITION_X, 0, 1);
+	put_key(l, RIG_CH_ROTATION, 0, 2);
+	commit_kept(tx, &m); /* v1: two rows */
+	cr_assert_eq(count(tx, "SELECT count(*) FROM layer_keys"), 2);
+	l = rig_shot_model_find(&m, "g");
+	put_key(l, RIG_CH_ROTATION, 0, 3);
+	commit_kept(tx, &m); /* v2: rotation */
+	cr_assert_eq(count(tx, "SELECT count(*) FROM layer_keys WHERE revision = 2"), 1);
+	put_key(l, RIG_CH_ROTATION, 0, 2);
+	commit_kept(tx, &m); /* v3: rotation back to v1's bytes is still a change */
+	cr_assert_eq(count(tx, "SELECT count(*) FROM layer_keys WHERE revision = 3"), 1);
+	cr_assert_eq(count(tx, "SELECT channel FROM layer_keys WHERE revision = 3"),
+		     RIG_CH_ROTATION);
+	l->statics.ch[RIG_CH_SCALE_X] = 2;
+	l->dirty = true;
+	commit_kept(tx, &m); /* v4: a static value only */
+	cr_assert_eq(count(tx, "SELECT count(*) FROM layer_keys WHERE revision = 4"), 0);
+	l->keys[RIG_CH_POSITION_X].count = 0; /* emptied in place, as no op does */
+	l->dirty = true;
+	commit_kept(tx, &m); /* v5 */
+	cr_assert_eq(count(tx, "SELECT length(data) FROM layer_keys WHERE revision = 5"), 0);
+	rig_shot_model_release(&m);
+	double rotation[] = {2, 3, 2, 2, 2};
+	for (long long v = 1; v <= 5; v++) {
+		cr_assert_eq(key_at(tx, v, RIG_CH_ROTATION, 0), rotation[v - 1]);
+		if (v < 5)
+			cr_assert_eq(key_at(tx, v, RIG_CH_POSITION_X, 0), 1);
+		else
+			cr_assert(isnan(key_at(tx, v, RIG_CH_POSITION_X, 0)));
+	}
+	bare_tx_close(tx);
+}
+
+/* A layer created with a deleted layer's id reads none of its keys: its empty
+ * channels are stored as empty rows where the old layer had keys. */
+Test(history, a_layer_created_again_reads_none_of_the_deleted_ones_keys)
+{
+	struct rig_tx *tx = fresh();
+	struct rig_shot_model m;
+	cr_assert_eq(rig_shot_load(&m, tx, "s"), 0);
+	put_key(rig_shot_model_add(&m, "g", "g", RIG_LAYER_GROUP, NULL), RIG_CH_ROTATION, 0, 7);
+	commit_kept(tx, &m); /* v1 */
+	rig_shot_model_find(&m, "g")->deleted = true;
+	commit_kept(tx, &m); /* v2: gone */
+	rig_shot_model_add(&m, "g", "g", RIG_LAYER_GROUP, NULL);
+	commit_kept(tx, &m); /* v3: again, keyless */
+	put_key(rig_shot_model_find(&m, "g"), RIG_CH_SCALE_Y, 0, 5);
+	commit_kept(tx, &m); /* v4: kept model, new channel */
+	rig_shot_model_release(&m);
+	cr_assert_eq(key_at(tx, 1, RIG_CH_ROTATION, 0), 7);
+	cr_assert(isnan(key_at(tx, 3, RIG_CH_ROTATION, 0)));
+	cr_assert(isnan(key_at(tx, 4, RIG_CH_ROTATION, 0)));
+	cr_assert_eq(key_at(tx, 4, RIG_CH_SCALE_Y, 0), 5);
 	bare_tx_close(tx);
 }
 

@@ -1,0 +1,238 @@
+/* rigctl's options: the one table (RIG_CTL_OPTIONS) from which its parsing
+ * with bounds, its RIGD_* variables, its defaults, the options part of every
+ * --help page and the option table of clients/README.md (`rigctl
+ * --options-markdown`, compared by tests/e2e/test_clients_options_table.py)
+ * come. Each row is an id and a struct rig_arg_spec (clients/args.h); its
+ * scope names the commands it applies to, as bits of enum rig_ctl_cmd. Two
+ * rows may share a name when their commands differ (`--format`, `--from`,
+ * `--to`, `--id`): the command picks the row. Which command a command line names is
+ * rigctl.c's.
+ */
+#ifndef RIG_CTL_OPTIONS_H
+#define RIG_CTL_OPTIONS_H
+
+#include "clients/args.h"
+#include "clients/http_client.h"
+
+/* Commands (and verbs) as bits, so an option can say where it applies. */
+enum rig_ctl_cmd {
+	RIG_CTL_PROJECTS_LIST = 1u << 0,
+	RIG_CTL_PROJECTS_CREATE = 1u << 1,
+	RIG_CTL_PROJECTS_SHOW = 1u << 2,
+	RIG_CTL_PROJECTS_DELETE = 1u << 3,
+	RIG_CTL_SHOTS_LIST = 1u << 4,
+	RIG_CTL_SHOTS_CREATE = 1u << 5,
+	RIG_CTL_SHOTS_SHOW = 1u << 6,
+	RIG_CTL_SHOTS_DELETE = 1u << 7,
+	RIG_CTL_LAYERS = 1u << 8,
+	RIG_CTL_EDIT = 1u << 9,
+	RIG_CTL_RECEIPTS = 1u << 10,
+	RIG_CTL_FRAMES = 1u << 11,
+	RIG_CTL_PLAN_CREATE = 1u << 12,
+	RIG_CTL_PLAN_SHOW = 1u << 13,
+	RIG_CTL_PLAN_LIST = 1u << 14,
+	RIG_CTL_PLAN_VALIDATE = 1u << 15,
+	RIG_CTL_PLAN_REVISE = 1u << 16,
+	RIG_CTL_PLAN_APPLY = 1u << 17,
+	RIG_CTL_PLAN_DELETE = 1u << 18,
+	RIG_CTL_LOCK_ACQUIRE = 1u << 19,
+	RIG_CTL_LOCK_RENEW = 1u << 20,
+	RIG_CTL_LOCK_RELEASE = 1u << 21,
+	RIG_CTL_LOCK_LIST = 1u << 22,
+	RIG_CTL_DIFF = 1u << 23,
+	RIG_CTL_REVERT = 1u << 24,
+	RIG_CTL_CONSTRAINTS = 1u << 25,
+	RIG_CTL_CONSTRAINT_PUT = 1u << 26,
+	RIG_CTL_CONSTRAINT_DELETE = 1u << 27,
+};
+
+/* The sets of commands the rows name. */
+#define RIG_CTL_CREATES (RIG_CTL_PROJECTS_CREATE | RIG_CTL_SHOTS_CREATE)
+#define RIG_CTL_CONSTRAINT_WRITES (RIG_CTL_CONSTRAINT_PUT | RIG_CTL_CONSTRAINT_DELETE)
+#define RIG_CTL_PLAN_CONTENT (RIG_CTL_PLAN_CREATE | RIG_CTL_PLAN_REVISE)
+#define RIG_CTL_WRITES                                                                             \
+	(RIG_CTL_CREATES | RIG_CTL_PROJECTS_DELETE | RIG_CTL_SHOTS_DELETE | RIG_CTL_EDIT |         \
+	 RIG_CTL_REVERT | RIG_CTL_PLAN_CONTENT | RIG_CTL_PLAN_APPLY | RIG_CTL_PLAN_DELETE |        \
+	 RIG_CTL_LOCK_ACQUIRE | RIG_CTL_LOCK_RENEW | RIG_CTL_LOCK_RELEASE |                        \
+	 RIG_CTL_CONSTRAINT_WRITES)
+#define RIG_CTL_EDITS (RIG_CTL_EDIT | RIG_CTL_REVERT | RIG_CTL_CONSTRAINT_WRITES)
+#define RIG_CTL_FENCED (RIG_CTL_EDITS | RIG_CTL_PLAN_APPLY)
+#define RIG_CTL_PER_SHOT                                                                           \
+	(RIG_CTL_LAYERS | RIG_CTL_EDIT | RIG_CTL_RECEIPTS | RIG_CTL_FRAMES | RIG_CTL_PLAN_CREATE | \
+	 RIG_CTL_PLAN_LIST | RIG_CTL_LOCK_ACQUIRE | RIG_CTL_LOCK_LIST)
+#define RIG_CTL_LISTS                                                                              \
+	(RIG_CTL_PROJECTS_LIST | RIG_CTL_SHOTS_LIST | RIG_CTL_RECEIPTS | RIG_CTL_PLAN_LIST |       \
+	 RIG_CTL_CONSTRAINTS)
+
+#define RIG_CTL_VERSION_NUMBER RIG_ARG_AT_LEAST(0), .what = "a version number"
+
+/* X(ID, row...): the options in the order of the README's table. */
+#define RIG_CTL_OPTIONS(X)                                                                         \
+	/* every command */                                                                        \
+	X(URL, RIG_HTTP_URL_OPTION)                                                                \
+	X(ACTOR, .name = "actor", .metavar = "NAME", .min = 1, .max = 128, .env = "RIGD_ACTOR",    \
+	  .help = "sent as `X-Rigd-Actor`, which only a server run with `--auth off` reads; "      \
+		  "otherwise the actor is the token's name")                                       \
+	X(FORMAT, .name = "format", .shape = RIG_ARG_CHOICE,                                       \
+	  .choices = RIG_ARG_CHOICES("table", "json", "ndjson"),                                   \
+	  .def_doc = "`table` on a terminal, else `json`",                                         \
+	  .help = "how results print: aligned tables, one JSON document (a list is one array) "    \
+		  "or one JSON object per line; `frames` reads `--format` as its file format")     \
+	X(HELP, .name = "help", .shape = RIG_ARG_FLAG,                                             \
+	  .help = "this text, also `-h`; `rigctl COMMAND --help` (or `rigctl COMMAND VERB "        \
+		  "--help`): that command in detail, with examples")                               \
+	/* writes */                                                                               \
+	X(IDEMPOTENCY_KEY, .name = "idempotency-key", .metavar = "K", .scope = RIG_CTL_WRITES,     \
+	  .help = "the server answers a retry with the same key with the first response "          \
+		  "instead of applying the write twice")                                           \
+	X(EXPECTED_VERSION, .name = "expected-version", .metavar = "N", RIG_CTL_VERSION_NUMBER,    \
+	  .scope = RIG_CTL_EDITS,                                                                  \
+	  .help = "apply only while the shot is at version N; else `VERSION_CONFLICT` with the "   \
+		  "current version")                                                               \
+	X(DRY_RUN, .name = "dry-run", .shape = RIG_ARG_FLAG, .scope = RIG_CTL_EDITS,               \
+	  .help = "check the write and print the receipt it would produce; nothing is written")    \
+	X(CHECK_FRAMES, .name = "check-frames", .shape = RIG_ARG_FLAG, .scope = RIG_CTL_FENCED,    \
+	  .help = "sends `checkFrames: true`: the server evaluates the shot's frames before it "   \
+		  "commits and refuses a write that would break one (each failing layer and "      \
+		  "frame is an error)")                                                            \
+	X(LOCK_ID, .name = "lock-id", .metavar = "L", .scope = RIG_CTL_FENCED,                     \
+	  .help = "with `--fencing-token`: prove a lock is still held (else `LOCK_LOST`); see "    \
+		  "`rigctl lock --help`")                                                          \
+	X(FENCING_TOKEN, .name = "fencing-token", .metavar = "T", RIG_ARG_AT_LEAST(1),             \
+	  .scope = RIG_CTL_FENCED, .help = "the lock's fencing token, with `--lock-id`")           \
+	/* resources */                                                                            \
+	X(ID, .name = "id", .metavar = "ID", .scope = RIG_CTL_CREATES | RIG_CTL_PLAN_CREATE,       \
+	  .def_doc = "the server picks one",                                                       \
+	  .help = "the id of the project, shot or plan created")                                   \
+	X(PROJECT, .name = "project", .metavar = "ID",                                             \
+	  .scope = RIG_CTL_SHOTS_LIST | RIG_CTL_SHOTS_CREATE, .required = RIG_ARG_EVERY,           \
+	  .help = "the project")                                                                   \
+	X(FPS, .name = "fps", .metavar = "N", .shape = RIG_ARG_NUMBER,                             \
+	  .scope = RIG_CTL_SHOTS_CREATE, .def_doc = "the server's, 24",                            \
+	  .help = "the shot's frames per second")                                                  \
+	X(FRAME_START, .name = "frame-start", .metavar = "A", .shape = RIG_ARG_NUMBER,             \
+	  .scope = RIG_CTL_SHOTS_CREATE, .def_doc = "the server's, 0",                             \
+	  .help = "the shot's first frame")                                                        \
+	X(FRAME_END, .name = "frame-end", .metavar = "B", .shape = RIG_ARG_NUMBER,                 \
+	  .scope = RIG_CTL_SHOTS_CREATE, .def_doc = "the server's, 100",                           \
+	  .help = "the shot's last frame")                                                         \
+	X(IF_MATCH, .name = "if-match", .metavar = "VERSION", .shape = RIG_ARG_INT,                \
+	  .min = LLONG_MIN, .max = LLONG_MAX, .what = "a version number",                          \
+	  .scope = RIG_CTL_SHOTS_DELETE,                                                           \
+	  .help = "delete only while the shot is at VERSION; else `VERSION_CONFLICT`")             \
+	X(SHOT, .name = "shot", .metavar = "ID", .scope = RIG_CTL_PER_SHOT,                        \
+	  .required = RIG_CTL_PER_SHOT & ~RIG_CTL_RECEIPTS, .help = "the shot")                    \
+	/* lists */                                                                                \
+	X(ALL, .name = "all", .shape = RIG_ARG_FLAG,                                               \
+	  .scope = RIG_CTL_RECEIPTS | RIG_CTL_PLAN_LIST,                                           \
+	  .help = "every page; without it the first, while the other lists follow every page")     \
+	X(PAGE_SIZE, .name = "page-size", .metavar = "N", .scope = RIG_CTL_LISTS,                  \
+	  .def_doc = "the server's",                                                               \
+	  .help = "items per page, passed to the server as `pageSize`, which checks it")           \
+	/* frames */                                                                               \
+	X(LAYER, .name = "layer", .metavar = "ID", .scope = RIG_CTL_FRAMES,                        \
+	  .required = RIG_ARG_EVERY, .help = "the bound layer to evaluate")                        \
+	X(FRAME_FROM, .name = "from", .metavar = "A", .shape = RIG_ARG_NUMBER,                     \
+	  .scope = RIG_CTL_FRAMES, .def_doc = "the shot's first frame",                            \
+	  .help = "the first frame of the range")                                                  \
+	X(FRAME_TO, .name = "to", .metavar = "B", .shape = RIG_ARG_NUMBER,                         \
+	  .scope = RIG_CTL_FRAMES, .def_doc = "the shot's last frame",                             \
+	  .help = "the last frame of the range")                                                   \
+	X(STEP, .name = "step", .metavar = "S", .shape = RIG_ARG_NUMBER, .def = "1",               \
+	  .scope = RIG_CTL_FRAMES, .help = "frames between two files")                             \
+	X(SPACE, .name = "space", .shape = RIG_ARG_CHOICE,                                         \
+	  .choices = RIG_ARG_CHOICES("local", "shot"), .def = "local", .scope = RIG_CTL_FRAMES,    \
+	  .help = "vertices in the layer's space or the shot's")                                   \
+	X(FILE_FORMAT, .name = "format", .shape = RIG_ARG_CHOICE,                                  \
+	  .choices = RIG_ARG_CHOICES("obj", "f32"), .def = "obj", .scope = RIG_CTL_FRAMES,         \
+	  .help = "the file format: `DIR/frame_<n>.obj` (face indices local to the file) or "      \
+		  "`DIR/frame_<n>.f32` (RIGF, frameCount 1); here `--format` is not the output "   \
+		  "format of the other commands")                                                  \
+	X(OUT, .name = "out", .metavar = "DIR", .scope = RIG_CTL_FRAMES,                           \
+	  .required = RIG_ARG_EVERY,                                                               \
+	  .help = "the folder of the frame files, created when missing")                           \
+	X(NO_PROGRESS, .name = "no-progress", .shape = RIG_ARG_FLAG, .scope = RIG_CTL_FRAMES,      \
+	  .help = "no progress bar (it shows on stderr when that is a terminal)")                  \
+	/* plans */                                                                                \
+	X(TITLE, .name = "title", .metavar = "T", .scope = RIG_CTL_PLAN_CONTENT,                   \
+	  .help = "the plan's title; `--title ''` clears it")                                      \
+	X(BASE_VERSION, .name = "base-version", .metavar = "N", RIG_ARG_AT_LEAST(0),               \
+	  .scope = RIG_CTL_PLAN_CONTENT,                                                           \
+	  .help = "pin the plan to shot version N: it applies only while the shot is there")       \
+	X(PIN, .name = "pin", .shape = RIG_ARG_FLAG, .scope = RIG_CTL_PLAN_CONTENT,                \
+	  .help = "pin the plan to the shot's current version")                                    \
+	X(UNPIN, .name = "unpin", .shape = RIG_ARG_FLAG, .scope = RIG_CTL_PLAN_REVISE,             \
+	  .help = "unpin the plan: it applies to the current version")                             \
+	X(PLAN_VERSION, .name = "plan-version", .metavar = "N", RIG_ARG_AT_LEAST(1),               \
+	  .scope = RIG_CTL_PLAN_REVISE | RIG_CTL_PLAN_APPLY, .required = RIG_ARG_EVERY,            \
+	  .help = "the plan version you reviewed (revise sends it as `If-Match`); another is "     \
+		  "`PLAN_VERSION_CONFLICT`")                                                       \
+	/* locks */                                                                                \
+	X(TTL, .name = "ttl", .metavar = "S", RIG_ARG_AT_LEAST(1),                                 \
+	  .scope = RIG_CTL_LOCK_ACQUIRE | RIG_CTL_LOCK_RENEW,                                      \
+	  .def_doc = "the server's, 60; renew: the lock's own",                                    \
+	  .help = "the lease in seconds; the server takes 1 to 3600")                              \
+	/* history */                                                                              \
+	X(VERSION_FROM, .name = "from", .metavar = "N", RIG_ARG_AT_LEAST(0),                       \
+	  .scope = RIG_CTL_DIFF, .required = RIG_ARG_EVERY, .help = "the older version")           \
+	X(VERSION_TO, .name = "to", .metavar = "M", RIG_ARG_AT_LEAST(0), .scope = RIG_CTL_DIFF,    \
+	  .required = RIG_ARG_EVERY, .help = "the newer version")                                  \
+	X(MAX_BYTES, .name = "max-bytes", .metavar = "B", RIG_ARG_AT_LEAST(1),                     \
+	  .scope = RIG_CTL_DIFF, .def_doc = "the server's",                                        \
+	  .help = "the size of each page fetched, passed to the server as `maxBytes`")             \
+	X(FORCE, .name = "force", .shape = RIG_ARG_FLAG, .scope = RIG_CTL_REVERT,                  \
+	  .help = "revert even when a later receipt changed the same layers; else "                \
+		  "`REVERT_CONFLICT`, listing them")                                               \
+	/* constraints */                                                                          \
+	X(VERSION, .name = "version", .metavar = "N", RIG_CTL_VERSION_NUMBER,                      \
+	  .scope = RIG_CTL_CONSTRAINTS, .def_doc = "the current version",                          \
+	  .help = "the shot version to read; `rigctl --version` alone prints rigctl's version")    \
+	X(CONSTRAINT_ID, .name = "id", .metavar = "C", .scope = RIG_CTL_CONSTRAINT_WRITES,         \
+	  .required = RIG_ARG_EVERY, .help = "the constraint to put or delete")                    \
+	X(JSON, .name = "json", .shape = RIG_ARG_FLAG,                                             \
+	  .scope = RIG_CTL_CONSTRAINTS | RIG_CTL_CONSTRAINT_WRITES,                                \
+	  .help = "short for `--format json`")                                                     \
+	X(CHAIN, .name = "chain", .metavar = "A,B,...", .scope = RIG_CTL_CONSTRAINT_PUT,           \
+	  .required = RIG_ARG_EVERY,                                                               \
+	  .help = "the chain's layer ids, root to tip, comma-separated")                           \
+	X(TARGET, .name = "target", .metavar = "T", .scope = RIG_CTL_CONSTRAINT_PUT,               \
+	  .required = RIG_ARG_EVERY, .help = "the layer the tip reaches for")                      \
+	X(TIP_LENGTH, .name = "tip-length", .metavar = "X", .shape = RIG_ARG_NUMBER,               \
+	  .scope = RIG_CTL_CONSTRAINT_PUT,                                                         \
+	  .help = "the tip bone's length along the last layer's local +x axis; the server "        \
+		  "requires it")                                                                   \
+	X(POLE, .name = "pole", .metavar = "P", .scope = RIG_CTL_CONSTRAINT_PUT,                   \
+	  .help = "two layers only: the layer whose origin chooses the elbow's side")              \
+	X(BEND_POSITIVE, .name = "bend-positive", .shape = RIG_ARG_FLAG,                           \
+	  .scope = RIG_CTL_CONSTRAINT_PUT, .def_doc = "the server's, true",                        \
+	  .help = "sends `bendPositive: true`: the elbow lies clockwise of root to target")        \
+	X(BEND_NEGATIVE, .name = "bend-negative", .shape = RIG_ARG_FLAG,                           \
+	  .scope = RIG_CTL_CONSTRAINT_PUT, .help = "sends `bendPositive: false`")                  \
+	X(MIX, .name = "mix", .metavar = "X", .shape = RIG_ARG_NUMBER,                             \
+	  .scope = RIG_CTL_CONSTRAINT_PUT, .def_doc = "the server's, 1",                           \
+	  .help = "how much of the solve applies, 0 to 1; a keyed mix: send the op with `rigctl "  \
+		  "edit`")                                                                         \
+	X(SOFTNESS, .name = "softness", .metavar = "X", .shape = RIG_ARG_NUMBER,                   \
+	  .scope = RIG_CTL_CONSTRAINT_PUT, .def_doc = "the server's, 0",                           \
+	  .help = "the distance over which the chain eases into full extension; keyed: "           \
+		  "`rigctl edit`")                                                                 \
+	X(STRETCH, .name = "stretch", .shape = RIG_ARG_FLAG, .scope = RIG_CTL_CONSTRAINT_PUT,      \
+	  .help = "the bones grow when the target is farther than the chain reaches")              \
+	X(COMPRESS, .name = "compress", .shape = RIG_ARG_FLAG, .scope = RIG_CTL_CONSTRAINT_PUT,    \
+	  .help = "the bones shrink when the target is nearer")                                    \
+	X(ORDER, .name = "order", .metavar = "N", .shape = RIG_ARG_INT, .min = LLONG_MIN,          \
+	  .max = LLONG_MAX, .scope = RIG_CTL_CONSTRAINT_PUT, .def_doc = "the server's, 0",         \
+	  .help = "where the constraint runs among the shot's, lowest first")
+
+/* Options, indexing rig_ctl_options and struct rig_ctl's values. */
+enum rig_ctl_opt {
+#define RIG_CTL_OPTION_ID(id, ...) RIG_CTL_O_##id,
+	RIG_CTL_OPTIONS(RIG_CTL_OPTION_ID)
+#undef RIG_CTL_OPTION_ID
+		RIG_CTL_O_COUNT
+};
+
+/* The rows of RIG_CTL_OPTIONS, in enum rig_ctl_opt's order (rigctl.c). */
+extern const struct rig_arg_spec rig_ctl_options[RIG_CTL_O_COUNT];
+
+#endif
