@@ -352,30 +352,42 @@ static void sort_ids(uint16_t *order, const struct rig_skin_joint *joints, size_
 	}
 }
 
-/* The number of runs of consecutive vertices with equal influence counts. */
-static size_t count_runs(const struct rig_skin_def *d)
+/* The kernel's runs (core/skin_kernel.h) into out, or only counted when out
+ * is NULL: vertices with equal counts, RIG_SKIN_MIN_RUN or more in a row,
+ * get runs of their own; the rest, mixed runs between them. Returns how many. */
+static size_t lay_runs(uint32_t *out, const uint32_t *offsets, size_t n_verts)
 {
-	size_t n = 0;
-	for (size_t v = 0; v < d->n_verts; v++)
-		n += v == 0 || d->weight_offsets[v + 1] - d->weight_offsets[v] !=
-				       d->weight_offsets[v] - d->weight_offsets[v - 1];
-	return n;
+	size_t n_runs = 0, n_mixed = 0;
+	for (size_t v = 0, end; v < n_verts; v = end) {
+		uint32_t n_per = offsets[v + 1] - offsets[v];
+		for (end = v + 1; end < n_verts && offsets[end + 1] - offsets[end] == n_per; end++)
+			;
+		if (end - v < RIG_SKIN_MIN_RUN) {
+			n_mixed += end - v;
+			continue;
+		}
+		if (n_mixed > 0 && out)
+			out[n_runs] = RIG_SKIN_RUN(n_mixed, 0);
+		n_runs += n_mixed > 0;
+		n_mixed = 0;
+		if (out)
+			out[n_runs] = RIG_SKIN_RUN(end - v, n_per);
+		n_runs++;
+	}
+	if (n_mixed > 0 && out)
+		out[n_runs] = RIG_SKIN_RUN(n_mixed, 0);
+	return n_runs + (n_mixed > 0);
 }
 
 /* Normalises the snapshot's weights (dividing by Σw summed in list order, as
  * rig_skin_check_influences does), lays them out for the kernel and fills
- * k_runs (count_runs entries). */
+ * k_runs (n_k_runs entries). */
 static void build_kernel_layout(struct rig_skin *skin)
 {
 	const struct rig_skin_def *d = &skin->def;
-	size_t n_runs = 0;
 	for (size_t v = 0; v < d->n_verts; v++) {
 		uint32_t from = d->weight_offsets[v], to = d->weight_offsets[v + 1];
 		assert(to > from && to - from <= RIG_MAX_INFLUENCES);
-		if (n_runs > 0 && RIG_SKIN_RUN_PER(skin->k_runs[n_runs - 1]) == to - from)
-			skin->k_runs[n_runs - 1] += RIG_SKIN_RUN(1, 0);
-		else
-			skin->k_runs[n_runs++] = RIG_SKIN_RUN(1, to - from);
 		double sum = 0;
 		for (uint32_t k = from; k < to; k++)
 			sum += d->influences[k].weight;
@@ -385,7 +397,9 @@ static void build_kernel_layout(struct rig_skin *skin)
 			skin->k_weights[k] = d->influences[k].weight;
 		}
 	}
+	size_t n_runs = lay_runs(skin->k_runs, d->weight_offsets, d->n_verts);
 	assert(n_runs == skin->n_k_runs);
+	(void)n_runs;
 }
 
 /* Finishes an evaluator whose def is in place: inverse binds, the id order,
@@ -397,7 +411,7 @@ static int finish(struct rig_skin *skin)
 	const struct rig_skin_def *d = &skin->def;
 	size_t n_infl = d->weight_offsets[d->n_verts];
 	skin->isa = rig_isa_best();
-	skin->n_k_runs = count_runs(d);
+	skin->n_k_runs = lay_runs(NULL, d->weight_offsets, d->n_verts);
 	skin->inv_binds = alloc_array(d->n_joints, sizeof *skin->inv_binds);
 	skin->id_order = alloc_array(d->n_joints, sizeof *skin->id_order);
 	skin->k_joints = alloc_array(n_infl, sizeof *skin->k_joints);
@@ -631,6 +645,8 @@ static struct rig_skin_kernel kernel_view(const struct rig_skin *skin)
 		.src = d->source,
 		.joints = skin->k_joints + first,
 		.weights = skin->k_weights + first,
+		.offsets = d->weight_offsets,
+		.base = (uint32_t)first,
 		.runs = skin->k_runs,
 		.n_verts = d->n_verts,
 		.n_influences = d->weight_offsets[d->n_verts] - first,

@@ -27,20 +27,27 @@ struct rig_skin_blend {
 	_Alignas(64) double m[8];
 };
 
-/* A run of consecutive vertices with the same number of influences (1–15):
- * n_verts << 4 | n_per, in one uint32_t (n_verts < 2^28). */
+/* A run of consecutive vertices with the same number of influences (1–15),
+ * or (n_per 0) of vertices whose counts change too often for runs of their
+ * own, each count read from the offsets: n_verts << 4 | n_per, in one
+ * uint32_t (n_verts < 2^28). */
 #define RIG_SKIN_RUN(n_verts, n_per) (((uint32_t)(n_verts) << 4) | (uint32_t)(n_per))
 #define RIG_SKIN_RUN_VERTS(run) ((size_t)((run) >> 4))
 #define RIG_SKIN_RUN_PER(run) ((size_t)((run)&15u))
+/* Vertices with equal counts shorter than this join a mixed run: a run's
+ * own loop pays for itself only over a few blocks. */
+#define RIG_SKIN_MIN_RUN 16
 
 /* What a kernel reads, borrowed from the evaluator. Influences are
  * vertex-major (a vertex's list in its definition's order); the runs cover
  * the vertices in order. */
 struct rig_skin_kernel {
-	const double *src;     /* 2 · n_verts, interleaved x, y */
-	const uint8_t *joints; /* n_influences joint indices */
-	const double *weights; /* n_influences normalised weights */
-	const uint32_t *runs;  /* n_runs RIG_SKIN_RUN entries */
+	const double *src;       /* 2 · n_verts, interleaved x, y */
+	const uint8_t *joints;   /* n_influences joint indices */
+	const double *weights;   /* n_influences normalised weights */
+	const uint32_t *offsets; /* n_verts + 1: vertex v's influences start at offsets[v] − base */
+	uint32_t base;           /* offsets[0] */
+	const uint32_t *runs;    /* n_runs RIG_SKIN_RUN entries */
 	size_t n_verts, n_influences, n_runs;
 };
 
@@ -87,39 +94,40 @@ struct rig_skin__arrays {
 	const double *restrict src;
 	const uint8_t *restrict joints;
 	const double *restrict weights;
+	const uint32_t *restrict offsets;
+	uint32_t base;
 	size_t v_last, i_last; /* the last vertex and influence, for the prefetch */
 };
 
-/* Prefetches the lines of the block of vertex v (influence i) of a run with
- * n_per influences, RIG_SKIN_PREFETCH_AHEAD vertices ahead, clamped inside
- * the arrays. */
+/* Prefetches the lines of a block of vertices starting at vertex v (its
+ * influences at i) with n_lines lines of weights, clamped inside the arrays. */
 static inline __attribute__((always_inline)) void
-rig_skin__prefetch_block(struct rig_skin__arrays a, size_t v, size_t i, size_t n_per)
+rig_skin__prefetch_block(struct rig_skin__arrays a, size_t v, size_t i, size_t n_lines)
 {
-	size_t v_ahead = v + RIG_SKIN_PREFETCH_AHEAD, i_ahead = i + n_per * RIG_SKIN_PREFETCH_AHEAD;
-	v_ahead = v_ahead < a.v_last ? v_ahead : a.v_last;
-	i_ahead = i_ahead < a.i_last ? i_ahead : a.i_last;
+	v = v < a.v_last ? v : a.v_last;
+	i = i < a.i_last ? i : a.i_last;
 	/* A block's source is two lines: 8 vertices · 16 bytes. */
-	rig_core__prefetch(&a.src[2 * v_ahead]);
-	rig_core__prefetch(&a.src[v_ahead + 4 < a.v_last ? 2 * v_ahead + 8 : 2 * a.v_last]);
-	rig_core__prefetch(&a.joints[i_ahead]);
-	/* A block's weights are n_per lines: 8 vertices · n_per · 8 bytes. */
-	for (size_t q = 0; q < n_per; q++) {
-		size_t at = i_ahead + 8 * q;
+	rig_core__prefetch(&a.src[2 * v]);
+	rig_core__prefetch(&a.src[v + 4 < a.v_last ? 2 * v + 8 : 2 * a.v_last]);
+	rig_core__prefetch(&a.joints[i]);
+	/* 8 vertices · n_per weights · 8 bytes: n_per lines. */
+	for (size_t q = 0; q < n_lines; q++) {
+		size_t at = i + 8 * q;
 		rig_core__prefetch(&a.weights[at < a.i_last ? at : a.i_last]);
 	}
 }
 
 /* The vertices of one run, n_per constant at each call site below so the
- * vertex function folds to straight-line code. v and i are the run's first
- * vertex and influence. */
+ * vertex function folds to straight-line code. v and i are the first
+ * vertex's index and its first influence's. */
 static inline __attribute__((always_inline)) void
 rig_skin__kernel_run(double *restrict out, struct rig_skin__arrays a,
 		     const struct rig_skin_blend *restrict mats, size_t v, size_t i, size_t n_verts,
 		     size_t n_per, rig_skin_vertex_fn *vertex)
 {
 	for (size_t b = 0; b < n_verts; b += RIG_SKIN_BLOCK) {
-		rig_skin__prefetch_block(a, v + b, i + n_per * b, n_per);
+		rig_skin__prefetch_block(a, v + b + RIG_SKIN_PREFETCH_AHEAD,
+					 i + n_per * (b + RIG_SKIN_PREFETCH_AHEAD), n_per);
 		size_t end = b + RIG_SKIN_BLOCK < n_verts ? b + RIG_SKIN_BLOCK : n_verts;
 		for (size_t u = b; u < end; u++) {
 			size_t at = v + u, infl = i + n_per * u;
@@ -129,16 +137,35 @@ rig_skin__kernel_run(double *restrict out, struct rig_skin__arrays a,
 	}
 }
 
+/* The vertices of a mixed run: each one's count from the offsets. */
+static inline __attribute__((always_inline)) void
+rig_skin__kernel_mixed(double *restrict out, struct rig_skin__arrays a,
+		       const struct rig_skin_blend *restrict mats, size_t v, size_t n_verts,
+		       rig_skin_vertex_fn *vertex)
+{
+	for (size_t b = 0; b < n_verts; b += RIG_SKIN_BLOCK) {
+		size_t ahead = v + b + RIG_SKIN_PREFETCH_AHEAD;
+		ahead = ahead < a.v_last ? ahead : a.v_last;
+		rig_skin__prefetch_block(a, ahead, a.offsets[ahead] - a.base, 4);
+		size_t end = b + RIG_SKIN_BLOCK < n_verts ? b + RIG_SKIN_BLOCK : n_verts;
+		for (size_t u = b; u < end; u++) {
+			size_t at = v + u, infl = a.offsets[at] - a.base;
+			vertex(&out[2 * at], &a.src[2 * at], &a.joints[infl], &a.weights[infl],
+			       mats, a.offsets[at + 1] - a.offsets[at]);
+		}
+	}
+}
+
 /* The vertices from *at to v_end, run by run, each run's loop picked by its
- * influence count before it starts (1–8: RIG_MAX_INFLUENCES; the evaluator
- * builds no other runs). */
+ * influence count before it starts (1–8: RIG_MAX_INFLUENCES, or 0 for a
+ * mixed run; the evaluator builds no other runs). */
 static inline __attribute__((always_inline)) void
 rig_skin__kernel_drive(double *restrict out, const struct rig_skin_kernel *k,
 		       const struct rig_skin_blend *restrict mats, struct rig_skin_cursor *at,
 		       size_t v_end, rig_skin_vertex_fn *vertex)
 {
-	struct rig_skin__arrays a = {k->src, k->joints, k->weights, k->n_verts - 1,
-				     k->n_influences - 1};
+	struct rig_skin__arrays a = {k->src,  k->joints,      k->weights,         k->offsets,
+				     k->base, k->n_verts - 1, k->n_influences - 1};
 	const uint32_t *runs = k->runs;
 	size_t n_runs = k->n_runs, r = at->run, v = at->v, i = at->i, done = at->done;
 	while (r < n_runs && v + done < v_end) {
@@ -146,6 +173,9 @@ rig_skin__kernel_drive(double *restrict out, const struct rig_skin_kernel *k,
 		size_t upto = v_end - v < n ? v_end - v : n;
 		size_t from_v = v + done, from_i = i + n_per * done, count = upto - done;
 		switch (n_per) {
+		case 0:
+			rig_skin__kernel_mixed(out, a, mats, from_v, count, vertex);
+			break;
 		case 1:
 			rig_skin__kernel_run(out, a, mats, from_v, from_i, count, 1, vertex);
 			break;
@@ -173,8 +203,8 @@ rig_skin__kernel_drive(double *restrict out, const struct rig_skin_kernel *k,
 		}
 		done = upto;
 		if (done == n) {
+			i += n_per ? n * n_per : a.offsets[v + n] - a.offsets[v];
 			v += n;
-			i += n * n_per;
 			done = 0;
 			r++;
 		}
