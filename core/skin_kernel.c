@@ -62,7 +62,7 @@ void rig_skin__kernel_portable(double *out_xy, const struct rig_skin_kernel *k,
 			       const struct rig_skin_blend *mats, struct rig_skin_cursor *at,
 			       size_t v_end)
 {
-	rig_skin__kernel_drive(out_xy, k, mats, at, v_end, vertex_pairs);
+	rig_skin__kernel_drive(out_xy, k, mats, at, v_end, vertex_pairs, NULL);
 }
 
 rig_skin_kernel_fn *rig_skin__kernel(enum rig_isa isa)

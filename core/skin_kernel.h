@@ -82,6 +82,11 @@ typedef void rig_skin_vertex_fn(double *restrict out, const double *restrict src
 				const uint8_t *restrict j, const double *restrict w,
 				const struct rig_skin_blend *restrict mats, size_t n_per);
 
+/* Two consecutive vertices with n_per influences each (their outputs,
+ * sources, joint indices and weights follow one another): a path whose
+ * registers hold two vertices' last steps at once. */
+typedef rig_skin_vertex_fn rig_skin_pair_fn;
+
 /* Vertices per block, and blocks ahead to prefetch: the hardware prefetcher
  * alone leaves the 1M-vertex loop well below memory speed. */
 #define RIG_SKIN_BLOCK 8
@@ -123,13 +128,18 @@ rig_skin__prefetch_block(struct rig_skin__arrays a, size_t v, size_t i, size_t n
 static inline __attribute__((always_inline)) void
 rig_skin__kernel_run(double *restrict out, struct rig_skin__arrays a,
 		     const struct rig_skin_blend *restrict mats, size_t v, size_t i, size_t n_verts,
-		     size_t n_per, rig_skin_vertex_fn *vertex)
+		     size_t n_per, rig_skin_vertex_fn *vertex, rig_skin_pair_fn *pair)
 {
 	for (size_t b = 0; b < n_verts; b += RIG_SKIN_BLOCK) {
 		rig_skin__prefetch_block(a, v + b + RIG_SKIN_PREFETCH_AHEAD,
 					 i + n_per * (b + RIG_SKIN_PREFETCH_AHEAD), n_per);
-		size_t end = b + RIG_SKIN_BLOCK < n_verts ? b + RIG_SKIN_BLOCK : n_verts;
-		for (size_t u = b; u < end; u++) {
+		size_t end = b + RIG_SKIN_BLOCK < n_verts ? b + RIG_SKIN_BLOCK : n_verts, u = b;
+		for (; pair && u + 2 <= end; u += 2) {
+			size_t at = v + u, infl = i + n_per * u;
+			pair(&out[2 * at], &a.src[2 * at], &a.joints[infl], &a.weights[infl], mats,
+			     n_per);
+		}
+		for (; u < end; u++) {
 			size_t at = v + u, infl = i + n_per * u;
 			vertex(&out[2 * at], &a.src[2 * at], &a.joints[infl], &a.weights[infl],
 			       mats, n_per);
@@ -158,11 +168,12 @@ rig_skin__kernel_mixed(double *restrict out, struct rig_skin__arrays a,
 
 /* The vertices from *at to v_end, run by run, each run's loop picked by its
  * influence count before it starts (1–8: RIG_MAX_INFLUENCES, or 0 for a
- * mixed run; the evaluator builds no other runs). */
+ * mixed run; the evaluator builds no other runs). pair may be NULL: then
+ * every vertex is one call of vertex. */
 static inline __attribute__((always_inline)) void
 rig_skin__kernel_drive(double *restrict out, const struct rig_skin_kernel *k,
 		       const struct rig_skin_blend *restrict mats, struct rig_skin_cursor *at,
-		       size_t v_end, rig_skin_vertex_fn *vertex)
+		       size_t v_end, rig_skin_vertex_fn *vertex, rig_skin_pair_fn *pair)
 {
 	struct rig_skin__arrays a = {k->src,  k->joints,      k->weights,         k->offsets,
 				     k->base, k->n_verts - 1, k->n_influences - 1};
@@ -177,28 +188,28 @@ rig_skin__kernel_drive(double *restrict out, const struct rig_skin_kernel *k,
 			rig_skin__kernel_mixed(out, a, mats, from_v, count, vertex);
 			break;
 		case 1:
-			rig_skin__kernel_run(out, a, mats, from_v, from_i, count, 1, vertex);
+			rig_skin__kernel_run(out, a, mats, from_v, from_i, count, 1, vertex, pair);
 			break;
 		case 2:
-			rig_skin__kernel_run(out, a, mats, from_v, from_i, count, 2, vertex);
+			rig_skin__kernel_run(out, a, mats, from_v, from_i, count, 2, vertex, pair);
 			break;
 		case 3:
-			rig_skin__kernel_run(out, a, mats, from_v, from_i, count, 3, vertex);
+			rig_skin__kernel_run(out, a, mats, from_v, from_i, count, 3, vertex, pair);
 			break;
 		case 4:
-			rig_skin__kernel_run(out, a, mats, from_v, from_i, count, 4, vertex);
+			rig_skin__kernel_run(out, a, mats, from_v, from_i, count, 4, vertex, pair);
 			break;
 		case 5:
-			rig_skin__kernel_run(out, a, mats, from_v, from_i, count, 5, vertex);
+			rig_skin__kernel_run(out, a, mats, from_v, from_i, count, 5, vertex, pair);
 			break;
 		case 6:
-			rig_skin__kernel_run(out, a, mats, from_v, from_i, count, 6, vertex);
+			rig_skin__kernel_run(out, a, mats, from_v, from_i, count, 6, vertex, pair);
 			break;
 		case 7:
-			rig_skin__kernel_run(out, a, mats, from_v, from_i, count, 7, vertex);
+			rig_skin__kernel_run(out, a, mats, from_v, from_i, count, 7, vertex, pair);
 			break;
 		default: /* 8 */
-			rig_skin__kernel_run(out, a, mats, from_v, from_i, count, 8, vertex);
+			rig_skin__kernel_run(out, a, mats, from_v, from_i, count, 8, vertex, pair);
 			break;
 		}
 		done = upto;
