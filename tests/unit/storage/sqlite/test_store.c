@@ -12,6 +12,7 @@
 
 #include "storage/sqlite/sqlite_tx.h"
 #include "storage/store.h"
+#include "store_fixture.h"
 
 struct fixture {
 	char dir[32];
@@ -23,7 +24,7 @@ static void open_store(struct fixture *f)
 {
 	snprintf(f->dir, sizeof f->dir, "/tmp/rig-test-turn-XXXXXX");
 	cr_assert_not_null(mkdtemp(f->dir));
-	snprintf(f->url, sizeof f->url, "sqlite:%s/rigd.db", f->dir);
+	store_fixture_url(f->url, sizeof f->url, f->dir);
 	struct rig_store_options opt = {.url = f->url, .pool_size = 3};
 	char err[256] = "";
 	f->store = rig_store_open(&opt, err, sizeof err);
