@@ -5,6 +5,7 @@ on the machine weighs on each alike.
 
   AB_BINS="before=/path/a/server/rigd,after=build-bench/server/rigd" \
     python3 bench/ab_cpu.py        # AB_ROUNDS=5, AB_CASES="range frame 50-op"
+                                   # (also: mesh-data shot)
 """
 import os, statistics, sys, tempfile, urllib.request, json
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -41,8 +42,13 @@ cases_all = {
     "range 1000 f32 (ms CPU)": (lambda p: get(p, "/v1/shots/s/layers/mesh/frames?from=0&to=999&format=f32"), 4),
     "frame f32 (µs CPU)": (lambda p: get(p, "/v1/shots/s/frames/500?layers=mesh&format=f32"), 400),
     "50-op batch (µs CPU)": (lambda p: post(p, "/v1/shots/s/edits", fifty), 300),
+    "mesh-data 1000 weights (µs CPU)": (lambda p: get(p, "/v1/shots/s/layers/mesh/mesh-data/weights?pageSize=1000"), 200),
+    "mesh-data 1000 evaluated vertices (µs CPU)": (
+        lambda p: get(p, "/v1/shots/s/layers/mesh/mesh-data/vertices?pageSize=1000&frame=500"), 200),
+    "shot JSON (µs CPU)": (lambda p: get(p, "/v1/shots/s"), 400),
 }
 wanted = os.environ.get("AB_CASES", "range frame 50-op").split()
+# "mesh-data" picks both mesh-data cases.
 cases = {k: v for k, v in cases_all.items() if k.split()[0] in wanted}
 res = {(s, c): [] for s in bins for c in cases}
 for i in range(int(os.environ.get("AB_ROUNDS", "5"))):

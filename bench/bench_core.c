@@ -4,13 +4,24 @@
  *   memory pass     reads the bytes the kernel reads (source, weights, one-byte
  *                   joint indices) and writes the output: the baseline, measured
  *                   in the same run (the faster of a plain and a prefetching loop)
- *   skin kernel     rig_skin_deform: blend matrices, then the vertex loop
- *   skin evaluate   rig_skin_evaluate: kernel + the deformed-mesh checks
+ *   skin kernel     rig_skin_deform: blend matrices, then the vertex loop, on the
+ *                   path this CPU runs; then the same on each path of core/isa.h
+ *                   it supports (every path gives the same bits)
+ *   checks alone    rig_mesh_check_run on the kernel's output: the deformed-mesh
+ *                   checks the evaluator runs (finite, winding, collapse); then
+ *                   the same with every triangle's corners rotated (t mod 3
+ *                   places), which leaves no run of contiguous corners: what a
+ *                   mesh that is not a grid costs (core/mesh_check.h)
+ *   skin evaluate   rig_skin_evaluate: kernel + the deformed-mesh checks; then
+ *                   the same on a skin of the rotated mesh
  *   resolver frame  a new resolver, 64 keyed joint layers (8 chains of 8) and
  *                   rig_resolver_evaluate of the mesh layer, then free: what one
  *                   frame request costs in the core
- * at 10,000 and 1,000,000 vertices. Each case runs a fixed number of iterations,
- * five times; the table shows the best run and the median.
+ * at 10,000 and 1,000,000 vertices. The cases take turns: each of ROUNDS rounds
+ * runs every case for a fixed number of iterations, so a neighbour's load on
+ * this shared machine weighs on all of them alike. The table shows each case's
+ * best round and its median; ÷ mem is the best memory pass over the case's
+ * best. Below it, the medians over the rounds of each round's own ratios.
  *
  * The clock lives here only: rig_core never reads one.
  */
@@ -23,13 +34,15 @@
 #include <time.h>
 
 #include "bench/bench_util.h"
+#include "core/isa.h"
+#include "core/mesh_check.h"
 #include "core/rig.h"
 #include "core/skin.h"
 
 #define N_JOINTS 64
 #define LATTICE 8 /* joints on an 8 × 8 lattice over the mesh */
 #define N_PER 4
-#define RUNS 5
+#define ROUNDS 21
 
 /* A new error list (kept off the stack: about 144 KiB); exits when out of memory. */
 static struct rig_errs *xerrs(void)
@@ -259,20 +272,46 @@ static void mem_pass_free(struct mem_pass *m)
 /* Timing                                                                    */
 /* ------------------------------------------------------------------------ */
 
-enum bench_case { CASE_MEM_PLAIN, CASE_MEM_PREFETCH, CASE_DEFORM, CASE_EVALUATE, CASE_RESOLVER };
+enum bench_case {
+	CASE_MEM_PLAIN,
+	CASE_MEM_PREFETCH,
+	CASE_DEFORM,
+	CASE_DEFORM_PATH, /* + the path: one case per path of core/isa.h */
+	CASE_CHECKS = CASE_DEFORM_PATH + RIG_ISA_COUNT,
+	CASE_CHECKS_SINGLY,
+	CASE_EVALUATE,
+	CASE_EVALUATE_SINGLY,
+	CASE_RESOLVER,
+	N_CASES
+};
 
 struct bench_ctx {
 	struct bench_rig *rig;
 	struct mem_pass *mem;
+	struct rig_mesh_check check;   /* the evaluator's check, built the same way */
+	struct rig_mesh_check singly;  /* the same mesh with its corners rotated */
+	uint32_t *rotated;             /* its triangles */
+	struct rig_skin *rotated_skin; /* the rig's skin with them */
 	struct rig_affine poses[N_JOINTS];
 	double *out;
 	struct rig_errs *errs; /* reused by every timed call */
 	long iteration;        /* resolver frames advance so every frame is new */
 };
 
+/* Exits with the first error when a timed call failed (rc ≠ 0). */
+static void must_pass(const char *what, int rc, const struct rig_errs *errs)
+{
+	if (rc != 0) {
+		fprintf(stderr, "bench_core: %s failed: %s\n", what, errs->items[0].detail);
+		exit(1);
+	}
+}
+
 static void run_once(struct bench_ctx *c, enum bench_case which)
 {
 	struct rig_errs *errs = c->errs;
+	/* The cases that fill errs start from an empty list. */
+	rig_errs_init(errs);
 	switch (which) {
 	case CASE_MEM_PLAIN:
 		mem_pass_plain(c->mem);
@@ -283,16 +322,22 @@ static void run_once(struct bench_ctx *c, enum bench_case which)
 	case CASE_DEFORM:
 		rig_skin_deform(c->out, c->rig->skin, c->poses);
 		break;
+	case CASE_CHECKS:
+		must_pass("checks", rig_mesh_check_run(&c->check, c->out, errs), errs);
+		break;
+	case CASE_CHECKS_SINGLY:
+		must_pass("checks", rig_mesh_check_run(&c->singly, c->out, errs), errs);
+		break;
 	case CASE_EVALUATE:
-		rig_errs_init(errs);
-		if (rig_skin_evaluate(c->out, c->rig->skin, c->poses, errs) != 0) {
-			fprintf(stderr, "bench_core: evaluate failed: %s\n", errs->items[0].detail);
-			exit(1);
-		}
+		must_pass("evaluate", rig_skin_evaluate(c->out, c->rig->skin, c->poses, errs),
+			  errs);
+		break;
+	case CASE_EVALUATE_SINGLY:
+		must_pass("evaluate", rig_skin_evaluate(c->out, c->rotated_skin, c->poses, errs),
+			  errs);
 		break;
 	case CASE_RESOLVER: {
 		double frame = 1 + (double)(c->iteration++ % 997) * 0.1;
-		rig_errs_init(errs);
 		struct rig_resolver *r = rig_resolver_new(&c->rig->scene);
 		if (!r || rig_resolver_evaluate(c->out, r, c->rig->mesh, frame, errs) != 0) {
 			fprintf(stderr, "bench_core: resolver frame %g failed: %s\n", frame,
@@ -302,7 +347,20 @@ static void run_once(struct bench_ctx *c, enum bench_case which)
 		rig_resolver_free(r);
 		break;
 	}
+	case N_CASES:
+		break;
+	default: /* a kernel path */
+		rig_skin_deform_isa(c->out, c->rig->skin, c->poses,
+				    (enum rig_isa)(which - CASE_DEFORM_PATH));
+		break;
 	}
+}
+
+static bool case_runs(enum bench_case which)
+{
+	if (which >= CASE_DEFORM_PATH && which < CASE_CHECKS)
+		return rig_isa_is_supported((enum rig_isa)(which - CASE_DEFORM_PATH));
+	return true;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -311,22 +369,51 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+static double median(double *v, size_t n)
+{
+	qsort(v, n, sizeof v[0], cmp_double);
+	return v[n / 2];
+}
+
 struct timing {
 	double best, median; /* seconds per iteration */
 };
 
-static struct timing measure(struct bench_ctx *c, enum bench_case which, int iterations)
+/* Seconds per iteration of every case, round by round (rounds[case][round]). */
+static void measure(double rounds[N_CASES][ROUNDS], struct bench_ctx *c, int iterations)
 {
-	double runs[RUNS];
-	run_once(c, which); /* warm caches and page in the output */
-	for (int r = 0; r < RUNS; r++) {
-		double t0 = bench_now_seconds();
-		for (int i = 0; i < iterations; i++)
-			run_once(c, which);
-		runs[r] = (bench_now_seconds() - t0) / iterations;
+	for (int k = 0; k < N_CASES; k++)
+		if (case_runs((enum bench_case)k))
+			run_once(c, (enum bench_case)k); /* warm caches and page in the output */
+	for (int r = 0; r < ROUNDS; r++) {
+		for (int k = 0; k < N_CASES; k++) {
+			if (!case_runs((enum bench_case)k))
+				continue;
+			double t0 = bench_now_seconds();
+			for (int i = 0; i < iterations; i++)
+				run_once(c, (enum bench_case)k);
+			rounds[k][r] = (bench_now_seconds() - t0) / iterations;
+		}
+		/* The checks read the kernel's output: leave the last one a kernel's. */
+		rig_skin_deform(c->out, c->rig->skin, c->poses);
 	}
-	qsort(runs, RUNS, sizeof runs[0], cmp_double);
-	return (struct timing){runs[0], runs[RUNS / 2]};
+}
+
+static struct timing timing_of(const double *rounds)
+{
+	double v[ROUNDS];
+	memcpy(v, rounds, sizeof v);
+	qsort(v, ROUNDS, sizeof v[0], cmp_double);
+	return (struct timing){v[0], v[ROUNDS / 2]};
+}
+
+/* The median over the rounds of num's round time over den's. */
+static double median_ratio(const double *num, const double *den)
+{
+	double v[ROUNDS];
+	for (int r = 0; r < ROUNDS; r++)
+		v[r] = num[r] / den[r];
+	return median(v, ROUNDS);
 }
 
 static void print_row(const char *name, size_t n, struct timing t, double baseline_best)
@@ -344,6 +431,21 @@ static void bench_size(size_t side, int iterations)
 	struct mem_pass mem = mem_pass_new(&rig->def);
 	struct bench_ctx c = {.rig = rig, .mem = &mem};
 	c.out = bench_xcalloc(2 * n, sizeof *c.out);
+	size_t n_tris = rig->def.n_tris;
+	c.rotated = bench_xcalloc(3 * n_tris, sizeof *c.rotated);
+	for (size_t t = 0; t < n_tris; t++)
+		for (size_t k = 0; k < 3; k++)
+			c.rotated[3 * t + k] = rig->def.triangles[3 * t + (k + t) % 3];
+	if (rig_mesh_check_init(&c.check, rig->def.source, n, rig->def.triangles, n_tris,
+				rig_isa_best()) != 0 ||
+	    rig_mesh_check_init(&c.singly, rig->def.source, n, c.rotated, n_tris, rig_isa_best()) !=
+		    0) {
+		fprintf(stderr, "bench_core: out of memory\n");
+		exit(1);
+	}
+	struct rig_skin_def rotated_def = rig->def;
+	rotated_def.triangles = c.rotated;
+	c.rotated_skin = new_skin(&rotated_def);
 
 	/* Poses of a frame in the middle of the animation, for the skin-only cases. */
 	c.errs = xerrs();
@@ -354,28 +456,62 @@ static void bench_size(size_t side, int iterations)
 	}
 	rig_resolver_free(r);
 
-	struct timing plain = measure(&c, CASE_MEM_PLAIN, iterations);
-	struct timing pref = measure(&c, CASE_MEM_PREFETCH, iterations);
+	double rounds[N_CASES][ROUNDS];
+	measure(rounds, &c, iterations);
+	/* The baseline of each round: the faster of its two memory passes. */
+	double mem_rounds[ROUNDS];
+	for (int k = 0; k < ROUNDS; k++)
+		mem_rounds[k] = fmin(rounds[CASE_MEM_PLAIN][k], rounds[CASE_MEM_PREFETCH][k]);
+	struct timing plain = timing_of(rounds[CASE_MEM_PLAIN]);
+	struct timing pref = timing_of(rounds[CASE_MEM_PREFETCH]);
 	struct timing mem_t = plain.best <= pref.best ? plain : pref;
-	struct timing deform = measure(&c, CASE_DEFORM, iterations);
-	struct timing eval = measure(&c, CASE_EVALUATE, iterations);
-	struct timing frame = measure(&c, CASE_RESOLVER, iterations);
+	struct timing deform = timing_of(rounds[CASE_DEFORM]);
+	struct timing checks = timing_of(rounds[CASE_CHECKS]);
+	struct timing eval = timing_of(rounds[CASE_EVALUATE]);
+	struct timing frame = timing_of(rounds[CASE_RESOLVER]);
 
 	double bytes = (double)n * (2 * 8 + N_PER * 8 + N_PER * 1 + 2 * 8);
-	printf("\n%zu vertices (%zu × %zu grid, %zu triangles), %.1f MB per pass\n", n, side, side,
-	       rig->def.n_tris, bytes / 1e6);
+	printf("\n%zu vertices (%zu × %zu grid, %zu triangles), %.1f MB per pass, %d rounds\n", n,
+	       side, side, rig->def.n_tris, bytes / 1e6, ROUNDS);
 	printf("  %-34s %9s %11s %11s %9s %9s %7s\n", "case", "vertices", "best µs", "median µs",
 	       "Mvert/s", "Minfl/s", "÷ mem");
 	print_row(plain.best <= pref.best ? "memory pass (plain loop)"
 					  : "memory pass (prefetching loop)",
 		  n, mem_t, mem_t.best);
 	print_row("skin kernel (rig_skin_deform)", n, deform, mem_t.best);
+	for (int p = 0; p < RIG_ISA_COUNT; p++) {
+		if (!case_runs((enum bench_case)(CASE_DEFORM_PATH + p)))
+			continue;
+		char name[64];
+		snprintf(name, sizeof name, "skin kernel, %s path", rig_isa_name((enum rig_isa)p));
+		print_row(name, n, timing_of(rounds[CASE_DEFORM_PATH + p]), mem_t.best);
+	}
+	print_row("deformed-mesh checks alone", n, checks, mem_t.best);
+	print_row("checks alone, corners rotated", n, timing_of(rounds[CASE_CHECKS_SINGLY]),
+		  mem_t.best);
 	print_row("skin evaluate (kernel + checks)", n, eval, mem_t.best);
+	print_row("skin evaluate, corners rotated", n, timing_of(rounds[CASE_EVALUATE_SINGLY]),
+		  mem_t.best);
 	print_row("resolver frame (64 layers + skin)", n, frame, mem_t.best);
 	printf("  memory pass bandwidth %.1f GB/s; resolver frame = %.2f × skin evaluate, "
 	       "%.2f × kernel\n",
 	       bytes / mem_t.best / 1e9, frame.best / eval.best, frame.best / deform.best);
+	double ev_minus[ROUNDS];
+	for (int k = 0; k < ROUNDS; k++)
+		ev_minus[k] = rounds[CASE_EVALUATE][k] - rounds[CASE_DEFORM][k];
+	printf("  medians of each round's ratios (path %s): memory pass ÷ kernel %.2f; checks "
+	       "alone "
+	       "÷ kernel %.2f; (evaluate − kernel) ÷ kernel %.2f\n",
+	       rig_isa_name(rig_isa_best()), median_ratio(mem_rounds, rounds[CASE_DEFORM]),
+	       median_ratio(rounds[CASE_CHECKS], rounds[CASE_DEFORM]),
+	       median_ratio(ev_minus, rounds[CASE_DEFORM]));
 
+	printf("  the rotated mesh: %zu of %zu triangles in runs\n", n_tris - c.singly.n_singles,
+	       n_tris);
+	rig_mesh_check_release(&c.check);
+	rig_mesh_check_release(&c.singly);
+	rig_skin_free(c.rotated_skin);
+	free(c.rotated);
 	free(c.out);
 	rig_errs_free(c.errs);
 	mem_pass_free(&mem);
@@ -388,10 +524,10 @@ int main(void)
 	printf("bench_core: rig_core single-thread throughput (f64 source, %d influences, %d "
 	       "joints)\n",
 	       N_PER, N_JOINTS);
-	printf("fixed iteration counts, %d runs each: best and median per iteration; "
+	printf("fixed iteration counts, %d interleaved rounds: best and median per iteration; "
 	       "÷ mem = memory-pass time / case time\n",
-	       RUNS);
-	bench_size(100, 2000); /* 10,000 vertices */
-	bench_size(1000, 20);  /* 1,000,000 vertices */
+	       ROUNDS);
+	bench_size(100, 200); /* 10,000 vertices */
+	bench_size(1000, 2);  /* 1,000,000 vertices */
 	return 0;
 }

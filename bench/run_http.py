@@ -9,8 +9,9 @@ and 50 plain layers for multi-op batches), then drives it with bench/loadgen:
           beside bench_sqlite (BEGIN IMMEDIATE, insert, version bump, COMMIT at
           the same synchronous setting, same disk)
   frame   one frame of the skinned layer as f32 and JSON under 8 keep-alive
-          clients, beside static_server (same libmicrohttpd setup, static body
-          of the f32 frame's size)
+          clients, beside the floor: the cores over bench_core's resolver frame
+          plus static_server's cost per request (same libmicrohttpd setup,
+          static body of the f32 frame's size); JSON beside f32
   range   a 1,000-frame f32 range, frames/s and MB/s, beside the core's
           single-thread skin-evaluate rate (from bench_core) times the cores
   check   checking the same 1,000 frames (GET /v1/shots/s/check, and an edit's
@@ -48,6 +49,8 @@ os.environ["RIGD_BIN"] = os.path.join(BUILD, "server", "rigd")
 from rigd_harness import Rigd  # noqa: E402
 SECONDS = float(os.environ.get("BENCH_SECONDS", "4"))
 CORE_EVAL_US = float(sys.argv[2]) if len(sys.argv) > 2 else 0.0
+# bench_core's resolver frame (µs, one core): with the static body's cost, the one-frame floor.
+CORE_FRAME_US = float(sys.argv[3]) if len(sys.argv) > 3 else 0.0
 CORES = os.cpu_count() or 2
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "3"))
 LOADGEN = os.path.join(BUILD, "bench", "loadgen")
@@ -221,8 +224,15 @@ def run(tmp):
             static.terminate()
             static.wait()
         row("static body (libmicrohttpd baseline)", st["rps"], "req/s")
-        row("frame f32", f32["rps"], "req/s", st["rps"], "static", 0.5)
-        row("frame json", js["rps"], "req/s", f32["rps"], "f32")
+        if CORE_FRAME_US:
+            # What the cores could serve if a frame cost only the resolver's frame and the
+            # static body's CPU (cores / static rate): issue 23's floor.
+            floor = CORES / (CORE_FRAME_US * 1e-6 + CORES / st["rps"])
+            row("floor: cores / (resolver frame + static)", floor, "req/s")
+            row("frame f32", f32["rps"], "req/s", floor, "floor", 0.85)
+        else:
+            row("frame f32", f32["rps"], "req/s", st["rps"], "static")
+        row("frame json", js["rps"], "req/s", f32["rps"], "f32", 0.35)
         for name, res in (("static", st), ("f32", f32), ("json", js)):
             print(f"    {name:<8} p50 {res['p50Ms']:.3f} ms  p99 {res['p99Ms']:.3f} ms  "
                   f"{res['bytesPerResponse']:,} bytes")

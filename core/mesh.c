@@ -19,8 +19,6 @@
 
 /* SPEC §3: a source triangle is degenerate when |A| ≤ 1e-12 · max(1, bbox diagonal²). */
 #define DEGENERATE_RELATIVE 1e-12
-/* SPEC §3: a deformed triangle has collapsed when |A'| < 1e-6 · |A_source|. */
-#define COLLAPSED_RELATIVE 1e-6
 
 /* Triangles ahead of the deformed-mesh loop to prefetch. */
 #define PREFETCH_AHEAD 128
@@ -28,10 +26,7 @@
 /* 2A of triangle (a, b, c); inlined in the loops (the public wrapper is not). */
 static inline double area2(const double *xy, uint32_t a, uint32_t b, uint32_t c)
 {
-	double ax = xy[2 * (size_t)a], ay = xy[2 * (size_t)a + 1];
-	double bx = xy[2 * (size_t)b], by = xy[2 * (size_t)b + 1];
-	double cx = xy[2 * (size_t)c], cy = xy[2 * (size_t)c + 1];
-	return (bx - ax) * (cy - ay) - (by - ay) * (cx - ax);
+	return rig_mesh__area2(xy, a, b, c);
 }
 
 double rig_mesh_area2(const double *xy, uint32_t a, uint32_t b, uint32_t c)
@@ -167,7 +162,7 @@ static void report_vertices(const double *dst, size_t n_verts, const uint32_t *t
 static bool triangle_holds(double a_src, double a_dst)
 {
 	double kept = a_src > 0 ? a_dst : -a_dst; /* same sign: kept > 0 */
-	return kept >= COLLAPSED_RELATIVE * fabs(a_src) && kept <= DBL_MAX;
+	return kept >= RIG_MESH_COLLAPSED_RELATIVE * fabs(a_src) && kept <= DBL_MAX;
 }
 
 /* x·0 is 0 for a finite x and NaN otherwise: true when every coordinate is
@@ -204,9 +199,9 @@ static bool deformed_is_valid(const double *src, const double *src_area2, const 
 	return is_valid && n_bad == 0;
 }
 
-/* The slow pass, only after the fast one failed: records every violation. */
-static void report_deformed(const double *src, const double *dst, size_t n_verts,
-			    const uint32_t *tris, size_t n_tris, struct rig_errs *errs)
+/* The slow pass, only after a fast one failed: records every violation. */
+void rig_mesh__report_deformed(const double *src, const double *dst, size_t n_verts,
+			       const uint32_t *tris, size_t n_tris, struct rig_errs *errs)
 {
 	size_t before = errs->total;
 	report_vertices(dst, n_verts, tris, n_tris, errs);
@@ -224,7 +219,7 @@ static void report_deformed(const double *src, const double *dst, size_t n_verts
 				continue; /* its non-finite vertex is reported already */
 			e = rig_errs_add(errs, RIG_MESH_GEOMETRY,
 					 "deformed triangle %zu has a non-finite area", t);
-		} else if (fabs(a_dst) < COLLAPSED_RELATIVE * fabs(a_src)) {
+		} else if (fabs(a_dst) < RIG_MESH_COLLAPSED_RELATIVE * fabs(a_src)) {
 			e = rig_errs_add(errs, RIG_MESH_COLLAPSED,
 					 "triangle %zu collapsed to area %.17g from %.17g", t,
 					 a_dst / 2, a_src / 2);
@@ -258,7 +253,7 @@ int rig_mesh_check_deformed(const double *src, const double *dst, size_t n_verts
 	if (deformed_is_valid(src, NULL, dst, n_verts, tris, n_tris))
 		return 0;
 	size_t before = errs->total;
-	report_deformed(src, dst, n_verts, tris, n_tris, errs);
+	rig_mesh__report_deformed(src, dst, n_verts, tris, n_tris, errs);
 	assert(errs->total > before); /* both passes apply the same rules */
 	return errs->total == before ? 0 : -1;
 }

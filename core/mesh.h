@@ -42,4 +42,24 @@ int rig_mesh_check_deformed_areas(const double *src, const double *src_area2, co
 				  size_t n_verts, const uint32_t *tris, size_t n_tris,
 				  struct rig_errs *errs);
 
+/* ---- shared with core/mesh_check.c (internal to core/) ---- */
+
+/* SPEC §3: a deformed triangle has collapsed when |A'| < 1e-6 · |A_source|. */
+#define RIG_MESH_COLLAPSED_RELATIVE 1e-6
+
+/* 2A of triangle (a, b, c) of an interleaved array: the one formula every
+ * check uses, so every pass measures the same bits. */
+static inline double rig_mesh__area2(const double *xy, size_t a, size_t b, size_t c)
+{
+	double ax = xy[2 * a], ay = xy[2 * a + 1];
+	double bx = xy[2 * b], by = xy[2 * b + 1];
+	double cx = xy[2 * c], cy = xy[2 * c + 1];
+	return (bx - ax) * (cy - ay) - (by - ay) * (cx - ax);
+}
+
+/* The report of a deformed mesh that breaks a rule: records every violation,
+ * in the order and form rig_mesh_check_deformed documents. */
+void rig_mesh__report_deformed(const double *src, const double *dst, size_t n_verts,
+			       const uint32_t *tris, size_t n_tris, struct rig_errs *errs);
+
 #endif

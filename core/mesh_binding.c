@@ -16,6 +16,7 @@
 #include "core/binding_form.h"
 #include "core/bytes.h"
 #include "core/mesh.h"
+#include "core/mesh_check.h"
 #include "core/rig_limits.h"
 
 /* ------------------------------------------------------------------------ */
@@ -199,7 +200,7 @@ void rig_mesh_def_shape(double *out_xy, const struct rig_mesh_def *d, double loc
 
 struct rig_mesh_eval {
 	struct rig_mesh_def def;
-	double *src_area2; /* n_tris: twice each source triangle's signed area */
+	struct rig_mesh_check check; /* the deformed-mesh check of the source */
 };
 
 static bool is_sound(const struct rig_mesh_def *d)
@@ -227,15 +228,12 @@ struct rig_mesh_eval *rig_mesh_eval_take(struct rig_mesh_def *def, struct rig_er
 		return NULL;
 	}
 	struct rig_mesh_eval *ev = calloc(1, sizeof *ev);
-	double *area2 = malloc(def->n_tris * sizeof *area2);
-	if (!ev || !area2) {
+	if (!ev || rig_mesh_check_init(&ev->check, def->source, def->n_verts, def->triangles,
+				       def->n_tris, rig_isa_best()) != 0) {
 		free(ev);
-		free(area2);
 		rig_errs_add(errs, RIG_INTERNAL, "out of memory");
 		return NULL;
 	}
-	rig_mesh_areas2(area2, def->source, def->triangles, def->n_tris);
-	ev->src_area2 = area2;
 	ev->def = *def;
 	/* def keeps its counts; its arrays are the evaluator's now. */
 	def->source = NULL;
@@ -254,7 +252,7 @@ const struct rig_mesh_def *rig_mesh_eval_def(const struct rig_mesh_eval *ev)
 size_t rig_mesh_eval_bytes(const struct rig_mesh_eval *ev)
 {
 	const struct rig_mesh_def *d = &ev->def;
-	return sizeof *ev + d->n_tris * sizeof *ev->src_area2 + d->n_verts * 2 * sizeof *d->source +
+	return sizeof *ev + rig_mesh_check_bytes(&ev->check) + d->n_verts * 2 * sizeof *d->source +
 	       d->n_tris * 3 * sizeof *d->triangles +
 	       d->n_keys *
 		       (sizeof *d->times + sizeof *d->key_xy + d->n_verts * 2 * sizeof **d->key_xy);
@@ -265,7 +263,7 @@ void rig_mesh_eval_free(struct rig_mesh_eval *ev)
 	if (!ev)
 		return;
 	rig_mesh_def_release(&ev->def);
-	free(ev->src_area2);
+	rig_mesh_check_release(&ev->check);
 	free(ev);
 }
 
@@ -274,8 +272,7 @@ int rig_mesh_eval_evaluate(double *out_xy, const struct rig_mesh_eval *ev, doubl
 {
 	const struct rig_mesh_def *d = &ev->def;
 	rig_mesh_def_shape(out_xy, d, local_frame);
-	return rig_mesh_check_deformed_areas(d->source, ev->src_area2, out_xy, d->n_verts,
-					     d->triangles, d->n_tris, errs);
+	return rig_mesh_check_run(&ev->check, out_xy, errs);
 }
 
 /* ------------------------------------------------------------------------ */

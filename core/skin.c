@@ -1,14 +1,19 @@
 /* The skin evaluator: definition copies, the SPEC §3 definition checks (the one
  * weights rule among them), the immutable evaluator built from a checked
- * definition, pose ordering, and the linear-blend-skinning kernel.
+ * definition, pose ordering, and the blend matrices the skinning kernel runs
+ * on.
  *
- * What does not live here: the source/deformed mesh rules (mesh.c), resolving
- * joint poses from a layer tree (rig.c), and anything that parses or stores.
+ * What does not live here: the source/deformed mesh rules (mesh.c, and
+ * mesh_check.c for their prepared pass), the kernel's vertex loop
+ * (skin_kernel.c and its paths), resolving joint poses from a layer tree
+ * (rig.c), and anything that parses or stores.
  *
  * Build once, run many: rig_skin_new() checks everything deep and lays the
  * influences out for the kernel (joint index as one byte, weight as a double,
- * vertex-major); rig_skin_deform() then only computes one blend matrix per joint
- * and loops over vertices, with the loop picked by influence count beforehand.
+ * vertex-major, in runs of vertices with equal counts), prepares the deformed-
+ * mesh check and picks the instruction-set path both run; rig_skin_deform()
+ * then only computes one blend matrix per joint and hands the loop to the
+ * kernel.
  */
 #include "core/skin.h"
 
@@ -21,11 +26,14 @@
 
 #include "core/ids.h"
 #include "core/mesh.h"
-#include "core/prefetch.h"
+#include "core/mesh_check.h"
 #include "core/rig_limits.h"
+#include "core/skin_kernel.h"
 
-/* The kernel's indices are one byte wide. */
+/* The kernel's indices are one byte wide, and its loops exist for 1–8 influences. */
 _Static_assert(RIG_MAX_JOINTS <= 256, "joint indices must fit in uint8_t");
+_Static_assert(RIG_MAX_INFLUENCES == 8, "skin_kernel.h has loops for 1-8 influences");
+_Static_assert(RIG_MAX_VERTICES < (1 << 28), "a kernel run counts its vertices in 28 bits");
 
 struct rig_skin {
 	struct rig_skin_def def;      /* the snapshot, weights normalised */
@@ -33,8 +41,10 @@ struct rig_skin {
 	uint16_t *id_order;           /* joint indices sorted by id, for pose lookup */
 	uint8_t *k_joints;            /* per influence, in def order */
 	double *k_weights;            /* per influence, in def order */
-	size_t uniform_count;         /* influences per vertex when all equal, else 0 */
-	double *src_area2;            /* twice each source triangle's signed area */
+	uint32_t *k_runs;             /* RIG_SKIN_RUN: vertices with equal counts, in order */
+	size_t n_k_runs;
+	enum rig_isa isa;            /* the path the kernel and the check run */
+	struct rig_mesh_check check; /* the deformed-mesh check of the source */
 };
 
 /* ------------------------------------------------------------------------ */
@@ -342,16 +352,42 @@ static void sort_ids(uint16_t *order, const struct rig_skin_joint *joints, size_
 	}
 }
 
+/* The kernel's runs (core/skin_kernel.h) into out, or only counted when out
+ * is NULL: vertices with equal counts, RIG_SKIN_MIN_RUN or more in a row,
+ * get runs of their own; the rest, mixed runs between them. Returns how many. */
+static size_t lay_runs(uint32_t *out, const uint32_t *offsets, size_t n_verts)
+{
+	size_t n_runs = 0, n_mixed = 0;
+	for (size_t v = 0, end; v < n_verts; v = end) {
+		uint32_t n_per = offsets[v + 1] - offsets[v];
+		for (end = v + 1; end < n_verts && offsets[end + 1] - offsets[end] == n_per; end++)
+			;
+		if (end - v < RIG_SKIN_MIN_RUN) {
+			n_mixed += end - v;
+			continue;
+		}
+		if (n_mixed > 0 && out)
+			out[n_runs] = RIG_SKIN_RUN(n_mixed, 0);
+		n_runs += n_mixed > 0;
+		n_mixed = 0;
+		if (out)
+			out[n_runs] = RIG_SKIN_RUN(end - v, n_per);
+		n_runs++;
+	}
+	if (n_mixed > 0 && out)
+		out[n_runs] = RIG_SKIN_RUN(n_mixed, 0);
+	return n_runs + (n_mixed > 0);
+}
+
 /* Normalises the snapshot's weights (dividing by Σw summed in list order, as
- * rig_skin_check_influences does) and lays them out for the kernel. */
+ * rig_skin_check_influences does), lays them out for the kernel and fills
+ * k_runs (n_k_runs entries). */
 static void build_kernel_layout(struct rig_skin *skin)
 {
 	const struct rig_skin_def *d = &skin->def;
-	skin->uniform_count = d->weight_offsets[1] - d->weight_offsets[0];
 	for (size_t v = 0; v < d->n_verts; v++) {
 		uint32_t from = d->weight_offsets[v], to = d->weight_offsets[v + 1];
-		if (to - from != skin->uniform_count)
-			skin->uniform_count = 0;
+		assert(to > from && to - from <= RIG_MAX_INFLUENCES);
 		double sum = 0;
 		for (uint32_t k = from; k < to; k++)
 			sum += d->influences[k].weight;
@@ -361,24 +397,31 @@ static void build_kernel_layout(struct rig_skin *skin)
 			skin->k_weights[k] = d->influences[k].weight;
 		}
 	}
+	size_t n_runs = lay_runs(skin->k_runs, d->weight_offsets, d->n_verts);
+	assert(n_runs == skin->n_k_runs);
+	(void)n_runs;
 }
 
-/* Finishes an evaluator whose def is in place: inverse binds, the id order and
- * the kernel layout. Returns 0, or -1 when out of memory or a bind is not
- * safely invertible (only possible for stored data that bypassed the checks). */
+/* Finishes an evaluator whose def is in place: inverse binds, the id order,
+ * the kernel layout, the deformed-mesh check and the path they run. Returns
+ * 0, or -1 when out of memory or a bind is not safely invertible (only
+ * possible for stored data that bypassed the checks). */
 static int finish(struct rig_skin *skin)
 {
 	const struct rig_skin_def *d = &skin->def;
 	size_t n_infl = d->weight_offsets[d->n_verts];
+	skin->isa = rig_isa_best();
+	skin->n_k_runs = lay_runs(NULL, d->weight_offsets, d->n_verts);
 	skin->inv_binds = alloc_array(d->n_joints, sizeof *skin->inv_binds);
 	skin->id_order = alloc_array(d->n_joints, sizeof *skin->id_order);
 	skin->k_joints = alloc_array(n_infl, sizeof *skin->k_joints);
 	skin->k_weights = alloc_array(n_infl, sizeof *skin->k_weights);
-	skin->src_area2 = alloc_array(d->n_tris, sizeof *skin->src_area2);
+	skin->k_runs = alloc_array(skin->n_k_runs, sizeof *skin->k_runs);
 	if (!skin->inv_binds || !skin->id_order || !skin->k_joints || !skin->k_weights ||
-	    !skin->src_area2)
+	    !skin->k_runs ||
+	    rig_mesh_check_init(&skin->check, d->source, d->n_verts, d->triangles, d->n_tris,
+				skin->isa) != 0)
 		return -1;
-	rig_mesh_areas2(skin->src_area2, d->source, d->triangles, d->n_tris);
 	for (size_t j = 0; j < d->n_joints; j++)
 		if (rig_affine_invert(&skin->inv_binds[j], &d->joints[j].bind) != 0)
 			return -1;
@@ -467,11 +510,12 @@ size_t rig_skin_bytes(const struct rig_skin *skin)
 	const struct rig_skin_def *d = &skin->def;
 	size_t n_infl = d->weight_offsets[d->n_verts];
 	return sizeof *skin + d->n_verts * 2 * sizeof *d->source +
-	       d->n_tris * (3 * sizeof *d->triangles + sizeof *skin->src_area2) +
+	       d->n_tris * 3 * sizeof *d->triangles + rig_mesh_check_bytes(&skin->check) +
 	       d->n_joints *
 		       (sizeof *d->joints + sizeof *skin->inv_binds + sizeof *skin->id_order) +
 	       (d->n_verts + 1) * sizeof *d->weight_offsets +
-	       n_infl * (sizeof *d->influences + sizeof *skin->k_joints + sizeof *skin->k_weights);
+	       n_infl * (sizeof *d->influences + sizeof *skin->k_joints + sizeof *skin->k_weights) +
+	       skin->n_k_runs * sizeof *skin->k_runs;
 }
 
 void rig_skin_free(struct rig_skin *skin)
@@ -483,7 +527,8 @@ void rig_skin_free(struct rig_skin *skin)
 	free(skin->id_order);
 	free(skin->k_joints);
 	free(skin->k_weights);
-	free(skin->src_area2);
+	free(skin->k_runs);
+	rig_mesh_check_release(&skin->check);
 	free(skin);
 }
 
@@ -571,105 +616,11 @@ int rig_skin_order_poses(struct rig_affine *out, const struct rig_skin *skin,
 /* The kernel                                                                */
 /* ------------------------------------------------------------------------ */
 
-/* The kernel works on (x, y) pairs: a GNU C vector of two doubles (GCC and
- * Clang) compiles to one SSE2/NEON register, which -O2 does not find on its own
- * from scalar code. Each lane is plain IEEE arithmetic in a fixed order, so the
- * results are the same as the scalar formula's, bit for bit. */
-typedef double pair __attribute__((vector_size(16)));
-
-/* One joint's blend matrix D = pose · bind⁻¹ − I, as three column pairs
- * (a − 1, b), (c, d − 1), (e, f); padded to a cache line. */
-struct blend {
-	_Alignas(64) double col[6];
-};
-
-/* Vertices ahead of the loop to prefetch: the hardware prefetcher alone leaves
- * the 1M-vertex loop at half speed. */
-#define PREFETCH_AHEAD 64
-
-static inline pair load_pair(const double *p)
-{
-	pair r;
-	memcpy(&r, p, sizeof r);
-	return r;
-}
-
-/* c += w · D_j, column by column; the first influence starts the sums. */
-static inline void blend_first(pair c[3], const struct blend *m, double w)
-{
-	pair wp = {w, w};
-	c[0] = wp * load_pair(&m->col[0]);
-	c[1] = wp * load_pair(&m->col[2]);
-	c[2] = wp * load_pair(&m->col[4]);
-}
-
-static inline void blend_add(pair c[3], const struct blend *m, double w)
-{
-	pair wp = {w, w};
-	c[0] += wp * load_pair(&m->col[0]);
-	c[1] += wp * load_pair(&m->col[2]);
-	c[2] += wp * load_pair(&m->col[4]);
-}
-
-/* v' = v + (Σ w_k·D_k)·v, the same as Σ w_k·(pose·bind⁻¹)_k·v when Σw = 1, and
- * exactly v when every D_k is zero (pose equal to bind). */
-static inline void blend_finish(double *out, const double *src, const pair c[3])
-{
-	pair p = load_pair(src);
-	pair x = {p[0], p[0]}, y = {p[1], p[1]};
-	pair r = p + (c[0] * x + c[1] * y + c[2]);
-	memcpy(out, &r, sizeof r);
-}
-
-/* Every vertex has exactly n_per influences. For 1–4, n_per is a constant at
- * the call site, so the body below folds to straight-line code with no branch. */
-static inline __attribute__((always_inline)) void
-deform_uniform(double *restrict out, const double *restrict src, const uint8_t *restrict joints,
-	       const double *restrict weights, const struct blend *restrict mats, size_t n_verts,
-	       size_t n_per)
-{
-	for (size_t v = 0; v < n_verts; v++) {
-		size_t ahead = v + PREFETCH_AHEAD < n_verts ? v + PREFETCH_AHEAD : n_verts - 1;
-		rig_core__prefetch(&weights[n_per * ahead]);
-		rig_core__prefetch(&joints[n_per * ahead]);
-		rig_core__prefetch(&src[2 * ahead]);
-		const uint8_t *j = &joints[n_per * v];
-		const double *w = &weights[n_per * v];
-		pair c[3];
-		blend_first(c, &mats[j[0]], w[0]);
-		/* Spelled out up to four: GCC -O2 does not unroll the loop itself. */
-		if (n_per > 1)
-			blend_add(c, &mats[j[1]], w[1]);
-		if (n_per > 2)
-			blend_add(c, &mats[j[2]], w[2]);
-		if (n_per > 3)
-			blend_add(c, &mats[j[3]], w[3]);
-		for (size_t k = 4; k < n_per; k++)
-			blend_add(c, &mats[j[k]], w[k]);
-		blend_finish(&out[2 * v], &src[2 * v], c);
-	}
-}
-
-/* Mixed influence counts: the offsets say where each vertex's list starts. */
-static void deform_mixed(double *restrict out, const double *restrict src,
-			 const uint8_t *restrict joints, const double *restrict weights,
-			 const uint32_t *restrict offsets, const struct blend *restrict mats,
-			 size_t n_verts)
-{
-	for (size_t v = 0; v < n_verts; v++) {
-		uint32_t from = offsets[v], to = offsets[v + 1];
-		pair c[3];
-		blend_first(c, &mats[joints[from]], weights[from]);
-		for (uint32_t k = from + 1; k < to; k++)
-			blend_add(c, &mats[joints[k]], weights[k]);
-		blend_finish(&out[2 * v], &src[2 * v], c);
-	}
-}
-
-void rig_skin_deform(double *out_xy, const struct rig_skin *skin, const struct rig_affine *poses)
+/* One blend matrix per joint, D = pose · bind⁻¹ − I (core/skin_kernel.h). */
+static void blend_matrices(struct rig_skin_blend *out, const struct rig_skin *skin,
+			   const struct rig_affine *poses)
 {
 	const struct rig_skin_def *d = &skin->def;
-	struct blend mats[RIG_MAX_JOINTS];
 	for (size_t j = 0; j < d->n_joints; j++) {
 		const double *p = poses[j].m, *b = d->joints[j].bind.m;
 		bool is_rest = p[0] == b[0] && p[1] == b[1] && p[2] == b[2] && p[3] == b[3] &&
@@ -679,34 +630,50 @@ void rig_skin_deform(double *out_xy, const struct rig_skin *skin, const struct r
 					      : rig_affine_mul(poses[j], skin->inv_binds[j]);
 		s.m[0] -= 1;
 		s.m[3] -= 1;
-		memcpy(mats[j].col, s.m, sizeof s.m);
-	}
-	const double *src = d->source;
-	/* The influence arrays follow def's offsets, which need not start at 0. */
-	const uint8_t *kj = skin->k_joints + d->weight_offsets[0];
-	const double *kw = skin->k_weights + d->weight_offsets[0];
-	switch (skin->uniform_count) {
-	case 1:
-		deform_uniform(out_xy, src, kj, kw, mats, d->n_verts, 1);
-		break;
-	case 2:
-		deform_uniform(out_xy, src, kj, kw, mats, d->n_verts, 2);
-		break;
-	case 3:
-		deform_uniform(out_xy, src, kj, kw, mats, d->n_verts, 3);
-		break;
-	case 4:
-		deform_uniform(out_xy, src, kj, kw, mats, d->n_verts, 4);
-		break;
-	default:
-		if (skin->uniform_count > 0)
-			deform_uniform(out_xy, src, kj, kw, mats, d->n_verts, skin->uniform_count);
-		else
-			deform_mixed(out_xy, src, skin->k_joints, skin->k_weights,
-				     d->weight_offsets, mats, d->n_verts);
-		break;
+		memcpy(out[j].m, s.m, sizeof s.m);
+		out[j].m[6] = out[j].m[7] = 0;
 	}
 }
+
+/* The kernel's view of the evaluator. */
+static struct rig_skin_kernel kernel_view(const struct rig_skin *skin)
+{
+	const struct rig_skin_def *d = &skin->def;
+	/* The influence arrays follow def's offsets, which need not start at 0. */
+	size_t first = d->weight_offsets[0];
+	return (struct rig_skin_kernel){
+		.src = d->source,
+		.joints = skin->k_joints + first,
+		.weights = skin->k_weights + first,
+		.offsets = d->weight_offsets,
+		.base = (uint32_t)first,
+		.runs = skin->k_runs,
+		.n_verts = d->n_verts,
+		.n_influences = d->weight_offsets[d->n_verts] - first,
+		.n_runs = skin->n_k_runs,
+	};
+}
+
+void rig_skin_deform_isa(double *out_xy, const struct rig_skin *skin,
+			 const struct rig_affine *poses, enum rig_isa isa)
+{
+	struct rig_skin_blend mats[RIG_MAX_JOINTS];
+	blend_matrices(mats, skin, poses);
+	struct rig_skin_kernel k = kernel_view(skin);
+	struct rig_skin_cursor at = {0};
+	rig_skin_kernel_fn *kernel = rig_skin__kernel(isa);
+	assert(kernel && rig_isa_is_supported(isa));
+	kernel(out_xy, &k, mats, &at, skin->def.n_verts);
+}
+
+void rig_skin_deform(double *out_xy, const struct rig_skin *skin, const struct rig_affine *poses)
+{
+	rig_skin_deform_isa(out_xy, skin, poses, skin->isa);
+}
+
+/* Vertices the kernel writes before the check looks at the runs they
+ * complete: 32 KiB of output, still in cache when the check reads it. */
+#define EVALUATE_STRETCH 2048
 
 int rig_skin_evaluate(double *out_xy, const struct rig_skin *skin, const struct rig_affine *poses,
 		      struct rig_errs *errs)
@@ -719,7 +686,17 @@ int rig_skin_evaluate(double *out_xy, const struct rig_skin *skin, const struct 
 				 "pose of joint '%s' (joint %zu) has a non-finite entry", j);
 	if (errs->total != before)
 		return -1;
-	rig_skin_deform(out_xy, skin, poses);
-	return rig_mesh_check_deformed_areas(d->source, skin->src_area2, out_xy, d->n_verts,
-					     d->triangles, d->n_tris, errs);
+	struct rig_skin_blend mats[RIG_MAX_JOINTS];
+	blend_matrices(mats, skin, poses);
+	struct rig_skin_kernel k = kernel_view(skin);
+	rig_skin_kernel_fn *kernel = rig_skin__kernel(skin->isa);
+	struct rig_skin_cursor at = {0};
+	struct rig_mesh_check_cursor check;
+	rig_mesh_check_begin(&check);
+	for (size_t end = 0; end < d->n_verts;) {
+		end = d->n_verts - end > EVALUATE_STRETCH ? end + EVALUATE_STRETCH : d->n_verts;
+		kernel(out_xy, &k, mats, &at, end);
+		rig_mesh_check_advance(&check, &skin->check, out_xy, end);
+	}
+	return rig_mesh_check_finish(&check, &skin->check, out_xy, errs);
 }

@@ -15,6 +15,7 @@
 
 #include "core/affine.h"
 #include "core/err.h"
+#include "core/isa.h"
 
 /* Joint index of an influence whose joint id named no joint of the skin. */
 #define RIG_JOINT_UNKNOWN UINT32_MAX
@@ -128,13 +129,22 @@ int rig_skin_order_poses(struct rig_affine *out, const struct rig_skin *skin,
 			 const struct rig_skin_pose *poses, size_t n_poses, struct rig_errs *errs);
 
 /* The skinning kernel alone: writes 2 · n_verts doubles to out_xy from poses in
- * joint order. No checks; poses must be finite. */
+ * joint order, on the instruction-set path the evaluator picked when it was
+ * built (core/isa.h: every path gives the same bits). No checks; poses must
+ * be finite. */
 void rig_skin_deform(double *out_xy, const struct rig_skin *skin, const struct rig_affine *poses);
+
+/* rig_skin_deform on the path isa, which must be supported
+ * (rig_isa_is_supported): for the tests that compare every path's bytes and
+ * the benchmark that times each. */
+void rig_skin_deform_isa(double *out_xy, const struct rig_skin *skin,
+			 const struct rig_affine *poses, enum rig_isa isa);
 
 /* Evaluates the skin: checks poses are finite (SKIN_POSE), deforms into out_xy
  * (2 · n_verts doubles, owned by the caller) and validates the result with
- * rig_mesh_check_deformed(). Returns 0, or -1 with errs filled (out_xy is then
- * unspecified). */
+ * rig_mesh_check_deformed()'s rules and errors (a check prepared with the
+ * evaluator, core/mesh_check.h). Returns 0, or -1 with errs filled (out_xy is
+ * then unspecified). */
 int rig_skin_evaluate(double *out_xy, const struct rig_skin *skin, const struct rig_affine *poses,
 		      struct rig_errs *errs);
 

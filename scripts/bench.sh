@@ -39,7 +39,13 @@ fi
 ./build-bench/bench/bench_mesh_map "${map_args[@]}"
 # IK constraints: resolver time per frame with 8 two-bone + 2 five-bone chains beside none.
 ./build-bench/bench/bench_ik
-python3 bench/run_http.py "$PWD/build-bench" "$eval_us"
+# The resolver's whole frame of the same rig (µs), for the one-frame floor (issue 23, item 5).
+frame_us=$(printf '%s\n' "$core_out" | awk '/^10000 vertices/{f=1} f && /resolver frame/{print $(NF-4); exit}')
+if [ -z "$frame_us" ]; then
+  echo "bench.sh: no 10,000-vertex resolver frame row in bench_core's output" >&2
+  exit 1
+fi
+python3 bench/run_http.py "$PWD/build-bench" "$eval_us" "$frame_us"
 # Memory of one 64 MiB layer.skin batch: peak RSS / body and RSS 5 s after / idle.
 python3 bench/memory_batch.py "$PWD/build-bench" --repeat 2 "${memory_args[@]}"
 # History (issue 15): bytes a one-vertex weights.put on a 1,048,576-vertex skin writes, beside a

@@ -49,11 +49,16 @@ static void on_sweep(uv_timer_t *t)
 /* glibc's malloc, tuned for a server whose large requests come and go:
  * - a fixed mmap threshold: the default one rises after each large free (up to
  *   32 MiB), after which big buffers come from the heap and stay in RSS;
+ * - a trim threshold of 1 MiB, not 128 KiB: a frame's buffers (80 KB apiece)
+ *   freed at the top of a heap would otherwise go back to the kernel and fault
+ *   in again on the next request, page by page; a large request's memory is
+ *   still returned, by the loop's malloc_trim (rig_membudget_trim);
  * - at most two arenas per core: each worker thread would otherwise get its
  *   own arena, whose free memory no other thread reuses. */
 static void tune_malloc(unsigned threads)
 {
 	mallopt(M_MMAP_THRESHOLD, 1 << 20);
+	mallopt(M_TRIM_THRESHOLD, 1 << 20);
 	mallopt(M_ARENA_MAX, (int)(2 * threads));
 }
 

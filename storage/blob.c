@@ -8,27 +8,6 @@
 
 #include "core/bytes.h"
 
-/* The byte layout is core/bytes.h's, every stored form's. */
-void rig_le_put_u32(unsigned char *p, uint32_t v)
-{
-	rig_bytes_put_u32(p, v);
-}
-
-uint32_t rig_le_get_u32(const unsigned char *p)
-{
-	return rig_bytes_get_u32(&p);
-}
-
-void rig_le_put_f64(unsigned char *p, double v)
-{
-	rig_bytes_put_f64(p, v);
-}
-
-double rig_le_get_f64(const unsigned char *p)
-{
-	return rig_bytes_get_f64(&p);
-}
-
 static unsigned char *put_key_records(unsigned char *p, const struct rig_key_list *list, int c)
 {
 	for (size_t i = 0; i < list->count; i++) {

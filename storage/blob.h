@@ -8,14 +8,32 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/bytes.h"
 #include "storage/shot_model.h"
 
 #define RIG_KEY_RECORD_BYTES 50
 
-void rig_le_put_u32(unsigned char *p, uint32_t v);
-uint32_t rig_le_get_u32(const unsigned char *p);
-void rig_le_put_f64(unsigned char *p, double v);
-double rig_le_get_f64(const unsigned char *p);
+/* The byte layout is core/bytes.h's, every stored form's; these read and
+ * write at an offset. Inline: the decoders call them once a value. */
+static inline void rig_le_put_u32(unsigned char *p, uint32_t v)
+{
+	rig_bytes_put_u32(p, v);
+}
+
+static inline uint32_t rig_le_get_u32(const unsigned char *p)
+{
+	return rig_bytes_get_u32(&p);
+}
+
+static inline void rig_le_put_f64(unsigned char *p, double v)
+{
+	rig_bytes_put_f64(p, v);
+}
+
+static inline double rig_le_get_f64(const unsigned char *p)
+{
+	return rig_bytes_get_f64(&p);
+}
 
 /* Encodes every channel's keys of a layer; returns a malloc'd buffer (caller
  * frees; non-NULL even when empty) and its size in *out_size, or NULL on OOM. */

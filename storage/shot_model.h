@@ -48,9 +48,12 @@ struct rig_model_layer {
 	struct rig_transform statics;
 	struct rig_key_list keys[RIG_CH_COUNT];
 	/* Per channel, the print (storage/blob.h) of the key bytes storage holds
-	 * for this layer as the model's version reads them: set by the loader
-	 * and by each save, compared by the next save. Unused while is_new. */
+	 * for this layer as the model's version reads them, where bit c of
+	 * keys_known says it is known: the loader knows unkeyed channels (reads
+	 * do not pay for hashing), each save learns what it compared, and the
+	 * next save compares prints it knows and reads the rest back. */
 	unsigned char keys_stored[RIG_CH_COUNT][RIG_KEYS_PRINT_BYTES];
+	unsigned keys_known;
 	double time_offset;
 
 	struct rig_model_binding binding;

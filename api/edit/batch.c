@@ -210,11 +210,13 @@ static int write_batch(struct rig_tx *conn, const struct rig_batch *b, struct ri
 		rc = rig_shot_set_version(conn, model->id, model->version, model->version + 1);
 	if (!rc)
 		rc = rig_receipt_insert(conn, id, model->seq, model->version + 1, text);
-	free(text);
 	if (rc) {
+		free(text);
 		fail(r, RIG_BATCH_STORAGE, rc, "writing the batch");
 		return -1;
 	}
+	free(r->receipt_text);
+	r->receipt_text = text; /* the answer sends the bytes stored, dumped once */
 	if (b->use_cache)
 		rig_shot_cache_hold(b->app->shot_cache, model, model->version + 1);
 	return 0;
@@ -403,6 +405,7 @@ void rig_batch_result_release(struct rig_batch_result *r)
 {
 	rig_errs_free(r->errs);
 	json_decref(r->receipt);
+	free(r->receipt_text);
 	memset(r, 0, sizeof *r);
 }
 

@@ -81,8 +81,10 @@ enum rig_batch_outcome {
 /* What rig_batch_apply found; release with rig_batch_result_release. */
 struct rig_batch_result {
 	enum rig_batch_outcome outcome;
-	struct rig_errs *errs;  /* violations (INVALID); owned */
-	json_t *receipt;        /* APPLIED; owned */
+	struct rig_errs *errs; /* violations (INVALID); owned */
+	json_t *receipt;       /* APPLIED; owned */
+	char *receipt_text; /* APPLIED and written: the receipt as stored, the answer's body; owned
+			     */
 	const char *receipt_id; /* in receipt; JSON null for a dry run */
 	long long from_version; /* the shot's version when the batch started (once read) */
 	long long to_version;   /* APPLIED: from_version + 1 */

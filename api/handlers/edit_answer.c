@@ -1,6 +1,8 @@
 /* The answers and committer hooks of edit_answer.h. */
 #include "api/handlers/edit_answer.h"
 
+#include <string.h>
+
 #include "api/http/idempotency.h"
 #include "storage/store.h"
 
@@ -69,7 +71,11 @@ void rig_batch_answer(struct rig_resp *resp, const struct rig_batch *b,
 		rig_resp_problem(resp, body, retry_after);
 		return;
 	}
-	rig_resp_json(resp, b->dry_run ? 200 : 201, json_incref(r->receipt), NULL);
+	int status = b->dry_run ? 200 : 201;
+	if (r->receipt_text) /* the receipt as stored: rig_resp_json's bytes, dumped once */
+		rig_resp_text(resp, status, strdup(r->receipt_text), NULL);
+	else
+		rig_resp_json(resp, status, json_incref(r->receipt), NULL);
 	rig_api__etag(resp, b->dry_run ? r->from_version : r->to_version);
 }
 

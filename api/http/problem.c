@@ -11,15 +11,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-void rig_resp_json(struct rig_resp *resp, int status, json_t *body, const char *content_type)
+void rig_resp_text(struct rig_resp *resp, int status, char *text, const char *content_type)
 {
-	char *text = json_dumps(body, JSON_COMPACT | JSON_REAL_PRECISION(17));
-	json_decref(body);
 	free(resp->body);
 	resp->body = text;
 	resp->body_len = text ? strlen(text) : 0;
 	resp->status = text ? status : 500;
 	resp->content_type = content_type ? content_type : "application/json";
+}
+
+void rig_resp_json(struct rig_resp *resp, int status, json_t *body, const char *content_type)
+{
+	char *text = json_dumps(body, JSON_COMPACT | JSON_REAL_PRECISION(17));
+	json_decref(body);
+	rig_resp_text(resp, status, text, content_type);
 }
 
 void rig_resp_buf(struct rig_resp *resp, int status, struct rig_buf *b, const char *content_type)

@@ -62,6 +62,11 @@ void rig_problem_errs(struct rig_resp *resp, const struct rig_errs *errs, int st
  * and content type (NULL = application/json). */
 void rig_resp_json(struct rig_resp *resp, int status, json_t *body, const char *content_type);
 
+/* Takes text (malloc'd, NUL-terminated JSON as rig_resp_json writes it; NULL:
+ * out of memory, answered 500) as the body with the given status and content
+ * type (NULL = application/json). */
+void rig_resp_text(struct rig_resp *resp, int status, char *text, const char *content_type);
+
 /* Hands b's bytes to resp as the body with the given status and content type
  * (NULL = application/json), leaving b empty; a buffer that ran out of memory
  * answers 500 INTERNAL instead. */

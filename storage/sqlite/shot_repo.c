@@ -36,8 +36,8 @@ void rig_sqlite__bind_shot_at(sqlite3_stmt *st, const struct rig_shot_model *m, 
 }
 
 /* Adds the keys a layer row written at `since` has in layer_keys (migration
- * 14): per channel, the row with the greatest revision <= since; and their
- * prints, which the next save compares with. */
+ * 14): per channel, the row with the greatest revision <= since. A keyed
+ * channel's print stays unknown (the first save reads its row back). */
 static int load_key_rows(struct rig_model_layer *l, sqlite3_stmt *st, long long seq,
 			 long long since)
 {
@@ -52,7 +52,7 @@ static int load_key_rows(struct rig_model_layer *l, sqlite3_stmt *st, long long 
 		int c = sqlite3_column_int(st, 2);
 		if (c < 0 || c >= RIG_CH_COUNT || rig_blob_keys_decode(l->keys, data, size) != 0)
 			return -RIG_INTERNAL;
-		rig_blob_print(l->keys_stored[c], data, size);
+		l->keys_known &= ~(1u << c);
 	}
 	return s == SQLITE_DONE ? 0 : rig_sqlite__fail(s);
 }
@@ -104,7 +104,8 @@ static int load_layers(struct rig_shot_model *m, sqlite3 *db, long long at)
 		l->time_offset = sqlite3_column_double(st, 12);
 		/* No row reads as no keys: a legacy row's keys get rows on its next save. */
 		for (int c = 0; c < RIG_CH_COUNT; c++)
-			rig_blob_print(l->keys_stored[c], NULL, 0);
+			memcpy(l->keys_stored[c], rig_blob_print_none, RIG_KEYS_PRINT_BYTES);
+		l->keys_known = (1u << RIG_CH_COUNT) - 1;
 		if (sqlite3_column_int(st, 14)) {
 			rc = load_key_rows(l, keys_st, m->seq, sqlite3_column_int64(st, 15));
 			if (rc)
@@ -396,44 +397,60 @@ static int write_binding(sqlite3 *db, const struct rig_shot_model *m,
 	return codec ? codec->write(db, m, l, revision) : -RIG_INTERNAL;
 }
 
-/* Copies the head rows of every stored layer the save rewrites or deletes to
- * layer_history, valid until to_version (none written by to_version itself:
- * never visible), in one statement: its ids go as a JSON array. */
+/* Whether the save archives l's head row: a stored layer rewritten or deleted. */
+static bool archived(const struct rig_model_layer *l)
+{
+	return !l->is_new && (l->dirty || l->deleted);
+}
+
+/* Copies the head rows of every layer archived() names to layer_history,
+ * valid until to_version (none written by to_version itself: never
+ * visible), in one statement: one id as a parameter, several as a JSON array
+ * through json_each (which costs more than one lookup and less than a
+ * statement a layer from two layers on). */
 static int archive_layers(sqlite3 *db, const struct rig_shot_model *m, long long to_version)
 {
-	size_t n = 0, cap = 3;
-	for (size_t i = 0; i < m->n_layers; i++) {
-		const struct rig_model_layer *l = &m->layers[i];
-		if (!l->is_new && (l->dirty || l->deleted)) {
+	size_t n = 0, bytes = 3;
+	const char *one = NULL;
+	for (size_t i = 0; i < m->n_layers; i++)
+		if (archived(&m->layers[i])) {
 			n++;
-			cap += strlen(l->id) + 3;
+			bytes += strlen(m->layers[i].id) + 3;
+			one = m->layers[i].id;
 		}
-	}
 	if (!n)
 		return 0;
-	char *ids = malloc(cap), *p = ids;
-	if (!ids)
-		return -RIG_INTERNAL;
-	*p++ = '[';
-	for (size_t i = 0; i < m->n_layers; i++) {
-		const struct rig_model_layer *l = &m->layers[i];
-		if (l->is_new || !(l->dirty || l->deleted))
-			continue;
-		/* Ids are [A-Za-z0-9_.:-] (core/ids.h): nothing to escape. */
-		p += sprintf(p, "%s\"%s\"", p == ids + 1 ? "" : ",", l->id);
+	char *ids = NULL, *p = NULL;
+	if (n > 1) {
+		if (!(ids = p = malloc(bytes)))
+			return -RIG_INTERNAL;
+		*p++ = '[';
+		for (size_t i = 0; i < m->n_layers; i++)
+			if (archived(
+				    &m->layers[i])) /* ids are [A-Za-z0-9_.:-]: nothing to escape */
+				p += sprintf(p, "%s\"%s\"", p == ids + 1 ? "" : ",",
+					     m->layers[i].id);
+		*p++ = ']';
 	}
-	*p++ = ']';
 	sqlite3_stmt *st = NULL;
 	int rc = rig_sqlite__prepare(
 		&st, db,
-		"INSERT INTO layer_history(shot_seq, valid_to, layer_id, valid_from, " LAYER_COLUMNS
-		") SELECT ?1, ?2, id, since, " LAYER_COLUMNS " FROM layers"
-		" WHERE shot_id = ?3 AND id IN (SELECT value FROM json_each(?4)) AND since < ?2");
+		n > 1 ? "INSERT INTO layer_history(shot_seq, valid_to, layer_id, "
+			"valid_from, " LAYER_COLUMNS ") SELECT ?1, ?2, id, since, " LAYER_COLUMNS
+			" FROM layers WHERE shot_id = ?3"
+			" AND id IN (SELECT value FROM json_each(?4)) AND since < ?2"
+		      : "INSERT INTO layer_history(shot_seq, valid_to, layer_id, "
+			"valid_from, " LAYER_COLUMNS ") SELECT ?1, ?2, id, since, " LAYER_COLUMNS
+			" FROM layers WHERE shot_id = ?3"
+			" AND id = ?4 AND since < ?2");
 	if (!rc) {
 		sqlite3_bind_int64(st, 1, m->seq);
 		sqlite3_bind_int64(st, 2, to_version);
 		sqlite3_bind_text(st, 3, m->id, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 4, ids, (int)(p - ids), SQLITE_STATIC);
+		if (ids)
+			sqlite3_bind_text(st, 4, ids, (int)(p - ids), SQLITE_STATIC);
+		else
+			sqlite3_bind_text(st, 4, one, -1, SQLITE_STATIC);
 		rc = rig_sqlite__step_done(st);
 		rig_sqlite__finish(st);
 	}
@@ -450,9 +467,10 @@ static int delete_layer(sqlite3 *db, const struct rig_shot_model *m, const char 
 				     layer_id);
 }
 
-/* Whether the row a reader finds for channel c of new layer l before
- * to_version holds bytes (none: no keys). A new layer's id may have been a
- * deleted layer's, whose rows a reader would still find. */
+/* Whether the row a reader finds for channel c of layer l before to_version
+ * holds bytes (none: no keys): for a channel whose print is unknown, and for
+ * a new layer, whose id may have been a deleted layer's (a reader would still
+ * find its rows). */
 static int same_as_found(bool *same, sqlite3_stmt *get, const struct rig_shot_model *m,
 			 const struct rig_model_layer *l, int c, long long to_version,
 			 const unsigned char *bytes, size_t size)
@@ -474,21 +492,17 @@ static int same_as_found(bool *same, sqlite3_stmt *get, const struct rig_shot_mo
 }
 
 /* Writes the channels of l's keys whose bytes differ from those storage holds
- * for them before to_version (a loaded layer's prints say; a new layer's are
+ * for them before to_version (the prints say, where known; else the row is
  * read), as rows of to_version, and records the prints of what now stands. */
 static int write_key_rows(sqlite3 *db, const struct rig_shot_model *m, struct rig_model_layer *l,
 			  long long to_version)
 {
 	sqlite3_stmt *get = NULL, *put = NULL;
-	int rc = l->is_new
-			 ? rig_sqlite__prepare(&get, db,
-					       "SELECT data FROM layer_keys WHERE shot_seq = ?1"
-					       " AND layer_id = ?2 AND channel = ?3"
-					       " AND revision < ?4 ORDER BY revision DESC LIMIT 1")
-			 : 0;
+	int rc = 0;
 	for (int c = 0; c < RIG_CH_COUNT && !rc; c++) {
+		bool known = !l->is_new && (l->keys_known >> c & 1u);
 		/* An unkeyed channel stored as unkeyed: nothing to encode. */
-		if (!l->is_new && l->keys[c].count == 0 &&
+		if (known && l->keys[c].count == 0 &&
 		    memcmp(l->keys_stored[c], rig_blob_print_none, RIG_KEYS_PRINT_BYTES) == 0)
 			continue;
 		size_t size = 0;
@@ -500,10 +514,18 @@ static int write_key_rows(sqlite3 *db, const struct rig_shot_model *m, struct ri
 		unsigned char print[RIG_KEYS_PRINT_BYTES];
 		rig_blob_print(print, bytes, size);
 		bool same = false;
-		if (l->is_new)
-			rc = same_as_found(&same, get, m, l, c, to_version, bytes, size);
-		else
+		if (known) {
 			same = memcmp(print, l->keys_stored[c], sizeof print) == 0;
+		} else {
+			if (!get)
+				rc = rig_sqlite__prepare(
+					&get, db,
+					"SELECT data FROM layer_keys WHERE shot_seq = ?1"
+					" AND layer_id = ?2 AND channel = ?3 AND"
+					" revision < ?4 ORDER BY revision DESC LIMIT 1");
+			if (!rc)
+				rc = same_as_found(&same, get, m, l, c, to_version, bytes, size);
+		}
 		if (!rc && !same && !put)
 			rc = rig_sqlite__prepare(
 				&put, db,
@@ -518,8 +540,10 @@ static int write_key_rows(sqlite3 *db, const struct rig_shot_model *m, struct ri
 			rc = rig_sqlite__step_done(put);
 			sqlite3_reset(put);
 		}
-		if (!rc)
+		if (!rc) {
 			memcpy(l->keys_stored[c], print, sizeof print);
+			l->keys_known |= 1u << c;
+		}
 		free(bytes);
 	}
 	rig_sqlite__finish(get);

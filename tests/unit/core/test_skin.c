@@ -1,11 +1,13 @@
-/* Unit tests of core/skin.c: the seed's strip, identity, every definition rule
- * at and just past its edge, every-violation reporting, copy semantics, pose
- * ordering, the post-deform checks, the kernels against a reference, and a
- * seeded property test over random valid rigs. */
+/* Unit tests of core/skin.c (and its kernel, core/skin_kernel*.c): the seed's
+ * strip, identity, every definition rule at and just past its edge,
+ * every-violation reporting, copy semantics, pose ordering, the post-deform
+ * checks, the kernels against a reference, every instruction-set path against
+ * the formula's bits, and a seeded property test over random valid rigs. */
 #include <criterion/criterion.h>
 #include <float.h>
 #include <math.h>
 
+#include "core/mesh.h"
 #include "core/rig_limits.h"
 #include "core/skin.h"
 #include "support.h"
@@ -892,9 +894,9 @@ static void reference_deform(double *out, const struct rig_skin_def *d,
 
 /* A random rig: grid mesh, n_joints random binds, per-vertex lists of n_per
  * distinct joints (n_per = 0: a random count 1–8 per vertex). */
-static struct rig_skin_def random_rig(struct rng *rng, size_t n_joints, size_t n_per)
+static struct rig_skin_def random_rig_sized(struct rng *rng, size_t w, size_t h, size_t n_joints,
+					    size_t n_per)
 {
-	size_t w = 2 + rng_below(rng, 10), h = 2 + rng_below(rng, 10);
 	struct rig_skin_def d = grid_def(w, h, rng_range(rng, 0.5, 20), n_joints, 8);
 	double step = d.source[2];
 	for (size_t i = 0; i < 2 * d.n_verts; i++) /* jitter: still far from degenerate */
@@ -929,6 +931,13 @@ static struct rig_skin_def random_rig(struct rng *rng, size_t n_joints, size_t n
 		set_weights(&d, v, n, js, ws);
 	}
 	return d;
+}
+
+/* A random rig of 2–11 × 2–11 vertices. */
+static struct rig_skin_def random_rig(struct rng *rng, size_t n_joints, size_t n_per)
+{
+	size_t w = 2 + rng_below(rng, 10), h = 2 + rng_below(rng, 10);
+	return random_rig_sized(rng, w, h, n_joints, n_per);
 }
 
 Test(skin_kernel, matches_reference_blending_for_every_influence_count)
@@ -1024,6 +1033,201 @@ Test(skin_kernel, weight_offsets_need_not_start_at_zero)
 	free(uniform_shifted.weight_offsets);
 	rig_skin_def_release(&d);
 	rig_skin_def_release(&uniform);
+}
+
+/* The kernel's formula in core/skin_kernel.h's order, one scalar at a time:
+ * the bits every instruction-set path must give. The blend matrices are
+ * made as rig_skin_deform makes them, from the evaluator's normalised
+ * weights. */
+static void formula_deform(double *out, const struct rig_skin *skin, const struct rig_affine *poses)
+{
+	const struct rig_skin_def *d = rig_skin_def_of(skin);
+	double(*D)[6] = malloc(d->n_joints * sizeof *D);
+	cr_assert_not_null(D);
+	for (size_t j = 0; j < d->n_joints; j++) {
+		const struct rig_affine *b = &d->joints[j].bind;
+		bool is_rest = memcmp(poses[j].m, b->m, sizeof b->m) == 0;
+		struct rig_affine inv, s = rig_affine_identity();
+		cr_assert_eq(rig_affine_invert(&inv, b), 0);
+		if (!is_rest)
+			s = rig_affine_mul(poses[j], inv);
+		s.m[0] -= 1;
+		s.m[3] -= 1;
+		memcpy(D[j], s.m, sizeof D[j]);
+	}
+	for (size_t v = 0; v < d->n_verts; v++) {
+		uint32_t from = d->weight_offsets[v], to = d->weight_offsets[v + 1];
+		double C[6];
+		for (int i = 0; i < 6; i++)
+			C[i] = d->influences[from].weight * D[d->influences[from].joint][i];
+		for (uint32_t k = from + 1; k < to; k++)
+			for (int i = 0; i < 6; i++)
+				C[i] = C[i] +
+				       d->influences[k].weight * D[d->influences[k].joint][i];
+		double x = d->source[2 * v], y = d->source[2 * v + 1];
+		out[2 * v] = x + ((C[0] * x + C[2] * y) + C[4]);
+		out[2 * v + 1] = y + ((C[1] * x + C[3] * y) + C[5]);
+	}
+	free(D);
+}
+
+Test(skin_kernel, every_path_gives_the_formulas_bits_on_random_rigs)
+{
+	/* Same bits everywhere (core/isa.h): each path this CPU runs, on seeded
+	 * random rigs of every influence count (0: mixed counts, so many runs)
+	 * and sizes past a few kernel blocks, against the formula and so against
+	 * each other. A path this CPU lacks is logged, not run. */
+	struct rng rng = {0x1b17};
+	size_t n_paths = 0, n_failing = 0, n_big = 0;
+	for (int p = 0; p < RIG_ISA_COUNT; p++) {
+		if (rig_isa_is_supported((enum rig_isa)p))
+			n_paths++;
+		else
+			cr_log_warn("this CPU has no %s path: not compared",
+				    rig_isa_name((enum rig_isa)p));
+	}
+	for (int trial = 0; trial < 90; trial++) {
+		size_t n_joints = 1 + rng_below(&rng, trial % 10 == 9 ? 256 : 64);
+		size_t w = trial % 3 ? 2 + rng_below(&rng, 10) : 40 + rng_below(&rng, 60);
+		size_t h = trial % 3 ? 2 + rng_below(&rng, 10) : 40 + rng_below(&rng, 20);
+		struct rig_skin_def d = random_rig_sized(&rng, w, h, n_joints, (size_t)trial % 9);
+		struct rig_skin *skin = must_new(&d);
+		struct rig_affine *poses = malloc(n_joints * sizeof *poses);
+		cr_assert_not_null(poses);
+		for (size_t j = 0; j < n_joints; j++) /* a quarter at rest: D is zero exactly */
+			poses[j] = rng_below(&rng, 4) == 0
+					   ? d.joints[j].bind
+					   : rig_affine_mul(affine(rng_range(&rng, 0.5, 1.5),
+								   rng_range(&rng, -0.5, 0.5),
+								   rng_range(&rng, -0.5, 0.5),
+								   rng_range(&rng, 0.5, 1.5),
+								   rng_range(&rng, -50, 50),
+								   rng_range(&rng, -50, 50)),
+							    d.joints[j].bind);
+		size_t bytes = 2 * d.n_verts * sizeof(double);
+		double *want = malloc(bytes), *got = malloc(bytes);
+		cr_assert(want && got);
+		formula_deform(want, skin, poses);
+		for (int p = 0; p < RIG_ISA_COUNT; p++) {
+			if (!rig_isa_is_supported((enum rig_isa)p))
+				continue;
+			memset(got, 0xa5, bytes);
+			rig_skin_deform_isa(got, skin, poses, (enum rig_isa)p);
+			cr_assert_eq(memcmp(got, want, bytes), 0,
+				     "trial %d (%zu × %zu, %d per vertex): the %s path differs",
+				     trial, w, h, trial % 9, rig_isa_name((enum rig_isa)p));
+		}
+		rig_skin_deform(got, skin, poses);
+		cr_assert_eq(memcmp(got, want, bytes), 0, "trial %d: the chosen path differs",
+			     trial);
+		/* rig_skin_evaluate runs the kernel in stretches, checking the mesh
+		 * between them: the same bits, and the verdict and errors of the
+		 * unprepared check of those bits. */
+		struct rig_errs *errs = rig_errs_new(), *want_errs = rig_errs_new();
+		cr_assert(errs && want_errs);
+		memset(got, 0xa5, bytes);
+		int rc = rig_skin_evaluate(got, skin, poses, errs);
+		cr_assert_eq(memcmp(got, want, bytes), 0, "trial %d: evaluate differs", trial);
+		int want_rc = rig_mesh_check_deformed(d.source, want, d.n_verts, d.triangles,
+						      d.n_tris, want_errs);
+		cr_assert_eq(rc, want_rc, "trial %d", trial);
+		cr_assert_eq(errs->total, want_errs->total, "trial %d", trial);
+		for (size_t e = 0; e < errs->count; e++)
+			cr_assert_str_eq(errs->items[e].detail, want_errs->items[e].detail,
+					 "trial %d", trial);
+		n_failing += rc != 0;
+		n_big += d.n_verts > 2048;
+		rig_errs_free(errs);
+		rig_errs_free(want_errs);
+		free(want);
+		free(got);
+		free(poses);
+		rig_skin_free(skin);
+		rig_skin_def_release(&d);
+	}
+	cr_assert_geq(n_paths, 1);
+	cr_expect_gt(n_failing, 5, "some trials break the mesh (%zu)", n_failing);
+	cr_expect_gt(n_big, 5, "some trials take several stretches (%zu)", n_big);
+}
+
+/* A seeded rig built with arithmetic only (no libm, whose last bits may vary
+ * between C libraries): a 50 × 40 grid, 64 joints, 1–8 influences a vertex,
+ * and a pose for every joint. */
+static struct rig_skin_def golden_rig(struct rig_affine *poses)
+{
+	struct rng rng = {0x601d};
+	struct rig_skin_def d = grid_def(50, 40, 2.5, 64, 8);
+	for (size_t i = 0; i < 2 * d.n_verts; i++)
+		d.source[i] += rng_range(&rng, -0.2, 0.2);
+	for (size_t j = 0; j < 64; j++) {
+		/* One draw per statement: C leaves the order of arguments open. */
+		double m[12];
+		for (int i = 0; i < 12; i++)
+			m[i] = rng_range(&rng, -1, 1);
+		d.joints[j].bind = affine(1 + 0.4 * m[0], 0.3 * m[1], 0.3 * m[2], 1 + 0.4 * m[3],
+					  60 * m[4], 60 * m[5]);
+		poses[j] = rig_affine_mul(affine(1 + 0.1 * m[6], 0.05 * m[7], 0.05 * m[8],
+						 1 + 0.1 * m[9], 3 * m[10], 3 * m[11]),
+					  d.joints[j].bind);
+	}
+	for (size_t v = 0; v < d.n_verts; v++) {
+		size_t n = 1 + rng_below(&rng, 8);
+		uint32_t js[8];
+		double ws[8], total = 0;
+		for (size_t k = 0; k < n; k++) {
+			size_t r = rng_below(&rng, 8);
+			js[k] = (uint32_t)((v / 7 + 8 * k + r) % 64); /* one per octet */
+			ws[k] = rng_range(&rng, 0.05, 1);
+			total += ws[k];
+		}
+		for (size_t k = 0; k < n; k++)
+			ws[k] /= total;
+		set_weights(&d, v, n, js, ws);
+	}
+	return d;
+}
+
+/* FNV-1a, 64 bits. */
+static uint64_t fnv1a(const void *p, size_t n)
+{
+	const unsigned char *b = p;
+	uint64_t h = 0xcbf29ce484222325u;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ b[i]) * 0x100000001b3u;
+	return h;
+}
+
+Test(skin_kernel, a_seeded_rig_gives_the_bits_of_the_kernel_before_the_paths)
+{
+	/* The hash of this rig's deformed vertices, and its evaluation's errors,
+	 * as main's single kernel gave them before the instruction-set paths
+	 * (commit a1730d9, GCC 12 -O2): every path, every build (GCC, Clang,
+	 * -O3) and every CPU must give them, so a compiler that fuses a multiply
+	 * and an add, or a path that reorders the sums, fails here. */
+	struct rig_affine poses[64];
+	struct rig_skin_def d = golden_rig(poses);
+	struct rig_skin *skin = must_new(&d);
+	size_t bytes = 2 * d.n_verts * sizeof(double);
+	double *out = malloc(bytes);
+	cr_assert_not_null(out);
+	for (int p = 0; p < RIG_ISA_COUNT; p++) {
+		if (!rig_isa_is_supported((enum rig_isa)p))
+			continue;
+		rig_skin_deform_isa(out, skin, poses, (enum rig_isa)p);
+		cr_expect_eq(fnv1a(out, bytes), 0xda490766dc83936du, "the %s path",
+			     rig_isa_name((enum rig_isa)p));
+	}
+	struct rig_errs *errs = rig_errs_new();
+	cr_assert_not_null(errs);
+	cr_assert_eq(rig_skin_evaluate(out, skin, poses, errs), -1);
+	cr_expect_eq(fnv1a(out, bytes), 0xda490766dc83936du);
+	cr_expect_eq(errs->total, 1296);
+	cr_expect_str_eq(errs->items[0].detail,
+			 "triangle 10 flipped from area 3.2578096091252351 to -4.9723037864118211");
+	rig_errs_free(errs);
+	free(out);
+	rig_skin_free(skin);
+	rig_skin_def_release(&d);
 }
 
 /* ------------------------------------------------------------------------ */
