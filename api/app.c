@@ -119,8 +119,11 @@ void rig_app_release(struct rig_app *app)
 	memset(app, 0, sizeof *app);
 }
 
-/* Shots compacted per sweep at most, so one sweep never holds the write turn
- * for long; the next sweep goes on. */
+/* Compaction steps (transactions) per sweep at most, so one sweep never
+ * keeps the write lock busy for long; the next sweep goes on. Between two
+ * steps the sweep pauses (rig_store_write_pause) so that another process's
+ * writer gets the lock too; this process's writers queue for the turn in
+ * order and go before the next step anyway. */
 #define COMPACT_SHOTS_PER_SWEEP 64
 
 static int compact_history(struct rig_app *app, long long *removed)
@@ -130,6 +133,8 @@ static int compact_history(struct rig_app *app, long long *removed)
 	bool done = true;
 	int rc = 0;
 	for (int i = 0; i < COMPACT_SHOTS_PER_SWEEP && done && rc == 0; i++) {
+		if (i > 0)
+			rig_store_write_pause(app->store);
 		struct rig_tx *tx = NULL;
 		rc = rig_store_write(app->store, &tx);
 		if (rc)

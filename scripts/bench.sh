@@ -5,8 +5,9 @@
 #   BENCH_SECONDS=4 (per HTTP case)
 #   BENCH_QUICK=1   the short mode CI runs (.ci/run): BENCH_SECONDS=1 unless set, and
 #                   smaller inputs for the slowest steps (1,000 map-points per set, a
-#                   16 MiB memory batch settling 1 s, a 256 × 256 history skin); the same
-#                   cases, each still beside its baseline, in about two minutes
+#                   16 MiB memory batch settling 1 s, a 256 × 256 history skin, a
+#                   compaction backlog of 3,000 versions in one round); the same cases,
+#                   each still beside its baseline, in about two minutes
 # Benchmarks report, they never assert: a missed target is a line of the output. The exit
 # status is non-zero only when a step could not run (a build, a crash, a server that did
 # not start, a case whose requests failed) or a rigd of this build is left running.
@@ -15,10 +16,11 @@ cd "$(dirname "$0")/.."
 start=$SECONDS
 export PYTHONUNBUFFERED=1 # each line as it comes, in order with the C benchmarks' and stderr's
 quick=${BENCH_QUICK:-0}
-map_args=() memory_args=() history_args=()
+map_args=() memory_args=() history_args=() compact_args=()
 if [ "$quick" = 1 ]; then
   export BENCH_SECONDS=${BENCH_SECONDS:-1}
   map_args=(1000) memory_args=(--body-mib 16 --settle 1) history_args=(--side 256 --read-rounds 3)
+  compact_args=(--versions 3000 --rounds 1 --rest-seconds 1)
 fi
 ./scripts/install-deps.sh
 cmake -S . -B build-bench -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRIG_BUILD_TESTS=OFF >/dev/null
@@ -50,6 +52,11 @@ python3 bench/memory_batch.py "$PWD/build-bench" --repeat 2 "${memory_args[@]}"
 # layer.rename; BENCH_BASELINE_RIGD=<a rigd without history> measures it too, in the same run.
 python3 bench/history_bytes.py "$PWD/build-bench" "${history_args[@]}" \
 	${BENCH_BASELINE_RIGD:+--baseline-bin "$BENCH_BASELINE_RIGD"}
+# History compaction: one sweep over a backlog of 39,000 versions past --history-versions 1000,
+# and a second connection's BEGIN IMMEDIATE and edit batches during it, beside the same at rest;
+# BENCH_COMPACT_BASELINE_RIGD=<main's rigd> runs the same with it, rounds alternating.
+python3 bench/history_compact.py "$PWD/build-bench" "${compact_args[@]}" \
+	${BENCH_COMPACT_BASELINE_RIGD:+--baseline-bin "$BENCH_COMPACT_BASELINE_RIGD"}
 # Every step stops the servers it started; one still running is a bug to see, not to hide.
 left=()
 for pid in $(pgrep -x rigd || true); do

@@ -101,17 +101,30 @@ void rig_tx_end(struct rig_tx *tx);
 int rig_tx_snapshot(struct rig_tx *tx);
 
 /* Takes the process's write turn for tx, then begins a transaction that holds
- * the store's write lock from its start. Writers of one process queue on a
- * mutex (woken the moment the turn frees) rather than wait inside the backend,
- * which may poll; the backend still arbitrates between processes. The turn is
- * held until rig_tx_end_write() or rig_tx_end(). Returns 0 or a negative rig
- * code (turn not held then). */
+ * the store's write lock from its start. Writers of one process queue for the
+ * turn in the order they ask (each woken the moment it is theirs) rather than
+ * wait inside the backend, which may poll; so a writer that gives the turn up
+ * and asks again goes behind those already waiting. The backend still
+ * arbitrates between processes. The turn is held until rig_tx_end_write() or
+ * rig_tx_end(). Returns 0 or a negative rig code (turn not held then). */
 int rig_tx_begin_write(struct rig_tx *tx);
 
 /* Gives up the write turn if tx holds it, keeping the handle borrowed (a
  * committer that writes group after group on one handle). Does not end the
  * transaction: commit or roll back first. */
 void rig_tx_end_write(struct rig_tx *tx);
+
+/* For a background job that writes in many transactions one after the other
+ * (history compaction), called between two of them, holding no turn: sleeps
+ * about as long as the last write turn held the store's write lock, so that
+ * other writers get the lock in between. This process's writers need no
+ * pause (they queue for the turn in order), but another process's, waiting
+ * on the backend's lock, may only try it now and then: the pause is at most
+ * the backend's longest wait between two tries (100 ms in storage/sqlite/), so
+ * a writer of another process that waits gets in at its next try after a long
+ * turn.
+ * A courtesy, not a guarantee anything relies on. */
+void rig_store_write_pause(struct rig_store *store);
 
 /* Opens a savepoint inside the open transaction. Savepoints do not nest: one
  * at a time, closed by rig_tx_savepoint_release() or

@@ -15,6 +15,7 @@
 struct rig_tx {
 	struct rig_store *store;
 	sqlite3 *conn;
+	long long turn_began_ns; /* when its write transaction began (monotonic clock) */
 };
 
 /* Maps a failed SQLite result code to a negative enum rig_code: busy or locked
@@ -43,6 +44,10 @@ int rig_sqlite__run_int(sqlite3 *db, const char *sql, sqlite3_int64 v);
  * connection's statement cache, so it is parsed once per connection. Returns
  * the SQLite result code (SQLITE_OK on success). */
 int rig_sqlite__exec(sqlite3 *conn, const char *sql);
+
+/* How many writers of the store hold or wait for its write turn (for tests:
+ * a writer that waits is queued). */
+unsigned long long rig_sqlite__turn_queued(struct rig_store *store);
 
 /* Opens one configured connection (pragmas applied, no migrations): used by the
  * pool and by tests. Returns NULL with a message in err. */

@@ -5,12 +5,14 @@
  * Every HTTP worker borrows one connection per request from the pool. WAL mode
  * lets readers work on their own snapshot while one writer commits; writers
  * serialise on BEGIN IMMEDIATE with a busy timeout (BUSY_TIMEOUT_MS) that
- * arbitrates between processes. Durability maps to the synchronous pragma:
- * RIG_STORE_DURABILITY_FULL is synchronous=FULL (a commit is fsync'd),
- * RIG_STORE_DURABILITY_PROCESS synchronous=NORMAL.
+ * arbitrates between processes, and within the process first queue for the
+ * write turn, handed out in the order asked. Durability maps to the
+ * synchronous pragma: RIG_STORE_DURABILITY_FULL is synchronous=FULL (a commit
+ * is fsync'd), RIG_STORE_DURABILITY_PROCESS synchronous=NORMAL.
  */
 #include "storage/store.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -18,6 +20,7 @@
 #include <string.h>
 #include <sys/random.h>
 #include <sys/statvfs.h>
+#include <time.h>
 
 #include "core/codes.h"
 #include "storage/sqlite/migrate.h"
@@ -27,11 +30,24 @@
 /* How long a connection waits for another process's write lock. */
 #define BUSY_TIMEOUT_MS 10000
 
+/* The longest rig_store_write_pause sleeps: SQLite's busy handler (what a
+ * connection of another process waiting for the write lock runs) sleeps at
+ * most 100 ms between two tries, so a pause this long lets a waiting
+ * connection in at its next try. */
+#define WRITE_PAUSE_MAX_NS 100000000LL
+
 struct rig_store {
 	pthread_mutex_t lock;
 	pthread_cond_t freed;
-	pthread_mutex_t write_turn;
-	_Atomic(struct rig_tx *) writer; /* holder of write_turn, NULL when free */
+	/* The write turn, a ticket queue: a writer takes ticket turn_next++ and
+	 * waits until turn_serving is its ticket, so writers get the turn in the
+	 * order they asked (a mutex would let one that gives it up and asks
+	 * again at once take it back before a waiting one wakes). */
+	pthread_mutex_t turn_lock; /* guards turn_next and turn_serving */
+	pthread_cond_t turn_passed;
+	unsigned long long turn_next, turn_serving;
+	_Atomic(struct rig_tx *) writer; /* holder of the turn, NULL when free */
+	_Atomic long long turn_held_ns;  /* how long the last turn held the write lock */
 	struct rig_tx **idle;            /* stack of free handles */
 	size_t n_idle;
 	struct rig_tx *all; /* one handle per connection */
@@ -127,7 +143,8 @@ struct rig_store *rig_store_open(const struct rig_store_options *opt, char *err,
 		goto out_oom;
 	pthread_mutex_init(&store->lock, NULL);
 	pthread_cond_init(&store->freed, NULL);
-	pthread_mutex_init(&store->write_turn, NULL);
+	pthread_mutex_init(&store->turn_lock, NULL);
+	pthread_cond_init(&store->turn_passed, NULL);
 	pthread_mutex_init(&store->probe_lock, NULL);
 	snprintf(store->path, sizeof store->path, "%s", url.address);
 	for (size_t i = 0; i < n; i++) {
@@ -177,7 +194,8 @@ void rig_store_close(struct rig_store *store)
 	pthread_mutex_destroy(&store->probe_lock);
 	pthread_cond_destroy(&store->freed);
 	pthread_mutex_destroy(&store->lock);
-	pthread_mutex_destroy(&store->write_turn);
+	pthread_cond_destroy(&store->turn_passed);
+	pthread_mutex_destroy(&store->turn_lock);
 	free(store->all);
 	free(store->idle);
 	free(store);
@@ -205,16 +223,42 @@ int rig_store_write(struct rig_store *store, struct rig_tx **out)
 	return rc;
 }
 
+static long long now_ns(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (long long)t.tv_sec * 1000000000LL + t.tv_nsec;
+}
+
+static void take_turn(struct rig_store *store)
+{
+	pthread_mutex_lock(&store->turn_lock);
+	unsigned long long ticket = store->turn_next++;
+	while (store->turn_serving != ticket)
+		pthread_cond_wait(&store->turn_passed, &store->turn_lock);
+	pthread_mutex_unlock(&store->turn_lock);
+}
+
+static void pass_turn(struct rig_store *store)
+{
+	atomic_store(&store->writer, NULL);
+	pthread_mutex_lock(&store->turn_lock);
+	store->turn_serving++;
+	pthread_cond_broadcast(&store->turn_passed);
+	pthread_mutex_unlock(&store->turn_lock);
+}
+
 int rig_tx_begin_write(struct rig_tx *tx)
 {
 	struct rig_store *store = tx->store;
-	pthread_mutex_lock(&store->write_turn);
+	take_turn(store);
 	atomic_store(&store->writer, tx);
 	int rc = rig_sqlite__exec(tx->conn, "BEGIN IMMEDIATE");
-	if (rc == SQLITE_OK)
+	if (rc == SQLITE_OK) {
+		tx->turn_began_ns = now_ns();
 		return 0;
-	atomic_store(&store->writer, NULL);
-	pthread_mutex_unlock(&store->write_turn);
+	}
+	pass_turn(store);
 	return rig_sqlite__fail(rc);
 }
 
@@ -224,9 +268,27 @@ void rig_tx_end_write(struct rig_tx *tx)
 	/* Only the holder ever stores its own handle in writer, so this unlocked
 	 * read can only be true for the thread that holds the turn. */
 	if (store && atomic_load(&store->writer) == tx) {
-		atomic_store(&store->writer, NULL);
-		pthread_mutex_unlock(&store->write_turn);
+		atomic_store(&store->turn_held_ns, now_ns() - tx->turn_began_ns);
+		pass_turn(store);
 	}
+}
+
+unsigned long long rig_sqlite__turn_queued(struct rig_store *store)
+{
+	pthread_mutex_lock(&store->turn_lock);
+	unsigned long long n = store->turn_next - store->turn_serving;
+	pthread_mutex_unlock(&store->turn_lock);
+	return n;
+}
+
+void rig_store_write_pause(struct rig_store *store)
+{
+	long long ns = atomic_load(&store->turn_held_ns);
+	if (ns > WRITE_PAUSE_MAX_NS)
+		ns = WRITE_PAUSE_MAX_NS;
+	struct timespec t = {.tv_sec = ns / 1000000000LL, .tv_nsec = ns % 1000000000LL};
+	while (nanosleep(&t, &t) != 0 && errno == EINTR) /* a signal: sleep the rest */
+		;
 }
 
 void rig_tx_end(struct rig_tx *tx)

@@ -8,7 +8,8 @@
  * bare_tx_open, bare_tx_latest, bare_tx_with_shot and bare_tx_close are the
  * handles every backend's helper provides. The rest — a database as an older
  * binary left it (bare_tx_open_below, bare_tx_migrate) and statements of
- * SQLite's schema (bare_tx_exec, bare_tx_run, bare_tx_int, bare_tx_text) —
+ * SQLite's schema (bare_tx_exec, bare_tx_run, bare_tx_int, bare_tx_text,
+ * bare_tx_rows) —
  * pokes the store: a test calling one of them checks this backend's tables or
  * its migrations, and another backend's helper ports it or the test skips.
  * Nothing under tests/unit/ outside the backends' folders of
@@ -128,6 +129,27 @@ static inline long long bare_tx_int(struct rig_tx *tx, const char *sql)
 		     sqlite3_errmsg(tx->conn));
 	cr_assert_eq(sqlite3_step(st), SQLITE_ROW, "%s answered no row", sql);
 	long long n = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return n;
+}
+
+/* Reads every row sql answers, each n_cols integers, into out (row after row,
+ * room for max_rows rows); returns how many rows (asserted to fit). */
+static inline size_t bare_tx_rows(struct rig_tx *tx, const char *sql, size_t n_cols, long long *out,
+				  size_t max_rows)
+{
+	sqlite3_stmt *st = NULL;
+	cr_assert_eq(sqlite3_prepare_v2(tx->conn, sql, -1, &st, NULL), SQLITE_OK, "%s: %s", sql,
+		     sqlite3_errmsg(tx->conn));
+	size_t n = 0;
+	int s;
+	while ((s = sqlite3_step(st)) == SQLITE_ROW) {
+		cr_assert_lt(n, max_rows, "%s answered more than %zu rows", sql, max_rows);
+		for (size_t c = 0; c < n_cols; c++)
+			out[n * n_cols + c] = sqlite3_column_int64(st, (int)c);
+		n++;
+	}
+	cr_assert_eq(s, SQLITE_DONE, "%s: %s", sql, sqlite3_errmsg(tx->conn));
 	sqlite3_finalize(st);
 	return n;
 }
