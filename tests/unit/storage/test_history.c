@@ -211,15 +211,7 @@ Test(history, compaction_keeps_exactly_the_retained_versions)
  * arrays become chunks of its own revision. */
 Test(history, a_skin_from_before_migration_12_stays_readable_across_its_rewrite)
 {
-	struct rig_tx *tx = bare_tx_open_below(12, true);
-	cr_assert_eq(rig_project_insert(tx, "p", "P"), 0);
-	struct rig_shot_row row = {.id = "s",
-				   .project_id = "p",
-				   .name = "S",
-				   .fps = 24,
-				   .frame_start = 0,
-				   .frame_end = 10};
-	cr_assert_eq(rig_shot_insert(tx, &row), 0);
+	struct rig_tx *tx = bare_tx_add_shot(bare_tx_open_below(12, true));
 	const size_t n = 2000;
 	struct rig_skin_def *orig = strip_skin(n);
 	size_t sizes[5];

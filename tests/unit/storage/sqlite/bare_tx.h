@@ -77,11 +77,10 @@ static inline void bare_tx_close(struct rig_tx *tx)
 	free(tx);
 }
 
-/* A fully migrated database (foreign keys on) holding project "p" and its shot
- * "s" (24 fps, frames 0 to 10), the repositories' usual starting point. */
-static inline struct rig_tx *bare_tx_with_shot(void)
+/* Adds project "p" and its shot "s" (24 fps, frames 0 to 10) to tx's
+ * database; returns tx. */
+static inline struct rig_tx *bare_tx_add_shot(struct rig_tx *tx)
 {
-	struct rig_tx *tx = bare_tx_latest(true);
 	cr_assert_eq(rig_project_insert(tx, "p", "P"), 0);
 	struct rig_shot_row row = {.id = "s",
 				   .project_id = "p",
@@ -91,6 +90,13 @@ static inline struct rig_tx *bare_tx_with_shot(void)
 				   .frame_end = 10};
 	cr_assert_eq(rig_shot_insert(tx, &row), 0);
 	return tx;
+}
+
+/* A fully migrated database (foreign keys on) holding project "p" and its shot
+ * "s", the repositories' usual starting point. */
+static inline struct rig_tx *bare_tx_with_shot(void)
+{
+	return bare_tx_add_shot(bare_tx_latest(true));
 }
 
 /* ---- statements of SQLite's schema: these poke the store ---- */
