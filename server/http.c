@@ -140,6 +140,9 @@ struct request {
 	atomic_bool dispatched;   /* handed to a worker; exempt from the sweeper */
 	bool swept;               /* the sweeper shut its socket down (under live_lock) */
 	atomic_bool response_ready;
+	bool on_io_thread;      /* a light read running on the I/O thread (runs_inline) */
+	bool rate_counted;      /* the rate limiter counted it (kept when handed on) */
+	bool ran_on_io;         /* answered by the I/O thread that read it (access log) */
 	atomic_size_t received; /* body bytes so far, for the sweeper */
 	/* The sweeper's current body-rate window: its start and the bytes
 	 * received by then. Set by request_headers before headers_seen (whose
@@ -782,13 +785,16 @@ static void handle(struct request *r)
 			      .arrived_draining = r->arrived_draining,
 			      .app = r->http->app,
 			      .body_scratch = r->body,
-			      .mem = &r->claim};
+			      .mem = &r->claim,
+			      .on_io_thread = r->on_io_thread,
+			      .rate_counted = r->rate_counted};
 	/* Without its canonical query the request's parameters cannot be checked. */
 	if (query.buf.oom)
 		rig_problem(&r->resp, RIG_MEMORY_BUSY, NULL, "out of memory reading the query");
 	else
 		rig_api_handle(&req, &r->resp);
 	rig_strlcpy(r->token_id, req.token_id, sizeof r->token_id);
+	r->rate_counted = req.rate_counted;
 	rig_buf_release(&query.buf);
 	r->response_ready = true;
 }
@@ -800,19 +806,35 @@ static void run_handler(void *arg)
 	MHD_resume_connection(r->conn);
 }
 
-/* A small quick write (rig_api_route_is_quick) from the only open connection,
- * with no other request in flight, runs on the I/O thread that read it: a lone
- * client (an agent, a script) then skips two thread hand-offs per edit. With
- * a second connection open, everything goes to the workers, so a slow request
- * never holds up another connection an I/O thread serves, and concurrent edits
- * keep meeting in group commits. Never while draining: after the drain the
- * workers refuse new requests (503, nothing applied), and an inline write
- * could be applied with its answer lost as the daemon stops. */
-static bool runs_inline(struct rig_http *h, const struct request *r)
+/* Which requests run on the I/O thread that read them, skipping two thread
+ * hand-offs (a futex wake and a resume each way):
+ * - a small quick write (RIG_RUN_QUICK) from the only open connection, with
+ *   no other request in flight: a lone client (an agent, a script). With a
+ *   second connection open it goes to the workers, so concurrent edits keep
+ *   meeting in group commits;
+ * - a light read (RIG_RUN_LIGHT, one frame) whose inputs are in the read
+ *   cache and whose work is small; its handler hands anything else back
+ *   (resp.deferred), so a slow request never holds up the other connections
+ *   an I/O thread serves.
+ * Never while draining: after the drain the workers refuse new requests
+ * (503, nothing applied), and an inline write could be applied with its
+ * answer lost as the daemon stops. Sets *light for a light read. */
+static bool runs_inline(struct rig_http *h, const struct request *r, bool *light)
 {
-	return r->len <= INLINE_MAX_BODY && atomic_load(&h->connections) == 1 &&
-	       atomic_load(&h->in_flight) == 1 && !atomic_load(&h->app->draining) &&
-	       rig_api_route_is_quick(r->method, r->path);
+	*light = false;
+	if (atomic_load(&h->app->draining))
+		return false;
+	switch (rig_api_route_run(r->method, r->path)) {
+	case RIG_RUN_QUICK:
+		return r->len <= INLINE_MAX_BODY && atomic_load(&h->connections) == 1 &&
+		       atomic_load(&h->in_flight) == 1;
+	case RIG_RUN_LIGHT:
+		*light = true;
+		return true;
+	case RIG_RUN_WORKER:
+		break;
+	}
+	return false;
 }
 
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url,
@@ -900,12 +922,20 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 	pthread_mutex_unlock(&h->live_lock);
 	if (swept)
 		return MHD_NO;
-	if (runs_inline(h, r) || is_probe(r)) {
+	bool light = false;
+	if (is_probe(r) || runs_inline(h, r, &light)) {
+		r->on_io_thread = light;
 		handle(r);
-		/* A probe on a connection past the cap is answered, then closed. */
-		enum MHD_Result ok = send_resp(conn, r, &r->resp, r->over_capacity);
-		rig_resp_release(&r->resp);
-		return ok;
+		r->on_io_thread = false;
+		if (!r->resp.deferred) {
+			r->ran_on_io = true;
+			/* A probe on a connection past the cap is answered, then closed. */
+			enum MHD_Result ok = send_resp(conn, r, &r->resp, r->over_capacity);
+			rig_resp_release(&r->resp);
+			return ok;
+		}
+		rig_resp_release(&r->resp); /* handed back: nothing was answered */
+		r->response_ready = false;
 	}
 	MHD_suspend_connection(conn);
 	if (rig_workers_submit(h->workers, run_handler, r) != 0) {
@@ -930,7 +960,10 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 	rig_log_request(r->method, r->path, r->answered ? r->status : 0,
 			seconds_since(&r->started) * 1e3, r->request_id, r->token_id,
 			(long long)r->len,
-			toe != MHD_REQUEST_TERMINATED_COMPLETED_OK ? (int)toe : -1);
+			toe != MHD_REQUEST_TERMINATED_COMPLETED_OK ? (int)toe : -1,
+			!atomic_load(&r->dispatched) ? NULL
+			: r->ran_on_io               ? "io"
+						     : "worker");
 	rig_resp_release(&r->resp);
 	free(r->body);
 	rig_membudget_settle(h->app->budget, &r->claim);

@@ -48,7 +48,7 @@ void rig_log(const char *level, const char *msg, json_t *fields)
 
 void rig_log_request(const char *method, const char *path, int status, double duration_ms,
 		     const char *request_id, const char *token_id, long long request_bytes,
-		     int terminated)
+		     int terminated, const char *ran_on)
 {
 	char stamp[RIG_TIMESTAMP_MAX];
 	stamp_now(stamp);
@@ -71,6 +71,8 @@ void rig_log_request(const char *method, const char *path, int status, double du
 		rig_buf_json_string(&b, token_id);
 	}
 	rig_buf_printf(&b, ",\"requestBytes\":%lld", request_bytes);
+	if (ran_on)
+		rig_buf_printf(&b, ",\"ranOn\":\"%s\"", ran_on);
 	if (terminated >= 0)
 		rig_buf_printf(&b, ",\"terminated\":%d", terminated);
 	rig_buf_puts(&b, "}\n");

@@ -21,6 +21,8 @@ static void free_model(void *m)
 static int take_model(struct rig_eval *ev, const char *shot_id, long long seq, long long version)
 {
 	ev->model_ref = rig_read_cache_get(ev->cache, seq, "", version);
+	if (!ev->model_ref && ev->cached_only)
+		return RIG_EVAL_NOT_CACHED;
 	if (!ev->model_ref) {
 		struct rig_shot_model *m = malloc(sizeof *m);
 		if (!m)
@@ -42,15 +44,16 @@ static int take_model(struct rig_eval *ev, const char *shot_id, long long seq, l
 int rig_eval_open(struct rig_eval *ev, struct rig_tx *tx, struct rig_read_cache *cache,
 		  const char *shot_id)
 {
-	return rig_eval_open_at(ev, tx, cache, shot_id, -1);
+	return rig_eval_open_at(ev, tx, cache, shot_id, -1, false);
 }
 
 int rig_eval_open_at(struct rig_eval *ev, struct rig_tx *tx, struct rig_read_cache *cache,
-		     const char *shot_id, long long at)
+		     const char *shot_id, long long at, bool cached_only)
 {
 	memset(ev, 0, sizeof *ev);
 	ev->tx = tx;
 	ev->cache = cache;
+	ev->cached_only = cached_only;
 	long long seq = 0, version = 0, oldest = 0;
 	int rc = rig_tx_snapshot(tx);
 	if (!rc)
@@ -144,6 +147,8 @@ static int prepare_one(struct rig_eval *ev, long s, struct rig_errs *errs)
 	const struct rig_model_layer *l = model_layer(ev, s);
 	long long revision = l->binding.revision;
 	ev->bindings[s] = rig_read_cache_get(ev->cache, ev->model->seq, l->id, revision);
+	if (!ev->bindings[s] && ev->cached_only)
+		return RIG_EVAL_NOT_CACHED;
 	if (!ev->bindings[s]) {
 		struct prepared *pr = prepare_binding(ev, l, errs);
 		if (!pr)
@@ -158,6 +163,7 @@ static int prepare_one(struct rig_eval *ev, long s, struct rig_errs *errs)
 	}
 	const struct prepared *pr = rig_read_ref_value(ev->bindings[s]);
 	const void *def = pr->type->eval_def(pr->eval);
+	ev->work += pr->type->bytes(pr->eval);
 	ev->view.layers[s].binding = pr->type;
 	ev->view.layers[s].binding_eval = pr->eval;
 	ev->meshes[s] = (struct rig_eval_mesh){
@@ -182,14 +188,15 @@ static struct rig_mesh_index *new_index(const struct rig_eval *ev, long s, struc
 
 int rig_eval_prepare(struct rig_eval *ev, long layer, bool shot_space, struct rig_errs *errs)
 {
-	if (prepare_one(ev, layer, errs))
-		return -1;
+	int rc = prepare_one(ev, layer, errs);
+	if (rc)
+		return rc;
 	for (long p = ev->view.layers[layer].parent; shot_space && p != RIG_NO_LAYER;
 	     p = ev->view.layers[p].parent) {
 		if (!ev->view.layers[p].deformed)
 			continue;
-		if (prepare_one(ev, p, errs))
-			return -1;
+		if ((rc = prepare_one(ev, p, errs)))
+			return rc;
 		if (!ev->indexes[p] && !(ev->indexes[p] = new_index(ev, p, errs)))
 			return -1;
 	}

@@ -38,7 +38,18 @@ struct rig_eval {
 	struct rig_mesh_index **indexes;
 	struct rig_read_cache *cache; /* borrowed */
 	struct rig_tx *tx;            /* borrowed while preparing (read transaction open) */
+	/* Only what the read cache holds: a miss answers RIG_EVAL_NOT_CACHED
+	 * instead of loading (a light read on an I/O thread, exchange.h). */
+	bool cached_only;
+	/* The bytes of the evaluators prepared so far: about proportional to
+	 * the cost of evaluating them (rig_api_run_here). */
+	size_t work;
 };
+
+/* Returned (positive) by rig_eval_open_at and rig_eval_prepare under
+ * cached_only when the shot or a binding would have to be loaded: nothing is
+ * wrong, the request runs again where loading is allowed. */
+#define RIG_EVAL_NOT_CACHED 1
 
 /* Opens a read transaction on tx (left open, so bindings load from the same
  * snapshot) and takes the shot at the version it sees from cache, loading it on
@@ -49,9 +60,10 @@ int rig_eval_open(struct rig_eval *ev, struct rig_tx *tx, struct rig_read_cache 
 
 /* As rig_eval_open, at shot version `version` (the head when < 0):
  * -RIG_VERSION_COMPACTED past the retained history, -RIG_NOT_FOUND above the
- * head (docs/history.md). */
+ * head (docs/history.md). With cached_only, RIG_EVAL_NOT_CACHED where the
+ * shot at that version is not in the cache, and rig_eval_prepare likewise. */
 int rig_eval_open_at(struct rig_eval *ev, struct rig_tx *tx, struct rig_read_cache *cache,
-		     const char *shot_id, long long version);
+		     const char *shot_id, long long version, bool cached_only);
 
 /* The scene index of a bound mesh layer, or -RIG_NOT_FOUND for an unknown
  * layer, -RIG_MESH_BINDING_KIND for a layer without a binding. */
@@ -62,7 +74,7 @@ long rig_eval_find_bound(struct rig_eval *ev, const char *layer_id);
  * through the read cache), and for shot space the point-location index of
  * each deformed ancestor's source mesh (this request's own). The model layer
  * keeps what it had; read the rest mesh with rig_eval_mesh(). Returns 0, or
- * -1 with errs filled. */
+ * -1 with errs filled (or RIG_EVAL_NOT_CACHED under cached_only). */
 int rig_eval_prepare(struct rig_eval *ev, long layer, bool shot_space, struct rig_errs *errs);
 
 /* Evaluates prepared layer at shot frame into out_xy (2 · n_verts doubles) in

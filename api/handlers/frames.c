@@ -17,12 +17,19 @@
 #include "storage/store.h"
 
 /* Opens shot_id at `version` (-1: the head), which a page token pinned when
- * pinned >= 0: a compacted pinned version is 410 PAGE_TOKEN_STALE. */
+ * pinned >= 0: a compacted pinned version is 410 PAGE_TOKEN_STALE. On an I/O
+ * thread only from the read cache: a miss hands the request to a worker
+ * (resp->deferred). */
 static int open_version(struct rig_eval *ev, struct rig_tx *tx, struct rig_req *req,
 			struct rig_resp *resp, const char *shot_id, long long pinned,
 			long long version)
 {
-	int rc = rig_eval_open_at(ev, tx, req->app->read_cache, shot_id, version);
+	int rc =
+		rig_eval_open_at(ev, tx, req->app->read_cache, shot_id, version, req->on_io_thread);
+	if (rc == RIG_EVAL_NOT_CACHED) {
+		resp->deferred = true;
+		return -1;
+	}
 	long long oldest = 0, head = 0;
 	if (rc == -RIG_VERSION_COMPACTED && pinned >= 0 &&
 	    rig_shot_versions(tx, shot_id, &oldest, &head) == 0) {
@@ -189,11 +196,20 @@ void rig_h_frame(struct rig_req *req, struct rig_resp *resp)
 	}
 	if (rig_frames__query_etag(&q, resp, ev.model->version))
 		goto out;
-	for (long i = 0; i < n; i++)
-		if (rig_eval_prepare(&ev, targets[i], shot_space, errs) != 0) {
+	for (long i = 0; i < n; i++) {
+		int rc = rig_eval_prepare(&ev, targets[i], shot_space, errs);
+		if (rc == RIG_EVAL_NOT_CACHED) {
+			resp->deferred = true;
+			goto out;
+		}
+		if (rc) {
 			rig_frames__eval_failed(resp, errs);
 			goto out;
 		}
+	}
+	/* One frame is a light read (exchange.h): a large one goes to a worker. */
+	if (!rig_api_run_here(req, resp, ev.work))
+		goto out;
 	rig_tx_end(tx); /* rolls the read snapshot back; bindings are loaded */
 	tx = NULL;
 	if (!(r = rig_resolver_new(&ev.view.scene))) {

@@ -384,7 +384,8 @@ int rig_auth_gate(struct rig_req *req, struct rig_resp *resp, enum rig_scope nee
 	rig_strlcpy(req->token_id, tok.id, sizeof req->token_id);
 	rig_strlcpy(req->scopes, tok.scopes, sizeof req->scopes);
 
-	if (app->ratelimit) {
+	if (app->ratelimit && !req->rate_counted) {
+		req->rate_counted = true;
 		int wait = rig_ratelimit_take(app->ratelimit, tok.id, monotonic_seconds());
 		if (wait) {
 			rig_problem(resp, RIG_RATE_LIMITED,

@@ -65,6 +65,13 @@ struct rig_req {
 	 * transaction, to be answered instead of the handler's (idempotency.h).
 	 * Owned by the router; NULL otherwise. */
 	struct rig_idem *idem_replay;
+	/* Set by the front when the handler runs on an I/O thread (a light
+	 * read, RIG_RUN_LIGHT): the handler asks rig_api_run_here before work
+	 * that is not small. */
+	bool on_io_thread;
+	/* In and out: the rate limiter has counted this request. A light read
+	 * handed back to a worker passes the gate again, and is counted once. */
+	bool rate_counted;
 };
 
 struct rig_resp_header {
@@ -89,6 +96,9 @@ struct rig_resp {
 	long (*stream)(void *stream_ctx, uint64_t pos, char *buf, size_t max);
 	void (*stream_free)(void *stream_ctx);
 	void *stream_ctx;
+	/* Set by rig_api_run_here: nothing was answered or changed; the front
+	 * runs the request again on a worker. */
+	bool deferred;
 };
 
 /* A route handler: fills resp (always) for req. */
@@ -112,10 +122,34 @@ void rig_api_handle(struct rig_req *req, struct rig_resp *resp);
  * the path names is checked after the body, by the usual gate. */
 bool rig_api_admit_body(struct rig_req *req, struct rig_resp *resp);
 
-/* True for a write whose work is bounded by its body (creating a project or a
- * shot, an edit batch, locks, storing a plan), as opposed to reads and to
- * writes that evaluate meshes or apply stored plans. The server may run such a
- * request on the thread that read it (server/http.c: runs_inline). */
-bool rig_api_route_is_quick(const char *method, const char *path);
+/* Where the front may run a route's handler (server/http.c: runs_inline). */
+enum rig_route_run {
+	RIG_RUN_WORKER, /* on a worker thread */
+	/* A write whose work is bounded by its body (creating a project or a
+	 * shot, an edit batch, locks, storing a plan), as opposed to writes
+	 * that evaluate meshes or apply stored plans: on the thread that read
+	 * it when it is the only request in flight. */
+	RIG_RUN_QUICK,
+	/* A read whose handler knows its cost once it has looked at the read
+	 * cache (one frame): on the thread that read it, handing itself back to
+	 * a worker (rig_api_run_here) when the work is not small. */
+	RIG_RUN_LIGHT,
+};
+
+/* The run class of the route answering method on path (RIG_RUN_WORKER when none). */
+enum rig_route_run rig_api_route_run(const char *method, const char *path);
+
+/* The most work a light read does on an I/O thread, in bytes of the prepared
+ * evaluators it uses (their size is about proportional to a frame's cost):
+ * 2 MiB is about 0.2 ms of a core, the time a large request body takes to
+ * read, so the other connections an I/O thread serves wait no longer than
+ * they would behind one of those. */
+#define RIG_LIGHT_WORK_MAX ((size_t)2 << 20)
+
+/* True when the handler may do `work` (bytes, as RIG_LIGHT_WORK_MAX) where it
+ * runs: always on a worker; on an I/O thread when work ≤ RIG_LIGHT_WORK_MAX.
+ * Otherwise false with resp->deferred set: the handler returns at once,
+ * having changed nothing, and the front runs it again on a worker. */
+bool rig_api_run_here(const struct rig_req *req, struct rig_resp *resp, size_t work);
 
 #endif

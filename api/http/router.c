@@ -184,10 +184,18 @@ bool rig_api_admit_body(struct rig_req *req, struct rig_resp *resp)
 	       rig_auth_check_reach(req, resp, (enum rig_scope)route->access) == 0;
 }
 
-bool rig_api_route_is_quick(const char *method, const char *path)
+enum rig_route_run rig_api_route_run(const char *method, const char *path)
 {
 	const struct rig_route *route = route_for(method, path);
-	return route && route->quick;
+	return route ? route->run : RIG_RUN_WORKER;
+}
+
+bool rig_api_run_here(const struct rig_req *req, struct rig_resp *resp, size_t work)
+{
+	if (!req->on_io_thread || work <= RIG_LIGHT_WORK_MAX)
+		return true;
+	resp->deferred = true;
+	return false;
 }
 
 void rig_api_handle(struct rig_req *req, struct rig_resp *resp)

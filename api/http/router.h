@@ -38,7 +38,7 @@ struct rig_route {
 	const char *method;
 	const char *pattern; /* segments; "{}" captures an id into req->params */
 	rig_handler handler;
-	bool quick; /* a write whose work is bounded by its (small) body: rig_api_route_is_quick */
+	enum rig_route_run run; /* where the front may run it (exchange.h) */
 	enum route_access access;
 	enum route_owner owner;
 	const char *query; /* the query parameters the route reads, space-separated; NULL: none */
