@@ -12,11 +12,13 @@ requests are sent one after another and the counters dumped.
 
   AB_BINS="before=/path/a/server/rigd,after=build-bench/server/rigd" \\
     python3 bench/ab_instructions.py      # AB_CASES="1-op 50-op frame weights shot", AB_N=30
+                                          # AB_KEEP=DIR keeps the dumps (callgrind_annotate)
 
 A binary without `--auth` (from before issue 11) is started without it.
 """
 import glob
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -84,6 +86,11 @@ def measure(binary, case, tmp):
     dumps = [d for d in glob.glob(prefix + ".*.*")]
     if not dumps:
         raise RuntimeError("callgrind wrote no dump")
+    keep = os.environ.get("AB_KEEP")  # a folder to keep the dumps in, for callgrind_annotate
+    if keep:
+        os.makedirs(keep, exist_ok=True)
+        shutil.copy(dumps[0], os.path.join(keep, f"{case}.{os.path.basename(os.path.dirname(binary))}"
+                                                 f".{len(os.listdir(keep))}.out"))
     return total(dumps[0]) / N
 
 
