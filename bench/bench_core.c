@@ -14,6 +14,8 @@
  *                   mesh that is not a grid costs (core/mesh_check.h)
  *   skin evaluate   rig_skin_evaluate: kernel + the deformed-mesh checks; then
  *                   the same on a skin of the rotated mesh
+ *   dqs kernel      the same skin with method dqs (core/skin_dqs.c, one portable
+ *                   loop for every path): rig_skin_deform, then rig_skin_evaluate
  *   resolver frame  a new resolver, 64 keyed joint layers (8 chains of 8) and
  *                   rig_resolver_evaluate of the mesh layer, then free: what one
  *                   frame request costs in the core
@@ -281,6 +283,8 @@ enum bench_case {
 	CASE_CHECKS_SINGLY,
 	CASE_EVALUATE,
 	CASE_EVALUATE_SINGLY,
+	CASE_DEFORM_DQS,
+	CASE_EVALUATE_DQS,
 	CASE_RESOLVER,
 	N_CASES
 };
@@ -292,6 +296,7 @@ struct bench_ctx {
 	struct rig_mesh_check singly;  /* the same mesh with its corners rotated */
 	uint32_t *rotated;             /* its triangles */
 	struct rig_skin *rotated_skin; /* the rig's skin with them */
+	struct rig_skin *dqs_skin;     /* the rig's skin with method dqs */
 	struct rig_affine poses[N_JOINTS];
 	double *out;
 	struct rig_errs *errs; /* reused by every timed call */
@@ -334,6 +339,13 @@ static void run_once(struct bench_ctx *c, enum bench_case which)
 		break;
 	case CASE_EVALUATE_SINGLY:
 		must_pass("evaluate", rig_skin_evaluate(c->out, c->rotated_skin, c->poses, errs),
+			  errs);
+		break;
+	case CASE_DEFORM_DQS:
+		rig_skin_deform(c->out, c->dqs_skin, c->poses);
+		break;
+	case CASE_EVALUATE_DQS:
+		must_pass("dqs evaluate", rig_skin_evaluate(c->out, c->dqs_skin, c->poses, errs),
 			  errs);
 		break;
 	case CASE_RESOLVER: {
@@ -446,6 +458,9 @@ static void bench_size(size_t side, int iterations)
 	struct rig_skin_def rotated_def = rig->def;
 	rotated_def.triangles = c.rotated;
 	c.rotated_skin = new_skin(&rotated_def);
+	struct rig_skin_def dqs_def = rig->def;
+	dqs_def.method = RIG_SKIN_DQS;
+	c.dqs_skin = new_skin(&dqs_def);
 
 	/* Poses of a frame in the middle of the animation, for the skin-only cases. */
 	c.errs = xerrs();
@@ -492,6 +507,10 @@ static void bench_size(size_t side, int iterations)
 	print_row("skin evaluate (kernel + checks)", n, eval, mem_t.best);
 	print_row("skin evaluate, corners rotated", n, timing_of(rounds[CASE_EVALUATE_SINGLY]),
 		  mem_t.best);
+	struct timing dqs = timing_of(rounds[CASE_DEFORM_DQS]);
+	print_row("dqs kernel (method dqs)", n, dqs, mem_t.best);
+	print_row("dqs evaluate (kernel + checks)", n, timing_of(rounds[CASE_EVALUATE_DQS]),
+		  mem_t.best);
 	print_row("resolver frame (64 layers + skin)", n, frame, mem_t.best);
 	printf("  memory pass bandwidth %.1f GB/s; resolver frame = %.2f × skin evaluate, "
 	       "%.2f × kernel\n",
@@ -508,9 +527,12 @@ static void bench_size(size_t side, int iterations)
 
 	printf("  the rotated mesh: %zu of %zu triangles in runs\n", n_tris - c.singly.n_singles,
 	       n_tris);
+	printf("  dqs kernel ÷ lbs kernel (median of each round's ratio) %.2f\n",
+	       median_ratio(rounds[CASE_DEFORM_DQS], rounds[CASE_DEFORM]));
 	rig_mesh_check_release(&c.check);
 	rig_mesh_check_release(&c.singly);
 	rig_skin_free(c.rotated_skin);
+	rig_skin_free(c.dqs_skin);
 	free(c.rotated);
 	free(c.out);
 	rig_errs_free(c.errs);

@@ -212,11 +212,16 @@ static void layer_rows(struct rig_table *t, json_t *item)
 		{
 			rig_bytes_clear(&b);
 			json_t *runs = part_runs(part);
+			const char *vfrom = json_string_value(json_object_get(part, "from"));
+			const char *vto = json_string_value(json_object_get(part, "to"));
 			if (runs) {
 				runs_text(&b, runs);
 				snprintf(s, sizeof s, " (%lld)",
 					 (long long)json_integer_value(
 						 json_object_get(part, "total")));
+				rig_bytes_puts(&b, s);
+			} else if (vfrom && vto) { /* a setting: {from, to} (a skin's method) */
+				snprintf(s, sizeof s, "%s -> %s", vfrom, vto);
 				rig_bytes_puts(&b, s);
 			} else {
 				abc_text(&b, part);

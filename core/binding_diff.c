@@ -112,7 +112,8 @@ bool rig_id_diff_any(const struct rig_id_diff *ids)
 
 bool rig_part_diff_any(const struct rig_part_diff *d)
 {
-	return d->runs.count || rig_id_diff_any(&d->ids) || rig_key_diff_any(&d->frames);
+	return d->runs.count || rig_id_diff_any(&d->ids) || rig_key_diff_any(&d->frames) ||
+	       d->value.from;
 }
 
 void rig_key_diff_release(struct rig_key_diff *k)

@@ -1,7 +1,8 @@
 /* What one part of a binding's diff finds (GET …/diff, issue 15): runs of
  * changed indices (vertices, triangles, a skin's weight lists), or ids (a
  * skin's joints) and frames (a mesh binding's keys) added, removed or
- * changed; and the list helpers every kind's part compares fill them with.
+ * changed, or a setting's two values (a skin's method); and the list helpers
+ * every kind's part compares fill them with.
  *
  * A kind names its parts in its row (struct rig_binding_part, binding.h);
  * comparing two shots is api/eval/model_diff.h, their JSON and paging
@@ -48,19 +49,27 @@ struct rig_id_diff {
 	struct rig_id_list added, removed, changed;
 };
 
+/* A setting of a whole binding (a skin's method) that differs: its names at
+ * the two versions, static strings (borrowed), both NULL when the same. */
+struct rig_value_diff {
+	const char *from, *to;
+};
+
 /* How a part reports, and so how the diff shows it. */
 enum rig_diff_shape {
 	RIG_DIFF_RUNS,   /* changed indices as runs: {total, <list>: [runs]}, paged per run */
 	RIG_DIFF_IDS,    /* {added, removed, changed} ids */
 	RIG_DIFF_FRAMES, /* {added, removed, changed} frames */
+	RIG_DIFF_VALUE,  /* {from, to} names */
 };
 
 /* What one part of two definitions found; the member its shape names is
  * filled, the others stay empty. Zeroed means nothing found. */
 struct rig_part_diff {
-	struct rig_index_runs runs; /* RIG_DIFF_RUNS */
-	struct rig_id_diff ids;     /* RIG_DIFF_IDS */
-	struct rig_key_diff frames; /* RIG_DIFF_FRAMES */
+	struct rig_index_runs runs;  /* RIG_DIFF_RUNS */
+	struct rig_id_diff ids;      /* RIG_DIFF_IDS */
+	struct rig_key_diff frames;  /* RIG_DIFF_FRAMES */
+	struct rig_value_diff value; /* RIG_DIFF_VALUE */
 };
 
 /* Adds index i, which must be above every index added before. Returns 0, or

@@ -12,8 +12,8 @@
  * influences out for the kernel (joint index as one byte, weight as a double,
  * vertex-major, in runs of vertices with equal counts), prepares the deformed-
  * mesh check and picks the instruction-set path both run; rig_skin_deform()
- * then only computes one blend matrix per joint and hands the loop to the
- * kernel.
+ * then only computes one blend matrix per joint (two for dqs) and hands the
+ * loop to the kernel of the skin's method.
  */
 #include "core/skin.h"
 
@@ -118,6 +118,23 @@ void rig_skin_def_release(struct rig_skin_def *def)
 	rig_skin_def_release_arrays(def);
 	free(def->joints);
 	memset(def, 0, sizeof *def);
+}
+
+static const char *const method_names[RIG_SKIN_METHOD_COUNT] = {"lbs", "dqs"};
+
+const char *rig_skin_method_name(enum rig_skin_method method)
+{
+	return (unsigned)method < RIG_SKIN_METHOD_COUNT ? method_names[method] : NULL;
+}
+
+int rig_skin_method_parse(enum rig_skin_method *out, const char *name)
+{
+	for (int i = 0; name && i < RIG_SKIN_METHOD_COUNT; i++)
+		if (strcmp(name, method_names[i]) == 0) {
+			*out = (enum rig_skin_method)i;
+			return 0;
+		}
+	return -1;
 }
 
 uint32_t rig_skin_def_joint_index(const struct rig_skin_def *def, const char *joint_id)
@@ -323,6 +340,11 @@ int rig_skin_check_def(const struct rig_skin_def *def, struct rig_errs *errs)
 		rig_err_extra_number(e, "weightListCount", (double)def->n_weight_lists);
 		rig_err_extra_number(e, "vertexCount", (double)def->n_verts);
 	}
+	if (!rig_skin_method_name(def->method)) {
+		struct rig_err *e = rig_errs_add(
+			errs, RIG_OP_INVALID, "skin method %d is not lbs or dqs", (int)def->method);
+		rig_strlcpy(e->pointer, "/method", sizeof e->pointer);
+	}
 	for (size_t v = 0; v < def->n_weight_lists; v++) {
 		uint32_t from = def->weight_offsets[v], to = def->weight_offsets[v + 1];
 		assert(from <= to); /* offsets are built by our own code */
@@ -456,7 +478,8 @@ static bool structurally_sound(const struct rig_skin_def *d)
 	    d->n_tris < RIG_MIN_TRIANGLES || d->n_tris > RIG_MAX_TRIANGLES ||
 	    d->n_joints < RIG_MIN_JOINTS || d->n_joints > RIG_MAX_JOINTS ||
 	    d->n_weight_lists != d->n_verts || !d->source || !d->triangles || !d->joints ||
-	    !d->weight_offsets || !d->influences || d->weight_offsets[0] != 0)
+	    !d->weight_offsets || !d->influences || d->weight_offsets[0] != 0 ||
+	    !rig_skin_method_name(d->method))
 		return false;
 	for (size_t i = 0; i < 3 * d->n_tris; i++)
 		if (d->triangles[i] >= d->n_verts)
@@ -616,11 +639,39 @@ int rig_skin_order_poses(struct rig_affine *out, const struct rig_skin *skin,
 /* The kernel                                                                */
 /* ------------------------------------------------------------------------ */
 
-/* One blend matrix per joint, D = pose · bind⁻¹ − I (core/skin_kernel.h). */
+/* The two entries of a dqs skin's joint: D as lbs computes it (pose = bind
+ * gives the identity exactly) and the dual complex number of the same skin
+ * matrix. */
+static void skin_matrix_blends(struct rig_skin_blend *lbs, struct rig_skin_blend *dqs,
+			       struct rig_affine pose, struct rig_affine bind,
+			       struct rig_affine inv_bind)
+{
+	const double *p = pose.m, *b = bind.m;
+	bool is_rest = p[0] == b[0] && p[1] == b[1] && p[2] == b[2] && p[3] == b[3] &&
+		       p[4] == b[4] && p[5] == b[5];
+	struct rig_affine s = is_rest ? rig_affine_identity() : rig_affine_mul(pose, inv_bind);
+	rig_skin__dqs_joint(dqs, s.m);
+	s.m[0] -= 1;
+	s.m[3] -= 1;
+	memcpy(lbs->m, s.m, sizeof s.m);
+	lbs->m[6] = lbs->m[7] = 0;
+}
+
+/* One blend matrix per joint, D = pose · bind⁻¹ − I (core/skin_kernel.h); for
+ * a dqs skin, two entries per joint: D and the joint's dual complex number
+ * and residual from the same skin matrix (RIG_SKIN_DQS_STRIDE). */
 static void blend_matrices(struct rig_skin_blend *out, const struct rig_skin *skin,
 			   const struct rig_affine *poses)
 {
 	const struct rig_skin_def *d = &skin->def;
+	if (d->method == RIG_SKIN_DQS) {
+		for (size_t j = 0; j < d->n_joints; j++) {
+			struct rig_skin_blend *lbs = &out[RIG_SKIN_DQS_STRIDE * j];
+			skin_matrix_blends(lbs, lbs + 1, poses[j], d->joints[j].bind,
+					   skin->inv_binds[j]);
+		}
+		return;
+	}
 	for (size_t j = 0; j < d->n_joints; j++) {
 		const double *p = poses[j].m, *b = d->joints[j].bind.m;
 		bool is_rest = p[0] == b[0] && p[1] == b[1] && p[2] == b[2] && p[3] == b[3] &&
@@ -654,14 +705,21 @@ static struct rig_skin_kernel kernel_view(const struct rig_skin *skin)
 	};
 }
 
+/* The kernel a skin runs on path isa: its method's (dqs: one loop for every
+ * path). */
+static rig_skin_kernel_fn *kernel_of(const struct rig_skin *skin, enum rig_isa isa)
+{
+	return skin->def.method == RIG_SKIN_DQS ? rig_skin__kernel_dqs : rig_skin__kernel(isa);
+}
+
 void rig_skin_deform_isa(double *out_xy, const struct rig_skin *skin,
 			 const struct rig_affine *poses, enum rig_isa isa)
 {
-	struct rig_skin_blend mats[RIG_MAX_JOINTS];
+	struct rig_skin_blend mats[RIG_SKIN_DQS_STRIDE * RIG_MAX_JOINTS];
 	blend_matrices(mats, skin, poses);
 	struct rig_skin_kernel k = kernel_view(skin);
 	struct rig_skin_cursor at = {0};
-	rig_skin_kernel_fn *kernel = rig_skin__kernel(isa);
+	rig_skin_kernel_fn *kernel = kernel_of(skin, isa);
 	assert(kernel && rig_isa_is_supported(isa));
 	kernel(out_xy, &k, mats, &at, skin->def.n_verts);
 }
@@ -686,10 +744,10 @@ int rig_skin_evaluate(double *out_xy, const struct rig_skin *skin, const struct 
 				 "pose of joint '%s' (joint %zu) has a non-finite entry", j);
 	if (errs->total != before)
 		return -1;
-	struct rig_skin_blend mats[RIG_MAX_JOINTS];
+	struct rig_skin_blend mats[RIG_SKIN_DQS_STRIDE * RIG_MAX_JOINTS];
 	blend_matrices(mats, skin, poses);
 	struct rig_skin_kernel k = kernel_view(skin);
-	rig_skin_kernel_fn *kernel = rig_skin__kernel(skin->isa);
+	rig_skin_kernel_fn *kernel = kernel_of(skin, skin->isa);
 	struct rig_skin_cursor at = {0};
 	struct rig_mesh_check_cursor check;
 	rig_mesh_check_begin(&check);

@@ -1,10 +1,38 @@
-/* The skin evaluator: linear blend skinning of a 2D mesh by affine joints.
+/* The skin evaluator: linear blend or dual-complex skinning of a 2D mesh by
+ * affine joints.
  *
  * A definition (struct rig_skin_def) is editable data. rig_skin_new() checks it
  * against every rule of SPEC §3, reporting every violation, and snapshots it into
  * an immutable evaluator with inverse(bind) precomputed; rig_skin_evaluate() then
- * computes v' = Σ_k w_k · (pose_{j_k} · bind_{j_k}⁻¹) · v and validates the result.
+ * deforms every vertex by its joints' skin matrices and validates the result.
  * No I/O; the evaluator owns copies of everything it was given.
+ *
+ * The skin matrix of joint j at a pose is M_j = pose_j · bind_j⁻¹ (mesh-local
+ * rest space → mesh-local posed space): the affine [a, b, c, d, e, f] with
+ * linear part A = [[a, c], [b, d]] and translation t = (e, f), so M·v = A·v + t.
+ * A vertex v with influences (j_k, w_k), Σw = 1, moves to
+ *
+ *   lbs (the default):  v' = Σ_k w_k · M_{j_k} · v                (core/skin_kernel.h)
+ *
+ *   dqs:  each M is split once per frame as M·v = R·(S·v) + t, R the rotation
+ *         by θ = atan2(b − c, a + d) and S = Rᵀ·A the residual — for det A > 0
+ *         the polar decomposition A = R·S with S symmetric positive definite;
+ *         for det A ≤ 0 (a mirror) the same formula still gives a symmetric S,
+ *         now indefinite, carrying the reflection (θ = 0 where a + d = b − c = 0).
+ *         The rigid part x ↦ R·x + t becomes the dual complex number
+ *         (r, d) = (e^{iθ/2}, ½·t·r̄) (t as the complex number e + i·f; r is
+ *         taken with Re r ≥ 0). Per vertex, with σ_k = +1 when
+ *         Re(r_{j_k}·r̄_{j_0}) ≥ 0 and −1 otherwise (the first influence's
+ *         hemisphere):
+ *             r_b = Σ_k w_k·σ_k·r_{j_k},   d_b = Σ_k w_k·σ_k·d_{j_k},
+ *             S_b = Σ_k w_k·S_{j_k}                        (linear: applied first)
+ *             v'  = (r_b² · (S_b·v) + 2·d_b·r_b) / |r_b|²
+ *         i.e. S_b applied to the rest vertex, then the normalised blended
+ *         rigid transform (rotation r̂², translation 2·d̂·r̂, r̂ = r_b/|r_b|).
+ *         |r_b| ≥ w_0 > 0 in exact arithmetic; where |r_b|² < 1e-12 (only when
+ *         the first weight is below 1e-6 and the other rotors cancel) the
+ *         vertex is skinned by lbs instead, so no vertex divides by ~0. A
+ *         single influence gives M·v to rounding.
  */
 #ifndef RIG_SKIN_H
 #define RIG_SKIN_H
@@ -31,6 +59,17 @@ struct rig_skin_influence {
 	double weight;
 };
 
+/* How a skin blends its joints (the file comment gives both formulas). Zero
+ * is the default, linear blend skinning. */
+enum rig_skin_method { RIG_SKIN_LBS = 0, RIG_SKIN_DQS = 1, RIG_SKIN_METHOD_COUNT };
+
+/* The method's wire name ("lbs", "dqs"); NULL for a value outside the enum. */
+const char *rig_skin_method_name(enum rig_skin_method method);
+
+/* Parses a wire name into *out. Returns 0, or -1 (out untouched) for any
+ * other string (NULL included). */
+int rig_skin_method_parse(enum rig_skin_method *out, const char *name);
+
 /* A skin definition. As a parameter it is borrowed; when a struct owns its
  * arrays (rig_skin_def_copy) it is released with rig_skin_def_release().
  * weight_offsets has n_weight_lists + 1 entries: vertex v's influences are
@@ -44,7 +83,8 @@ struct rig_skin_def {
 	size_t n_joints;
 	uint32_t *weight_offsets;
 	struct rig_skin_influence *influences;
-	size_t n_weight_lists; /* must equal n_verts */
+	size_t n_weight_lists;       /* must equal n_verts */
+	enum rig_skin_method method; /* zero: RIG_SKIN_LBS; kept with the joints */
 };
 
 /* Deep-copies src into *out (which it overwrites). Returns 0, or -1 when out of
@@ -82,7 +122,8 @@ bool rig_skin_normalize_influences(struct rig_skin_influence *list, size_t n);
 /* Checks a whole definition: rig_mesh_check_source(), joints (SKIN_JOINTS:
  * count 1–256, ids valid and distinct; SKIN_BIND: bind finite and safely
  * invertible), weights (SKIN_WEIGHTS: one list per vertex, each as
- * rig_skin_check_influences). Reports every violation. Does not modify def.
+ * rig_skin_check_influences), method (OP_INVALID at "/method" outside the
+ * enum; decoders reject unknown names first). Reports every violation. Does not modify def.
  * Returns 0 when valid, -1 otherwise. */
 int rig_skin_check_def(const struct rig_skin_def *def, struct rig_errs *errs);
 
@@ -129,9 +170,10 @@ int rig_skin_order_poses(struct rig_affine *out, const struct rig_skin *skin,
 			 const struct rig_skin_pose *poses, size_t n_poses, struct rig_errs *errs);
 
 /* The skinning kernel alone: writes 2 · n_verts doubles to out_xy from poses in
- * joint order, on the instruction-set path the evaluator picked when it was
- * built (core/isa.h: every path gives the same bits). No checks; poses must
- * be finite. */
+ * joint order by the skin's method, on the instruction-set path the evaluator
+ * picked when it was built (core/isa.h: every path gives the same bits; dqs
+ * has one portable loop that every path runs). No checks; poses must be
+ * finite. */
 void rig_skin_deform(double *out_xy, const struct rig_skin *skin, const struct rig_affine *poses);
 
 /* rig_skin_deform on the path isa, which must be supported

@@ -1,7 +1,7 @@
-/* The skin's row of the binding table (binding.h): linear blend skinning
- * (skin.h) seen through the binding interface, and the parts a diff compares
- * (source, triangles, weights, joints). The definition is a heap struct
- * rig_skin_def, the evaluator a struct rig_skin.
+/* The skin's row of the binding table (binding.h): linear blend or
+ * dual-complex skinning (skin.h) seen through the binding interface, and the
+ * parts a diff compares (source, triangles, weights, joints, method). The definition is a heap
+ * struct rig_skin_def, the evaluator a struct rig_skin.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -165,11 +165,25 @@ static int diff_joints(struct rig_part_diff *out, const struct rig_binding_type 
 	return 0;
 }
 
+/* method: lbs or dqs at either version, when they differ. */
+static int diff_method(struct rig_part_diff *out, const struct rig_binding_type *type,
+		       const void *def_a, const void *def_b)
+{
+	const struct rig_skin_def *a = def_a, *b = def_b;
+	(void)type;
+	if (a->method != b->method) {
+		out->value.from = rig_skin_method_name(a->method);
+		out->value.to = rig_skin_method_name(b->method);
+	}
+	return 0;
+}
+
 static const struct rig_binding_part parts[] = {
 	RIG_BINDING_PART_SOURCE,
 	RIG_BINDING_PART_TRIANGLES,
 	{"weights", RIG_DIFF_RUNS, "changedVertices", diff_weights},
 	{"joints", RIG_DIFF_IDS, NULL, diff_joints},
+	{"method", RIG_DIFF_VALUE, NULL, diff_method},
 };
 
 /* The arrays read (source 16 B a vertex, triangles 12 B, weight offsets 4 B

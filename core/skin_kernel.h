@@ -1,6 +1,7 @@
 /* The skinning kernel: the vertex loop of linear blend skinning over a
  * prepared layout, one implementation per path of core/isa.h (skin_kernel.c:
- * the portable one and the choice between paths; skin_kernel_x86.c: AVX2).
+ * the portable one and the choice between paths; skin_kernel_x86.c: AVX2),
+ * and the dual-complex loop every path shares (skin_dqs.c).
  * Internal to core/: skin.c lays the influences out when it builds an
  * evaluator and computes the blend matrices once per frame; a kernel only
  * loops.
@@ -74,6 +75,32 @@ rig_skin_kernel_fn rig_skin__kernel_avx2;
 /* The kernel of a path; NULL when this build has none (AVX2 off x86-64). The
  * caller checks rig_isa_is_supported() first. */
 rig_skin_kernel_fn *rig_skin__kernel(enum rig_isa isa);
+
+/* ---- dual-complex skinning (core/skin_dqs.c; the formulas are core/skin.h's) ---- */
+
+/* A dqs skin's blend array holds two entries per joint j: mats[2j] is D, as
+ * for lbs (the fallback of a vertex whose blended rotor is too short), and
+ * mats[2j + 1] the joint's dual complex number and residual,
+ * (r.x, r.y, d.x, d.y, S_00, S_10, S_01, S_11), S column-major like an
+ * affine's linear part. */
+#define RIG_SKIN_DQS_STRIDE 2
+
+/* Below this |r_b|², a vertex is skinned by lbs (core/skin.h). */
+#define RIG_SKIN_DQS_MIN_ROTOR2 1e-12
+
+/* Fills *out, the second entry of a joint, from its skin matrix m
+ * (pose · bind⁻¹): the rotor r = e^{iθ/2} with θ = atan2(b − c, a + d) (r = 1
+ * where a + d = b − c = 0), computed without trigonometry from
+ * r ∝ |z| + z (Re z ≥ 0) or r ∝ sign(Im z)·(|Im z|, |z| − Re z) (Re z < 0),
+ * z = (a + d) + i(b − c) scaled by its largest component; the residual
+ * S = R(r²)ᵀ·A; the dual part d = ½·t·r̄. Only IEEE +, −, ×, ÷ and sqrt: the
+ * same bits everywhere. A non-finite m gives non-finite entries, which the
+ * deformed-mesh check then reports. */
+void rig_skin__dqs_joint(struct rig_skin_blend *out, const double m[6]);
+
+/* The dqs kernel, the same on every path: mats laid out as
+ * RIG_SKIN_DQS_STRIDE above. */
+rig_skin_kernel_fn rig_skin__kernel_dqs;
 
 /* ---- the loop every path shares, each compiling it for its own instruction set ---- */
 

@@ -15,7 +15,9 @@ build_pkgs=(build-essential cmake pkg-config
             python3 python3-yaml)
 # Criterion for the unit tests, clang for the second build and the fuzzers, sqlite3 and openssl
 # for test fixtures, curl and jq for the README's examples (tests/e2e/test_readme_examples.py).
-test_pkgs=(git libcriterion-dev sqlite3 clang clang-format libclang-rt-14-dev openssl curl jq)
+# python3-numpy for the independent reference math of the e2e tests (test_skin_dqs.py).
+test_pkgs=(git libcriterion-dev sqlite3 clang clang-format libclang-rt-14-dev openssl curl jq
+           python3-numpy)
 build_only=0 list=0
 for arg in "$@"; do
   case "$arg" in

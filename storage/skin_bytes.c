@@ -19,10 +19,16 @@
 
 unsigned char *rig_blob_joints_encode(size_t *out_size, const struct rig_skin_def *def)
 {
-	*out_size = def->n_joints * RIG_JOINT_RECORD_BYTES;
+	const char *method = rig_skin_method_name(def->method);
+	size_t records = def->n_joints * RIG_JOINT_RECORD_BYTES;
+	if (!method)
+		return NULL;
+	*out_size = records + (def->method != RIG_SKIN_LBS ? RIG_SKIN_METHOD_TRAILER_BYTES : 0);
 	unsigned char *buf = calloc(1, *out_size ? *out_size : 1);
 	if (!buf)
 		return NULL;
+	if (def->method != RIG_SKIN_LBS) /* NUL-padded: calloc'd */
+		memcpy(buf + records, method, strnlen(method, RIG_SKIN_METHOD_TRAILER_BYTES - 1));
 	for (size_t j = 0; j < def->n_joints; j++) {
 		unsigned char *r = buf + j * RIG_JOINT_RECORD_BYTES;
 		memcpy(r, def->joints[j].id, strnlen(def->joints[j].id, RIG_ID_MAX));
@@ -96,10 +102,34 @@ unsigned char *rig_blob_influences_encode(size_t *out_size, const struct rig_ski
 	return buf;
 }
 
+/* The method of a joints part's trailer (t, RIG_SKIN_METHOD_TRAILER_BYTES
+ * bytes): 0, or -1 unless it is a known method's name, NUL-padded, other than
+ * lbs (which never has one). */
+static int trailer_method(enum rig_skin_method *out, const unsigned char *t)
+{
+	char name[RIG_SKIN_METHOD_TRAILER_BYTES];
+	memcpy(name, t, sizeof name);
+	if (name[sizeof name - 1] != '\0')
+		return -1;
+	for (size_t i = strlen(name); i < sizeof name; i++)
+		if (name[i] != '\0')
+			return -1;
+	if (rig_skin_method_parse(out, name) != 0 || *out == RIG_SKIN_LBS)
+		return -1;
+	return 0;
+}
+
 int rig_blob_joints_decode(struct rig_skin_def *def, size_t n, const unsigned char *p, size_t size)
 {
-	if (size != n * RIG_JOINT_RECORD_BYTES)
+	size_t records = n * RIG_JOINT_RECORD_BYTES;
+	enum rig_skin_method method = RIG_SKIN_LBS;
+	if (size == records + RIG_SKIN_METHOD_TRAILER_BYTES) {
+		if (trailer_method(&method, p + records) != 0)
+			return -1;
+	} else if (size != records) {
 		return -1;
+	}
+	def->method = method;
 	def->joints = calloc(n ? n : 1, sizeof *def->joints);
 	if (!def->joints)
 		return -1;
@@ -287,9 +317,18 @@ int rig_chunks_skin_part_encode(struct rig_chunk_bytes *out, enum rig_chunk_part
 	memset(out, 0, sizeof *out);
 	out->part = part;
 	switch (part) {
-	case RIG_PART_JOINTS:
-		return encode_fixed(out, rig_blob_joints_encode, def,
-				    RIG_CHUNK_JOINTS * RIG_JOINT_RECORD_BYTES);
+	case RIG_PART_JOINTS: {
+		/* Cut at the records; a method's trailer ends the last chunk, so the
+		 * chunk count stays the records' (rig_chunks_skin_part_count). */
+		int rc = encode_fixed(out, rig_blob_joints_encode, def,
+				      RIG_CHUNK_JOINTS * RIG_JOINT_RECORD_BYTES);
+		if (rc == 0 && out->n > 0 &&
+		    out->n > rig_chunks_count(def->n_joints, RIG_CHUNK_JOINTS)) {
+			out->n--;
+			out->bounds[out->n] = out->size;
+		}
+		return rc;
+	}
 	case RIG_PART_SOURCE:
 		return encode_fixed(out, rig_blob_source_encode, def, RIG_CHUNK_VERTS * 16);
 	case RIG_PART_TRIANGLES:

@@ -17,6 +17,13 @@
 #define RIG_INFLUENCE_RECORD_BYTES 12
 #define RIG_JOINT_RECORD_BYTES (2 * (RIG_ID_MAX + 1) + 48)
 
+/* The skin's method (core/skin.h) travels with its joints: an lbs skin's
+ * joints part is its joint records alone, as it always was, so lbs bytes never
+ * change; any other method appends one trailer of this many bytes, the
+ * method's wire name ("dqs") padded with NUL bytes, inside the last joints
+ * chunk. Old rows and old revisions therefore read as lbs. */
+#define RIG_SKIN_METHOD_TRAILER_BYTES 8
+
 /* Items per chunk, chosen so that no chunk exceeds 16 KiB: 64 joints
  * (178 B), 1,024 vertices (16 B), 1,024 triangles (12 B), 128 weight lists
  * (at most 1 + 8 · 12 B). */
@@ -35,7 +42,9 @@ unsigned char *rig_blob_influences_encode(size_t *out_size, const struct rig_ski
 
 /* Decoders fill the matching arrays and counts of def (which must not own them
  * yet), allocating with malloc. Each returns 0, or -1 when the BLOB's size does
- * not match the count or on OOM. */
+ * not match the count or on OOM. The joints decoder also sets def->method:
+ * lbs for n records exactly, the trailer's method for n records and a trailer
+ * naming one (anything else is -1). */
 int rig_blob_joints_decode(struct rig_skin_def *def, size_t n, const unsigned char *p, size_t size);
 int rig_blob_source_decode(struct rig_skin_def *def, size_t n, const unsigned char *p, size_t size);
 int rig_blob_triangles_decode(struct rig_skin_def *def, size_t n, const unsigned char *p,

@@ -270,6 +270,18 @@ static int decode_weights(const struct rig_jr *jr, json_t *skin, struct rig_skin
 	return rc;
 }
 
+/* method: "lbs" (the default when absent) or "dqs" (core/skin.h). */
+static int decode_method(const struct rig_jr *jr, json_t *skin, struct rig_skin_def *d)
+{
+	const char *name = NULL;
+	d->method = RIG_SKIN_LBS;
+	if (rig_jr_string(jr, skin, "method", false, 16, &name))
+		return -1;
+	if (name && rig_skin_method_parse(&d->method, name) != 0)
+		return rig_jr_fail(jr, "method", "method '%.16s' is not lbs or dqs", name);
+	return 0;
+}
+
 /* jointLayers: every joint exactly once. Fills joints[j].layer_id. */
 static int decode_joint_layers(const struct rig_jr *jr, json_t *skin, struct rig_skin_def *d,
 			       uint32_t **out_map_pos)
@@ -372,8 +384,8 @@ int rig_skin_json_decode(struct rig_skin_def *d, json_t *skin, const struct rig_
 			 bool with_joint_layers, const char *const *extra_fields,
 			 uint32_t **out_map_pos, struct rig_bulk *bulk)
 {
-	const char *fields[12] = {"source", "triangles", "joints", "weights"};
-	size_t n_fields = 4;
+	const char *fields[12] = {"source", "triangles", "joints", "weights", "method"};
+	size_t n_fields = 5;
 	if (with_joint_layers)
 		fields[n_fields++] = "jointLayers";
 	for (const char *const *f = extra_fields; f && *f && n_fields < 11; f++)
@@ -384,6 +396,7 @@ int rig_skin_json_decode(struct rig_skin_def *d, json_t *skin, const struct rig_
 	rig_op__decode_points(sjr, skin, "source", &d->source, &d->n_verts, bulk);
 	rig_op__decode_triangles(sjr, skin, &d->triangles, &d->n_tris, bulk);
 	decode_joints(sjr, skin, d);
+	decode_method(sjr, skin, d);
 	if (sjr->errs->total > before)
 		return -1; /* shapes are wrong; the rules below would only echo them */
 	json_t *weights = json_object_get(skin, "weights");

@@ -21,7 +21,11 @@ static int rest_apply(struct rig_op_ctx *ctx, struct rig_op *op, struct rig_mode
 static json_t *summary(const struct rig_model_layer *l)
 {
 	const struct rig_skin_def *d = l->binding.def;
-	return rig_binding_summary_counts(l, "jointCount", d->n_joints);
+	json_t *s = rig_binding_summary_counts(l, "jointCount", d->n_joints);
+	/* Only when not the default: an lbs skin's JSON is what it always was. */
+	if (s && d->method != RIG_SKIN_LBS)
+		json_object_set_new(s, "method", json_string(rig_skin_method_name(d->method)));
+	return s;
 }
 
 /* ---- mesh-data collections ---- */

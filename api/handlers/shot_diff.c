@@ -228,6 +228,9 @@ static json_t *head_json(const struct rig_layer_diff *ld, const struct rig_shot_
 						 ids_json(&pd->ids.changed));
 			else if (row->shape == RIG_DIFF_FRAMES && rig_key_diff_any(&pd->frames))
 				part = key_diff_json(&pd->frames);
+			else if (row->shape == RIG_DIFF_VALUE && pd->value.from && pd->value.to)
+				part = json_pack("{s:s, s:s}", "from", pd->value.from, "to",
+						 pd->value.to);
 			if (part)
 				json_object_set_new(parts, row->name, part);
 		}

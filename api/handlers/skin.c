@@ -80,7 +80,12 @@ static bool encode_skin(struct rig_buf *b, const struct rig_skin_def *d, size_t 
 		rig_buf_json_string(b, d->joints[j].layer_id);
 		rig_buf_puts(b, "}");
 	}
-	rig_buf_puts(b, "]}");
+	rig_buf_puts(b, "]");
+	if (d->method != RIG_SKIN_LBS) { /* the default stays implicit, as it was */
+		rig_buf_puts(b, ",\"method\":");
+		rig_buf_json_string(b, rig_skin_method_name(d->method));
+	}
+	rig_buf_puts(b, "}");
 	return !OVER();
 #undef OVER
 }

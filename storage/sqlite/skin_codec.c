@@ -4,7 +4,9 @@
  * shot, the rest on demand. A replaced skin's row moves to binding_history
  * (docs/history.md). Rows written before migration 12 (chunked = 0) hold
  * their arrays in BLOB columns (storage/blob.h layouts) and are read from
- * there until first replaced.
+ * there until first replaced. The skin's method is part of its joints
+ * (skin_bytes.h: a trailer only when not lbs), so it loads with the shot and
+ * every stored revision keeps its own.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -228,6 +230,7 @@ static int read_binding(void **out, sqlite3 *db, const struct rig_shot_model *m,
 			memcpy(def->joints, have->joints, have->n_joints * sizeof *def->joints);
 		def->n_joints = def->joints ? have->n_joints : 0;
 	}
+	def->method = have->method; /* read with the joints (skin_bytes.h) */
 	if (rc) {
 		rig_binding_skin.def_free(def);
 		return rc;

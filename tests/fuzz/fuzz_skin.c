@@ -4,6 +4,7 @@
  * and weights — so the fuzzer reaches deep into the rules quickly.
  * Parse → rig_skin_new → evaluate with poses from the input → free; also the
  * stored-definition path (rig_skin_take) on a copy of every accepted one.
+ * Both methods (lbs, dqs) and an invalid one.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -40,7 +41,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct cursor c = {data, size};
 	struct rig_skin_def d;
 	memset(&d, 0, sizeof d);
-	d.n_verts = take_u8(&c) % 40;
+	uint8_t first = take_u8(&c);
+	d.n_verts = first % 40;
+	/* The method from the first byte's high part (2: not a method, refused),
+	 * so the corpus reads as it did. */
+	d.method = (enum rig_skin_method)(first / 40 % 3);
 	d.n_tris = take_u8(&c) % 40;
 	d.n_joints = take_u8(&c) % 12;
 	d.n_weight_lists = d.n_verts + (take_u8(&c) % 3 == 0); /* sometimes one too many */
