@@ -113,8 +113,7 @@ double rig_puppet_pin_static(const struct rig_puppet_pin *pin, enum rig_pin_chan
 	}
 }
 
-double rig_puppet_pin_value(const struct rig_puppet_pin *pin, enum rig_pin_channel ch,
-			    double frame)
+double rig_puppet_pin_value(const struct rig_puppet_pin *pin, enum rig_pin_channel ch, double frame)
 {
 	return rig_keys_eval(&pin->keys[ch], frame, rig_puppet_pin_static(pin, ch));
 }
@@ -339,9 +338,9 @@ static const char *rule_text(enum value_rule rule)
 static const char *static_field(enum rig_pin_channel ch)
 {
 	static const char *const fields[RIG_PIN_CH_COUNT] = {
-		[RIG_PIN_CH_POSITION_X] = "x",         [RIG_PIN_CH_POSITION_Y] = "y",
-		[RIG_PIN_CH_ROTATION] = "rotation",    [RIG_PIN_CH_STIFFNESS] = "stiffness",
-		[RIG_PIN_CH_SCALE] = "scale",          [RIG_PIN_CH_OVERLAP] = "overlap",
+		[RIG_PIN_CH_POSITION_X] = "x",      [RIG_PIN_CH_POSITION_Y] = "y",
+		[RIG_PIN_CH_ROTATION] = "rotation", [RIG_PIN_CH_STIFFNESS] = "stiffness",
+		[RIG_PIN_CH_SCALE] = "scale",       [RIG_PIN_CH_OVERLAP] = "overlap",
 	};
 	return fields[ch];
 }
@@ -349,8 +348,8 @@ static const char *static_field(enum rig_pin_channel ch)
 static struct rig_err *pin_err(struct rig_errs *errs, size_t i, const struct rig_puppet_pin *pin,
 			       const char *field)
 {
-	struct rig_err *e = rig_errs_add(errs, RIG_PUPPET_PINS, "pin %zu ('%s') %s", i, pin->id,
-					 field);
+	struct rig_err *e =
+		rig_errs_add(errs, RIG_PUPPET_PINS, "pin %zu ('%s') %s", i, pin->id, field);
 	snprintf(e->pointer, sizeof e->pointer, "/pins/%zu/%s", i, field);
 	rig_err_extra(e, "pinId", pin->id);
 	return e;
@@ -453,10 +452,10 @@ static void check_anchors(const struct rig_puppet_def *d, struct rig_errs *errs)
 		for (size_t j = 0; j < i; j++) {
 			if (anchor[j] != anchor[i])
 				continue;
-			struct rig_err *e = rig_errs_add(
-				errs, RIG_PUPPET_PIN_VERTEX,
-				"pins '%s' and '%s' both anchor to vertex %zu", d->pins[j].id,
-				pin->id, anchor[i]);
+			struct rig_err *e =
+				rig_errs_add(errs, RIG_PUPPET_PIN_VERTEX,
+					     "pins '%s' and '%s' both anchor to vertex %zu",
+					     d->pins[j].id, pin->id, anchor[i]);
 			snprintf(e->pointer, sizeof e->pointer, "/pins/%zu", i);
 			e->vertex_index = (long)anchor[i];
 			rig_err_extra(e, "pinId", pin->id);
@@ -473,9 +472,8 @@ int rig_puppet_def_check(const struct rig_puppet_def *d, struct rig_errs *errs)
 	bool is_mesh_sound =
 		rig_mesh_check_source(d->source, d->n_verts, d->triangles, d->n_tris, errs) == 0;
 	if ((unsigned)d->solver >= N_SOLVERS) {
-		struct rig_err *e =
-			rig_errs_add(errs, RIG_OP_INVALID, "solver %d is not arap or lbs",
-				     (int)d->solver);
+		struct rig_err *e = rig_errs_add(errs, RIG_OP_INVALID,
+						 "solver %d is not arap or lbs", (int)d->solver);
 		rig_strlcpy(e->pointer, "/solver", sizeof e->pointer);
 	}
 	if (d->has_max_rotation && !(isfinite(d->max_rotation_deg) && d->max_rotation_deg >= 0)) {

@@ -27,7 +27,7 @@
 #define RIG_PUPPET_ARAP_ITERATIONS 4 /* local/global passes, never more, never fewer */
 #define RIG_PUPPET_COT_MIN 1e-3      /* each ½cot term is clamped to [MIN, MAX] */
 #define RIG_PUPPET_COT_MAX 1e3
-#define RIG_PUPPET_STIFFNESS_K 6.0 /* w'ij = wij · (1 + K · (si + sj) / 2) */
+#define RIG_PUPPET_STIFFNESS_K 6.0   /* w'ij = wij · (1 + K · (si + sj) / 2) */
 #define RIG_PUPPET_OVERLAP_MAX 100.0 /* overlap lies in [−MAX, MAX] */
 
 /* A pin's keyed channels, in wire-name order (rig_pin_channel_name). */
@@ -209,11 +209,11 @@ const double *rig_puppet_weights(const struct rig_puppet *pup);
 
 /* One pin at one frame: what the solvers read. */
 struct rig_puppet_pin_pose {
-	double x, y;       /* the current position (position.x, position.y) */
-	double rotation;   /* radians, clamped by maxRotationDeg */
-	double scale;      /* as keyed: validation keeps keys > 0; an ease may overshoot */
-	double stiffness;  /* max(0, value) */
-	double overlap;    /* clamped to [−100, 100] */
+	double x, y;         /* the current position (position.x, position.y) */
+	double rotation;     /* radians, clamped by maxRotationDeg */
+	double scale;        /* as keyed: validation keeps keys > 0; an ease may overshoot */
+	double stiffness;    /* max(0, value) */
+	double overlap;      /* clamped to [−100, 100] */
 	bool is_translation; /* rotation 0 and scale 1: the pin only moves */
 };
 
@@ -262,8 +262,8 @@ int rig_puppet_deform(double *out_xy, enum rig_puppet_ran *out_ran, const struct
  * triangle against the source: MESH_GEOMETRY, MESH_COLLAPSED, MESH_WINDING
  * with triangle_index). out_ran may be NULL. Returns 0, or -1 with errs
  * filled (INTERNAL when out of memory). */
-int rig_puppet_evaluate(double *out_xy, enum rig_puppet_ran *out_ran,
-			const struct rig_puppet *pup, double local_frame, struct rig_errs *errs);
+int rig_puppet_evaluate(double *out_xy, enum rig_puppet_ran *out_ran, const struct rig_puppet *pup,
+			double local_frame, struct rig_errs *errs);
 
 /* The overlap depth of every vertex into out (n_verts doubles): Σp ω'p(v) ·
  * overlapp with ω'p(v) = Wp(v)^(1/ep) / Σq Wq(v)^(1/eq), e the pins'

@@ -63,9 +63,9 @@ static int encode(const void *def, unsigned char **head, size_t *n_head, unsigne
 		p = rig_bytes_put_u32(p, (uint32_t)len);
 		memcpy(p, pin->id, len);
 		p += len;
-		const double statics[7] = {pin->x,	   pin->y,	 pin->rotation_deg,
-					   pin->stiffness, pin->scale,	 pin->overlap,
-					   pin->overlap_extent};
+		const double statics[7] = {
+			pin->x,     pin->y,       pin->rotation_deg,  pin->stiffness,
+			pin->scale, pin->overlap, pin->overlap_extent};
 		for (int k = 0; k < 7; k++)
 			p = rig_bytes_put_f64(p, statics[k]);
 		for (int c = 0; c < RIG_PIN_CH_COUNT; c++)
@@ -108,9 +108,9 @@ static int decode_pins(struct rig_puppet_def *d, struct reader *r, size_t n_keys
 		memcpy(pin->id, r->p, len);
 		pin->id[len] = '\0';
 		r->p += len;
-		double *statics[7] = {&pin->x,	       &pin->y,	    &pin->rotation_deg,
-				      &pin->stiffness, &pin->scale, &pin->overlap,
-				      &pin->overlap_extent};
+		double *statics[7] = {
+			&pin->x,     &pin->y,       &pin->rotation_deg,  &pin->stiffness,
+			&pin->scale, &pin->overlap, &pin->overlap_extent};
 		for (int k = 0; k < 7; k++)
 			*statics[k] = rig_bytes_get_f64(&r->p);
 		for (int c = 0; c < RIG_PIN_CH_COUNT; c++) {
@@ -130,7 +130,8 @@ static int decode_pins(struct rig_puppet_def *d, struct reader *r, size_t n_keys
 			keys->count = 0;
 			if (n == 0)
 				continue;
-			if (!has(r, n * KEY_BYTES) || !(keys->items = calloc(n, sizeof *keys->items)))
+			if (!has(r, n * KEY_BYTES) ||
+			    !(keys->items = calloc(n, sizeof *keys->items)))
 				return -1;
 			keys->count = n;
 			for (size_t k = 0; k < n; k++) {

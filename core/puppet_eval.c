@@ -127,9 +127,9 @@ static int build(struct rig_puppet *pup)
 	rig_puppet__cotangents(pup->cot, pup);
 	if (d->solver == RIG_PUPPET_SOLVER_ARAP && n_pins >= 2 && pup->n_free > 0) {
 		double *w = malloc((ne + 1) * sizeof *w), *ax = malloc((nz + 1) * sizeof *ax);
-		int rc = w && ax ? rig_puppet__arap_factor(&pup->arap, w, ax, pup,
-							   pup->static_sigma)
-				 : -1;
+		int rc =
+			w && ax ? rig_puppet__arap_factor(&pup->arap, w, ax, pup, pup->static_sigma)
+				: -1;
 		free(w);
 		free(ax);
 		if (rc)
@@ -204,8 +204,8 @@ size_t rig_puppet_bytes(const struct rig_puppet *pup)
 			keys += d->pins[p].keys[c].count;
 	size_t b = sizeof *pup + n * 16 + d->n_tris * 12 + n_pins * sizeof *d->pins +
 		   keys * sizeof(struct rig_key);
-	b += (n + 1) * 4 + ne * 2 * 8 + ne * 8;           /* graph */
-	b += n_pins * (4 + 1 + 8) + n * (4 + 4 + 4);      /* anchors, classes */
+	b += (n + 1) * 4 + ne * 2 * 8 + ne * 8;                 /* graph */
+	b += n_pins * (4 + 1 + 8) + n * (4 + 4 + 4);            /* anchors, classes */
 	b += n * n_pins * sizeof(double) + ne * sizeof(double); /* weights, cotangents */
 	b += rig_sparse_symbolic_bytes(&pup->sym) + (size_t)pup->sym.ap[pup->n_free] * 4;
 	if (pup->has_arap)
@@ -243,8 +243,8 @@ void rig_puppet_pose_at(struct rig_puppet_pin_pose *out, const struct rig_puppet
 	}
 }
 
-int rig_puppet_evaluate(double *out_xy, enum rig_puppet_ran *out_ran,
-			const struct rig_puppet *pup, double local_frame, struct rig_errs *errs)
+int rig_puppet_evaluate(double *out_xy, enum rig_puppet_ran *out_ran, const struct rig_puppet *pup,
+			double local_frame, struct rig_errs *errs)
 {
 	enum rig_puppet_ran ran = RIG_PUPPET_RAN_LBS;
 	struct rig_puppet_pin_pose *poses = malloc((pup->def.n_pins + 1) * sizeof *poses);

@@ -43,8 +43,8 @@ struct rig_puppet {
 	int32_t *slot;        /* per vertex: its unknown's index, or FIXED / LOOSE */
 	uint32_t *free_verts; /* per unknown: its vertex, ascending */
 	size_t n_free;
-	double *weights; /* n_verts × n_pins, rows normalised */
-	bool *is_oriented; /* per pin: rig_puppet_pin_is_oriented */
+	double *weights;         /* n_verts × n_pins, rows normalised */
+	bool *is_oriented;       /* per pin: rig_puppet_pin_is_oriented */
 	double max_rotation_rad; /* INFINITY when none */
 	/* The reduced system's pattern over the unknowns (the same for the unit
 	 * and the cotangent Laplacian) and per entry the edge it holds. */

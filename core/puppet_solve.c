@@ -41,8 +41,10 @@ void rig_puppet__cotangents(double *out, const struct rig_puppet *pup)
 			uint32_t a = c[k], b = c[(k + 1) % 3], o = c[(k + 2) % 3];
 			double term = 0.5;
 			if (!is_degenerate) {
-				double px = xy[2 * a] - xy[2 * o], py = xy[2 * a + 1] - xy[2 * o + 1];
-				double qx = xy[2 * b] - xy[2 * o], qy = xy[2 * b + 1] - xy[2 * o + 1];
+				double px = xy[2 * a] - xy[2 * o],
+				       py = xy[2 * a + 1] - xy[2 * o + 1];
+				double qx = xy[2 * b] - xy[2 * o],
+				       qy = xy[2 * b + 1] - xy[2 * o + 1];
 				term = clamp_cot(0.5 * ((px * qx + py * qy) / cross));
 			}
 			long e = rig_puppet__graph_edge(&pup->graph, a < b ? a : b, a < b ? b : a);
@@ -287,8 +289,8 @@ int rig_puppet_arap(double *out_xy, enum rig_puppet_ran *out_ran, const struct r
 	for (size_t p = 0; p < n_pins; p++)
 		s.sigma[p] = poses[p].stiffness;
 	const struct rig_sparse_numeric *fac = &pup->arap;
-	bool is_static = pup->has_arap &&
-			 memcmp(s.sigma, pup->static_sigma, n_pins * sizeof *s.sigma) == 0;
+	bool is_static =
+		pup->has_arap && memcmp(s.sigma, pup->static_sigma, n_pins * sizeof *s.sigma) == 0;
 	if (is_static) {
 		rig_puppet__edge_weights(s.w, pup, s.sigma);
 	} else if (nf > 0) {

@@ -134,7 +134,8 @@ static int classify(struct rig_puppet *pup, uint32_t *root, int32_t *loose_pin)
 	for (size_t v = 0; v < n; v++)
 		root[v] = (uint32_t)v;
 	for (size_t e = 0; e < g->n_edges; e++) {
-		uint32_t a = find_root(root, g->ends[2 * e]), b = find_root(root, g->ends[2 * e + 1]);
+		uint32_t a = find_root(root, g->ends[2 * e]),
+			 b = find_root(root, g->ends[2 * e + 1]);
 		if (a != b)
 			root[a > b ? a : b] = a < b ? a : b;
 	}
@@ -165,7 +166,8 @@ static int classify(struct rig_puppet *pup, uint32_t *root, int32_t *loose_pin)
 			uint32_t r = root[v];
 			for (size_t p = 0; p < n_pins; p++) {
 				uint32_t u = pup->pin_vertex[p];
-				double dx = src[2 * v] - src[2 * u], dy = src[2 * v + 1] - src[2 * u + 1];
+				double dx = src[2 * v] - src[2 * u],
+				       dy = src[2 * v + 1] - src[2 * u + 1];
 				double d2 = dx * dx + dy * dy;
 				if (d2 < best[r] ||
 				    (d2 == best[r] && u < pup->pin_vertex[loose_pin[r]])) {

@@ -19,12 +19,12 @@
 /* The analysis of a pattern: owns every array; zeroed is empty. */
 struct rig_sparse_symbolic {
 	long n;
-	long *ap, *ai;  /* the pattern: n + 1 column starts, ap[n] row indices */
-	long *perm;     /* AMD's order: row perm[k] of A is row k of PAPᵀ */
-	long *pinv;     /* its inverse */
-	long *parent;   /* the elimination tree of PAPᵀ */
-	long *lnz;      /* nonzeros per column of L */
-	long *lp;       /* n + 1 column starts of L */
+	long *ap, *ai; /* the pattern: n + 1 column starts, ap[n] row indices */
+	long *perm;    /* AMD's order: row perm[k] of A is row k of PAPᵀ */
+	long *pinv;    /* its inverse */
+	long *parent;  /* the elimination tree of PAPᵀ */
+	long *lnz;     /* nonzeros per column of L */
+	long *lp;      /* n + 1 column starts of L */
 };
 
 /* A numeric factorisation PAPᵀ = (I + L) D (I + L)ᵀ: owns its arrays. */
