@@ -457,3 +457,46 @@ Test(puppet_overlap, extent_flattens_the_falloff)
 	rig_puppet_def_release(&a);
 	rig_puppet_def_release(&b);
 }
+
+/* ---- small systems ---- */
+
+Test(puppet_arap, every_vertex_a_pin_has_no_unknown)
+{
+	struct rig_puppet_def d = puppet_grid(2, 2, 10);
+	puppet_add_pin(&d, "a", 0, 0);
+	puppet_add_pin(&d, "b", 10, 0);
+	puppet_add_pin(&d, "c", 0, 10);
+	puppet_add_pin(&d, "d", 10, 10);
+	puppet_move(&d.pins[3], 1, 2);
+	struct rig_puppet *pup = puppet_build(&d);
+	enum rig_puppet_ran ran;
+	double *x = run_arap(pup, 0, &ran);
+	cr_expect_eq(ran, RIG_PUPPET_RAN_ARAP);
+	double want[8] = {0, 0, 10, 0, 0, 10, 11, 12};
+	cr_expect_arr_eq(x, want, sizeof want);
+	free(x);
+	rig_puppet_free(pup);
+	rig_puppet_def_release(&d);
+}
+
+Test(puppet_arap, one_unknown_between_two_pins)
+{
+	struct rig_puppet_def d = puppet_grid(3, 1, 10);
+	d.n_tris = 1;
+	d.triangles = realloc(d.triangles, 3 * sizeof *d.triangles);
+	d.source[3] = 5; /* (0, 0), (10, 5), (20, 0): one triangle */
+	d.triangles[0] = 0, d.triangles[1] = 2, d.triangles[2] = 1;
+	puppet_add_pin(&d, "a", 0, 0);
+	puppet_add_pin(&d, "b", 20, 0);
+	puppet_move(&d.pins[1], 10, 0);
+	struct rig_puppet *pup = puppet_build(&d);
+	struct rig_errs *errs = rig_errs_new();
+	double x[6];
+	enum rig_puppet_ran ran;
+	cr_assert_eq(rig_puppet_evaluate(x, &ran, pup, 0, errs), 0, "%s", errs->items[0].detail);
+	cr_expect_eq(ran, RIG_PUPPET_RAN_ARAP);
+	cr_expect(isfinite(x[2]) && isfinite(x[3]) && x[3] > 0);
+	rig_errs_free(errs);
+	rig_puppet_free(pup);
+	rig_puppet_def_release(&d);
+}
