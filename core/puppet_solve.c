@@ -206,9 +206,9 @@ static void local_step(double *rc, double *rs, const struct rig_puppet *pup, con
 	}
 }
 
-/* The global step's right-hand side: bi = Σj (w'ij / 2)(Ri + Rj)(pi − pj),
+/* The global step's right-hand sides, x and y interleaved: bi = Σj (w'ij / 2)(Ri + Rj)(pi − pj),
  * plus w'ij p'j for each fixed neighbour j. */
-static void global_rhs(double *bx, double *by, const struct rig_puppet *pup, const double *w,
+static void global_rhs(double *bxy, const struct rig_puppet *pup, const double *w,
 		       const double *cur, const double *rc, const double *rs)
 {
 	const struct rig_puppet_graph *g = &pup->graph;
@@ -228,8 +228,8 @@ static void global_rhs(double *bx, double *by, const struct rig_puppet *pup, con
 				y += w[g->edge[k]] * cur[2 * u + 1];
 			}
 		}
-		bx[f] = x;
-		by[f] = y;
+		bxy[2 * f] = x;
+		bxy[2 * f + 1] = y;
 	}
 }
 
@@ -243,23 +243,22 @@ static bool all_finite(const double *x, size_t n)
 
 /* The scratch of one ARAP solve, one block. */
 struct arap_scratch {
-	double *lbs, *rc, *rs, *bx, *by, *work, *w, *ax, *sigma;
+	double *lbs, *rc, *rs, *bxy, *work, *w, *ax, *sigma;
 };
 
 static double *arap_scratch_new(struct arap_scratch *s, const struct rig_puppet *pup)
 {
 	size_t n = pup->def.n_verts, nf = pup->n_free, ne = pup->graph.n_edges;
 	size_t nz = (size_t)pup->sym.ap[nf], n_pins = pup->def.n_pins;
-	double *block = malloc((4 * n + 3 * nf + ne + nz + n_pins + 1) * sizeof *block);
+	double *block = malloc((4 * n + 4 * nf + ne + nz + n_pins + 1) * sizeof *block);
 	if (!block)
 		return NULL;
 	s->lbs = block;
 	s->rc = s->lbs + 2 * n;
 	s->rs = s->rc + n;
-	s->bx = s->rs + n;
-	s->by = s->bx + nf;
-	s->work = s->by + nf;
-	s->w = s->work + nf;
+	s->bxy = s->rs + n;
+	s->work = s->bxy + 2 * nf;
+	s->w = s->work + 2 * nf;
 	s->ax = s->w + ne;
 	s->sigma = s->ax + nz;
 	return block;
@@ -316,14 +315,12 @@ int rig_puppet_arap(double *out_xy, enum rig_puppet_ran *out_ran, const struct r
 	}
 	for (int it = 0; it < RIG_PUPPET_ARAP_ITERATIONS; it++) {
 		local_step(s.rc, s.rs, pup, s.w, cur, poses);
-		global_rhs(s.bx, s.by, pup, s.w, cur, s.rc, s.rs);
-		if (nf > 0) {
-			rig_sparse_solve(&pup->sym, fac, s.bx, s.work);
-			rig_sparse_solve(&pup->sym, fac, s.by, s.work);
-		}
+		global_rhs(s.bxy, pup, s.w, cur, s.rc, s.rs);
+		if (nf > 0)
+			rig_sparse_solve2(&pup->sym, fac, s.bxy, s.work);
 		for (size_t f = 0; f < nf; f++) {
-			cur[2 * pup->free_verts[f]] = s.bx[f];
-			cur[2 * pup->free_verts[f] + 1] = s.by[f];
+			cur[2 * pup->free_verts[f]] = s.bxy[2 * f];
+			cur[2 * pup->free_verts[f] + 1] = s.bxy[2 * f + 1];
 		}
 	}
 	if (all_finite(cur, 2 * n))

@@ -138,3 +138,42 @@ void rig_sparse_solve(const struct rig_sparse_symbolic *s, const struct rig_spar
 	ldl_l_ltsolve(n, work, s->lp, f->li, f->lx);
 	ldl_l_permt(n, x, work, s->perm);
 }
+
+/* LDL's ldl_perm, ldl_lsolve, ldl_dsolve, ldl_ltsolve and ldl_permt, each
+ * loop running on both systems: X[Li[p]] −= Lx[p]·X[j] by columns, X[j] /=
+ * D[j], X[j] −= Lx[p]·X[Li[p]] by columns from the last, term for term. */
+void rig_sparse_solve2(const struct rig_sparse_symbolic *s, const struct rig_sparse_numeric *f,
+		       double *xy, double *work)
+{
+	long n = s->n;
+	const long *lp = s->lp, *li = f->li;
+	const double *lx = f->lx;
+	for (long k = 0; k < n; k++) {
+		work[2 * k] = xy[2 * s->perm[k]];
+		work[2 * k + 1] = xy[2 * s->perm[k] + 1];
+	}
+	for (long j = 0; j < n; j++) {
+		double x = work[2 * j], y = work[2 * j + 1];
+		for (long p = lp[j]; p < lp[j + 1]; p++) {
+			work[2 * li[p]] -= lx[p] * x;
+			work[2 * li[p] + 1] -= lx[p] * y;
+		}
+	}
+	for (long j = 0; j < n; j++) {
+		work[2 * j] /= f->d[j];
+		work[2 * j + 1] /= f->d[j];
+	}
+	for (long j = n - 1; j >= 0; j--) {
+		double x = work[2 * j], y = work[2 * j + 1];
+		for (long p = lp[j]; p < lp[j + 1]; p++) {
+			x -= lx[p] * work[2 * li[p]];
+			y -= lx[p] * work[2 * li[p] + 1];
+		}
+		work[2 * j] = x;
+		work[2 * j + 1] = y;
+	}
+	for (long k = 0; k < n; k++) {
+		xy[2 * s->perm[k]] = work[2 * k];
+		xy[2 * s->perm[k] + 1] = work[2 * k + 1];
+	}
+}

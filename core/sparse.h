@@ -61,4 +61,12 @@ size_t rig_sparse_numeric_bytes(const struct rig_sparse_symbolic *s);
 void rig_sparse_solve(const struct rig_sparse_symbolic *s, const struct rig_sparse_numeric *f,
 		      double *x, double *work);
 
+/* Solves A x = b for two right-hand sides at once, interleaved (xy[2i] the
+ * first's, xy[2i + 1] the second's entry i; b on entry, x on return), with
+ * work 2n doubles of the caller's scratch: each system gets the very
+ * operations rig_sparse_solve does, in the same order (so the same bits), one
+ * pass over L for both. */
+void rig_sparse_solve2(const struct rig_sparse_symbolic *s, const struct rig_sparse_numeric *f,
+		       double *xy, double *work);
+
 #endif
