@@ -91,6 +91,18 @@
 	  "layer.deformation.rest.apply does not apply to skins: their rest pose belongs to the "     \
 	  "joint layers.",                                                                            \
 	  "Restore the joint layers' keys explicitly with layer.key.put.")                            \
+	X(PUPPET_PINS, 422, false, "Invalid puppet pins",                                           \
+	  "A puppet has at most 256 pins (maxPuppetPins of GET /v1/limits); pin ids are 1-64 "        \
+	  "characters of [A-Za-z0-9_.:-] other than '.' and '..', and distinct; x, y and rotation "   \
+	  "are finite, stiffness finite and >= 0, scale finite and > 0, overlap in [-100, 100], "     \
+	  "overlapExtent finite and > 0; each channel's key values keep its field's range.",          \
+	  "Fix the field of the pin named by pinId at the pointer given, or remove pins to stay "     \
+	  "within the limit.")                                                                        \
+	X(PUPPET_PIN_VERTEX, 422, false, "Pins share a vertex",                                       \
+	  "A pin anchors to the source vertex nearest its rest position (ties: the lowest index), "   \
+	  "and no two pins anchor to the same vertex.",                                               \
+	  "Move one of the pins named by pinId and otherPinId nearer another vertex, or remove it; "  \
+	  "vertexIndex names the vertex both anchor to.")                                             \
 	X(LAYER_NOT_FOUND, 422, false, "Layer not found",                                             \
 	  "An operation names a layer that exists in the shot at that point of the batch.",           \
 	  "Create the layer earlier in the batch or use an id from GET /v1/shots/{shotId}.")          \

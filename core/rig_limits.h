@@ -21,6 +21,9 @@
 	X(MAX_JOINTS, "maxJoints", 256)                                                            \
 	X(MIN_INFLUENCES, "minInfluences", 1)                                                      \
 	X(MAX_INFLUENCES, "maxInfluences", 8)                                                      \
+	/* Pins of one puppet: each pin's weight column is one solve of the mesh's */             \
+	/* Laplacian and one row entry per vertex (256 pins of the largest mesh, 2 GiB). */       \
+	X(MAX_PUPPET_PINS, "maxPuppetPins", 256)                                                   \
 	/* A mesh binding's keys hold at most this many vertices together (keys x vertices): */   \
 	/* 16 keys of the largest mesh, 256 MiB of coordinates. */                                 \
 	X(MAX_MESH_KEY_VERTICES, "maxMeshKeyVertices", 16777216)                                   \

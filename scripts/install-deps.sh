@@ -6,18 +6,20 @@
 #                                            needs (cmake -DRIG_BUILD_TESTS=OFF -DRIG_BUILD_BENCH=OFF)
 #   scripts/install-deps.sh --list [--build] print the package names, one a line; install nothing
 # python3-yaml converts openapi.yaml to JSON at build time (GET /v1/openapi.json); nettle-dev
-# is SHA-256 and HMAC (api/util/sha256.h).
+# is SHA-256 and HMAC (api/util/sha256.h); libsuitesparse-dev is AMD and LDL, the puppet's sparse
+# factorisation (core/sparse.h). python3-numpy and python3-scipy run the puppet's oracle test.
 # Idempotent; uses sudo when not root.
 set -euo pipefail
 build_pkgs=(build-essential cmake pkg-config
             libmicrohttpd-dev libjansson-dev libsqlite3-dev libuv1-dev libcurl4-openssl-dev
-            nettle-dev
+            nettle-dev libsuitesparse-dev
             python3 python3-yaml)
 # Criterion for the unit tests, clang for the second build and the fuzzers, sqlite3 and openssl
 # for test fixtures, curl and jq for the README's examples (tests/e2e/test_readme_examples.py).
-# python3-numpy for the independent reference math of the e2e tests (test_skin_dqs.py).
+# python3-numpy and python3-scipy for the independent reference math of the tests
+# (test_skin_dqs.py, the puppet's oracle).
 test_pkgs=(git libcriterion-dev sqlite3 clang clang-format libclang-rt-14-dev openssl curl jq
-           python3-numpy)
+           python3-numpy python3-scipy)
 build_only=0 list=0
 for arg in "$@"; do
   case "$arg" in
