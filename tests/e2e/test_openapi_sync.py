@@ -66,7 +66,7 @@ def op_mapping(doc):
 def router_table():
     """The rows of api/app.c's rig_routes[]: (method, pattern, query parameters).
 
-    A row is {method, pattern, handler, quick, ...more columns}; the seventh
+    A row is {method, pattern, handler, run (RIG_RUN_*), ...more columns}; the seventh
     column, when present, is the space-separated query parameters the route
     reads (string literals and #define'd string macros such as PAGED; NULL: none).
     """
@@ -76,9 +76,9 @@ def router_table():
     assert table, "api/app.c: the routes[] table was not found"
     macros = {name: "".join(re.findall(r'"([^"]*)"', body))
               for name, body in re.findall(r'^#define\s+(\w+)\s+("[^\n]*)$', src, re.M)}
-    rows = re.findall(r'\{\s*"([A-Z]+)"\s*,\s*"([^"]+)"\s*,\s*\w+\s*,\s*(?:true|false)\s*((?:,[^{}]*)?)\}',
+    rows = re.findall(r'\{\s*"([A-Z]+)"\s*,\s*"([^"]+)"\s*,\s*\w+\s*,\s*RIG_RUN_\w+\s*((?:,[^{}]*)?)\}',
                       table.group(1))
-    assert rows, "api/app.c: no {method, pattern, handler, quick, ...} rows in routes[]"
+    assert rows, "api/app.c: no {method, pattern, handler, run, ...} rows in routes[]"
     out = []
     for method, pattern, rest in rows:
         fields = [f.strip() for f in rest.split(",")[1:]]
