@@ -1,5 +1,5 @@
 /* The binding interface: what a mesh layer's one deformer (a skin or a
- * mesh binding; a puppet later) offers the resolver and every layer above it:
+ * mesh binding, a puppet) offers the resolver and every layer above it:
  * its math, its stored form (encode/decode) and what a diff compares of it
  * (parts, core/binding_diff.h).
  *
@@ -31,7 +31,7 @@
 
 /* Every binding kind, X(name): the row of kind k is rig_binding_<k> here and
  * rig_binding_edit_<k> in api/edit. */
-#define RIG_BINDING_KINDS(X) X(skin) X(mesh)
+#define RIG_BINDING_KINDS(X) X(skin) X(mesh) X(puppet)
 
 struct rig_binding_type;
 

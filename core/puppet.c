@@ -400,23 +400,14 @@ static void check_keys(const struct rig_puppet_pin *pin, size_t i, enum rig_pin_
 	}
 }
 
-/* Pin i's own fields and keys; true when its rest position is finite. */
-static bool check_pin(const struct rig_puppet_def *d, size_t i, struct rig_errs *errs)
+/* Pin i's own fields and keys, as pin i of a definition; true when its rest
+ * position is finite. */
+static bool check_pin_fields(const struct rig_puppet_pin *pin, size_t i, struct rig_errs *errs)
 {
-	const struct rig_puppet_pin *pin = &d->pins[i];
 	if (!rig_id_is_valid(pin->id)) {
 		struct rig_err *e = rig_errs_add(errs, RIG_PUPPET_PINS,
 						 "pin %zu id '%s' is not a valid id", i, pin->id);
 		snprintf(e->pointer, sizeof e->pointer, "/pins/%zu/id", i);
-	}
-	for (size_t j = 0; j < i; j++) {
-		if (strcmp(d->pins[j].id, pin->id) == 0) {
-			struct rig_err *e = pin_err(errs, i, pin, "id");
-			snprintf(e->detail, sizeof e->detail,
-				 "pin %zu repeats the id '%s' of pin %zu", i, pin->id, j);
-			rig_err_extra_number(e, "otherPinIndex", (double)j);
-			break;
-		}
 	}
 	for (int c = 0; c < RIG_PIN_CH_COUNT; c++) {
 		double v = rig_puppet_pin_static(pin, (enum rig_pin_channel)c);
@@ -436,6 +427,44 @@ static bool check_pin(const struct rig_puppet_def *d, size_t i, struct rig_errs 
 	for (int c = 0; c < RIG_PIN_CH_COUNT; c++)
 		check_keys(pin, i, (enum rig_pin_channel)c, errs);
 	return isfinite(pin->x) && isfinite(pin->y);
+}
+
+/* Pin i of d: its fields and an id no earlier pin has. */
+static bool check_pin(const struct rig_puppet_def *d, size_t i, struct rig_errs *errs)
+{
+	const struct rig_puppet_pin *pin = &d->pins[i];
+	for (size_t j = 0; j < i; j++) {
+		if (strcmp(d->pins[j].id, pin->id) == 0) {
+			struct rig_err *e = pin_err(errs, i, pin, "id");
+			snprintf(e->detail, sizeof e->detail,
+				 "pin %zu repeats the id '%s' of pin %zu", i, pin->id, j);
+			rig_err_extra_number(e, "otherPinIndex", (double)j);
+			break;
+		}
+	}
+	return check_pin_fields(pin, i, errs);
+}
+
+int rig_puppet_pin_check(const struct rig_puppet_pin *pin, struct rig_errs *errs)
+{
+	size_t before = errs->total, from = errs->count;
+	check_pin_fields(pin, 0, errs);
+	for (size_t k = from; k < errs->count; k++) { /* "/pins/0/stiffness" → "/stiffness" */
+		char *p = errs->items[k].pointer;
+		if (strncmp(p, "/pins/0", 7) == 0)
+			memmove(p, p + 7, strlen(p + 7) + 1);
+	}
+	return errs->total == before ? 0 : -1;
+}
+
+bool rig_pin_channel_allows(enum rig_pin_channel ch, double v)
+{
+	return (unsigned)ch < RIG_PIN_CH_COUNT && keeps_rule(v, channels[ch].rule);
+}
+
+const char *rig_pin_channel_rule(enum rig_pin_channel ch)
+{
+	return (unsigned)ch < RIG_PIN_CH_COUNT ? rule_text(channels[ch].rule) : NULL;
 }
 
 /* Two pins anchored to one vertex: the later one is reported, naming both. */

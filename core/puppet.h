@@ -168,10 +168,16 @@ size_t rig_puppet_nearest_vertex(const double *source, size_t n_verts, double x,
  * The rest mesh must be loaded. Returns 0 or -1. */
 int rig_puppet_def_check(const struct rig_puppet_def *d, struct rig_errs *errs);
 
-/* The row of the binding table (puppet_binding.c). Declared here until the
- * kind is listed in RIG_BINDING_KINDS (binding.h), which declares every row. */
-struct rig_binding_type;
-extern const struct rig_binding_type rig_binding_puppet;
+/* The rules of one pin by itself (its id, statics, overlapExtent and keys, as
+ * rig_puppet_def_check has them), with pointers relative to the pin
+ * ("/stiffness", "/keys/rotation/0/value"): an op that puts one pin reports
+ * there. Returns 0 or -1. */
+int rig_puppet_pin_check(const struct rig_puppet_pin *pin, struct rig_errs *errs);
+
+/* Whether v keeps the range of channel ch's values (statics and keys alike),
+ * and that range in words ("finite and positive"; NULL out of range). */
+bool rig_pin_channel_allows(enum rig_pin_channel ch, double v);
+const char *rig_pin_channel_rule(enum rig_pin_channel ch);
 
 /* ------------------------------------------------------------------------ */
 /* The evaluator                                                             */

@@ -56,6 +56,16 @@ OWN = {
             "api/edit/ops_skin_bake.c",                    # layer.skin.bake writes one
         ],
     },
+    "puppet": {
+        "types": ["rig_puppet_def", "rig_puppet"],
+        "files": [
+            "core/puppet.h", "core/puppet_impl.h",              # the definition, the evaluator
+            "core/puppet.c", "core/puppet_weights.c",           # rules; harmonic weights
+            "core/puppet_solve.c", "core/puppet_eval.c",        # LBS, ARAP, overlap; per frame
+            "core/puppet_binding.c",                            # its core row and stored form
+            "api/edit/puppet_binding.c",                        # its ops and edit row
+        ],
+    },
     # Only in the tests: rigd-testkinds (tests/kinds/CMakeLists.txt).
     "offset": {
         "types": ["rig_offset_def", "offset_eval"],

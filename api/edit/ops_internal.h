@@ -78,6 +78,11 @@ int rig_op__decode_interp(const struct rig_jr *jr, json_t *obj, struct rig_key *
 int rig_op__decode_key_array(const struct rig_jr *jr, json_t *obj, const char *field,
 			     struct rig_key **out, size_t *out_n);
 
+/* Reads op's "frames", a non-empty array of numbers, into *out (calloc'd,
+ * *out_n entries; set whenever allocated, even on failure: the caller frees
+ * it), as layer.key.delete takes them. Returns 0 or -1. (ops_keys.c) */
+int rig_op__decode_frames(const struct rig_jr *jr, json_t *op, double **out, size_t *out_n);
+
 /* LAYER_LOCKED (at field, naming the layer, lock, owner and expiry) when
  * layer_id is held by someone else's lock. Returns 0 or -1. (op_table.c) */
 int rig_op__check_layer_unlocked(struct rig_op_ctx *ctx, const struct rig_op *op,

@@ -104,17 +104,17 @@ static int decode_keys(const struct rig_jr *jr, json_t *op, struct rig_op *out)
 					&out->u.key_put.n_keys);
 }
 
-static int decode_frames(const struct rig_jr *jr, json_t *op, struct rig_op *out)
+int rig_op__decode_frames(const struct rig_jr *jr, json_t *op, double **out, size_t *out_n)
 {
 	json_t *frames = json_object_get(op, "frames");
 	if (!json_is_array(frames) || json_array_size(frames) == 0)
 		return rig_jr_fail(jr, "frames",
 				   "field 'frames' must be a non-empty array of numbers");
 	size_t n = json_array_size(frames);
-	out->u.key_delete.frames = calloc(n, sizeof *out->u.key_delete.frames);
-	if (!out->u.key_delete.frames)
+	*out = calloc(n, sizeof **out);
+	if (!*out)
 		return rig_jr_out_of_memory(jr, "frames");
-	out->u.key_delete.n_frames = n;
+	*out_n = n;
 	for (size_t i = 0; i < n; i++) {
 		json_t *f = json_array_get(frames, i);
 		if (!json_is_number(f)) {
@@ -122,7 +122,7 @@ static int decode_frames(const struct rig_jr *jr, json_t *op, struct rig_op *out
 			snprintf(key, sizeof key, "frames/%zu", i);
 			return rig_jr_fail(jr, key, "frames must be finite numbers");
 		}
-		out->u.key_delete.frames[i] = json_number_value(f);
+		(*out)[i] = json_number_value(f);
 	}
 	return 0;
 }
@@ -258,7 +258,7 @@ int rig_op__key_delete_decode(struct rig_op *out, json_t *op, const struct rig_j
 	int rc = rig_jr_known(jr, op, allowed);
 	rc |= rig_jr_id(jr, op, "layerId", true, false, out->layer_id, NULL);
 	decode_channel(jr, op, &out->u.key_delete.channel);
-	rc |= decode_frames(jr, op, out);
+	rc |= rig_op__decode_frames(jr, op, &out->u.key_delete.frames, &out->u.key_delete.n_frames);
 	return rc;
 }
 
