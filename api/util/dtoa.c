@@ -10,14 +10,14 @@
  * interval holds at most one multiple of 10 there; a few comparisons then pick
  * the shortest candidate, with no loop of divisions. It replaced our Ryu (Ulf
  * Adams, PLDI 2018), which the unit test keeps as its oracle
- * (tests/unit/api/dtoa_reference.c): same bytes, 2–3 times faster here, most of
- * it in the digit writer and the layout below (docs/decisions.md). The
- * multipliers are in dtoa_tables.h, generated with exact integers by
+ * (tests/unit/api/dtoa_reference.c): the same bytes, 1.5–3 times faster
+ * (bench/bench_dtoa.c, docs/performance.md). The multipliers are in
+ * dtoa_tables.h, generated with exact integers by
  * scripts/gen_dtoa_tables.py.
  *
  * The digits are then always written as 17 (the shortest form scaled up, its
  * trailing zeros written too and counted), 8 at a time in a register
- * (multiply-and-shift, no table, no division), and laid out with fixed-size
+ * (multiply-and-shift, no table, no division instruction), and laid out with fixed-size
  * stores: no byte is written and then read back, which stalled the previous
  * version's copies.
  */
