@@ -46,7 +46,7 @@ void rig_buf_f32le(struct rig_buf *b, float v);
 void rig_buf_f64le(struct rig_buf *b, double v);
 
 /* Writes the shortest decimal that reads back as exactly finite v (of those,
- * the closest to v; Ryu, api/dtoa.c) into out (≥ 32 bytes); returns its
+ * the closest to v; Schubfach, api/util/dtoa.c) into out (≥ 32 bytes); returns its
  * length. */
 int rig_format_double(char *out, double v);
 
