@@ -168,8 +168,14 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-int main(void)
+/* usage: bench_puppet [ROUNDS]  (1 to 9, default 9; scripts/bench.sh's quick mode runs 2) */
+int main(int argc, char **argv)
 {
+	int rounds = argc > 1 ? atoi(argv[1]) : ROUNDS;
+	if (rounds < 1 || rounds > ROUNDS) {
+		fprintf(stderr, "usage: bench_puppet [ROUNDS: 1 to %d]\n", ROUNDS);
+		return 2;
+	}
 	static double t[N_CASES][N_FIGURES][ROUNDS];
 	struct rig_errs *errs = rig_errs_new();
 	if (!errs)
@@ -186,7 +192,7 @@ int main(void)
 			pups[c][k] = build(&defs[c][k], errs);
 		out[c] = bench_xcalloc(2 * defs[c][0].n_verts, sizeof *out[c]);
 	}
-	for (int r = 0; r < ROUNDS; r++) {
+	for (int r = 0; r < rounds; r++) {
 		for (size_t c = 0; c < N_CASES; c++) {
 			enum rig_puppet_ran dummy;
 			t[c][FIRST_ARAP][r] = first_frame(&defs[c][0], out[c], errs);
@@ -197,16 +203,16 @@ int main(void)
 		}
 	}
 	printf("bench_puppet: best of %d rounds (median), milliseconds; %d warm frames a round\n\n",
-	       ROUNDS, WARM_FRAMES);
+	       rounds, WARM_FRAMES);
 	printf("%-12s %7s | %-17s %-17s | %-17s %-17s %-17s | %s\n", "mesh", "verts", "first arap",
 	       "first lbs", "warm arap", "warm lbs", "warm keyed stiff", "ran");
 	double best[N_CASES][N_FIGURES];
 	for (size_t c = 0; c < N_CASES; c++) {
 		printf("%-12s %7zu |", cases[c].name, defs[c][0].n_verts);
 		for (int f = 0; f < N_FIGURES; f++) {
-			qsort(t[c][f], ROUNDS, sizeof t[c][f][0], cmp_double);
+			qsort(t[c][f], (size_t)rounds, sizeof t[c][f][0], cmp_double);
 			best[c][f] = t[c][f][0];
-			printf(" %7.3f (%7.3f)%s", t[c][f][0] * 1e3, t[c][f][ROUNDS / 2] * 1e3,
+			printf(" %7.3f (%7.3f)%s", t[c][f][0] * 1e3, t[c][f][rounds / 2] * 1e3,
 			       f == FIRST_LBS || f == WARM_STIFF ? " |" : "");
 		}
 		printf(" %s\n", rig_puppet_ran_name(ran[c]));
