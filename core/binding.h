@@ -35,6 +35,16 @@
 
 struct rig_binding_type;
 
+/* What one evaluated frame says besides its vertices, for the frames'
+ * answers (evaluate_noted below). The caller zeroes it and may give order, a
+ * buffer of the binding's n_tris indices; the binding fills what it has. */
+struct rig_frame_note {
+	const char *solver; /* the solver that ran (static text); NULL: nothing to say */
+	uint32_t *order;    /* caller-owned n_tris, or NULL: the draw order is not asked */
+	bool reordered;     /* order holds the triangles' draw order, back to front,
+			       which is not the source order */
+};
+
 /* One part of a kind's definition that GET …/diff compares between two
  * stored revisions, shown as binding.parts.<name>: runs of changed indices
  * (in the member `list`: "changedVertices"), or ids or frames added, removed
@@ -100,6 +110,12 @@ struct rig_binding_type {
 	 * flipped triangle). Returns 0, or -1 with errs filled. */
 	int (*evaluate)(double *out_xy, const void *eval, const struct rig_affine *poses,
 			double local_frame, struct rig_errs *errs);
+	/* evaluate, also filling note (never NULL): NULL for a kind whose
+	 * frames are vertices only, in source triangle order (a puppet says
+	 * its solver and its overlap order). */
+	int (*evaluate_noted)(double *out_xy, struct rig_frame_note *note, const void *eval,
+			      const struct rig_affine *poses, double local_frame,
+			      struct rig_errs *errs);
 	/* The bytes an evaluator holds, for caches that bound their memory. */
 	size_t (*bytes)(const void *eval);
 	/* Frees an evaluator; NULL is a no-op. */

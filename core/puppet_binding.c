@@ -242,6 +242,34 @@ static int evaluate(double *out_xy, const void *eval, const struct rig_affine *p
 	return rig_puppet_evaluate(out_xy, NULL, eval, local_frame, errs);
 }
 
+/* The frame with the solver that ran and, when asked, the overlap order. */
+static int evaluate_noted(double *out_xy, struct rig_frame_note *note, const void *eval,
+			  const struct rig_affine *poses, double local_frame, struct rig_errs *errs)
+{
+	(void)poses;
+	enum rig_puppet_ran ran = RIG_PUPPET_RAN_LBS;
+	if (rig_puppet_evaluate(out_xy, &ran, eval, local_frame, errs) != 0)
+		return -1;
+	note->solver = rig_puppet_ran_name(ran);
+	if (!note->order)
+		return 0;
+	const struct rig_puppet_def *d = rig_puppet_def_of(eval);
+	struct rig_puppet_pin_pose *pin_poses = malloc((d->n_pins + 1) * sizeof *pin_poses);
+	if (!pin_poses) {
+		rig_errs_add(errs, RIG_INTERNAL, "out of memory");
+		return -1;
+	}
+	rig_puppet_pose_at(pin_poses, eval, local_frame);
+	int rc = rig_puppet_triangle_order(note->order, eval, pin_poses);
+	free(pin_poses);
+	if (rc < 0) {
+		rig_errs_add(errs, RIG_INTERNAL, "out of memory");
+		return -1;
+	}
+	note->reordered = rc == 1;
+	return 0;
+}
+
 static size_t bytes(const void *eval)
 {
 	return rig_puppet_bytes(eval);
@@ -356,6 +384,7 @@ const struct rig_binding_type rig_binding_puppet = {
 	.prepare = prepare,
 	.eval_def = eval_def,
 	.evaluate = evaluate,
+	.evaluate_noted = evaluate_noted,
 	.bytes = bytes,
 	.free = free_eval,
 	.parts = parts,

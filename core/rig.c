@@ -636,16 +636,25 @@ out_stamp:
 	return errs->total == before ? 0 : -1;
 }
 
-int rig_resolver_evaluate(double *out_xy, struct rig_resolver *r, long mesh, double shot_frame,
-			  struct rig_errs *errs)
+int rig_resolver_evaluate_noted(double *out_xy, struct rig_frame_note *note, struct rig_resolver *r,
+				long mesh, double shot_frame, struct rig_errs *errs)
 {
 	struct rig_affine poses[RIG_MAX_JOINTS];
 	if (rig_resolver_joint_poses(poses, r, mesh, shot_frame, errs) != 0)
 		return -1;
 	const struct rig_layer *m = &r->scene.layers[mesh];
+	const struct rig_binding_type *type = m->binding;
+	double local = shot_frame - m->time_offset;
 	size_t from = errs->count;
-	int rc = m->binding->evaluate(out_xy, m->binding_eval, poses, shot_frame - m->time_offset,
-				      errs);
+	int rc = note && type->evaluate_noted
+			 ? type->evaluate_noted(out_xy, note, m->binding_eval, poses, local, errs)
+			 : type->evaluate(out_xy, m->binding_eval, poses, local, errs);
 	stamp(errs, from, m->id, shot_frame);
 	return rc;
+}
+
+int rig_resolver_evaluate(double *out_xy, struct rig_resolver *r, long mesh, double shot_frame,
+			  struct rig_errs *errs)
+{
+	return rig_resolver_evaluate_noted(out_xy, NULL, r, mesh, shot_frame, errs);
 }

@@ -114,6 +114,12 @@ int rig_resolver_joint_poses(struct rig_affine *out, struct rig_resolver *r, lon
 int rig_resolver_evaluate(double *out_xy, struct rig_resolver *r, long mesh, double shot_frame,
 			  struct rig_errs *errs);
 
+/* As rig_resolver_evaluate, also filling note (zeroed by the caller; may be
+ * NULL) through the binding's evaluate_noted when it has one. */
+struct rig_frame_note;
+int rig_resolver_evaluate_noted(double *out_xy, struct rig_frame_note *note, struct rig_resolver *r,
+				long mesh, double shot_frame, struct rig_errs *errs);
+
 /* ---- constraints and the tree (core/rig_constraints.c) ---- */
 
 /* Checks every constraint of scene against the layer tree and each other:

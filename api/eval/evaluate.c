@@ -291,7 +291,14 @@ static int check_sites(const struct rig_mesh_site *sites, size_t n, const struct
 int rig_eval_frame(double *out_xy, struct rig_resolver *r, const struct rig_eval *ev, long layer,
 		   double frame, bool shot_space, struct rig_errs *errs)
 {
-	if (rig_resolver_evaluate(out_xy, r, layer, frame, errs) != 0)
+	return rig_eval_frame_noted(out_xy, NULL, r, ev, layer, frame, shot_space, errs);
+}
+
+int rig_eval_frame_noted(double *out_xy, struct rig_frame_note *note, struct rig_resolver *r,
+			 const struct rig_eval *ev, long layer, double frame, bool shot_space,
+			 struct rig_errs *errs)
+{
+	if (rig_resolver_evaluate_noted(out_xy, note, r, layer, frame, errs) != 0)
 		return -1;
 	if (!shot_space)
 		return 0; /* the evaluator checked every vertex */

@@ -84,6 +84,12 @@ int rig_eval_prepare(struct rig_eval *ev, long layer, bool shot_space, struct ri
 int rig_eval_frame(double *out_xy, struct rig_resolver *r, const struct rig_eval *ev, long layer,
 		   double frame, bool shot_space, struct rig_errs *errs);
 
+/* As rig_eval_frame, also filling note (zeroed by the caller; may be NULL:
+ * core/binding.h's struct rig_frame_note) for the layer itself. */
+int rig_eval_frame_noted(double *out_xy, struct rig_frame_note *note, struct rig_resolver *r,
+			 const struct rig_eval *ev, long layer, double frame, bool shot_space,
+			 struct rig_errs *errs);
+
 /* Carries n points given in layer's source space to frame (the map-points
  * path), locating them through an index of layer's source mesh built for this
  * call. When out_sites is not NULL it receives each point's site in that

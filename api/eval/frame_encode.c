@@ -1,6 +1,8 @@
 /* The frame encoders of frame_encode.h. */
 #include "api/eval/frame_encode.h"
 
+#include "core/binding.h"
+
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
@@ -8,6 +10,23 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
+
+void rig_frames__json_note(struct rig_buf *b, const struct rig_frame_note *note, size_t n_tris)
+{
+	if (note->solver)
+		rig_buf_printf(b, ",\"solver\":\"%s\"", note->solver);
+	if (!note->reordered || !note->order)
+		return;
+	rig_buf_puts(b, ",\"triangleOrder\":[");
+	for (size_t t = 0; t < n_tris; t++) {
+		char digits[24];
+		int len = rig_format_u64(digits, note->order[t]);
+		if (t)
+			rig_buf_put(b, ",", 1);
+		rig_buf_put(b, digits, (size_t)len);
+	}
+	rig_buf_puts(b, "]");
+}
 
 void rig_frames__json_vertices(struct rig_buf *b, const double *xy, size_t n)
 {

@@ -22,6 +22,13 @@
 #include "core/err.h"
 
 void rig_frames__json_vertices(struct rig_buf *b, const double *xy, size_t n);
+
+/* Appends what a frame's binding noted (core/binding.h), as members of the
+ * layer's JSON object: ,"solver":"…" when one is named, and
+ * ,"triangleOrder":[t, …] (n_tris indices, back to front) when the draw
+ * order is not the source order. Nothing for a note with neither. */
+struct rig_frame_note;
+void rig_frames__json_note(struct rig_buf *b, const struct rig_frame_note *note, size_t n_tris);
 #define RIG_F32_VERSION_PLAIN 1  /* untagged frames */
 #define RIG_F32_VERSION_TAGGED 2 /* tagged records: frames, then maybe an error */
 #define RIG_F32_TAG_FRAME 1

@@ -167,6 +167,7 @@ void rig_h_frame(struct rig_req *req, struct rig_resp *resp)
 	struct rig_errs *errs = NULL;
 	long *targets = NULL;
 	double **results = NULL;
+	struct rig_frame_note *notes = NULL; /* per target: what its binding says of the frame */
 	struct rig_resolver *r = NULL;
 	struct rig_tx *tx = NULL;
 	if (rig_frames__query_parse(&q, req, resp,
@@ -182,7 +183,8 @@ void rig_h_frame(struct rig_req *req, struct rig_resp *resp)
 		goto out;
 	targets = calloc(ev.view.scene.n_layers + 1, sizeof *targets);
 	results = calloc(ev.view.scene.n_layers + 1, sizeof *results);
-	if (!targets || !results) {
+	notes = calloc(ev.view.scene.n_layers + 1, sizeof *notes);
+	if (!targets || !results || !notes) {
 		rig_problem(resp, RIG_INTERNAL, NULL, "out of memory");
 		goto out;
 	}
@@ -217,11 +219,18 @@ void rig_h_frame(struct rig_req *req, struct rig_resp *resp)
 		goto out;
 	}
 	for (long i = 0; i < n; i++) {
-		size_t nv = rig_eval_mesh(&ev, targets[i])->n_verts;
-		results[i] = malloc(2 * nv * sizeof **results);
-		if (!results[i] ||
-		    rig_eval_frame(results[i], r, &ev, targets[i], frame, shot_space, errs) != 0) {
-			if (!results[i])
+		const struct rig_eval_mesh *mesh = rig_eval_mesh(&ev, targets[i]);
+		results[i] = malloc(2 * mesh->n_verts * sizeof **results);
+		/* The draw order goes in JSON only (f32 version 1 carries vertices),
+		 * asked of a kind that notes its frames. */
+		bool wants_order =
+			fmt != RIG_FRAMES_F32 && ev.view.layers[targets[i]].binding->evaluate_noted;
+		if (wants_order)
+			notes[i].order = malloc((mesh->n_tris + 1) * sizeof *notes[i].order);
+		bool oom = !results[i] || (wants_order && !notes[i].order);
+		if (oom || rig_eval_frame_noted(results[i], &notes[i], r, &ev, targets[i], frame,
+						shot_space, errs) != 0) {
+			if (oom)
 				rig_errs_add(errs, RIG_INTERNAL, "out of memory");
 			rig_frames__eval_failed(resp, errs);
 			goto out;
@@ -253,6 +262,7 @@ void rig_h_frame(struct rig_req *req, struct rig_resp *resp)
 			rig_buf_json_string(&b, ev.view.layers[s].id);
 			rig_buf_puts(&b, ",\"vertices\":");
 			rig_frames__json_vertices(&b, results[i], rig_eval_mesh(&ev, s)->n_verts);
+			rig_frames__json_note(&b, &notes[i], rig_eval_mesh(&ev, s)->n_tris);
 			rig_buf_puts(&b, "}");
 		}
 		rig_buf_puts(&b, "]}");
@@ -262,6 +272,9 @@ void rig_h_frame(struct rig_req *req, struct rig_resp *resp)
 out:
 	for (long i = 0; results && i < (long)ev.view.scene.n_layers; i++)
 		free(results[i]);
+	for (long i = 0; notes && i < (long)ev.view.scene.n_layers; i++)
+		free(notes[i].order);
+	free(notes);
 	free(results);
 	free(targets);
 	rig_resolver_free(r);

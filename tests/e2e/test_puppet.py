@@ -135,6 +135,35 @@ class Puppet(RigdTestCase):
         self.assertEqual(f32.status, 200, f32)
         self.assertEqual(len(f32.body), 24 + 8 * 36)
 
+    def test_frames_say_their_solver_and_the_overlap_order(self):
+        src, tris = oracle.grid(6, 6)
+        pins = [{"id": "a", "x": 0, "y": 0}, {"id": "b", "x": 50, "y": 50, "overlap": 40},
+                {"id": "c", "x": 50, "y": 0, "overlap": -10, "overlapExtent": 2}]
+        case = {"source": src, "triangles": tris, "pins": pins}
+        self.put_puppet(wire(case))
+        got = self.frame(0)
+        self.assertEqual(got["solver"], "arap")
+        order = got["triangleOrder"]
+        self.assertEqual(sorted(order), list(range(len(tris) // 3)))
+        # back to front: the oracle's mean corner depth never decreases along the order
+        W = oracle.np.asarray(oracle.oracle(case)["W"]).reshape(len(src) // 2, len(pins))
+        ext = oracle.np.array([p.get("overlapExtent", 1.0) for p in pins])
+        lap = oracle.np.array([p.get("overlap", 0.0) for p in pins])
+        w = W ** (1.0 / ext)
+        depth = (w / w.sum(axis=1, keepdims=True)) @ lap
+        mean = [sum(depth[tris[3 * t + k]] for k in range(3)) / 3 for t in order]
+        self.assertTrue(all(b >= a - 1e-9 for a, b in zip(mean, mean[1:])), mean)
+        self.assertGreater(mean[-1], mean[0])
+        # without overlap: source order, no member; lbs and the one-pin fallback say so
+        self.put_puppet(wire({"source": src, "triangles": tris, "solver": "lbs",
+                              "pins": [{"id": "a", "x": 0, "y": 0}, {"id": "b", "x": 50, "y": 50}]}))
+        got = self.frame(0)
+        self.assertEqual(got["solver"], "lbs")
+        self.assertNotIn("triangleOrder", got)
+        self.put_puppet(wire({"source": src, "triangles": tris,
+                              "pins": [{"id": "a", "x": 0, "y": 0}]}))
+        self.assertEqual(self.frame(0)["solver"], "lbs-fallback")
+
     # ---- the ops ----
 
     def test_pin_ops_edit_the_pins_without_resending_the_mesh(self):
