@@ -39,6 +39,12 @@ struct rig_binding_collection {
 	 * evaluated ones, or def's source. */
 	void (*encode)(struct rig_buf *b, const struct rig_binding_type *type, const void *def,
 		       const double *xy, size_t i);
+	/* Optional, in place of encode: item i read from the prepared
+	 * evaluator (what prepare computes from the definition, a puppet's
+	 * harmonic weights), which the handler takes from the read cache;
+	 * count then gets the evaluator's definition. */
+	void (*encode_eval)(struct rig_buf *b, const struct rig_binding_type *type,
+			    const void *eval, size_t i);
 };
 
 /* The collections every kind has: {"vertexIndex", "x", "y"} of xy's vertex i
@@ -52,11 +58,12 @@ void rig_binding_encode_triangle(struct rig_buf *b, const struct rig_binding_typ
 				 const void *def, const double *xy, size_t i);
 #define RIG_BINDING_COLLECTION_VERTICES                                                            \
 	{                                                                                          \
-		"vertices", true, true, rig_binding_count_verts, rig_binding_encode_vertex         \
+		"vertices", true, true, rig_binding_count_verts, rig_binding_encode_vertex, NULL   \
 	}
 #define RIG_BINDING_COLLECTION_TRIANGLES                                                           \
 	{                                                                                          \
-		"triangles", true, false, rig_binding_count_tris, rig_binding_encode_triangle      \
+		"triangles", true, false, rig_binding_count_tris, rig_binding_encode_triangle,     \
+			NULL                                                                       \
 	}
 
 struct rig_op;

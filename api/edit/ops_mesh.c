@@ -325,7 +325,7 @@ static void encode_key_piece(struct rig_buf *b, const struct rig_binding_type *t
 static const struct rig_binding_collection collections[] = {
 	RIG_BINDING_COLLECTION_VERTICES,
 	RIG_BINDING_COLLECTION_TRIANGLES,
-	{"keyframes", true, false, count_key_pieces, encode_key_piece},
+	{"keyframes", true, false, count_key_pieces, encode_key_piece, NULL},
 };
 
 /* layer.mesh's mesh holds source and triangles; layer.mesh.key.put's

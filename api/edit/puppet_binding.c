@@ -574,10 +574,42 @@ static void encode_pin(struct rig_buf *b, const struct rig_binding_type *type, c
 	rig_buf_puts(b, "}}");
 }
 
+static size_t count_verts(const struct rig_binding_type *type, const void *def)
+{
+	(void)type;
+	return ((const struct rig_puppet_def *)def)->n_verts;
+}
+
+/* pinWeights: {vertexIndex, weights: [{pinId, weight}, …]}, vertex v's
+ * normalised harmonic weights, the pins with a weight above 0 in pin order
+ * (the evaluator's, computed once per stored revision). */
+static void encode_pin_weights(struct rig_buf *b, const struct rig_binding_type *type,
+			       const void *eval, size_t v)
+{
+	(void)type;
+	const struct rig_puppet_def *d = rig_puppet_def_of(eval);
+	const double *w = rig_puppet_weights(eval);
+	rig_buf_printf(b, "{\"vertexIndex\":%zu,\"weights\":[", v);
+	bool first = true;
+	for (size_t p = 0; w && p < d->n_pins; p++) {
+		double x = w[v * d->n_pins + p];
+		if (!(x > 0))
+			continue;
+		rig_buf_puts(b, first ? "{\"pinId\":" : ",{\"pinId\":");
+		first = false;
+		rig_buf_json_string(b, d->pins[p].id);
+		rig_buf_puts(b, ",\"weight\":");
+		rig_buf_double(b, x);
+		rig_buf_puts(b, "}");
+	}
+	rig_buf_puts(b, "]}");
+}
+
 static const struct rig_binding_collection collections[] = {
 	RIG_BINDING_COLLECTION_VERTICES,
 	RIG_BINDING_COLLECTION_TRIANGLES,
-	{"pins", true, false, count_pins, encode_pin},
+	{"pins", true, false, count_pins, encode_pin, NULL},
+	{"pinWeights", false, false, count_verts, NULL, encode_pin_weights},
 };
 
 static const struct rig_bulk_member bulk_members[] = {

@@ -75,8 +75,8 @@ static void encode_weights(struct rig_buf *b, const struct rig_binding_type *typ
 static const struct rig_binding_collection collections[] = {
 	RIG_BINDING_COLLECTION_VERTICES,
 	RIG_BINDING_COLLECTION_TRIANGLES,
-	{"joints", false, false, count_joints, encode_joint},
-	{"weights", true, false, rig_binding_count_verts, encode_weights},
+	{"joints", false, false, count_joints, encode_joint, NULL},
+	{"weights", true, false, rig_binding_count_verts, encode_weights, NULL},
 };
 
 /* layer.skin's skin holds the three arrays; the skin's evaluate route takes a

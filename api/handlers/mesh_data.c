@@ -136,7 +136,8 @@ void rig_h_mesh_data(struct rig_req *req, struct rig_resp *resp)
 	/* Evaluated vertices come with the evaluator's arrays; the other
 	 * collections read the stored arrays as written (weights bit for bit). */
 	bool evaluates = coll && coll->evaluates && q.has_frame;
-	bool needs_arrays = coll && !evaluates && coll->needs_arrays;
+	bool from_eval = coll && coll->encode_eval; /* items of the prepared evaluator */
+	bool needs_arrays = coll && !evaluates && !from_eval && coll->needs_arrays;
 	int rc = needs_arrays ? rig_shot_read_binding(&arrays, tx, ev.model, l) : 0;
 	if (rc) {
 		char what[64];
@@ -146,18 +147,27 @@ void rig_h_mesh_data(struct rig_req *req, struct rig_resp *resp)
 	}
 	const void *d = !coll ? NULL : needs_arrays ? arrays : l->binding.def;
 	const double *xy = d ? type->def_source(d) : NULL;
-	if (evaluates) {
+	const void *eval = NULL;
+	if (evaluates || from_eval) {
 		long s = ev.view.index_of[mi];
 		errs = rig_api__errs_new(resp);
 		if (!errs)
 			goto out;
+		if (rig_eval_prepare(&ev, s, evaluates && q.shot_space, errs) != 0) {
+			rig_frames__eval_failed(resp, errs);
+			goto out;
+		}
+		eval = ev.view.layers[s].binding_eval;
+		d = type->eval_def(eval);
+	}
+	if (evaluates) {
+		long s = ev.view.index_of[mi];
 		evaluated = malloc(2 * l->binding.n_verts * sizeof *evaluated);
 		if (!evaluated) {
 			rig_problem(resp, RIG_INTERNAL, NULL, "out of memory");
 			goto out;
 		}
-		if (rig_eval_prepare(&ev, s, q.shot_space, errs) != 0 ||
-		    !(r = rig_resolver_new(&ev.view.scene)) ||
+		if (!(r = rig_resolver_new(&ev.view.scene)) ||
 		    rig_eval_frame(evaluated, r, &ev, s, q.frame, q.shot_space, errs) != 0) {
 			if (!rig_errs_any(errs))
 				rig_errs_add(errs, RIG_INTERNAL, "out of memory");
@@ -165,7 +175,6 @@ void rig_h_mesh_data(struct rig_req *req, struct rig_resp *resp)
 			goto out;
 		}
 		xy = evaluated;
-		d = type->eval_def(ev.view.layers[s].binding_eval);
 	}
 	size_t total = coll ? coll->count(type, d) : 0;
 	rig_buf_puts(&b, "{\"shotId\":");
@@ -190,7 +199,10 @@ void rig_h_mesh_data(struct rig_req *req, struct rig_resp *resp)
 		size_t before = b.len;
 		if (n)
 			rig_buf_puts(&b, ",");
-		coll->encode(&b, type, d, xy, i);
+		if (from_eval)
+			coll->encode_eval(&b, type, eval, i);
+		else
+			coll->encode(&b, type, d, xy, i);
 		if (n > 0 && b.len - items_start > q.max_bytes) {
 			b.len = before; /* this item starts the next page */
 			limited_by = "maxBytes";

@@ -202,6 +202,30 @@ class Puppet(RigdTestCase):
         self.assertEqual([p["id"] for p in pins], ["a"])
         self.assertEqual(pins[0]["keys"], {})
 
+    def test_pin_weights_are_the_harmonic_weights_paged(self):
+        src, tris = oracle.grid(7, 6)
+        pins = [{"id": "a", "x": 0, "y": 0}, {"id": "b", "x": 60, "y": 50},
+                {"id": "c", "x": 30, "y": 20}]
+        case = {"source": src, "triangles": tris, "pins": pins}
+        self.put_puppet(wire(case))
+        W = oracle.np.asarray(oracle.oracle(case)["W"]).reshape(len(src) // 2, len(pins))
+        items, token = [], ""
+        while True:
+            r = self.rigd.get(f"/v1/shots/{S}/layers/m/mesh-data/pinWeights?maxBytes=1200{token}")
+            self.assertEqual(r.status, 200, r)
+            items += r.json["items"]
+            self.assertLess(r.json["count"], 42)  # cut by maxBytes
+            if "nextPageToken" not in r.json:
+                break
+            token = "&pageToken=" + r.json["nextPageToken"]
+        self.assertEqual([it["vertexIndex"] for it in items], list(range(42)))
+        for it in items:
+            got = {w["pinId"]: w["weight"] for w in it["weights"]}
+            for p, pin in enumerate(pins):
+                want = W[it["vertexIndex"], p]
+                self.assertAlmostEqual(got.get(pin["id"], 0.0), want, delta=1e-9 * max(1, want))
+        self.assertEqual(items[0]["weights"], [{"pinId": "a", "weight": 1}])
+
     def test_history_keeps_every_version_of_the_pins(self):
         src, tris = oracle.grid(5, 5)
         self.put_puppet(wire({"source": src, "triangles": tris,
