@@ -42,7 +42,6 @@ OWN = {
             "api/edit/ops_skin.h",               # what its op files share
             "api/edit/ops_skin.c", "api/edit/ops_skin_weights.c",
             "api/edit/ops_skin_joints.c",        # its ops
-            "api/edit/ops_skin_bake.c",          # layer.skin.bake: a skin into a mesh binding
             "api/handlers/skin.c", "api/handlers/skin_eval.c",  # its own routes
             "storage/sqlite/skin_codec.c",       # its codec of its own (the skins table)
             "storage/skin_bytes.h", "storage/skin_bytes.c",  # its stored bytes, every backend's
@@ -53,7 +52,7 @@ OWN = {
         "files": [
             "core/mesh_binding.h", "core/mesh_binding.c",  # the math, its core row
             "api/edit/ops_mesh.c",                         # its ops and edit row
-            "api/edit/ops_skin_bake.c",                    # layer.skin.bake writes one
+            "api/edit/ops_bake.c",                         # every bake writes one
         ],
     },
     "puppet": {

@@ -23,9 +23,8 @@ RIG_OP_FUNCTIONS(mesh);
 RIG_OP_FUNCTIONS(mesh_key_delete);
 void rig_op__mesh_release(struct rig_op *op);
 
-/* ops_skin_bake.c: a skin turned into a mesh binding */
-RIG_OP_FUNCTIONS(skin_bake);
-void rig_op__skin_bake_release(struct rig_op *op);
+/* ops_skin.c: layer.skin.bake, a skin turned into a mesh binding (ops_bake.c) */
+int rig_op__skin_bake_apply(struct rig_op_ctx *ctx, struct rig_op *op);
 
 /* ops_revert.c: undoing a receipt's batch */
 RIG_OP_FUNCTIONS(revert);
@@ -65,8 +64,8 @@ const struct rig_op_type rig_op_types[] = {
 	 rig_op__mesh_release, RIG_OP_STRUCTURAL | RIG_OP_BINDING, RIG_OP_LOCK_LAYER},
 	{"layer.mesh.key.delete", rig_op__mesh_key_delete_decode, rig_op__mesh_key_delete_apply,
 	 rig_op__release_nothing, RIG_OP_STRUCTURAL | RIG_OP_BINDING, RIG_OP_LOCK_LAYER},
-	{"layer.skin.bake", rig_op__skin_bake_decode, rig_op__skin_bake_apply,
-	 rig_op__skin_bake_release, RIG_OP_STRUCTURAL | RIG_OP_BINDING, RIG_OP_LOCK_LAYER},
+	{"layer.skin.bake", rig_op__bake_decode, rig_op__skin_bake_apply, rig_op__bake_release,
+	 RIG_OP_STRUCTURAL | RIG_OP_BINDING, RIG_OP_LOCK_LAYER},
 	{"constraint.put", rig_op__constraint_put_decode, rig_op__constraint_put_apply,
 	 rig_op__constraint_release, RIG_OP_STRUCTURAL, RIG_OP_LOCK_NONE},
 	{"constraint.delete", rig_op__constraint_delete_decode, rig_op__constraint_delete_apply,

@@ -78,6 +78,17 @@ int rig_op__decode_interp(const struct rig_jr *jr, json_t *obj, struct rig_key *
 int rig_op__decode_key_array(const struct rig_jr *jr, json_t *obj, const char *field,
 			     struct rig_key **out, size_t *out_n);
 
+/* The bakes (ops_bake.c): a bake op's decode ({layerId, frames: [f, …] |
+ * {from, to, step}}) and release, shared by every kind's bake row, and its
+ * apply, which turns the op's layer's binding of kind from into a mesh
+ * binding keyed at each frame (MESH_BINDING_KIND for another kind). */
+struct rig_binding_type;
+int rig_op__bake_decode(struct rig_op *out, json_t *op, const struct rig_jr *jr,
+			struct rig_bulk *bulk);
+int rig_op__bake_apply(struct rig_op_ctx *ctx, struct rig_op *op,
+		       const struct rig_binding_type *from);
+void rig_op__bake_release(struct rig_op *op);
+
 /* Reads op's "frames", a non-empty array of numbers, into *out (calloc'd,
  * *out_n entries; set whenever allocated, even on failure: the caller frees
  * it), as layer.key.delete takes them. Returns 0 or -1. (ops_keys.c) */

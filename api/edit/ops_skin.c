@@ -481,6 +481,13 @@ int rig_op__skin_decode(struct rig_op *out, json_t *op, const struct rig_jr *jr,
 	return rc;
 }
 
+/* ---- layer.skin.bake: the skin into a mesh binding (ops_bake.c) ---- */
+
+int rig_op__skin_bake_apply(struct rig_op_ctx *ctx, struct rig_op *op)
+{
+	return rig_op__bake_apply(ctx, op, &rig_binding_skin);
+}
+
 int rig_op__skin_apply(struct rig_op_ctx *ctx, struct rig_op *op)
 {
 	struct rig_model_layer *l = rig_op__mesh_target(ctx, op);

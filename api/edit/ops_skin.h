@@ -2,7 +2,7 @@
  * the skin's evaluate route's, api/handlers/skin_eval.c), the skin ops'
  * target and bind capture, and the joint ids of a bulk weights array
  * (bulk.h). Lives in ops_skin.c; included by the skin's op files
- * (ops_skin.c, ops_skin_weights.c, ops_skin_joints.c, ops_skin_bake.c) and
+ * (ops_skin.c, ops_skin_weights.c, ops_skin_joints.c; layer.skin.bake is ops_bake.c) and
  * its routes, and by nothing that serves every kind.
  */
 #ifndef RIG_OPS_SKIN_H

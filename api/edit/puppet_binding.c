@@ -5,7 +5,9 @@
  *   layer.puppet.pin.put         adds a pin or replaces the one of its id;
  *   layer.puppet.pin.delete      removes a pin;
  *   layer.puppet.pin.key.put     merges keys into one channel of a pin;
- *   layer.puppet.pin.key.delete  removes keys of one channel at frames.
+ *   layer.puppet.pin.key.delete  removes keys of one channel at frames;
+ *   layer.puppet.bake            turns it into a mesh binding keyed at frames
+ *                                (ops_bake.c, as layer.skin.bake).
  * Its layer.deformation.rest.apply refuses (the rest mesh is what the pins'
  * weights and the ARAP system are built on); its summary; its mesh-data
  * collections (vertices, triangles, pins, pinWeights); the arrays
@@ -468,6 +470,13 @@ static int pin_key_delete_apply(struct rig_op_ctx *ctx, struct rig_op *op)
 	return 0;
 }
 
+/* ---- layer.puppet.bake: the puppet into a mesh binding (ops_bake.c) ---- */
+
+static int bake_apply(struct rig_op_ctx *ctx, struct rig_op *op)
+{
+	return rig_op__bake_apply(ctx, op, &rig_binding_puppet);
+}
+
 static const struct rig_op_type ops[] = {
 	{"layer.puppet", puppet_decode, puppet_apply, puppet_op_release,
 	 RIG_OP_STRUCTURAL | RIG_OP_BINDING, RIG_OP_LOCK_LAYER},
@@ -479,6 +488,8 @@ static const struct rig_op_type ops[] = {
 	 RIG_OP_STRUCTURAL | RIG_OP_BINDING, RIG_OP_LOCK_LAYER},
 	{"layer.puppet.pin.key.delete", pin_key_delete_decode, pin_key_delete_apply,
 	 puppet_op_release, RIG_OP_STRUCTURAL | RIG_OP_BINDING, RIG_OP_LOCK_LAYER},
+	{"layer.puppet.bake", rig_op__bake_decode, bake_apply, rig_op__bake_release,
+	 RIG_OP_STRUCTURAL | RIG_OP_BINDING, RIG_OP_LOCK_LAYER},
 };
 
 /* ---- the kind's row ---- */

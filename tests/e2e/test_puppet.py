@@ -244,6 +244,57 @@ class Puppet(RigdTestCase):
         self.assertEqual(r.status, 201, r)
         self.assertEqual(self.frame(3)["vertices"], before)
 
+    def test_bake_keys_the_puppets_frames_bit_for_bit(self):
+        src, tris = oracle.grid(5, 5)
+        self.put_puppet(wire({"source": src, "triangles": tris, "pins": [
+            {"id": "a", "x": 0, "y": 0},
+            {"id": "b", "x": 40, "y": 40, "keys": {"rotation": [{"frame": 0, "value": 0},
+                                                                {"frame": 10, "value": 60}]}}]}))
+        want = {f: self.frame(f)["vertices"] for f in (0, 4, 10)}
+        self.rigd.edit(S, [{"op": "layer.puppet.bake", "layerId": "m", "frames": [0, 4, 10]}])
+        layer = self.rigd.get(f"/v1/shots/{S}/layers/m").json
+        self.assertEqual(layer["binding"]["kind"], "mesh")
+        self.assertEqual(layer["binding"]["keyCount"], 3)
+        for f, v in want.items():
+            self.assertEqual(self.frame(f)["vertices"], v, f)
+        errs = self.rejected([{"op": "layer.puppet.bake", "layerId": "m", "frames": [1]}],
+                             "MESH_BINDING_KIND")
+        self.assertEqual(errs[0]["bindingKind"], "mesh")
+
+    def test_checks_map_points_and_shot_space_evaluate_puppets(self):
+        src, tris = oracle.grid(5, 5)
+        self.put_puppet(wire({"source": src, "triangles": tris, "pins": [
+            {"id": "a", "x": 0, "y": 0},
+            {"id": "b", "x": 40, "y": 40, "keys": {"position.x": [{"frame": 0, "value": 40},
+                                                                  {"frame": 20, "value": 60}]}}]}))
+        self.rigd.edit(S, [{"op": "layer.create", "layerId": "root", "name": "root", "kind": "group",
+                            "transform": {"position": [100, 0]}},
+                           {"op": "layer.parent", "layerId": "m", "parentId": "root"}])
+        local = self.frame(10)["vertices"]
+        shot = self.frame(10, space="shot")["vertices"]
+        self.assertEqual([[x + 100, y] for x, y in local], shot)
+        r = self.rigd.post(f"/v1/shots/{S}/layers/m/map-points", {"frame": 10, "points": [[40, 40]]})
+        self.assertEqual(r.status, 200, r)
+        self.assertEqual(r.json["points"][0], local[24])
+        r = self.rigd.get(f"/v1/shots/{S}/check?from=0&to=20")
+        self.assertEqual(r.status, 200, r)
+        self.assertEqual(r.json["failures"], [], r.json)
+        self.assertEqual(r.json["layerFrameCount"], 21)
+        # a corner pinned across the three other pinned corners folds the mesh:
+        # checkFrames refuses the edit, naming layer and frames
+        fold = [{"op": "layer.puppet.pin.put", "layerId": "m", "pin": {"id": p, "x": x, "y": y}}
+                for p, x, y in (("c", 40, 0), ("d", 0, 40))]
+        fold.append({"op": "layer.puppet.pin.key.put", "layerId": "m", "pinId": "b",
+                     "channel": "position.y", "keys": [{"frame": 0, "value": 40},
+                                                       {"frame": 20, "value": -60}]})
+        version = self.version()
+        r = self.rigd.post(f"/v1/shots/{S}/edits", {"ops": fold, "checkFrames": True})
+        self.assertEqual(r.status, 422, r)
+        codes = {e["code"] for e in r.json["errors"]}
+        self.assertTrue(codes <= {"MESH_WINDING", "MESH_COLLAPSED"} and codes, r.json)
+        self.assertTrue(all(e["layerId"] == "m" and "frame" in e for e in r.json["errors"]))
+        self.assertEqual(self.version(), version)
+
     # ---- errors: code, pointer, nothing changed ----
 
     def test_bad_pins_are_refused_with_pointers(self):

@@ -1,8 +1,11 @@
-/* layer.skin.bake: turns a skin into a mesh binding keyed with the skin's
- * evaluated vertices, one linear key per frame asked for, so a shot can leave
- * its joints behind. The one op that knows two kinds: it reads a skin
- * (core/skin.h, evaluated as the frames route evaluates it) and writes a mesh
- * binding (core/mesh_binding.h).
+/* The bakes (layer.skin.bake, layer.puppet.bake): turn a layer's binding
+ * into a mesh binding keyed with its evaluated vertices, one linear key per
+ * frame asked for, so a shot can leave its joints or pins behind. Any kind
+ * is read through its row (core/binding.h, evaluated as the frames route
+ * evaluates it); the kind that is written is the mesh binding
+ * (core/mesh_binding.h). Each kind's bake op is a row beside its other ops
+ * (the skin's in op_table.c, the puppet's in puppet_binding.c) sharing the
+ * decode, apply and release here.
  */
 #include <math.h>
 #include <stdio.h>
@@ -10,19 +13,18 @@
 #include <string.h>
 
 #include "api/edit/ops_internal.h"
-#include "api/edit/ops_skin.h"
 #include "core/mesh_binding.h"
 #include "core/rig.h"
 #include "core/rig_limits.h"
 #include "storage/shot_repo.h"
 
-/* What layer.skin.bake decodes (op->u.kind_data). */
+/* What a bake decodes (op->u.kind_data). */
 struct bake_op {
 	double *frames; /* the shot frames to key, owned */
 	size_t n_frames;
 };
 
-void rig_op__skin_bake_release(struct rig_op *op)
+void rig_op__bake_release(struct rig_op *op)
 {
 	struct bake_op *m = op->u.kind_data;
 	if (!m)
@@ -92,8 +94,8 @@ static int decode_bake_frames(const struct rig_jr *jr, json_t *op, struct bake_o
 	return 0;
 }
 
-int rig_op__skin_bake_decode(struct rig_op *out, json_t *op, const struct rig_jr *jr,
-			     struct rig_bulk *bulk)
+int rig_op__bake_decode(struct rig_op *out, json_t *op, const struct rig_jr *jr,
+			struct rig_bulk *bulk)
 {
 	(void)bulk;
 	static const char *const allowed[] = {"op", "layerId", "frames", NULL};
@@ -107,50 +109,55 @@ int rig_op__skin_bake_decode(struct rig_op *out, json_t *op, const struct rig_jr
 	return rc;
 }
 
-/* The skin's evaluator as evaluation builds it from the stored definition
- * (rig_skin_take: weights as stored, not normalised again), so the baked
+/* The evaluator of l's binding as evaluation builds it from the stored
+ * definition (the kind's prepare of a copy: a skin's weights as stored, not
+ * normalised again; a puppet's weights and factorisation), so the baked
  * vertices are the frames route's bit for bit. NULL with errs filled. */
-static struct rig_skin *skin_as_stored(const struct rig_skin_def *d, struct rig_errs *errs)
+static void *eval_as_stored(const struct rig_binding_type *type, const void *def,
+			    struct rig_errs *errs)
 {
-	struct rig_skin_def copy;
-	if (rig_skin_def_copy(&copy, d) != 0) {
+	void *copy = rig_binding_def_copy(type, def);
+	if (!copy) {
 		rig_errs_add(errs, RIG_MEMORY_BUSY, "the server ran out of memory");
 		return NULL;
 	}
-	struct rig_skin *skin = rig_skin_take(&copy, errs);
-	rig_skin_def_release(&copy);
-	return skin;
+	void *eval = type->prepare(copy, errs);
+	type->def_free(copy);
+	return eval;
 }
 
-/* A new mesh binding with the skin's source and triangles and one linear key
- * per frame (at the layer's local frame), keyed with the resolver's vertices.
- * NULL with errs filled (each evaluation error names its shot frame). */
+/* A new mesh binding with the binding's source and triangles and one linear
+ * key per frame (at the layer's local frame), keyed with the resolver's
+ * vertices. NULL with errs filled (each evaluation error names its shot
+ * frame). */
 static struct rig_mesh_def *bake(struct rig_op_ctx *ctx, const struct rig_model_layer *l,
 				 const struct bake_op *m)
 {
-	const struct rig_skin_def *sd = l->binding.def;
+	const struct rig_binding_type *type = l->binding.type;
+	const void *def = l->binding.def;
+	size_t n_verts = type->def_n_verts(def), n_tris = type->def_n_tris(def);
 	struct rig_mesh_def *md = calloc(1, sizeof *md);
 	struct rig_scene_view view;
 	bool has_view = rig_scene_view_init(&view, ctx->model) == 0;
-	struct rig_skin *skin = has_view ? skin_as_stored(sd, ctx->errs) : NULL;
+	void *eval = has_view ? eval_as_stored(type, def, ctx->errs) : NULL;
 	struct rig_resolver *r = NULL;
 	int rc = -1;
-	if (!md || !has_view || !skin)
+	if (!md || !has_view || !eval)
 		goto out;
 	long mesh = view.index_of[l - ctx->model->layers];
-	view.layers[mesh].binding = &rig_binding_skin;
-	view.layers[mesh].binding_eval = skin;
-	md->n_verts = sd->n_verts;
-	md->n_tris = sd->n_tris;
-	md->source = malloc(2 * sd->n_verts * sizeof *md->source);
-	md->triangles = malloc(3 * sd->n_tris * sizeof *md->triangles);
+	view.layers[mesh].binding = type;
+	view.layers[mesh].binding_eval = eval;
+	md->n_verts = n_verts;
+	md->n_tris = n_tris;
+	md->source = malloc(2 * n_verts * sizeof *md->source);
+	md->triangles = malloc(3 * n_tris * sizeof *md->triangles);
 	if (!(r = rig_resolver_new(&view.scene)) || !md->source || !md->triangles)
 		goto out;
-	memcpy(md->source, sd->source, 2 * sd->n_verts * sizeof *md->source);
-	memcpy(md->triangles, sd->triangles, 3 * sd->n_tris * sizeof *md->triangles);
+	memcpy(md->source, type->def_source(def), 2 * n_verts * sizeof *md->source);
+	memcpy(md->triangles, type->def_triangles(def), 3 * n_tris * sizeof *md->triangles);
 	rc = 0;
 	for (size_t i = 0; i < m->n_frames && rc == 0; i++) {
-		double *xy = malloc(2 * sd->n_verts * sizeof *xy);
+		double *xy = malloc(2 * n_verts * sizeof *xy);
 		struct rig_key t = {m->frames[i] - l->time_offset, 0, RIG_INTERP_LINEAR, {0}};
 		if (!xy) {
 			rc = -1;
@@ -166,7 +173,8 @@ out:
 	if (rc && !rig_errs_any(ctx->errs))
 		rig_errs_add(ctx->errs, RIG_MEMORY_BUSY, "the server ran out of memory");
 	rig_resolver_free(r);
-	rig_skin_free(skin);
+	if (eval)
+		type->free(eval);
 	if (has_view)
 		rig_scene_view_release(&view);
 	if (rc && md) {
@@ -177,38 +185,42 @@ out:
 	return md;
 }
 
-int rig_op__skin_bake_apply(struct rig_op_ctx *ctx, struct rig_op *op)
+int rig_op__bake_apply(struct rig_op_ctx *ctx, struct rig_op *op,
+		       const struct rig_binding_type *from)
 {
 	struct rig_model_layer *l = rig_op__mesh_target(ctx, op);
 	if (!l)
 		return -1;
-	if (l->binding.type != &rig_binding_skin) {
-		rig_op__fail_layer(ctx, op, RIG_MESH_BINDING_KIND, "layerId",
-				   "layer '%s' has no skin binding to bake", l->id);
+	if (l->binding.type != from) {
+		struct rig_err *e = rig_op__fail_layer(ctx, op, RIG_MESH_BINDING_KIND, "layerId",
+						       "layer '%s' has no %s binding to bake",
+						       l->id, from->name);
+		if (l->binding.type)
+			rig_err_extra(e, "bindingKind", l->binding.type->name);
 		return -1;
 	}
 	int rc = rig_shot_load_binding(ctx->conn, ctx->model, l);
 	if (rc) {
 		rig_op__fail_layer(ctx, op, (enum rig_code) - rc, "",
-				   "cannot load the skin of layer '%s'", l->id);
+				   "cannot load the %s of layer '%s'", from->name, l->id);
 		return -1;
 	}
 	const struct bake_op *m = op->u.kind_data;
-	const struct rig_skin_def *sd = l->binding.def;
-	if (m->n_frames > RIG_MAX_MESH_KEY_VERTICES / sd->n_verts) {
+	size_t n_verts = from->def_n_verts(l->binding.def);
+	if (m->n_frames > RIG_MAX_MESH_KEY_VERTICES / n_verts) {
 		struct rig_err *e = rig_op__fail_layer(
 			ctx, op, RIG_MESH_GEOMETRY, "frames",
 			"%zu frames of %zu vertices exceed the limit of %d key vertices",
-			m->n_frames, sd->n_verts, RIG_MAX_MESH_KEY_VERTICES);
+			m->n_frames, n_verts, RIG_MAX_MESH_KEY_VERTICES);
 		rig_err_extra_number(e, "frameCount", (double)m->n_frames);
-		rig_err_extra_number(e, "vertexCount", (double)sd->n_verts);
+		rig_err_extra_number(e, "vertexCount", (double)n_verts);
 		rig_err_extra_number(e, "limit", RIG_MAX_MESH_KEY_VERTICES);
 		return -1;
 	}
-	size_t from = ctx->errs->count;
+	size_t first = ctx->errs->count;
 	struct rig_mesh_def *md = bake(ctx, l, m);
 	if (!md) {
-		rig_op__scope_layer(ctx, op, from, op->pointer);
+		rig_op__scope_layer(ctx, op, first, op->pointer);
 		return -1;
 	}
 	rig_model_binding_set(l, &rig_binding_mesh, md);
