@@ -11,6 +11,9 @@
 
 #include "clients/output.h"
 
+/* The largest draw-order record: maxTriangles (GET /v1/limits) u32 indices, padded. */
+#define MAX_ORDER_BYTES (4 * ((uint64_t)2097152 + 1))
+
 static int fail(struct rig_split *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 static int fail(struct rig_split *s, const char *fmt, ...)
@@ -389,7 +392,17 @@ static int f32_record_start(struct rig_split *s)
 		rig_bytes_clear(&s->line);
 		return 0;
 	}
-	return fail(s, "record %zu has tag %u, not 1 (frame) or 2 (error)", s->n_written, s->tag);
+	if (s->tag == 3) { /* the next frame's draw order (a puppet's overlap): not split out */
+		if (len % 8 || len > MAX_ORDER_BYTES)
+			return fail(s,
+				    "the order record's byteLength %u is not a multiple of 8 up to"
+				    " the triangle limit",
+				    len);
+		s->record_size = len;
+		return 0;
+	}
+	return fail(s, "record %zu has tag %u, not 1 (frame), 2 (error) or 3 (draw order)",
+		    s->n_written, s->tag);
 }
 
 /* Version 2: the error record is complete in s->line: f64 frame, problem. */
@@ -442,6 +455,10 @@ static int f32_feed(struct rig_split *s, const char *data, size_t len)
 			if (rig_bytes_append(&s->line, (const char *)p, take) != 0)
 				return fail(s, "out of memory");
 			s->record_pos += take;
+		} else if (s->version == 2 && s->tag == 3) {
+			uint64_t left = s->record_size - s->record_pos;
+			take = left < len ? (size_t)left : len;
+			s->record_pos += take;
 		} else if (s->record_pos < 8) {
 			take = 8 - s->record_pos < len ? 8 - (size_t)s->record_pos : len;
 			memcpy(s->frame_bytes + s->record_pos, p, take);
@@ -460,10 +477,11 @@ static int f32_feed(struct rig_split *s, const char *data, size_t len)
 		bool in_record = s->head_len == 16 && (s->version == 1 || s->tag_len == 8);
 		if (in_record && s->record_pos == s->record_size) {
 			bool is_error = s->version == 2 && s->tag == 2;
+			bool is_order = s->version == 2 && s->tag == 3;
 			s->record_pos = 0;
 			s->tag_len = 0;
 			s->record_size = 8 + 8 * (uint64_t)s->n_verts;
-			if (is_error ? f32_error(s) != 0 : close_frame(s) != 0)
+			if (!is_order && (is_error ? f32_error(s) != 0 : close_frame(s) != 0))
 				return -1;
 		}
 	}

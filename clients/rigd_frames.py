@@ -14,7 +14,7 @@ import json
 import struct
 import sys
 
-TAG_FRAME, TAG_ERROR = 1, 2
+TAG_FRAME, TAG_ERROR, TAG_ORDER = 1, 2, 3
 
 
 class RangeFailed(Exception):
@@ -51,6 +51,9 @@ def _f32(data):
                 if off + length != len(data):
                     raise ValueError("bytes after the error record")
                 raise RangeFailed(frame, problem, frames)
+            if tag == TAG_ORDER:  # the next frame's draw order (a puppet's overlap)
+                off += length
+                continue
             if tag != TAG_FRAME or length != 8 + 8 * nv:
                 raise ValueError(f"record {len(frames)}: tag {tag}, byteLength {length}")
         need(8 + 8 * nv)

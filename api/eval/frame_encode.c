@@ -138,6 +138,17 @@ int rig_frames__f32_tagged_frame(struct rig_buf *b, double frame, const double *
 	return 0;
 }
 
+void rig_frames__f32_order(struct rig_buf *b, const uint32_t *order, size_t n_tris)
+{
+	size_t len = 4 * n_tris + (n_tris & 1 ? 4 : 0);
+	rig_buf_u32le(b, RIG_F32_TAG_ORDER);
+	rig_buf_u32le(b, (uint32_t)len);
+	for (size_t t = 0; t < n_tris; t++)
+		rig_buf_u32le(b, order[t]);
+	if (n_tris & 1)
+		rig_buf_u32le(b, 0);
+}
+
 void rig_frames__f32_error(struct rig_buf *b, double frame, const char *problem, size_t len)
 {
 	rig_buf_u32le(b, RIG_F32_TAG_ERROR);

@@ -6,8 +6,11 @@
  *   version 2 (ranges that ask for it): tagged records, each a u32 tag and a
  *     u32 byteLength of what follows: tag 1 a frame (the version 1 frame,
  *     byteLength 8 + 8 · vertexCount), tag 2 an error (f64 frame, then the
- *     problem+json), which ends the stream. Every record starts 8-aligned
- *     (the header is 16 bytes, a frame record 16 + 8 · vertexCount).
+ *     problem+json), which ends the stream; tag 3 the draw order of the
+ *     frame record that follows it (a puppet whose pins overlap): triangleCount
+ *     u32 triangle indices, back to front, then a u32 0 when the count is odd
+ *     (byteLength 4 · triangleCount rounded up to 8). Every record starts
+ *     8-aligned (the header is 16 bytes, a frame record 16 + 8 · vertexCount).
  * Every coordinate must fit a float (|v| ≤ FLT_MAX after rounding); a frame
  * with one that does not is an evaluation error (MESH_GEOMETRY), never an
  * infinity on the wire.
@@ -33,6 +36,7 @@ void rig_frames__json_note(struct rig_buf *b, const struct rig_frame_note *note,
 #define RIG_F32_VERSION_TAGGED 2 /* tagged records: frames, then maybe an error */
 #define RIG_F32_TAG_FRAME 1
 #define RIG_F32_TAG_ERROR 2
+#define RIG_F32_TAG_ORDER 3
 
 /* Appends the 16-byte header of the given version. */
 void rig_frames__f32_header(struct rig_buf *b, uint32_t version, uint32_t n_verts,
@@ -47,6 +51,10 @@ int rig_frames__f32_frame(struct rig_buf *b, double frame, const double *xy, siz
 /* As rig_frames__f32_frame, as a version 2 frame record (tag, byteLength,
  * then the frame). Same returns; b is unchanged on -1. */
 int rig_frames__f32_tagged_frame(struct rig_buf *b, double frame, const double *xy, size_t n);
+
+/* Appends a version 2 order record: tag 3, then order's n_tris indices
+ * (padded to 8 bytes), for the frame record appended next. */
+void rig_frames__f32_order(struct rig_buf *b, const uint32_t *order, size_t n_tris);
 
 /* Appends a version 2 error record: tag 2, byteLength 8 + len, the f64 frame
  * that failed, then len bytes of problem+json (borrowed). */

@@ -49,6 +49,7 @@ struct slot {
 	bool done;
 	int rc; /* -1: frame first + n_done failed (errs says why) */
 	double *xy;
+	uint32_t *order;        /* n_tris: a noting binding's draw order (notes), else NULL */
 	struct rig_buf encoded; /* the frame's bytes, encoded on the worker too */
 	struct rig_resolver *resolver;
 	struct rig_errs errs;
@@ -83,6 +84,9 @@ struct range {
 	struct rig_mem_claim claim;
 	const uint32_t *tris;
 	size_t n_tris;
+	/* The binding notes its frames (a puppet's solver and overlap order:
+	 * core/binding.h) and the format has room for them (not f32 version 1). */
+	bool notes;
 };
 
 static size_t clamp_size(size_t v, size_t lo, size_t hi)
@@ -96,13 +100,18 @@ static double frame_at(const struct range *rg, size_t i)
 }
 
 /* One OBJ object per frame; indices are global and 1-based. Lines go straight
- * into reserved room ("v x y 0": 2 · 32 + 8 bytes; "f a b c": 3 · 21 + 5). */
+ * into reserved room ("v x y 0": 2 · 32 + 8 bytes; "f a b c": 3 · 21 + 5).
+ * A noted frame says its solver in a comment and lists its faces in its draw
+ * order (back to front). */
 static void encode_obj(struct rig_buf *b, const struct range *rg, size_t i, double f,
-		       const double *xy)
+		       const double *xy, const struct rig_frame_note *note)
 {
 	rig_buf_puts(b, "o frame_");
 	rig_buf_double(b, f);
 	rig_buf_puts(b, "\n");
+	if (note->solver)
+		rig_buf_printf(b, "# solver %s\n", note->solver);
+	const uint32_t *order = note->reordered ? note->order : NULL;
 	for (size_t v = 0; v < rg->n_verts; v++) {
 		if (!rig_buf_reserve(b, 2 * 32 + 8))
 			return;
@@ -116,9 +125,10 @@ static void encode_obj(struct rig_buf *b, const struct range *rg, size_t i, doub
 		b->len = (size_t)(p + 3 - b->data);
 	}
 	uint64_t base = (uint64_t)i * rg->n_verts + 1;
-	for (size_t t = 0; t < rg->n_tris; t++) {
+	for (size_t j = 0; j < rg->n_tris; j++) {
 		if (!rig_buf_reserve(b, 3 * 21 + 5))
 			return;
+		size_t t = order ? order[j] : j;
 		char *p = b->data + b->len;
 		*p++ = 'f';
 		for (int k = 0; k < 3; k++) {
@@ -134,14 +144,18 @@ static void encode_obj(struct rig_buf *b, const struct range *rg, size_t i, doub
  * workers encode in parallel. Returns 0, or -1 with b unchanged and errs
  * filled when the frame cannot be encoded (f32 overflow: MESH_GEOMETRY). */
 static int encode_frame(struct rig_buf *b, const struct range *rg, size_t i, const double *xy,
-			struct rig_errs *errs)
+			const struct rig_frame_note *note, struct rig_errs *errs)
 {
 	double f = frame_at(rg, i);
 	if (rg->fmt == RIG_FRAMES_F32) {
+		size_t at = b->len;
+		if (rg->f32_version == RIG_F32_VERSION_TAGGED && note->reordered)
+			rig_frames__f32_order(b, note->order, rg->n_tris);
 		int rc = rg->f32_version == RIG_F32_VERSION_TAGGED
 				 ? rig_frames__f32_tagged_frame(b, f, xy, rg->n_verts)
 				 : rig_frames__f32_frame(b, f, xy, rg->n_verts);
 		if (rc != 0) {
+			b->len = at; /* the frame's order record goes with it */
 			rig_frames__f32_report(errs, xy, rg->n_verts, rg->tris, rg->n_tris,
 					       rg->layer_id, f);
 			return -1;
@@ -151,9 +165,10 @@ static int encode_frame(struct rig_buf *b, const struct range *rg, size_t i, con
 		rig_buf_double(b, f);
 		rig_buf_puts(b, ",\"vertices\":");
 		rig_frames__json_vertices(b, xy, rg->n_verts);
+		rig_frames__json_note(b, note, rg->n_tris);
 		rig_buf_puts(b, "}");
 	} else {
-		encode_obj(b, rg, i, f, xy);
+		encode_obj(b, rg, i, f, xy, note);
 	}
 	return 0;
 }
@@ -167,9 +182,11 @@ static void work_cb(uv_work_t *w)
 	s->rc = 0;
 	for (s->n_done = 0; s->n_done < s->count; s->n_done++) {
 		size_t i = s->first + s->n_done;
-		s->rc = rig_eval_frame(s->xy, s->resolver, &rg->ev, rg->layer, frame_at(rg, i),
-				       rg->shot_space, &s->errs);
-		if (s->rc || (s->rc = encode_frame(&s->encoded, rg, i, s->xy, &s->errs)) != 0)
+		struct rig_frame_note note = {.order = s->order};
+		s->rc = rig_eval_frame_noted(s->xy, rg->notes ? &note : NULL, s->resolver, &rg->ev,
+					     rg->layer, frame_at(rg, i), rg->shot_space, &s->errs);
+		if (s->rc ||
+		    (s->rc = encode_frame(&s->encoded, rg, i, s->xy, &note, &s->errs)) != 0)
 			break;
 	}
 }
@@ -374,6 +391,7 @@ static void range_free(void *ctx)
 	}
 	for (size_t i = 0; i < RIG_RANGE_WINDOW; i++) {
 		free(rg->slots[i].xy);
+		free(rg->slots[i].order);
 		rig_buf_release(&rg->slots[i].encoded);
 		rig_resolver_free(rg->slots[i].resolver);
 	}
@@ -428,6 +446,8 @@ void rig_h_frame_range(struct rig_req *req, struct rig_resp *resp)
 	rig_strlcpy(rg->shot_id, rg->ev.model->id, sizeof rg->shot_id);
 	rig_strlcpy(rg->request_id, req->request_id ? req->request_id : "", sizeof rg->request_id);
 	rg->log = req->app->log;
+	rg->notes = rg->ev.view.layers[rg->layer].binding->evaluate_noted &&
+		    !(rg->fmt == RIG_FRAMES_F32 && rg->f32_version == RIG_F32_VERSION_PLAIN);
 	size_t frame_bytes = rg->fmt == RIG_FRAMES_F32    ? 8 * rg->n_verts + 16
 			     : rg->fmt == RIG_FRAMES_JSON ? 48 * rg->n_verts
 							  : 48 * rg->n_verts + 24 * rg->n_tris;
@@ -442,7 +462,8 @@ void rig_h_frame_range(struct rig_req *req, struct rig_resp *resp)
 	rig_buf_init(&rg->out);
 	/* The window counts against the memory budget while the stream is open:
 	 * each slot's doubles and encoded chunk, and one more chunk being sent. */
-	size_t slot_bytes = 16 * rg->n_verts + rg->chunk * frame_bytes;
+	size_t slot_bytes =
+		16 * rg->n_verts + rg->chunk * frame_bytes + (rg->notes ? 4 * rg->n_tris : 0);
 	rg->budget = req->app->budget;
 	if (!rig_frames__reserve(req, resp, &rg->claim, (rg->n_slots + 1) * slot_bytes,
 				 "this range's window"))
@@ -452,7 +473,9 @@ void rig_h_frame_range(struct rig_req *req, struct rig_resp *resp)
 		s->range = rg;
 		s->xy = malloc(2 * rg->n_verts * sizeof *s->xy);
 		s->resolver = rig_resolver_new(&rg->ev.view.scene);
-		if (!s->xy || !s->resolver) {
+		if (rg->notes)
+			s->order = malloc((rg->n_tris + 1) * sizeof *s->order);
+		if (!s->xy || !s->resolver || (rg->notes && !s->order)) {
 			rig_problem(resp, RIG_INTERNAL, NULL, "out of memory");
 			goto fail;
 		}

@@ -6,14 +6,22 @@ version's frames), and every error path with its code and pointer, changing noth
 import importlib.util
 import json
 import os
+import struct
+import sys
 
-from rigd_harness import RigdTestCase, main
+import subprocess
+import tempfile
+
+from rigd_harness import RIGD_BIN, RigdTestCase, main
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 _spec = importlib.util.spec_from_file_location(
     "puppet_oracle", os.path.join(HERE, "..", "unit", "core", "test_puppet_oracle.py"))
 oracle = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(oracle)
+
+sys.path.insert(0, os.path.join(HERE, "..", "..", "clients"))
+import rigd_frames  # noqa: E402  the bundled decoder of frame ranges
 
 S = "s"
 
@@ -163,6 +171,72 @@ class Puppet(RigdTestCase):
         self.put_puppet(wire({"source": src, "triangles": tris,
                               "pins": [{"id": "a", "x": 0, "y": 0}]}))
         self.assertEqual(self.frame(0)["solver"], "lbs-fallback")
+
+    def test_ranges_carry_the_notes_in_every_format_that_has_room(self):
+        src, tris = oracle.grid(5, 5)
+        self.put_puppet(wire({"source": src, "triangles": tris, "pins": [
+            {"id": "a", "x": 0, "y": 0},
+            {"id": "b", "x": 40, "y": 40, "keys": {"overlap": [{"frame": 0, "value": 0},
+                                                               {"frame": 2, "value": 30}]}}]}))
+        single = {f: self.frame(f) for f in range(3)}
+        path = f"/v1/shots/{S}/layers/m/frames?from=0&to=2"
+        js = self.rigd.get(path).json["frames"]
+        for f, fr in enumerate(js):
+            self.assertEqual(fr["solver"], "arap")
+            self.assertEqual(fr.get("triangleOrder"), single[f].get("triangleOrder"), f)
+        self.assertNotIn("triangleOrder", js[0])  # overlap 0 at frame 0: source order
+        order2 = js[2]["triangleOrder"]
+        # OBJ: the faces of frame 2 in that order, and the solver in a comment
+        obj = self.rigd.get(path + "&format=obj").body.decode()
+        objects = obj.split("\no frame_")
+        self.assertIn("# solver arap", objects[3])
+        faces = [tuple(int(i) for i in line.split()[1:]) for line in objects[3].splitlines()
+                 if line.startswith("f ")]
+        base = 2 * 25 + 1
+        want = [tuple(base + tris[3 * t + k] for k in range(3)) for t in order2]
+        self.assertEqual(faces, want)
+        # f32 version 2: an order record (tag 3) before frames 1 and 2; version 1: vertices only
+        v2 = self.rigd.get(path + "&format=f32&f32Version=2").body
+        off, tags = 16, []
+        while off < len(v2):
+            tag, length = struct.unpack_from("<II", v2, off)
+            tags.append(tag)
+            if tag == 3:
+                n = len(tris) // 3
+                self.assertEqual(length, 4 * n + (4 if n % 2 else 0))
+                got = list(struct.unpack_from(f"<{n}I", v2, off + 8))
+                self.assertEqual(got, single[tags.count(1)].get("triangleOrder"))
+            off += 8 + length
+        self.assertEqual(tags, [1, 3, 1, 3, 1])
+        decoded = rigd_frames.decode(v2)
+        self.assertEqual([f for f, _ in decoded], [0, 1, 2])
+        v1 = rigd_frames.decode(self.rigd.get(path + "&format=f32").body)
+        self.assertEqual([xy for _, xy in v1], [xy for _, xy in decoded])
+
+    def test_rigctl_frames_splits_a_puppets_range_with_its_order_records(self):
+        src, tris = oracle.grid(4, 4)
+        self.put_puppet(wire({"source": src, "triangles": tris, "pins": [
+            {"id": "a", "x": 0, "y": 0}, {"id": "b", "x": 30, "y": 30, "overlap": 20}]}))
+        want = {f: self.frame(f)["vertices"] for f in range(3)}
+        rigctl = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(RIGD_BIN))),
+                              "clients", "rigctl")
+        for fmt in ("f32", "obj"):
+            with self.subTest(fmt), tempfile.TemporaryDirectory() as out:
+                p = subprocess.run([rigctl, "--url", f"http://127.0.0.1:{self.rigd.port}",
+                                    "frames", "--shot", S, "--layer", "m", "--from", "0",
+                                    "--to", "2", "--format", fmt, "--out", out],
+                                   capture_output=True, text=True, timeout=60)
+                self.assertEqual(p.returncode, 0, p.stderr)
+                files = sorted(os.listdir(out))
+                self.assertEqual(len(files), 3, files)
+                for f, name in zip(range(3), files):
+                    with open(os.path.join(out, name), "rb") as fh:
+                        (frame, xy), = rigd_frames.decode(fh.read(), fmt)
+                    self.assertEqual(frame, f)
+                    tol = 1e-5 if fmt == "f32" else 0  # f32 rounds; OBJ is exact
+                    for got, w in zip(xy, want[f]):
+                        self.assertLessEqual(max(abs(got[0] - w[0]), abs(got[1] - w[1])),
+                                             tol * max(1, abs(w[0]), abs(w[1])))
 
     # ---- the ops ----
 
