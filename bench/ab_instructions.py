@@ -11,7 +11,7 @@ Each binary runs under callgrind on its own copy of run_http.py's fixture
 requests are sent one after another and the counters dumped.
 
   AB_BINS="before=/path/a/server/rigd,after=build-bench/server/rigd" \\
-    python3 bench/ab_instructions.py      # AB_CASES="1-op 50-op frame weights shot", AB_N=30
+    python3 bench/ab_instructions.py      # AB_CASES="1-op 50-op frame weights shot" (also json-frame vertices), AB_N=30
                                           # AB_KEEP=DIR keeps the dumps (callgrind_annotate)
 
 A binary without `--auth` (from before issue 11) is started without it.
@@ -40,6 +40,7 @@ CASES = {  # name: (method, path, body for request i)
     "1-op": ("POST", "/v1/shots/s/edits", lambda i: {"ops": ops(1, 3 + i)}),
     "50-op": ("POST", "/v1/shots/s/edits", lambda i: {"ops": ops(50, 3 + i)}),
     "frame": ("GET", "/v1/shots/s/frames/500?layers=mesh&format=f32", None),
+    "json-frame": ("GET", "/v1/shots/s/frames/500?layers=mesh", None),
     "weights": ("GET", "/v1/shots/s/layers/mesh/mesh-data/weights?pageSize=1000", None),
     "vertices": ("GET", "/v1/shots/s/layers/mesh/mesh-data/vertices?pageSize=1000&frame=500", None),
     "shot": ("GET", "/v1/shots/s", None),
