@@ -46,10 +46,11 @@ Test(binding_table, every_row_is_complete_and_named_once)
 	}
 }
 
-Test(binding_table, the_skin_is_a_row)
+Test(binding_table, the_skin_and_the_puppet_are_rows)
 {
 	cr_assert_eq(rig_binding_type_find("skin"), &rig_binding_skin);
-	cr_assert_null(rig_binding_type_find("puppet"));
+	cr_assert_eq(rig_binding_type_find("puppet"), &rig_binding_puppet);
+	cr_assert_null(rig_binding_type_find("ribbon"));
 	cr_assert_null(rig_binding_type_find(""));
 }
 
