@@ -23,7 +23,7 @@ struct command {
 	const char *name;
 	const char *alias; /* another spelling of name, or NULL */
 	const char *verb;  /* NULL: the command takes no verb */
-	enum rig_ctl_cmd bit;
+	rig_arg_cmds bit;
 	size_t min_args, max_args;
 	const char *needs; /* what too few positional words lack */
 	int (*run)(struct rig_ctl *c);
@@ -457,7 +457,7 @@ static int check_command(const struct command *cmd, size_t n_args, const char *c
 
 /* Writes the commands of scope into out, a command's verbs joined by '/':
  * "edit, plan create/revise". The scope_text of rigctl's struct rig_args_doc. */
-static void scope_text(char *out, size_t size, unsigned scope)
+static void scope_text(char *out, size_t size, rig_arg_cmds scope)
 {
 	size_t len = 0;
 	const char *last = NULL;
@@ -484,7 +484,7 @@ static const struct rig_args_doc options_doc = {rig_ctl_options, RIG_CTL_O_COUNT
 static int print_help(const char *const *words, size_t n_words)
 {
 	const struct rig_ctl_help *page = &rig_ctl_help_overview;
-	unsigned family = 0;
+	rig_arg_cmds family = 0;
 	for (size_t i = 0; n_words && i < N_COMMANDS; i++) {
 		if (!names(&commands[i], words[0]))
 			continue;

@@ -32,7 +32,7 @@ enum rig_ctl_format { RIG_CTL_TABLE, RIG_CTL_JSON, RIG_CTL_NDJSON };
 struct rig_ctl {
 	struct rig_http http;
 	enum rig_ctl_format format;
-	enum rig_ctl_cmd cmd;
+	rig_arg_cmds cmd;
 	const struct rig_arg *opts; /* RIG_CTL_O_COUNT values, settled; borrowed from main */
 	const char *const *args;    /* positional words after the command and verb */
 	size_t n_args;

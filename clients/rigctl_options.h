@@ -3,7 +3,7 @@
  * --help page and the option table of clients/README.md (`rigctl
  * --options-markdown`, compared by tests/e2e/test_clients_options_table.py)
  * come. Each row is an id and a struct rig_arg_spec (clients/args.h); its
- * scope names the commands it applies to, as bits of enum rig_ctl_cmd. Two
+ * scope names the commands it applies to, as bits (RIG_CTL_EDIT, ...). Two
  * rows may share a name when their commands differ (`--format`, `--from`,
  * `--to`, `--id`): the command picks the row. Which command a command line names is
  * rigctl.c's.
@@ -14,37 +14,41 @@
 #include "clients/args.h"
 #include "clients/http_client.h"
 
-/* Commands (and verbs) as bits, so an option can say where it applies. */
-enum rig_ctl_cmd {
-	RIG_CTL_PROJECTS_LIST = 1u << 0,
-	RIG_CTL_PROJECTS_CREATE = 1u << 1,
-	RIG_CTL_PROJECTS_SHOW = 1u << 2,
-	RIG_CTL_PROJECTS_DELETE = 1u << 3,
-	RIG_CTL_SHOTS_LIST = 1u << 4,
-	RIG_CTL_SHOTS_CREATE = 1u << 5,
-	RIG_CTL_SHOTS_SHOW = 1u << 6,
-	RIG_CTL_SHOTS_DELETE = 1u << 7,
-	RIG_CTL_LAYERS = 1u << 8,
-	RIG_CTL_EDIT = 1u << 9,
-	RIG_CTL_RECEIPTS = 1u << 10,
-	RIG_CTL_FRAMES = 1u << 11,
-	RIG_CTL_PLAN_CREATE = 1u << 12,
-	RIG_CTL_PLAN_SHOW = 1u << 13,
-	RIG_CTL_PLAN_LIST = 1u << 14,
-	RIG_CTL_PLAN_VALIDATE = 1u << 15,
-	RIG_CTL_PLAN_REVISE = 1u << 16,
-	RIG_CTL_PLAN_APPLY = 1u << 17,
-	RIG_CTL_PLAN_DELETE = 1u << 18,
-	RIG_CTL_LOCK_ACQUIRE = 1u << 19,
-	RIG_CTL_LOCK_RENEW = 1u << 20,
-	RIG_CTL_LOCK_RELEASE = 1u << 21,
-	RIG_CTL_LOCK_LIST = 1u << 22,
-	RIG_CTL_DIFF = 1u << 23,
-	RIG_CTL_REVERT = 1u << 24,
-	RIG_CTL_CONSTRAINTS = 1u << 25,
-	RIG_CTL_CONSTRAINT_PUT = 1u << 26,
-	RIG_CTL_CONSTRAINT_DELETE = 1u << 27,
-};
+/* Commands (and verbs) as bits, so an option can say where it applies (more than 32:
+ * rig_arg_cmds, not an enum). */
+#define RIG_CTL_PROJECTS_LIST (1ull << 0)
+#define RIG_CTL_PROJECTS_CREATE (1ull << 1)
+#define RIG_CTL_PROJECTS_SHOW (1ull << 2)
+#define RIG_CTL_PROJECTS_DELETE (1ull << 3)
+#define RIG_CTL_SHOTS_LIST (1ull << 4)
+#define RIG_CTL_SHOTS_CREATE (1ull << 5)
+#define RIG_CTL_SHOTS_SHOW (1ull << 6)
+#define RIG_CTL_SHOTS_DELETE (1ull << 7)
+#define RIG_CTL_LAYERS (1ull << 8)
+#define RIG_CTL_EDIT (1ull << 9)
+#define RIG_CTL_RECEIPTS (1ull << 10)
+#define RIG_CTL_FRAMES (1ull << 11)
+#define RIG_CTL_PLAN_CREATE (1ull << 12)
+#define RIG_CTL_PLAN_SHOW (1ull << 13)
+#define RIG_CTL_PLAN_LIST (1ull << 14)
+#define RIG_CTL_PLAN_VALIDATE (1ull << 15)
+#define RIG_CTL_PLAN_REVISE (1ull << 16)
+#define RIG_CTL_PLAN_APPLY (1ull << 17)
+#define RIG_CTL_PLAN_DELETE (1ull << 18)
+#define RIG_CTL_LOCK_ACQUIRE (1ull << 19)
+#define RIG_CTL_LOCK_RENEW (1ull << 20)
+#define RIG_CTL_LOCK_RELEASE (1ull << 21)
+#define RIG_CTL_LOCK_LIST (1ull << 22)
+#define RIG_CTL_DIFF (1ull << 23)
+#define RIG_CTL_REVERT (1ull << 24)
+#define RIG_CTL_CONSTRAINTS (1ull << 25)
+#define RIG_CTL_CONSTRAINT_PUT (1ull << 26)
+#define RIG_CTL_CONSTRAINT_DELETE (1ull << 27)
+#define RIG_CTL_PIN_ADD (1ull << 28)
+#define RIG_CTL_PIN_MOVE (1ull << 29)
+#define RIG_CTL_PIN_KEY (1ull << 30)
+#define RIG_CTL_PIN_DELETE (1ull << 31)
+#define RIG_CTL_PIN_LIST (1ull << 32)
 
 /* The sets of commands the rows name. */
 #define RIG_CTL_CREATES (RIG_CTL_PROJECTS_CREATE | RIG_CTL_SHOTS_CREATE)
