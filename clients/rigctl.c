@@ -5,7 +5,7 @@
  * README's options table, and holds the helpers every command uses (calls,
  * paged lists, option values); the commands live in rigctl_resources.c,
  * rigctl_edit.c, rigctl_frames.c, rigctl_plans.c, rigctl_locks.c,
- * rigctl_diff.c, rigctl_history.c and rigctl_constraints.c.
+ * rigctl_diff.c, rigctl_history.c, rigctl_constraints.c and rigctl_pins.c.
  */
 #include "clients/rigctl.h"
 
@@ -84,6 +84,11 @@ static const struct command commands[] = {
 	 &rig_ctl_help_constraint},
 	{"constraint", NULL, "delete", RIG_CTL_CONSTRAINT_DELETE, 1, 1, "a SHOT_ID",
 	 rig_ctl_constraints, &rig_ctl_help_constraint},
+	{"pin", "pins", "add", RIG_CTL_PIN_ADD, 0, 0, NULL, rig_ctl_pins, &rig_ctl_help_pin},
+	{"pin", "pins", "move", RIG_CTL_PIN_MOVE, 0, 0, NULL, rig_ctl_pins, &rig_ctl_help_pin},
+	{"pin", "pins", "key", RIG_CTL_PIN_KEY, 0, 0, NULL, rig_ctl_pins, &rig_ctl_help_pin},
+	{"pin", "pins", "delete", RIG_CTL_PIN_DELETE, 0, 0, NULL, rig_ctl_pins, &rig_ctl_help_pin},
+	{"pin", "pins", "list", RIG_CTL_PIN_LIST, 0, 0, NULL, rig_ctl_pins, &rig_ctl_help_pin},
 };
 
 #undef ID
@@ -368,9 +373,10 @@ int rig_ctl_list_pages(struct rig_ctl *c, const char *path, const struct rig_ctl
 		goto out_write;
 	if (c->format == RIG_CTL_TABLE) {
 		if (n_items == 0)
-			printf("(no %s)\n", v->items_name);
+			printf("(no %s)\n", v->noun ? v->noun : v->items_name);
 		else if (more)
-			printf("\nmore %s follow: add --all to list them all\n", v->items_name);
+			printf("\nmore %s follow: add --all to list them all\n",
+			       v->noun ? v->noun : v->items_name);
 	}
 	goto out;
 out_write:

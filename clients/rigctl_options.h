@@ -13,6 +13,7 @@
 
 #include "clients/args.h"
 #include "clients/http_client.h"
+#include "clients/interps.h" /* openapi.yaml's Interp, written at build time */
 
 /* Commands (and verbs) as bits, so an option can say where it applies (more than 32:
  * rig_arg_cmds, not an enum). */
@@ -50,7 +51,16 @@
 #define RIG_CTL_PIN_DELETE (1ull << 31)
 #define RIG_CTL_PIN_LIST (1ull << 32)
 
+/* openapi.yaml's PinChannel, the channels of a puppet pin (the enum header
+ * script takes plain names only, so they are spelled here;
+ * tests/e2e/test_clients_pins.py compares them with the contract). */
+#define RIG_CTL_PIN_CHANNELS "position.x", "position.y", "rotation", "stiffness", "scale", "overlap"
+
 /* The sets of commands the rows name. */
+#define RIG_CTL_PIN_WRITES                                                                         \
+	(RIG_CTL_PIN_ADD | RIG_CTL_PIN_MOVE | RIG_CTL_PIN_KEY | RIG_CTL_PIN_DELETE)
+#define RIG_CTL_PINS (RIG_CTL_PIN_WRITES | RIG_CTL_PIN_LIST)
+#define RIG_CTL_PIN_KEYS (RIG_CTL_PIN_MOVE | RIG_CTL_PIN_KEY)
 #define RIG_CTL_CREATES (RIG_CTL_PROJECTS_CREATE | RIG_CTL_SHOTS_CREATE)
 #define RIG_CTL_CONSTRAINT_WRITES (RIG_CTL_CONSTRAINT_PUT | RIG_CTL_CONSTRAINT_DELETE)
 #define RIG_CTL_PLAN_CONTENT (RIG_CTL_PLAN_CREATE | RIG_CTL_PLAN_REVISE)
@@ -58,15 +68,16 @@
 	(RIG_CTL_CREATES | RIG_CTL_PROJECTS_DELETE | RIG_CTL_SHOTS_DELETE | RIG_CTL_EDIT |         \
 	 RIG_CTL_REVERT | RIG_CTL_PLAN_CONTENT | RIG_CTL_PLAN_APPLY | RIG_CTL_PLAN_DELETE |        \
 	 RIG_CTL_LOCK_ACQUIRE | RIG_CTL_LOCK_RENEW | RIG_CTL_LOCK_RELEASE |                        \
-	 RIG_CTL_CONSTRAINT_WRITES)
-#define RIG_CTL_EDITS (RIG_CTL_EDIT | RIG_CTL_REVERT | RIG_CTL_CONSTRAINT_WRITES)
+	 RIG_CTL_CONSTRAINT_WRITES | RIG_CTL_PIN_WRITES)
+#define RIG_CTL_EDITS                                                                              \
+	(RIG_CTL_EDIT | RIG_CTL_REVERT | RIG_CTL_CONSTRAINT_WRITES | RIG_CTL_PIN_WRITES)
 #define RIG_CTL_FENCED (RIG_CTL_EDITS | RIG_CTL_PLAN_APPLY)
 #define RIG_CTL_PER_SHOT                                                                           \
 	(RIG_CTL_LAYERS | RIG_CTL_EDIT | RIG_CTL_RECEIPTS | RIG_CTL_FRAMES | RIG_CTL_PLAN_CREATE | \
-	 RIG_CTL_PLAN_LIST | RIG_CTL_LOCK_ACQUIRE | RIG_CTL_LOCK_LIST)
+	 RIG_CTL_PLAN_LIST | RIG_CTL_LOCK_ACQUIRE | RIG_CTL_LOCK_LIST | RIG_CTL_PINS)
 #define RIG_CTL_LISTS                                                                              \
 	(RIG_CTL_PROJECTS_LIST | RIG_CTL_SHOTS_LIST | RIG_CTL_RECEIPTS | RIG_CTL_PLAN_LIST |       \
-	 RIG_CTL_CONSTRAINTS)
+	 RIG_CTL_CONSTRAINTS | RIG_CTL_PIN_LIST)
 
 #define RIG_CTL_VERSION_NUMBER RIG_ARG_AT_LEAST(0), .what = "a version number"
 
@@ -134,8 +145,9 @@
 	  .def_doc = "the server's",                                                               \
 	  .help = "items per page, passed to the server as `pageSize`, which checks it")           \
 	/* frames */                                                                               \
-	X(LAYER, .name = "layer", .metavar = "ID", .scope = RIG_CTL_FRAMES,                        \
-	  .required = RIG_ARG_EVERY, .help = "the bound layer to evaluate")                        \
+	X(LAYER, .name = "layer", .metavar = "ID", .scope = RIG_CTL_FRAMES | RIG_CTL_PINS,         \
+	  .required = RIG_ARG_EVERY,                                                               \
+	  .help = "the bound layer `frames` evaluates; the puppet layer of `pin`")                 \
 	X(FRAME_FROM, .name = "from", .metavar = "A", .shape = RIG_ARG_NUMBER,                     \
 	  .scope = RIG_CTL_FRAMES, .def_doc = "the shot's first frame",                            \
 	  .help = "the first frame of the range")                                                  \
@@ -189,7 +201,7 @@
 		  "`REVERT_CONFLICT`, listing them")                                               \
 	/* constraints */                                                                          \
 	X(VERSION, .name = "version", .metavar = "N", RIG_CTL_VERSION_NUMBER,                      \
-	  .scope = RIG_CTL_CONSTRAINTS, .def_doc = "the current version",                          \
+	  .scope = RIG_CTL_CONSTRAINTS | RIG_CTL_PIN_LIST, .def_doc = "the current version",       \
 	  .help = "the shot version to read; `rigctl --version` alone prints rigctl's version")    \
 	X(CONSTRAINT_ID, .name = "id", .metavar = "C", .scope = RIG_CTL_CONSTRAINT_WRITES,         \
 	  .required = RIG_ARG_EVERY, .help = "the constraint to put or delete")                    \
@@ -226,7 +238,51 @@
 	  .help = "the bones shrink when the target is nearer")                                    \
 	X(ORDER, .name = "order", .metavar = "N", .shape = RIG_ARG_INT, .min = LLONG_MIN,          \
 	  .max = LLONG_MAX, .scope = RIG_CTL_CONSTRAINT_PUT, .def_doc = "the server's, 0",         \
-	  .help = "where the constraint runs among the shot's, lowest first")
+	  .help = "where the constraint runs among the shot's, lowest first")                      \
+	/* pins */                                                                                 \
+	X(PIN_ID, .name = "id", .metavar = "P", .scope = RIG_CTL_PIN_WRITES,                       \
+	  .required = RIG_ARG_EVERY, .help = "the pin")                                            \
+	X(PIN_X, .name = "x", .metavar = "X", .shape = RIG_ARG_NUMBER,                             \
+	  .scope = RIG_CTL_PIN_ADD | RIG_CTL_PIN_MOVE, .required = RIG_ARG_EVERY,                  \
+	  .help = "the pin's rest x, in mesh-local space; `move` with `--frame`: its "             \
+		  "`position.x` "                                                                  \
+		  "key")                                                                           \
+	X(PIN_Y, .name = "y", .metavar = "Y", .shape = RIG_ARG_NUMBER,                             \
+	  .scope = RIG_CTL_PIN_ADD | RIG_CTL_PIN_MOVE, .required = RIG_ARG_EVERY,                  \
+	  .help = "the pin's rest y; `move` with `--frame`: its `position.y` key")                 \
+	X(ROTATION, .name = "rotation", .metavar = "DEG", .shape = RIG_ARG_NUMBER,                 \
+	  .scope = RIG_CTL_PIN_ADD, .def_doc = "the server's, 0",                                  \
+	  .help = "the pin's static rotation in degrees")                                          \
+	X(STIFFNESS, .name = "stiffness", .metavar = "S", .shape = RIG_ARG_NUMBER,                 \
+	  .scope = RIG_CTL_PIN_ADD, .def_doc = "the server's, 0",                                  \
+	  .help = "how stiff the mesh is around the pin; the server takes 0 or more")              \
+	X(SCALE, .name = "scale", .metavar = "K", .shape = RIG_ARG_NUMBER,                         \
+	  .scope = RIG_CTL_PIN_ADD, .def_doc = "the server's, 1",                                  \
+	  .help = "the pin's static scale; the server takes more than 0")                          \
+	X(OVERLAP, .name = "overlap", .metavar = "D", .shape = RIG_ARG_NUMBER,                     \
+	  .scope = RIG_CTL_PIN_ADD, .def_doc = "the server's, 0",                                  \
+	  .help = "the pin's depth in the overlap order; the server takes -100 to 100")            \
+	X(OVERLAP_EXTENT, .name = "overlap-extent", .metavar = "E", .shape = RIG_ARG_NUMBER,       \
+	  .scope = RIG_CTL_PIN_ADD, .def_doc = "the server's, 1",                                  \
+	  .help = "how far the pin's depth spreads; the server takes more than 0")                 \
+	X(PIN_FRAME, .name = "frame", .metavar = "F", .shape = RIG_ARG_NUMBER,                     \
+	  .scope = RIG_CTL_PIN_KEYS, .required = RIG_CTL_PIN_KEY,                                  \
+	  .def_doc = "move: none, a new rest position",                                            \
+	  .help = "the frame of the key, the layer's local frame")                                 \
+	X(CHANNEL, .name = "channel", .shape = RIG_ARG_CHOICE,                                     \
+	  .choices = RIG_ARG_CHOICES(RIG_CTL_PIN_CHANNELS), .scope = RIG_CTL_PIN_KEY,              \
+	  .required = RIG_ARG_EVERY, .help = "the pin's channel to key")                           \
+	X(VALUE, .name = "value", .metavar = "V", .shape = RIG_ARG_NUMBER,                         \
+	  .scope = RIG_CTL_PIN_KEY, .required = RIG_ARG_EVERY,                                     \
+	  .help = "the key's value; the server checks the channel's range (stiffness 0 or "        \
+		  "more, scale more than 0, overlap -100 to 100)")                                 \
+	X(INTERP, .name = "interp", .shape = RIG_ARG_CHOICE,                                       \
+	  .choices = RIG_ARG_CHOICES(RIG_INTERP_NAMES), .scope = RIG_CTL_PIN_KEYS,                 \
+	  .def_doc = "the server's, linear; with `--ease`: bezier",                                \
+	  .help = "how the segment from the key to the next interpolates")                         \
+	X(EASE, .name = "ease", .metavar = "X1,Y1,X2,Y2", .scope = RIG_CTL_PIN_KEYS,               \
+	  .help = "a bezier key's control points, four numbers (x1 and x2 in 0 to 1, the "         \
+		  "server checks)")
 
 /* Options, indexing rig_ctl_options and struct rig_ctl's values. */
 enum rig_ctl_opt {
