@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "clients/args.h"
+struct rig_arg_spec; /* clients/args.h */
 
 /* Writes what row o's values are into out (size bytes): its what, else "a
  * whole number of at least 1", "a number", "a, b or c", "1 to 128 characters",
@@ -20,9 +20,9 @@ void rig_args__what(char *out, size_t size, const struct rig_arg_spec *o);
 void rig_args__choice(char *out, size_t size, const struct rig_arg_spec *o, const char *word);
 
 /* Whether row o is read for the command bit cmd. */
-bool rig_args__applies(const struct rig_arg_spec *o, rig_arg_cmds cmd);
+bool rig_args__applies(const struct rig_arg_spec *o, unsigned long long cmd /* rig_arg_cmds */);
 
 /* Whether the command bit cmd needs row o (of the rows that apply to it). */
-bool rig_args__required(const struct rig_arg_spec *o, rig_arg_cmds cmd);
+bool rig_args__required(const struct rig_arg_spec *o, unsigned long long cmd /* rig_arg_cmds */);
 
 #endif
