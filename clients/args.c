@@ -112,6 +112,21 @@ static int read_number(double *out, const char *s)
 	return 0;
 }
 
+/* Whether v is word in kebab case: each capital letter of word as '-' and
+ * its small letter ("pin-weights" for "pinWeights"). */
+static bool kebab_eq(const char *word, const char *v)
+{
+	for (; *word; word++) {
+		if (isupper((unsigned char)*word)) {
+			if (*v++ != '-' || *v++ != tolower((unsigned char)*word))
+				return false;
+		} else if (*v++ != *word) {
+			return false;
+		}
+	}
+	return *v == '\0';
+}
+
 /* Reads a's value as row o says into a's fields. Returns 0, or -1 with the
  * problem in err, the value named by who ("--ttl", "RIGD_ACTOR"). */
 static int read_value(struct rig_arg *a, const struct rig_arg_spec *o, const char *who, char *err,
@@ -142,7 +157,8 @@ static int read_value(struct rig_arg *a, const struct rig_arg_spec *o, const cha
 		break;
 	case RIG_ARG_CHOICE:
 		for (int i = 0; o->choices[i]; i++) {
-			if (strcmp(o->choices[i], v) == 0) {
+			if (strcmp(o->choices[i], v) == 0 ||
+			    (o->kebab && kebab_eq(o->choices[i], v))) {
 				a->choice = i;
 				return 0;
 			}
@@ -153,19 +169,19 @@ static int read_value(struct rig_arg *a, const struct rig_arg_spec *o, const cha
 	return -1;
 }
 
-bool rig_args__applies(const struct rig_arg_spec *o, unsigned cmd)
+bool rig_args__applies(const struct rig_arg_spec *o, rig_arg_cmds cmd)
 {
 	return o->scope == 0 || (o->scope & cmd) != 0;
 }
 
-bool rig_args__required(const struct rig_arg_spec *o, unsigned cmd)
+bool rig_args__required(const struct rig_arg_spec *o, rig_arg_cmds cmd)
 {
 	return o->required == RIG_ARG_EVERY || (o->required & cmd) != 0;
 }
 
 /* The row named like row k for cmd: one whose scope names cmd, else one for
  * every command; n when there is none. */
-static size_t row_for(const struct rig_arg_spec *specs, size_t n, size_t k, unsigned cmd)
+static size_t row_for(const struct rig_arg_spec *specs, size_t n, size_t k, rig_arg_cmds cmd)
 {
 	size_t general = n;
 	for (size_t i = k; i < n; i++) {
@@ -179,8 +195,8 @@ static size_t row_for(const struct rig_arg_spec *specs, size_t n, size_t k, unsi
 	return general;
 }
 
-int rig_args_resolve(struct rig_arg *vals, const struct rig_arg_spec *specs, size_t n, unsigned cmd,
-		     const char *label, char *err, size_t err_size)
+int rig_args_resolve(struct rig_arg *vals, const struct rig_arg_spec *specs, size_t n,
+		     rig_arg_cmds cmd, const char *label, char *err, size_t err_size)
 {
 	for (size_t i = 0; i < n; i++) {
 		if (!vals[i].given)

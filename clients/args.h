@@ -25,8 +25,11 @@ enum rig_arg_shape {
 	RIG_ARG_CHOICE, /* one of the words of choices */
 };
 
+/* A set of a program's commands, one bit each (rigctl has more than 32). */
+typedef unsigned long long rig_arg_cmds;
+
 /* A row's .required when every command it applies to needs it. */
-#define RIG_ARG_EVERY (~0u)
+#define RIG_ARG_EVERY (~0ull)
 
 /* The shape of an INT row taking a whole number of at least lo. */
 #define RIG_ARG_AT_LEAST(lo) .shape = RIG_ARG_INT, .min = (lo), .max = LLONG_MAX
@@ -45,13 +48,15 @@ struct rig_arg_spec {
 	const char *what;           /* INT, NUMBER: what a bad value is not ("a version number");
 				     * NULL: said from the shape and the bounds */
 	const char *const *choices; /* CHOICE: the words, NULL-terminated (RIG_ARG_CHOICES) */
+	bool kebab;      /* CHOICE: a camelCase word is also taken in kebab case ("pinWeights" as
+			  * "pin-weights"), the spelling the documents show */
 	const char *env; /* read when the flag is not given (empty counts as not set), or NULL */
 	const char *def; /* the value when neither is given, read as a given one; or NULL */
-	const char *def_doc; /* the default as documented, when def does not say it (markdown) */
-	unsigned scope;      /* the program's commands it applies to, as bits; 0: every one */
-	unsigned
-		required; /* the commands that need it, as bits; RIG_ARG_EVERY: all it applies to */
-	const char *help; /* what it does, markdown (`code` shows plain in --help) */
+	const char *def_doc;   /* the default as documented, when def does not say it (markdown) */
+	rig_arg_cmds scope;    /* the program's commands it applies to, as bits; 0: every one */
+	rig_arg_cmds required; /* the commands that need it, as bits; RIG_ARG_EVERY: all it
+				* applies to */
+	const char *help;      /* what it does, markdown (`code` shows plain in --help) */
 };
 
 /* One option's value, the row's of the same index; the caller owns the array. */
@@ -62,7 +67,8 @@ struct rig_arg {
 	const char *value; /* text, else the row's default; NULL when neither */
 	long long n;       /* INT: value, read */
 	double x;          /* NUMBER: value, read */
-	int choice;        /* CHOICE: value's index among the choices; -1 without a value */
+	int choice;        /* CHOICE: value's index among the choices (the word as the row
+			    * spells it, whichever spelling was given); -1 without a value */
 };
 
 /* Reads argv[1..argc) against the n rows of specs into out (n entries),
@@ -85,8 +91,8 @@ int rig_args_parse(struct rig_arg *out, const struct rig_arg_spec *specs, size_t
  * -1 with a one-line message in err (an option that does not apply to cmd, a
  * required one missing, a value out of its shape or bounds, naming the flag or
  * the variable). */
-int rig_args_resolve(struct rig_arg *vals, const struct rig_arg_spec *specs, size_t n, unsigned cmd,
-		     const char *label, char *err, size_t err_size);
+int rig_args_resolve(struct rig_arg *vals, const struct rig_arg_spec *specs, size_t n,
+		     rig_arg_cmds cmd, const char *label, char *err, size_t err_size);
 
 /* How a program's table is described. */
 struct rig_args_doc {
@@ -94,7 +100,7 @@ struct rig_args_doc {
 	size_t n;
 	/* Writes the names of the commands of scope (not 0) into out ("edit,
 	 * plan apply"); NULL for a program without commands. */
-	void (*scope_text)(char *out, size_t size, unsigned scope);
+	void (*scope_text)(char *out, size_t size, rig_arg_cmds scope);
 };
 
 /* Prints the --help lines of the rows for the commands of scope: for scope 0
@@ -102,7 +108,7 @@ struct rig_args_doc {
  * each followed by the commands it is limited to when they are not all of
  * scope's. Each line is "  --name VALUE" and the help, the value's shape, its
  * variable and its default, wrapped at 80 columns. */
-void rig_args_print_help(FILE *f, const struct rig_args_doc *doc, unsigned scope);
+void rig_args_print_help(FILE *f, const struct rig_args_doc *doc, rig_arg_cmds scope);
 
 /* Prints the options table of clients/README.md: flag, env, default,
  * commands (when doc has scope_text) and meaning, a row per option in table

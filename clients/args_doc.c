@@ -2,6 +2,7 @@
  * and the markdown table of clients/README.md, both from the rows alone. The
  * parsing is args.c's.
  */
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -40,10 +41,26 @@ void rig_args__what(char *out, size_t size, const struct rig_arg_spec *o)
 	case RIG_ARG_CHOICE:
 		for (size_t i = 0; o->choices[i] && len < size; i++) {
 			const char *sep = i == 0 ? "" : o->choices[i + 1] ? ", " : " or ";
-			len += (size_t)snprintf(out + len, size - len, "%s%s", sep, o->choices[i]);
+			char word[64];
+			rig_args__choice(word, sizeof word, o, o->choices[i]);
+			len += (size_t)snprintf(out + len, size - len, "%s%s", sep, word);
 		}
 		break;
 	}
+}
+
+void rig_args__choice(char *out, size_t size, const struct rig_arg_spec *o, const char *word)
+{
+	size_t k = 0;
+	for (; *word && k + 2 < size; word++) {
+		if (o->kebab && isupper((unsigned char)*word)) {
+			out[k++] = '-';
+			out[k++] = (char)tolower((unsigned char)*word);
+		} else {
+			out[k++] = *word;
+		}
+	}
+	out[k] = '\0';
 }
 
 /* Row o's value as --help and the table show it: its metavar, a choice's
@@ -53,9 +70,11 @@ static void metavar(char *out, size_t size, const struct rig_arg_spec *o)
 	size_t len = 0;
 	out[0] = '\0';
 	if (o->shape == RIG_ARG_CHOICE && !o->metavar) {
-		for (size_t i = 0; o->choices[i] && len < size; i++)
-			len += (size_t)snprintf(out + len, size - len, "%s%s", i ? "|" : "",
-						o->choices[i]);
+		for (size_t i = 0; o->choices[i] && len < size; i++) {
+			char word[64];
+			rig_args__choice(word, sizeof word, o, o->choices[i]);
+			len += (size_t)snprintf(out + len, size - len, "%s%s", i ? "|" : "", word);
+		}
 	} else if (o->metavar) {
 		snprintf(out, size, "%s", o->metavar);
 	}
@@ -107,10 +126,10 @@ static void wrap(FILE *f, const char *words, size_t col, size_t indent)
 /* Writes whether row o is required among the commands of within (0: all)
  * into out: "required", "required by edit, frames" or "". */
 static void required_note(char *out, size_t size, const struct rig_args_doc *doc,
-			  const struct rig_arg_spec *o, unsigned within)
+			  const struct rig_arg_spec *o, rig_arg_cmds within)
 {
-	unsigned applies = (o->scope ? o->scope : ~0u) & (within ? within : ~0u);
-	unsigned req = o->required == RIG_ARG_EVERY ? applies : o->required & applies;
+	rig_arg_cmds applies = (o->scope ? o->scope : ~0ull) & (within ? within : ~0ull);
+	rig_arg_cmds req = o->required == RIG_ARG_EVERY ? applies : o->required & applies;
 	size_t len = 0;
 	out[0] = '\0';
 	if (!req)
@@ -133,7 +152,7 @@ static void add_note(char *out, size_t size, const char *part)
 /* Prints the --help line of row o, limited to the commands `limit` (0: no
  * note of commands). */
 static void print_row(FILE *f, const struct rig_args_doc *doc, const struct rig_arg_spec *o,
-		      unsigned scope, unsigned limit)
+		      rig_arg_cmds scope, rig_arg_cmds limit)
 {
 	char value[160], head[200], note[400] = "", part[240], text[1400];
 	metavar(value, sizeof value, o);
@@ -176,13 +195,13 @@ static void print_row(FILE *f, const struct rig_args_doc *doc, const struct rig_
 	wrap(f, text, HELP_INDENT, HELP_INDENT);
 }
 
-void rig_args_print_help(FILE *f, const struct rig_args_doc *doc, unsigned scope)
+void rig_args_print_help(FILE *f, const struct rig_args_doc *doc, rig_arg_cmds scope)
 {
 	for (size_t i = 0; i < doc->n; i++) {
 		const struct rig_arg_spec *o = &doc->specs[i];
 		if (scope == 0 ? o->scope != 0 : (o->scope & scope) == 0)
 			continue;
-		unsigned limit = (o->scope & scope) == scope ? 0 : o->scope & scope;
+		rig_arg_cmds limit = (o->scope & scope) == scope ? 0 : o->scope & scope;
 		print_row(f, doc, o, scope, limit);
 	}
 }

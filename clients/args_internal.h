@@ -15,10 +15,14 @@ struct rig_arg_spec; /* clients/args.h */
  * "not empty"; "" for a flag or any text. */
 void rig_args__what(char *out, size_t size, const struct rig_arg_spec *o);
 
+/* Writes choice word as a kebab row documents it ("pinWeights": "pin-weights";
+ * other rows: as it is) into out. */
+void rig_args__choice(char *out, size_t size, const struct rig_arg_spec *o, const char *word);
+
 /* Whether row o is read for the command bit cmd. */
-bool rig_args__applies(const struct rig_arg_spec *o, unsigned cmd);
+bool rig_args__applies(const struct rig_arg_spec *o, unsigned long long cmd /* rig_arg_cmds */);
 
 /* Whether the command bit cmd needs row o (of the rows that apply to it). */
-bool rig_args__required(const struct rig_arg_spec *o, unsigned cmd);
+bool rig_args__required(const struct rig_arg_spec *o, unsigned long long cmd /* rig_arg_cmds */);
 
 #endif

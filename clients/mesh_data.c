@@ -29,8 +29,10 @@
 	X(LAYER, .name = "layer", .metavar = "ID", .min = 1, .required = RIG_ARG_EVERY,            \
 	  .help = "the mesh layer")                                                                \
 	X(KIND, .name = "kind", .shape = RIG_ARG_CHOICE,                                           \
-	  .choices = RIG_ARG_CHOICES(RIG_MESH_KIND_NAMES), .required = RIG_ARG_EVERY,              \
-	  .help = "the collection, a `MeshDataKind` of openapi.yaml")                              \
+	  .choices = RIG_ARG_CHOICES(RIG_MESH_KIND_NAMES), .kebab = true,                          \
+	  .required = RIG_ARG_EVERY,                                                               \
+	  .help = "the collection, a `MeshDataKind` of openapi.yaml in kebab case; the "           \
+		  "contract's camelCase spelling (`pinWeights`) works too")                        \
 	X(FRAME, .name = "frame", .metavar = "F", .shape = RIG_ARG_NUMBER,                         \
 	  .def_doc = "bind vertices", .help = "vertices evaluated at frame F")                     \
 	X(SPACE, .name = "space", .shape = RIG_ARG_CHOICE,                                         \
@@ -93,6 +95,13 @@ static const char help_tail[] =
 	"            triangles  triangleIndex,i,j,k\n"
 	"            keyframes  keyIndex,frame,interp,ease,vertexIndex,x,y\n"
 	"                       (one row per key vertex; a mesh binding's keys)\n"
+	"            pins       pinIndex,id,x,y,vertexIndex,rotation,stiffness,scale,\n"
+	"                       overlap,overlapExtent,keys  (a puppet's pins; keys: the\n"
+	"                       pin's keys per channel as one JSON cell, empty without\n"
+	"                       keys; a table shows \"rotation 2, overlap 1\")\n"
+	"            pin-weights  vertexIndex,pinId,weight  (one row per pin weight)\n"
+	"Kinds are spelled in kebab case (pin-weights); the contract's camelCase\n"
+	"(pinWeights) works too.\n"
 	"Numbers print with the fewest digits that read back as the same double.\n"
 	"\n"
 	"Exit codes: 0 ok, 1 the server refused (its problem is printed on stderr)\n"
@@ -103,13 +112,15 @@ static const char help_tail[] =
 	"  mesh-data --shot s1 --layer arm --kind weights --all --format csv > weights.csv\n"
 	"  mesh-data --shot s1 --layer arm --kind vertices --frame 12 --space shot --all\n"
 	"  mesh-data --shot s1 --layer cloth --kind keyframes --all --format csv > keys.csv\n"
+	"  mesh-data --shot s1 --layer card --kind pins\n"
+	"  mesh-data --shot s1 --layer card --kind pin-weights --all --format csv > w.csv\n"
 	"  RIGD_URL=http://rigd:8080 mesh-data --shot s1 --layer arm --kind triangles \\\n"
 	"      --page-size 500 --all | jq -c .indices\n";
 
 /* What the command line asks for, validated. Strings are borrowed from argv. */
 struct request {
 	const char *url, *shot, *layer, *frame, *space, *page_size, *max_bytes, *page_token;
-	const char *kind; /* one of RIG_MESH_KIND_NAMES */
+	const char *kind; /* one of RIG_MESH_KIND_NAMES (pinWeights for --kind pin-weights) */
 	enum rig_mesh_format format;
 	bool all;
 };
@@ -134,7 +145,7 @@ static void fill(struct request *r, const struct rig_arg *o)
 	r->url = o[O_URL].value;
 	r->shot = o[O_SHOT].text;
 	r->layer = o[O_LAYER].text;
-	r->kind = o[O_KIND].text;
+	r->kind = options[O_KIND].choices[o[O_KIND].choice]; /* as the contract spells it */
 	r->frame = o[O_FRAME].text;
 	r->space = o[O_SPACE].text;
 	r->page_size = o[O_PAGE_SIZE].text;

@@ -14,9 +14,9 @@ struct row;
 struct rig_mesh_kind_format {
 	const char *name;
 	size_t n;
-	const char *csv[8];
-	const char *table[8];
-	bool right[8];
+	const char *csv[12];
+	const char *table[12];
+	bool right[12];
 	int (*rows)(struct rig_mesh_printer *p, struct row *r, json_t *item);
 	const char *counted; /* the table footer's noun for its items */
 };
@@ -160,6 +160,63 @@ static int keyframe_rows(struct rig_mesh_printer *p, struct row *r, json_t *item
 	return rc;
 }
 
+/* A pin's keys as a table shows them: "rotation 2, overlap 1" (channel, key
+ * count), "-" without keys; CSV and the JSON formats have them whole. */
+static void pin_keys_cell(struct rig_mesh_printer *p, struct row *r, json_t *keys)
+{
+	if (p->format != RIG_MESH_TABLE) {
+		cell(r, json_object_size(keys) ? keys : NULL);
+		return;
+	}
+	struct rig_bytes text;
+	const char *channel;
+	json_t *list;
+	rig_bytes_init(&text);
+	json_object_foreach(keys, channel, list)
+	{
+		if (rig_bytes_printf(&text, "%s%s %zu", text.len ? ", " : "", channel,
+				     json_array_size(list)) != 0)
+			r->oom = true;
+	}
+	json_t *summary = json_string(text.len ? text.data : "-");
+	if (!summary)
+		r->oom = true;
+	cell(r, summary);
+	json_decref(summary);
+	rig_bytes_release(&text);
+}
+
+/* A pin (openapi.yaml PuppetPinItem): its rest point, anchor vertex, static
+ * values and keys, one row. */
+static int pin_rows(struct rig_mesh_printer *p, struct row *r, json_t *item)
+{
+	static const char *const fields[] = {"pinIndex",    "id",           "x",         "y",
+					     "vertexIndex", "rotation",     "stiffness", "scale",
+					     "overlap",     "overlapExtent"};
+	for (size_t k = 0; k < sizeof fields / sizeof fields[0]; k++)
+		cell(r, json_object_get(item, fields[k]));
+	pin_keys_cell(p, r, json_object_get(item, "keys"));
+	return emit_row(p, r);
+}
+
+/* A vertex's pin weights: one row per pin weighing on it, as weights do per
+ * influence. */
+static int pin_weight_rows(struct rig_mesh_printer *p, struct row *r, json_t *item)
+{
+	int rc = 0;
+	json_t *vertex = json_object_get(item, "vertexIndex");
+	json_t *list = json_object_get(item, "weights");
+	size_t n = json_array_size(list);
+	for (size_t k = 0; k < (n ? n : 1) && rc == 0; k++) {
+		json_t *w = json_array_get(list, k);
+		cell(r, k && p->format == RIG_MESH_TABLE ? NULL : vertex);
+		cell(r, json_object_get(w, "pinId"));
+		cell(r, json_object_get(w, "weight"));
+		rc = emit_row(p, r);
+	}
+	return rc;
+}
+
 static const struct rig_mesh_kind_format formats[] = {
 	{"vertices",
 	 3,
@@ -198,6 +255,23 @@ static const struct rig_mesh_kind_format formats[] = {
 	 {1, 1, 0, 0, 1, 1, 1},
 	 keyframe_rows,
 	 "keyframe pieces"},
+	{"pins",
+	 11,
+	 {"pinIndex", "id", "x", "y", "vertexIndex", "rotation", "stiffness", "scale", "overlap",
+	  "overlapExtent", "keys"},
+	 {"index", "pin", "x", "y", "vertex", "rotation", "stiffness", "scale", "overlap", "extent",
+	  "keys"},
+	 {1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 0},
+	 pin_rows,
+	 NULL},
+	/* Counted per vertex, as the server's total is (and as weights are). */
+	{"pinWeights",
+	 3,
+	 {"vertexIndex", "pinId", "weight"},
+	 {"vertex", "pin", "weight"},
+	 {1, 0, 1},
+	 pin_weight_rows,
+	 "pin weights"},
 };
 
 /* One row of the first item's fields (a collection without a format). */

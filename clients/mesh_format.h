@@ -14,6 +14,11 @@
  *                weights   vertexIndex,jointId,weight    (one row per influence)
  *                keyframes keyIndex,frame,interp,ease,vertexIndex,x,y
  *                          (one row per key vertex: an item is a piece of a key)
+ *                pins      pinIndex,id,x,y,vertexIndex,rotation,stiffness,scale,
+ *                          overlap,overlapExtent,keys  (keys: the pin's keys per
+ *                          channel as one compact JSON cell, empty without keys;
+ *                          a table shows "rotation 2, overlap 1")
+ *                pinWeights vertexIndex,pinId,weight   (one row per pin weight)
  * Numbers print with the fewest digits that read back as the same double.
  */
 #ifndef RIG_MESH_FORMAT_H

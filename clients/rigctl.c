@@ -5,7 +5,7 @@
  * README's options table, and holds the helpers every command uses (calls,
  * paged lists, option values); the commands live in rigctl_resources.c,
  * rigctl_edit.c, rigctl_frames.c, rigctl_plans.c, rigctl_locks.c,
- * rigctl_diff.c, rigctl_history.c and rigctl_constraints.c.
+ * rigctl_diff.c, rigctl_history.c, rigctl_constraints.c and rigctl_pins.c.
  */
 #include "clients/rigctl.h"
 
@@ -23,7 +23,7 @@ struct command {
 	const char *name;
 	const char *alias; /* another spelling of name, or NULL */
 	const char *verb;  /* NULL: the command takes no verb */
-	enum rig_ctl_cmd bit;
+	rig_arg_cmds bit;
 	size_t min_args, max_args;
 	const char *needs; /* what too few positional words lack */
 	int (*run)(struct rig_ctl *c);
@@ -84,6 +84,11 @@ static const struct command commands[] = {
 	 &rig_ctl_help_constraint},
 	{"constraint", NULL, "delete", RIG_CTL_CONSTRAINT_DELETE, 1, 1, "a SHOT_ID",
 	 rig_ctl_constraints, &rig_ctl_help_constraint},
+	{"pin", "pins", "add", RIG_CTL_PIN_ADD, 0, 0, NULL, rig_ctl_pins, &rig_ctl_help_pin},
+	{"pin", "pins", "move", RIG_CTL_PIN_MOVE, 0, 0, NULL, rig_ctl_pins, &rig_ctl_help_pin},
+	{"pin", "pins", "key", RIG_CTL_PIN_KEY, 0, 0, NULL, rig_ctl_pins, &rig_ctl_help_pin},
+	{"pin", "pins", "delete", RIG_CTL_PIN_DELETE, 0, 0, NULL, rig_ctl_pins, &rig_ctl_help_pin},
+	{"pin", "pins", "list", RIG_CTL_PIN_LIST, 0, 0, NULL, rig_ctl_pins, &rig_ctl_help_pin},
 };
 
 #undef ID
@@ -368,9 +373,10 @@ int rig_ctl_list_pages(struct rig_ctl *c, const char *path, const struct rig_ctl
 		goto out_write;
 	if (c->format == RIG_CTL_TABLE) {
 		if (n_items == 0)
-			printf("(no %s)\n", v->items_name);
+			printf("(no %s)\n", v->noun ? v->noun : v->items_name);
 		else if (more)
-			printf("\nmore %s follow: add --all to list them all\n", v->items_name);
+			printf("\nmore %s follow: add --all to list them all\n",
+			       v->noun ? v->noun : v->items_name);
 	}
 	goto out;
 out_write:
@@ -457,7 +463,7 @@ static int check_command(const struct command *cmd, size_t n_args, const char *c
 
 /* Writes the commands of scope into out, a command's verbs joined by '/':
  * "edit, plan create/revise". The scope_text of rigctl's struct rig_args_doc. */
-static void scope_text(char *out, size_t size, unsigned scope)
+static void scope_text(char *out, size_t size, rig_arg_cmds scope)
 {
 	size_t len = 0;
 	const char *last = NULL;
@@ -484,7 +490,7 @@ static const struct rig_args_doc options_doc = {rig_ctl_options, RIG_CTL_O_COUNT
 static int print_help(const char *const *words, size_t n_words)
 {
 	const struct rig_ctl_help *page = &rig_ctl_help_overview;
-	unsigned family = 0;
+	rig_arg_cmds family = 0;
 	for (size_t i = 0; n_words && i < N_COMMANDS; i++) {
 		if (!names(&commands[i], words[0]))
 			continue;

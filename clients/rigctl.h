@@ -3,7 +3,7 @@
  * through lists and print results. rigctl.c parses and dispatches;
  * rigctl_resources.c (projects, shots, layers, receipts), rigctl_edit.c,
  * rigctl_frames.c, rigctl_plans.c, rigctl_locks.c, rigctl_diff.c and
- * rigctl_history.c and rigctl_constraints.c run commands; rigctl_help.c
+ * rigctl_history.c, rigctl_constraints.c and rigctl_pins.c run commands; rigctl_help.c
  * holds the --help pages.
  */
 #ifndef RIG_CTL_H
@@ -32,7 +32,7 @@ enum rig_ctl_format { RIG_CTL_TABLE, RIG_CTL_JSON, RIG_CTL_NDJSON };
 struct rig_ctl {
 	struct rig_http http;
 	enum rig_ctl_format format;
-	enum rig_ctl_cmd cmd;
+	rig_arg_cmds cmd;
 	const struct rig_arg *opts; /* RIG_CTL_O_COUNT values, settled; borrowed from main */
 	const char *const *args;    /* positional words after the command and verb */
 	size_t n_args;
@@ -101,10 +101,11 @@ int rig_ctl_print_object(const struct rig_ctl *c, const json_t *o);
 struct rig_ctl_list_view {
 	const char *items_name; /* the array member of a page ("receipts") */
 	size_t n_cols;
-	const char *headers[8];
-	bool right[8];
+	const char *headers[12];
+	bool right[12];
 	/* Adds the cells of one item to t. */
 	void (*cells)(struct rig_table *t, json_t *item);
+	const char *noun; /* what the items are called in a table's notes; NULL: items_name */
 };
 
 /* Adds the cell for item's member key to t: its text, "-" when missing or
@@ -138,6 +139,7 @@ int rig_ctl_locks(struct rig_ctl *c);
 int rig_ctl_diff(struct rig_ctl *c);
 int rig_ctl_revert(struct rig_ctl *c); /* rigctl_history.c */
 int rig_ctl_constraints(struct rig_ctl *c);
+int rig_ctl_pins(struct rig_ctl *c);
 
 /* A help page (rigctl_help.c): the text above the options of its commands,
  * which rigctl.c prints from rig_ctl_options, and the text below them. */
@@ -152,7 +154,7 @@ struct rig_ctl_help {
 extern const struct rig_ctl_help rig_ctl_help_overview, rig_ctl_help_projects, rig_ctl_help_shots,
 	rig_ctl_help_layers, rig_ctl_help_edit, rig_ctl_help_revert, rig_ctl_help_receipts,
 	rig_ctl_help_frames, rig_ctl_help_plan, rig_ctl_help_lock, rig_ctl_help_diff,
-	rig_ctl_help_constraints, rig_ctl_help_constraint;
+	rig_ctl_help_constraints, rig_ctl_help_constraint, rig_ctl_help_pin;
 
 /* Prints a receipt (table format) as a short summary: versions, the plan it
  * applied (if any), ops, changed layers; dry runs say nothing was written.

@@ -53,7 +53,8 @@ static const struct rig_ctl_list_view constraint_view = {
 	8,
 	{"constraint", "order", "chain", "target", "pole", "bend", "mix", "softness"},
 	{0, 1, 0, 0, 0, 0, 1, 1},
-	constraint_cells};
+	constraint_cells,
+	NULL};
 
 static int list_constraints(struct rig_ctl *c)
 {

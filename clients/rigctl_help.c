@@ -72,7 +72,15 @@ const struct rig_ctl_help rig_ctl_help_overview = {
 	"                                put and delete also take --idempotency-key and\n"
 	"                                --lock-id/--fencing-token; without --bend-* the\n"
 	"                                server's default (bendPositive true) applies;\n"
-	"                                keyed mix or softness: send the op with 'edit'\n",
+	"                                keyed mix or softness: send the op with 'edit'\n"
+	"  pin add --shot ID --layer ID --id P --x X --y Y [--rotation DEG] [--stiffness S]\n"
+	"          [--scale K] [--overlap D] [--overlap-extent E]\n"
+	"  pin move --shot ID --layer ID --id P --x X --y Y [--frame F [--interp I] [--ease E]]\n"
+	"  pin key --shot ID --layer ID --id P --channel C --frame F --value V [--interp I]\n"
+	"          [--ease X1,Y1,X2,Y2]\n"
+	"  pin delete --shot ID --layer ID --id P\n"
+	"  pin list --shot ID --layer ID [--version N]\n"
+	"                                a puppet's pins: see 'rigctl pin --help'\n",
 
 	"  --version               print the version and the build's git commit (alone)\n"
 	"\n"
@@ -101,7 +109,8 @@ const struct rig_ctl_help rig_ctl_help_overview = {
 	"  rigctl --actor ana lock acquire --shot s1 arm lower --ttl 300\n"
 	"  rigctl constraint put s1 --id arm-ik --chain upper,lower --target hand-goal \\\n"
 	"      --tip-length 40 --pole elbow-pole --stretch\n"
-	"  rigctl constraints s1 --version 12 --json\n",
+	"  rigctl constraints s1 --version 12 --json\n"
+	"  rigctl pin move --shot s1 --layer card --id hand --x 40 --y 12 --frame 24\n",
 };
 
 const struct rig_ctl_help rig_ctl_help_plan = {
@@ -408,6 +417,58 @@ const struct rig_ctl_help rig_ctl_help_constraint = {
 	"  rigctl constraint put s1 --id arm-ik --chain upper,lower --target hand-goal \\\n"
 	"      --tip-length 40 --pole elbow-pole --stretch\n"
 	"  rigctl constraint delete s1 --id arm-ik --expected-version 7\n"
+	"\n"
+	"'rigctl --help' lists the options of every command (--url, --actor, --format,\n"
+	"the API token) and the exit codes.\n",
+};
+
+const struct rig_ctl_help rig_ctl_help_pin = {
+	"Usage: rigctl [--url URL] [--actor NAME] [--format table|json|ndjson] pin "
+	"add|move|key|delete|list ...\n"
+	"\n"
+	"  pin add --shot ID --layer ID --id P --x X --y Y [--rotation DEG] [--stiffness S]\n"
+	"          [--scale K] [--overlap D] [--overlap-extent E]\n"
+	"                                add a pin to the layer's puppet at rest point X, Y\n"
+	"                                (mesh-local space; one layer.puppet.pin.put); a pin\n"
+	"                                of that id is replaced whole, its keys too. Options\n"
+	"                                left out take the server's defaults\n"
+	"  pin move --shot ID --layer ID --id P --x X --y Y [--frame F [--interp I] [--ease E]]\n"
+	"                                with --frame: key position.x = X and position.y = Y\n"
+	"                                at F (two layer.puppet.pin.key.put ops); without it\n"
+	"                                a new rest point: the pin is read back (mesh-data\n"
+	"                                pins, at --expected-version when given) and put with\n"
+	"                                X, Y changed, its keys and other values kept, sent\n"
+	"                                with the version read as expectedVersion (a write in\n"
+	"                                between is VERSION_CONFLICT: run it again). Keys of\n"
+	"                                position.x/y still win at their frames\n"
+	"  pin key --shot ID --layer ID --id P --channel C --frame F --value V [--interp I]\n"
+	"          [--ease X1,Y1,X2,Y2]\n"
+	"                                put one key of one channel of the pin (replacing a\n"
+	"                                key at F; layer.puppet.pin.key.put); --ease alone\n"
+	"                                makes a bezier key\n"
+	"  pin delete --shot ID --layer ID --id P\n"
+	"                                remove the pin (layer.puppet.pin.delete)\n"
+	"  pin list --shot ID --layer ID [--version N] [--page-size N]\n"
+	"                                the pins (every page of mesh-data pins): rest point,\n"
+	"                                anchor vertex, static values, keys per channel\n"
+	"\n"
+	"Writes are edits: each prints its receipt and takes --expected-version, --dry-run,\n"
+	"--check-frames, --idempotency-key and --lock-id/--fencing-token as 'rigctl edit'\n"
+	"does. Values are checked by the server (PUPPET_PINS: stiffness < 0, scale <= 0,\n"
+	"overlap outside -100..100, overlapExtent <= 0, an unknown pin; PUPPET_PIN_VERTEX:\n"
+	"two pins on one vertex; MESH_BINDING_KIND: the layer has no puppet). Deleting keys,\n"
+	"several pins in one batch, the mesh itself: send the ops with 'rigctl edit'. The\n"
+	"pins and their weights as CSV: 'mesh-data --kind pins|pin-weights'.\n",
+
+	"\n"
+	"Examples:\n"
+	"  rigctl pin add --shot s1 --layer card --id hand --x 40 --y 10 --stiffness 2\n"
+	"  rigctl pin move --shot s1 --layer card --id hand --x 55 --y 30 --frame 12\n"
+	"  rigctl pin key --shot s1 --layer card --id hand --channel rotation --frame 24 \\\n"
+	"      --value 45 --ease 0.4,0,0.6,1\n"
+	"  rigctl pin move --shot s1 --layer card --id hand --x 42 --y 10 --dry-run\n"
+	"  rigctl pin list --shot s1 --layer card\n"
+	"  rigctl pin delete --shot s1 --layer card --id hand --expected-version 9\n"
 	"\n"
 	"'rigctl --help' lists the options of every command (--url, --actor, --format,\n"
 	"the API token) and the exit codes.\n",

@@ -62,7 +62,8 @@ static const struct rig_ctl_list_view lock_view = {
 	6,
 	{"lock", "fencing", "owner", "expires", "ttl", "layers"},
 	{0, 1, 0, 0, 1, 0},
-	lock_cells};
+	lock_cells,
+	NULL};
 
 /* Sends method to target with body (may be NULL) and prints the lock that
  * comes back. */

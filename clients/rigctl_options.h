@@ -3,7 +3,7 @@
  * --help page and the option table of clients/README.md (`rigctl
  * --options-markdown`, compared by tests/e2e/test_clients_options_table.py)
  * come. Each row is an id and a struct rig_arg_spec (clients/args.h); its
- * scope names the commands it applies to, as bits of enum rig_ctl_cmd. Two
+ * scope names the commands it applies to, as bits (RIG_CTL_EDIT, ...). Two
  * rows may share a name when their commands differ (`--format`, `--from`,
  * `--to`, `--id`): the command picks the row. Which command a command line names is
  * rigctl.c's.
@@ -13,40 +13,54 @@
 
 #include "clients/args.h"
 #include "clients/http_client.h"
+#include "clients/interps.h" /* openapi.yaml's Interp, written at build time */
 
-/* Commands (and verbs) as bits, so an option can say where it applies. */
-enum rig_ctl_cmd {
-	RIG_CTL_PROJECTS_LIST = 1u << 0,
-	RIG_CTL_PROJECTS_CREATE = 1u << 1,
-	RIG_CTL_PROJECTS_SHOW = 1u << 2,
-	RIG_CTL_PROJECTS_DELETE = 1u << 3,
-	RIG_CTL_SHOTS_LIST = 1u << 4,
-	RIG_CTL_SHOTS_CREATE = 1u << 5,
-	RIG_CTL_SHOTS_SHOW = 1u << 6,
-	RIG_CTL_SHOTS_DELETE = 1u << 7,
-	RIG_CTL_LAYERS = 1u << 8,
-	RIG_CTL_EDIT = 1u << 9,
-	RIG_CTL_RECEIPTS = 1u << 10,
-	RIG_CTL_FRAMES = 1u << 11,
-	RIG_CTL_PLAN_CREATE = 1u << 12,
-	RIG_CTL_PLAN_SHOW = 1u << 13,
-	RIG_CTL_PLAN_LIST = 1u << 14,
-	RIG_CTL_PLAN_VALIDATE = 1u << 15,
-	RIG_CTL_PLAN_REVISE = 1u << 16,
-	RIG_CTL_PLAN_APPLY = 1u << 17,
-	RIG_CTL_PLAN_DELETE = 1u << 18,
-	RIG_CTL_LOCK_ACQUIRE = 1u << 19,
-	RIG_CTL_LOCK_RENEW = 1u << 20,
-	RIG_CTL_LOCK_RELEASE = 1u << 21,
-	RIG_CTL_LOCK_LIST = 1u << 22,
-	RIG_CTL_DIFF = 1u << 23,
-	RIG_CTL_REVERT = 1u << 24,
-	RIG_CTL_CONSTRAINTS = 1u << 25,
-	RIG_CTL_CONSTRAINT_PUT = 1u << 26,
-	RIG_CTL_CONSTRAINT_DELETE = 1u << 27,
-};
+/* Commands (and verbs) as bits, so an option can say where it applies (more than 32:
+ * rig_arg_cmds, not an enum). */
+#define RIG_CTL_PROJECTS_LIST (1ull << 0)
+#define RIG_CTL_PROJECTS_CREATE (1ull << 1)
+#define RIG_CTL_PROJECTS_SHOW (1ull << 2)
+#define RIG_CTL_PROJECTS_DELETE (1ull << 3)
+#define RIG_CTL_SHOTS_LIST (1ull << 4)
+#define RIG_CTL_SHOTS_CREATE (1ull << 5)
+#define RIG_CTL_SHOTS_SHOW (1ull << 6)
+#define RIG_CTL_SHOTS_DELETE (1ull << 7)
+#define RIG_CTL_LAYERS (1ull << 8)
+#define RIG_CTL_EDIT (1ull << 9)
+#define RIG_CTL_RECEIPTS (1ull << 10)
+#define RIG_CTL_FRAMES (1ull << 11)
+#define RIG_CTL_PLAN_CREATE (1ull << 12)
+#define RIG_CTL_PLAN_SHOW (1ull << 13)
+#define RIG_CTL_PLAN_LIST (1ull << 14)
+#define RIG_CTL_PLAN_VALIDATE (1ull << 15)
+#define RIG_CTL_PLAN_REVISE (1ull << 16)
+#define RIG_CTL_PLAN_APPLY (1ull << 17)
+#define RIG_CTL_PLAN_DELETE (1ull << 18)
+#define RIG_CTL_LOCK_ACQUIRE (1ull << 19)
+#define RIG_CTL_LOCK_RENEW (1ull << 20)
+#define RIG_CTL_LOCK_RELEASE (1ull << 21)
+#define RIG_CTL_LOCK_LIST (1ull << 22)
+#define RIG_CTL_DIFF (1ull << 23)
+#define RIG_CTL_REVERT (1ull << 24)
+#define RIG_CTL_CONSTRAINTS (1ull << 25)
+#define RIG_CTL_CONSTRAINT_PUT (1ull << 26)
+#define RIG_CTL_CONSTRAINT_DELETE (1ull << 27)
+#define RIG_CTL_PIN_ADD (1ull << 28)
+#define RIG_CTL_PIN_MOVE (1ull << 29)
+#define RIG_CTL_PIN_KEY (1ull << 30)
+#define RIG_CTL_PIN_DELETE (1ull << 31)
+#define RIG_CTL_PIN_LIST (1ull << 32)
+
+/* openapi.yaml's PinChannel, the channels of a puppet pin (the enum header
+ * script takes plain names only, so they are spelled here;
+ * tests/e2e/test_clients_pins.py compares them with the contract). */
+#define RIG_CTL_PIN_CHANNELS "position.x", "position.y", "rotation", "stiffness", "scale", "overlap"
 
 /* The sets of commands the rows name. */
+#define RIG_CTL_PIN_WRITES                                                                         \
+	(RIG_CTL_PIN_ADD | RIG_CTL_PIN_MOVE | RIG_CTL_PIN_KEY | RIG_CTL_PIN_DELETE)
+#define RIG_CTL_PINS (RIG_CTL_PIN_WRITES | RIG_CTL_PIN_LIST)
+#define RIG_CTL_PIN_KEYS (RIG_CTL_PIN_MOVE | RIG_CTL_PIN_KEY)
 #define RIG_CTL_CREATES (RIG_CTL_PROJECTS_CREATE | RIG_CTL_SHOTS_CREATE)
 #define RIG_CTL_CONSTRAINT_WRITES (RIG_CTL_CONSTRAINT_PUT | RIG_CTL_CONSTRAINT_DELETE)
 #define RIG_CTL_PLAN_CONTENT (RIG_CTL_PLAN_CREATE | RIG_CTL_PLAN_REVISE)
@@ -54,15 +68,16 @@ enum rig_ctl_cmd {
 	(RIG_CTL_CREATES | RIG_CTL_PROJECTS_DELETE | RIG_CTL_SHOTS_DELETE | RIG_CTL_EDIT |         \
 	 RIG_CTL_REVERT | RIG_CTL_PLAN_CONTENT | RIG_CTL_PLAN_APPLY | RIG_CTL_PLAN_DELETE |        \
 	 RIG_CTL_LOCK_ACQUIRE | RIG_CTL_LOCK_RENEW | RIG_CTL_LOCK_RELEASE |                        \
-	 RIG_CTL_CONSTRAINT_WRITES)
-#define RIG_CTL_EDITS (RIG_CTL_EDIT | RIG_CTL_REVERT | RIG_CTL_CONSTRAINT_WRITES)
+	 RIG_CTL_CONSTRAINT_WRITES | RIG_CTL_PIN_WRITES)
+#define RIG_CTL_EDITS                                                                              \
+	(RIG_CTL_EDIT | RIG_CTL_REVERT | RIG_CTL_CONSTRAINT_WRITES | RIG_CTL_PIN_WRITES)
 #define RIG_CTL_FENCED (RIG_CTL_EDITS | RIG_CTL_PLAN_APPLY)
 #define RIG_CTL_PER_SHOT                                                                           \
 	(RIG_CTL_LAYERS | RIG_CTL_EDIT | RIG_CTL_RECEIPTS | RIG_CTL_FRAMES | RIG_CTL_PLAN_CREATE | \
-	 RIG_CTL_PLAN_LIST | RIG_CTL_LOCK_ACQUIRE | RIG_CTL_LOCK_LIST)
+	 RIG_CTL_PLAN_LIST | RIG_CTL_LOCK_ACQUIRE | RIG_CTL_LOCK_LIST | RIG_CTL_PINS)
 #define RIG_CTL_LISTS                                                                              \
 	(RIG_CTL_PROJECTS_LIST | RIG_CTL_SHOTS_LIST | RIG_CTL_RECEIPTS | RIG_CTL_PLAN_LIST |       \
-	 RIG_CTL_CONSTRAINTS)
+	 RIG_CTL_CONSTRAINTS | RIG_CTL_PIN_LIST)
 
 #define RIG_CTL_VERSION_NUMBER RIG_ARG_AT_LEAST(0), .what = "a version number"
 
@@ -130,8 +145,9 @@ enum rig_ctl_cmd {
 	  .def_doc = "the server's",                                                               \
 	  .help = "items per page, passed to the server as `pageSize`, which checks it")           \
 	/* frames */                                                                               \
-	X(LAYER, .name = "layer", .metavar = "ID", .scope = RIG_CTL_FRAMES,                        \
-	  .required = RIG_ARG_EVERY, .help = "the bound layer to evaluate")                        \
+	X(LAYER, .name = "layer", .metavar = "ID", .scope = RIG_CTL_FRAMES | RIG_CTL_PINS,         \
+	  .required = RIG_ARG_EVERY,                                                               \
+	  .help = "the bound layer `frames` evaluates; the puppet layer of `pin`")                 \
 	X(FRAME_FROM, .name = "from", .metavar = "A", .shape = RIG_ARG_NUMBER,                     \
 	  .scope = RIG_CTL_FRAMES, .def_doc = "the shot's first frame",                            \
 	  .help = "the first frame of the range")                                                  \
@@ -185,7 +201,7 @@ enum rig_ctl_cmd {
 		  "`REVERT_CONFLICT`, listing them")                                               \
 	/* constraints */                                                                          \
 	X(VERSION, .name = "version", .metavar = "N", RIG_CTL_VERSION_NUMBER,                      \
-	  .scope = RIG_CTL_CONSTRAINTS, .def_doc = "the current version",                          \
+	  .scope = RIG_CTL_CONSTRAINTS | RIG_CTL_PIN_LIST, .def_doc = "the current version",       \
 	  .help = "the shot version to read; `rigctl --version` alone prints rigctl's version")    \
 	X(CONSTRAINT_ID, .name = "id", .metavar = "C", .scope = RIG_CTL_CONSTRAINT_WRITES,         \
 	  .required = RIG_ARG_EVERY, .help = "the constraint to put or delete")                    \
@@ -222,7 +238,51 @@ enum rig_ctl_cmd {
 	  .help = "the bones shrink when the target is nearer")                                    \
 	X(ORDER, .name = "order", .metavar = "N", .shape = RIG_ARG_INT, .min = LLONG_MIN,          \
 	  .max = LLONG_MAX, .scope = RIG_CTL_CONSTRAINT_PUT, .def_doc = "the server's, 0",         \
-	  .help = "where the constraint runs among the shot's, lowest first")
+	  .help = "where the constraint runs among the shot's, lowest first")                      \
+	/* pins */                                                                                 \
+	X(PIN_ID, .name = "id", .metavar = "P", .scope = RIG_CTL_PIN_WRITES,                       \
+	  .required = RIG_ARG_EVERY, .help = "the pin")                                            \
+	X(PIN_X, .name = "x", .metavar = "X", .shape = RIG_ARG_NUMBER,                             \
+	  .scope = RIG_CTL_PIN_ADD | RIG_CTL_PIN_MOVE, .required = RIG_ARG_EVERY,                  \
+	  .help = "the pin's rest x, in mesh-local space; `move` with `--frame`: its "             \
+		  "`position.x` "                                                                  \
+		  "key")                                                                           \
+	X(PIN_Y, .name = "y", .metavar = "Y", .shape = RIG_ARG_NUMBER,                             \
+	  .scope = RIG_CTL_PIN_ADD | RIG_CTL_PIN_MOVE, .required = RIG_ARG_EVERY,                  \
+	  .help = "the pin's rest y; `move` with `--frame`: its `position.y` key")                 \
+	X(ROTATION, .name = "rotation", .metavar = "DEG", .shape = RIG_ARG_NUMBER,                 \
+	  .scope = RIG_CTL_PIN_ADD, .def_doc = "the server's, 0",                                  \
+	  .help = "the pin's static rotation in degrees")                                          \
+	X(STIFFNESS, .name = "stiffness", .metavar = "S", .shape = RIG_ARG_NUMBER,                 \
+	  .scope = RIG_CTL_PIN_ADD, .def_doc = "the server's, 0",                                  \
+	  .help = "how stiff the mesh is around the pin; the server takes 0 or more")              \
+	X(SCALE, .name = "scale", .metavar = "K", .shape = RIG_ARG_NUMBER,                         \
+	  .scope = RIG_CTL_PIN_ADD, .def_doc = "the server's, 1",                                  \
+	  .help = "the pin's static scale; the server takes more than 0")                          \
+	X(OVERLAP, .name = "overlap", .metavar = "D", .shape = RIG_ARG_NUMBER,                     \
+	  .scope = RIG_CTL_PIN_ADD, .def_doc = "the server's, 0",                                  \
+	  .help = "the pin's depth in the overlap order; the server takes -100 to 100")            \
+	X(OVERLAP_EXTENT, .name = "overlap-extent", .metavar = "E", .shape = RIG_ARG_NUMBER,       \
+	  .scope = RIG_CTL_PIN_ADD, .def_doc = "the server's, 1",                                  \
+	  .help = "how far the pin's depth spreads; the server takes more than 0")                 \
+	X(PIN_FRAME, .name = "frame", .metavar = "F", .shape = RIG_ARG_NUMBER,                     \
+	  .scope = RIG_CTL_PIN_KEYS, .required = RIG_CTL_PIN_KEY,                                  \
+	  .def_doc = "move: none, a new rest position",                                            \
+	  .help = "the frame of the key, the layer's local frame")                                 \
+	X(CHANNEL, .name = "channel", .shape = RIG_ARG_CHOICE,                                     \
+	  .choices = RIG_ARG_CHOICES(RIG_CTL_PIN_CHANNELS), .scope = RIG_CTL_PIN_KEY,              \
+	  .required = RIG_ARG_EVERY, .help = "the pin's channel to key")                           \
+	X(VALUE, .name = "value", .metavar = "V", .shape = RIG_ARG_NUMBER,                         \
+	  .scope = RIG_CTL_PIN_KEY, .required = RIG_ARG_EVERY,                                     \
+	  .help = "the key's value; the server checks the channel's range (stiffness 0 or "        \
+		  "more, scale more than 0, overlap -100 to 100)")                                 \
+	X(INTERP, .name = "interp", .shape = RIG_ARG_CHOICE,                                       \
+	  .choices = RIG_ARG_CHOICES(RIG_INTERP_NAMES), .scope = RIG_CTL_PIN_KEYS,                 \
+	  .def_doc = "the server's, linear; with `--ease`: bezier",                                \
+	  .help = "how the segment from the key to the next interpolates")                         \
+	X(EASE, .name = "ease", .metavar = "X1,Y1,X2,Y2", .scope = RIG_CTL_PIN_KEYS,               \
+	  .help = "a bezier key's control points, four numbers (x1 and x2 in 0 to 1, the "         \
+		  "server checks)")
 
 /* Options, indexing rig_ctl_options and struct rig_ctl's values. */
 enum rig_ctl_opt {

@@ -69,7 +69,8 @@ static const struct rig_ctl_list_view plan_view = {
 	8,
 	{"plan", "version", "status", "pinned to", "ops", "author", "updated", "title"},
 	{0, 1, 0, 1, 1, 0, 0, 0},
-	plan_cells};
+	plan_cells,
+	NULL};
 
 /* Prints a validation result (table format): the verdict, then the receipt
  * it would produce or every error with its code, pointer and op index. */

@@ -22,7 +22,7 @@ static void project_cells(struct rig_table *t, json_t *p)
 }
 
 static const struct rig_ctl_list_view project_view = {
-	"projects", 3, {"project", "name", "created"}, {0}, project_cells};
+	"projects", 3, {"project", "name", "created"}, {0}, project_cells, NULL};
 
 /* Runs one request and prints the object it answers. */
 static int call_and_print(struct rig_ctl *c, const char *method, const char *tgt,
@@ -90,7 +90,8 @@ static const struct rig_ctl_list_view shot_view = {
 	6,
 	{"shot", "name", "fps", "frames", "version", "created"},
 	{0, 0, 1, 1, 1, 0},
-	shot_cells};
+	shot_cells,
+	NULL};
 
 /* The body of shots create, or NULL with the failure printed (*rc set). */
 static json_t *shot_body(struct rig_ctl *c, int *rc)
@@ -335,7 +336,8 @@ static const struct rig_ctl_list_view receipt_view = {
 	6,
 	{"receipt", "version", "actor", "applied", "ops", "changed layers"},
 	{0, 1, 0, 0, 1, 0},
-	receipt_cells};
+	receipt_cells,
+	NULL};
 
 int rig_ctl_receipts(struct rig_ctl *c)
 {

@@ -142,6 +142,10 @@ class Values(unittest.TestCase):
         frames = self.rigctl("frames", "--shot", "s", "--layer", "l", "--out", self.out)
         put = self.rigctl("constraint", "put", "s", "--id", "c", "--chain", "a", "--target", "t")
         diff = self.rigctl("diff", "s", "--from", "1", "--to", "2")
+        pin_add = self.rigctl("pin", "add", "--shot", "s", "--layer", "m", "--id", "p", "--x",
+                              "1", "--y", "2")
+        pin_key = self.rigctl("pin", "key", "--shot", "s", "--layer", "m", "--id", "p",
+                              "--channel", "rotation", "--frame", "1", "--value", "3")
         cases = [  # argv, flag, good, bad, what the message says
             (self.rigctl("lock", "acquire", "--shot", "s", "a"), "ttl", "1", "0",
              "is not a whole number of at least 1"),
@@ -163,13 +167,23 @@ class Values(unittest.TestCase):
              "is not table, json or ndjson"),
             (self.rigctl("projects", "list"), "actor", "a" * 128, "",
              "--actor must be 1 to 128 characters"),
+            (pin_add, "stiffness", "-1", "stiff", "is not a number"),
+            (pin_add, "overlap-extent", "1e-9", "1e999", "is not a number"),
+            (pin_key, "channel", "position.y", "position.z",
+             "is not position.x, position.y, rotation, stiffness, scale or overlap"),
+            (pin_key, "interp", "bezier", "smooth", "is not linear, hold or bezier"),
+            (pin_key, "frame", "-2.5", "", "is not a number"),
+            (self.rigctl("pin", "list", "--shot", "s", "--layer", "m"), "version", "0", "-1",
+             "is not a version number"),
             (self.mesh, "page-size", "1", "0", "is not a whole number of at least 1"),
             (self.mesh, "max-bytes", "9223372036854775807", "9223372036854775808",
              "of at least 1"),
             (self.mesh, "frame", "-1.5e3", "soon", "is not a number"),
             (self.mesh, "space", "local", "world", "is not local or shot"),
             (self.mesh, "format", "csv", "xml", "is not table, json, ndjson or csv"),
-            (self.mesh, "kind", "weights", "bones", "or pinWeights"),
+            (self.mesh, "kind", "weights", "bones", "or pin-weights"),
+            (self.mesh, "kind", "pin-weights", "pin-Weights", "or pin-weights"),
+            (self.mesh, "kind", "pinWeights", "pinweights", "or pin-weights"),
             (self.mesh, "page-token", "t", "", "--page-token must not be empty"),
         ]
         for argv, flag, good, bad, message in cases:
@@ -203,6 +217,10 @@ class Values(unittest.TestCase):
         self.refused(self.rigctl("frames", "--shot", "s", "--out", self.out),
                      "--layer is required")
         self.refused(self.rigctl("constraint", "delete", "s"), "--id is required")
+        self.refused(self.rigctl("pin", "key", "--shot", "s", "--layer", "m", "--id", "p",
+                                 "--channel", "scale", "--value", "1"), "--frame is required")
+        self.accepted(self.rigctl("pin", "move", "--shot", "s", "--layer", "m", "--id", "p",
+                                  "--x", "1", "--y", "1", "--frame", "2"))  # --frame optional here
         self.accepted(self.rigctl("receipts", "r.1.1"))  # --shot is not required here
         self.refused(self.rigctl("projects", "list", "--ttl", "5"),
                      "option '--ttl' does not apply to 'projects list'")

@@ -69,7 +69,7 @@ static int parse(struct parsed *p, const char *const *words)
 }
 
 /* Parses and settles words for cmd. */
-static int settle(struct parsed *p, unsigned cmd, const char *const *words)
+static int settle(struct parsed *p, rig_arg_cmds cmd, const char *const *words)
 {
 	int rc = parse(p, words);
 	return rc ? rc : rig_args_resolve(p->v, rows, N_ROWS, cmd, "cmd", p->err, sizeof p->err);

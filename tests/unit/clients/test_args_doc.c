@@ -32,7 +32,7 @@ static const struct rig_arg_spec rows[] = {
 	{.name = "all", .shape = RIG_ARG_FLAG, .scope = CMD_A, .help = "every page"},
 };
 
-static void names(char *out, size_t size, unsigned scope)
+static void names(char *out, size_t size, rig_arg_cmds scope)
 {
 	snprintf(out, size, "%s%s%s", scope & CMD_A ? "a" : "", scope == (CMD_A | CMD_B) ? "/" : "",
 		 scope & CMD_B ? "b" : "");
@@ -41,7 +41,8 @@ static void names(char *out, size_t size, unsigned scope)
 static const struct rig_args_doc doc = {rows, sizeof rows / sizeof rows[0], names};
 
 /* What print prints for scope, in a new string (free it). */
-static char *printed(void (*print)(FILE *, const struct rig_args_doc *, unsigned), unsigned scope)
+static char *printed(void (*print)(FILE *, const struct rig_args_doc *, rig_arg_cmds),
+		     rig_arg_cmds scope)
 {
 	char *text = NULL;
 	size_t len = 0;
@@ -52,7 +53,7 @@ static char *printed(void (*print)(FILE *, const struct rig_args_doc *, unsigned
 	return text;
 }
 
-static void markdown(FILE *f, const struct rig_args_doc *d, unsigned scope)
+static void markdown(FILE *f, const struct rig_args_doc *d, rig_arg_cmds scope)
 {
 	(void)scope;
 	rig_args_print_markdown(f, d);
