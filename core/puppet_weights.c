@@ -169,7 +169,9 @@ static int classify(struct rig_puppet *pup, uint32_t *root, int32_t *loose_pin)
 				double dx = src[2 * v] - src[2 * u],
 				       dy = src[2 * v + 1] - src[2 * u + 1];
 				double d2 = dx * dx + dy * dy;
-				if (d2 < best[r] ||
+				/* The first pin seen is taken whatever its distance: a
+				 * damaged (non-finite) source must still name one. */
+				if (loose_pin[r] < 0 || d2 < best[r] ||
 				    (d2 == best[r] && u < pup->pin_vertex[loose_pin[r]])) {
 					best[r] = d2;
 					loose_pin[r] = (int32_t)p;
