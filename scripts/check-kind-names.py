@@ -68,6 +68,7 @@ OWN = {
             "core/puppet_solve.c", "core/puppet_eval.c",        # LBS, ARAP, overlap; per frame
             "core/puppet_binding.c",                            # its core row and stored form
             "api/edit/puppet_binding.c",                        # its ops and edit row
+            "api/edit/pins.h",                                  # its pins on the wire, shared
         ],
     },
     # Only in the tests: rigd-testkinds (tests/kinds/CMakeLists.txt).
