@@ -292,8 +292,9 @@ static int decode_puppet(const struct rig_jr *jr, json_t *skin, struct rig_skin_
 	if (!puppet || json_is_null(puppet))
 		return 0;
 	if (!json_is_object(puppet))
-		return rig_jr_fail(jr, "puppet",
-				   "field 'puppet' must be {pins, solver?, maxRotationDeg?} or null");
+		return rig_jr_fail(
+			jr, "puppet",
+			"field 'puppet' must be {pins, solver?, maxRotationDeg?} or null");
 	char base[96];
 	snprintf(base, sizeof base, "%s/puppet", jr->base);
 	struct rig_jr pjr = {jr->errs, RIG_OP_INVALID, base, jr->op_index};

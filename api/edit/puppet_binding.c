@@ -183,11 +183,11 @@ static struct rig_model_layer *puppet_target(struct rig_op_ctx *ctx, const struc
 		return NULL;
 	const struct rig_binding_kind *k = rig_binding_kind_of(l->binding.type);
 	if (!k || !k->pins || (!create && !k->pins(l, false))) {
-		struct rig_err *e = rig_op__fail_layer(
-			ctx, op, RIG_MESH_BINDING_KIND, "layerId",
-			"layer '%s' has no puppet binding and no pins%s%s", l->id,
-			l->binding.type ? ": its binding is a " : "",
-			l->binding.type ? l->binding.type->name : "");
+		struct rig_err *e =
+			rig_op__fail_layer(ctx, op, RIG_MESH_BINDING_KIND, "layerId",
+					   "layer '%s' has no puppet binding and no pins%s%s",
+					   l->id, l->binding.type ? ": its binding is a " : "",
+					   l->binding.type ? l->binding.type->name : "");
 		if (l->binding.type)
 			rig_err_extra(e, "bindingKind", l->binding.type->name);
 		return NULL;
