@@ -288,4 +288,40 @@ void rig_puppet_depth(double *out, const struct rig_puppet *pup,
 int rig_puppet_triangle_order(uint32_t *out, const struct rig_puppet *pup,
 			      const struct rig_puppet_pin_pose *poses);
 
+/* ------------------------------------------------------------------------ */
+/* What a kind carrying pins shares (a skin's skin.puppet, core/skin.h)      */
+/* ------------------------------------------------------------------------ */
+/* Lives in puppet_binding.c, beside the puppet's own stored form and diff. */
+
+struct rig_part_diff;
+struct rig_frame_note;
+
+/* The pins and settings of d (its rest mesh left out) as the bytes of a
+ * puppet's stored head ("PUP1", the counts, the settings, the pins and their
+ * keys: puppet_binding.c): a malloc'd string of *n bytes, or NULL when out of
+ * memory. */
+unsigned char *rig_puppet_pins_encode(const struct rig_puppet_def *d, size_t *n);
+
+/* A new heap definition from those bytes, without a rest mesh (source and
+ * triangles NULL, the counts as stored); NULL for damaged bytes or when out
+ * of memory. Free with rig_puppet_def_release and free. */
+struct rig_puppet_def *rig_puppet_pins_decode(const unsigned char *p, size_t n);
+
+/* The bytes a definition holds apart from its rest mesh. */
+size_t rig_puppet_pins_bytes(const struct rig_puppet_def *d);
+
+/* The puppet's diff parts on two definitions: pins by id (added, removed,
+ * changed: position, statics, keys) and settings (ids "solver",
+ * "maxRotationDeg" changed). Return 0, or -1 when out of memory. */
+int rig_puppet_diff_pins(struct rig_part_diff *out, const struct rig_puppet_def *a,
+			 const struct rig_puppet_def *b);
+int rig_puppet_diff_settings(struct rig_part_diff *out, const struct rig_puppet_def *a,
+			     const struct rig_puppet_def *b);
+
+/* What a frame of pup at local_frame notes (core/binding.h): the solver that
+ * ran and, when note->order is given, the overlap draw order. Returns 0, or
+ * -1 with INTERNAL when out of memory. */
+int rig_puppet_note(struct rig_frame_note *note, enum rig_puppet_ran ran,
+		    const struct rig_puppet *pup, double local_frame, struct rig_errs *errs);
+
 #endif

@@ -40,19 +40,19 @@ static size_t count_keys(const struct rig_puppet_def *d)
 	return n;
 }
 
-static int encode(const void *def, unsigned char **head, size_t *n_head, unsigned char **arrays,
-		  size_t *n_arrays)
+/* The head's size. */
+static size_t head_bytes(const struct rig_puppet_def *d)
 {
-	const struct rig_puppet_def *d = def;
-	size_t n_keys = count_keys(d);
-	*n_head = RIG_FORM_HEAD_FIXED + SETTINGS_BYTES + n_keys * KEY_BYTES;
+	size_t n = RIG_FORM_HEAD_FIXED + SETTINGS_BYTES + count_keys(d) * KEY_BYTES;
 	for (size_t p = 0; p < d->n_pins; p++)
-		*n_head += PIN_FIXED + strlen(d->pins[p].id);
-	*n_arrays = rig_form_rest_bytes(d->n_verts, d->n_tris);
-	int rc = rig_form_alloc(head, *n_head, arrays, *n_arrays);
-	if (rc)
-		return rc;
-	unsigned char *p = rig_form_head_put(*head, TAG, d->n_verts, d->n_tris, n_keys);
+		n += PIN_FIXED + strlen(d->pins[p].id);
+	return n;
+}
+
+/* Writes the head (head_bytes of d) at p. */
+static void head_put(unsigned char *p, const struct rig_puppet_def *d)
+{
+	p = rig_form_head_put(p, TAG, d->n_verts, d->n_tris, count_keys(d));
 	p = rig_bytes_put_u32(p, (uint32_t)d->solver);
 	p = rig_bytes_put_u32(p, d->has_max_rotation);
 	p = rig_bytes_put_f64(p, d->max_rotation_deg);
@@ -80,8 +80,29 @@ static int encode(const void *def, unsigned char **head, size_t *n_head, unsigne
 			}
 		}
 	}
+}
+
+static int encode(const void *def, unsigned char **head, size_t *n_head, unsigned char **arrays,
+		  size_t *n_arrays)
+{
+	const struct rig_puppet_def *d = def;
+	*n_head = head_bytes(d);
+	*n_arrays = rig_form_rest_bytes(d->n_verts, d->n_tris);
+	int rc = rig_form_alloc(head, *n_head, arrays, *n_arrays);
+	if (rc)
+		return rc;
+	head_put(*head, d);
 	rig_form_rest_put(*arrays, d->source, d->n_verts, d->triangles, d->n_tris);
 	return 0;
+}
+
+unsigned char *rig_puppet_pins_encode(const struct rig_puppet_def *d, size_t *n)
+{
+	*n = head_bytes(d);
+	unsigned char *p = malloc(*n);
+	if (p)
+		head_put(p, d);
+	return p;
 }
 
 /* A reader that refuses to pass the end of its bytes. */
@@ -184,6 +205,11 @@ fail:
 	return NULL;
 }
 
+struct rig_puppet_def *rig_puppet_pins_decode(const unsigned char *p, size_t n)
+{
+	return decode(p, n, NULL, 0);
+}
+
 /* ------------------------------------------------------------------------ */
 /* The row                                                                   */
 /* ------------------------------------------------------------------------ */
@@ -218,10 +244,14 @@ static void def_release_arrays(void *def)
 	rig_puppet_def_release_arrays(def);
 }
 
+size_t rig_puppet_pins_bytes(const struct rig_puppet_def *d)
+{
+	return sizeof *d + d->n_pins * sizeof *d->pins + count_keys(d) * sizeof(struct rig_key);
+}
+
 static size_t def_bytes(const void *def)
 {
-	const struct rig_puppet_def *d = def;
-	return sizeof *d + d->n_pins * sizeof *d->pins + count_keys(d) * sizeof(struct rig_key);
+	return rig_puppet_pins_bytes(def);
 }
 
 static void *prepare(void *def, struct rig_errs *errs)
@@ -250,17 +280,23 @@ static int evaluate_noted(double *out_xy, struct rig_frame_note *note, const voi
 	enum rig_puppet_ran ran = RIG_PUPPET_RAN_LBS;
 	if (rig_puppet_evaluate(out_xy, &ran, eval, local_frame, errs) != 0)
 		return -1;
+	return rig_puppet_note(note, ran, eval, local_frame, errs);
+}
+
+int rig_puppet_note(struct rig_frame_note *note, enum rig_puppet_ran ran,
+		    const struct rig_puppet *pup, double local_frame, struct rig_errs *errs)
+{
 	note->solver = rig_puppet_ran_name(ran);
 	if (!note->order)
 		return 0;
-	const struct rig_puppet_def *d = rig_puppet_def_of(eval);
+	const struct rig_puppet_def *d = rig_puppet_def_of(pup);
 	struct rig_puppet_pin_pose *pin_poses = malloc((d->n_pins + 1) * sizeof *pin_poses);
 	if (!pin_poses) {
 		rig_errs_add(errs, RIG_INTERNAL, "out of memory");
 		return -1;
 	}
-	rig_puppet_pose_at(pin_poses, eval, local_frame);
-	int rc = rig_puppet_triangle_order(note->order, eval, pin_poses);
+	rig_puppet_pose_at(pin_poses, pup, local_frame);
+	int rc = rig_puppet_triangle_order(note->order, pup, pin_poses);
 	free(pin_poses);
 	if (rc < 0) {
 		rig_errs_add(errs, RIG_INTERNAL, "out of memory");
@@ -316,12 +352,9 @@ static bool same_pin(const struct rig_puppet_pin *a, const struct rig_puppet_pin
 	return true;
 }
 
-/* pins, matched by id: added, removed, and changed (position, statics, keys). */
-static int diff_pins(struct rig_part_diff *out, const struct rig_binding_type *type,
-		     const void *def_a, const void *def_b)
+int rig_puppet_diff_pins(struct rig_part_diff *out, const struct rig_puppet_def *a,
+			 const struct rig_puppet_def *b)
 {
-	const struct rig_puppet_def *a = def_a, *b = def_b;
-	(void)type;
 	for (size_t i = 0; i < a->n_pins; i++) {
 		long j = rig_puppet_def_pin_find(b, a->pins[i].id);
 		int rc = 0;
@@ -339,12 +372,17 @@ static int diff_pins(struct rig_part_diff *out, const struct rig_binding_type *t
 	return 0;
 }
 
-/* settings: "solver" and "maxRotationDeg", changed when they differ. */
-static int diff_settings(struct rig_part_diff *out, const struct rig_binding_type *type,
-			 const void *def_a, const void *def_b)
+/* pins, matched by id: added, removed, and changed (position, statics, keys). */
+static int diff_pins(struct rig_part_diff *out, const struct rig_binding_type *type,
+		     const void *def_a, const void *def_b)
 {
-	const struct rig_puppet_def *a = def_a, *b = def_b;
 	(void)type;
+	return rig_puppet_diff_pins(out, def_a, def_b);
+}
+
+int rig_puppet_diff_settings(struct rig_part_diff *out, const struct rig_puppet_def *a,
+			     const struct rig_puppet_def *b)
+{
 	if (a->solver != b->solver && rig_ids_add(&out->ids.changed, "solver"))
 		return -1;
 	if ((a->has_max_rotation != b->has_max_rotation ||
@@ -352,6 +390,14 @@ static int diff_settings(struct rig_part_diff *out, const struct rig_binding_typ
 	    rig_ids_add(&out->ids.changed, "maxRotationDeg"))
 		return -1;
 	return 0;
+}
+
+/* settings: "solver" and "maxRotationDeg", changed when they differ. */
+static int diff_settings(struct rig_part_diff *out, const struct rig_binding_type *type,
+			 const void *def_a, const void *def_b)
+{
+	(void)type;
+	return rig_puppet_diff_settings(out, def_a, def_b);
 }
 
 static const struct rig_binding_part parts[] = {

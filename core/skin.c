@@ -45,6 +45,7 @@ struct rig_skin {
 	size_t n_k_runs;
 	enum rig_isa isa;            /* the path the kernel and the check run */
 	struct rig_mesh_check check; /* the deformed-mesh check of the source */
+	struct rig_puppet *puppet;   /* the pins over the rest mesh; NULL without */
 };
 
 /* ------------------------------------------------------------------------ */
@@ -92,6 +93,15 @@ int rig_skin_def_copy(struct rig_skin_def *out, const struct rig_skin_def *src)
 	d.joints = p[2];
 	d.weight_offsets = p[3];
 	d.influences = p[4];
+	d.puppet = NULL;
+	if (is_ok && src->puppet) {
+		d.puppet = malloc(sizeof *d.puppet);
+		if (!d.puppet || rig_puppet_def_copy(d.puppet, src->puppet) != 0) {
+			free(d.puppet);
+			d.puppet = NULL;
+			is_ok = false;
+		}
+	}
 	if (!is_ok) {
 		rig_skin_def_release(&d);
 		return -1;
@@ -117,7 +127,36 @@ void rig_skin_def_release(struct rig_skin_def *def)
 {
 	rig_skin_def_release_arrays(def);
 	free(def->joints);
+	if (def->puppet)
+		rig_puppet_def_release(def->puppet);
+	free(def->puppet);
 	memset(def, 0, sizeof *def);
+}
+
+int rig_skin_def_copy_head(struct rig_skin_def *out, const struct rig_skin_def *src)
+{
+	out->joints = NULL;
+	out->n_joints = 0;
+	out->puppet = NULL;
+	out->method = src->method;
+	if (src->n_joints) {
+		out->joints = alloc_array(src->n_joints, sizeof *out->joints);
+		if (!out->joints)
+			return -1;
+		memcpy(out->joints, src->joints, src->n_joints * sizeof *out->joints);
+		out->n_joints = src->n_joints;
+	}
+	if (!src->puppet)
+		return 0;
+	out->puppet = malloc(sizeof *out->puppet);
+	if (out->puppet && rig_puppet_def_copy(out->puppet, src->puppet) == 0)
+		return 0;
+	free(out->puppet);
+	out->puppet = NULL;
+	free(out->joints);
+	out->joints = NULL;
+	out->n_joints = 0;
+	return -1;
 }
 
 static const char *const method_names[RIG_SKIN_METHOD_COUNT] = {"lbs", "dqs"};
@@ -330,7 +369,8 @@ static void check_joints(const struct rig_skin_def *def, struct rig_errs *errs)
 int rig_skin_check_def(const struct rig_skin_def *def, struct rig_errs *errs)
 {
 	size_t before = errs->total;
-	rig_mesh_check_source(def->source, def->n_verts, def->triangles, def->n_tris, errs);
+	bool is_mesh_sound = rig_mesh_check_source(def->source, def->n_verts, def->triangles,
+						   def->n_tris, errs) == 0;
 	check_joints(def, errs);
 	if (def->n_weight_lists != def->n_verts) {
 		struct rig_err *e =
@@ -352,6 +392,17 @@ int rig_skin_check_def(const struct rig_skin_def *def, struct rig_errs *errs)
 		/* An empty list may come with no influence array at all. */
 		const struct rig_skin_influence *list = to > from ? &def->influences[from] : NULL;
 		check_list(&sum, list, to - from, def->n_joints, def->joints, v, errs);
+	}
+	if (def->puppet && is_mesh_sound) {
+		/* The pins over the skin's own mesh (source and triangles borrowed). */
+		struct rig_puppet_def view = *def->puppet;
+		view.source = def->source;
+		view.n_verts = def->n_verts;
+		view.triangles = def->triangles;
+		view.n_tris = def->n_tris;
+		size_t from = errs->count;
+		if (rig_puppet_def_check(&view, errs) != 0)
+			rig_errs_scope(errs, from, RIG_NO_INDEX, "/puppet");
 	}
 	return errs->total == before ? 0 : -1;
 }
@@ -424,10 +475,38 @@ static void build_kernel_layout(struct rig_skin *skin)
 	(void)n_runs;
 }
 
+/* The evaluator of the skin's pins over copies of its rest mesh: the
+ * factorisation is the rest mesh's and the pins' static stiffness', built once
+ * here and never from a pose. Returns 0 (nothing to build without pins), or -1
+ * when out of memory or the pins are damaged. */
+static int build_puppet(struct rig_skin *skin)
+{
+	const struct rig_skin_def *d = &skin->def;
+	if (!d->puppet)
+		return 0;
+	struct rig_puppet_def pd;
+	if (rig_puppet_def_copy(&pd, d->puppet) != 0)
+		return -1;
+	rig_puppet_def_release_arrays(&pd);
+	pd.n_verts = d->n_verts;
+	pd.n_tris = d->n_tris;
+	pd.source = alloc_array(2 * d->n_verts, sizeof *pd.source);
+	pd.triangles = alloc_array(3 * d->n_tris, sizeof *pd.triangles);
+	struct rig_errs *errs = rig_errs_new();
+	if (pd.source && pd.triangles && errs) {
+		memcpy(pd.source, d->source, 2 * d->n_verts * sizeof *pd.source);
+		memcpy(pd.triangles, d->triangles, 3 * d->n_tris * sizeof *pd.triangles);
+		skin->puppet = rig_puppet_take(&pd, errs);
+	}
+	rig_errs_free(errs);
+	rig_puppet_def_release(&pd);
+	return skin->puppet ? 0 : -1;
+}
+
 /* Finishes an evaluator whose def is in place: inverse binds, the id order,
- * the kernel layout, the deformed-mesh check and the path they run. Returns
- * 0, or -1 when out of memory or a bind is not safely invertible (only
- * possible for stored data that bypassed the checks). */
+ * the kernel layout, the deformed-mesh check and the path they run, and the
+ * pins' evaluator. Returns 0, or -1 when out of memory or a bind is not safely
+ * invertible (only possible for stored data that bypassed the checks). */
 static int finish(struct rig_skin *skin)
 {
 	const struct rig_skin_def *d = &skin->def;
@@ -449,7 +528,7 @@ static int finish(struct rig_skin *skin)
 			return -1;
 	sort_ids(skin->id_order, d->joints, d->n_joints);
 	build_kernel_layout(skin);
-	return 0;
+	return build_puppet(skin);
 }
 
 struct rig_skin *rig_skin_new(const struct rig_skin_def *def, struct rig_errs *errs)
@@ -516,6 +595,18 @@ struct rig_skin *rig_skin_take(struct rig_skin_def *def, struct rig_errs *errs)
 	memcpy(joints, def->joints, def->n_joints * sizeof *joints);
 	skin->def = *def;
 	skin->def.joints = joints;
+	skin->def.puppet = NULL;
+	if (def->puppet) { /* copied, like the joints: def keeps what the model keeps */
+		skin->def.puppet = malloc(sizeof *skin->def.puppet);
+		if (!skin->def.puppet || rig_puppet_def_copy(skin->def.puppet, def->puppet) != 0) {
+			free(skin->def.puppet);
+			free(joints);
+			free(skin);
+			rig_errs_add(errs, RIG_INTERNAL,
+				     "out of memory building the skin evaluator");
+			return NULL;
+		}
+	}
 	def->source = NULL;
 	def->triangles = NULL;
 	def->weight_offsets = NULL;
@@ -538,7 +629,8 @@ size_t rig_skin_bytes(const struct rig_skin *skin)
 		       (sizeof *d->joints + sizeof *skin->inv_binds + sizeof *skin->id_order) +
 	       (d->n_verts + 1) * sizeof *d->weight_offsets +
 	       n_infl * (sizeof *d->influences + sizeof *skin->k_joints + sizeof *skin->k_weights) +
-	       skin->n_k_runs * sizeof *skin->k_runs;
+	       skin->n_k_runs * sizeof *skin->k_runs +
+	       (skin->puppet ? rig_puppet_bytes(skin->puppet) : 0);
 }
 
 void rig_skin_free(struct rig_skin *skin)
@@ -552,7 +644,13 @@ void rig_skin_free(struct rig_skin *skin)
 	free(skin->k_weights);
 	free(skin->k_runs);
 	rig_mesh_check_release(&skin->check);
+	rig_puppet_free(skin->puppet);
 	free(skin);
+}
+
+const struct rig_puppet *rig_skin_puppet(const struct rig_skin *skin)
+{
+	return skin->puppet;
 }
 
 const struct rig_skin_def *rig_skin_def_of(const struct rig_skin *skin)
@@ -733,8 +831,9 @@ void rig_skin_deform(double *out_xy, const struct rig_skin *skin, const struct r
  * complete: 32 KiB of output, still in cache when the check reads it. */
 #define EVALUATE_STRETCH 2048
 
-int rig_skin_evaluate(double *out_xy, const struct rig_skin *skin, const struct rig_affine *poses,
-		      struct rig_errs *errs)
+/* The checks of poses every evaluation starts with: finite (SKIN_POSE). */
+static int check_poses(const struct rig_skin *skin, const struct rig_affine *poses,
+		       struct rig_errs *errs)
 {
 	const struct rig_skin_def *d = &skin->def;
 	size_t before = errs->total;
@@ -742,11 +841,20 @@ int rig_skin_evaluate(double *out_xy, const struct rig_skin *skin, const struct 
 		if (!rig_affine_is_finite(&poses[j]))
 			pose_err(errs, skin, (uint32_t)j,
 				 "pose of joint '%s' (joint %zu) has a non-finite entry", j);
-	if (errs->total != before)
-		return -1;
+	return errs->total != before ? -1 : 0;
+}
+
+/* The kernel over src (the rest source, or the pins' refinement of it) into
+ * out_xy, checked stretch by stretch against the rest source. */
+static inline int skin_and_check(double *out_xy, const struct rig_skin *skin,
+				 const struct rig_affine *poses, const double *src,
+				 struct rig_errs *errs)
+{
+	const struct rig_skin_def *d = &skin->def;
 	struct rig_skin_blend mats[RIG_SKIN_DQS_STRIDE * RIG_MAX_JOINTS];
 	blend_matrices(mats, skin, poses);
 	struct rig_skin_kernel k = kernel_view(skin);
+	k.src = src;
 	rig_skin_kernel_fn *kernel = kernel_of(skin, skin->isa);
 	struct rig_skin_cursor at = {0};
 	struct rig_mesh_check_cursor check;
@@ -757,4 +865,52 @@ int rig_skin_evaluate(double *out_xy, const struct rig_skin *skin, const struct 
 		rig_mesh_check_advance(&check, &skin->check, out_xy, end);
 	}
 	return rig_mesh_check_finish(&check, &skin->check, out_xy, errs);
+}
+
+/* A skin with pins: the pins at local_frame refine the rest vertices into a
+ * scratch array (rig_puppet_deform, unchecked: the result is what is
+ * checked), which the kernel then maps. */
+static int evaluate_pinned(double *out_xy, enum rig_puppet_ran *out_ran,
+			   const struct rig_skin *skin, const struct rig_affine *poses,
+			   double local_frame, struct rig_errs *errs)
+{
+	const struct rig_skin_def *d = &skin->def;
+	if (check_poses(skin, poses, errs) != 0)
+		return -1;
+	size_t n_pins = rig_puppet_def_of(skin->puppet)->n_pins;
+	double *refined = alloc_array(2 * d->n_verts, sizeof *refined);
+	struct rig_puppet_pin_pose *pin_poses = malloc((n_pins + 1) * sizeof *pin_poses);
+	enum rig_puppet_ran ran = RIG_PUPPET_RAN_LBS;
+	int rc = -1;
+	if (refined && pin_poses) {
+		rig_puppet_pose_at(pin_poses, skin->puppet, local_frame);
+		rc = rig_puppet_deform(refined, &ran, skin->puppet, pin_poses);
+	}
+	free(pin_poses);
+	if (rc != 0) {
+		free(refined);
+		rig_errs_add(errs, RIG_INTERNAL, "out of memory evaluating the skin's pins");
+		return -1;
+	}
+	if (out_ran)
+		*out_ran = ran;
+	rc = skin_and_check(out_xy, skin, poses, refined, errs);
+	free(refined);
+	return rc;
+}
+
+int rig_skin_evaluate_at(double *out_xy, enum rig_puppet_ran *out_ran, const struct rig_skin *skin,
+			 const struct rig_affine *poses, double local_frame, struct rig_errs *errs)
+{
+	if (skin->puppet)
+		return evaluate_pinned(out_xy, out_ran, skin, poses, local_frame, errs);
+	if (check_poses(skin, poses, errs) != 0)
+		return -1;
+	return skin_and_check(out_xy, skin, poses, skin->def.source, errs);
+}
+
+int rig_skin_evaluate(double *out_xy, const struct rig_skin *skin, const struct rig_affine *poses,
+		      struct rig_errs *errs)
+{
+	return rig_skin_evaluate_at(out_xy, NULL, skin, poses, 0, errs);
 }

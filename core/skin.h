@@ -33,6 +33,17 @@
  *         the first weight is below 1e-6 and the other rotors cancel) the
  *         vertex is skinned by lbs instead, so no vertex divides by ~0. A
  *         single influence gives M·v to rounding.
+ *
+ * Pins (skin.puppet, issue 24 item 6): a skin may carry puppet pins
+ * (core/puppet.h) over its own rest mesh. Each frame the pins, evaluated at
+ * the layer's local frame, refine the rest vertices first (rig_puppet_deform
+ * of an evaluator built once over the skin's source and triangles), then the
+ * method above maps the refined vertices v̂ in place of v with the skin's
+ * weights and binds, which stay bound to the rest positions; the deformed-
+ * mesh checks then run once, on the result, against the rest source. The
+ * pins' factorisation depends on the rest mesh and the pins' static
+ * stiffness only, never on a pose. A skin without pins runs exactly the
+ * code it ran before.
  */
 #ifndef RIG_SKIN_H
 #define RIG_SKIN_H
@@ -44,6 +55,7 @@
 #include "core/affine.h"
 #include "core/err.h"
 #include "core/isa.h"
+#include "core/puppet.h"
 
 /* Joint index of an influence whose joint id named no joint of the skin. */
 #define RIG_JOINT_UNKNOWN UINT32_MAX
@@ -85,6 +97,11 @@ struct rig_skin_def {
 	struct rig_skin_influence *influences;
 	size_t n_weight_lists;       /* must equal n_verts */
 	enum rig_skin_method method; /* zero: RIG_SKIN_LBS; kept with the joints */
+	/* skin.puppet: the pins that refine the source each frame, or NULL (no
+	 * pins: today's skin). A heap object owned with the def (its own
+	 * rest mesh NULL and counts 0: the skin's source and triangles are its
+	 * mesh); kept with the joints, like the method. */
+	struct rig_puppet_def *puppet;
 };
 
 /* Deep-copies src into *out (which it overwrites). Returns 0, or -1 when out of
@@ -99,6 +116,12 @@ void rig_skin_def_release(struct rig_skin_def *def);
  * triangles, weights) and zeroes their counts, keeping the joints: a shot
  * model holds large skins as joints only until an op needs the rest. */
 void rig_skin_def_release_arrays(struct rig_skin_def *def);
+
+/* Copies what a shot model keeps of every skin (the joints, the method and
+ * the pins) from src into out, whose per-vertex arrays are its own and whose
+ * joints and pins are not set yet. Returns 0, or -1 when out of memory (out's
+ * joints and pins NULL then). */
+int rig_skin_def_copy_head(struct rig_skin_def *out, const struct rig_skin_def *src);
 
 /* Looks up a joint by id; returns its index or RIG_JOINT_UNKNOWN. */
 uint32_t rig_skin_def_joint_index(const struct rig_skin_def *def, const char *joint_id);
@@ -123,7 +146,11 @@ bool rig_skin_normalize_influences(struct rig_skin_influence *list, size_t n);
  * count 1–256, ids valid and distinct; SKIN_BIND: bind finite and safely
  * invertible), weights (SKIN_WEIGHTS: one list per vertex, each as
  * rig_skin_check_influences), method (OP_INVALID at "/method" outside the
- * enum; decoders reject unknown names first). Reports every violation. Does not modify def.
+ * enum; decoders reject unknown names first), and the pins when it carries
+ * them: rig_puppet_def_check over the skin's source and triangles, its
+ * pointers under "/puppet" ("/puppet/pins/2/stiffness"; PUPPET_PINS,
+ * PUPPET_PIN_VERTEX), run once the source itself is sound (its violations
+ * are the skin's, reported once). Reports every violation. Does not modify def.
  * Returns 0 when valid, -1 otherwise. */
 int rig_skin_check_def(const struct rig_skin_def *def, struct rig_errs *errs);
 
@@ -169,11 +196,10 @@ struct rig_skin_pose {
 int rig_skin_order_poses(struct rig_affine *out, const struct rig_skin *skin,
 			 const struct rig_skin_pose *poses, size_t n_poses, struct rig_errs *errs);
 
-/* The skinning kernel alone: writes 2 · n_verts doubles to out_xy from poses in
- * joint order by the skin's method, on the instruction-set path the evaluator
- * picked when it was built (core/isa.h: every path gives the same bits; dqs
- * has one portable loop that every path runs). No checks; poses must be
- * finite. */
+/* The skinning kernel alone (the rest source, pins left out): writes 2 · n_verts doubles to out_xy
+ * from poses in joint order by the skin's method, on the instruction-set path the evaluator picked
+ * when it was built (core/isa.h: every path gives the same bits; dqs has one portable loop that
+ * every path runs). No checks; poses must be finite. */
 void rig_skin_deform(double *out_xy, const struct rig_skin *skin, const struct rig_affine *poses);
 
 /* rig_skin_deform on the path isa, which must be supported
@@ -182,10 +208,23 @@ void rig_skin_deform(double *out_xy, const struct rig_skin *skin, const struct r
 void rig_skin_deform_isa(double *out_xy, const struct rig_skin *skin,
 			 const struct rig_affine *poses, enum rig_isa isa);
 
+/* The evaluator of the skin's pins (built once with the skin), or NULL for a
+ * skin without pins; borrowed until rig_skin_free(). */
+const struct rig_puppet *rig_skin_puppet(const struct rig_skin *skin);
+
+/* Evaluates the skin at the layer's local_frame: for a skin with pins, the
+ * pins at local_frame refine the rest vertices first (the file comment),
+ * *out_ran (may be NULL) then says which puppet solver ran; without pins it is
+ * rig_skin_evaluate, the frame unused and *out_ran left alone. Returns 0, or
+ * -1 with errs filled. */
+int rig_skin_evaluate_at(double *out_xy, enum rig_puppet_ran *out_ran, const struct rig_skin *skin,
+			 const struct rig_affine *poses, double local_frame, struct rig_errs *errs);
+
 /* Evaluates the skin: checks poses are finite (SKIN_POSE), deforms into out_xy
  * (2 · n_verts doubles, owned by the caller) and validates the result with
  * rig_mesh_check_deformed()'s rules and errors (a check prepared with the
- * evaluator, core/mesh_check.h). Returns 0, or -1 with errs filled (out_xy is
+ * evaluator, core/mesh_check.h). A skin with pins takes them at frame 0
+ * (rig_skin_evaluate_at). Returns 0, or -1 with errs filled (out_xy is
  * then unspecified). */
 int rig_skin_evaluate(double *out_xy, const struct rig_skin *skin, const struct rig_affine *poses,
 		      struct rig_errs *errs);

@@ -47,7 +47,8 @@ static void def_release_arrays(void *def)
 static size_t def_bytes(const void *def)
 {
 	const struct rig_skin_def *d = def;
-	return sizeof *d + d->n_joints * sizeof *d->joints;
+	return sizeof *d + d->n_joints * sizeof *d->joints +
+	       (d->puppet ? rig_puppet_pins_bytes(d->puppet) : 0);
 }
 
 static size_t def_n_joints(const void *def)
@@ -75,12 +76,24 @@ static const void *eval_def(const void *eval)
 	return rig_skin_def_of(eval);
 }
 
-/* A skin's shape follows its joints only: the frame does not enter. */
+/* A skin's shape follows its joints and, when it carries pins, their keys at
+ * the layer's frame (a skin without pins ignores the frame). */
 static int evaluate(double *out_xy, const void *eval, const struct rig_affine *poses,
 		    double local_frame, struct rig_errs *errs)
 {
-	(void)local_frame;
-	return rig_skin_evaluate(out_xy, eval, poses, errs);
+	return rig_skin_evaluate_at(out_xy, NULL, eval, poses, local_frame, errs);
+}
+
+/* With pins, the frame says the pins' solver and their overlap order as a
+ * puppet's does; without, nothing (the note stays empty). */
+static int evaluate_noted(double *out_xy, struct rig_frame_note *note, const void *eval,
+			  const struct rig_affine *poses, double local_frame, struct rig_errs *errs)
+{
+	enum rig_puppet_ran ran = RIG_PUPPET_RAN_LBS;
+	if (rig_skin_evaluate_at(out_xy, &ran, eval, poses, local_frame, errs) != 0)
+		return -1;
+	const struct rig_puppet *pup = rig_skin_puppet(eval);
+	return pup ? rig_puppet_note(note, ran, pup, local_frame, errs) : 0;
 }
 
 static size_t bytes(const void *eval)
@@ -178,12 +191,41 @@ static int diff_method(struct rig_part_diff *out, const struct rig_binding_type 
 	return 0;
 }
 
+/* The pins of a definition, or an empty set for a skin without. */
+static const struct rig_puppet_def *pins_of(const struct rig_skin_def *d)
+{
+	static const struct rig_puppet_def none;
+	return d->puppet ? d->puppet : &none;
+}
+
+/* pins: the puppet's part on the skin's pins, by id. */
+static int diff_pins(struct rig_part_diff *out, const struct rig_binding_type *type,
+		     const void *def_a, const void *def_b)
+{
+	(void)type;
+	return rig_puppet_diff_pins(out, pins_of(def_a), pins_of(def_b));
+}
+
+/* pinSettings: "puppet" changed when one revision carries pins and the other
+ * not, else the puppet's settings part ("solver", "maxRotationDeg"). */
+static int diff_pin_settings(struct rig_part_diff *out, const struct rig_binding_type *type,
+			     const void *def_a, const void *def_b)
+{
+	const struct rig_skin_def *a = def_a, *b = def_b;
+	(void)type;
+	if (!a->puppet != !b->puppet)
+		return rig_ids_add(&out->ids.changed, "puppet") ? -1 : 0;
+	return rig_puppet_diff_settings(out, pins_of(a), pins_of(b));
+}
+
 static const struct rig_binding_part parts[] = {
 	RIG_BINDING_PART_SOURCE,
 	RIG_BINDING_PART_TRIANGLES,
 	{"weights", RIG_DIFF_RUNS, "changedVertices", diff_weights},
 	{"joints", RIG_DIFF_IDS, NULL, diff_joints},
 	{"method", RIG_DIFF_VALUE, NULL, diff_method},
+	{"pins", RIG_DIFF_IDS, NULL, diff_pins},
+	{"pinSettings", RIG_DIFF_IDS, NULL, diff_pin_settings},
 };
 
 /* The arrays read (source 16 B a vertex, triangles 12 B, weight offsets 4 B
@@ -191,8 +233,11 @@ static const struct rig_binding_part parts[] = {
  * index in each list (24 B a vertex, 8 B a triangle). */
 static size_t diff_bytes(const void *def, size_t n_verts, size_t n_tris)
 {
-	(void)def;
-	return n_verts * (16 + 4 + 64 + 24) + n_tris * (12 + 8);
+	const struct rig_skin_def *d = def;
+	size_t pins = d->puppet ? rig_puppet_pins_bytes(d->puppet) +
+					  d->puppet->n_pins * 3 * (RIG_ID_MAX + 1)
+				: 0;
+	return n_verts * (16 + 4 + 64 + 24) + n_tris * (12 + 8) + pins;
 }
 
 const struct rig_binding_type rig_binding_skin = {
@@ -209,6 +254,7 @@ const struct rig_binding_type rig_binding_skin = {
 	.prepare = prepare,
 	.eval_def = eval_def,
 	.evaluate = evaluate,
+	.evaluate_noted = evaluate_noted,
 	.bytes = bytes,
 	.free = free_eval,
 	.parts = parts,

@@ -11,6 +11,11 @@ they may say "a skin's weights". Production kinds are looked for in the server's
 clients' sources; a kind only the tests have is looked for everywhere (tests/ and bench/
 included), so nothing but its own files knows it.
 
+One kind may carry another's definition inside its own (issue 24 item 6: a skin's pins are a
+puppet's, skin.puppet): CARRIES names, per carrying kind, the kind carried and the carrier's own
+files that may name the carried kind's types (never its rows: the carrier reaches the carried
+math through the types' functions, not through the binding table).
+
 The lists are exact: a kind without an entry, an entry without a kind, or a listed file
 that does not exist fails the check too, so the lists stay the truth the architecture
 document repeats. Prints every violation as file:line; exit 1 if any.
@@ -63,6 +68,7 @@ OWN = {
             "core/puppet_solve.c", "core/puppet_eval.c",        # LBS, ARAP, overlap; per frame
             "core/puppet_binding.c",                            # its core row and stored form
             "api/edit/puppet_binding.c",                        # its ops and edit row
+            "api/edit/pins.h",                                  # its pins on the wire, shared
         ],
     },
     # Only in the tests: rigd-testkinds (tests/kinds/CMakeLists.txt).
@@ -70,6 +76,21 @@ OWN = {
         "types": ["rig_offset_def", "offset_eval"],
         "files": ["tests/kinds/offset.h", "tests/kinds/offset.c", "tests/kinds/offset_ops.c"],
         "test_only": True,
+    },
+}
+
+# Kinds carrying another's definition: carrier -> {carried: [the carrier's files naming its types]}.
+CARRIES = {
+    "skin": {
+        "puppet": [
+            "core/skin.h", "core/skin.c",      # skin.puppet in the definition, the pins' evaluator
+            "core/skin_binding.c",             # the pins' diff parts
+            "storage/skin_bytes.c",            # the pins' trailer of the joints part
+            "api/edit/ops_skin.c",             # layer.skin's skin.puppet
+            "api/edit/skin_binding.c",         # the pins accessor, pins and pinWeights collections
+            "api/handlers/skin.c",             # GET ...skin returns skin.puppet
+            "api/handlers/skin_eval.c",        # POST /v1/skin/evaluate with skin.puppet
+        ],
     },
 }
 
@@ -122,13 +143,23 @@ def main():
         for f in own["files"]:
             if not os.path.exists(os.path.join(ROOT, f)):
                 problems.append(f"OWN['{k}'] lists {f}, which does not exist")
+    for carrier, carried in CARRIES.items():
+        for k, files in carried.items():
+            if carrier not in OWN or k not in OWN:
+                problems.append(f"CARRIES['{carrier}'] names a kind without an OWN entry")
+                continue
+            for f in files:
+                if f not in OWN[carrier]["files"]:
+                    problems.append(f"CARRIES['{carrier}']['{k}'] lists {f}, "
+                                    f"which is not one of {carrier}'s own files")
     for f in REGISTRY:
         if not os.path.exists(os.path.join(ROOT, f)):
             problems.append(f"REGISTRY lists {f}, which does not exist")
 
-    patterns = {}
+    patterns, rows = {}, {}
     for k, own in OWN.items():
         names = [f"rig_binding_{k}", f"rig_binding_kind_{k}", f"rig_binding_codec_{k}"]
+        rows[k] = re.compile(r"\b(" + "|".join(map(re.escape, names)) + r")\b")
         names += own["types"]
         patterns[k] = re.compile(r"\b(" + "|".join(map(re.escape, names)) + r")\b")
 
@@ -144,8 +175,11 @@ def main():
             if lines is None:
                 lines = code_lines(path)
                 n_checked += 1
+            carrying = any(path in carried.get(k, [])
+                           for carried in CARRIES.values())
+            pattern = rows[k] if carrying else patterns[k]
             for i, line in enumerate(lines, 1):
-                for m in patterns[k].finditer(line):
+                for m in pattern.finditer(line):
                     problems.append(f"{path}:{i}: names {m.group(1)}, which belongs to kind "
                                     f"'{k}' (its own files and the registry only)")
     for p in problems:

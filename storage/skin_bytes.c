@@ -21,14 +21,25 @@ unsigned char *rig_blob_joints_encode(size_t *out_size, const struct rig_skin_de
 {
 	const char *method = rig_skin_method_name(def->method);
 	size_t records = def->n_joints * RIG_JOINT_RECORD_BYTES;
+	size_t with_method =
+		records + (def->method != RIG_SKIN_LBS ? RIG_SKIN_METHOD_TRAILER_BYTES : 0);
 	if (!method)
 		return NULL;
-	*out_size = records + (def->method != RIG_SKIN_LBS ? RIG_SKIN_METHOD_TRAILER_BYTES : 0);
-	unsigned char *buf = calloc(1, *out_size ? *out_size : 1);
-	if (!buf)
+	unsigned char *pins = NULL;
+	size_t n_pins = 0;
+	if (def->puppet && !(pins = rig_puppet_pins_encode(def->puppet, &n_pins)))
 		return NULL;
+	*out_size = with_method + n_pins;
+	unsigned char *buf = calloc(1, *out_size ? *out_size : 1);
+	if (!buf) {
+		free(pins);
+		return NULL;
+	}
 	if (def->method != RIG_SKIN_LBS) /* NUL-padded: calloc'd */
 		memcpy(buf + records, method, strnlen(method, RIG_SKIN_METHOD_TRAILER_BYTES - 1));
+	if (pins)
+		memcpy(buf + with_method, pins, n_pins);
+	free(pins);
 	for (size_t j = 0; j < def->n_joints; j++) {
 		unsigned char *r = buf + j * RIG_JOINT_RECORD_BYTES;
 		memcpy(r, def->joints[j].id, strnlen(def->joints[j].id, RIG_ID_MAX));
@@ -119,17 +130,32 @@ static int trailer_method(enum rig_skin_method *out, const unsigned char *t)
 	return 0;
 }
 
+/* Whether the bytes at p (n of them) begin a pins trailer. */
+static bool is_pins_trailer(const unsigned char *p, size_t n)
+{
+	return n >= sizeof RIG_SKIN_PINS_TAG - 1 &&
+	       memcmp(p, RIG_SKIN_PINS_TAG, sizeof RIG_SKIN_PINS_TAG - 1) == 0;
+}
+
 int rig_blob_joints_decode(struct rig_skin_def *def, size_t n, const unsigned char *p, size_t size)
 {
-	size_t records = n * RIG_JOINT_RECORD_BYTES;
+	size_t at = n * RIG_JOINT_RECORD_BYTES;
 	enum rig_skin_method method = RIG_SKIN_LBS;
-	if (size == records + RIG_SKIN_METHOD_TRAILER_BYTES) {
-		if (trailer_method(&method, p + records) != 0)
-			return -1;
-	} else if (size != records) {
+	if (size < at)
 		return -1;
+	/* A method's trailer, then the pins' (each only when there is one). */
+	if (size > at && !is_pins_trailer(p + at, size - at)) {
+		if (size - at < RIG_SKIN_METHOD_TRAILER_BYTES ||
+		    trailer_method(&method, p + at) != 0)
+			return -1;
+		at += RIG_SKIN_METHOD_TRAILER_BYTES;
 	}
+	struct rig_puppet_def *pins = NULL;
+	if (size > at && (!is_pins_trailer(p + at, size - at) ||
+			  !(pins = rig_puppet_pins_decode(p + at, size - at))))
+		return -1;
 	def->method = method;
+	def->puppet = pins;
 	def->joints = calloc(n ? n : 1, sizeof *def->joints);
 	if (!def->joints)
 		return -1;
@@ -322,9 +348,9 @@ int rig_chunks_skin_part_encode(struct rig_chunk_bytes *out, enum rig_chunk_part
 		 * chunk count stays the records' (rig_chunks_skin_part_count). */
 		int rc = encode_fixed(out, rig_blob_joints_encode, def,
 				      RIG_CHUNK_JOINTS * RIG_JOINT_RECORD_BYTES);
-		if (rc == 0 && out->n > 0 &&
-		    out->n > rig_chunks_count(def->n_joints, RIG_CHUNK_JOINTS)) {
-			out->n--;
+		size_t n_records = rig_chunks_count(def->n_joints, RIG_CHUNK_JOINTS);
+		if (rc == 0 && n_records > 0 && out->n > n_records) {
+			out->n = n_records;
 			out->bounds[out->n] = out->size;
 		}
 		return rc;

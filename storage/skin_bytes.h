@@ -24,6 +24,16 @@
  * chunk. Old rows and old revisions therefore read as lbs. */
 #define RIG_SKIN_METHOD_TRAILER_BYTES 8
 
+/* The skin's pins (skin.puppet, core/skin.h) travel with its joints too:
+ * after the records and the method's trailer (when there is one), a skin
+ * with pins appends them as the bytes of a puppet's stored head
+ * (rig_puppet_pins_encode: "PUP1", its counts 0 for the mesh, the settings,
+ * the pins and their keys), inside the last joints chunk, however long (a
+ * pin edit rewrites that chunk only). A skin without pins has no such
+ * trailer: its bytes are the bytes it always had, and old rows and old
+ * revisions read as skins without pins. */
+#define RIG_SKIN_PINS_TAG "PUP1"
+
 /* Items per chunk, chosen so that no chunk exceeds 16 KiB: 64 joints
  * (178 B), 1,024 vertices (16 B), 1,024 triangles (12 B), 128 weight lists
  * (at most 1 + 8 · 12 B). */
@@ -44,7 +54,8 @@ unsigned char *rig_blob_influences_encode(size_t *out_size, const struct rig_ski
  * yet), allocating with malloc. Each returns 0, or -1 when the BLOB's size does
  * not match the count or on OOM. The joints decoder also sets def->method:
  * lbs for n records exactly, the trailer's method for n records and a trailer
- * naming one (anything else is -1). */
+ * naming one (anything else is -1) — and def->puppet: NULL, or the pins of a
+ * pins trailer after them (a new heap definition). */
 int rig_blob_joints_decode(struct rig_skin_def *def, size_t n, const unsigned char *p, size_t size);
 int rig_blob_source_decode(struct rig_skin_def *def, size_t n, const unsigned char *p, size_t size);
 int rig_blob_triangles_decode(struct rig_skin_def *def, size_t n, const unsigned char *p,

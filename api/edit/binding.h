@@ -68,6 +68,7 @@ void rig_binding_encode_triangle(struct rig_buf *b, const struct rig_binding_typ
 
 struct rig_op;
 struct rig_op_ctx;
+struct rig_puppet_def;
 struct rig_op_type;
 
 /* The shapes of array the compact body decoder (bulk.h) reads. */
@@ -112,6 +113,13 @@ struct rig_binding_kind {
 	 * them; a later kind keeps its rows here and leaves op_table.c alone. */
 	const struct rig_op_type *ops;
 	size_t n_ops;
+	/* Optional: the puppet pins l's binding carries (core/puppet.h), which
+	 * the pin ops (layer.puppet.pin.put, .delete, .key.put, .key.delete,
+	 * api/edit/puppet_binding.c) edit in place: a puppet's definition, a
+	 * skin's skin.puppet. NULL when l carries none — unless create, which
+	 * gives a kind that can carry pins an empty set first (NULL then only
+	 * when out of memory). NULL member: the kind never carries pins. */
+	struct rig_puppet_def *(*pins)(struct rig_model_layer *l, bool create);
 };
 
 /* The "binding" object of l's JSON every kind's summary is: its kind, its

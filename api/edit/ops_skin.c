@@ -14,6 +14,7 @@
 
 #include "api/edit/ops_internal.h"
 #include "api/edit/ops_skin.h"
+#include "api/edit/pins.h"
 #include "core/rig.h"
 #include "storage/shot_repo.h"
 
@@ -282,6 +283,28 @@ static int decode_method(const struct rig_jr *jr, json_t *skin, struct rig_skin_
 	return 0;
 }
 
+/* puppet: the skin's pins, {pins?, solver?, maxRotationDeg?} (the mesh is
+ * the skin's own); null or absent is none. Shapes only: the rules are
+ * rig_skin_check_def's. */
+static int decode_puppet(const struct rig_jr *jr, json_t *skin, struct rig_skin_def *d)
+{
+	json_t *puppet = json_object_get(skin, "puppet");
+	if (!puppet || json_is_null(puppet))
+		return 0;
+	if (!json_is_object(puppet))
+		return rig_jr_fail(
+			jr, "puppet",
+			"field 'puppet' must be {pins, solver?, maxRotationDeg?} or null");
+	char base[96];
+	snprintf(base, sizeof base, "%s/puppet", jr->base);
+	struct rig_jr pjr = {jr->errs, RIG_OP_INVALID, base, jr->op_index};
+	static const char *const fields[] = {"pins", "solver", "maxRotationDeg", NULL};
+	int rc = rig_jr_known(&pjr, puppet, fields);
+	if (!(d->puppet = calloc(1, sizeof *d->puppet)))
+		return rig_jr_out_of_memory(jr, "puppet");
+	return rig_op__pins_decode(&pjr, puppet, d->puppet) | rc;
+}
+
 /* jointLayers: every joint exactly once. Fills joints[j].layer_id. */
 static int decode_joint_layers(const struct rig_jr *jr, json_t *skin, struct rig_skin_def *d,
 			       uint32_t **out_map_pos)
@@ -384,11 +407,11 @@ int rig_skin_json_decode(struct rig_skin_def *d, json_t *skin, const struct rig_
 			 bool with_joint_layers, const char *const *extra_fields,
 			 uint32_t **out_map_pos, struct rig_bulk *bulk)
 {
-	const char *fields[12] = {"source", "triangles", "joints", "weights", "method"};
-	size_t n_fields = 5;
+	const char *fields[13] = {"source", "triangles", "joints", "weights", "method", "puppet"};
+	size_t n_fields = 6;
 	if (with_joint_layers)
 		fields[n_fields++] = "jointLayers";
-	for (const char *const *f = extra_fields; f && *f && n_fields < 11; f++)
+	for (const char *const *f = extra_fields; f && *f && n_fields < 12; f++)
 		fields[n_fields++] = *f;
 	fields[n_fields] = NULL;
 	size_t before = sjr->errs->total;
@@ -397,6 +420,7 @@ int rig_skin_json_decode(struct rig_skin_def *d, json_t *skin, const struct rig_
 	rig_op__decode_triangles(sjr, skin, &d->triangles, &d->n_tris, bulk);
 	decode_joints(sjr, skin, d);
 	decode_method(sjr, skin, d);
+	decode_puppet(sjr, skin, d);
 	if (sjr->errs->total > before)
 		return -1; /* shapes are wrong; the rules below would only echo them */
 	json_t *weights = json_object_get(skin, "weights");

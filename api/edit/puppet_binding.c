@@ -26,6 +26,7 @@
 
 #include "api/edit/binding.h"
 #include "api/edit/ops_internal.h"
+#include "api/edit/pins.h"
 #include "core/puppet.h"
 #include "core/rig_limits.h"
 #include "storage/shot_repo.h"
@@ -161,18 +162,31 @@ static int check_pin(const struct rig_jr *jr, const struct rig_puppet_pin *pin, 
 	return -1;
 }
 
-/* The op's mesh layer with its puppet fully loaded; NULL after an error
- * (MESH_BINDING_KIND when its binding is none or of another kind). */
-static struct rig_model_layer *puppet_target(struct rig_op_ctx *ctx, const struct rig_op *op)
+/* The pins l's binding carries, through its kind's row (binding.h: a
+ * puppet's own, a skin's skin.puppet); NULL when it carries none, or (create)
+ * when out of memory. */
+static struct rig_puppet_def *pins_of(struct rig_model_layer *l, bool create)
+{
+	const struct rig_binding_kind *k = rig_binding_kind_of(l->binding.type);
+	return k && k->pins ? k->pins(l, create) : NULL;
+}
+
+/* The op's mesh layer with its binding fully loaded and its pins in
+ * *out_pins; NULL after an error (MESH_BINDING_KIND when its binding carries
+ * no pins: none, a mesh binding, a skin without skin.puppet — unless create,
+ * which gives a skin its first, empty set of pins). */
+static struct rig_model_layer *puppet_target(struct rig_op_ctx *ctx, const struct rig_op *op,
+					     struct rig_puppet_def **out_pins, bool create)
 {
 	struct rig_model_layer *l = rig_op__mesh_target(ctx, op);
 	if (!l)
 		return NULL;
-	if (l->binding.type != &rig_binding_puppet) {
+	const struct rig_binding_kind *k = rig_binding_kind_of(l->binding.type);
+	if (!k || !k->pins || (!create && !k->pins(l, false))) {
 		struct rig_err *e =
 			rig_op__fail_layer(ctx, op, RIG_MESH_BINDING_KIND, "layerId",
-					   "layer '%s' has no puppet binding%s%s", l->id,
-					   l->binding.type ? ": its binding is a " : "",
+					   "layer '%s' has no puppet binding and no pins%s%s",
+					   l->id, l->binding.type ? ": its binding is a " : "",
 					   l->binding.type ? l->binding.type->name : "");
 		if (l->binding.type)
 			rig_err_extra(e, "bindingKind", l->binding.type->name);
@@ -181,17 +195,20 @@ static struct rig_model_layer *puppet_target(struct rig_op_ctx *ctx, const struc
 	int rc = rig_shot_load_binding(ctx->conn, ctx->model, l);
 	if (rc) {
 		rig_op__fail_layer(ctx, op, (enum rig_code) - rc, "",
-				   "cannot load the puppet of layer '%s'", l->id);
+				   "cannot load the binding of layer '%s'", l->id);
+		return NULL;
+	}
+	if (!(*out_pins = pins_of(l, create))) {
+		rig_op__fail_layer(ctx, op, RIG_MEMORY_BUSY, "", "the server ran out of memory");
 		return NULL;
 	}
 	return l;
 }
 
-/* The pin of the op's pinId on l's puppet, or NULL after PUPPET_PINS at "pinId". */
+/* The pin of the op's pinId in pins d of l, or NULL after PUPPET_PINS at "pinId". */
 static struct rig_puppet_pin *pin_target(struct rig_op_ctx *ctx, const struct rig_op *op,
-					 struct rig_model_layer *l)
+					 struct rig_model_layer *l, struct rig_puppet_def *d)
 {
-	struct rig_puppet_def *d = l->binding.def;
 	const struct puppet_op *o = op->u.kind_data;
 	long i = rig_puppet_def_pin_find(d, o->pin_id);
 	if (i >= 0)
@@ -235,31 +252,7 @@ static int puppet_decode(struct rig_op *out, json_t *op, const struct rig_jr *jr
 	struct rig_puppet_def *d = &o->def;
 	rig_op__decode_points(&pjr, puppet, "source", &d->source, &d->n_verts, bulk);
 	rig_op__decode_triangles(&pjr, puppet, &d->triangles, &d->n_tris, bulk);
-	json_t *solver = json_object_get(puppet, "solver");
-	if (solver && (!json_is_string(solver) ||
-		       rig_puppet_solver_parse(&d->solver, json_string_value(solver)) != 0))
-		rig_jr_fail(&pjr, "solver", "solver must be \"arap\" (the default) or \"lbs\"");
-	d->has_max_rotation = json_object_get(puppet, "maxRotationDeg") != NULL;
-	rig_jr_number(&pjr, puppet, "maxRotationDeg", false, &d->max_rotation_deg, NULL);
-	json_t *pins = json_object_get(puppet, "pins");
-	if (pins && !json_is_array(pins)) {
-		rig_jr_fail(&pjr, "pins", "pins must be an array of pins");
-	} else if (json_array_size(pins) > RIG_MAX_PUPPET_PINS) {
-		struct rig_jr cjr = {jr->errs, RIG_PUPPET_PINS, base, jr->op_index};
-		rig_jr_fail(&cjr, "pins", "%zu pins exceed the limit of %d", json_array_size(pins),
-			    RIG_MAX_PUPPET_PINS);
-	} else if (json_array_size(pins)) {
-		d->pins = calloc(json_array_size(pins), sizeof *d->pins);
-		if (!d->pins)
-			return rig_jr_out_of_memory(jr, "puppet/pins");
-		for (size_t i = 0; i < json_array_size(pins); i++) {
-			char pin_base[96];
-			snprintf(pin_base, sizeof pin_base, "%s/pins/%zu", base, i);
-			struct rig_jr ijr = {jr->errs, RIG_OP_INVALID, pin_base, jr->op_index};
-			decode_pin(&ijr, json_array_get(pins, i), &d->pins[i]);
-			d->n_pins = i + 1;
-		}
-	}
+	rig_op__pins_decode(&pjr, puppet, d);
 	if (jr->errs->total > before)
 		return -1; /* shapes are wrong; the rules would only echo them */
 	size_t from = jr->errs->count;
@@ -268,6 +261,38 @@ static int puppet_decode(struct rig_op *out, json_t *op, const struct rig_jr *jr
 		return -1;
 	}
 	return rc;
+}
+
+int rig_op__pins_decode(const struct rig_jr *pjr, json_t *puppet, struct rig_puppet_def *d)
+{
+	const struct rig_jr *jr = pjr;
+	const char *base = pjr->base;
+	json_t *solver = json_object_get(puppet, "solver");
+	if (solver && (!json_is_string(solver) ||
+		       rig_puppet_solver_parse(&d->solver, json_string_value(solver)) != 0))
+		rig_jr_fail(pjr, "solver", "solver must be \"arap\" (the default) or \"lbs\"");
+	d->has_max_rotation = json_object_get(puppet, "maxRotationDeg") != NULL;
+	rig_jr_number(pjr, puppet, "maxRotationDeg", false, &d->max_rotation_deg, NULL);
+	json_t *pins = json_object_get(puppet, "pins");
+	if (pins && !json_is_array(pins)) {
+		rig_jr_fail(pjr, "pins", "pins must be an array of pins");
+	} else if (json_array_size(pins) > RIG_MAX_PUPPET_PINS) {
+		struct rig_jr cjr = {jr->errs, RIG_PUPPET_PINS, base, jr->op_index};
+		rig_jr_fail(&cjr, "pins", "%zu pins exceed the limit of %d", json_array_size(pins),
+			    RIG_MAX_PUPPET_PINS);
+	} else if (json_array_size(pins)) {
+		d->pins = calloc(json_array_size(pins), sizeof *d->pins);
+		if (!d->pins)
+			return rig_jr_out_of_memory(pjr, "pins");
+		for (size_t i = 0; i < json_array_size(pins); i++) {
+			char pin_base[96];
+			snprintf(pin_base, sizeof pin_base, "%s/pins/%zu", base, i);
+			struct rig_jr ijr = {jr->errs, RIG_OP_INVALID, pin_base, jr->op_index};
+			decode_pin(&ijr, json_array_get(pins, i), &d->pins[i]);
+			d->n_pins = i + 1;
+		}
+	}
+	return 0;
 }
 
 static int puppet_apply(struct rig_op_ctx *ctx, struct rig_op *op)
@@ -307,13 +332,18 @@ static int pin_put_decode(struct rig_op *out, json_t *op, const struct rig_jr *j
  * id): PUPPET_PIN_VERTEX at the op's "pin", naming both (the rule of
  * rig_puppet_def_check). */
 static int check_anchor(struct rig_op_ctx *ctx, const struct rig_op *op,
-			const struct rig_puppet_def *d, const struct rig_puppet_pin *pin)
+			const struct rig_model_layer *l, const struct rig_puppet_def *d,
+			const struct rig_puppet_pin *pin)
 {
-	size_t v = rig_puppet_nearest_vertex(d->source, d->n_verts, pin->x, pin->y);
+	/* The rest mesh is the binding's (a skin's pins have none of their own). */
+	const struct rig_binding_type *type = l->binding.type;
+	const double *source = type->def_source(l->binding.def);
+	size_t n_verts = type->def_n_verts(l->binding.def);
+	size_t v = rig_puppet_nearest_vertex(source, n_verts, pin->x, pin->y);
 	for (size_t q = 0; q < d->n_pins; q++) {
 		const struct rig_puppet_pin *other = &d->pins[q];
 		if (strcmp(other->id, pin->id) == 0 ||
-		    rig_puppet_nearest_vertex(d->source, d->n_verts, other->x, other->y) != v)
+		    rig_puppet_nearest_vertex(source, n_verts, other->x, other->y) != v)
 			continue;
 		struct rig_err *e = rig_op__fail_layer(
 			ctx, op, RIG_PUPPET_PIN_VERTEX, "pin",
@@ -328,11 +358,11 @@ static int check_anchor(struct rig_op_ctx *ctx, const struct rig_op *op,
 
 static int pin_put_apply(struct rig_op_ctx *ctx, struct rig_op *op)
 {
-	struct rig_model_layer *l = puppet_target(ctx, op);
+	struct rig_puppet_def *d = NULL;
+	struct rig_model_layer *l = puppet_target(ctx, op, &d, true);
 	if (!l)
 		return -1;
 	struct puppet_op *o = op->u.kind_data;
-	struct rig_puppet_def *d = l->binding.def;
 	bool is_new = rig_puppet_def_pin_find(d, o->pin.id) < 0;
 	if (is_new && d->n_pins >= RIG_MAX_PUPPET_PINS) {
 		struct rig_err *e = rig_op__fail_layer(
@@ -342,7 +372,7 @@ static int pin_put_apply(struct rig_op_ctx *ctx, struct rig_op *op)
 		rig_err_extra_number(e, "limit", RIG_MAX_PUPPET_PINS);
 		return -1;
 	}
-	if (check_anchor(ctx, op, d, &o->pin) != 0)
+	if (check_anchor(ctx, op, l, d, &o->pin) != 0)
 		return -1;
 	if (rig_puppet_def_pin_put(d, &o->pin) != 0) {
 		rig_op__fail_layer(ctx, op, RIG_MEMORY_BUSY, "", "the server ran out of memory");
@@ -369,11 +399,12 @@ static int pin_delete_decode(struct rig_op *out, json_t *op, const struct rig_jr
 
 static int pin_delete_apply(struct rig_op_ctx *ctx, struct rig_op *op)
 {
-	struct rig_model_layer *l = puppet_target(ctx, op);
-	if (!l || !pin_target(ctx, op, l))
+	struct rig_puppet_def *d = NULL;
+	struct rig_model_layer *l = puppet_target(ctx, op, &d, false);
+	if (!l || !pin_target(ctx, op, l, d))
 		return -1;
 	const struct puppet_op *o = op->u.kind_data;
-	rig_puppet_def_pin_delete(l->binding.def, o->pin_id);
+	rig_puppet_def_pin_delete(d, o->pin_id);
 	rig_op__binding_edited(ctx, op, l);
 	return 0;
 }
@@ -401,8 +432,9 @@ static int pin_key_put_decode(struct rig_op *out, json_t *op, const struct rig_j
 
 static int pin_key_put_apply(struct rig_op_ctx *ctx, struct rig_op *op)
 {
-	struct rig_model_layer *l = puppet_target(ctx, op);
-	struct rig_puppet_pin *pin = l ? pin_target(ctx, op, l) : NULL;
+	struct rig_puppet_def *d = NULL;
+	struct rig_model_layer *l = puppet_target(ctx, op, &d, false);
+	struct rig_puppet_pin *pin = l ? pin_target(ctx, op, l, d) : NULL;
 	if (!pin)
 		return -1;
 	const struct puppet_op *o = op->u.kind_data;
@@ -435,8 +467,9 @@ static int pin_key_delete_decode(struct rig_op *out, json_t *op, const struct ri
 
 static int pin_key_delete_apply(struct rig_op_ctx *ctx, struct rig_op *op)
 {
-	struct rig_model_layer *l = puppet_target(ctx, op);
-	struct rig_puppet_pin *pin = l ? pin_target(ctx, op, l) : NULL;
+	struct rig_puppet_def *d = NULL;
+	struct rig_model_layer *l = puppet_target(ctx, op, &d, false);
+	struct rig_puppet_pin *pin = l ? pin_target(ctx, op, l, d) : NULL;
 	if (!pin)
 		return -1;
 	const struct puppet_op *o = op->u.kind_data;
@@ -522,17 +555,11 @@ static size_t count_pins(const struct rig_binding_type *type, const void *def)
 	return ((const struct rig_puppet_def *)def)->n_pins;
 }
 
-/* pins: {pinIndex, id, x, y, vertexIndex, rotation, stiffness, scale,
- * overlap, overlapExtent, keys: {channel: [key…]}} — the pin as
- * layer.puppet.pin.put takes it, with its index and anchor vertex. */
-static void encode_pin(struct rig_buf *b, const struct rig_binding_type *type, const void *def,
-		       const double *xy, size_t i)
+/* A pin's members after its opening brace: id, the statics, the anchor
+ * vertex when vertex ≥ 0, the keys; and the closing brace. */
+static void pin_members(struct rig_buf *b, const struct rig_puppet_pin *pin, long vertex)
 {
-	const struct rig_puppet_def *d = def;
-	const struct rig_puppet_pin *pin = &d->pins[i];
-	(void)type;
-	(void)xy;
-	rig_buf_printf(b, "{\"pinIndex\":%zu,\"id\":", i);
+	rig_buf_puts(b, "\"id\":");
 	rig_buf_json_string(b, pin->id);
 	static const struct {
 		const char *name;
@@ -552,8 +579,9 @@ static void encode_pin(struct rig_buf *b, const struct rig_binding_type *type, c
 		memcpy(&v, (const char *)pin + statics[s].offset, sizeof v);
 		rig_buf_double(b, v);
 	}
-	rig_buf_printf(b, ",\"vertexIndex\":%zu,\"keys\":{",
-		       rig_puppet_nearest_vertex(d->source, d->n_verts, pin->x, pin->y));
+	if (vertex >= 0)
+		rig_buf_printf(b, ",\"vertexIndex\":%ld", vertex);
+	rig_buf_puts(b, ",\"keys\":{");
 	bool first = true;
 	for (int c = 0; c < RIG_PIN_CH_COUNT; c++) {
 		const struct rig_keys *keys = &pin->keys[c];
@@ -585,6 +613,49 @@ static void encode_pin(struct rig_buf *b, const struct rig_binding_type *type, c
 	rig_buf_puts(b, "}}");
 }
 
+void rig_pins_json_pin(struct rig_buf *b, const struct rig_puppet_pin *pin)
+{
+	rig_buf_puts(b, "{");
+	pin_members(b, pin, -1);
+}
+
+/* The pins collection's item, its members in the order they always had:
+ * {pinIndex, id, x, y, rotation, stiffness, scale, overlap, overlapExtent,
+ * vertexIndex, keys}. */
+void rig_pins_json_item(struct rig_buf *b, const struct rig_puppet_def *d, const double *source,
+			size_t n_verts, size_t i)
+{
+	const struct rig_puppet_pin *pin = &d->pins[i];
+	rig_buf_printf(b, "{\"pinIndex\":%zu,", i);
+	pin_members(b, pin, (long)rig_puppet_nearest_vertex(source, n_verts, pin->x, pin->y));
+}
+
+void rig_pins_json_settings(struct rig_buf *b, const struct rig_puppet_def *d)
+{
+	rig_buf_puts(b, "{\"pins\":[");
+	for (size_t i = 0; i < d->n_pins; i++) {
+		if (i)
+			rig_buf_puts(b, ",");
+		rig_pins_json_pin(b, &d->pins[i]);
+	}
+	rig_buf_printf(b, "],\"solver\":\"%s\"", rig_puppet_solver_name(d->solver));
+	if (d->has_max_rotation) {
+		rig_buf_puts(b, ",\"maxRotationDeg\":");
+		rig_buf_double(b, d->max_rotation_deg);
+	}
+	rig_buf_puts(b, "}");
+}
+
+/* pins: the pins collection's item (rig_pins_json_item). */
+static void encode_pin(struct rig_buf *b, const struct rig_binding_type *type, const void *def,
+		       const double *xy, size_t i)
+{
+	const struct rig_puppet_def *d = def;
+	(void)type;
+	(void)xy;
+	rig_pins_json_item(b, d, d->source, d->n_verts, i);
+}
+
 static size_t count_verts(const struct rig_binding_type *type, const void *def)
 {
 	(void)type;
@@ -594,12 +665,10 @@ static size_t count_verts(const struct rig_binding_type *type, const void *def)
 /* pinWeights: {vertexIndex, weights: [{pinId, weight}, …]}, vertex v's
  * normalised harmonic weights, the pins with a weight above 0 in pin order
  * (the evaluator's, computed once per stored revision). */
-static void encode_pin_weights(struct rig_buf *b, const struct rig_binding_type *type,
-			       const void *eval, size_t v)
+void rig_pins_json_weights(struct rig_buf *b, const struct rig_puppet *pup, size_t v)
 {
-	(void)type;
-	const struct rig_puppet_def *d = rig_puppet_def_of(eval);
-	const double *w = rig_puppet_weights(eval);
+	const struct rig_puppet_def *d = rig_puppet_def_of(pup);
+	const double *w = rig_puppet_weights(pup);
 	rig_buf_printf(b, "{\"vertexIndex\":%zu,\"weights\":[", v);
 	bool first = true;
 	for (size_t p = 0; w && p < d->n_pins; p++) {
@@ -616,6 +685,13 @@ static void encode_pin_weights(struct rig_buf *b, const struct rig_binding_type 
 	rig_buf_puts(b, "]}");
 }
 
+static void encode_pin_weights(struct rig_buf *b, const struct rig_binding_type *type,
+			       const void *eval, size_t v)
+{
+	(void)type;
+	rig_pins_json_weights(b, eval, v);
+}
+
 static const struct rig_binding_collection collections[] = {
 	RIG_BINDING_COLLECTION_VERTICES,
 	RIG_BINDING_COLLECTION_TRIANGLES,
@@ -628,8 +704,16 @@ static const struct rig_bulk_member bulk_members[] = {
 	{"layer.puppet", "puppet", "triangles", RIG_BULK_TRIANGLES},
 };
 
+/* A puppet's pins are its definition. */
+static struct rig_puppet_def *pins(struct rig_model_layer *l, bool create)
+{
+	(void)create;
+	return l->binding.def;
+}
+
 const struct rig_binding_kind rig_binding_kind_puppet = {
 	.type = &rig_binding_puppet,
+	.pins = pins,
 	.rest_apply = rest_apply,
 	.summary = summary,
 	.collections = collections,

@@ -1,11 +1,15 @@
 /* The skin's row of the binding kinds (binding.h): its refusal of
  * layer.deformation.rest.apply, its summary in a layer's JSON and
- * its mesh-data collections (vertices, triangles, joints, weights; its
- * keyframes are the joint layers' keys, so it has none) and the arrays
- * layer.skin takes from the compact body decoder.
+ * its mesh-data collections (vertices, triangles, joints, weights, and for a
+ * skin with pins pins and pinWeights; its keyframes are the joint layers'
+ * keys, so it has none), the arrays layer.skin takes from the compact body
+ * decoder, and its pins (skin.puppet) for the pin ops.
  */
+#include <stdlib.h>
+
 #include "api/edit/binding.h"
 #include "api/edit/ops_internal.h"
+#include "api/edit/pins.h"
 #include "core/skin.h"
 
 /* A skin's rest pose belongs to its joint layers: moving them is the way. */
@@ -25,6 +29,9 @@ static json_t *summary(const struct rig_model_layer *l)
 	/* Only when not the default: an lbs skin's JSON is what it always was. */
 	if (s && d->method != RIG_SKIN_LBS)
 		json_object_set_new(s, "method", json_string(rig_skin_method_name(d->method)));
+	/* Only with pins, likewise. */
+	if (s && d->puppet)
+		json_object_set_new(s, "pinCount", json_integer((json_int_t)d->puppet->n_pins));
 	return s;
 }
 
@@ -72,12 +79,58 @@ static void encode_weights(struct rig_buf *b, const struct rig_binding_type *typ
 	rig_buf_puts(b, "]}");
 }
 
+/* pins: the skin's pins as the puppet's collection has them, anchored over
+ * the skin's rest source; none without pins. */
+static size_t count_pins(const struct rig_binding_type *type, const void *def)
+{
+	const struct rig_skin_def *d = def;
+	(void)type;
+	return d->puppet ? d->puppet->n_pins : 0;
+}
+
+static void encode_pin(struct rig_buf *b, const struct rig_binding_type *type, const void *def,
+		       const double *xy, size_t i)
+{
+	const struct rig_skin_def *d = def;
+	(void)type;
+	(void)xy;
+	rig_pins_json_item(b, d->puppet, d->source, d->n_verts, i);
+}
+
+/* pinWeights: the harmonic weights of the skin's pins per vertex, read from
+ * the prepared evaluator's puppet; none without pins. */
+static size_t count_pin_weights(const struct rig_binding_type *type, const void *def)
+{
+	const struct rig_skin_def *d = def;
+	(void)type;
+	return d->puppet ? d->n_verts : 0;
+}
+
+static void encode_pin_weights(struct rig_buf *b, const struct rig_binding_type *type,
+			       const void *eval, size_t v)
+{
+	(void)type;
+	rig_pins_json_weights(b, rig_skin_puppet(eval), v);
+}
+
 static const struct rig_binding_collection collections[] = {
 	RIG_BINDING_COLLECTION_VERTICES,
 	RIG_BINDING_COLLECTION_TRIANGLES,
 	{"joints", false, false, count_joints, encode_joint, NULL},
 	{"weights", true, false, rig_binding_count_verts, encode_weights, NULL},
+	{"pins", true, false, count_pins, encode_pin, NULL},
+	{"pinWeights", false, false, count_pin_weights, NULL, encode_pin_weights},
 };
+
+/* skin.puppet: the pin ops edit it in place; the first pin.put on a skin
+ * without pins gives it an empty set first (solver arap, no clamp). */
+static struct rig_puppet_def *pins(struct rig_model_layer *l, bool create)
+{
+	struct rig_skin_def *d = l->binding.def;
+	if (!d->puppet && create)
+		d->puppet = calloc(1, sizeof *d->puppet);
+	return d->puppet;
+}
 
 /* layer.skin's skin holds the three arrays; the skin's evaluate route takes a
  * LayerSkinInput of the same fields at its root (RIG_BULK_SKIN_HOLDER). */
@@ -95,4 +148,5 @@ const struct rig_binding_kind rig_binding_kind_skin = {
 	.n_collections = sizeof collections / sizeof collections[0],
 	.bulk_members = bulk_members,
 	.n_bulk_members = sizeof bulk_members / sizeof bulk_members[0],
+	.pins = pins,
 };

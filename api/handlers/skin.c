@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "api/edit/pins.h"
 #include "api/eval/evaluate.h"
 #include "api/handlers/frames.h"
 #include "api/handlers/handlers.h"
@@ -84,6 +85,10 @@ static bool encode_skin(struct rig_buf *b, const struct rig_skin_def *d, size_t 
 	if (d->method != RIG_SKIN_LBS) { /* the default stays implicit, as it was */
 		rig_buf_puts(b, ",\"method\":");
 		rig_buf_json_string(b, rig_skin_method_name(d->method));
+	}
+	if (d->puppet) { /* only with pins, likewise */
+		rig_buf_puts(b, ",\"puppet\":");
+		rig_pins_json_settings(b, d->puppet);
 	}
 	rig_buf_puts(b, "}");
 	return !OVER();

@@ -1,5 +1,7 @@
 /* POST /v1/skin/evaluate: the pure evaluator of SPEC §3 on a posted definition
- * and poses, no storage — the seed's createSkinMeshEvaluator as a route.
+ * and poses, no storage — the seed's createSkinMeshEvaluator as a route. A
+ * definition with pins (puppet) takes them at the body's frame (default 0)
+ * and the answer says the solver that ran.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,12 +76,16 @@ void rig_h_skin_evaluate(struct rig_req *req, struct rig_resp *resp)
 	struct rig_affine *ordered = NULL;
 	double *out = NULL;
 	size_t n_poses = 0;
+	enum rig_puppet_ran ran = RIG_PUPPET_RAN_LBS;
 	if (!errs)
 		goto out;
 	struct rig_jr jr = {errs, RIG_INVALID_FIELD, "", RIG_NO_INDEX};
-	static const char *const extra[] = {"poses", NULL};
-	if (rig_skin_json_decode(&def, body, &jr, false, extra, NULL, req->bulk) == 0)
+	static const char *const extra[] = {"poses", "frame", NULL};
+	double frame = 0; /* the pins' keys' frame; a skin without pins ignores it */
+	if (rig_skin_json_decode(&def, body, &jr, false, extra, NULL, req->bulk) == 0) {
 		poses = decode_poses(body, &n_poses, &jr);
+		rig_jr_number(&jr, body, "frame", false, &frame, NULL);
+	}
 	if (rig_errs_any(errs) || !(skin = rig_skin_new(&def, errs))) {
 		rig_problem_errs(resp, errs, 0);
 		goto out;
@@ -92,7 +98,7 @@ void rig_h_skin_evaluate(struct rig_req *req, struct rig_resp *resp)
 		goto out;
 	}
 	if (rig_skin_order_poses(ordered, skin, poses, n_poses, errs) != 0 ||
-	    rig_skin_evaluate(out, skin, ordered, errs) != 0) {
+	    rig_skin_evaluate_at(out, &ran, skin, ordered, frame, errs) != 0) {
 		rig_problem_errs(resp, errs, 0);
 		goto out;
 	}
@@ -106,7 +112,10 @@ void rig_h_skin_evaluate(struct rig_req *req, struct rig_resp *resp)
 	for (size_t t = 0; t < d->n_tris; t++)
 		rig_buf_printf(&b, "%s[%u,%u,%u]", t ? "," : "", d->triangles[3 * t],
 			       d->triangles[3 * t + 1], d->triangles[3 * t + 2]);
-	rig_buf_puts(&b, "]}");
+	rig_buf_puts(&b, "]");
+	if (rig_skin_puppet(skin)) /* what the pins ran, as a frame says it */
+		rig_buf_printf(&b, ",\"solver\":\"%s\"", rig_puppet_ran_name(ran));
+	rig_buf_puts(&b, "}");
 	rig_resp_buf(resp, 200, &b, NULL);
 out:
 	free(out);

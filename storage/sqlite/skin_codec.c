@@ -4,9 +4,9 @@
  * shot, the rest on demand. A replaced skin's row moves to binding_history
  * (docs/history.md). Rows written before migration 12 (chunked = 0) hold
  * their arrays in BLOB columns (storage/blob.h layouts) and are read from
- * there until first replaced. The skin's method is part of its joints
- * (skin_bytes.h: a trailer only when not lbs), so it loads with the shot and
- * every stored revision keeps its own.
+ * there until first replaced. The skin's method and its pins are part of its
+ * joints (skin_bytes.h: trailers only when not lbs, only with pins), so they
+ * load with the shot and every stored revision keeps its own.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -222,15 +222,9 @@ static int read_binding(void **out, sqlite3 *db, const struct rig_shot_model *m,
 			     ? read_legacy(def, db, rowid, l->binding.n_verts, l->binding.n_tris)
 			     : read_chunked(def, db, m, l->id, l->binding.revision,
 					    l->binding.n_verts, l->binding.n_tris);
-	if (!rc && have->n_joints) {
-		def->joints = malloc(have->n_joints * sizeof *def->joints);
-		if (!def->joints)
-			rc = -RIG_INTERNAL;
-		else
-			memcpy(def->joints, have->joints, have->n_joints * sizeof *def->joints);
-		def->n_joints = def->joints ? have->n_joints : 0;
-	}
-	def->method = have->method; /* read with the joints (skin_bytes.h) */
+	/* The joints, the method and the pins were read with the shot (skin_bytes.h). */
+	if (!rc && rig_skin_def_copy_head(def, have) != 0)
+		rc = -RIG_INTERNAL;
 	if (rc) {
 		rig_binding_skin.def_free(def);
 		return rc;

@@ -181,9 +181,9 @@ class Values(unittest.TestCase):
             (self.mesh, "frame", "-1.5e3", "soon", "is not a number"),
             (self.mesh, "space", "local", "world", "is not local or shot"),
             (self.mesh, "format", "csv", "xml", "is not table, json, ndjson or csv"),
-            (self.mesh, "kind", "weights", "bones", "or pin-weights"),
-            (self.mesh, "kind", "pin-weights", "pin-Weights", "or pin-weights"),
-            (self.mesh, "kind", "pinWeights", "pinweights", "or pin-weights"),
+            (self.mesh, "kind", "weights", "bones", "or keyframes"),
+            (self.mesh, "kind", "pin-weights", "pin-Weights", "or keyframes"),
+            (self.mesh, "kind", "pinWeights", "pinweights", "or keyframes"),
             (self.mesh, "page-token", "t", "", "--page-token must not be empty"),
         ]
         for argv, flag, good, bad, message in cases:

@@ -209,8 +209,8 @@ class MeshDataPins(PinsCase):
             with self.subTest(kind=kind):
                 p = self.mesh_data("--shot", S, "--layer", "m", "--kind", kind)
                 self.assertEqual((p.returncode, p.stdout), (2, ""))
-                self.assertIn("is not vertices, triangles, joints, weights, keyframes, pins or "
-                              "pin-weights", p.stderr)
+                self.assertIn("is not vertices, triangles, joints, weights, pins, pin-weights or "
+                              "keyframes", p.stderr)
 
 
 class RigctlPinWrites(PinsCase):
