@@ -299,7 +299,7 @@ Test(puppet_names, channels_round_trip)
 		enum rig_pin_channel ch;
 		cr_expect_str_eq(rig_pin_channel_name((enum rig_pin_channel)c), want[c]);
 		cr_expect_eq(rig_pin_channel_parse(&ch, want[c]), 0);
-		cr_expect_eq(ch, c);
+		cr_expect_eq((int)ch, c);
 	}
 	enum rig_pin_channel ch;
 	cr_expect_eq(rig_pin_channel_parse(&ch, "scale.x"), -1);
