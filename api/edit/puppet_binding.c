@@ -384,17 +384,30 @@ static int pin_put_apply(struct rig_op_ctx *ctx, struct rig_op *op)
 
 /* ---- layer.puppet.pin.delete ---- */
 
+/* What every op naming one pin reads first: the members it allows, layerId
+ * and pinId, with channel too when with_channel. Sets *out_o (NULL when out
+ * of memory: -1). Returns 0 or -1. */
+static int decode_pin_ref(struct rig_op *out, json_t *op, const struct rig_jr *jr,
+			  const char *const *allowed, bool with_channel, struct puppet_op **out_o)
+{
+	int rc = rig_jr_known(jr, op, allowed);
+	rc |= rig_jr_id(jr, op, "layerId", true, false, out->layer_id, NULL);
+	struct puppet_op *o = *out_o = puppet_op_new(out, jr);
+	if (!o)
+		return -1;
+	rc |= rig_jr_id(jr, op, "pinId", true, false, o->pin_id, NULL);
+	if (with_channel)
+		rc |= decode_channel(jr, op, &o->channel);
+	return rc;
+}
+
 static int pin_delete_decode(struct rig_op *out, json_t *op, const struct rig_jr *jr,
 			     struct rig_bulk *bulk)
 {
 	(void)bulk;
 	static const char *const allowed[] = {"op", "layerId", "pinId", NULL};
-	int rc = rig_jr_known(jr, op, allowed);
-	rc |= rig_jr_id(jr, op, "layerId", true, false, out->layer_id, NULL);
-	struct puppet_op *o = puppet_op_new(out, jr);
-	if (!o)
-		return -1;
-	return rc | rig_jr_id(jr, op, "pinId", true, false, o->pin_id, NULL);
+	struct puppet_op *o;
+	return decode_pin_ref(out, op, jr, allowed, false, &o);
 }
 
 static int pin_delete_apply(struct rig_op_ctx *ctx, struct rig_op *op)
@@ -416,13 +429,10 @@ static int pin_key_put_decode(struct rig_op *out, json_t *op, const struct rig_j
 {
 	(void)bulk;
 	static const char *const allowed[] = {"op", "layerId", "pinId", "channel", "keys", NULL};
-	int rc = rig_jr_known(jr, op, allowed);
-	rc |= rig_jr_id(jr, op, "layerId", true, false, out->layer_id, NULL);
-	struct puppet_op *o = puppet_op_new(out, jr);
+	struct puppet_op *o;
+	int rc = decode_pin_ref(out, op, jr, allowed, true, &o);
 	if (!o)
 		return -1;
-	rc |= rig_jr_id(jr, op, "pinId", true, false, o->pin_id, NULL);
-	rc |= decode_channel(jr, op, &o->channel);
 	if (rig_op__decode_key_array(jr, op, "keys", &o->keys, &o->n_keys) != 0)
 		return -1;
 	if (rc == 0)
@@ -455,13 +465,10 @@ static int pin_key_delete_decode(struct rig_op *out, json_t *op, const struct ri
 {
 	(void)bulk;
 	static const char *const allowed[] = {"op", "layerId", "pinId", "channel", "frames", NULL};
-	int rc = rig_jr_known(jr, op, allowed);
-	rc |= rig_jr_id(jr, op, "layerId", true, false, out->layer_id, NULL);
-	struct puppet_op *o = puppet_op_new(out, jr);
+	struct puppet_op *o;
+	int rc = decode_pin_ref(out, op, jr, allowed, true, &o);
 	if (!o)
 		return -1;
-	rc |= rig_jr_id(jr, op, "pinId", true, false, o->pin_id, NULL);
-	rc |= decode_channel(jr, op, &o->channel);
 	return rc | rig_op__decode_frames(jr, op, &o->frames, &o->n_frames);
 }
 
