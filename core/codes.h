@@ -103,6 +103,32 @@
 	  "and no two pins anchor to the same vertex.",                                               \
 	  "Move one of the pins named by pinId and otherPinId nearer another vertex, or remove it; "  \
 	  "vertexIndex names the vertex both anchor to.")                                             \
+	X(SKIN_WEIGHT_SET, 422, false, "Weight cannot be set",                                     \
+	  "layer.skin.weights.set gives one joint of the vertex a weight in [0, 1] and shares the "   \
+	  "rest among its other influences in proportion; a vertex with one influence keeps it, "     \
+	  "and a weight of 0 needs another influence to take the vertex.",                            \
+	  "Paint another joint onto the vertex first (layer.skin.weights.paint, or "                  \
+	  "layer.skin.weights.put with the whole list), or send a weight in [0, 1].")                 \
+	X(TESSELLATE_IMAGE, 422, false, "Image is not a readable PNG",                                \
+	  "A tessellation's image is a PNG file, base64-encoded, that decodes completely.",           \
+	  "Send the PNG's bytes in standard base64 (RFC 4648, with padding); re-export the image "    \
+	  "if it is damaged.")                                                                        \
+	X(TESSELLATE_IMAGE_TOO_LARGE, 422, false, "Image too large to tessellate",                    \
+	  "A tessellation's image has at most 16,777,216 pixels (maxImagePixels of GET /v1/limits) "  \
+	  "and no side longer than 16,384 pixels (maxImageSide).",                                    \
+	  "Scale the coverage image down: the mesh's density, not the image's resolution, sets its " \
+	  "detail.")                                                                                  \
+	X(TESSELLATE_POLYGON, 422, false, "Invalid coverage polygon",                                 \
+	  "A coverage polygon and each hole is a ring of 3 to 100,000 points (maxPolygonPoints) with " \
+	  "finite coordinates, not self-intersecting, with a non-zero area; holes lie inside it.",    \
+	  "Fix the ring named by the pointer: drop repeated or crossing points, or send its points "  \
+	  "in order around the outline.")                                                             \
+	X(TESSELLATE_EMPTY, 422, false, "Nothing to tessellate",                                      \
+	  "The coverage (the image's pixels above alphaThreshold, or the polygon) covers enough of "   \
+	  "the rectangle to keep at least one triangle; an empty coverage is never answered with a "  \
+	  "plain grid.",                                                                              \
+	  "Lower alphaThreshold, raise density, or check that the image or polygon lies inside the "  \
+	  "rectangle (polygon coordinates are relative to the pivot, y up).")                         \
 	X(LAYER_NOT_FOUND, 422, false, "Layer not found",                                             \
 	  "An operation names a layer that exists in the shot at that point of the batch.",           \
 	  "Create the layer earlier in the batch or use an id from GET /v1/shots/{shotId}.")          \

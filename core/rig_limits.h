@@ -27,6 +27,14 @@
 	/* A mesh binding's keys hold at most this many vertices together (keys x vertices): */   \
 	/* 16 keys of the largest mesh, 256 MiB of coordinates. */                                 \
 	X(MAX_MESH_KEY_VERTICES, "maxMeshKeyVertices", 16777216)                                   \
+	/* Authoring (issue 25): a tessellation's grid cells per side, its coverage image */    \
+	/* (pixels and side) and polygon rings, and the joints a bone chain suggests. */         \
+	X(MIN_TESS_DENSITY, "minTessellateDensity", 2)                                             \
+	X(MAX_TESS_DENSITY, "maxTessellateDensity", 100)                                           \
+	X(MAX_IMAGE_PIXELS, "maxImagePixels", 16777216)                                            \
+	X(MAX_IMAGE_SIDE, "maxImageSide", 16384)                                                   \
+	X(MAX_POLYGON_POINTS, "maxPolygonPoints", 100000)                                          \
+	X(MAX_SUGGEST_BONES, "maxSuggestBones", 64)                                                \
 	/* Ops in one edit batch or plan. */                                                       \
 	X(MAX_OPS_PER_BATCH, "maxOpsPerBatch", 10000)                                              \
 	/* Items of a list page: pageSize when none is given, and its largest value. */            \

@@ -7,12 +7,13 @@
 #   scripts/install-deps.sh --list [--build] print the package names, one a line; install nothing
 # python3-yaml converts openapi.yaml to JSON at build time (GET /v1/openapi.json); nettle-dev
 # is SHA-256 and HMAC (api/util/sha256.h); libsuitesparse-dev is AMD and LDL, the puppet's sparse
-# factorisation (core/sparse.h). python3-numpy and python3-scipy run the puppet's oracle test.
+# factorisation (core/sparse.h); libgeos-dev the silhouette tessellation's geometry
+# (core/tessellate.h), libspng-dev its coverage images (core/png_alpha.h). python3-numpy and python3-scipy run the puppet's oracle test.
 # Idempotent; uses sudo when not root.
 set -euo pipefail
 build_pkgs=(build-essential cmake pkg-config
             libmicrohttpd-dev libjansson-dev libsqlite3-dev libuv1-dev libcurl4-openssl-dev
-            nettle-dev libsuitesparse-dev
+            nettle-dev libsuitesparse-dev libgeos-dev libspng-dev
             python3 python3-yaml)
 # Criterion for the unit tests, clang for the second build and the fuzzers, sqlite3 and openssl
 # for test fixtures, curl and jq for the README's examples (tests/e2e/test_readme_examples.py).
