@@ -88,6 +88,10 @@ struct rig_binding_type {
 	 * NULL while the per-vertex arrays are not loaded. */
 	const double *(*def_source)(const void *def);
 	const uint32_t *(*def_triangles)(const void *def);
+	/* The texture coordinates, 2 · n_verts doubles (u right, v down, 0..1
+	 * over the image), borrowed; NULL when the binding has none or its
+	 * per-vertex arrays are not loaded. */
+	const double *(*def_uvs)(const void *def);
 	/* The joints the binding follows (at most RIG_MAX_JOINTS: the resolver
 	 * poses them in an array of that size), each mapped to a shot layer by
 	 * id; a kind that follows no layer has none. Borrowed strings. */
@@ -175,7 +179,7 @@ int rig_binding_diff_triangles(struct rig_part_diff *out, const struct rig_bindi
 	}
 
 /* The row's rest-mesh accessors for a definition struct T whose members
- * source, n_verts, triangles and n_tris are the rest mesh (every kind's so
+ * source, n_verts, triangles, n_tris and uvs are the rest mesh (every kind's so
  * far): RIG_BINDING_REST_ACCESSORS(T) defines them, static, in the kind's
  * file, and RIG_BINDING_REST_ROW names them in its row. */
 #define RIG_BINDING_REST_ACCESSORS(T)                                                              \
@@ -194,10 +198,14 @@ int rig_binding_diff_triangles(struct rig_part_diff *out, const struct rig_bindi
 	static const uint32_t *rest_triangles(const void *def)                                     \
 	{                                                                                          \
 		return ((const T *)def)->triangles;                                                \
+	}                                                                                          \
+	static const double *rest_uvs(const void *def)                                             \
+	{                                                                                          \
+		return ((const T *)def)->uvs;                                                      \
 	}
 #define RIG_BINDING_REST_ROW                                                                       \
 	.def_n_verts = rest_n_verts, .def_n_tris = rest_n_tris, .def_source = rest_source,         \
-	.def_triangles = rest_triangles
+	.def_triangles = rest_triangles, .def_uvs = rest_uvs
 
 /* The joint accessors of a kind that follows no joint layer (its motion is
  * its own keys): no joints, and "" for any index. */

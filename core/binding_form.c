@@ -74,6 +74,25 @@ unsigned char *rig_form_rest_put(unsigned char *p, const double *source, size_t 
 	return p;
 }
 
+unsigned char *rig_form_uvs_put(unsigned char *p, const double *uvs, size_t n_verts)
+{
+	for (size_t i = 0; uvs && i < 2 * n_verts; i++)
+		p = rig_bytes_put_f64(p, uvs[i]);
+	return p;
+}
+
+int rig_form_uvs_get(const unsigned char **p, size_t rest, double **uvs, size_t n_verts)
+{
+	*uvs = NULL;
+	if (rest == 0)
+		return 0;
+	if (n_verts == 0 || rest != n_verts * 16 || !(*uvs = malloc(rest)))
+		return -1;
+	for (size_t i = 0; i < 2 * n_verts; i++)
+		(*uvs)[i] = rig_bytes_get_f64(p);
+	return 0;
+}
+
 int rig_form_rest_get(const unsigned char **p, double **source, size_t n_verts,
 		      uint32_t **triangles, size_t n_tris)
 {

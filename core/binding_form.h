@@ -5,7 +5,9 @@
  *   head:   a 4-byte tag, u64 n_verts, u64 n_tris, u64 n_keys, then per key
  *           f64 frame, u32 interp, 4 × f64 ease and the kind's own fields;
  *   arrays: 2 · n_verts f64 source, 3 · n_tris u32 triangles, then the
- *           kind's own per-vertex arrays.
+ *           kind's own per-vertex arrays, then, when the binding has
+ *           texture coordinates, 2 · n_verts f64 uvs (none: nothing, so a
+ *           binding without uvs keeps the bytes it always had).
  *
  * Little-endian (core/bytes.h). No I/O.
  */
@@ -57,5 +59,19 @@ unsigned char *rig_form_rest_put(unsigned char *p, const double *source, size_t 
  * release). */
 int rig_form_rest_get(const unsigned char **p, double **source, size_t n_verts,
 		      uint32_t **triangles, size_t n_tris);
+
+/* The uvs' bytes at the end of the arrays: 16 · n_verts, or 0 without uvs. */
+static inline size_t rig_form_uvs_bytes(const double *uvs, size_t n_verts)
+{
+	return uvs ? n_verts * 16 : 0;
+}
+
+/* The uvs into p when there are any; returns p past them. */
+unsigned char *rig_form_uvs_put(unsigned char *p, const double *uvs, size_t n_verts);
+
+/* Reads the uvs from the rest bytes left at *p: none when rest is 0 (*uvs
+ * NULL), 2 · n_verts f64 when rest is 16 · n_verts (*uvs malloc'd). 0, or -1
+ * for any other length or when out of memory. */
+int rig_form_uvs_get(const unsigned char **p, size_t rest, double **uvs, size_t n_verts);
 
 #endif

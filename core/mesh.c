@@ -257,3 +257,17 @@ int rig_mesh_check_deformed(const double *src, const double *dst, size_t n_verts
 	assert(errs->total > before); /* both passes apply the same rules */
 	return errs->total == before ? 0 : -1;
 }
+
+int rig_mesh_check_uvs(const double *uvs, size_t n_verts, struct rig_errs *errs)
+{
+	size_t before = errs->total;
+	for (size_t v = 0; uvs && v < n_verts; v++) {
+		if (isfinite(uvs[2 * v]) && isfinite(uvs[2 * v + 1]))
+			continue;
+		struct rig_err *e = rig_errs_add(errs, RIG_MESH_GEOMETRY,
+						 "texture coordinate of vertex %zu is not finite", v);
+		e->vertex_index = (long)v;
+		snprintf(e->pointer, sizeof e->pointer, "/uvs/%zu", v);
+	}
+	return errs->total > before ? -1 : 0;
+}

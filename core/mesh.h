@@ -32,6 +32,11 @@ int rig_mesh_check_source(const double *xy, size_t n_verts, const uint32_t *tris
 int rig_mesh_check_deformed(const double *src, const double *dst, size_t n_verts,
 			    const uint32_t *tris, size_t n_tris, struct rig_errs *errs);
 
+/* Checks texture coordinates (2 · n_verts, u and v per vertex): every value
+ * finite (MESH_GEOMETRY, vertex_index set, pointer "/uvs/<v>"); NULL (no
+ * uvs) is valid. Returns 0 when valid, -1 otherwise. */
+int rig_mesh_check_uvs(const double *uvs, size_t n_verts, struct rig_errs *errs);
+
 /* Twice the signed area of every triangle into out (n_tris doubles). */
 void rig_mesh_areas2(double *out, const double *xy, const uint32_t *tris, size_t n_tris);
 

@@ -35,8 +35,10 @@ void rig_mesh_def_release_arrays(struct rig_mesh_def *d)
 {
 	free(d->source);
 	free(d->triangles);
+	free(d->uvs);
 	d->source = NULL;
 	d->triangles = NULL;
+	d->uvs = NULL;
 	free_key_xy(d);
 }
 
@@ -84,6 +86,7 @@ int rig_mesh_def_check(const struct rig_mesh_def *d, struct rig_errs *errs)
 {
 	size_t before = errs->total;
 	rig_mesh_check_source(d->source, d->n_verts, d->triangles, d->n_tris, errs);
+	rig_mesh_check_uvs(d->uvs, d->n_verts, errs);
 	if (d->n_keys && d->n_verts > RIG_MAX_MESH_KEY_VERTICES / d->n_keys) {
 		struct rig_err *e =
 			rig_errs_add(errs, RIG_MESH_GEOMETRY,
@@ -238,6 +241,7 @@ struct rig_mesh_eval *rig_mesh_eval_take(struct rig_mesh_def *def, struct rig_er
 	/* def keeps its counts; its arrays are the evaluator's now. */
 	def->source = NULL;
 	def->triangles = NULL;
+	def->uvs = NULL;
 	def->key_xy = NULL;
 	def->times = NULL;
 	def->n_keys = 0;
@@ -288,7 +292,8 @@ static int encode(const void *def, unsigned char **head, size_t *n_head, unsigne
 {
 	const struct rig_mesh_def *d = def;
 	*n_head = RIG_FORM_HEAD_FIXED + d->n_keys * RIG_FORM_KEY_TIME;
-	*n_arrays = rig_form_rest_bytes(d->n_verts, d->n_tris) + d->n_keys * d->n_verts * 16;
+	*n_arrays = rig_form_rest_bytes(d->n_verts, d->n_tris) + d->n_keys * d->n_verts * 16 +
+		    rig_form_uvs_bytes(d->uvs, d->n_verts);
 	int rc = rig_form_alloc(head, *n_head, arrays, *n_arrays);
 	if (rc)
 		return rc;
@@ -299,6 +304,7 @@ static int encode(const void *def, unsigned char **head, size_t *n_head, unsigne
 	for (size_t k = 0; k < d->n_keys; k++)
 		for (size_t i = 0; i < 2 * d->n_verts; i++)
 			p = rig_bytes_put_f64(p, d->key_xy[k][i]);
+	rig_form_uvs_put(p, d->uvs, d->n_verts);
 	return 0;
 }
 
@@ -306,7 +312,8 @@ static int encode(const void *def, unsigned char **head, size_t *n_head, unsigne
 static int decode_arrays(struct rig_mesh_def *d, const unsigned char *arrays, size_t n_arrays)
 {
 	size_t n2 = 2 * d->n_verts;
-	if (n_arrays != rig_form_rest_bytes(d->n_verts, d->n_tris) + d->n_keys * d->n_verts * 16)
+	size_t fixed = rig_form_rest_bytes(d->n_verts, d->n_tris) + d->n_keys * d->n_verts * 16;
+	if (n_arrays < fixed)
 		return -1;
 	const unsigned char *p = arrays;
 	if (rig_form_rest_get(&p, &d->source, d->n_verts, &d->triangles, d->n_tris) != 0 ||
@@ -318,7 +325,7 @@ static int decode_arrays(struct rig_mesh_def *d, const unsigned char *arrays, si
 		for (size_t i = 0; i < n2; i++)
 			d->key_xy[k][i] = rig_bytes_get_f64(&p);
 	}
-	return 0;
+	return rig_form_uvs_get(&p, n_arrays - fixed, &d->uvs, d->n_verts);
 }
 
 static void *decode(const unsigned char *head, size_t n_head, const unsigned char *arrays,

@@ -30,6 +30,7 @@ struct rig_mesh_def {
 	size_t n_verts;
 	uint32_t *triangles; /* 3 · n_tris; out-of-range values are reported, not trusted */
 	size_t n_tris;
+	double *uvs; /* 2 · n_verts texture coordinates, or NULL: none (per-vertex) */
 	/* The keys, sorted by strictly increasing frame: times[k] holds frame,
 	 * interp and ease of key k (its value is unused, 0), key_xy[k] its
 	 * 2 · n_verts vertices. */

@@ -201,8 +201,10 @@ void rig_puppet_def_release_arrays(struct rig_puppet_def *d)
 {
 	free(d->source);
 	free(d->triangles);
+	free(d->uvs);
 	d->source = NULL;
 	d->triangles = NULL;
+	d->uvs = NULL;
 }
 
 void rig_puppet_def_release(struct rig_puppet_def *d)
@@ -219,8 +221,15 @@ int rig_puppet_def_copy(struct rig_puppet_def *out, const struct rig_puppet_def 
 	*out = *src;
 	out->source = NULL;
 	out->triangles = NULL;
+	out->uvs = NULL;
 	out->pins = NULL;
 	out->n_pins = 0;
+	if (src->uvs) {
+		out->uvs = malloc(2 * src->n_verts * sizeof *out->uvs);
+		if (!out->uvs)
+			goto fail;
+		memcpy(out->uvs, src->uvs, 2 * src->n_verts * sizeof *src->uvs);
+	}
 	if (src->source) {
 		out->source = malloc((2 * src->n_verts + 1) * sizeof *out->source);
 		if (!out->source)
@@ -500,6 +509,7 @@ int rig_puppet_def_check(const struct rig_puppet_def *d, struct rig_errs *errs)
 	size_t before = errs->total;
 	bool is_mesh_sound =
 		rig_mesh_check_source(d->source, d->n_verts, d->triangles, d->n_tris, errs) == 0;
+	rig_mesh_check_uvs(d->uvs, d->n_verts, errs);
 	if ((unsigned)d->solver >= N_SOLVERS) {
 		struct rig_err *e = rig_errs_add(errs, RIG_OP_INVALID,
 						 "solver %d is not arap or lbs", (int)d->solver);

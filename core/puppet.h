@@ -113,6 +113,7 @@ struct rig_puppet_def {
 	size_t n_verts;
 	uint32_t *triangles; /* 3 · n_tris; out-of-range values are reported, not trusted */
 	size_t n_tris;
+	double *uvs; /* 2 · n_verts texture coordinates, or NULL: none (per-vertex) */
 	struct rig_puppet_pin *pins; /* n_pins, at most RIG_MAX_PUPPET_PINS */
 	size_t n_pins;
 	enum rig_puppet_solver solver;
@@ -126,7 +127,7 @@ struct rig_puppet_def {
 /* Frees every array of d and zeroes it; safe on a zeroed def. */
 void rig_puppet_def_release(struct rig_puppet_def *d);
 
-/* Frees the rest mesh (source, triangles), keeping the counts and the pins. */
+/* Frees the rest mesh (source, triangles, uvs), keeping the counts and the pins. */
 void rig_puppet_def_release_arrays(struct rig_puppet_def *d);
 
 /* A deep copy of src into *out (the rest mesh too, when loaded). Returns 0,

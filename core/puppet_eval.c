@@ -165,6 +165,7 @@ struct rig_puppet *rig_puppet_take(struct rig_puppet_def *def, struct rig_errs *
 	/* def keeps its counts; its arrays and pins are the evaluator's now. */
 	def->source = NULL;
 	def->triangles = NULL;
+	def->uvs = NULL;
 	def->pins = NULL;
 	def->n_pins = 0;
 	return pup;

@@ -78,8 +78,9 @@ int rig_skin_def_copy(struct rig_skin_def *out, const struct rig_skin_def *src)
 	struct rig_skin_def d = *src;
 	size_t n_infl = src->weight_offsets ? src->weight_offsets[src->n_weight_lists] : 0;
 	bool is_ok = src->n_verts <= SIZE_MAX / 2 && src->n_tris <= SIZE_MAX / 3;
-	void *p[5] = {NULL, NULL, NULL, NULL, NULL};
+	void *p[6] = {NULL, NULL, NULL, NULL, NULL, NULL};
 	is_ok = is_ok && dup_array(&p[0], src->source, 2 * src->n_verts, sizeof(double));
+	is_ok = is_ok && (!src->uvs || dup_array(&p[5], src->uvs, 2 * src->n_verts, sizeof(double)));
 	is_ok = is_ok && dup_array(&p[1], src->triangles, 3 * src->n_tris, sizeof(uint32_t));
 	is_ok = is_ok &&
 		dup_array(&p[2], src->joints, src->n_joints, sizeof(struct rig_skin_joint));
@@ -93,6 +94,7 @@ int rig_skin_def_copy(struct rig_skin_def *out, const struct rig_skin_def *src)
 	d.joints = p[2];
 	d.weight_offsets = p[3];
 	d.influences = p[4];
+	d.uvs = p[5];
 	d.puppet = NULL;
 	if (is_ok && src->puppet) {
 		d.puppet = malloc(sizeof *d.puppet);
@@ -116,6 +118,8 @@ void rig_skin_def_release_arrays(struct rig_skin_def *def)
 	free(def->triangles);
 	free(def->weight_offsets);
 	free(def->influences);
+	free(def->uvs);
+	def->uvs = NULL;
 	def->source = NULL;
 	def->triangles = NULL;
 	def->weight_offsets = NULL;
@@ -139,6 +143,7 @@ int rig_skin_def_copy_head(struct rig_skin_def *out, const struct rig_skin_def *
 	out->n_joints = 0;
 	out->puppet = NULL;
 	out->method = src->method;
+	out->has_uvs = src->has_uvs;
 	if (src->n_joints) {
 		out->joints = alloc_array(src->n_joints, sizeof *out->joints);
 		if (!out->joints)
@@ -371,6 +376,7 @@ int rig_skin_check_def(const struct rig_skin_def *def, struct rig_errs *errs)
 	size_t before = errs->total;
 	bool is_mesh_sound = rig_mesh_check_source(def->source, def->n_verts, def->triangles,
 						   def->n_tris, errs) == 0;
+	rig_mesh_check_uvs(def->uvs, def->n_verts, errs);
 	check_joints(def, errs);
 	if (def->n_weight_lists != def->n_verts) {
 		struct rig_err *e =
@@ -611,6 +617,7 @@ struct rig_skin *rig_skin_take(struct rig_skin_def *def, struct rig_errs *errs)
 	def->triangles = NULL;
 	def->weight_offsets = NULL;
 	def->influences = NULL;
+	def->uvs = NULL;
 	if (finish(skin) != 0) {
 		rig_skin_free(skin);
 		rig_errs_add(errs, RIG_INTERNAL, "a stored skin definition is damaged");

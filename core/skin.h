@@ -102,6 +102,11 @@ struct rig_skin_def {
 	 * rest mesh NULL and counts 0: the skin's source and triangles are its
 	 * mesh); kept with the joints, like the method. */
 	struct rig_puppet_def *puppet;
+	/* Texture coordinates (issue 25): has_uvs says the skin has them, kept
+	 * with the joints (so a model holding the joints only knows), and uvs
+	 * holds 2 · n_verts of them while the per-vertex arrays are loaded. */
+	bool has_uvs;
+	double *uvs;
 };
 
 /* Deep-copies src into *out (which it overwrites). Returns 0, or -1 when out of
@@ -117,8 +122,8 @@ void rig_skin_def_release(struct rig_skin_def *def);
  * model holds large skins as joints only until an op needs the rest. */
 void rig_skin_def_release_arrays(struct rig_skin_def *def);
 
-/* Copies what a shot model keeps of every skin (the joints, the method and
- * the pins) from src into out, whose per-vertex arrays are its own and whose
+/* Copies what a shot model keeps of every skin (the joints, the method,
+ * has_uvs and the pins) from src into out, whose per-vertex arrays are its own and whose
  * joints and pins are not set yet. Returns 0, or -1 when out of memory (out's
  * joints and pins NULL then). */
 int rig_skin_def_copy_head(struct rig_skin_def *out, const struct rig_skin_def *src);

@@ -22,7 +22,8 @@ unsigned char *rig_blob_joints_encode(size_t *out_size, const struct rig_skin_de
 	const char *method = rig_skin_method_name(def->method);
 	size_t records = def->n_joints * RIG_JOINT_RECORD_BYTES;
 	size_t with_method =
-		records + (def->method != RIG_SKIN_LBS ? RIG_SKIN_METHOD_TRAILER_BYTES : 0);
+		records + (def->method != RIG_SKIN_LBS ? RIG_SKIN_METHOD_TRAILER_BYTES : 0) +
+		(def->has_uvs ? RIG_SKIN_METHOD_TRAILER_BYTES : 0);
 	if (!method)
 		return NULL;
 	unsigned char *pins = NULL;
@@ -37,6 +38,9 @@ unsigned char *rig_blob_joints_encode(size_t *out_size, const struct rig_skin_de
 	}
 	if (def->method != RIG_SKIN_LBS) /* NUL-padded: calloc'd */
 		memcpy(buf + records, method, strnlen(method, RIG_SKIN_METHOD_TRAILER_BYTES - 1));
+	if (def->has_uvs)
+		memcpy(buf + with_method - RIG_SKIN_METHOD_TRAILER_BYTES, RIG_SKIN_UVS_TRAILER,
+		       sizeof RIG_SKIN_UVS_TRAILER - 1);
 	if (pins)
 		memcpy(buf + with_method, pins, n_pins);
 	free(pins);
@@ -137,24 +141,35 @@ static bool is_pins_trailer(const unsigned char *p, size_t n)
 	       memcmp(p, RIG_SKIN_PINS_TAG, sizeof RIG_SKIN_PINS_TAG - 1) == 0;
 }
 
+/* True when the n bytes at p start with the uvs' trailer. */
+static bool is_uvs_trailer(const unsigned char *p, size_t n)
+{
+	static const unsigned char trailer[RIG_SKIN_METHOD_TRAILER_BYTES] = RIG_SKIN_UVS_TRAILER;
+	return n >= sizeof trailer && memcmp(p, trailer, sizeof trailer) == 0;
+}
+
 int rig_blob_joints_decode(struct rig_skin_def *def, size_t n, const unsigned char *p, size_t size)
 {
 	size_t at = n * RIG_JOINT_RECORD_BYTES;
 	enum rig_skin_method method = RIG_SKIN_LBS;
 	if (size < at)
 		return -1;
-	/* A method's trailer, then the pins' (each only when there is one). */
-	if (size > at && !is_pins_trailer(p + at, size - at)) {
+	/* A method's trailer, the uvs' and the pins' (each only when there is one). */
+	if (size > at && !is_pins_trailer(p + at, size - at) && !is_uvs_trailer(p + at, size - at)) {
 		if (size - at < RIG_SKIN_METHOD_TRAILER_BYTES ||
 		    trailer_method(&method, p + at) != 0)
 			return -1;
 		at += RIG_SKIN_METHOD_TRAILER_BYTES;
 	}
+	bool has_uvs = is_uvs_trailer(p + at, size - at);
+	if (has_uvs)
+		at += RIG_SKIN_METHOD_TRAILER_BYTES;
 	struct rig_puppet_def *pins = NULL;
 	if (size > at && (!is_pins_trailer(p + at, size - at) ||
 			  !(pins = rig_puppet_pins_decode(p + at, size - at))))
 		return -1;
 	def->method = method;
+	def->has_uvs = has_uvs;
 	def->puppet = pins;
 	def->joints = calloc(n ? n : 1, sizeof *def->joints);
 	if (!def->joints)
@@ -327,6 +342,28 @@ int rig_chunks_weights_decode(struct rig_skin_def *def, size_t n_verts, const un
 const enum rig_chunk_part rig_chunks_skin_parts[RIG_SKIN_N_PARTS] = {
 	RIG_PART_JOINTS, RIG_PART_SOURCE, RIG_PART_TRIANGLES, RIG_PART_WEIGHTS};
 
+/* The source part: the positions, then the uvs when the skin has them. */
+static unsigned char *source_part_encode(size_t *out_size, const struct rig_skin_def *def)
+{
+	if (def->has_uvs && !def->uvs)
+		return NULL;
+	size_t positions = 0;
+	unsigned char *buf = rig_blob_source_encode(&positions, def);
+	if (!buf || !def->has_uvs) {
+		*out_size = positions;
+		return buf;
+	}
+	unsigned char *grown = realloc(buf, positions ? 2 * positions : 1);
+	if (!grown) {
+		free(buf);
+		return NULL;
+	}
+	for (size_t i = 0; i < 2 * def->n_verts; i++)
+		rig_le_put_f64(grown + positions + 8 * i, def->uvs[i]);
+	*out_size = 2 * positions;
+	return grown;
+}
+
 /* A fixed-stride part, encoded by encode and cut every step bytes. */
 static int encode_fixed(struct rig_chunk_bytes *out,
 			unsigned char *(*encode)(size_t *, const struct rig_skin_def *),
@@ -356,7 +393,7 @@ int rig_chunks_skin_part_encode(struct rig_chunk_bytes *out, enum rig_chunk_part
 		return rc;
 	}
 	case RIG_PART_SOURCE:
-		return encode_fixed(out, rig_blob_source_encode, def, RIG_CHUNK_VERTS * 16);
+		return encode_fixed(out, source_part_encode, def, RIG_CHUNK_VERTS * 16);
 	case RIG_PART_TRIANGLES:
 		return encode_fixed(out, rig_blob_triangles_encode, def, RIG_CHUNK_TRIS * 12);
 	case RIG_PART_WEIGHTS:
@@ -369,13 +406,13 @@ int rig_chunks_skin_part_encode(struct rig_chunk_bytes *out, enum rig_chunk_part
 }
 
 size_t rig_chunks_skin_part_count(enum rig_chunk_part part, size_t n_verts, size_t n_tris,
-				  size_t n_joints)
+				  size_t n_joints, bool has_uvs)
 {
 	switch (part) {
 	case RIG_PART_JOINTS:
 		return rig_chunks_count(n_joints, RIG_CHUNK_JOINTS);
 	case RIG_PART_SOURCE:
-		return rig_chunks_count(n_verts, RIG_CHUNK_VERTS);
+		return rig_chunks_count(has_uvs ? 2 * n_verts : n_verts, RIG_CHUNK_VERTS);
 	case RIG_PART_TRIANGLES:
 		return rig_chunks_count(n_tris, RIG_CHUNK_TRIS);
 	case RIG_PART_WEIGHTS:
@@ -390,8 +427,19 @@ int rig_chunks_skin_decode(struct rig_skin_def *def, size_t n_verts, size_t n_tr
 			   unsigned char **source, size_t n_source, unsigned char **tris,
 			   size_t n_tri_bytes, const unsigned char *weights, size_t n_weights)
 {
-	if (n_source != n_verts * 16 || n_tri_bytes != n_tris * 12 ||
-	    rig_blob_source_take(def, n_verts, source) ||
+	size_t positions = n_verts * 16;
+	if (n_source != (def->has_uvs ? 2 : 1) * positions || n_tri_bytes != n_tris * 12)
+		return -1;
+	if (def->has_uvs) {
+		if (!(def->uvs = malloc(positions ? positions : 1)))
+			return -1;
+		for (size_t i = 0; i < 2 * n_verts; i++)
+			def->uvs[i] = rig_le_get_f64(*source + positions + 8 * i);
+		unsigned char *shrunk = realloc(*source, positions ? positions : 1);
+		if (shrunk)
+			*source = shrunk;
+	}
+	if (rig_blob_source_take(def, n_verts, source) ||
 	    rig_blob_triangles_take(def, n_tris, tris) ||
 	    rig_chunks_weights_decode(def, n_verts, weights, n_weights))
 		return -1;

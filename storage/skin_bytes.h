@@ -34,6 +34,14 @@
  * revisions read as skins without pins. */
 #define RIG_SKIN_PINS_TAG "PUP1"
 
+/* A skin with texture coordinates (has_uvs) says so in its joints part, after
+ * the method's trailer and before the pins', with one more trailer of
+ * RIG_SKIN_METHOD_TRAILER_BYTES, "uvs" padded with NUL bytes; its source part
+ * then holds the uvs (2 · n_verts f64) after the positions, cut every
+ * RIG_CHUNK_VERTS · 16 bytes as the positions are. A skin without uvs keeps
+ * the bytes it always had. */
+#define RIG_SKIN_UVS_TRAILER "uvs"
+
 /* Items per chunk, chosen so that no chunk exceeds 16 KiB: 64 joints
  * (178 B), 1,024 vertices (16 B), 1,024 triangles (12 B), 128 weight lists
  * (at most 1 + 8 · 12 B). */
@@ -98,11 +106,12 @@ int rig_chunks_skin_part_encode(struct rig_chunk_bytes *out, enum rig_chunk_part
 /* The chunks part holds for a skin of these counts (the number a reader
  * concatenates). */
 size_t rig_chunks_skin_part_count(enum rig_chunk_part part, size_t n_verts, size_t n_tris,
-				  size_t n_joints);
+				  size_t n_joints, bool has_uvs);
 
-/* Fills def's per-vertex arrays (zeroed; its joints are left alone) from the
- * bytes of its source, triangles and weights parts, each concatenated from its
- * chunks: takes *source and *tris (rig_blob_source_take), reads weights.
+/* Fills def's per-vertex arrays (zeroed; its joints are left alone; has_uvs
+ * set as its head says) from the bytes of its source, triangles and weights
+ * parts, each concatenated from its chunks: takes *source and *tris
+ * (rig_blob_source_take), reads weights and, with has_uvs, the uvs.
  * Returns 0, or -1 when a part does not hold n_verts and n_tris items or out
  * of memory (the caller frees what is left in *source and *tris). */
 int rig_chunks_skin_decode(struct rig_skin_def *def, size_t n_verts, size_t n_tris,

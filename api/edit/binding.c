@@ -71,6 +71,23 @@ void rig_binding_encode_vertex(struct rig_buf *b, const struct rig_binding_type 
 	rig_buf_puts(b, "}");
 }
 
+size_t rig_binding_count_uvs(const struct rig_binding_type *type, const void *def)
+{
+	return type->def_uvs(def) ? type->def_n_verts(def) : 0;
+}
+
+void rig_binding_encode_uv(struct rig_buf *b, const struct rig_binding_type *type, const void *def,
+			   const double *xy, size_t i)
+{
+	const double *uvs = type->def_uvs(def);
+	(void)xy;
+	rig_buf_printf(b, "{\"vertexIndex\":%zu,\"u\":", i);
+	rig_buf_double(b, uvs[2 * i]);
+	rig_buf_puts(b, ",\"v\":");
+	rig_buf_double(b, uvs[2 * i + 1]);
+	rig_buf_puts(b, "}");
+}
+
 void rig_binding_encode_triangle(struct rig_buf *b, const struct rig_binding_type *type,
 				 const void *def, const double *xy, size_t i)
 {

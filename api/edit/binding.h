@@ -21,6 +21,7 @@
 
 #include "api/util/textbuf.h"
 #include "core/binding.h"
+#include "core/tessellate.h"
 #include "storage/shot_model.h"
 
 /* One mesh-data collection of a kind (GET …/mesh-data/{name}), paged by the
@@ -45,6 +46,13 @@ struct rig_binding_collection {
 	 * count then gets the evaluator's definition. */
 	void (*encode_eval)(struct rig_buf *b, const struct rig_binding_type *type,
 			    const void *eval, size_t i);
+	/* Optional, with ?jointId=: one column of the collection (a skin's
+	 * weights of one joint, for a heatmap). column gives the index of the
+	 * column id names in def, or -1 when there is none; encode_column then
+	 * encodes item i of that column in place of encode. */
+	long (*column)(const struct rig_binding_type *type, const void *def, const char *id);
+	void (*encode_column)(struct rig_buf *b, const struct rig_binding_type *type,
+			      const void *def, long column, size_t i);
 };
 
 /* The collections every kind has: {"vertexIndex", "x", "y"} of xy's vertex i
@@ -58,12 +66,22 @@ void rig_binding_encode_triangle(struct rig_buf *b, const struct rig_binding_typ
 				 const void *def, const double *xy, size_t i);
 #define RIG_BINDING_COLLECTION_VERTICES                                                            \
 	{                                                                                          \
-		"vertices", true, true, rig_binding_count_verts, rig_binding_encode_vertex, NULL   \
+		"vertices", true, true, rig_binding_count_verts, rig_binding_encode_vertex, NULL,  \
+			NULL, NULL                                                                 \
+	}
+/* The texture coordinates, {"vertexIndex", "u", "v"} of def's vertex i:
+ * every kind's collection uvs, empty for a binding without them. */
+size_t rig_binding_count_uvs(const struct rig_binding_type *type, const void *def);
+void rig_binding_encode_uv(struct rig_buf *b, const struct rig_binding_type *type, const void *def,
+			   const double *xy, size_t i);
+#define RIG_BINDING_COLLECTION_UVS                                                                 \
+	{                                                                                          \
+		"uvs", true, false, rig_binding_count_uvs, rig_binding_encode_uv, NULL, NULL, NULL \
 	}
 #define RIG_BINDING_COLLECTION_TRIANGLES                                                           \
 	{                                                                                          \
 		"triangles", true, false, rig_binding_count_tris, rig_binding_encode_triangle,     \
-			NULL                                                                       \
+			NULL, NULL, NULL                                                           \
 	}
 
 struct rig_op;
@@ -120,6 +138,17 @@ struct rig_binding_kind {
 	 * gives a kind that can carry pins an empty set first (NULL then only
 	 * when out of memory). NULL member: the kind never carries pins. */
 	struct rig_puppet_def *(*pins)(struct rig_model_layer *l, bool create);
+	/* Optional: layer.mesh.generate's end (api/edit/ops_authoring.c).
+	 * Installs on l a definition of this kind whose rest mesh is *mesh (its
+	 * arrays taken, *mesh zeroed), keeping what the kind can keep of l's
+	 * binding when it is of this kind already (a skin's joints, method and
+	 * pins; a puppet's pins and settings) and dropping what indexes the old
+	 * vertices (weights, keys): final validation then decides, so a skin's
+	 * weights come from a later op of the batch. Returns 0, or -1 with
+	 * violations recorded and the model unchanged. NULL: the kind cannot be
+	 * generated. */
+	int (*remesh)(struct rig_op_ctx *ctx, struct rig_op *op, struct rig_model_layer *l,
+		      struct rig_tess_mesh *mesh);
 };
 
 /* The "binding" object of l's JSON every kind's summary is: its kind, its

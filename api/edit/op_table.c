@@ -26,6 +26,20 @@ void rig_op__mesh_release(struct rig_op *op);
 /* ops_skin.c: layer.skin.bake, a skin turned into a mesh binding (ops_bake.c) */
 int rig_op__skin_bake_apply(struct rig_op_ctx *ctx, struct rig_op *op);
 
+/* ops_authoring.c: results computed on the server, stored as explicit data */
+RIG_OP_FUNCTIONS(generate);
+void rig_op__generate_release(struct rig_op *op);
+RIG_OP_FUNCTIONS(bones_suggest);
+RIG_OP_FUNCTIONS(rig_auto);
+void rig_op__bones_release(struct rig_op *op);
+
+/* ops_weights_auto.c: weights computed on the server, stored as explicit weights */
+RIG_OP_FUNCTIONS(weights_auto);
+void rig_op__weights_auto_release(struct rig_op *op);
+RIG_OP_FUNCTIONS(weights_paint);
+RIG_OP_FUNCTIONS(weights_set);
+void rig_op__paint_release(struct rig_op *op);
+
 /* ops_revert.c: undoing a receipt's batch */
 RIG_OP_FUNCTIONS(revert);
 
@@ -72,6 +86,18 @@ const struct rig_op_type rig_op_types[] = {
 	 rig_op__constraint_release, RIG_OP_STRUCTURAL, RIG_OP_LOCK_NONE},
 	{"layer.deformation.rest.apply", rig_op__rest_apply_decode, rig_op__rest_apply_apply,
 	 rig_op__release_nothing, RIG_OP_STRUCTURAL | RIG_OP_BINDING, RIG_OP_LOCK_LAYER},
+	{"layer.mesh.generate", rig_op__generate_decode, rig_op__generate_apply,
+	 rig_op__generate_release, RIG_OP_STRUCTURAL | RIG_OP_BINDING, RIG_OP_LOCK_LAYER},
+	{"layer.bones.suggest", rig_op__bones_suggest_decode, rig_op__bones_suggest_apply,
+	 rig_op__bones_release, RIG_OP_STRUCTURAL, RIG_OP_LOCK_NONE},
+	{"layer.rig.auto", rig_op__rig_auto_decode, rig_op__rig_auto_apply, rig_op__bones_release,
+	 RIG_OP_STRUCTURAL | RIG_OP_BINDING, RIG_OP_LOCK_LAYER},
+	{"layer.skin.weights.auto", rig_op__weights_auto_decode, rig_op__weights_auto_apply,
+	 rig_op__weights_auto_release, RIG_OP_STRUCTURAL | RIG_OP_BINDING, RIG_OP_LOCK_LAYER},
+	{"layer.skin.weights.paint", rig_op__weights_paint_decode, rig_op__weights_paint_apply,
+	 rig_op__paint_release, RIG_OP_STRUCTURAL | RIG_OP_BINDING, RIG_OP_LOCK_LAYER},
+	{"layer.skin.weights.set", rig_op__weights_set_decode, rig_op__weights_set_apply,
+	 rig_op__paint_release, RIG_OP_STRUCTURAL | RIG_OP_BINDING, RIG_OP_LOCK_LAYER},
 	/* changes the layers its receipt changed: it checks their locks itself */
 	{"receipt.revert", rig_op__revert_decode, rig_op__revert_apply, rig_op__release_nothing,
 	 RIG_OP_STRUCTURAL | RIG_OP_BINDING, RIG_OP_LOCK_NONE},

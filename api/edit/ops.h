@@ -198,6 +198,10 @@ struct rig_op_ctx {
 	/* object: constraint id → the op of this batch that last put it; final
 	 * validation points the constraint's violations into that op. */
 	json_t *constraint_ops;
+	/* object: op index (decimal) → members the op adds to its entry of the
+	 * receipt's ops (rig_op__receipt_note): which vertices it changed, the
+	 * ops it expanded to. */
+	json_t *receipt_notes;
 };
 
 /* Sets up ctx for a batch on model (borrowed, as conn and errs): no op
@@ -215,6 +219,11 @@ void rig_op_ctx_release(struct rig_op_ctx *ctx);
  * definition's violations there. */
 void rig_op__binding_changed(struct rig_op_ctx *ctx, const char *layer_id, long op_index,
 			     const char *def_member);
+
+/* Adds member key (value, a new reference taken; NULL is ignored) to op's
+ * entry of the receipt's ops. */
+void rig_op__receipt_note(struct rig_op_ctx *ctx, const struct rig_op *op, const char *key,
+			  json_t *value);
 
 /* The end of an op that edited l's binding in place: marks it dirty and
  * records the change (rig_op__binding_changed with no member). */

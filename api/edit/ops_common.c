@@ -21,7 +21,11 @@ int rig_op_ctx_init(struct rig_op_ctx *ctx, struct rig_shot_model *model, struct
 	ctx->last_op = json_object();
 	ctx->binding_ops = json_object();
 	ctx->constraint_ops = json_object();
-	return ctx->changed && ctx->last_op && ctx->binding_ops && ctx->constraint_ops ? 0 : -1;
+	ctx->receipt_notes = json_object();
+	return ctx->changed && ctx->last_op && ctx->binding_ops && ctx->constraint_ops &&
+			       ctx->receipt_notes
+		       ? 0
+		       : -1;
 }
 
 void rig_op_ctx_release(struct rig_op_ctx *ctx)
@@ -30,7 +34,23 @@ void rig_op_ctx_release(struct rig_op_ctx *ctx)
 	json_decref(ctx->last_op);
 	json_decref(ctx->binding_ops);
 	json_decref(ctx->constraint_ops);
+	json_decref(ctx->receipt_notes);
 	memset(ctx, 0, sizeof *ctx);
+}
+
+void rig_op__receipt_note(struct rig_op_ctx *ctx, const struct rig_op *op, const char *key,
+			  json_t *value)
+{
+	if (!value)
+		return;
+	char index[24];
+	snprintf(index, sizeof index, "%ld", op->index);
+	json_t *note = json_object_get(ctx->receipt_notes, index);
+	if (!note) {
+		note = json_object();
+		json_object_set_new(ctx->receipt_notes, index, note);
+	}
+	json_object_set_new(note, key, value);
 }
 
 void rig_op__binding_changed(struct rig_op_ctx *ctx, const char *layer_id, long op_index,

@@ -325,7 +325,8 @@ static void encode_key_piece(struct rig_buf *b, const struct rig_binding_type *t
 static const struct rig_binding_collection collections[] = {
 	RIG_BINDING_COLLECTION_VERTICES,
 	RIG_BINDING_COLLECTION_TRIANGLES,
-	{"keyframes", true, false, count_key_pieces, encode_key_piece, NULL},
+	RIG_BINDING_COLLECTION_UVS,
+	{"keyframes", true, false, count_key_pieces, encode_key_piece, NULL, NULL, NULL},
 };
 
 /* layer.mesh's mesh holds source and triangles; layer.mesh.key.put's
@@ -336,6 +337,28 @@ static const struct rig_bulk_member bulk_members[] = {
 	{"layer.mesh.key.put", "vertices", NULL, RIG_BULK_SOURCE},
 };
 
+/* layer.mesh.generate: a mesh binding without keys (they indexed the old
+ * vertices) on the new rest mesh. */
+static int remesh(struct rig_op_ctx *ctx, struct rig_op *op, struct rig_model_layer *l,
+		  struct rig_tess_mesh *mesh)
+{
+	struct rig_mesh_def d = {0};
+	d.times = calloc(1, sizeof *d.times);
+	d.key_xy = calloc(1, sizeof *d.key_xy);
+	if (!d.times || !d.key_xy) {
+		rig_mesh_def_release(&d);
+		rig_op__fail_layer(ctx, op, RIG_MEMORY_BUSY, "", "the server ran out of memory");
+		return -1;
+	}
+	d.source = mesh->source;
+	d.n_verts = mesh->n_verts;
+	d.triangles = mesh->triangles;
+	d.n_tris = mesh->n_tris;
+	d.uvs = mesh->uvs;
+	memset(mesh, 0, sizeof *mesh);
+	return rig_op__binding_install(ctx, op, l, &rig_binding_mesh, &d, sizeof d, false, NULL);
+}
+
 const struct rig_binding_kind rig_binding_kind_mesh = {
 	.type = &rig_binding_mesh,
 	.rest_apply = rest_apply,
@@ -344,4 +367,5 @@ const struct rig_binding_kind rig_binding_kind_mesh = {
 	.n_collections = sizeof collections / sizeof collections[0],
 	.bulk_members = bulk_members,
 	.n_bulk_members = sizeof bulk_members / sizeof bulk_members[0],
+	.remesh = remesh,
 };

@@ -702,8 +702,9 @@ static void encode_pin_weights(struct rig_buf *b, const struct rig_binding_type 
 static const struct rig_binding_collection collections[] = {
 	RIG_BINDING_COLLECTION_VERTICES,
 	RIG_BINDING_COLLECTION_TRIANGLES,
-	{"pins", true, false, count_pins, encode_pin, NULL},
-	{"pinWeights", false, false, count_verts, NULL, encode_pin_weights},
+	RIG_BINDING_COLLECTION_UVS,
+	{"pins", true, false, count_pins, encode_pin, NULL, NULL, NULL},
+	{"pinWeights", false, false, count_verts, NULL, encode_pin_weights, NULL, NULL},
 };
 
 static const struct rig_bulk_member bulk_members[] = {
@@ -718,6 +719,32 @@ static struct rig_puppet_def *pins(struct rig_model_layer *l, bool create)
 	return l->binding.def;
 }
 
+/* layer.mesh.generate: the puppet keeps its pins and settings (when l is a
+ * puppet already; they anchor to the nearest new vertex) on the new mesh. */
+static int remesh(struct rig_op_ctx *ctx, struct rig_op *op, struct rig_model_layer *l,
+		  struct rig_tess_mesh *mesh)
+{
+	struct rig_puppet_def d = {0};
+	if (l->binding.type == &rig_binding_puppet) {
+		if (rig_puppet_def_copy(&d, l->binding.def) != 0) {
+			rig_op__fail_layer(ctx, op, RIG_MEMORY_BUSY, "",
+					   "the server ran out of memory");
+			return -1;
+		}
+		rig_puppet_def_release_arrays(&d);
+	} else if (!(d.pins = calloc(1, sizeof *d.pins))) {
+		rig_op__fail_layer(ctx, op, RIG_MEMORY_BUSY, "", "the server ran out of memory");
+		return -1;
+	}
+	d.source = mesh->source;
+	d.n_verts = mesh->n_verts;
+	d.triangles = mesh->triangles;
+	d.n_tris = mesh->n_tris;
+	d.uvs = mesh->uvs;
+	memset(mesh, 0, sizeof *mesh);
+	return rig_op__binding_install(ctx, op, l, &rig_binding_puppet, &d, sizeof d, false, NULL);
+}
+
 const struct rig_binding_kind rig_binding_kind_puppet = {
 	.type = &rig_binding_puppet,
 	.pins = pins,
@@ -729,4 +756,5 @@ const struct rig_binding_kind rig_binding_kind_puppet = {
 	.n_bulk_members = sizeof bulk_members / sizeof bulk_members[0],
 	.ops = ops,
 	.n_ops = sizeof ops / sizeof ops[0],
+	.remesh = remesh,
 };

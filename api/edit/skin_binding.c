@@ -79,6 +79,29 @@ static void encode_weights(struct rig_buf *b, const struct rig_binding_type *typ
 	rig_buf_puts(b, "]}");
 }
 
+/* weights?jointId=: {vertexIndex, weight} of one joint at every vertex, 0
+ * where the joint does not weigh the vertex. */
+static long weight_column(const struct rig_binding_type *type, const void *def, const char *id)
+{
+	uint32_t j = rig_skin_def_joint_index(def, id);
+	(void)type;
+	return j == RIG_JOINT_UNKNOWN ? -1 : (long)j;
+}
+
+static void encode_weight_column(struct rig_buf *b, const struct rig_binding_type *type,
+				 const void *def, long column, size_t i)
+{
+	const struct rig_skin_def *d = def;
+	double w = 0;
+	(void)type;
+	for (uint32_t k = d->weight_offsets[i]; k < d->weight_offsets[i + 1]; k++)
+		if (d->influences[k].joint == (uint32_t)column)
+			w = d->influences[k].weight;
+	rig_buf_printf(b, "{\"vertexIndex\":%zu,\"weight\":", i);
+	rig_buf_double(b, w);
+	rig_buf_puts(b, "}");
+}
+
 /* pins: the skin's pins as the puppet's collection has them, anchored over
  * the skin's rest source; none without pins. */
 static size_t count_pins(const struct rig_binding_type *type, const void *def)
@@ -116,10 +139,12 @@ static void encode_pin_weights(struct rig_buf *b, const struct rig_binding_type 
 static const struct rig_binding_collection collections[] = {
 	RIG_BINDING_COLLECTION_VERTICES,
 	RIG_BINDING_COLLECTION_TRIANGLES,
-	{"joints", false, false, count_joints, encode_joint, NULL},
-	{"weights", true, false, rig_binding_count_verts, encode_weights, NULL},
-	{"pins", true, false, count_pins, encode_pin, NULL},
-	{"pinWeights", false, false, count_pin_weights, NULL, encode_pin_weights},
+	RIG_BINDING_COLLECTION_UVS,
+	{"joints", false, false, count_joints, encode_joint, NULL, NULL, NULL},
+	{"weights", true, false, rig_binding_count_verts, encode_weights, NULL, weight_column,
+	 encode_weight_column},
+	{"pins", true, false, count_pins, encode_pin, NULL, NULL, NULL},
+	{"pinWeights", false, false, count_pin_weights, NULL, encode_pin_weights, NULL, NULL},
 };
 
 /* skin.puppet: the pin ops edit it in place; the first pin.put on a skin
@@ -140,6 +165,29 @@ static const struct rig_bulk_member bulk_members[] = {
 	{"layer.skin", "skin", "weights", RIG_BULK_WEIGHTS},
 };
 
+/* layer.mesh.generate: the skin keeps its joints, method and pins (when l is
+ * skinned already) and loses its weights, which indexed the old vertices: a
+ * later op of the batch writes them (layer.skin.weights.auto), or final
+ * validation refuses the batch (SKIN_WEIGHTS). */
+static int remesh(struct rig_op_ctx *ctx, struct rig_op *op, struct rig_model_layer *l,
+		  struct rig_tess_mesh *mesh)
+{
+	struct rig_skin_def d = {0};
+	if (l->binding.type == &rig_binding_skin &&
+	    rig_skin_def_copy_head(&d, l->binding.def) != 0) {
+		rig_op__fail_layer(ctx, op, RIG_MEMORY_BUSY, "", "the server ran out of memory");
+		return -1;
+	}
+	d.source = mesh->source;
+	d.n_verts = mesh->n_verts;
+	d.triangles = mesh->triangles;
+	d.n_tris = mesh->n_tris;
+	d.uvs = mesh->uvs;
+	d.has_uvs = mesh->uvs != NULL;
+	memset(mesh, 0, sizeof *mesh);
+	return rig_op__binding_install(ctx, op, l, &rig_binding_skin, &d, sizeof d, false, NULL);
+}
+
 const struct rig_binding_kind rig_binding_kind_skin = {
 	.type = &rig_binding_skin,
 	.rest_apply = rest_apply,
@@ -149,4 +197,5 @@ const struct rig_binding_kind rig_binding_kind_skin = {
 	.bulk_members = bulk_members,
 	.n_bulk_members = sizeof bulk_members / sizeof bulk_members[0],
 	.pins = pins,
+	.remesh = remesh,
 };

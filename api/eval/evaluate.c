@@ -171,6 +171,7 @@ static int prepare_one(struct rig_eval *ev, long s, struct rig_errs *errs)
 		.source = pr->type->def_source(def),
 		.triangles = pr->type->def_triangles(def),
 		.n_tris = pr->type->def_n_tris(def),
+		.uvs = pr->type->def_uvs(def),
 	};
 	return 0;
 }

@@ -25,6 +25,7 @@ struct rig_eval_mesh {
 	const double *source;      /* 2 · n_verts */
 	const uint32_t *triangles; /* 3 · n_tris */
 	size_t n_tris;
+	const double *uvs; /* 2 · n_verts, or NULL: the binding has none */
 };
 
 struct rig_eval {

@@ -84,6 +84,7 @@ struct range {
 	struct rig_mem_claim claim;
 	const uint32_t *tris;
 	size_t n_tris;
+	const double *uvs; /* the binding's texture coordinates, or NULL */
 	/* The binding notes its frames (a puppet's solver and overlap order:
 	 * core/binding.h) and the format has room for them (not f32 version 1). */
 	bool notes;
@@ -100,9 +101,12 @@ static double frame_at(const struct range *rg, size_t i)
 }
 
 /* One OBJ object per frame; indices are global and 1-based. Lines go straight
- * into reserved room ("v x y 0": 2 · 32 + 8 bytes; "f a b c": 3 · 21 + 5).
- * A noted frame says its solver in a comment and lists its faces in its draw
- * order (back to front). */
+ * into reserved room ("v x y 0": 2 · 32 + 8 bytes; "f a/a b/b c/c":
+ * 3 · 43 + 5). A binding with texture coordinates writes them after its
+ * vertices, "vt u v" with v up from the image's bottom row (OBJ's convention:
+ * 1 − the stored v, which runs down), and its faces name them. A noted frame
+ * says its solver in a comment and lists its faces in its draw order (back to
+ * front). */
 static void encode_obj(struct rig_buf *b, const struct range *rg, size_t i, double f,
 		       const double *xy, const struct rig_frame_note *note)
 {
@@ -124,16 +128,33 @@ static void encode_obj(struct rig_buf *b, const struct range *rg, size_t i, doub
 		memcpy(p, " 0\n", 3);
 		b->len = (size_t)(p + 3 - b->data);
 	}
+	for (size_t v = 0; rg->uvs && v < rg->n_verts; v++) {
+		if (!rig_buf_reserve(b, 2 * 32 + 8))
+			return;
+		char *p = b->data + b->len;
+		memcpy(p, "vt ", 3);
+		p += 3;
+		p += rig_format_double(p, rg->uvs[2 * v]);
+		*p++ = ' ';
+		p += rig_format_double(p, 1.0 - rg->uvs[2 * v + 1]);
+		*p++ = '\n';
+		b->len = (size_t)(p - b->data);
+	}
 	uint64_t base = (uint64_t)i * rg->n_verts + 1;
 	for (size_t j = 0; j < rg->n_tris; j++) {
-		if (!rig_buf_reserve(b, 3 * 21 + 5))
+		if (!rig_buf_reserve(b, 3 * 43 + 5))
 			return;
 		size_t t = order ? order[j] : j;
 		char *p = b->data + b->len;
 		*p++ = 'f';
 		for (int k = 0; k < 3; k++) {
 			*p++ = ' ';
-			p += rig_format_u64(p, base + rg->tris[3 * t + (size_t)k]);
+			uint64_t at = base + rg->tris[3 * t + (size_t)k];
+			p += rig_format_u64(p, at);
+			if (rg->uvs) {
+				*p++ = '/';
+				p += rig_format_u64(p, at);
+			}
 		}
 		*p++ = '\n';
 		b->len = (size_t)(p - b->data);
@@ -441,6 +462,7 @@ void rig_h_frame_range(struct rig_req *req, struct rig_resp *resp)
 	rg->n_verts = d->n_verts;
 	rg->tris = d->triangles;
 	rg->n_tris = d->n_tris;
+	rg->uvs = d->uvs;
 	rg->version = rg->ev.model->version;
 	rig_strlcpy(rg->layer_id, q.layer_id, sizeof rg->layer_id);
 	rig_strlcpy(rg->shot_id, rg->ev.model->id, sizeof rg->shot_id);

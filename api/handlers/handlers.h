@@ -55,6 +55,9 @@ void rig_h_frame_range(struct rig_req *req, struct rig_resp *resp);
 void rig_h_check(struct rig_req *req, struct rig_resp *resp);
 void rig_h_map_points(struct rig_req *req, struct rig_resp *resp);
 void rig_h_skin_evaluate(struct rig_req *req, struct rig_resp *resp);
+/* authoring.c: the stateless authoring routes (issue 25) */
+void rig_h_tessellate(struct rig_req *req, struct rig_resp *resp);
+void rig_h_weights_auto(struct rig_req *req, struct rig_resp *resp);
 void rig_h_mesh_data(struct rig_req *req, struct rig_resp *resp);
 void rig_h_layer_skin(struct rig_req *req, struct rig_resp *resp);
 

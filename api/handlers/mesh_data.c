@@ -41,6 +41,7 @@ struct query {
 	size_t page_size;
 	size_t max_bytes;
 	size_t offset;
+	const char *joint_id;                  /* ?jointId: one column of the collection, or NULL */
 	char fingerprint[RIG_SHA256_HEX_SIZE]; /* of everything but the page token */
 };
 
@@ -81,9 +82,11 @@ static int parse_query(struct rig_req *req, struct rig_resp *resp, struct query 
 	if (rig_frames__max_bytes(req, resp, &q->max_bytes))
 		return -1;
 	const char *version = rig_api__query(req, "version");
-	char canon[200];
-	snprintf(canon, sizeof canon, "%s|%d|%.17g|%d|%zu|%zu|%.20s", q->kind, q->has_frame,
-		 q->frame, q->shot_space, q->page_size, q->max_bytes, version ? version : "");
+	q->joint_id = rig_api__query(req, "jointId");
+	char canon[300];
+	snprintf(canon, sizeof canon, "%s|%d|%.17g|%d|%zu|%zu|%.20s|%d%.70s", q->kind, q->has_frame,
+		 q->frame, q->shot_space, q->page_size, q->max_bytes, version ? version : "",
+		 q->joint_id != NULL, q->joint_id ? q->joint_id : "");
 	rig_sha256_hex_of(q->fingerprint, canon, strlen(canon));
 	return 0;
 }
@@ -122,7 +125,7 @@ void rig_h_mesh_data(struct rig_req *req, struct rig_resp *resp)
 	char scope[2 * RIG_ID_MAX + 2];
 	snprintf(scope, sizeof scope, "%s/%s", ev.model->id, l->id);
 	struct rig_pinned_page pp = {"mesh", scope, q.fingerprint,
-				     "kind, frame, space, version, pageSize and maxBytes",
+				     "kind, frame, space, version, jointId, pageSize and maxBytes",
 				     ev.model->version};
 	/* The offset is checked against the collection's count when the page is cut. */
 	if (rig_api__pinned_page_open(req, resp, &pp, SIZE_MAX, &q.offset) ||
@@ -146,6 +149,19 @@ void rig_h_mesh_data(struct rig_req *req, struct rig_resp *resp)
 		goto out;
 	}
 	const void *d = !coll ? NULL : needs_arrays ? arrays : l->binding.def;
+	long column = -1;
+	if (q.joint_id && coll && !coll->column) {
+		rig_problem(resp, RIG_INVALID_QUERY, json_pack("{s:s}", "parameter", "jointId"),
+			    "jointId applies to a skin's weights, not to %s", q.kind);
+		goto out;
+	}
+	if (q.joint_id && coll && (column = coll->column(type, d, q.joint_id)) < 0) {
+		rig_problem(resp, RIG_SKIN_JOINTS,
+			    json_pack("{s:s, s:s, s:s}", "parameter", "jointId", "jointId",
+				      q.joint_id, "layerId", l->id),
+			    "joint '%.64s' is not a joint of layer '%s''s skin", q.joint_id, l->id);
+		goto out;
+	}
 	const double *xy = d ? type->def_source(d) : NULL;
 	const void *eval = NULL;
 	if (evaluates || from_eval) {
@@ -199,7 +215,9 @@ void rig_h_mesh_data(struct rig_req *req, struct rig_resp *resp)
 		size_t before = b.len;
 		if (n)
 			rig_buf_puts(&b, ",");
-		if (from_eval)
+		if (column >= 0)
+			coll->encode_column(&b, type, d, column, i);
+		else if (from_eval)
 			coll->encode_eval(&b, type, eval, i);
 		else
 			coll->encode(&b, type, d, xy, i);

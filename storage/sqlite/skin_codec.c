@@ -26,7 +26,7 @@ static int read_joints(struct rig_skin_def *def, sqlite3 *db, const struct rig_s
 	unsigned char *p = NULL;
 	size_t size = 0;
 	int rc = rig_chunks_read(db, &key, RIG_PART_JOINTS,
-				 rig_chunks_skin_part_count(RIG_PART_JOINTS, 0, 0, n_joints), &p,
+				 rig_chunks_skin_part_count(RIG_PART_JOINTS, 0, 0, n_joints, false), &p,
 				 &size);
 	if (!rc && rig_blob_joints_decode(def, n_joints, p, size) != 0)
 		rc = -RIG_INTERNAL;
@@ -109,23 +109,25 @@ static int read_blob(unsigned char **out, sqlite3 *db, sqlite3_int64 rowid, cons
 /* The arrays of a chunked skin of layer_id at revision, of n_verts and n_tris,
  * into out (zeroed, joints not set). */
 static int read_chunked(struct rig_skin_def *out, sqlite3 *db, const struct rig_shot_model *m,
-			const char *layer_id, long long revision, size_t n_verts, size_t n_tris)
+			const char *layer_id, long long revision, size_t n_verts, size_t n_tris,
+			bool has_uvs)
 {
+	out->has_uvs = has_uvs;
 	struct rig_chunk_key key = {m->seq, layer_id, revision};
 	unsigned char *source = NULL, *tris = NULL, *weights = NULL;
 	size_t n_source = 0, n_tri_bytes = 0, n_weights = 0;
 	int rc = rig_chunks_read(db, &key, RIG_PART_SOURCE,
-				 rig_chunks_skin_part_count(RIG_PART_SOURCE, n_verts, n_tris, 0),
+				 rig_chunks_skin_part_count(RIG_PART_SOURCE, n_verts, n_tris, 0, has_uvs),
 				 &source, &n_source);
 	if (!rc)
 		rc = rig_chunks_read(
 			db, &key, RIG_PART_TRIANGLES,
-			rig_chunks_skin_part_count(RIG_PART_TRIANGLES, n_verts, n_tris, 0), &tris,
+			rig_chunks_skin_part_count(RIG_PART_TRIANGLES, n_verts, n_tris, 0, has_uvs), &tris,
 			&n_tri_bytes);
 	if (!rc)
 		rc = rig_chunks_read(
 			db, &key, RIG_PART_WEIGHTS,
-			rig_chunks_skin_part_count(RIG_PART_WEIGHTS, n_verts, n_tris, 0), &weights,
+			rig_chunks_skin_part_count(RIG_PART_WEIGHTS, n_verts, n_tris, 0, has_uvs), &weights,
 			&n_weights);
 	if (!rc && rig_chunks_skin_decode(out, n_verts, n_tris, &source, n_source, &tris,
 					  n_tri_bytes, weights, n_weights) != 0)
@@ -221,7 +223,7 @@ static int read_binding(void **out, sqlite3 *db, const struct rig_shot_model *m,
 		rc = found && !chunked && head_revision == l->binding.revision
 			     ? read_legacy(def, db, rowid, l->binding.n_verts, l->binding.n_tris)
 			     : read_chunked(def, db, m, l->id, l->binding.revision,
-					    l->binding.n_verts, l->binding.n_tris);
+					    l->binding.n_verts, l->binding.n_tris, have->has_uvs);
 	/* The joints, the method and the pins were read with the shot (skin_bytes.h). */
 	if (!rc && rig_skin_def_copy_head(def, have) != 0)
 		rc = -RIG_INTERNAL;

@@ -29,6 +29,7 @@ struct rig_offset_def {
 	size_t n_verts;
 	uint32_t *triangles; /* 3 · n_tris */
 	size_t n_tris;
+	double *uvs; /* always NULL: this kind carries no texture coordinates */
 	/* The keys, by strictly increasing frame: keys[k] holds frame, interp,
 	 * ease and the x offset as its value; dy[k] the y offset. */
 	struct rig_key *keys;

@@ -184,7 +184,7 @@ static void encode_offset(struct rig_buf *b, const struct rig_binding_type *type
 static const struct rig_binding_collection collections[] = {
 	RIG_BINDING_COLLECTION_VERTICES,
 	RIG_BINDING_COLLECTION_TRIANGLES,
-	{"offsets", false, false, count_keys, encode_offset, NULL},
+	{"offsets", false, false, count_keys, encode_offset, NULL, NULL, NULL},
 };
 
 static const struct rig_bulk_member bulk_members[] = {

@@ -9,8 +9,8 @@
 #include "api/edit/ops.h"
 #include "core/skin.h"
 
-static const char *const mesh_data_kinds[] = {"vertices", "triangles",  "joints",   "weights",
-					      "pins",     "pinWeights", "keyframes"};
+static const char *const mesh_data_kinds[] = {"vertices", "triangles", "uvs",        "joints",
+					      "weights",  "pins",      "pinWeights", "keyframes"};
 
 static bool is_mesh_data_kind(const char *name)
 {
