@@ -15,10 +15,17 @@
  *                 the others, the rest diffused over the mesh graph (one
  *                 exact sparse solve per joint, core/sparse.h), so influence
  *                 follows the artwork rather than Euclidean distance.
- * Then per vertex: drop below RIG_AUTO_WEIGHT_EPSILON, keep the
- * max_influences strongest (ties: lower joint index), normalise so the sum
- * obeys rig_skin_check_influences. Deterministic: fixed loops, the same bits
- * on every run. No I/O.
+ *                 Each bone fixes the vertices whose nearest bone it is and
+ *                 that lie within its least such distance plus half the
+ *                 mesh's mean edge length; a component without a fixed
+ *                 vertex follows the nearest fixed vertex (docs/decisions.md
+ *                 gives the rule whole).
+ * Then per vertex: drop the joints whose raw weight is below
+ * RIG_AUTO_WEIGHT_EPSILON times the vertex's total over every joint, keep
+ * the max_influences strongest (ties: lower joint index), divide by their
+ * sum so the list obeys rig_skin_check_influences; strongest first. A vertex
+ * left with nothing keeps its strongest joint alone at 1. Deterministic:
+ * fixed loops, the same bits on every run. No I/O.
  */
 #ifndef RIG_AUTO_WEIGHTS_H
 #define RIG_AUTO_WEIGHTS_H
@@ -68,16 +75,33 @@ struct rig_auto_result {
 	size_t n_verts;
 };
 
+/* Frees the result's arrays and zeroes it; safe on a zeroed result. */
 void rig_auto_result_release(struct rig_auto_result *r);
 
 /* Computes the weights of every vertex of the rest mesh (source, 2 · n_verts;
  * triangles, 3 · n_tris, for the harmonic method's graph) to n_joints joints
  * (1..RIG_MAX_JOINTS), at most max_influences (1..RIG_MAX_INFLUENCES) each.
  * Returns 0; -1 with errs filled (INVALID_FIELD for an argument out of
- * range); -2 when out of memory (*out zeroed on failure). */
+ * range: "/joints" for the count, "/maxInfluences", "/method",
+ * "/joints/<i>/bind" not finite, "/joints/<i>/parent" naming no other joint,
+ * "/joints/<i>/length" not finite and >= 0, "/source/<v>" not finite,
+ * "/triangles/<t>" an index past the vertices); -2 when out of memory (*out
+ * zeroed on failure). The triangles are read by the harmonic method only
+ * (the others check their indices all the same). Release *out with
+ * rig_auto_result_release. */
 int rig_auto_weights(struct rig_auto_result *out, const double *source, size_t n_verts,
 		     const uint32_t *triangles, size_t n_tris, const struct rig_auto_joint *joints,
 		     size_t n_joints, enum rig_auto_method method, int max_influences,
 		     struct rig_errs *errs);
+
+/* The raw fields before the per-vertex step, for tests and oracles: out
+ * (n_verts × n_joints, row-major, the caller's) gets joint j's raw weight at
+ * vertex v in out[v · n_joints + j] — 1 / (d² + 1e-6) for segment and
+ * nearestJoint, the harmonic field (clamped at 0) for harmonic. The same
+ * checks and returns as rig_auto_weights (max_influences not taken). */
+int rig_auto_raw_weights(double *out, const double *source, size_t n_verts,
+			 const uint32_t *triangles, size_t n_tris,
+			 const struct rig_auto_joint *joints, size_t n_joints,
+			 enum rig_auto_method method, struct rig_errs *errs);
 
 #endif

@@ -83,7 +83,7 @@ static bool anchor_pins(struct rig_puppet *pup)
 
 static void release(struct rig_puppet *pup)
 {
-	rig_puppet__graph_release(&pup->graph);
+	rig_mesh_graph_release(&pup->graph);
 	free(pup->pin_vertex);
 	free(pup->pin_of);
 	free(pup->slot);
@@ -112,7 +112,7 @@ static int build(struct rig_puppet *pup)
 		return -1;
 	if (!anchor_pins(pup))
 		return -2;
-	if (rig_puppet__graph_build(&pup->graph, d->triangles, d->n_tris, n) != 0 ||
+	if (rig_mesh_graph_build(&pup->graph, d->triangles, d->n_tris, n) != 0 ||
 	    rig_puppet__weights_build(pup) != 0)
 		return -1;
 	pup->max_rotation_rad = d->has_max_rotation ? d->max_rotation_deg * (PI / 180) : INFINITY;

@@ -17,27 +17,17 @@
 #include <stdint.h>
 
 #include "core/mesh_check.h"
+#include "core/mesh_graph.h"
 #include "core/puppet.h"
 #include "core/sparse.h"
 
 /* The class of a vertex that is no unknown (struct rig_puppet's slot). */
 #define RIG_PUPPET__FIXED (-1)
 #define RIG_PUPPET__LOOSE (-2)
-/* entry_edge of a diagonal entry. */
-#define RIG_PUPPET__DIAGONAL UINT32_MAX
-
-/* The mesh's edges, each once, and every vertex's neighbours ascending. */
-struct rig_puppet_graph {
-	size_t n_verts, n_edges;
-	uint32_t *off;  /* n_verts + 1: vertex v's neighbours are nbr[off[v] .. off[v + 1]) */
-	uint32_t *nbr;  /* 2 · n_edges */
-	uint32_t *edge; /* per neighbour slot: the edge it is */
-	uint32_t *ends; /* 2 per edge, ascending: i < j */
-};
 
 struct rig_puppet {
 	struct rig_puppet_def def; /* owns the rest mesh and the pins */
-	struct rig_puppet_graph graph;
+	struct rig_mesh_graph graph;
 	uint32_t *pin_vertex; /* per pin: its anchor */
 	int32_t *pin_of;      /* per vertex: the pin anchored there, or −1 */
 	int32_t *slot;        /* per vertex: its unknown's index, or FIXED / LOOSE */
@@ -59,15 +49,6 @@ struct rig_puppet {
 	double *static_sigma; /* per pin: max(0, static stiffness) */
 	struct rig_mesh_check check;
 };
-
-/* Builds the graph of the triangles (indices checked < n_verts). Returns 0,
- * or -1 when out of memory (*out zeroed). */
-int rig_puppet__graph_build(struct rig_puppet_graph *out, const uint32_t *tris, size_t n_tris,
-			    size_t n_verts);
-void rig_puppet__graph_release(struct rig_puppet_graph *g);
-
-/* The edge between i and j, or −1 when they are not neighbours. */
-long rig_puppet__graph_edge(const struct rig_puppet_graph *g, uint32_t i, uint32_t j);
 
 /* Classes the vertices, lays out the reduced system and solves the harmonic
  * weights (puppet_weights.c): fills slot, free_verts, n_free, sym,

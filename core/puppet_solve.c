@@ -47,7 +47,7 @@ void rig_puppet__cotangents(double *out, const struct rig_puppet *pup)
 				       qy = xy[2 * b + 1] - xy[2 * o + 1];
 				term = clamp_cot(0.5 * ((px * qx + py * qy) / cross));
 			}
-			long e = rig_puppet__graph_edge(&pup->graph, a < b ? a : b, a < b ? b : a);
+			long e = rig_mesh_graph_edge(&pup->graph, a < b ? a : b, a < b ? b : a);
 			out[e] += term;
 		}
 	}
@@ -63,7 +63,7 @@ static bool any_positive(const double *sigma, size_t n)
 
 void rig_puppet__edge_weights(double *out, const struct rig_puppet *pup, const double *sigma)
 {
-	const struct rig_puppet_graph *g = &pup->graph;
+	const struct rig_mesh_graph *g = &pup->graph;
 	size_t n_pins = pup->def.n_pins;
 	if (!any_positive(sigma, n_pins)) {
 		memcpy(out, pup->cot, g->n_edges * sizeof *out);
@@ -178,7 +178,7 @@ static double clamp_angle(double t, double max)
 static void local_step(double *rc, double *rs, const struct rig_puppet *pup, const double *w,
 		       const double *cur, const struct rig_puppet_pin_pose *poses)
 {
-	const struct rig_puppet_graph *g = &pup->graph;
+	const struct rig_mesh_graph *g = &pup->graph;
 	const double *src = pup->def.source;
 	for (size_t v = 0; v < g->n_verts; v++) {
 		int32_t pin = pup->pin_of[v];
@@ -211,7 +211,7 @@ static void local_step(double *rc, double *rs, const struct rig_puppet *pup, con
 static void global_rhs(double *bxy, const struct rig_puppet *pup, const double *w,
 		       const double *cur, const double *rc, const double *rs)
 {
-	const struct rig_puppet_graph *g = &pup->graph;
+	const struct rig_mesh_graph *g = &pup->graph;
 	const double *src = pup->def.source;
 	for (size_t f = 0; f < pup->n_free; f++) {
 		uint32_t v = pup->free_verts[f];

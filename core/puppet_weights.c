@@ -1,4 +1,5 @@
-/* The puppet's mesh graph and harmonic pin weights (issue 24 item 3).
+/* The puppet's harmonic pin weights (issue 24 item 3) over the mesh graph of
+ * core/mesh_graph.h.
  *
  * Per pin p the weight field Wp is harmonic over the mesh graph with unit
  * edge weights (every free vertex the plain average of its neighbours, the
@@ -22,125 +23,17 @@
 #include "core/puppet_impl.h"
 
 /* ------------------------------------------------------------------------ */
-/* The graph                                                                 */
-/* ------------------------------------------------------------------------ */
-
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-	return x < y ? -1 : x > y;
-}
-
-void rig_puppet__graph_release(struct rig_puppet_graph *g)
-{
-	free(g->off);
-	free(g->nbr);
-	free(g->edge);
-	free(g->ends);
-	memset(g, 0, sizeof *g);
-}
-
-int rig_puppet__graph_build(struct rig_puppet_graph *out, const uint32_t *tris, size_t n_tris,
-			    size_t n_verts)
-{
-	memset(out, 0, sizeof *out);
-	size_t n_pairs = 3 * n_tris;
-	uint64_t *pairs = malloc((n_pairs ? n_pairs : 1) * sizeof *pairs);
-	if (!pairs)
-		return -1;
-	for (size_t t = 0; t < n_tris; t++) {
-		for (int k = 0; k < 3; k++) {
-			uint64_t a = tris[3 * t + k], b = tris[3 * t + (k + 1) % 3];
-			pairs[3 * t + k] = a < b ? a << 32 | b : b << 32 | a;
-		}
-	}
-	qsort(pairs, n_pairs, sizeof *pairs, cmp_u64);
-	size_t n_edges = 0;
-	for (size_t i = 0; i < n_pairs; i++)
-		if (i == 0 || pairs[i] != pairs[i - 1])
-			pairs[n_edges++] = pairs[i];
-	out->n_verts = n_verts;
-	out->n_edges = n_edges;
-	out->off = calloc(n_verts + 1, sizeof *out->off);
-	out->nbr = malloc((2 * n_edges + 1) * sizeof *out->nbr);
-	out->edge = malloc((2 * n_edges + 1) * sizeof *out->edge);
-	out->ends = malloc((2 * n_edges + 1) * sizeof *out->ends);
-	uint32_t *fill = calloc(n_verts + 1, sizeof *fill);
-	if (!out->off || !out->nbr || !out->edge || !out->ends || !fill) {
-		free(fill);
-		free(pairs);
-		rig_puppet__graph_release(out);
-		return -1;
-	}
-	for (size_t e = 0; e < n_edges; e++) {
-		uint32_t i = (uint32_t)(pairs[e] >> 32), j = (uint32_t)pairs[e];
-		out->ends[2 * e] = i;
-		out->ends[2 * e + 1] = j;
-		out->off[i + 1]++;
-		out->off[j + 1]++;
-	}
-	for (size_t v = 0; v < n_verts; v++)
-		out->off[v + 1] += out->off[v];
-	/* Edges are sorted by (i, j): vertex v meets its lower neighbours (as j)
-	 * in ascending i, then its higher ones (as i) in ascending j; two passes
-	 * keep every list ascending. */
-	for (int pass = 0; pass < 2; pass++) {
-		for (size_t e = 0; e < n_edges; e++) {
-			uint32_t i = out->ends[2 * e], j = out->ends[2 * e + 1];
-			uint32_t v = pass == 0 ? j : i, u = pass == 0 ? i : j;
-			uint32_t at = out->off[v] + fill[v]++;
-			out->nbr[at] = u;
-			out->edge[at] = (uint32_t)e;
-		}
-	}
-	free(fill);
-	free(pairs);
-	return 0;
-}
-
-long rig_puppet__graph_edge(const struct rig_puppet_graph *g, uint32_t i, uint32_t j)
-{
-	size_t lo = g->off[i], hi = g->off[i + 1];
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (g->nbr[mid] < j)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < g->off[i + 1] && g->nbr[lo] == j ? (long)g->edge[lo] : -1;
-}
-
-/* ------------------------------------------------------------------------ */
 /* Classes and the reduced system                                            */
 /* ------------------------------------------------------------------------ */
 
-static uint32_t find_root(uint32_t *parent, uint32_t v)
-{
-	while (parent[v] != v) {
-		parent[v] = parent[parent[v]];
-		v = parent[v];
-	}
-	return v;
-}
-
-/* Components by union-find (the smaller root wins, so a component's root is
- * its lowest vertex); loose components find their nearest pin vertex. */
+/* Components (rig_mesh_graph_components: a component's root is its lowest
+ * vertex); loose components find their nearest pin vertex. */
 static int classify(struct rig_puppet *pup, uint32_t *root, int32_t *loose_pin)
 {
-	const struct rig_puppet_graph *g = &pup->graph;
+	const struct rig_mesh_graph *g = &pup->graph;
 	size_t n = g->n_verts, n_pins = pup->def.n_pins;
 	const double *src = pup->def.source;
-	for (size_t v = 0; v < n; v++)
-		root[v] = (uint32_t)v;
-	for (size_t e = 0; e < g->n_edges; e++) {
-		uint32_t a = find_root(root, g->ends[2 * e]),
-			 b = find_root(root, g->ends[2 * e + 1]);
-		if (a != b)
-			root[a > b ? a : b] = a < b ? a : b;
-	}
-	for (size_t v = 0; v < n; v++)
-		root[v] = find_root(root, (uint32_t)v);
+	rig_mesh_graph_components(root, g);
 	bool *is_pinned = calloc(n ? n : 1, sizeof *is_pinned);
 	double *best = malloc((n ? n : 1) * sizeof *best);
 	if (!is_pinned || !best) {
@@ -184,45 +77,14 @@ static int classify(struct rig_puppet *pup, uint32_t *root, int32_t *loose_pin)
 	return 0;
 }
 
-/* The pattern of the Laplacian over the unknowns: per column its unknown
- * neighbours and its diagonal, rows ascending (unknowns are numbered in
- * vertex order, so a vertex's ascending neighbours stay ascending). */
+/* The pattern of the Laplacian over the unknowns (mesh_graph.h), analysed. */
 static int lay_out(struct rig_puppet *pup)
 {
-	const struct rig_puppet_graph *g = &pup->graph;
-	size_t nf = pup->n_free, nz = 0;
-	for (size_t f = 0; f < nf; f++) {
-		uint32_t v = pup->free_verts[f];
-		nz++;
-		for (size_t s = g->off[v]; s < g->off[v + 1]; s++)
-			nz += pup->slot[g->nbr[s]] >= 0;
-	}
-	long *ap = malloc((nf + 1) * sizeof *ap), *ai = malloc((nz ? nz : 1) * sizeof *ai);
-	pup->entry_edge = malloc((nz ? nz : 1) * sizeof *pup->entry_edge);
-	int rc = -1;
-	if (!ap || !ai || !pup->entry_edge)
-		goto out_free;
-	size_t at = 0;
-	for (size_t f = 0; f < nf; f++) {
-		uint32_t v = pup->free_verts[f];
-		bool placed = false;
-		ap[f] = (long)at;
-		for (size_t s = g->off[v]; s <= g->off[v + 1]; s++) {
-			int32_t r = s < g->off[v + 1] ? pup->slot[g->nbr[s]] : INT32_MAX;
-			if (!placed && r > (int32_t)f) {
-				ai[at] = (long)f;
-				pup->entry_edge[at++] = RIG_PUPPET__DIAGONAL;
-				placed = true;
-			}
-			if (s < g->off[v + 1] && r >= 0) {
-				ai[at] = r;
-				pup->entry_edge[at++] = g->edge[s];
-			}
-		}
-	}
-	ap[nf] = (long)at;
-	rc = rig_sparse_analyse(&pup->sym, nf, ap, ai);
-out_free:
+	long *ap, *ai;
+	if (rig_mesh_graph_reduced_pattern(&ap, &ai, &pup->entry_edge, &pup->graph, pup->slot,
+					   pup->free_verts, pup->n_free) != 0)
+		return -1;
+	int rc = rig_sparse_analyse(&pup->sym, pup->n_free, ap, ai);
 	free(ap);
 	free(ai);
 	return rc;
@@ -230,17 +92,8 @@ out_free:
 
 void rig_puppet__assemble(double *ax, const struct rig_puppet *pup, const double *w)
 {
-	const struct rig_puppet_graph *g = &pup->graph;
-	for (size_t f = 0; f < pup->n_free; f++) {
-		uint32_t v = pup->free_verts[f];
-		double diag = 0;
-		for (size_t s = g->off[v]; s < g->off[v + 1]; s++)
-			diag += w[g->edge[s]];
-		for (long p = pup->sym.ap[f]; p < pup->sym.ap[f + 1]; p++) {
-			uint32_t e = pup->entry_edge[p];
-			ax[p] = e == RIG_PUPPET__DIAGONAL ? diag : -w[e];
-		}
-	}
+	rig_mesh_graph_reduced_values(ax, &pup->graph, pup->sym.ap, pup->entry_edge,
+				      pup->free_verts, pup->n_free, w);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -250,7 +103,7 @@ void rig_puppet__assemble(double *ax, const struct rig_puppet *pup, const double
 /* Solves each pin's field into the weights' columns (free vertices). */
 static int solve_fields(struct rig_puppet *pup)
 {
-	const struct rig_puppet_graph *g = &pup->graph;
+	const struct rig_mesh_graph *g = &pup->graph;
 	size_t nf = pup->n_free, n_pins = pup->def.n_pins, nz = (size_t)pup->sym.ap[nf];
 	double *unit = malloc((g->n_edges ? g->n_edges : 1) * sizeof *unit);
 	double *ax = malloc((nz ? nz : 1) * sizeof *ax);

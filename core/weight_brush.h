@@ -14,7 +14,13 @@
  * a vertex whose only influence is the painted joint cannot lose weight
  * (it keeps 1); influences that reach 0 are dropped, at most
  * RIG_MAX_INFLUENCES are kept (the smallest dropped), and the list is
- * renormalised to obey rig_skin_check_influences. No I/O.
+ * renormalised to obey rig_skin_check_influences. In detail
+ * (core/weight_brush.c): a vertex whose painted value does not change (bit
+ * for bit) keeps its list; a joint new to a full list of 8 drops the
+ * smallest of the others (ties: the higher joint index), never itself, and
+ * the others left share 1 − w'; a new joint goes at the end of the list,
+ * the others keep their order; the final division by the sum moves w' by
+ * rounding only. No I/O.
  */
 #ifndef RIG_WEIGHT_BRUSH_H
 #define RIG_WEIGHT_BRUSH_H
@@ -48,23 +54,33 @@ struct rig_brush {
 /* The falloff f(d) above. */
 double rig_brush_falloff(double d, double radius, double feather);
 
-/* Checks the brush's fields (INVALID_FIELD at "/radius", "/strength",
- * "/feather"; SKIN_JOINTS at "/jointId" for a joint past n_joints).
- * Returns 0 or -1. */
+/* Checks the brush's fields, reporting every violation (INVALID_FIELD at
+ * "/radius", "/strength", "/feather", and "/mode" outside the enum or
+ * "/center" not finite; SKIN_JOINTS at "/jointId" for a joint past
+ * n_joints). Returns 0 or -1. */
 int rig_brush_check(const struct rig_brush *b, size_t n_joints, struct rig_errs *errs);
 
-/* Applies one dab to def's weights (loaded, valid), replacing its
- * weight_offsets and influences. *changed (malloc'd, ascending vertex
- * indices, *n_changed of them; NULL when none) lists the vertices whose list
- * changed. Returns 0, or -2 when out of memory (def unchanged). */
+/* Applies one dab (checked by rig_brush_check) to def's weights (loaded,
+ * valid: n_weight_lists == n_verts, every list normalised), replacing its
+ * weight_offsets and influences with new malloc'd arrays when a list changes
+ * (the old ones freed; def's arrays are left as they are when none does).
+ * *changed (malloc'd, the caller frees it; ascending vertex indices,
+ * *n_changed of them; NULL when none) lists the vertices whose list changed.
+ * Returns 0, or -2 when out of memory (def unchanged, *changed NULL). */
 int rig_brush_apply(struct rig_skin_def *def, const struct rig_brush *b, uint32_t **changed,
 		    size_t *n_changed);
 
 /* Sets the weight of joint at vertex to weight (finite, in [0, 1]); the other
- * influences share 1 − weight in proportion to theirs. Returns 0 (changed or
- * not); -1 with SKIN_WEIGHT_SET recorded when the vertex has one influence
- * (it cannot change) or weight is outside [0, 1], or when removing the joint
- * would leave the vertex no influence; -2 when out of memory. */
+ * influences share 1 − weight in proportion to theirs, by the dab's rule
+ * above (0 removes the joint, 1 leaves it alone, a new joint is added).
+ * Returns 0 (changed or not); -1 with every violation recorded:
+ * SKIN_WEIGHT_SET at "/weight" for a weight outside [0, 1] or not finite,
+ * and at "/vertexIndex" when the vertex has one influence (it cannot change,
+ * whatever the joint and weight: with ≥ 2 no weight leaves it without one);
+ * SKIN_WEIGHT_VERTEX at "/vertexIndex" past the vertices; SKIN_JOINTS at
+ * "/jointId" past the joints; -2 when out of memory. def is unchanged on
+ * failure; a list that changes length gets def new arrays (the old ones
+ * freed), one of the same length is rewritten in place. */
 int rig_weight_set(struct rig_skin_def *def, size_t vertex, uint32_t joint, double weight,
 		   struct rig_errs *errs);
 
