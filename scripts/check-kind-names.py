@@ -44,6 +44,7 @@ OWN = {
             "core/skin.h", "core/skin.c",        # the math: definition, rules, evaluator
             "core/skin_binding.c",               # its core row and diff parts
             "core/weight_brush.h", "core/weight_brush.c",  # painting its weights (issue 25)
+            "api/edit/ops_weights_auto.c",  # its authoring ops (issue 25)
             "api/edit/skin_binding.c",           # its edit row
             "api/edit/ops_skin.h",               # what its op files share
             "api/edit/ops_skin.c", "api/edit/ops_skin_weights.c",
