@@ -257,7 +257,7 @@ const struct rig_ctl_help rig_ctl_help_layers = {
 	"  layers --shot ID LAYER_ID     one layer: its fields, then its keys channel\n"
 	"                                by channel\n"
 	"\n"
-	"A mesh layer's collections (vertices, triangles, joints, weights, keyframes)\n"
+	"A mesh layer's collections (vertices, triangles, uvs, joints, weights, keyframes)\n"
 	"are paged by mesh-data ('mesh-data --help').\n",
 
 	"\n"

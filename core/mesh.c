@@ -264,8 +264,9 @@ int rig_mesh_check_uvs(const double *uvs, size_t n_verts, struct rig_errs *errs)
 	for (size_t v = 0; uvs && v < n_verts; v++) {
 		if (isfinite(uvs[2 * v]) && isfinite(uvs[2 * v + 1]))
 			continue;
-		struct rig_err *e = rig_errs_add(errs, RIG_MESH_GEOMETRY,
-						 "texture coordinate of vertex %zu is not finite", v);
+		struct rig_err *e =
+			rig_errs_add(errs, RIG_MESH_GEOMETRY,
+				     "texture coordinate of vertex %zu is not finite", v);
 		e->vertex_index = (long)v;
 		snprintf(e->pointer, sizeof e->pointer, "/uvs/%zu", v);
 	}

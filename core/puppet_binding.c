@@ -87,12 +87,14 @@ static int encode(const void *def, unsigned char **head, size_t *n_head, unsigne
 {
 	const struct rig_puppet_def *d = def;
 	*n_head = head_bytes(d);
-	*n_arrays = rig_form_rest_bytes(d->n_verts, d->n_tris) + rig_form_uvs_bytes(d->uvs, d->n_verts);
+	*n_arrays =
+		rig_form_rest_bytes(d->n_verts, d->n_tris) + rig_form_uvs_bytes(d->uvs, d->n_verts);
 	int rc = rig_form_alloc(head, *n_head, arrays, *n_arrays);
 	if (rc)
 		return rc;
 	head_put(*head, d);
-	unsigned char *p = rig_form_rest_put(*arrays, d->source, d->n_verts, d->triangles, d->n_tris);
+	unsigned char *p =
+		rig_form_rest_put(*arrays, d->source, d->n_verts, d->triangles, d->n_tris);
 	rig_form_uvs_put(p, d->uvs, d->n_verts);
 	return 0;
 }

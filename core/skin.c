@@ -80,7 +80,8 @@ int rig_skin_def_copy(struct rig_skin_def *out, const struct rig_skin_def *src)
 	bool is_ok = src->n_verts <= SIZE_MAX / 2 && src->n_tris <= SIZE_MAX / 3;
 	void *p[6] = {NULL, NULL, NULL, NULL, NULL, NULL};
 	is_ok = is_ok && dup_array(&p[0], src->source, 2 * src->n_verts, sizeof(double));
-	is_ok = is_ok && (!src->uvs || dup_array(&p[5], src->uvs, 2 * src->n_verts, sizeof(double)));
+	is_ok = is_ok &&
+		(!src->uvs || dup_array(&p[5], src->uvs, 2 * src->n_verts, sizeof(double)));
 	is_ok = is_ok && dup_array(&p[1], src->triangles, 3 * src->n_tris, sizeof(uint32_t));
 	is_ok = is_ok &&
 		dup_array(&p[2], src->joints, src->n_joints, sizeof(struct rig_skin_joint));

@@ -21,9 +21,9 @@ unsigned char *rig_blob_joints_encode(size_t *out_size, const struct rig_skin_de
 {
 	const char *method = rig_skin_method_name(def->method);
 	size_t records = def->n_joints * RIG_JOINT_RECORD_BYTES;
-	size_t with_method =
-		records + (def->method != RIG_SKIN_LBS ? RIG_SKIN_METHOD_TRAILER_BYTES : 0) +
-		(def->has_uvs ? RIG_SKIN_METHOD_TRAILER_BYTES : 0);
+	size_t with_method = records +
+			     (def->method != RIG_SKIN_LBS ? RIG_SKIN_METHOD_TRAILER_BYTES : 0) +
+			     (def->has_uvs ? RIG_SKIN_METHOD_TRAILER_BYTES : 0);
 	if (!method)
 		return NULL;
 	unsigned char *pins = NULL;
@@ -155,7 +155,8 @@ int rig_blob_joints_decode(struct rig_skin_def *def, size_t n, const unsigned ch
 	if (size < at)
 		return -1;
 	/* A method's trailer, the uvs' and the pins' (each only when there is one). */
-	if (size > at && !is_pins_trailer(p + at, size - at) && !is_uvs_trailer(p + at, size - at)) {
+	if (size > at && !is_pins_trailer(p + at, size - at) &&
+	    !is_uvs_trailer(p + at, size - at)) {
 		if (size - at < RIG_SKIN_METHOD_TRAILER_BYTES ||
 		    trailer_method(&method, p + at) != 0)
 			return -1;

@@ -204,10 +204,10 @@ static int create_bones(struct rig_op_ctx *ctx, const struct rig_op *op,
 			rig_strlcpy(parent_id, parent, sizeof parent_id);
 		}
 		json_t *create =
-			json_pack("{s:s, s:s, s:s, s:s, s:o, s:{s:{s:f, s:f}, s:f}}", "op",
+			json_pack("{s:s, s:s, s:s, s:s, s:o, s:{s:[f, f], s:f}}", "op",
 				  "layer.create", "layerId", id, "name", id, "kind", "group",
 				  "parentId", parent_id[0] ? json_string(parent_id) : json_null(),
-				  "transform", "position", "x", x, "y", y, "rotation", rot);
+				  "transform", "position", x, y, "rotation", rot);
 		if (run_expanded(ctx, op, create, listed) != 0)
 			return -1;
 	}
@@ -363,8 +363,12 @@ int rig_op__rig_auto_apply(struct rig_op_ctx *ctx, struct rig_op *op)
 		rig_op__scope_layer(ctx, op, from, op->pointer);
 		goto out;
 	}
-	if (create_bones(ctx, op, s, n, l->parent_id, b->prefix, listed) != 0 ||
-	    rig_op__binding_install(ctx, op, l, NULL, NULL, 0, true, NULL) != 0 ||
+	char parent[RIG_ID_MAX + 1];
+	rig_strlcpy(parent, l->parent_id, sizeof parent);
+	if (create_bones(ctx, op, s, n, parent, b->prefix, listed) != 0)
+		goto out;
+	l = rig_shot_model_find(ctx->model, op->layer_id); /* adding layers moved them */
+	if (rig_op__binding_install(ctx, op, l, NULL, NULL, 0, true, NULL) != 0 ||
 	    skin_kind()->remesh(ctx, op, l, &mesh) != 0)
 		goto out;
 	json_array_append_new(
@@ -373,9 +377,13 @@ int rig_op__rig_auto_apply(struct rig_op_ctx *ctx, struct rig_op *op)
 	for (long i = 0; i < n; i++) {
 		char id[RIG_ID_MAX + 1];
 		bone_id(id, b->prefix, &s[i]);
-		json_t *add = json_pack("{s:s, s:s, s:{s:s, s:s, s:f}}", "op",
+		/* bound where the bone is, so the weights see its geometry; the
+		 * capture below makes the binds exact */
+		double a = s[i].rotation_deg * M_PI / 180;
+		json_t *add = json_pack("{s:s, s:s, s:{s:s, s:s, s:[f, f, f, f, f, f]}}", "op",
 					"layer.skin.joint.add", "layerId", l->id, "joint",
-					"jointId", id, "layerId", id, "captureFrame", b->frame);
+					"jointId", id, "layerId", id, "bind", cos(a), sin(a),
+					-sin(a), cos(a), s[i].x, s[i].y);
 		if (run_expanded(ctx, op, add, listed) != 0) {
 			json_decref(lengths);
 			goto out;
@@ -391,6 +399,11 @@ int rig_op__rig_auto_apply(struct rig_op_ctx *ctx, struct rig_op *op)
 			  l->id, "method", rig_auto_method_name(b->method), "maxInfluences",
 			  (json_int_t)b->max_influences, "lengths", lengths);
 	rc = run_expanded(ctx, op, weights, listed);
+	if (rc == 0)
+		rc = run_expanded(ctx, op,
+				  json_pack("{s:s, s:s, s:f}", "op", "layer.skin.bind.capture",
+					    "layerId", l->id, "frame", b->frame),
+				  listed);
 out:
 	rig_op__receipt_note(ctx, op, "expandedOps", listed);
 	rig_tess_mesh_release(&mesh);

@@ -26,8 +26,8 @@ static int read_joints(struct rig_skin_def *def, sqlite3 *db, const struct rig_s
 	unsigned char *p = NULL;
 	size_t size = 0;
 	int rc = rig_chunks_read(db, &key, RIG_PART_JOINTS,
-				 rig_chunks_skin_part_count(RIG_PART_JOINTS, 0, 0, n_joints, false), &p,
-				 &size);
+				 rig_chunks_skin_part_count(RIG_PART_JOINTS, 0, 0, n_joints, false),
+				 &p, &size);
 	if (!rc && rig_blob_joints_decode(def, n_joints, p, size) != 0)
 		rc = -RIG_INTERNAL;
 	free(p);
@@ -116,19 +116,20 @@ static int read_chunked(struct rig_skin_def *out, sqlite3 *db, const struct rig_
 	struct rig_chunk_key key = {m->seq, layer_id, revision};
 	unsigned char *source = NULL, *tris = NULL, *weights = NULL;
 	size_t n_source = 0, n_tri_bytes = 0, n_weights = 0;
-	int rc = rig_chunks_read(db, &key, RIG_PART_SOURCE,
-				 rig_chunks_skin_part_count(RIG_PART_SOURCE, n_verts, n_tris, 0, has_uvs),
-				 &source, &n_source);
+	int rc = rig_chunks_read(
+		db, &key, RIG_PART_SOURCE,
+		rig_chunks_skin_part_count(RIG_PART_SOURCE, n_verts, n_tris, 0, has_uvs), &source,
+		&n_source);
 	if (!rc)
 		rc = rig_chunks_read(
 			db, &key, RIG_PART_TRIANGLES,
-			rig_chunks_skin_part_count(RIG_PART_TRIANGLES, n_verts, n_tris, 0, has_uvs), &tris,
-			&n_tri_bytes);
+			rig_chunks_skin_part_count(RIG_PART_TRIANGLES, n_verts, n_tris, 0, has_uvs),
+			&tris, &n_tri_bytes);
 	if (!rc)
 		rc = rig_chunks_read(
 			db, &key, RIG_PART_WEIGHTS,
-			rig_chunks_skin_part_count(RIG_PART_WEIGHTS, n_verts, n_tris, 0, has_uvs), &weights,
-			&n_weights);
+			rig_chunks_skin_part_count(RIG_PART_WEIGHTS, n_verts, n_tris, 0, has_uvs),
+			&weights, &n_weights);
 	if (!rc && rig_chunks_skin_decode(out, n_verts, n_tris, &source, n_source, &tris,
 					  n_tri_bytes, weights, n_weights) != 0)
 		rc = -RIG_INTERNAL;

@@ -100,7 +100,7 @@ class Authoring(RigdTestCase):
             {"op": "layer.create", "layerId": "m", "name": "m", "kind": "mesh"},
             {"op": "layer.create", "layerId": "root", "name": "root", "kind": "group"},
             {"op": "layer.create", "layerId": "tip", "name": "tip", "kind": "group",
-             "parentId": "root", "transform": {"position": {"x": 0, "y": 40}}}])
+             "parentId": "root", "transform": {"position": [0, 40]}}])
 
     def version(self):
         return self.rigd.get(f"/v1/shots/{S}").json["version"]
@@ -272,7 +272,7 @@ class Authoring(RigdTestCase):
                {"op": "layer.skin.weights.auto", "layerId": "m", "method": "segment"}]
         r = self.post_ops(ops)
         self.assertEqual(r.status, 201, r)
-        receipt = r.json["receipt"]
+        receipt = r.json
         self.assertEqual(receipt["ops"][3]["changedVertices"]["count"], 49)
         src = self.mesh_data("vertices")["items"]
         weights = self.mesh_data("weights")["items"]
@@ -355,9 +355,9 @@ class Authoring(RigdTestCase):
             self.assertEqual(set(after[v]), set(w), v)
             for j in w:
                 self.assertAlmostEqual(after[v][j], w[j], places=12)
-        changed = r.json["receipt"]["ops"][0]["changedVertices"]
+        changed = r.json["ops"][0]["changedVertices"]
         self.assertGreater(changed["count"], 0)
-        rev = self.rigd.post(f"/v1/receipts/{r.json['receipt']['receiptId']}/revert", {})
+        rev = self.rigd.post(f"/v1/receipts/{r.json['receiptId']}/revert", {})
         self.assertEqual(rev.status, 201, rev)
         again = {i["vertexIndex"]: {x["jointId"]: x["weight"] for x in i["influences"]}
                  for i in self.mesh_data("weights")["items"]}
@@ -372,7 +372,7 @@ class Authoring(RigdTestCase):
              for i in self.mesh_data("weights")["items"]}[v]
         self.assertAlmostEqual(w["j0"], 0.25, places=15)
         self.assertAlmostEqual(w["j1"], 0.75, places=15)
-        self.assertEqual(r.json["receipt"]["ops"][0]["changedVertices"]["runs"], [[v, 1]])
+        self.assertEqual(r.json["ops"][0]["changedVertices"]["runs"], [[v, 1]])
         version = self.version()
         errors = [
             ({"vertexIndex": v, "jointId": "nope", "weight": 0.5}, "SKIN_JOINTS"),
@@ -413,7 +413,7 @@ class Authoring(RigdTestCase):
     def test_bones_suggest_a_vertical_chain_over_a_tall_mesh(self):
         self.rigd.edit(S, [self.generate("mesh", width=20, height=90, density=6)])
         r = self.rigd.edit(S, [{"op": "layer.bones.suggest", "layerId": "m", "bones": 3}])
-        listed = r.json["receipt"]["ops"][0]["expandedOps"]
+        listed = r.json["ops"][0]["expandedOps"]
         self.assertEqual([e["op"] for e in listed], ["layer.create"] * 3)
         ids = [e["layerId"] for e in listed]
         self.assertEqual(ids, ["m.bone0", "m.bone1", "m.bone2"])
@@ -434,9 +434,10 @@ class Authoring(RigdTestCase):
               "tessellate": {"width": 64, "height": 64, "density": 12, "mode": "grid",
                              "image": b64(png(64, 64, alpha))}}
         r = self.rigd.edit(S, [op])
-        expanded = [e["op"] for e in r.json["receipt"]["ops"][0]["expandedOps"]]
+        expanded = [e["op"] for e in r.json["ops"][0]["expandedOps"]]
         self.assertEqual(expanded, ["layer.create"] * 4 + ["layer.mesh.generate"]
-                         + ["layer.skin.joint.add"] * 4 + ["layer.skin.weights.auto"])
+                         + ["layer.skin.joint.add"] * 4 + ["layer.skin.weights.auto",
+                                                            "layer.skin.bind.capture"])
         src = self.mesh_data("vertices")["items"]
         frame = self.rigd.get(f"/v1/shots/{S}/frames/0?layers=m").json
         got = frame["layers"][0]["vertices"] if "layers" in frame else frame["vertices"]

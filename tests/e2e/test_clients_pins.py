@@ -209,7 +209,7 @@ class MeshDataPins(PinsCase):
             with self.subTest(kind=kind):
                 p = self.mesh_data("--shot", S, "--layer", "m", "--kind", kind)
                 self.assertEqual((p.returncode, p.stdout), (2, ""))
-                self.assertIn("is not vertices, triangles, joints, weights, pins, pin-weights or "
+                self.assertIn("is not vertices, triangles, uvs, joints, weights, pins, pin-weights or "
                               "keyframes", p.stderr)
 
 

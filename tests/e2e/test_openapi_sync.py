@@ -172,11 +172,13 @@ class OpenApiSync(unittest.TestCase):
 
     def test_the_server_knows_every_documented_op(self):
         mapping, _ = op_mapping(self.doc)
-        ops = [{"op": name} for name in sorted(mapping)] + [{"op": "layer.not-an-op"}]
-        r = self.rigd.post("/v1/shots/no-such-shot/edits", {"ops": ops})
-        body = self.assertProblem(r, 422, "OP_INVALID")
-        unknown = [e["opIndex"] for e in body["errors"] if e["code"] == "OP_UNKNOWN"]
-        self.assertEqual(unknown, [len(ops) - 1], body)
+        # one op a batch: an answer keeps at most 64 errors, fewer than the ops' together
+        for name in sorted(mapping):
+            r = self.rigd.post("/v1/shots/no-such-shot/edits", {"ops": [{"op": name}]})
+            body = self.assertProblem(r, 422, "OP_INVALID")
+            self.assertNotIn("OP_UNKNOWN", [e["code"] for e in body["errors"]], name)
+        r = self.rigd.post("/v1/shots/no-such-shot/edits", {"ops": [{"op": "layer.not-an-op"}]})
+        body = self.assertProblem(r, 422, "OP_UNKNOWN")
 
     def test_limits_schema_matches_the_server(self):
         r = self.rigd.get("/v1/limits")

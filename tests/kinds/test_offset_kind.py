@@ -167,7 +167,7 @@ class Evaluation(OffsetCase):
         r = self.rigd.get(f"/v1/shots/{SHOT}/layers/m/mesh-data/bones")
         body = self.assertProblem(r, 400, "INVALID_QUERY")
         self.assertEqual(body["detail"],
-                         "kind must be vertices, triangles, joints, weights, pins, pinWeights, keyframes or offsets")
+                         "kind must be vertices, triangles, uvs, joints, weights, pins, pinWeights, keyframes or offsets")
 
     def test_check_frames_refuses_frames_whose_mesh_collapses(self):
         # Past local frame 5 the offset is 1e20: its precision (2^14 apart) folds the

@@ -51,7 +51,8 @@ Test(chunks, a_skin_round_trips_through_its_parts_cut_under_16_kib)
 		enum rig_chunk_part part = rig_chunks_skin_parts[i];
 		cr_assert_eq(rig_chunks_skin_part_encode(&parts[i], part, &d), 0);
 		cr_assert_eq(parts[i].part, part);
-		cr_assert_eq(parts[i].n, rig_chunks_skin_part_count(part, n, n - 2, d.n_joints, false));
+		cr_assert_eq(parts[i].n,
+			     rig_chunks_skin_part_count(part, n, n - 2, d.n_joints, false));
 		cr_assert_eq(parts[i].bounds[0], 0);
 		cr_assert_eq(parts[i].bounds[parts[i].n], parts[i].size);
 		for (size_t c = 0; c < parts[i].n; c++) {

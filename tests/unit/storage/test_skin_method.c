@@ -97,7 +97,8 @@ Test(skin_method_bytes, a_dqs_skin_ends_its_last_joints_chunk_with_the_trailer)
 		cr_assert_eq(rig_chunks_skin_part_encode(&b, RIG_PART_JOINTS, &d), 0);
 		size_t records = counts[c] * RIG_JOINT_RECORD_BYTES;
 		cr_expect_eq(b.size, records + RIG_SKIN_METHOD_TRAILER_BYTES);
-		cr_expect_eq(b.n, rig_chunks_skin_part_count(RIG_PART_JOINTS, 0, 0, counts[c], false),
+		cr_expect_eq(b.n,
+			     rig_chunks_skin_part_count(RIG_PART_JOINTS, 0, 0, counts[c], false),
 			     "%zu joints: the records' chunk count", counts[c]);
 		cr_expect_eq(b.bounds[b.n], b.size);
 		for (size_t i = 0; i < b.n; i++)

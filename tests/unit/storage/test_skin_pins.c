@@ -120,9 +120,10 @@ Test(skin_pins_bytes, pins_end_the_last_joints_chunk_after_the_method_trailer)
 				     "the records and the method's trailer come first, unchanged");
 			cr_expect_eq(memcmp(b.data + plain.size, head, n_pins), 0);
 			cr_expect_eq(memcmp(b.data + plain.size, RIG_SKIN_PINS_TAG, 4), 0);
-			cr_expect_eq(b.n,
-				     rig_chunks_skin_part_count(RIG_PART_JOINTS, 0, 0, counts[c], false),
-				     "%zu joints: the records' chunk count", counts[c]);
+			cr_expect_eq(
+				b.n,
+				rig_chunks_skin_part_count(RIG_PART_JOINTS, 0, 0, counts[c], false),
+				"%zu joints: the records' chunk count", counts[c]);
 			for (size_t i = 0; i < b.n; i++)
 				cr_expect_eq(b.bounds[i], plain.bounds[i]);
 			cr_expect_eq(b.bounds[b.n], b.size);
