@@ -6,7 +6,7 @@
 #   BENCH_QUICK=1   the short mode CI runs (.ci/run): BENCH_SECONDS=1 unless set, and
 #                   smaller inputs for the slowest steps (1,000 map-points per set, a
 #                   16 MiB memory batch settling 1 s, a 256 × 256 history skin, a
-#                   compaction backlog of 3,000 versions in one round, 2 puppet rounds); the same cases,
+#                   compaction backlog of 3,000 versions in one round, 2 puppet and 2 tessellation rounds); the same cases,
 #                   each still beside its baseline, in about two minutes
 # Benchmarks report, they never assert: a missed target is a line of the output. The exit
 # status is non-zero only when a step could not run (a build, a crash, a server that did
@@ -16,12 +16,12 @@ cd "$(dirname "$0")/.."
 start=$SECONDS
 export PYTHONUNBUFFERED=1 # each line as it comes, in order with the C benchmarks' and stderr's
 quick=${BENCH_QUICK:-0}
-map_args=() memory_args=() history_args=() compact_args=() puppet_args=()
+map_args=() memory_args=() history_args=() compact_args=() puppet_args=() tess_args=()
 if [ "$quick" = 1 ]; then
   export BENCH_SECONDS=${BENCH_SECONDS:-1}
   map_args=(1000) memory_args=(--body-mib 16 --settle 1) history_args=(--side 256 --read-rounds 3)
   compact_args=(--versions 3000 --rounds 1 --rest-seconds 1)
-  puppet_args=(2)
+  puppet_args=(2) tess_args=(2)
 fi
 ./scripts/install-deps.sh
 cmake -S . -B build-bench -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRIG_BUILD_TESTS=OFF >/dev/null
@@ -42,6 +42,8 @@ fi
 ./build-bench/bench/bench_ik
 # Puppets (issue 24): first and warm frames, ARAP beside LBS, beside the seed's figures.
 ./build-bench/bench/bench_puppet "${puppet_args[@]}"
+# Tessellation (issue 25): a 1024 x 1024 image at density 50, both modes, beside a count pass.
+./build-bench/bench/bench_tessellate "${tess_args[@]}"
 # JSON numbers: the shortest-double printer beside the Ryu printer it replaced.
 ./build-bench/bench/bench_dtoa
 # The resolver's whole frame of the same rig (µs), for the one-frame floor (issue 23, item 5).
