@@ -1,7 +1,10 @@
 /* PNG bytes to an alpha plane (struct rig_alpha_image, core/tessellate.h),
  * decoded with libspng (Debian's libspng-dev; docs/decisions.md): every
  * colour type and bit depth, tRNS honoured, an image without alpha opaque.
- * The size is checked from the header before any pixel is decoded. No I/O.
+ * The size is checked from the header before any pixel is decoded; rows are
+ * decoded one at a time, so the plane is the only image-sized memory held.
+ * Ancillary chunks needing memory are capped (1 MiB each, 4 MiB together)
+ * and a file must end in a whole IEND chunk. No I/O.
  */
 #ifndef RIG_PNG_ALPHA_H
 #define RIG_PNG_ALPHA_H

@@ -53,18 +53,30 @@ struct rig_tess_params {
 	/* Coverage: an image, or an outline with holes, or neither (the whole
 	 * rectangle is covered). */
 	const struct rig_alpha_image *image;
-	uint8_t alpha_threshold; /* a pixel is covered when its alpha > threshold; 12 by default */
+	/* A pixel is covered when its alpha > threshold (12 by default); a point
+	 * samples the pixel whose square holds it, outside the image uncovered. */
+	uint8_t alpha_threshold;
 	const struct rig_tess_ring *outline;
 	const struct rig_tess_ring *holes;
 	size_t n_holes;
 };
 
-/* The defaults: pivot at the centre, no expansion, threshold 12, grid. */
+/* The defaults: pivot at the centre, no expansion, threshold 12, grid, no
+ * coverage. width, height and density stay 0, which the check refuses: they
+ * have no default. */
 void rig_tess_params_init(struct rig_tess_params *p);
 
-/* Checks every field's rule, reporting each violation (INVALID_FIELD at
- * "/width", "/density", …; TESSELLATE_POLYGON at "/polygon/<i>" or
- * "/holes/<h>/<i>"). Returns 0 or -1. */
+/* Checks every field's rule, reporting each violation: INVALID_FIELD at
+ * "/width", "/height", "/pivot" (not finite; any finite fraction is a pivot,
+ * outside the rectangle too), "/expansion", "/density", "/mode", "/image" (an
+ * empty plane), "/polygon" (an image and a polygon both), "/holes" (holes
+ * without a polygon); TESSELLATE_IMAGE_TOO_LARGE at "/image" (a plane past
+ * the limits); TESSELLATE_POLYGON at "/polygon" (fewer than 3 or more than
+ * RIG_MAX_POLYGON_POINTS points, zero area) or "/polygon/<i>" (point i not
+ * finite, or the first point of the edge where the ring crosses itself), and
+ * "/holes/<h>", "/holes/<h>/<i>" alike (a hole also crossing the outline or
+ * another hole, or outside the outline). The geometric rules run in GEOS.
+ * Returns 0, -1, or -2 when out of memory. */
 int rig_tess_params_check(const struct rig_tess_params *p, struct rig_errs *errs);
 
 /* The mesh: malloc'd arrays the caller frees with rig_tess_mesh_release. */
@@ -79,9 +91,11 @@ struct rig_tess_mesh {
 void rig_tess_mesh_release(struct rig_tess_mesh *m);
 
 /* Tessellates p (checked with rig_tess_params_check first) into *out.
- * Returns 0; -1 with errs filled (the params' rules, TESSELLATE_EMPTY when
- * the coverage keeps no triangle or too few vertices); -2 when out of memory
- * (*out zeroed on failure). */
+ * Returns 0; -1 with errs filled (the params' rules, TESSELLATE_EMPTY at
+ * "/image", "/polygon" or "" when the coverage keeps no triangle or too few
+ * vertices); -2 when out of memory (or GEOS fails, which it does only for want
+ * of resources). *out is zeroed on failure. docs/decisions.md has the
+ * modes' exact rules (sampling, spacing, order, tolerances). */
 int rig_tessellate(struct rig_tess_mesh *out, const struct rig_tess_params *p,
 		   struct rig_errs *errs);
 

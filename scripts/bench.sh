@@ -7,8 +7,8 @@
 #                   smaller inputs for the slowest steps (1,000 map-points per set, a
 #                   16 MiB memory batch settling 1 s, a 256 × 256 history skin, a
 #                   compaction backlog of 3,000 versions in one round, 2 puppet rounds, 2
-#                   automatic-weights rounds); the same cases, each still beside its baseline,
-#                   in about two minutes
+#                   automatic-weights and 2 tessellation rounds); the same cases, each still
+#                   beside its baseline, in about two minutes
 # Benchmarks report, they never assert: a missed target is a line of the output. The exit
 # status is non-zero only when a step could not run (a build, a crash, a server that did
 # not start, a case whose requests failed) or a rigd of this build is left running.
@@ -17,12 +17,12 @@ cd "$(dirname "$0")/.."
 start=$SECONDS
 export PYTHONUNBUFFERED=1 # each line as it comes, in order with the C benchmarks' and stderr's
 quick=${BENCH_QUICK:-0}
-map_args=() memory_args=() history_args=() compact_args=() puppet_args=() weights_args=()
+map_args=() memory_args=() history_args=() compact_args=() puppet_args=() weights_args=() tess_args=()
 if [ "$quick" = 1 ]; then
   export BENCH_SECONDS=${BENCH_SECONDS:-1}
   map_args=(1000) memory_args=(--body-mib 16 --settle 1) history_args=(--side 256 --read-rounds 3)
   compact_args=(--versions 3000 --rounds 1 --rest-seconds 1)
-  puppet_args=(2) weights_args=(2)
+  puppet_args=(2) weights_args=(2) tess_args=(2)
 fi
 ./scripts/install-deps.sh
 cmake -S . -B build-bench -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRIG_BUILD_TESTS=OFF >/dev/null
@@ -45,6 +45,8 @@ fi
 ./build-bench/bench/bench_puppet "${puppet_args[@]}"
 # Automatic weights and brushes (issue 25): each method beside the distance scan, a dab beside a pass.
 ./build-bench/bench/bench_auto_weights "${weights_args[@]}"
+# Tessellation (issue 25): a 1024 x 1024 image at density 50, both modes, beside a count pass.
+./build-bench/bench/bench_tessellate "${tess_args[@]}"
 # JSON numbers: the shortest-double printer beside the Ryu printer it replaced.
 ./build-bench/bench/bench_dtoa
 # The resolver's whole frame of the same rig (µs), for the one-frame floor (issue 23, item 5).

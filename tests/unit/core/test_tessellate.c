@@ -9,6 +9,7 @@
  */
 #include <criterion/criterion.h>
 #include <math.h>
+#include <spng.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -185,6 +186,17 @@ static int winding(const struct rig_tess_ring *ring, double x, double y)
 			wn--;
 	}
 	return wn;
+}
+
+/* Shoelace area of a ring. */
+static double ring_area_test(const struct rig_tess_ring *r)
+{
+	double a = 0;
+	for (size_t i = 0; i < r->n; i++) {
+		const double *p = &r->xy[2 * i], *q = &r->xy[2 * ((i + 1) % r->n)];
+		a += p[0] * q[1] - q[0] * p[1];
+	}
+	return a / 2;
 }
 
 static bool test_polygon_covers(const struct rig_tess_params *p, double x, double y)
@@ -400,15 +412,14 @@ Test(tessellate_grid, the_threshold_is_strict)
 
 Test(tessellate_grid, one_covered_pixel_keeps_its_cells_and_a_ring)
 {
-	/* a 10 × 10 image on a 10 × 10 grid: pixel (4, 5) holds cell (4, 4)'s centre (row 5
-	 * from the top is row 4 from the bottom) and no corner: 1 cell, 9 after dilation */
+	/* a 10 × 10 image on a 10 × 10 grid: pixel (4, 5) (row 5 from the top is row 4
+	 * from the bottom) holds cell (4, 4)'s centre and, by the floor rule, its
+	 * bottom-left corner, so the cells sharing that corner are covered too */
 	struct image im = image_new(10, 10, 0);
 	image_set(&im, 4, 5, 255);
 	struct rig_tess_params p = params(10, 10, 10, RIG_TESS_GRID);
 	p.image = &im.view;
 	struct rig_tess_mesh m = tess_ok(&p);
-	/* corners of pixel (4, 5) sample it too: the cells around them (the pixel's
-	 * square holds corner (4, 4), (5, 4)... from the left/bottom) */
 	assert_grid_matches(&p, &m);
 	cr_assert_geq(m.n_tris, 2 * 9);
 	rig_tess_mesh_release(&m);
@@ -772,4 +783,373 @@ Test(tessellate_polygon, holes_are_checked)
 	cr_assert_eq(errs->items[0].code, RIG_TESSELLATE_POLYGON);
 	cr_assert_eq(strncmp(errs->items[0].pointer, "/holes/", 7), 0);
 	rig_errs_free(errs);
+}
+
+/* ---- silhouette ---- */
+
+static double seg_dist(double px, double py, const double *a, const double *b)
+{
+	double dx = b[0] - a[0], dy = b[1] - a[1], len2 = dx * dx + dy * dy;
+	double t = len2 > 0 ? ((px - a[0]) * dx + (py - a[1]) * dy) / len2 : 0;
+	t = fmax(0, fmin(1, t));
+	return hypot(a[0] + t * dx - px, a[1] + t * dy - py);
+}
+
+static double ring_dist(const struct rig_tess_ring *r, double x, double y)
+{
+	double best = INFINITY;
+	for (size_t i = 0; i < r->n; i++)
+		best = fmin(best, seg_dist(x, y, &r->xy[2 * i], &r->xy[2 * ((i + 1) % r->n)]));
+	return best;
+}
+
+/* Distance from (x, y) to the coverage (0 inside): the polygon minus its
+ * holes, or the union of the covered pixels' squares, or the rectangle. */
+static double coverage_dist(const struct rig_tess_params *p, double x, double y)
+{
+	if (p->outline) {
+		if (winding(p->outline, x, y) == 0)
+			return ring_dist(p->outline, x, y);
+		for (size_t h = 0; h < p->n_holes; h++)
+			if (winding(&p->holes[h], x, y) != 0)
+				return ring_dist(&p->holes[h], x, y);
+		return 0;
+	}
+	double x0 = left_of(p), y0 = bottom_of(p);
+	if (!p->image) {
+		double dx = fmax(fmax(x0 - x, x - x0 - p->width), 0);
+		double dy = fmax(fmax(y0 - y, y - y0 - p->height), 0);
+		return hypot(dx, dy);
+	}
+	const struct rig_alpha_image *im = p->image;
+	double pw = p->width / (double)im->width, ph = p->height / (double)im->height;
+	double best = INFINITY;
+	for (size_t r = 0; r < im->height; r++)
+		for (size_t c = 0; c < im->width; c++) {
+			if (!(im->alpha[r * im->width + c] > p->alpha_threshold))
+				continue;
+			double l = x0 + (double)c * pw, top = y0 + p->height - (double)r * ph;
+			double dx = fmax(fmax(l - x, x - l - pw), 0);
+			double dy = fmax(fmax(top - ph - y, y - top), 0);
+			best = fmin(best, hypot(dx, dy));
+		}
+	return best;
+}
+
+/* Every vertex and centroid within tol (+ the mitre's 2 · expansion) of the
+ * coverage; returns the mesh's area. */
+static double assert_inside(const struct rig_tess_params *p, const struct rig_tess_mesh *m,
+			    double tol)
+{
+	double reach = 2 * p->expansion + tol, area = 0;
+	for (size_t v = 0; v < m->n_verts; v++) {
+		double d = coverage_dist(p, m->source[2 * v], m->source[2 * v + 1]);
+		cr_assert_leq(d, reach, "vertex %zu (%g, %g) is %g from the coverage", v,
+			      m->source[2 * v], m->source[2 * v + 1], d);
+	}
+	for (size_t t = 0; t < m->n_tris; t++) {
+		const uint32_t *i = &m->triangles[3 * t];
+		double cx = 0, cy = 0;
+		for (int k = 0; k < 3; k++) {
+			cx += m->source[2 * i[k]] / 3;
+			cy += m->source[2 * i[k] + 1] / 3;
+		}
+		double d = coverage_dist(p, cx, cy);
+		cr_assert_leq(d, reach, "triangle %zu's centroid (%g, %g) is %g from the coverage",
+			      t, cx, cy, d);
+		area += rig_mesh_area2(m->source, i[0], i[1], i[2]) / 2;
+	}
+	/* inside the grown rectangle */
+	double gx0 = left_of(p) - p->expansion, gy0 = bottom_of(p) - p->expansion;
+	for (size_t v = 0; v < m->n_verts; v++) {
+		cr_assert_geq(m->source[2 * v], gx0 - 1e-9);
+		cr_assert_leq(m->source[2 * v], gx0 + p->width + 2 * p->expansion + 1e-9);
+		cr_assert_geq(m->source[2 * v + 1], gy0 - 1e-9);
+		cr_assert_leq(m->source[2 * v + 1], gy0 + p->height + 2 * p->expansion + 1e-9);
+	}
+	return area;
+}
+
+/* Components of the mesh (triangles joined by shared vertices), union-find. */
+static size_t count_components(const struct rig_tess_mesh *m)
+{
+	size_t *up = malloc(m->n_verts * sizeof *up);
+	for (size_t v = 0; v < m->n_verts; v++)
+		up[v] = v;
+	for (size_t t = 0; t < m->n_tris; t++)
+		for (int k = 1; k < 3; k++) {
+			size_t a = m->triangles[3 * t], b = m->triangles[3 * t + k];
+			while (up[a] != a)
+				a = up[a];
+			while (up[b] != b)
+				b = up[b];
+			up[a > b ? a : b] = a < b ? a : b;
+		}
+	size_t n = 0;
+	for (size_t v = 0; v < m->n_verts; v++)
+		n += up[v] == v;
+	free(up);
+	return n;
+}
+
+static double spacing_of(const struct rig_tess_params *p)
+{
+	return sqrt((p->width + 2 * p->expansion) * (p->height + 2 * p->expansion)) / p->density;
+}
+
+Test(tessellate_silhouette, without_coverage_it_fills_the_rectangle)
+{
+	struct rig_tess_params p = params(120, 70, 12, RIG_TESS_SILHOUETTE);
+	p.pivot_x = 0.2;
+	struct rig_tess_mesh m = tess_ok(&p);
+	double area = assert_inside(&p, &m, 1e-9);
+	cr_assert_float_eq(area, 120 * 70, 1e-9 * 120 * 70);
+	/* interior points on the lattice: more vertices than the boundary's */
+	cr_assert_gt(m.n_verts, 2 * (120 + 70) / spacing_of(&p));
+	rig_tess_mesh_release(&m);
+}
+
+Test(tessellate_silhouette, polygon_with_a_hole_excludes_the_hole)
+{
+	const double outline[] = {-41.3, -37.1, 44.7, -29.9, 39.1, 33.3, -3.7, 46.1, -46.9, 21.7};
+	const double hole[] = {-13.1, -11.9, 17.3, -9.7, 11.9, 16.1, -15.7, 13.3};
+	struct rig_tess_ring out = {outline, 5}, holes[1] = {{hole, 4}};
+	struct rig_tess_params p = params(100, 100, 20, RIG_TESS_SILHOUETTE);
+	p.outline = &out;
+	p.holes = holes;
+	p.n_holes = 1;
+	struct rig_tess_mesh m = tess_ok(&p);
+	double s = spacing_of(&p);
+	double area = assert_inside(&p, &m, 0.02 * s);
+	double expect = fabs(ring_area_test(&out)) - fabs(ring_area_test(&holes[0]));
+	cr_assert_float_eq(area, expect, 0.01 * expect);
+	/* no triangle inside the hole */
+	for (size_t t = 0; t < m.n_tris; t++) {
+		const uint32_t *i = &m.triangles[3 * t];
+		double cx = (m.source[2 * i[0]] + m.source[2 * i[1]] + m.source[2 * i[2]]) / 3;
+		double cy =
+			(m.source[2 * i[0] + 1] + m.source[2 * i[1] + 1] + m.source[2 * i[2] + 1]) /
+			3;
+		cr_assert_eq(winding(&holes[0], cx, cy), 0, "triangle %zu in the hole", t);
+	}
+	cr_assert_eq(count_components(&m), 1);
+	rig_tess_mesh_release(&m);
+}
+
+/* The covered pixels' area in output units. */
+static double covered_area(const struct rig_tess_params *p)
+{
+	const struct rig_alpha_image *im = p->image;
+	size_t n = 0;
+	for (size_t k = 0; k < im->width * im->height; k++)
+		n += im->alpha[k] > p->alpha_threshold;
+	return (double)n * p->width / (double)im->width * p->height / (double)im->height;
+}
+
+/* The outline's tolerance for an image: the marching-squares cut corners and
+ * the half-pixel simplification (2 pixels), and the chords' sagitta. */
+static double image_tolerance(const struct rig_tess_params *p)
+{
+	double px = fmax(p->width / (double)p->image->width, p->height / (double)p->image->height);
+	return 2 * px + 0.1 * spacing_of(p);
+}
+
+Test(tessellate_silhouette, image_mesh_stays_on_the_artwork)
+{
+	struct image im = character_image();
+	const int densities[] = {5, 20, 50};
+	for (size_t k = 0; k < 3; k++) {
+		struct rig_tess_params p = params(100, 80, densities[k], RIG_TESS_SILHOUETTE);
+		p.pivot_x = 0.3;
+		p.image = &im.view;
+		struct rig_tess_mesh m = tess_ok(&p);
+		double area = assert_inside(&p, &m, image_tolerance(&p));
+		double expect = covered_area(&p);
+		/* the isolated pixel is below the mesh's resolution; the rest is close */
+		cr_assert(fabs(area - expect) < 0.15 * expect, "area %g, covered %g", area, expect);
+		rig_tess_mesh_release(&m);
+	}
+	free(im.alpha);
+}
+
+Test(tessellate_silhouette, expansion_grows_the_outline_with_mitres)
+{
+	const double square[] = {-20, -20, 20, -20, 20, 20, -20, 20};
+	struct rig_tess_ring out = {square, 4};
+	struct rig_tess_params p = params(100, 100, 25, RIG_TESS_SILHOUETTE);
+	p.outline = &out;
+	p.expansion = 5;
+	struct rig_tess_mesh m = tess_ok(&p);
+	double area = assert_inside(&p, &m, 1e-6);
+	/* a mitred square of side 50: the corners stay square */
+	cr_assert_float_eq(area, 50 * 50, 1e-6 * 2500);
+	double max_x = -INFINITY;
+	for (size_t v = 0; v < m.n_verts; v++)
+		max_x = fmax(max_x, m.source[2 * v]);
+	cr_assert_float_eq(max_x, 25, 1e-9);
+	rig_tess_mesh_release(&m);
+}
+
+Test(tessellate_silhouette, a_thin_limb_keeps_its_own_strip)
+{
+	/* a dumbbell: two discs and a bar 2 pixels high between them, on a 96 × 96
+	 * image of a 96 × 96 rectangle at density 12 (spacing 8: the bar is a
+	 * quarter of it) */
+	struct image im = image_new(96, 96, 0);
+	image_disc(&im, 20, 48, 14, 255);
+	image_disc(&im, 76, 48, 14, 255);
+	image_box(&im, 20, 47, 76, 49, 255);
+	struct rig_tess_params p = params(96, 96, 12, RIG_TESS_SILHOUETTE);
+	p.image = &im.view;
+	struct rig_tess_mesh m = tess_ok(&p);
+	assert_inside(&p, &m, image_tolerance(&p));
+	/* one piece, and triangles all along the bar's middle */
+	cr_assert_eq(count_components(&m), 1);
+	for (double x = -10; x <= 10; x += 2.5) {
+		bool any = false;
+		for (size_t t = 0; t < m.n_tris && !any; t++) {
+			const uint32_t *i = &m.triangles[3 * t];
+			double lo = INFINITY, hi = -INFINITY;
+			for (int k = 0; k < 3; k++) {
+				lo = fmin(lo, m.source[2 * i[k]]);
+				hi = fmax(hi, m.source[2 * i[k]]);
+			}
+			double cy = (m.source[2 * i[0] + 1] + m.source[2 * i[1] + 1] +
+				     m.source[2 * i[2] + 1]) /
+				    3;
+			any = lo <= x && x <= hi && fabs(cy) < 1.5;
+		}
+		cr_assert(any, "no triangle over the bar at x = %g", x);
+	}
+	rig_tess_mesh_release(&m);
+	free(im.alpha);
+}
+
+Test(tessellate_silhouette, disjoint_parts_are_all_meshed)
+{
+	struct image im = image_new(80, 40, 0);
+	image_disc(&im, 18, 20, 12, 255);
+	image_box(&im, 50, 8, 72, 32, 255);
+	struct rig_tess_params p = params(80, 40, 16, RIG_TESS_SILHOUETTE);
+	p.image = &im.view;
+	struct rig_tess_mesh m = tess_ok(&p);
+	assert_inside(&p, &m, image_tolerance(&p));
+	cr_assert_eq(count_components(&m), 2);
+	rig_tess_mesh_release(&m);
+	free(im.alpha);
+}
+
+Test(tessellate_silhouette, the_same_input_gives_the_same_bytes)
+{
+	struct image im = character_image();
+	struct rig_tess_params p = params(100, 80, 33, RIG_TESS_SILHOUETTE);
+	p.image = &im.view;
+	p.expansion = 2;
+	struct rig_tess_mesh a = tess_ok(&p), b = tess_ok(&p);
+	assert_same_bytes(&a, &b);
+	rig_tess_mesh_release(&a);
+	rig_tess_mesh_release(&b);
+	free(im.alpha);
+}
+
+Test(tessellate_silhouette, collinear_points_give_no_degenerate_triangle)
+{
+	/* a square with 40 collinear points a side (and §12.1's three collinear
+	 * points refused, in tessellate_polygon.collinear_points_have_zero_area) */
+	double xy[2 * 160];
+	for (int k = 0; k < 40; k++) {
+		double t = -30 + 60.0 * k / 40;
+		xy[2 * k] = t, xy[2 * k + 1] = -30;
+		xy[2 * (40 + k)] = 30, xy[2 * (40 + k) + 1] = t;
+		xy[2 * (80 + k)] = -t, xy[2 * (80 + k) + 1] = 30;
+		xy[2 * (120 + k)] = -30, xy[2 * (120 + k) + 1] = -t;
+	}
+	struct rig_tess_ring out = {xy, 160};
+	const int densities[] = {2, 7, 50};
+	for (size_t k = 0; k < 3; k++) {
+		struct rig_tess_params p = params(100, 100, densities[k], RIG_TESS_SILHOUETTE);
+		p.outline = &out;
+		struct rig_tess_mesh m = tess_ok(&p); /* every area above the mesh limit */
+		double area = assert_inside(&p, &m, 1e-6);
+		cr_assert_float_eq(area, 3600, 1e-6 * 3600);
+		rig_tess_mesh_release(&m);
+	}
+}
+
+Test(tessellate_silhouette, polygon_coordinates_follow_the_pivot)
+{
+	/* pivot at the bottom-left: the rectangle is [0, 60] × [0, 40] */
+	const double tri[] = {5, 5, 55, 5, 30, 35};
+	struct rig_tess_ring out = {tri, 3};
+	struct rig_tess_params p = params(60, 40, 10, RIG_TESS_SILHOUETTE);
+	p.pivot_x = 0, p.pivot_y = 0;
+	p.outline = &out;
+	struct rig_tess_mesh m = tess_ok(&p);
+	double area = assert_inside(&p, &m, 1e-6);
+	cr_assert_float_eq(area, 750, 1e-6 * 750);
+	rig_tess_mesh_release(&m);
+	/* the same triangle with the pivot at the centre is partly outside: clipped */
+	p.pivot_x = p.pivot_y = 0.5;
+	m = tess_ok(&p);
+	area = assert_inside(&p, &m, 1e-6);
+	cr_assert_lt(area, 750);
+	rig_tess_mesh_release(&m);
+}
+
+Test(tessellate_silhouette, empty_coverage_is_an_error)
+{
+	struct image im = image_new(30, 30, 12);
+	struct rig_tess_params p = params(30, 30, 10, RIG_TESS_SILHOUETTE);
+	p.image = &im.view;
+	tess_fails(&p, RIG_TESSELLATE_EMPTY, "/image");
+	/* specks under 1/16 of a cell only */
+	image_set(&im, 3, 3, 255);
+	image_set(&im, 20, 9, 255);
+	tess_fails(&p, RIG_TESSELLATE_EMPTY, "/image");
+	free(im.alpha);
+	const double far[] = {1000, 1000, 1010, 1000, 1005, 1010};
+	struct rig_tess_ring ring = {far, 3};
+	struct rig_tess_params q = params(10, 10, 5, RIG_TESS_SILHOUETTE);
+	q.outline = &ring;
+	tess_fails(&q, RIG_TESSELLATE_EMPTY, "/polygon");
+}
+
+Test(tessellate_silhouette, a_decoded_png_tessellates)
+{
+	/* the PNG path end to end: draw, encode, decode, tessellate in both modes */
+	struct image im = character_image();
+	spng_ctx *enc = spng_ctx_new(SPNG_CTX_ENCODER);
+	cr_assert_eq(spng_set_option(enc, SPNG_ENCODE_TO_BUFFER, 1), 0);
+	struct spng_ihdr ihdr = {0};
+	ihdr.width = (uint32_t)im.w, ihdr.height = (uint32_t)im.h, ihdr.bit_depth = 8;
+	ihdr.color_type = SPNG_COLOR_TYPE_GRAYSCALE_ALPHA;
+	cr_assert_eq(spng_set_ihdr(enc, &ihdr), 0);
+	uint8_t *ga = malloc(2 * im.w * im.h);
+	for (size_t k = 0; k < im.w * im.h; k++)
+		ga[2 * k] = 128, ga[2 * k + 1] = im.alpha[k];
+	cr_assert_eq(
+		spng_encode_image(enc, ga, 2 * im.w * im.h, SPNG_FMT_PNG, SPNG_ENCODE_FINALIZE), 0);
+	size_t n;
+	int err;
+	void *png = spng_get_png_buffer(enc, &n, &err);
+	spng_ctx_free(enc);
+	struct rig_errs *errs = rig_errs_new();
+	struct rig_alpha_plane plane;
+	cr_assert_eq(rig_png_alpha_decode(&plane, png, n, errs), 0);
+	struct rig_alpha_image view = {plane.alpha, plane.width, plane.height};
+	for (int mode = 0; mode < 2; mode++) {
+		struct rig_tess_params p = params(100, 80, 20, (enum rig_tess_mode)mode);
+		p.image = &view;
+		struct rig_tess_mesh a = tess_ok(&p);
+		p.image = &im.view;
+		struct rig_tess_mesh b = tess_ok(&p);
+		assert_same_bytes(&a, &b);
+		rig_tess_mesh_release(&a);
+		rig_tess_mesh_release(&b);
+	}
+	rig_alpha_plane_release(&plane);
+	rig_errs_free(errs);
+	free(png);
+	free(ga);
+	free(im.alpha);
 }
