@@ -100,9 +100,11 @@ static json_t *receipt_json(const struct rig_batch *b, const struct rig_op *ops,
 	for (size_t i = 0; i < n_ops; i++) {
 		json_t *entry = json_pack("{s:I, s:s, s:s}", "index", (json_int_t)i, "op",
 					  ops[i].name, "layerId", ops[i].layer_id);
-		char index[24];
-		snprintf(index, sizeof index, "%zu", i);
-		json_object_update(entry, json_object_get(ctx->receipt_notes, index));
+		if (json_object_size(ctx->receipt_notes)) { /* what authoring ops noted */
+			char index[24];
+			snprintf(index, sizeof index, "%zu", i);
+			json_object_update(entry, json_object_get(ctx->receipt_notes, index));
+		}
 		if (ops[i].type && !strcmp(ops[i].name, "receipt.revert")) {
 			json_object_set_new(entry, "revertOf",
 					    json_string(ops[i].u.revert.receipt_id));
