@@ -60,6 +60,11 @@ void rig_op__set_statics(struct rig_model_layer *l, const struct rig_transform_i
 int rig_op__decode_points(const struct rig_jr *jr, json_t *obj, const char *field, double **out,
 			  size_t *out_n, struct rig_bulk *bulk);
 
+/* Reads obj's optional "uvs", one [u, v] of finite numbers per vertex
+ * (n_verts of them), into *out (malloc'd; untouched when absent). Returns 0
+ * or -1 with OP_INVALID at "uvs" or "uvs/<v>". (ops_skin.c) */
+int rig_op__decode_uvs(const struct rig_jr *jr, json_t *obj, double **out, size_t n_verts);
+
 /* The same for obj's "triangles", an array of [i, j, k]: indices outside
  * [0, 2^32) become UINT32_MAX for the core to report. (ops_skin.c) */
 int rig_op__decode_triangles(const struct rig_jr *jr, json_t *obj, uint32_t **out, size_t *out_n,

@@ -100,11 +100,13 @@ int rig_op__mesh_decode(struct rig_op *out, json_t *op, const struct rig_jr *jr,
 	char base[64];
 	snprintf(base, sizeof base, "%s/mesh", jr->base);
 	struct rig_jr mjr = {jr->errs, RIG_OP_INVALID, base, jr->op_index};
-	static const char *const fields[] = {"source", "triangles", NULL};
+	static const char *const fields[] = {"source", "triangles", "uvs", NULL};
 	size_t before = jr->errs->total;
 	rig_jr_known(&mjr, mesh, fields);
 	rig_op__decode_points(&mjr, mesh, "source", &m->def.source, &m->def.n_verts, bulk);
 	rig_op__decode_triangles(&mjr, mesh, &m->def.triangles, &m->def.n_tris, bulk);
+	if (jr->errs->total == before)
+		rig_op__decode_uvs(&mjr, mesh, &m->def.uvs, m->def.n_verts);
 	if (jr->errs->total > before)
 		return -1; /* shapes are wrong; the rules would only echo them */
 	size_t from = jr->errs->count;

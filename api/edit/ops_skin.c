@@ -8,6 +8,7 @@
  * rig_skin_check_influences); this file maps JSON to definitions, JSON pointers
  * to violations, and checks what needs the shot (joint layers, boundaries).
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -403,15 +404,45 @@ static void name_unknown_joints(struct rig_errs *errs, size_t from, json_t *weig
 	}
 }
 
+int rig_op__decode_uvs(const struct rig_jr *jr, json_t *obj, double **out, size_t n_verts)
+{
+	json_t *uvs = json_object_get(obj, "uvs");
+	if (!uvs)
+		return 0;
+	if (!json_is_array(uvs) || json_array_size(uvs) != n_verts)
+		return rig_jr_fail(jr, "uvs", "field 'uvs' must be one [u, v] per vertex (%zu)",
+				   n_verts);
+	double *p = malloc((2 * n_verts + 1) * sizeof *p);
+	if (!p)
+		return rig_jr_out_of_memory(jr, "uvs");
+	for (size_t v = 0; v < n_verts; v++) {
+		json_t *uv = json_array_get(uvs, v);
+		json_t *u = json_array_get(uv, 0), *w = json_array_get(uv, 1);
+		if (!json_is_array(uv) || json_array_size(uv) != 2 || !json_is_number(u) ||
+		    !json_is_number(w) || !isfinite(json_number_value(u)) ||
+		    !isfinite(json_number_value(w))) {
+			char key[40];
+			snprintf(key, sizeof key, "uvs/%zu", v);
+			free(p);
+			return rig_jr_fail(jr, key, "uv %zu must be [u, v], two finite numbers", v);
+		}
+		p[2 * v] = json_number_value(u);
+		p[2 * v + 1] = json_number_value(w);
+	}
+	*out = p;
+	return 0;
+}
+
 int rig_skin_json_decode(struct rig_skin_def *d, json_t *skin, const struct rig_jr *sjr,
 			 bool with_joint_layers, const char *const *extra_fields,
 			 uint32_t **out_map_pos, struct rig_bulk *bulk)
 {
-	const char *fields[13] = {"source", "triangles", "joints", "weights", "method", "puppet"};
-	size_t n_fields = 6;
+	const char *fields[14] = {"source", "triangles", "joints", "weights",
+				  "method", "puppet",    "uvs"};
+	size_t n_fields = 7;
 	if (with_joint_layers)
 		fields[n_fields++] = "jointLayers";
-	for (const char *const *f = extra_fields; f && *f && n_fields < 12; f++)
+	for (const char *const *f = extra_fields; f && *f && n_fields < 13; f++)
 		fields[n_fields++] = *f;
 	fields[n_fields] = NULL;
 	size_t before = sjr->errs->total;
@@ -421,6 +452,8 @@ int rig_skin_json_decode(struct rig_skin_def *d, json_t *skin, const struct rig_
 	decode_joints(sjr, skin, d);
 	decode_method(sjr, skin, d);
 	decode_puppet(sjr, skin, d);
+	if (sjr->errs->total == before && rig_op__decode_uvs(sjr, skin, &d->uvs, d->n_verts) == 0)
+		d->has_uvs = d->uvs != NULL;
 	if (sjr->errs->total > before)
 		return -1; /* shapes are wrong; the rules below would only echo them */
 	json_t *weights = json_object_get(skin, "weights");

@@ -245,14 +245,16 @@ static int puppet_decode(struct rig_op *out, json_t *op, const struct rig_jr *jr
 	char base[64];
 	snprintf(base, sizeof base, "%s/puppet", jr->base);
 	struct rig_jr pjr = {jr->errs, RIG_OP_INVALID, base, jr->op_index};
-	static const char *const fields[] = {"source", "triangles",      "pins",
-					     "solver", "maxRotationDeg", NULL};
+	static const char *const fields[] = {"source",         "triangles", "pins", "solver",
+					     "maxRotationDeg", "uvs",       NULL};
 	size_t before = jr->errs->total;
 	rig_jr_known(&pjr, puppet, fields);
 	struct rig_puppet_def *d = &o->def;
 	rig_op__decode_points(&pjr, puppet, "source", &d->source, &d->n_verts, bulk);
 	rig_op__decode_triangles(&pjr, puppet, &d->triangles, &d->n_tris, bulk);
 	rig_op__pins_decode(&pjr, puppet, d);
+	if (jr->errs->total == before)
+		rig_op__decode_uvs(&pjr, puppet, &d->uvs, d->n_verts);
 	if (jr->errs->total > before)
 		return -1; /* shapes are wrong; the rules would only echo them */
 	size_t from = jr->errs->count;

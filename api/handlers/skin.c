@@ -86,6 +86,17 @@ static bool encode_skin(struct rig_buf *b, const struct rig_skin_def *d, size_t 
 		rig_buf_puts(b, ",\"method\":");
 		rig_buf_json_string(b, rig_skin_method_name(d->method));
 	}
+	if (d->uvs) { /* only with texture coordinates, likewise */
+		rig_buf_puts(b, ",\"uvs\":[");
+		for (size_t v = 0; v < d->n_verts && !OVER(); v++) {
+			rig_buf_puts(b, v ? ",[" : "[");
+			rig_buf_double(b, d->uvs[2 * v]);
+			rig_buf_puts(b, ",");
+			rig_buf_double(b, d->uvs[2 * v + 1]);
+			rig_buf_puts(b, "]");
+		}
+		rig_buf_puts(b, "]");
+	}
 	if (d->puppet) { /* only with pins, likewise */
 		rig_buf_puts(b, ",\"puppet\":");
 		rig_pins_json_settings(b, d->puppet);

@@ -408,6 +408,31 @@ class Authoring(RigdTestCase):
         self.assertEqual(r.status, 422, r)
         self.assertIn(r.json["code"], ("SKIN_WEIGHTS", "SKIN_JOINTS"))
 
+    def test_definitions_carry_uvs_both_ways(self):
+        tri = {"source": [{"x": 0, "y": 0}, {"x": 10, "y": 0}, {"x": 0, "y": 10}],
+               "triangles": [[0, 1, 2]], "uvs": [[0, 1], [1, 1], [0, 0]]}
+        self.rigd.edit(S, [{"op": "layer.mesh", "layerId": "m", "mesh": tri}])
+        self.assertEqual([[u["u"], u["v"]] for u in self.mesh_data("uvs")["items"]], tri["uvs"])
+        pup = dict(tri, pins=[{"id": "p", "x": 0, "y": 0}])
+        self.rigd.edit(S, [{"op": "layer.puppet", "layerId": "m", "puppet": pup}])
+        self.assertEqual(len(self.mesh_data("uvs")["items"]), 3)
+        skin = dict(tri, joints=[{"id": "a", "bind": [1, 0, 0, 1, 0, 0]}],
+                    weights=[[{"jointId": "a", "weight": 1}]] * 3,
+                    jointLayers=[{"jointId": "a", "layerId": "root"}])
+        self.rigd.edit(S, [{"op": "layer.skin", "layerId": "m", "skin": skin}])
+        got = self.rigd.get(f"/v1/shots/{S}/layers/m/skin").json["skin"]
+        self.assertEqual(got["uvs"], tri["uvs"])  # GET …/skin gives back what layer.skin took
+        del got["uvs"]
+        self.rigd.edit(S, [{"op": "layer.skin", "layerId": "m", "skin": got}])
+        self.assertEqual(self.mesh_data("uvs")["total"], 0)
+        version = self.version()
+        for bad in ([[0, 1]], [[0, 1], [1, 1], [0]], [[0, 1], [1, 1], [0, "x"]]):
+            r = self.post_ops([{"op": "layer.mesh", "layerId": "m", "mesh": dict(tri, uvs=bad)}])
+            self.assertProblem(r, 422, "OP_INVALID")
+        self.assertEqual(self.version(), version)
+        old = self.rigd.get(f"/v1/shots/{S}/layers/m/mesh-data/uvs?version={version - 2}")
+        self.assertEqual(old.json["total"], 3, "an old revision keeps its uvs")
+
     # ---- bones and the one-call rig ----
 
     def test_bones_suggest_a_vertical_chain_over_a_tall_mesh(self):
