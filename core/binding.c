@@ -53,6 +53,16 @@ int rig_binding_diff_source(struct rig_part_diff *out, const struct rig_binding_
 				2 * sizeof *sa);
 }
 
+int rig_binding_diff_uvs(struct rig_part_diff *out, const struct rig_binding_type *type,
+			 const void *a, const void *b)
+{
+	if (!type->def_source(a) || !type->def_source(b)) /* arrays not loaded */
+		return 0;
+	const double *ua = type->def_uvs(a), *ub = type->def_uvs(b);
+	return rig_runs_compare(&out->runs, ua, ua ? type->def_n_verts(a) : 0, ub,
+				ub ? type->def_n_verts(b) : 0, 2 * sizeof(double));
+}
+
 int rig_binding_diff_triangles(struct rig_part_diff *out, const struct rig_binding_type *type,
 			       const void *a, const void *b)
 {

@@ -169,6 +169,14 @@ int rig_binding_diff_source(struct rig_part_diff *out, const struct rig_binding_
 			    const void *a, const void *b);
 int rig_binding_diff_triangles(struct rig_part_diff *out, const struct rig_binding_type *type,
 			       const void *a, const void *b);
+/* The texture coordinates, likewise: the vertices whose uvs differ or that
+ * have uvs in one revision only (a binding without uvs has none). */
+int rig_binding_diff_uvs(struct rig_part_diff *out, const struct rig_binding_type *type,
+			 const void *a, const void *b);
+#define RIG_BINDING_PART_UVS                                                                       \
+	{                                                                                          \
+		"uvs", RIG_DIFF_RUNS, "changedVertices", rig_binding_diff_uvs                      \
+	}
 #define RIG_BINDING_PART_SOURCE                                                                    \
 	{                                                                                          \
 		"source", RIG_DIFF_RUNS, "changedVertices", rig_binding_diff_source                \

@@ -439,6 +439,7 @@ static int diff_keys(struct rig_part_diff *out, const struct rig_binding_type *t
 static const struct rig_binding_part parts[] = {
 	RIG_BINDING_PART_SOURCE,
 	RIG_BINDING_PART_TRIANGLES,
+	RIG_BINDING_PART_UVS,
 	{"keys", RIG_DIFF_FRAMES, NULL, diff_keys},
 };
 
@@ -448,7 +449,8 @@ static const struct rig_binding_part parts[] = {
 static size_t diff_bytes(const void *def, size_t n_verts, size_t n_tris)
 {
 	const struct rig_mesh_def *d = def;
-	return n_verts * (16 + 4 + 64 + 24 + 16 * d->n_keys) + n_tris * (12 + 8);
+	/* + 16 + 24: uvs and their runs (whether there are uvs is in the arrays) */
+	return n_verts * (16 + 4 + 64 + 24 + 16 + 24 + 16 * d->n_keys) + n_tris * (12 + 8);
 }
 
 const struct rig_binding_type rig_binding_mesh = {

@@ -408,6 +408,7 @@ static int diff_settings(struct rig_part_diff *out, const struct rig_binding_typ
 static const struct rig_binding_part parts[] = {
 	RIG_BINDING_PART_SOURCE,
 	RIG_BINDING_PART_TRIANGLES,
+	RIG_BINDING_PART_UVS,
 	{"pins", RIG_DIFF_IDS, NULL, diff_pins},
 	{"settings", RIG_DIFF_IDS, NULL, diff_settings},
 };
@@ -418,7 +419,8 @@ static const struct rig_binding_part parts[] = {
 static size_t diff_bytes(const void *def, size_t n_verts, size_t n_tris)
 {
 	const struct rig_puppet_def *d = def;
-	return n_verts * (16 + 4 + 64 + 24) + n_tris * (12 + 8) +
+	/* + 16 + 24: uvs and their runs (whether there are uvs is in the arrays) */
+	return n_verts * (16 + 4 + 64 + 24 + 16 + 24) + n_tris * (12 + 8) +
 	       d->n_pins * (sizeof *d->pins + 3 * (RIG_ID_MAX + 1)) +
 	       count_keys(d) * sizeof(struct rig_key);
 }

@@ -221,6 +221,7 @@ static int diff_pin_settings(struct rig_part_diff *out, const struct rig_binding
 static const struct rig_binding_part parts[] = {
 	RIG_BINDING_PART_SOURCE,
 	RIG_BINDING_PART_TRIANGLES,
+	RIG_BINDING_PART_UVS,
 	{"weights", RIG_DIFF_RUNS, "changedVertices", diff_weights},
 	{"joints", RIG_DIFF_IDS, NULL, diff_joints},
 	{"method", RIG_DIFF_VALUE, NULL, diff_method},
@@ -237,7 +238,8 @@ static size_t diff_bytes(const void *def, size_t n_verts, size_t n_tris)
 	size_t pins = d->puppet ? rig_puppet_pins_bytes(d->puppet) +
 					  d->puppet->n_pins * 3 * (RIG_ID_MAX + 1)
 				: 0;
-	return n_verts * (16 + 4 + 64 + 24) + n_tris * (12 + 8) + pins;
+	/* uvs: their array and their runs, when the skin has them */
+	return n_verts * (16 + 4 + 64 + 24 + (d->has_uvs ? 16 + 24 : 0)) + n_tris * (12 + 8) + pins;
 }
 
 const struct rig_binding_type rig_binding_skin = {

@@ -38,8 +38,9 @@ static bool list_differs(const uint32_t *oa, const struct rig_skin_influence *ia
 }
 
 /* Notes in the op's receipt entry which vertices changed: "changedVertices":
- * {count, runs: [[first, count]…]} (runs past RIG_RECEIPT_MAX_RUNS are cut,
- * and "truncated": true says so). is_changed(v) for each vertex. */
+ * {count, runs}, the runs as GET …/diff writes them (a vertex, or [first,
+ * last] inclusive; those past RIG_RECEIPT_MAX_RUNS are cut, and "truncated":
+ * true says so). changed[v] for each vertex. */
 #define RIG_RECEIPT_MAX_RUNS 256
 static void note_changed(struct rig_op_ctx *ctx, const struct rig_op *op, const bool *changed,
 			 size_t n_verts)
@@ -57,8 +58,10 @@ static void note_changed(struct rig_op_ctx *ctx, const struct rig_op *op, const 
 			v++;
 		count += v - first;
 		if (n_runs++ < RIG_RECEIPT_MAX_RUNS)
-			json_array_append_new(runs, json_pack("[I, I]", (json_int_t)first,
-							      (json_int_t)(v - first)));
+			json_array_append_new(runs, v - first == 1
+							    ? json_integer((json_int_t)first)
+							    : json_pack("[I, I]", (json_int_t)first,
+									(json_int_t)(v - 1)));
 		else
 			truncated = true;
 	}

@@ -372,7 +372,7 @@ class Authoring(RigdTestCase):
              for i in self.mesh_data("weights")["items"]}[v]
         self.assertAlmostEqual(w["j0"], 0.25, places=15)
         self.assertAlmostEqual(w["j1"], 0.75, places=15)
-        self.assertEqual(r.json["ops"][0]["changedVertices"]["runs"], [[v, 1]])
+        self.assertEqual(r.json["ops"][0]["changedVertices"]["runs"], [v])
         version = self.version()
         errors = [
             ({"vertexIndex": v, "jointId": "nope", "weight": 0.5}, "SKIN_JOINTS"),
@@ -432,6 +432,9 @@ class Authoring(RigdTestCase):
         self.assertEqual(self.version(), version)
         old = self.rigd.get(f"/v1/shots/{S}/layers/m/mesh-data/uvs?version={version - 2}")
         self.assertEqual(old.json["total"], 3, "an old revision keeps its uvs")
+        diff = self.rigd.get(f"/v1/shots/{S}/diff?from={version - 1}&to={version}").json
+        parts = diff["layers"][0]["binding"]["parts"]
+        self.assertEqual(parts["uvs"]["changedVertices"], [[0, 2]], parts)
 
     # ---- bones and the one-call rig ----
 
