@@ -520,12 +520,13 @@ Test(puppet_row, diff_finds_pins_added_removed_and_changed)
 	cr_assert(rig_puppet_def_pin_delete(&b, "b"));
 	puppet_add_pin(&b, "new", 20, 20);
 	b.solver = RIG_PUPPET_SOLVER_LBS;
-	cr_assert_eq(t->n_parts, 4);
+	cr_assert_eq(t->n_parts, 5); /* source, triangles, uvs, pins, settings */
 	struct rig_part_diff pins = {0}, settings = {0}, source = {0};
-	cr_assert_eq(t->parts[2].compare(&pins, t, &a, &b), 0);
-	cr_assert_eq(t->parts[3].compare(&settings, t, &a, &b), 0);
+	cr_assert_eq(t->parts[3].compare(&pins, t, &a, &b), 0);
+	cr_assert_eq(t->parts[4].compare(&settings, t, &a, &b), 0);
 	cr_assert_eq(t->parts[0].compare(&source, t, &a, &b), 0);
-	cr_expect_str_eq(t->parts[2].name, "pins");
+	cr_expect_str_eq(t->parts[2].name, "uvs");
+	cr_expect_str_eq(t->parts[3].name, "pins");
 	cr_expect(find_id(&pins.ids.changed, "a"));
 	cr_expect(find_id(&pins.ids.removed, "b"));
 	cr_expect(find_id(&pins.ids.added, "new"));
