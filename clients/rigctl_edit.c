@@ -120,12 +120,10 @@ void rig_ctl_print_ops(const json_t *ops)
 			printf("              + %-26s %s\n", name ? name : "?", layer ? layer : "");
 		}
 		json_t *changed = json_object_get(op, "changedVertices");
+		json_int_t n_changed = json_integer_value(json_object_get(changed, "count"));
 		if (changed)
-			printf("              %" JSON_INTEGER_FORMAT
-			       " vertices' weights changed%s\n",
-			       json_integer_value(json_object_get(changed, "count")),
-			       json_is_true(json_object_get(changed, "truncated")) ? " (runs cut)"
-										   : "");
+			printf("              %" JSON_INTEGER_FORMAT " %s weights changed\n",
+			       n_changed, n_changed == 1 ? "vertex's" : "vertices'");
 	}
 }
 
