@@ -165,7 +165,8 @@ static int choice_field(json_t *o, const struct rig_ctl *c, enum rig_ctl_opt opt
 }
 
 /* The rectangle: --width and --height; for rig auto without them, the
- * PNG's size (size, when has_size). */
+ * PNG's size (size, when has_size). tessellate's rows require both, so the
+ * problems below are rig auto's. */
 static int rectangle(json_t *tess, const struct rig_ctl *c, const double size[2], bool has_size)
 {
 	bool width = rig_ctl_opt(c, RIG_CTL_O_WIDTH), height = rig_ctl_opt(c, RIG_CTL_O_HEIGHT);
@@ -453,8 +454,9 @@ static int tessellate_route(struct rig_ctl *c)
 	int rc;
 	for (size_t i = 0; i < sizeof edit_only / sizeof edit_only[0]; i++)
 		if (rig_ctl_flag(c, edit_only[i]))
-			return rig_ctl_usage("--%s installs the mesh on a layer: it needs --shot",
-					     rig_ctl_options[edit_only[i]].name);
+			return rig_ctl_usage(
+				"--%s needs --shot (without it tessellate stores nothing)",
+				rig_ctl_options[edit_only[i]].name);
 	if ((rc = tessellate_request(&tess, c)) != RIG_EXIT_OK)
 		return rc;
 	rc = rig_ctl_call(c, "POST", "/v1/tessellate", tess,

@@ -489,10 +489,13 @@ class Usage(AuthoringCase):
             (tess + ["--pivot", "0.5"], "--pivot '0.5' is not two numbers X,Y"),
             (tess + ["--pivot", "0.5,x"], "is not two numbers X,Y"),
             (tess + ["--pivot", "0.5,0.5,1"], "is not two numbers X,Y"),
-            (tess + ["--dry-run"], "--dry-run installs the mesh on a layer: it needs --shot"),
-            (tess + ["--layer", "m"], "--layer installs the mesh on a layer: it needs --shot"),
-            (tess + ["--binding", "mesh"], "--binding installs the mesh"),
-            (tess + ["--expected-version", "1"], "--expected-version installs the mesh"),
+            (tess + ["--dry-run"], "--dry-run needs --shot (without it tessellate stores "
+             "nothing)"),
+            (tess + ["--layer", "m"], "--layer needs --shot"),
+            (tess + ["--binding", "mesh"], "--binding needs --shot"),
+            (tess + ["--expected-version", "1"], "--expected-version needs --shot"),
+            (tess + ["--check-frames"], "--check-frames needs --shot"),
+            (tess + ["--lock-id", "k", "--fencing-token", "1"], "needs --shot"),
             (tess + ["--shot", S], "--layer is required with --shot"),
             (tess + edit, "--binding is required with --shot: skin, mesh or puppet"),
             (tess + edit + ["--binding", "ribbon"], "--binding 'ribbon' is not skin, mesh or "
