@@ -5,10 +5,12 @@
  * README's options table, and holds the helpers every command uses (calls,
  * paged lists, option values); the commands live in rigctl_resources.c,
  * rigctl_edit.c, rigctl_frames.c, rigctl_plans.c, rigctl_locks.c,
- * rigctl_diff.c, rigctl_history.c, rigctl_constraints.c and rigctl_pins.c.
+ * rigctl_diff.c, rigctl_history.c, rigctl_constraints.c, rigctl_pins.c and
+ * rigctl_authoring.c.
  */
 #include "clients/rigctl.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -89,6 +91,17 @@ static const struct command commands[] = {
 	{"pin", "pins", "key", RIG_CTL_PIN_KEY, 0, 0, NULL, rig_ctl_pins, &rig_ctl_help_pin},
 	{"pin", "pins", "delete", RIG_CTL_PIN_DELETE, 0, 0, NULL, rig_ctl_pins, &rig_ctl_help_pin},
 	{"pin", "pins", "list", RIG_CTL_PIN_LIST, 0, 0, NULL, rig_ctl_pins, &rig_ctl_help_pin},
+	{"tessellate", NULL, NULL, RIG_CTL_TESSELLATE, 0, 0, NULL, rig_ctl_authoring,
+	 &rig_ctl_help_tessellate},
+	{"weights", NULL, "auto", RIG_CTL_WEIGHTS_AUTO, 0, 0, NULL, rig_ctl_authoring,
+	 &rig_ctl_help_weights},
+	{"weights", NULL, "paint", RIG_CTL_WEIGHTS_PAINT, 0, 0, NULL, rig_ctl_authoring,
+	 &rig_ctl_help_weights},
+	{"weights", NULL, "set", RIG_CTL_WEIGHTS_SET, 0, 0, NULL, rig_ctl_authoring,
+	 &rig_ctl_help_weights},
+	{"rig", NULL, "auto", RIG_CTL_RIG_AUTO, 0, 0, NULL, rig_ctl_authoring, &rig_ctl_help_rig},
+	{"bones", NULL, "suggest", RIG_CTL_BONES_SUGGEST, 0, 0, NULL, rig_ctl_authoring,
+	 &rig_ctl_help_bones},
 };
 
 #undef ID
@@ -135,6 +148,25 @@ long long rig_ctl_int(const struct rig_ctl *c, enum rig_ctl_opt o)
 double rig_ctl_number(const struct rig_ctl *c, enum rig_ctl_opt o)
 {
 	return c->opts[o].x;
+}
+
+int rig_ctl_numbers(double *out, size_t n, const struct rig_ctl *c, enum rig_ctl_opt o)
+{
+	static const char *const counts[] = {"no numbers", "one number", "two numbers",
+					     "three numbers", "four numbers"};
+	const char *text = rig_ctl_opt(c, o), *p = text;
+	for (size_t k = 0; k < n; k++) {
+		char *end = NULL;
+		out[k] = strtod(p, &end);
+		bool sep_ok = k + 1 < n ? *end == ',' : *end == '\0';
+		if (end == p || !sep_ok || !isfinite(out[k]))
+			return rig_ctl_usage(
+				"--%s '%s' is not %s %s", rig_ctl_options[o].name, text,
+				n < sizeof counts / sizeof counts[0] ? counts[n] : "numbers",
+				rig_ctl_options[o].metavar);
+		p = end + 1;
+	}
+	return RIG_EXIT_OK;
 }
 
 int rig_ctl_expected_version(const struct rig_ctl *c, json_t *body)

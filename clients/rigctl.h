@@ -3,7 +3,8 @@
  * through lists and print results. rigctl.c parses and dispatches;
  * rigctl_resources.c (projects, shots, layers, receipts), rigctl_edit.c,
  * rigctl_frames.c, rigctl_plans.c, rigctl_locks.c, rigctl_diff.c and
- * rigctl_history.c, rigctl_constraints.c and rigctl_pins.c run commands; rigctl_help.c
+ * rigctl_history.c, rigctl_constraints.c, rigctl_pins.c and rigctl_authoring.c run
+ * commands; rigctl_help.c
  * holds the --help pages.
  */
 #ifndef RIG_CTL_H
@@ -55,6 +56,12 @@ double rig_ctl_number(const struct rig_ctl *c, enum rig_ctl_opt o);
 /* Prints "rigctl: <message>" and a hint to --help on stderr. Returns
  * RIG_EXIT_USAGE. */
 int rig_ctl_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Reads option o's value, n numbers separated by commas (its row's metavar,
+ * "X,Y"), into out[n]. Returns RIG_EXIT_OK, or RIG_EXIT_USAGE with "--o
+ 'text' is not two numbers X,Y" printed (a number is finite, strtod's
+ * syntax). */
+int rig_ctl_numbers(double *out, size_t n, const struct rig_ctl *c, enum rig_ctl_opt o);
 
 /* Sets body's expectedVersion to --expected-version, when given. Returns
  * RIG_EXIT_OK, or RIG_EXIT_FAIL with the failure (out of memory) printed. */
@@ -121,6 +128,11 @@ void rig_ctl_cell(struct rig_table *t, json_t *item, const char *key);
 int rig_ctl_list_pages(struct rig_ctl *c, const char *path, const struct rig_ctl_list_view *v,
 		       bool all);
 
+/* Appends all of the file at path ("-": stdin) to out (initialised; the
+ * caller releases it). Returns RIG_EXIT_OK, or RIG_EXIT_USAGE with "cannot
+ * read ..." printed (out may then hold part of the file). */
+int rig_ctl_read_file(struct rig_bytes *out, const char *path);
+
 /* Reads an ops FILE (path, "-" for stdin): {"ops": [...], ...} as is, a bare
  * array of ops (wrapped as {"ops": [...]}) or one op object. Stores a new
  * reference to that object in *out and returns RIG_EXIT_OK, or returns
@@ -140,6 +152,7 @@ int rig_ctl_diff(struct rig_ctl *c);
 int rig_ctl_revert(struct rig_ctl *c); /* rigctl_history.c */
 int rig_ctl_constraints(struct rig_ctl *c);
 int rig_ctl_pins(struct rig_ctl *c);
+int rig_ctl_authoring(struct rig_ctl *c); /* tessellate, weights, rig, bones */
 
 /* A help page (rigctl_help.c): the text above the options of its commands,
  * which rigctl.c prints from rig_ctl_options, and the text below them. */
@@ -154,7 +167,8 @@ struct rig_ctl_help {
 extern const struct rig_ctl_help rig_ctl_help_overview, rig_ctl_help_projects, rig_ctl_help_shots,
 	rig_ctl_help_layers, rig_ctl_help_edit, rig_ctl_help_revert, rig_ctl_help_receipts,
 	rig_ctl_help_frames, rig_ctl_help_plan, rig_ctl_help_lock, rig_ctl_help_diff,
-	rig_ctl_help_constraints, rig_ctl_help_constraint, rig_ctl_help_pin;
+	rig_ctl_help_constraints, rig_ctl_help_constraint, rig_ctl_help_pin,
+	rig_ctl_help_tessellate, rig_ctl_help_weights, rig_ctl_help_rig, rig_ctl_help_bones;
 
 /* Prints a receipt (table format) as a short summary: versions, the plan it
  * applied (if any), ops, changed layers; dry runs say nothing was written.
@@ -163,7 +177,9 @@ int rig_ctl_print_receipt(const json_t *receipt);
 
 /* Prints ops (an array of op objects or receipt entries) as "ops" lines of
  * index, op name and layer id, under the 8-column labels of the receipt
- * printout; "ops      -" when empty. Output errors show in ferror(stdout). */
+ * printout; "ops      -" when empty. A receipt entry's expandedOps follow it
+ * as "+ op layer" lines, its changedVertices as their count. Output errors
+ * show in ferror(stdout). */
 void rig_ctl_print_ops(const json_t *ops);
 
 /* Prints layers (a shot's "layers" array, parents before children, with depth

@@ -1,7 +1,7 @@
 /* rigctl edit: sends a batch of ops from a file (or stdin) to
- * POST /v1/shots/{id}/edits and prints the receipt; the ops-file reader that
- * rigctl plan shares; and the receipt printout that rigctl receipts and
- * rigctl plan apply share.
+ * POST /v1/shots/{id}/edits and prints the receipt; the file reader (and the
+ * ops-file reader) that rigctl plan and the authoring commands share; and the receipt printout that
+ * rigctl receipts and rigctl plan apply share.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -12,27 +12,21 @@
 #include "clients/rigctl.h"
 #include "clients/url.h"
 
-/* Reads all of path ("-": stdin) into out. Returns 0, or -1 with a usage
- * error printed. */
-static int read_all(struct rig_bytes *out, const char *path)
+int rig_ctl_read_file(struct rig_bytes *out, const char *path)
 {
 	bool is_stdin = strcmp(path, "-") == 0;
 	FILE *f = is_stdin ? stdin : fopen(path, "rb");
 	char chunk[65536];
 	size_t n;
-	int rc = 0;
-	if (!f) {
-		rig_ctl_usage("cannot read '%s': %s", path, strerror(errno));
-		return -1;
-	}
-	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0 && rc == 0)
+	int rc = RIG_EXIT_OK;
+	if (!f)
+		return rig_ctl_usage("cannot read '%s': %s", path, strerror(errno));
+	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0 && rc == RIG_EXIT_OK)
 		if (rig_bytes_append(out, chunk, n) != 0)
-			rc = -1;
-	if (rc != 0 || ferror(f)) {
-		rig_ctl_usage("cannot read '%s'%s", is_stdin ? "stdin" : path,
-			      rc ? ": out of memory" : "");
-		rc = -1;
-	}
+			rc = RIG_EXIT_USAGE;
+	if (rc != RIG_EXIT_OK || ferror(f))
+		rc = rig_ctl_usage("cannot read '%s'%s", is_stdin ? "stdin" : path,
+				   rc ? ": out of memory" : "");
 	if (!is_stdin)
 		fclose(f);
 	return rc;
@@ -64,7 +58,7 @@ int rig_ctl_read_ops(json_t **out, const char *path)
 	int rc = RIG_EXIT_USAGE;
 	*out = NULL;
 	rig_bytes_init(&text);
-	if (read_all(&text, path) != 0)
+	if (rig_ctl_read_file(&text, path) != RIG_EXIT_OK)
 		goto out;
 	json_error_t jerr;
 	json_t *doc = json_loadb(text.data ? text.data : "", text.len, 0, &jerr);
@@ -115,6 +109,21 @@ void rig_ctl_print_ops(const json_t *ops)
 		const char *layer = json_string_value(json_object_get(op, "layerId"));
 		printf("%s %3zu  %-28s %s\n", i ? "        " : "ops     ", i, name ? name : "?",
 		       layer ? layer : "");
+		/* a receipt's entry: the ops it expanded to (bones.suggest,
+		 * rig.auto), the vertices whose weights it changed */
+		size_t k;
+		json_t *sub;
+		json_array_foreach(json_object_get(op, "expandedOps"), k, sub)
+		{
+			name = json_string_value(json_object_get(sub, "op"));
+			layer = json_string_value(json_object_get(sub, "layerId"));
+			printf("              + %-26s %s\n", name ? name : "?", layer ? layer : "");
+		}
+		json_t *changed = json_object_get(op, "changedVertices");
+		json_int_t n_changed = json_integer_value(json_object_get(changed, "count"));
+		if (changed)
+			printf("              %" JSON_INTEGER_FORMAT " %s weights changed\n",
+			       n_changed, n_changed == 1 ? "vertex's" : "vertices'");
 	}
 }
 

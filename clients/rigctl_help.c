@@ -80,7 +80,27 @@ const struct rig_ctl_help rig_ctl_help_overview = {
 	"          [--ease X1,Y1,X2,Y2]\n"
 	"  pin delete --shot ID --layer ID --id P\n"
 	"  pin list --shot ID --layer ID [--version N]\n"
-	"                                a puppet's pins: see 'rigctl pin --help'\n",
+	"                                a puppet's pins: see 'rigctl pin --help'\n"
+	"  tessellate --width W --height H --density N [--mode grid|silhouette]\n"
+	"         [--image FILE.png | --polygon FILE.json] [--expansion E] [--pivot X,Y]\n"
+	"         [--alpha-threshold T] [--shot ID --layer ID --binding skin|mesh|puppet]\n"
+	"                                a mesh from a rectangle and its coverage (a PNG's\n"
+	"                                alpha or an outline): printed, or with --shot\n"
+	"                                installed on the layer as an edit\n"
+	"  weights auto --shot ID --layer ID --method M [--max-influences N]\n"
+	"  weights paint --shot ID --layer ID --joint J --mode add|subtract|smooth|set\n"
+	"         --center X,Y --radius R --strength S [--feather F]\n"
+	"  weights set --shot ID --layer ID --vertex V --joint J --weight W\n"
+	"                                a skin's weights: see 'rigctl weights --help'\n"
+	"  rig auto --shot ID --layer ID (--image FILE.png | --polygon FILE.json |\n"
+	"         --width W --height H) --bones N|biped|quadruped [--method M] [--density N]\n"
+	"                                bones, mesh, skin and weights in one op\n"
+	"  bones suggest --shot ID --layer ID --bones N|biped|quadruped [--parent ID]\n"
+	"         [--id-prefix P]\n"
+	"                                a bone chain (or a preset) over the layer's mesh;\n"
+	"                                tessellate with --shot, weights, rig and bones are\n"
+	"                                edits: each prints its receipt and takes --dry-run,\n"
+	"                                --expected-version and the other write options\n",
 
 	"  --version               print the version and the build's git commit (alone)\n"
 	"\n"
@@ -110,7 +130,8 @@ const struct rig_ctl_help rig_ctl_help_overview = {
 	"  rigctl constraint put s1 --id arm-ik --chain upper,lower --target hand-goal \\\n"
 	"      --tip-length 40 --pole elbow-pole --stretch\n"
 	"  rigctl constraints s1 --version 12 --json\n"
-	"  rigctl pin move --shot s1 --layer card --id hand --x 40 --y 12 --frame 24\n",
+	"  rigctl pin move --shot s1 --layer card --id hand --x 40 --y 12 --frame 24\n"
+	"  rigctl rig auto --shot s1 --layer card --image card.png --bones 4 --dry-run\n",
 };
 
 const struct rig_ctl_help rig_ctl_help_plan = {
@@ -472,4 +493,170 @@ const struct rig_ctl_help rig_ctl_help_pin = {
 	"\n"
 	"'rigctl --help' lists the options of every command (--url, --actor, --format,\n"
 	"the API token) and the exit codes.\n",
+};
+
+/* The closing lines of the authoring pages. */
+#define AUTHORING_WRITES                                                                           \
+	"Edits print their receipt and take --expected-version, --dry-run,\n"                      \
+	"--check-frames, --idempotency-key and --lock-id/--fencing-token as 'rigctl edit'\n"       \
+	"does. Values are the server's to check: its problems print on stderr (exit 1)\n"          \
+	"and change nothing.\n"
+
+#define AUTHORING_EXIT                                                                             \
+	"\n"                                                                                       \
+	"Exit codes: 0 ok (or, with --dry-run, valid); 1 the server refused (its problem is\n"     \
+	"printed on stderr) or could not be reached; 2 usage error: a missing option, a\n"         \
+	"value that is not a number, an unreadable file, --image with --polygon.\n"
+
+const struct rig_ctl_help rig_ctl_help_tessellate = {
+	"Usage: rigctl [--url URL] [--actor NAME] [--format table|json|ndjson] tessellate ...\n"
+	"\n"
+	"  tessellate --width W --height H --density N [--mode grid|silhouette]\n"
+	"         [--image FILE.png | --polygon FILE.json] [--expansion E] [--pivot X,Y]\n"
+	"         [--alpha-threshold T]\n"
+	"                                POST /v1/tessellate: the mesh of a W x H rectangle\n"
+	"                                (origin at --pivot, y up) cut to its coverage,\n"
+	"                                nothing stored. json and ndjson print the answer\n"
+	"                                as the server gives it (source, triangles, uvs,\n"
+	"                                vertexCount, triangleCount); table its counts\n"
+	"  tessellate ... --shot ID --layer ID --binding skin|mesh|puppet\n"
+	"                                the same mesh installed on the mesh layer with its\n"
+	"                                uvs (one layer.mesh.generate op), printing the\n"
+	"                                receipt; 'mesh-data --kind uvs' pages the uvs\n"
+	"\n"
+	"The coverage is the alpha of a PNG (--image; it spans the rectangle, row 0 at the\n"
+	"top; a pixel counts when its alpha is above --alpha-threshold), an outline\n"
+	"(--polygon: a JSON file holding [[x, y], ...] or {\"polygon\": [...], \"holes\":\n"
+	"[[[x, y], ...], ...]}, in the mesh's coordinates) or, with neither, the whole\n"
+	"rectangle. The PNG is read whole and sent base64-encoded; the server decodes it\n"
+	"(TESSELLATE_IMAGE when it is not a PNG, TESSELLATE_IMAGE_TOO_LARGE past its\n"
+	"limits) and checks the outline (TESSELLATE_POLYGON) and the numbers\n"
+	"(INVALID_FIELD: density outside 2..100, a width of 0, ...); a coverage that\n"
+	"keeps no triangle is TESSELLATE_EMPTY. A new skin has no weights, so --binding\n"
+	"skin alone fails (SKIN_WEIGHTS): 'rigctl rig auto' or an edit file sends the\n"
+	"mesh with its joints and weights.\n"
+	"\n"
+	"With --shot the command is an edit. " AUTHORING_WRITES,
+
+	AUTHORING_EXIT
+	"\n"
+	"Examples:\n"
+	"  rigctl tessellate --width 128 --height 256 --density 16 --image arm.png\n"
+	"  rigctl tessellate --width 100 --height 100 --density 20 --mode silhouette \\\n"
+	"      --polygon outline.json --expansion 2 --format json > mesh.json\n"
+	"  rigctl tessellate --width 64 --height 64 --density 8 --pivot 0.5,0 \\\n"
+	"      --shot s1 --layer card --binding puppet --dry-run\n"
+	"  mesh-data --shot s1 --layer card --kind uvs --format csv\n"
+	"\n"
+	"'rigctl --help' lists the options of every command (--url, --actor, --format,\n"
+	"the API token).\n",
+};
+
+const struct rig_ctl_help rig_ctl_help_weights = {
+	"Usage: rigctl [--url URL] [--actor NAME] [--format table|json|ndjson] weights "
+	"auto|paint|set ...\n"
+	"\n"
+	"  weights auto --shot ID --layer ID --method segment|nearest-joint|harmonic\n"
+	"         [--max-influences N]\n"
+	"                                write every vertex's weights from the skin's joints'\n"
+	"                                bind geometry (layer.skin.weights.auto): inverse\n"
+	"                                distance to each bone (segment) or joint origin\n"
+	"                                (nearest-joint), or diffused over the mesh\n"
+	"                                (harmonic); the N strongest kept (the server's\n"
+	"                                default 4), normalised\n"
+	"  weights paint --shot ID --layer ID --joint J --mode add|subtract|smooth|set\n"
+	"         --center X,Y --radius R --strength S [--feather F]\n"
+	"                                one brush dab on joint J's weights in rest space\n"
+	"                                (layer.skin.weights.paint): full strength within\n"
+	"                                R x (1 - F) of the centre, falling to 0 at R\n"
+	"                                (smoothstep); the vertex's other joints share the\n"
+	"                                rest in proportion. --feather defaults to 0.5 (the\n"
+	"                                server requires it, so it is always sent; 0 is a\n"
+	"                                hard edge)\n"
+	"  weights set --shot ID --layer ID --vertex V --joint J --weight W\n"
+	"                                set one joint's weight at one vertex\n"
+	"                                (layer.skin.weights.set), the others sharing 1 - W\n"
+	"\n"
+	"The receipt counts the vertices each op changed. Errors: a joint the skin lacks\n"
+	"is SKIN_JOINTS, a radius <= 0 or a strength or feather outside 0..1\n"
+	"INVALID_FIELD, a vertex past the mesh SKIN_WEIGHT_VERTEX, a vertex with one\n"
+	"influence or a weight outside 0..1 SKIN_WEIGHT_SET. A stroke of several dabs\n"
+	"(one receipt, one revert), weights auto of some vertices or with bone lengths:\n"
+	"send the ops with 'rigctl edit'. The weights: 'mesh-data --kind weights'.\n"
+	"\n" AUTHORING_WRITES,
+
+	AUTHORING_EXIT
+	"\n"
+	"Examples:\n"
+	"  rigctl weights auto --shot s1 --layer arm --method segment --max-influences 2\n"
+	"  rigctl weights paint --shot s1 --layer arm --joint l --mode add --center 100,0 \\\n"
+	"      --radius 30 --strength 0.5\n"
+	"  rigctl weights set --shot s1 --layer arm --vertex 1 --joint u --weight 0.25 \\\n"
+	"      --dry-run\n"
+	"  mesh-data --shot s1 --layer arm --kind weights --format csv\n"
+	"\n"
+	"'rigctl --help' lists the options of every command (--url, --actor, --format,\n"
+	"the API token).\n",
+};
+
+const struct rig_ctl_help rig_ctl_help_rig = {
+	"Usage: rigctl [--url URL] [--actor NAME] [--format table|json|ndjson] rig auto ...\n"
+	"\n"
+	"  rig auto --shot ID --layer ID (--image FILE.png | --polygon FILE.json |\n"
+	"         --width W --height H) --bones N|biped|quadruped\n"
+	"         [--method segment|nearest-joint|harmonic] [--max-influences N]\n"
+	"         [--density N] [--mode grid|silhouette] [--expansion E] [--pivot X,Y]\n"
+	"         [--alpha-threshold T] [--frame F] [--id-prefix P]\n"
+	"\n"
+	"One op from a picture to a rig (layer.rig.auto): the server tessellates the\n"
+	"coverage as 'rigctl tessellate' does, suggests the bones over the mesh as 'rigctl\n"
+	"bones suggest' does and creates them beside the layer, gives the layer a new skin\n"
+	"with one joint per bone bound at --frame, and weights it (--method, the server's\n"
+	"default nearest-joint). The receipt lists the ops it expanded to.\n"
+	"\n"
+	"The rectangle is --width x --height. With --image and neither of them it is the\n"
+	"PNG's size in pixels, read from its IHDR header (a file that does not begin as\n"
+	"a PNG then is a usage error); with --polygon or no coverage both are required.\n"
+	"--density defaults to 20, --mode to grid.\n"
+	"\n" AUTHORING_WRITES,
+
+	AUTHORING_EXIT
+	"\n"
+	"Examples:\n"
+	"  rigctl rig auto --shot s1 --layer card --image card.png --bones 4\n"
+	"  rigctl rig auto --shot s1 --layer hero --image hero.png --bones biped \\\n"
+	"      --method harmonic --density 30 --mode silhouette --dry-run\n"
+	"  rigctl rig auto --shot s1 --layer strip --width 200 --height 40 --bones 3 \\\n"
+	"      --pivot 0,0.5 --id-prefix strip.\n"
+	"\n"
+	"'rigctl bones --help': bones alone. 'rigctl --help' lists the options of every\n"
+	"command (--url, --actor, --format, the API token).\n",
+};
+
+const struct rig_ctl_help rig_ctl_help_bones = {
+	"Usage: rigctl [--url URL] [--actor NAME] [--format table|json|ndjson] bones suggest "
+	"...\n"
+	"\n"
+	"  bones suggest --shot ID --layer ID --bones N|biped|quadruped [--parent ID]\n"
+	"         [--id-prefix P]\n"
+	"\n"
+	"Creates group layers over the mesh layer's rest mesh (layer.bones.suggest): a\n"
+	"chain of N bones (1 to 64) evenly spaced along the mesh's longer axis, or the\n"
+	"biped or quadruped preset placed in its bounding box, under --parent (default\n"
+	"the mesh layer's parent; --parent '' puts them at the shot's root). Their ids\n"
+	"are --id-prefix (default the layer id and '.') and the joint's name (bone0,\n"
+	"...); the receipt lists them. An id in use is LAYER_EXISTS, a layer without a\n"
+	"binding MESH_BINDING_KIND. The skin itself: 'rigctl rig auto' does it all.\n"
+	"\n" AUTHORING_WRITES,
+
+	AUTHORING_EXIT
+	"\n"
+	"Examples:\n"
+	"  rigctl bones suggest --shot s1 --layer arm --bones 3\n"
+	"  rigctl bones suggest --shot s1 --layer hero --bones biped --id-prefix hero. \\\n"
+	"      --parent ''\n"
+	"  rigctl layers --shot s1\n"
+	"\n"
+	"'rigctl --help' lists the options of every command (--url, --actor, --format,\n"
+	"the API token).\n",
 };

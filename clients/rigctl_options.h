@@ -50,11 +50,26 @@
 #define RIG_CTL_PIN_KEY (1ull << 30)
 #define RIG_CTL_PIN_DELETE (1ull << 31)
 #define RIG_CTL_PIN_LIST (1ull << 32)
+#define RIG_CTL_TESSELLATE (1ull << 33)
+#define RIG_CTL_WEIGHTS_AUTO (1ull << 34)
+#define RIG_CTL_WEIGHTS_PAINT (1ull << 35)
+#define RIG_CTL_WEIGHTS_SET (1ull << 36)
+#define RIG_CTL_RIG_AUTO (1ull << 37)
+#define RIG_CTL_BONES_SUGGEST (1ull << 38)
 
 /* openapi.yaml's PinChannel, the channels of a puppet pin (the enum header
  * script takes plain names only, so they are spelled here;
  * tests/e2e/test_clients_pins.py compares them with the contract). */
 #define RIG_CTL_PIN_CHANNELS "position.x", "position.y", "rotation", "stiffness", "scale", "overlap"
+
+/* openapi.yaml's inline enums the authoring commands take (issue 25):
+ * TessellateRequest's mode, LayerMeshGenerateOp's binding,
+ * LayerSkinWeightsAutoOp's method and LayerSkinWeightsPaintOp's mode;
+ * tests/e2e/test_clients_authoring.py compares them with the contract. */
+#define RIG_CTL_TESSELLATE_MODES "grid", "silhouette"
+#define RIG_CTL_MESH_BINDINGS "skin", "mesh", "puppet"
+#define RIG_CTL_WEIGHT_METHODS "segment", "nearestJoint", "harmonic"
+#define RIG_CTL_PAINT_MODES "add", "subtract", "smooth", "set"
 
 /* The sets of commands the rows name. */
 #define RIG_CTL_PIN_WRITES                                                                         \
@@ -62,19 +77,29 @@
 #define RIG_CTL_PINS (RIG_CTL_PIN_WRITES | RIG_CTL_PIN_LIST)
 #define RIG_CTL_PIN_KEYS (RIG_CTL_PIN_MOVE | RIG_CTL_PIN_KEY)
 #define RIG_CTL_CREATES (RIG_CTL_PROJECTS_CREATE | RIG_CTL_SHOTS_CREATE)
+#define RIG_CTL_WEIGHTS (RIG_CTL_WEIGHTS_AUTO | RIG_CTL_WEIGHTS_PAINT | RIG_CTL_WEIGHTS_SET)
+#define RIG_CTL_WEIGHT_JOINT (RIG_CTL_WEIGHTS_PAINT | RIG_CTL_WEIGHTS_SET)
+#define RIG_CTL_TESSELLATES (RIG_CTL_TESSELLATE | RIG_CTL_RIG_AUTO) /* a TessellateRequest */
+#define RIG_CTL_AUTO_WEIGHTS (RIG_CTL_WEIGHTS_AUTO | RIG_CTL_RIG_AUTO)
+#define RIG_CTL_SUGGESTS (RIG_CTL_BONES_SUGGEST | RIG_CTL_RIG_AUTO)
+/* tessellate is an edit only with --shot (rigctl_authoring.c checks) */
+#define RIG_CTL_AUTHORING                                                                          \
+	(RIG_CTL_TESSELLATE | RIG_CTL_WEIGHTS | RIG_CTL_RIG_AUTO | RIG_CTL_BONES_SUGGEST)
 #define RIG_CTL_CONSTRAINT_WRITES (RIG_CTL_CONSTRAINT_PUT | RIG_CTL_CONSTRAINT_DELETE)
 #define RIG_CTL_PLAN_CONTENT (RIG_CTL_PLAN_CREATE | RIG_CTL_PLAN_REVISE)
 #define RIG_CTL_WRITES                                                                             \
 	(RIG_CTL_CREATES | RIG_CTL_PROJECTS_DELETE | RIG_CTL_SHOTS_DELETE | RIG_CTL_EDIT |         \
 	 RIG_CTL_REVERT | RIG_CTL_PLAN_CONTENT | RIG_CTL_PLAN_APPLY | RIG_CTL_PLAN_DELETE |        \
 	 RIG_CTL_LOCK_ACQUIRE | RIG_CTL_LOCK_RENEW | RIG_CTL_LOCK_RELEASE |                        \
-	 RIG_CTL_CONSTRAINT_WRITES | RIG_CTL_PIN_WRITES)
+	 RIG_CTL_CONSTRAINT_WRITES | RIG_CTL_PIN_WRITES | RIG_CTL_AUTHORING)
 #define RIG_CTL_EDITS                                                                              \
-	(RIG_CTL_EDIT | RIG_CTL_REVERT | RIG_CTL_CONSTRAINT_WRITES | RIG_CTL_PIN_WRITES)
+	(RIG_CTL_EDIT | RIG_CTL_REVERT | RIG_CTL_CONSTRAINT_WRITES | RIG_CTL_PIN_WRITES |          \
+	 RIG_CTL_AUTHORING)
 #define RIG_CTL_FENCED (RIG_CTL_EDITS | RIG_CTL_PLAN_APPLY)
 #define RIG_CTL_PER_SHOT                                                                           \
 	(RIG_CTL_LAYERS | RIG_CTL_EDIT | RIG_CTL_RECEIPTS | RIG_CTL_FRAMES | RIG_CTL_PLAN_CREATE | \
-	 RIG_CTL_PLAN_LIST | RIG_CTL_LOCK_ACQUIRE | RIG_CTL_LOCK_LIST | RIG_CTL_PINS)
+	 RIG_CTL_PLAN_LIST | RIG_CTL_LOCK_ACQUIRE | RIG_CTL_LOCK_LIST | RIG_CTL_PINS |             \
+	 RIG_CTL_AUTHORING)
 #define RIG_CTL_LISTS                                                                              \
 	(RIG_CTL_PROJECTS_LIST | RIG_CTL_SHOTS_LIST | RIG_CTL_RECEIPTS | RIG_CTL_PLAN_LIST |       \
 	 RIG_CTL_CONSTRAINTS | RIG_CTL_PIN_LIST)
@@ -136,7 +161,8 @@
 	  .scope = RIG_CTL_SHOTS_DELETE,                                                           \
 	  .help = "delete only while the shot is at VERSION; else `VERSION_CONFLICT`")             \
 	X(SHOT, .name = "shot", .metavar = "ID", .scope = RIG_CTL_PER_SHOT,                        \
-	  .required = RIG_CTL_PER_SHOT & ~RIG_CTL_RECEIPTS, .help = "the shot")                    \
+	  .required = RIG_CTL_PER_SHOT & ~(RIG_CTL_RECEIPTS | RIG_CTL_TESSELLATE),                 \
+	  .help = "the shot; `tessellate` with `--shot` installs the mesh instead of printing it") \
 	/* lists */                                                                                \
 	X(ALL, .name = "all", .shape = RIG_ARG_FLAG,                                               \
 	  .scope = RIG_CTL_RECEIPTS | RIG_CTL_PLAN_LIST,                                           \
@@ -145,9 +171,11 @@
 	  .def_doc = "the server's",                                                               \
 	  .help = "items per page, passed to the server as `pageSize`, which checks it")           \
 	/* frames */                                                                               \
-	X(LAYER, .name = "layer", .metavar = "ID", .scope = RIG_CTL_FRAMES | RIG_CTL_PINS,         \
-	  .required = RIG_ARG_EVERY,                                                               \
-	  .help = "the bound layer `frames` evaluates; the puppet layer of `pin`")                 \
+	X(LAYER, .name = "layer", .metavar = "ID",                                                 \
+	  .scope = RIG_CTL_FRAMES | RIG_CTL_PINS | RIG_CTL_AUTHORING,                              \
+	  .required = (RIG_CTL_FRAMES | RIG_CTL_PINS | RIG_CTL_AUTHORING) & ~RIG_CTL_TESSELLATE,   \
+	  .help = "the bound layer `frames` evaluates; the puppet layer of `pin`; the mesh layer " \
+		  "of the authoring commands (`tessellate`: with `--shot`)")                       \
 	X(FRAME_FROM, .name = "from", .metavar = "A", .shape = RIG_ARG_NUMBER,                     \
 	  .scope = RIG_CTL_FRAMES, .def_doc = "the shot's first frame",                            \
 	  .help = "the first frame of the range")                                                  \
@@ -282,7 +310,112 @@
 	  .help = "how the segment from the key to the next interpolates")                         \
 	X(EASE, .name = "ease", .metavar = "X1,Y1,X2,Y2", .scope = RIG_CTL_PIN_KEYS,               \
 	  .help = "a bezier key's control points, four numbers (x1 and x2 in 0 to 1, the "         \
-		  "server checks)")
+		  "server checks)")                                                                \
+	/* authoring: tessellation */                                                              \
+	X(WIDTH, .name = "width", .metavar = "W", .shape = RIG_ARG_NUMBER,                         \
+	  .scope = RIG_CTL_TESSELLATES, .required = RIG_CTL_TESSELLATE,                            \
+	  .def_doc = "rig auto with `--image`: the PNG's width in pixels",                         \
+	  .help = "the rectangle's width in the mesh's units (the image spans it); the server "    \
+		  "takes more than 0; `rig auto` needs it, with `--height`, unless `--image` "     \
+		  "gives the size")                                                                \
+	X(HEIGHT, .name = "height", .metavar = "H", .shape = RIG_ARG_NUMBER,                       \
+	  .scope = RIG_CTL_TESSELLATES, .required = RIG_CTL_TESSELLATE,                            \
+	  .def_doc = "rig auto with `--image`: the PNG's height in pixels",                        \
+	  .help = "the rectangle's height; the server takes more than 0")                          \
+	X(DENSITY, .name = "density", .metavar = "N", .shape = RIG_ARG_INT, .min = LLONG_MIN,      \
+	  .max = LLONG_MAX, .def = "20", .scope = RIG_CTL_TESSELLATES,                             \
+	  .required = RIG_CTL_TESSELLATE,                                                          \
+	  .help = "grid cells per side (silhouette: the spacing of its points); the server takes " \
+		  "2 to 100")                                                                      \
+	X(MODE, .name = "mode", .shape = RIG_ARG_CHOICE,                                           \
+	  .choices = RIG_ARG_CHOICES(RIG_CTL_TESSELLATE_MODES), .def = "grid",                     \
+	  .scope = RIG_CTL_TESSELLATES,                                                            \
+	  .help = "`grid`: the cells the coverage touches, two triangles each; `silhouette`: the " \
+		  "coverage's outline resampled, a lattice inside, triangulated")                  \
+	X(IMAGE, .name = "image", .metavar = "FILE.png", .min = 1, .scope = RIG_CTL_TESSELLATES,   \
+	  .help = "a PNG whose alpha is the coverage, spanning the rectangle; sent "               \
+		  "base64-encoded "                                                                \
+		  "(`-` reads stdin), decoded by the server (`TESSELLATE_IMAGE` when it is not a " \
+		  "PNG); not with `--polygon`")                                                    \
+	X(POLYGON, .name = "polygon", .metavar = "FILE.json", .min = 1,                            \
+	  .scope = RIG_CTL_TESSELLATES,                                                            \
+	  .help = "a JSON file holding the coverage's outline in the mesh's coordinates: "         \
+		  "`[[x, y], ...]`, or `{\"polygon\": [[x, y], ...], \"holes\": [[[x, y], ...], "  \
+		  "...]}` (`-` reads stdin); not with `--image`; neither: the whole rectangle")    \
+	X(EXPANSION, .name = "expansion", .metavar = "E", .shape = RIG_ARG_NUMBER,                 \
+	  .scope = RIG_CTL_TESSELLATES, .def_doc = "the server's, 0",                              \
+	  .help = "grow the rectangle (grid) or the outline (silhouette) by E on every side; the " \
+		  "server takes 0 or more")                                                        \
+	X(PIVOT, .name = "pivot", .metavar = "X,Y", .scope = RIG_CTL_TESSELLATES,                  \
+	  .def_doc = "the server's, 0.5,0.5 (the centre)",                                         \
+	  .help = "the mesh's origin as fractions of the rectangle from its left and bottom "      \
+		  "edges, two numbers")                                                            \
+	X(ALPHA_THRESHOLD, .name = "alpha-threshold", .metavar = "T", .shape = RIG_ARG_INT,        \
+	  .min = LLONG_MIN, .max = LLONG_MAX, .scope = RIG_CTL_TESSELLATES,                        \
+	  .def_doc = "the server's, 12",                                                           \
+	  .help = "with `--image`: a pixel is covered when its alpha is above T; the server "      \
+		  "takes 0 to 255")                                                                \
+	X(BINDING, .name = "binding", .shape = RIG_ARG_CHOICE,                                     \
+	  .choices = RIG_ARG_CHOICES(RIG_CTL_MESH_BINDINGS), .scope = RIG_CTL_TESSELLATE,          \
+	  .help = "with `--shot` (and required there): the binding `layer.mesh.generate` gives "   \
+		  "the layer; a new `skin` has no weights, so alone it fails (`SKIN_WEIGHTS`): "   \
+		  "`rig auto` or `rigctl edit` send it with its weights")                          \
+	/* authoring: weights and bones */                                                         \
+	X(METHOD, .name = "method", .shape = RIG_ARG_CHOICE,                                       \
+	  .choices = RIG_ARG_CHOICES(RIG_CTL_WEIGHT_METHODS), .kebab = true,                       \
+	  .scope = RIG_CTL_AUTO_WEIGHTS, .required = RIG_CTL_WEIGHTS_AUTO,                         \
+	  .def_doc = "rig auto: the server's, nearest-joint",                                      \
+	  .help = "`segment`: inverse distance to each bone; `nearest-joint`: to each joint's "    \
+		  "origin; `harmonic`: diffused over the mesh (the contract's `nearestJoint` "     \
+		  "works too)")                                                                    \
+	X(MAX_INFLUENCES, .name = "max-influences", .metavar = "N", .shape = RIG_ARG_INT,          \
+	  .min = LLONG_MIN, .max = LLONG_MAX, .scope = RIG_CTL_AUTO_WEIGHTS,                       \
+	  .def_doc = "the server's, 4",                                                            \
+	  .help = "the most joints weighing on a vertex; the server takes 1 to 8")                 \
+	X(JOINT, .name = "joint", .metavar = "J", .scope = RIG_CTL_WEIGHT_JOINT,                   \
+	  .required = RIG_ARG_EVERY,                                                               \
+	  .help = "the skin's joint (its `jointId`); another is `SKIN_JOINTS`")                    \
+	X(PAINT_MODE, .name = "mode", .shape = RIG_ARG_CHOICE,                                     \
+	  .choices = RIG_ARG_CHOICES(RIG_CTL_PAINT_MODES), .scope = RIG_CTL_WEIGHTS_PAINT,         \
+	  .required = RIG_ARG_EVERY,                                                               \
+	  .help = "what the dab does to the joint's weight: add or subtract the strength, pull "   \
+		  "toward the mean under the brush (`smooth`) or toward the strength (`set`)")     \
+	X(CENTER, .name = "center", .metavar = "X,Y", .scope = RIG_CTL_WEIGHTS_PAINT,              \
+	  .required = RIG_ARG_EVERY,                                                               \
+	  .help = "the brush's centre in the mesh's rest space, two numbers")                      \
+	X(RADIUS, .name = "radius", .metavar = "R", .shape = RIG_ARG_NUMBER,                       \
+	  .scope = RIG_CTL_WEIGHTS_PAINT, .required = RIG_ARG_EVERY,                               \
+	  .help = "the brush's radius; the server takes more than 0")                              \
+	X(STRENGTH, .name = "strength", .metavar = "S", .shape = RIG_ARG_NUMBER,                   \
+	  .scope = RIG_CTL_WEIGHTS_PAINT, .required = RIG_ARG_EVERY,                               \
+	  .help = "how far the dab moves the weight at its centre; the server takes 0 to 1")       \
+	X(FEATHER, .name = "feather", .metavar = "F", .shape = RIG_ARG_NUMBER, .def = "0.5",       \
+	  .scope = RIG_CTL_WEIGHTS_PAINT,                                                          \
+	  .help = "the fraction of the radius over which the strength falls to 0 (smoothstep); 0 " \
+		  "is a hard edge; the server takes 0 to 1 and requires it, so it is always sent") \
+	X(VERTEX, .name = "vertex", .metavar = "V", RIG_ARG_AT_LEAST(0),                           \
+	  .scope = RIG_CTL_WEIGHTS_SET, .required = RIG_ARG_EVERY,                                 \
+	  .help = "the vertex index; past the mesh is `SKIN_WEIGHT_VERTEX`")                       \
+	X(WEIGHT, .name = "weight", .metavar = "W", .shape = RIG_ARG_NUMBER,                       \
+	  .scope = RIG_CTL_WEIGHTS_SET, .required = RIG_ARG_EVERY,                                 \
+	  .help = "the joint's weight at the vertex, 0 to 1; the vertex's other joints share the " \
+		  "rest in proportion (a vertex with one influence cannot change: "                \
+		  "`SKIN_WEIGHT_SET`)")                                                            \
+	X(BONES, .name = "bones", .metavar = "N|biped|quadruped", .scope = RIG_CTL_SUGGESTS,       \
+	  .required = RIG_ARG_EVERY,                                                               \
+	  .help = "a chain of N joints along the mesh's longer axis (the server takes 1 to 64), "  \
+		  "or a preset hierarchy")                                                         \
+	X(PARENT, .name = "parent", .metavar = "ID", .scope = RIG_CTL_BONES_SUGGEST,               \
+	  .def_doc = "the mesh layer's parent",                                                    \
+	  .help = "the layer the bones hang under; `--parent ''`: the shot's root")                \
+	X(ID_PREFIX, .name = "id-prefix", .metavar = "P", .scope = RIG_CTL_SUGGESTS,               \
+	  .def_doc = "the server's, the layer id and `.`",                                         \
+	  .help = "the bones' layer ids are P and the joint's name (`bone0`, ...); an id in use "  \
+		  "is `LAYER_EXISTS`")                                                             \
+	X(RIG_FRAME, .name = "frame", .metavar = "F", .shape = RIG_ARG_NUMBER,                     \
+	  .scope = RIG_CTL_RIG_AUTO, .def_doc = "the server's, 0",                                 \
+	  .help = "the mesh layer's local frame whose bone poses become the binds (the skin "      \
+		  "evaluates to its source there)")
 
 /* Options, indexing rig_ctl_options and struct rig_ctl's values. */
 enum rig_ctl_opt {

@@ -15,7 +15,6 @@
  *   key      one key of one channel (layer.puppet.pin.key.put)
  *   delete   layer.puppet.pin.delete
  */
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -161,22 +160,6 @@ static void number_field(json_t *o, const struct rig_ctl *c, enum rig_ctl_opt op
 		json_object_set_new(o, field, json_real(rig_ctl_number(c, opt)));
 }
 
-/* Reads --ease X1,Y1,X2,Y2 into ease[4]. Returns RIG_EXIT_OK or
- * RIG_EXIT_USAGE with the problem printed. */
-static int read_ease(double ease[4], const char *text)
-{
-	const char *p = text;
-	for (int k = 0; k < 4; k++) {
-		char *end = NULL;
-		ease[k] = strtod(p, &end);
-		bool sep_ok = k < 3 ? *end == ',' : *end == '\0';
-		if (end == p || !sep_ok || !isfinite(ease[k]))
-			return rig_ctl_usage("--ease '%s' is not four numbers X1,Y1,X2,Y2", text);
-		p = end + 1;
-	}
-	return RIG_EXIT_OK;
-}
-
 /* The key {frame, value, interp?, ease?} of --frame and value (a new
  * reference), or NULL with the problem printed (*rc says which). --ease
  * without --interp is a bezier key. */
@@ -195,7 +178,7 @@ static json_t *key_json(const struct rig_ctl *c, double value, int *rc)
 		json_object_set_new(key, "interp", json_string(interp ? interp : "bezier"));
 	if (ease_text) {
 		double e[4];
-		if ((*rc = read_ease(e, ease_text)) != RIG_EXIT_OK) {
+		if ((*rc = rig_ctl_numbers(e, 4, c, RIG_CTL_O_EASE)) != RIG_EXIT_OK) {
 			json_decref(key);
 			return NULL;
 		}

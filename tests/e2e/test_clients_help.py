@@ -40,6 +40,9 @@ RIGCTL_COMMANDS = [
     ("plan", "revise"), ("plan", "apply"), ("plan", "delete"),
     ("lock", "acquire"), ("lock", "renew"), ("lock", "release"), ("lock", "list"),
     ("diff", None), ("constraints", None), ("constraint", "put"), ("constraint", "delete"),
+    ("pin", "add"), ("pin", "move"), ("pin", "key"), ("pin", "delete"), ("pin", "list"),
+    ("tessellate", None), ("weights", "auto"), ("weights", "paint"), ("weights", "set"),
+    ("rig", "auto"), ("bones", "suggest"),
 ]
 
 

@@ -138,6 +138,18 @@ class Values(unittest.TestCase):
     def rigctl(self, *words):
         return [RIGCTL, "--url", CLOSED, *words]
 
+    def base(self, command):
+        """A command line of command that rigctl accepts, for the flags of the rows with a
+        default to be added to: frames, tessellate, weights paint; else projects list."""
+        bases = {
+            "frames": ("frames", "--shot", "s", "--layer", "l", "--out", self.out),
+            "tessellate": ("tessellate", "--width", "1", "--height", "1", "--density", "2"),
+            "weights paint": ("weights", "paint", "--shot", "s", "--layer", "m", "--joint", "j",
+                              "--mode", "add", "--center", "0,0", "--radius", "1",
+                              "--strength", "1"),
+        }
+        return self.rigctl(*bases.get(command, ("projects", "list")))
+
     def test_values_at_and_past_their_bounds(self):
         frames = self.rigctl("frames", "--shot", "s", "--layer", "l", "--out", self.out)
         put = self.rigctl("constraint", "put", "s", "--id", "c", "--chain", "a", "--target", "t")
@@ -146,6 +158,10 @@ class Values(unittest.TestCase):
                               "1", "--y", "2")
         pin_key = self.rigctl("pin", "key", "--shot", "s", "--layer", "m", "--id", "p",
                               "--channel", "rotation", "--frame", "1", "--value", "3")
+        tess = self.base("tessellate")
+        paint = self.base("weights paint")
+        rig = self.rigctl("rig", "auto", "--shot", "s", "--layer", "m", "--width", "1",
+                          "--height", "1", "--bones", "2")
         cases = [  # argv, flag, good, bad, what the message says
             (self.rigctl("lock", "acquire", "--shot", "s", "a"), "ttl", "1", "0",
              "is not a whole number of at least 1"),
@@ -175,6 +191,20 @@ class Values(unittest.TestCase):
             (pin_key, "frame", "-2.5", "", "is not a number"),
             (self.rigctl("pin", "list", "--shot", "s", "--layer", "m"), "version", "0", "-1",
              "is not a version number"),
+            (tess, "density", "100", "12.5", "is not a whole number"),
+            (tess, "mode", "silhouette", "mesh", "is not grid or silhouette"),
+            (tess, "pivot", "0,1", "0;1", "is not two numbers X,Y"),
+            (tess, "expansion", "0", "wide", "is not a number"),
+            (tess, "alpha-threshold", "255", "0x10", "is not a whole number"),
+            (rig, "method", "nearest-joint", "nearest", "is not segment, nearest-joint or "
+             "harmonic"),
+            (rig, "method", "nearestJoint", "nearest_joint", "or harmonic"),
+            (rig, "max-influences", "8", "four", "is not a whole number"),
+            (rig, "frame", "-1.5", "first", "is not a number"),
+            (paint, "feather", "0", "soft", "is not a number"),
+            (paint, "center", "-1.5,2e3", "1", "is not two numbers X,Y"),
+            (self.rigctl("weights", "set", "--shot", "s", "--layer", "m", "--joint", "j",
+                         "--weight", "1"), "vertex", "0", "-1", "of at least 0"),
             (self.mesh, "page-size", "1", "0", "is not a whole number of at least 1"),
             (self.mesh, "max-bytes", "9223372036854775807", "9223372036854775808",
              "of at least 1"),
@@ -226,6 +256,15 @@ class Values(unittest.TestCase):
                      "option '--ttl' does not apply to 'projects list'")
         self.refused(self.rigctl("lock", "release", "k", "--ttl", "5"),
                      "does not apply to 'lock release'")
+        # tessellate needs its rectangle and density, not --shot; rig auto has a density
+        self.refused(self.rigctl("tessellate", "--width", "1", "--height", "1"),
+                     "--density is required")
+        self.accepted(self.rigctl("tessellate", "--width", "1", "--height", "1", "--density",
+                                  "2"))
+        self.accepted(self.rigctl("rig", "auto", "--shot", "s", "--layer", "m", "--width", "1",
+                                  "--height", "1", "--bones", "biped"))
+        self.refused(self.rigctl("weights", "auto", "--shot", "s", "--layer", "m"),
+                     "--method is required")
 
     def test_the_command_picks_the_row_of_a_shared_name(self):
         frames = self.rigctl("frames", "--shot", "s", "--layer", "l", "--out", self.out)
@@ -235,6 +274,19 @@ class Values(unittest.TestCase):
                      "--format 'f32' is not table, json or ndjson")
         self.refused(self.rigctl("diff", "s", "--from", "0.5", "--to", "2"),
                      "--from '0.5' is not a whole number of at least 0")
+        # --mode: the tessellation's for tessellate and rig auto, the brush's for paint
+        self.accepted(self.base("tessellate") + ["--mode", "silhouette"])
+        self.refused(self.base("tessellate") + ["--mode", "add"],
+                     "--mode 'add' is not grid or silhouette")
+        paint = self.base("weights paint")
+        self.accepted(paint[:paint.index("--mode")] + ["--mode", "smooth"] +
+                      paint[paint.index("--mode") + 2:])
+        self.refused(paint[:paint.index("--mode")] + ["--mode", "grid"] +
+                     paint[paint.index("--mode") + 2:],
+                     "--mode 'grid' is not add, subtract, smooth or set")
+        # --frame: the key's for pin key, the bind frame for rig auto
+        self.accepted(self.rigctl("rig", "auto", "--shot", "s", "--layer", "m", "--width", "1",
+                                  "--height", "1", "--bones", "2", "--frame", "2.5"))
 
     def test_every_documented_default_is_a_value_of_its_row(self):
         for prog, path, _ in PROGRAMS:
@@ -246,11 +298,8 @@ class Values(unittest.TestCase):
                 with self.subTest(prog=prog, flag=flag, default=m.group(1)):
                     if prog == "mesh-data":
                         argv = self.mesh
-                    elif flag in ("from", "to", "step", "space", "format") and "frames" in commands:
-                        argv = self.rigctl("frames", "--shot", "s", "--layer", "l", "--out",
-                                           self.out)
-                    else:
-                        argv = self.rigctl("projects", "list")
+                    else:  # the row's first command
+                        argv = self.base(commands.split(", ")[0].strip())
                     self.accepted(argv + [f"--{flag}", m.group(1)])
 
 
