@@ -17,6 +17,7 @@
  */
 #include "core/weight_brush.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -156,7 +157,14 @@ static size_t redistribute(struct rig_skin_influence *out, const struct rig_skin
 		out[0].weight = 1;
 		m = 1;
 	}
-	if (!rig_skin_normalize_influences(out, m)) {
+	/* The shares already sum to 1 within rounding, and then the painted
+	 * joint keeps its value exactly; only a sum past the weights rule's
+	 * tolerance is divided out. */
+	double sum = 0;
+	for (size_t k = 0; k < m; k++)
+		sum += out[k].weight;
+	if (fabs(sum - 1) > RIG_WEIGHT_SUM_EPSILONS * DBL_EPSILON &&
+	    !rig_skin_normalize_influences(out, m)) {
 		out[0].joint = j;
 		out[0].weight = 1;
 		m = 1;

@@ -629,6 +629,23 @@ Test(weight_set, shares_the_rest_in_proportion)
 	rig_skin_def_release(&d);
 }
 
+Test(weight_set, the_set_weight_is_kept_exactly)
+{
+	/* 0.2 + 0.3 + 0.5: the shares of the rest round, and the set joint's value
+	 * must come back bit for bit (not renormalised past the weights rule's
+	 * tolerance). */
+	struct rig_skin_influence l[] = {{0, 0.2}, {1, 0.3}, {2, 0.5}};
+	for (int k = 0; k < 3; k++) {
+		static const double values[] = {0.5, 0.1, 1.0 / 3};
+		struct rig_skin_def d = one_list(l, 3);
+		expect_set(&d, 0, (uint32_t)k, values[k]);
+		cr_expect_eq(weight_of(&d, 0, (uint32_t)k), values[k], "joint %d: %.17g", k,
+			     weight_of(&d, 0, (uint32_t)k));
+		expect_valid(&d);
+		rig_skin_def_release(&d);
+	}
+}
+
 Test(weight_set, a_no_op_changes_nothing)
 {
 	struct rig_skin_influence l[] = {{0, 0.5}, {1, 0.5}};
