@@ -76,15 +76,13 @@ int rig_op__generate_decode(struct rig_op *out, json_t *op, const struct rig_jr 
 	return rc;
 }
 
-int rig_op__generate_apply(struct rig_op_ctx *ctx, struct rig_op *op)
+/* Tessellates the op's member "tessellate" (decoded into in) into *mesh; its
+ * violations point into that member. Returns 0, or -1 with them recorded. */
+static int tessellate_member(struct rig_tess_mesh *mesh, struct rig_op_ctx *ctx,
+			     const struct rig_op *op, const struct rig_tess_input *in)
 {
-	struct rig_model_layer *l = rig_op__mesh_target(ctx, op);
-	if (!l)
-		return -1;
-	struct generate_op *g = op->u.kind_data;
-	struct rig_tess_mesh mesh;
 	size_t from = ctx->errs->count;
-	int rc = rig_tessellate(&mesh, &g->in.params, ctx->errs);
+	int rc = rig_tessellate(mesh, &in->params, ctx->errs);
 	if (rc == -2) {
 		rig_op__fail_layer(ctx, op, RIG_MEMORY_BUSY, "", "the server ran out of memory");
 		return -1;
@@ -95,7 +93,19 @@ int rig_op__generate_apply(struct rig_op_ctx *ctx, struct rig_op *op)
 		rig_op__scope_layer(ctx, op, from, prefix);
 		return -1;
 	}
-	rc = g->kind->remesh(ctx, op, l, &mesh);
+	return 0;
+}
+
+int rig_op__generate_apply(struct rig_op_ctx *ctx, struct rig_op *op)
+{
+	struct rig_model_layer *l = rig_op__mesh_target(ctx, op);
+	if (!l)
+		return -1;
+	struct generate_op *g = op->u.kind_data;
+	struct rig_tess_mesh mesh;
+	if (tessellate_member(&mesh, ctx, op, &g->in) != 0)
+		return -1;
+	int rc = g->kind->remesh(ctx, op, l, &mesh);
 	rig_tess_mesh_release(&mesh);
 	return rc;
 }
@@ -343,22 +353,13 @@ int rig_op__rig_auto_apply(struct rig_op_ctx *ctx, struct rig_op *op)
 		return -1;
 	struct bones_op *b = op->u.kind_data;
 	struct rig_tess_mesh mesh;
+	if (tessellate_member(&mesh, ctx, op, &b->in) != 0)
+		return -1;
 	size_t from = ctx->errs->count;
-	int rc = rig_tessellate(&mesh, &b->in.params, ctx->errs);
-	if (rc == -2) {
-		rig_op__fail_layer(ctx, op, RIG_MEMORY_BUSY, "", "the server ran out of memory");
-		return -1;
-	}
-	if (rc != 0) {
-		char prefix[64];
-		snprintf(prefix, sizeof prefix, "%s/tessellate", op->pointer);
-		rig_op__scope_layer(ctx, op, from, prefix);
-		return -1;
-	}
 	struct rig_bone_suggestion s[RIG_MAX_SUGGEST_BONES];
 	long n = suggest(s, &b->bones, mesh.source, mesh.n_verts, ctx->errs);
 	json_t *listed = json_array();
-	rc = -1;
+	int rc = -1;
 	if (n < 0) {
 		rig_op__scope_layer(ctx, op, from, op->pointer);
 		goto out;

@@ -318,19 +318,34 @@ static uint32_t op_joint(struct rig_op_ctx *ctx, const struct rig_op *op,
 	return j;
 }
 
+/* The head both decoders read: the members allowed, layerId and jointId,
+ * into a new paint_op the op owns. NULL after recording out of memory; *rc
+ * -1 when a member was refused. */
+static struct paint_op *paint_op_new(struct rig_op *out, json_t *op, const struct rig_jr *jr,
+				     const char *const *allowed, int *rc)
+{
+	*rc = rig_jr_known(jr, op, allowed);
+	*rc |= rig_jr_id(jr, op, "layerId", true, false, out->layer_id, NULL);
+	struct paint_op *p = calloc(1, sizeof *p);
+	if (!p) {
+		rig_jr_out_of_memory(jr, "jointId");
+		return NULL;
+	}
+	out->u.kind_data = p;
+	*rc |= rig_jr_id(jr, op, "jointId", true, false, p->joint_id, NULL);
+	return p;
+}
+
 int rig_op__weights_paint_decode(struct rig_op *out, json_t *op, const struct rig_jr *jr,
 				 struct rig_bulk *bulk)
 {
 	static const char *const allowed[] = {"op",     "layerId",  "jointId", "mode", "center",
 					      "radius", "strength", "feather", NULL};
 	(void)bulk;
-	int rc = rig_jr_known(jr, op, allowed);
-	rc |= rig_jr_id(jr, op, "layerId", true, false, out->layer_id, NULL);
-	struct paint_op *p = calloc(1, sizeof *p);
+	int rc = 0;
+	struct paint_op *p = paint_op_new(out, op, jr, allowed, &rc);
 	if (!p)
-		return rig_jr_out_of_memory(jr, "jointId");
-	out->u.kind_data = p;
-	rc |= rig_jr_id(jr, op, "jointId", true, false, p->joint_id, NULL);
+		return -1;
 	const char *mode = NULL;
 	if (rig_jr_string(jr, op, "mode", true, 32, &mode) == 0 && mode &&
 	    rig_brush_mode_parse(&p->brush.mode, mode) != 0)
@@ -391,13 +406,10 @@ int rig_op__weights_set_decode(struct rig_op *out, json_t *op, const struct rig_
 	static const char *const allowed[] = {"op",      "layerId", "vertexIndex",
 					      "jointId", "weight",  NULL};
 	(void)bulk;
-	int rc = rig_jr_known(jr, op, allowed);
-	rc |= rig_jr_id(jr, op, "layerId", true, false, out->layer_id, NULL);
-	struct paint_op *p = calloc(1, sizeof *p);
+	int rc = 0;
+	struct paint_op *p = paint_op_new(out, op, jr, allowed, &rc);
 	if (!p)
-		return rig_jr_out_of_memory(jr, "jointId");
-	out->u.kind_data = p;
-	rc |= rig_jr_id(jr, op, "jointId", true, false, p->joint_id, NULL);
+		return -1;
 	rc |= rig_jr_int(jr, op, "vertexIndex", true, 0, RIG_MAX_VERTICES - 1, &p->vertex, NULL);
 	rc |= rig_jr_number(jr, op, "weight", true, &p->weight, NULL);
 	return rc;
