@@ -218,6 +218,13 @@ int rig_op__bake_apply(struct rig_op_ctx *ctx, struct rig_op *op,
 		return -1;
 	}
 	size_t first = ctx->errs->count;
+	/* An earlier op of the batch may have left the definition broken (a new
+	 * mesh whose weights are not written yet): its rules, not a damaged
+	 * evaluator, say why it cannot be baked. */
+	if (from->validate(l->binding.def, ctx->errs) != 0) {
+		rig_op__scope_layer(ctx, op, first, op->pointer);
+		return -1;
+	}
 	struct rig_mesh_def *md = bake(ctx, l, m);
 	if (!md) {
 		rig_op__scope_layer(ctx, op, first, op->pointer);

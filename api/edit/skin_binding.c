@@ -166,18 +166,25 @@ static const struct rig_bulk_member bulk_members[] = {
 };
 
 /* layer.mesh.generate: the skin keeps its joints, method and pins (when l is
- * skinned already) and loses its weights, which indexed the old vertices: a
- * later op of the batch writes them (layer.skin.weights.auto), or final
- * validation refuses the batch (SKIN_WEIGHTS). */
+ * skinned already) and loses its weights, which indexed the old vertices:
+ * every vertex gets an empty list, so the ops after it read a skin of the
+ * usual shape, and a later op of the batch writes them
+ * (layer.skin.weights.auto, .put, .paint), or final validation refuses the
+ * batch (SKIN_WEIGHTS). */
 static int remesh(struct rig_op_ctx *ctx, struct rig_op *op, struct rig_model_layer *l,
 		  struct rig_tess_mesh *mesh)
 {
 	struct rig_skin_def d = {0};
-	if (l->binding.type == &rig_binding_skin &&
-	    rig_skin_def_copy_head(&d, l->binding.def) != 0) {
+	d.weight_offsets = calloc(mesh->n_verts + 1, sizeof *d.weight_offsets);
+	d.influences = malloc(sizeof *d.influences);
+	if (!d.weight_offsets || !d.influences ||
+	    (l->binding.type == &rig_binding_skin &&
+	     rig_skin_def_copy_head(&d, l->binding.def) != 0)) {
+		rig_skin_def_release(&d);
 		rig_op__fail_layer(ctx, op, RIG_MEMORY_BUSY, "", "the server ran out of memory");
 		return -1;
 	}
+	d.n_weight_lists = mesh->n_verts;
 	d.source = mesh->source;
 	d.n_verts = mesh->n_verts;
 	d.triangles = mesh->triangles;

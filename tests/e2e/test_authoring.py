@@ -407,6 +407,28 @@ class Authoring(RigdTestCase):
         r = self.post_ops([self.generate("skin")])
         self.assertEqual(r.status, 422, r)
         self.assertIn(r.json["code"], ("SKIN_WEIGHTS", "SKIN_JOINTS"))
+        # every op after it reads a skin of the usual shape: typed errors, never a crash
+        add = {"op": "layer.skin.joint.add", "layerId": "m",
+               "joint": {"jointId": "a", "layerId": "root", "bind": [1, 0, 0, 1, 0, 0]}}
+        after = [
+            {"op": "layer.skin.weights.set", "layerId": "m", "vertexIndex": 0, "jointId": "a",
+             "weight": 0.5},
+            {"op": "layer.skin.bind.capture", "layerId": "m", "frame": 0},
+            {"op": "layer.skin.bake", "layerId": "m", "frames": [0]},
+            {"op": "layer.skin.joint.remap", "layerId": "m", "jointId": "a", "toLayerId": "tip"},
+            {"op": "layer.puppet.pin.put", "layerId": "m", "pin": {"id": "p", "x": 0, "y": 0}},
+            self.generate("skin"),
+        ]
+        for op in after:
+            r = self.post_ops([self.generate("skin"), add, op])
+            self.assertProblem(r, 422, "SKIN_WEIGHTS")
+        # a dab on a vertex without influences gives it the painted joint
+        dab = {"op": "layer.skin.weights.paint", "layerId": "m", "jointId": "a", "mode": "add",
+               "center": [0, 0], "radius": 1000, "strength": 0.25, "feather": 0}
+        r = self.post_ops([self.generate("skin"), add, dab])
+        self.assertEqual(r.status, 201, r)
+        for item in self.mesh_data("weights")["items"]:
+            self.assertEqual(item["influences"], [{"jointId": "a", "weight": 1}])
 
     def test_definitions_carry_uvs_both_ways(self):
         tri = {"source": [{"x": 0, "y": 0}, {"x": 10, "y": 0}, {"x": 0, "y": 10}],
