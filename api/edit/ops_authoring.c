@@ -199,6 +199,15 @@ static int create_bones(struct rig_op_ctx *ctx, const struct rig_op *op,
 			const struct rig_bone_suggestion *s, long n, const char *parent,
 			const char *prefix, json_t *listed)
 {
+	for (long i = 0; i < n; i++) /* ids are never cut short: a cut one could repeat */
+		if (strlen(prefix) + strlen(s[i].name) > RIG_ID_MAX) {
+			struct rig_err *e = rig_op__fail_layer(
+				ctx, op, RIG_OP_INVALID, "idPrefix",
+				"bone id '%s' + '%s' would pass %d bytes; give a shorter idPrefix",
+				prefix, s[i].name, RIG_ID_MAX);
+			rig_err_extra(e, "idPrefix", prefix);
+			return -1;
+		}
 	for (long i = 0; i < n; i++) {
 		char id[RIG_ID_MAX + 1], parent_id[RIG_ID_MAX + 1];
 		bone_id(id, prefix, &s[i]);

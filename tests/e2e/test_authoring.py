@@ -472,6 +472,13 @@ class Authoring(RigdTestCase):
         self.assertEqual(layers["m.bone2"]["parentId"], "m.bone1")
         bad = self.post_ops([{"op": "layer.bones.suggest", "layerId": "m", "bones": 3}])
         self.assertProblem(bad, 422, "LAYER_EXISTS")
+        long_id = "m" * 60  # its default prefix and a joint's name pass 64 bytes
+        self.rigd.edit(S, [{"op": "layer.create", "layerId": long_id, "name": "l",
+                            "kind": "mesh"},
+                           dict(self.generate("mesh"), layerId=long_id)])
+        bad = self.post_ops([{"op": "layer.bones.suggest", "layerId": long_id, "bones": 2}])
+        body = self.assertProblem(bad, 422, "OP_INVALID")
+        self.assertEqual(body["errors"][0]["pointer"], "/ops/0/idPrefix")
         for bones in (0, 65, "octopus"):
             bad = self.post_ops([{"op": "layer.bones.suggest", "layerId": "m",
                                   "bones": bones, "idPrefix": "x."}])
