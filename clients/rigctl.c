@@ -169,6 +169,15 @@ int rig_ctl_numbers(double *out, size_t n, const struct rig_ctl *c, enum rig_ctl
 	return RIG_EXIT_OK;
 }
 
+json_t *rig_ctl_text_json(const struct rig_ctl *c, enum rig_ctl_opt o)
+{
+	const char *text = rig_ctl_opt(c, o);
+	json_t *s = json_string(text);
+	if (!s)
+		rig_ctl_usage("--%s '%s' is not valid UTF-8", rig_ctl_options[o].name, text);
+	return s;
+}
+
 int rig_ctl_expected_version(const struct rig_ctl *c, json_t *body)
 {
 	if (rig_ctl_opt(c, RIG_CTL_O_EXPECTED_VERSION) &&

@@ -63,6 +63,10 @@ int rig_ctl_usage(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * syntax). */
 int rig_ctl_numbers(double *out, size_t n, const struct rig_ctl *c, enum rig_ctl_opt o);
 
+/* Option o's text as a JSON string (a new reference), or NULL with a usage
+ * error printed (not valid UTF-8). */
+json_t *rig_ctl_text_json(const struct rig_ctl *c, enum rig_ctl_opt o);
+
 /* Sets body's expectedVersion to --expected-version, when given. Returns
  * RIG_EXIT_OK, or RIG_EXIT_FAIL with the failure (out of memory) printed. */
 int rig_ctl_expected_version(const struct rig_ctl *c, json_t *body);

@@ -233,22 +233,12 @@ static int tessellate_request(json_t **out, const struct rig_ctl *c)
 
 /* ---- the ops ---- */
 
-/* A text option as JSON, or NULL with a usage error printed (not UTF-8). */
-static json_t *text_json(const struct rig_ctl *c, enum rig_ctl_opt o)
-{
-	const char *text = rig_ctl_opt(c, o);
-	json_t *s = json_string(text);
-	if (!s)
-		rig_ctl_usage("--%s '%s' is not valid UTF-8", rig_ctl_options[o].name, text);
-	return s;
-}
-
 /* Sets o[field] to the text option opt, when given. */
 static int text_field(json_t *o, const struct rig_ctl *c, enum rig_ctl_opt opt, const char *field)
 {
 	if (!rig_ctl_opt(c, opt))
 		return RIG_EXIT_OK;
-	json_t *s = text_json(c, opt);
+	json_t *s = rig_ctl_text_json(c, opt);
 	if (!s)
 		return RIG_EXIT_USAGE;
 	if (json_object_set_new(o, field, s) != 0)
@@ -280,7 +270,7 @@ static int bones_field(json_t *op, const struct rig_ctl *c)
 /* The op {op: name, layerId: --layer} in *out (a new reference). */
 static int layer_op(json_t **out, const struct rig_ctl *c, const char *name)
 {
-	json_t *layer = text_json(c, RIG_CTL_O_LAYER);
+	json_t *layer = rig_ctl_text_json(c, RIG_CTL_O_LAYER);
 	*out = layer ? json_pack("{s:s,s:o}", "op", name, "layerId", layer) : NULL;
 	if (!layer)
 		return RIG_EXIT_USAGE;

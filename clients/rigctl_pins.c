@@ -142,16 +142,6 @@ static int read_pin(struct rig_ctl *c, const char *id, const char *version, json
 
 /* ---- building ops ---- */
 
-/* A string option as JSON, or NULL with a usage error printed (not UTF-8). */
-static json_t *text_json(const struct rig_ctl *c, enum rig_ctl_opt o)
-{
-	const char *text = rig_ctl_opt(c, o);
-	json_t *s = json_string(text);
-	if (!s)
-		rig_ctl_usage("--%s '%s' is not valid UTF-8", rig_ctl_options[o].name, text);
-	return s;
-}
-
 /* Sets o[field] to the number option opt holds, when given. */
 static void number_field(json_t *o, const struct rig_ctl *c, enum rig_ctl_opt opt,
 			 const char *field)
@@ -191,8 +181,8 @@ static json_t *key_json(const struct rig_ctl *c, double value, int *rc)
  * printed. */
 static json_t *pin_op(json_t *ops, const struct rig_ctl *c, const char *name, int *rc)
 {
-	json_t *layer = text_json(c, RIG_CTL_O_LAYER);
-	json_t *pin = layer ? text_json(c, RIG_CTL_O_PIN_ID) : NULL;
+	json_t *layer = rig_ctl_text_json(c, RIG_CTL_O_LAYER);
+	json_t *pin = layer ? rig_ctl_text_json(c, RIG_CTL_O_PIN_ID) : NULL;
 	json_t *op =
 		pin ? json_pack("{s:s,s:o,s:o}", "op", name, "layerId", layer, "pinId", pin) : NULL;
 	if (!pin) {
@@ -238,7 +228,7 @@ static int put_op(json_t *ops, const struct rig_ctl *c, json_t *pin)
 /* pin add: the pin from the options. */
 static int add_ops(json_t *ops, const struct rig_ctl *c)
 {
-	json_t *id = text_json(c, RIG_CTL_O_PIN_ID);
+	json_t *id = rig_ctl_text_json(c, RIG_CTL_O_PIN_ID);
 	if (!id)
 		return RIG_EXIT_USAGE;
 	json_t *pin = json_pack("{s:o,s:f,s:f}", "id", id, "x", rig_ctl_number(c, RIG_CTL_O_PIN_X),

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/array.h"
 #include "core/tessellate.h"
 #include "core/tessellate_impl.h"
 
@@ -126,14 +127,8 @@ static int ring2_push(struct ring2 *r, long x, long y)
 		r->xy[2 * (r->n - 1) + 1] = y;
 		return 0;
 	}
-	if (2 * r->n + 2 > r->cap) {
-		size_t cap = r->cap ? 2 * r->cap : 256;
-		long *p = realloc(r->xy, cap * sizeof *p);
-		if (!p)
-			return -1;
-		r->xy = p;
-		r->cap = cap;
-	}
+	if (!rig_array_grow((void **)&r->xy, &r->cap, 2 * r->n + 1, sizeof *r->xy))
+		return -1;
 	r->xy[2 * r->n] = x;
 	r->xy[2 * r->n + 1] = y;
 	r->n++;
@@ -166,24 +161,13 @@ static int keep_ring(struct rig_tess__rings *out, struct ring2 *r, const struct 
 	double area = -(double)a2 / 2 * sx * sy;
 	if (!(area >= min_area || -area >= min_area))
 		return 0;
-	if (out->n_rings + 2 > out->cap_rings) {
-		size_t cap = out->cap_rings ? 2 * out->cap_rings : 16;
-		size_t *s = realloc(out->start, cap * sizeof *s);
-		if (!s)
+	if (!rig_array_grow((void **)&out->start, &out->cap_rings, out->n_rings + 1,
+			    sizeof *out->start))
+		return -1;
+	while (out->cap_points < 2 * (out->n_points + n))
+		if (!rig_array_grow((void **)&out->xy, &out->cap_points, out->cap_points,
+				    sizeof *out->xy))
 			return -1;
-		out->start = s;
-		out->cap_rings = cap;
-	}
-	if (2 * (out->n_points + n) > out->cap_points) {
-		size_t cap = out->cap_points ? 2 * out->cap_points : 1024;
-		while (cap < 2 * (out->n_points + n))
-			cap *= 2;
-		double *xy = realloc(out->xy, cap * sizeof *xy);
-		if (!xy)
-			return -1;
-		out->xy = xy;
-		out->cap_points = cap;
-	}
 	if (out->n_rings == 0)
 		out->start[0] = 0;
 	for (size_t k = 0; k < n; k++) {

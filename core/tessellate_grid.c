@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/array.h"
 #include "core/tessellate.h"
 #include "core/tessellate_impl.h"
 
@@ -42,14 +43,8 @@ static int ring_crossings(double **cross, size_t *n, size_t *cap, const struct r
 		const double *a = &r->xy[2 * i], *b = &r->xy[2 * ((i + 1) % r->n)];
 		if ((a[1] > y) == (b[1] > y))
 			continue;
-		if (*n == *cap) {
-			size_t c = *cap ? 2 * *cap : 64;
-			double *p = realloc(*cross, c * sizeof *p);
-			if (!p)
-				return -1;
-			*cross = p;
-			*cap = c;
-		}
+		if (!rig_array_grow((void **)cross, cap, *n, sizeof **cross))
+			return -1;
 		(*cross)[(*n)++] = a[0] + (y - a[1]) * (b[0] - a[0]) / (b[1] - a[1]);
 	}
 	return 0;

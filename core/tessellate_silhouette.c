@@ -40,6 +40,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/array.h"
 #include "core/tessellate.h"
 #include "core/tessellate_impl.h"
 
@@ -75,14 +76,8 @@ struct zbuf {
 
 static int dbuf_push2(struct dbuf *b, double x, double y)
 {
-	if (b->n + 2 > b->cap) {
-		size_t cap = b->cap ? 2 * b->cap : 256;
-		double *v = realloc(b->v, cap * sizeof *v);
-		if (!v)
-			return -1;
-		b->v = v;
-		b->cap = cap;
-	}
+	if (!rig_array_grow((void **)&b->v, &b->cap, b->n + 1, sizeof *b->v))
+		return -1;
 	b->v[b->n++] = x;
 	b->v[b->n++] = y;
 	return 0;
@@ -90,14 +85,8 @@ static int dbuf_push2(struct dbuf *b, double x, double y)
 
 static int zbuf_push(struct zbuf *b, size_t x)
 {
-	if (b->n + 1 > b->cap) {
-		size_t cap = b->cap ? 2 * b->cap : 64;
-		size_t *v = realloc(b->v, cap * sizeof *v);
-		if (!v)
-			return -1;
-		b->v = v;
-		b->cap = cap;
-	}
+	if (!rig_array_grow((void **)&b->v, &b->cap, b->n, sizeof *b->v))
+		return -1;
 	b->v[b->n++] = x;
 	return 0;
 }

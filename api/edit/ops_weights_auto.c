@@ -40,32 +40,28 @@ static bool list_differs(const uint32_t *oa, const struct rig_skin_influence *ia
 /* Notes in the op's receipt entry which vertices changed: "changedVertices":
  * {count, runs}, the runs as GET …/diff writes them (a vertex, or [first,
  * last] inclusive; those past RIG_RECEIPT_MAX_RUNS are cut, and "truncated":
- * true says so). changed[v] for each vertex. */
+ * true says so). v holds the n changed vertices, ascending. */
 #define RIG_RECEIPT_MAX_RUNS 256
-static void note_changed(struct rig_op_ctx *ctx, const struct rig_op *op, const bool *changed,
-			 size_t n_verts)
+static void note_changed(struct rig_op_ctx *ctx, const struct rig_op *op, const uint32_t *v,
+			 size_t n)
 {
 	json_t *runs = json_array();
-	size_t count = 0, n_runs = 0;
+	size_t n_runs = 0;
 	bool truncated = false;
-	for (size_t v = 0; v < n_verts;) {
-		if (!changed[v]) {
-			v++;
-			continue;
-		}
-		size_t first = v;
-		while (v < n_verts && changed[v])
-			v++;
-		count += v - first;
+	for (size_t k = 0; k < n;) {
+		size_t first = k;
+		while (k + 1 < n && v[k + 1] == v[k] + 1)
+			k++;
 		if (n_runs++ < RIG_RECEIPT_MAX_RUNS)
-			json_array_append_new(runs, v - first == 1
-							    ? json_integer((json_int_t)first)
-							    : json_pack("[I, I]", (json_int_t)first,
-									(json_int_t)(v - 1)));
+			json_array_append_new(runs,
+					      k == first ? json_integer((json_int_t)v[first])
+							 : json_pack("[I, I]", (json_int_t)v[first],
+								     (json_int_t)v[k]));
 		else
 			truncated = true;
+		k++;
 	}
-	json_t *note = json_pack("{s:I, s:o}", "count", (json_int_t)count, "runs", runs);
+	json_t *note = json_pack("{s:I, s:o}", "count", (json_int_t)n, "runs", runs);
 	if (note && truncated)
 		json_object_set_new(note, "truncated", json_true());
 	rig_op__receipt_note(ctx, op, "changedVertices", note);
@@ -78,12 +74,14 @@ static void install_lists(struct rig_op_ctx *ctx, const struct rig_op *op,
 			  struct rig_skin_influence *infl)
 {
 	struct rig_skin_def *d = l->binding.def;
-	bool *changed = calloc(d->n_verts + 1, sizeof *changed);
+	uint32_t *changed = malloc((d->n_verts + 1) * sizeof *changed);
+	size_t n = 0;
 	for (size_t v = 0; changed && v < d->n_verts; v++)
-		changed[v] = !d->weight_offsets || d->n_weight_lists != d->n_verts ||
-			     list_differs(d->weight_offsets, d->influences, offsets, infl, v);
+		if (!d->weight_offsets || d->n_weight_lists != d->n_verts ||
+		    list_differs(d->weight_offsets, d->influences, offsets, infl, v))
+			changed[n++] = (uint32_t)v;
 	if (changed)
-		note_changed(ctx, op, changed, d->n_verts);
+		note_changed(ctx, op, changed, n);
 	free(changed);
 	free(d->weight_offsets);
 	free(d->influences);
@@ -389,12 +387,7 @@ int rig_op__weights_paint_apply(struct rig_op_ctx *ctx, struct rig_op *op)
 		rig_op__fail_layer(ctx, op, RIG_MEMORY_BUSY, "", "the server ran out of memory");
 		return -1;
 	}
-	bool *mask = calloc(d->n_verts + 1, sizeof *mask);
-	for (size_t i = 0; mask && i < n_changed; i++)
-		mask[changed[i]] = true;
-	if (mask)
-		note_changed(ctx, op, mask, d->n_verts);
-	free(mask);
+	note_changed(ctx, op, changed, n_changed);
 	free(changed);
 	rig_op__binding_edited(ctx, op, l);
 	return 0;
@@ -443,12 +436,8 @@ int rig_op__weights_set_apply(struct rig_op_ctx *ctx, struct rig_op *op)
 		rig_op__scope_layer(ctx, op, from, op->pointer);
 		return -1;
 	}
-	bool *mask = calloc(d->n_verts + 1, sizeof *mask);
-	if (mask) {
-		mask[p->vertex] = true;
-		note_changed(ctx, op, mask, d->n_verts);
-	}
-	free(mask);
+	uint32_t vertex = (uint32_t)p->vertex;
+	note_changed(ctx, op, &vertex, 1);
 	rig_op__binding_edited(ctx, op, l);
 	return 0;
 }

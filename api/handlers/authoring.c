@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api/edit/ops_internal.h"
 #include "api/edit/tessellate_input.h"
 #include "api/handlers/handlers.h"
 #include "api/http/request.h"
@@ -82,54 +83,6 @@ struct posted_joints {
 	const char **ids;
 	size_t n;
 };
-
-static int read_source(const struct rig_jr *jr, json_t *body, double **xy, size_t *n)
-{
-	json_t *src = json_object_get(body, "source");
-	if (!json_is_array(src) || json_array_size(src) > RIG_MAX_VERTICES)
-		return rig_jr_fail(jr, "source", "'source' must be an array of at most %d {x, y}",
-				   RIG_MAX_VERTICES);
-	*n = json_array_size(src);
-	if (!(*xy = malloc((2 * *n + 1) * sizeof **xy)))
-		return rig_jr_out_of_memory(jr, "source");
-	for (size_t v = 0; v < *n; v++) {
-		json_t *p = json_array_get(src, v);
-		json_t *x = json_object_get(p, "x"), *y = json_object_get(p, "y");
-		if (!json_is_object(p) || json_object_size(p) != 2 || !json_is_number(x) ||
-		    !json_is_number(y)) {
-			char key[40];
-			snprintf(key, sizeof key, "source/%zu", v);
-			return rig_jr_fail(jr, key, "vertex %zu must be {x, y}", v);
-		}
-		(*xy)[2 * v] = json_number_value(x);
-		(*xy)[2 * v + 1] = json_number_value(y);
-	}
-	return 0;
-}
-
-static int read_triangles(const struct rig_jr *jr, json_t *body, uint32_t **tris, size_t *n)
-{
-	json_t *t = json_object_get(body, "triangles");
-	if (!json_is_array(t) || json_array_size(t) > RIG_MAX_TRIANGLES)
-		return rig_jr_fail(jr, "triangles", "'triangles' must be an array of [i, j, k]");
-	*n = json_array_size(t);
-	if (!(*tris = malloc((3 * *n + 1) * sizeof **tris)))
-		return rig_jr_out_of_memory(jr, "triangles");
-	for (size_t i = 0; i < *n; i++) {
-		json_t *tri = json_array_get(t, i);
-		char key[40];
-		snprintf(key, sizeof key, "triangles/%zu", i);
-		if (!json_is_array(tri) || json_array_size(tri) != 3)
-			return rig_jr_fail(jr, key, "triangle %zu must be [i, j, k]", i);
-		for (size_t k = 0; k < 3; k++) {
-			long long idx = 0;
-			if (rig_jr_index(jr, json_array_get(tri, k), key, 0, UINT32_MAX - 1, &idx))
-				return -1;
-			(*tris)[3 * i + k] = (uint32_t)idx;
-		}
-	}
-	return 0;
-}
 
 static int read_joints(struct posted_joints *pj, const struct rig_jr *jr, json_t *body)
 {
@@ -222,8 +175,9 @@ void rig_h_weights_auto(struct rig_req *req, struct rig_resp *resp)
 			    name);
 	rig_jr_int(&jr, body, "maxInfluences", false, RIG_MIN_INFLUENCES, RIG_MAX_INFLUENCES, &max,
 		   NULL);
-	if (read_source(&jr, body, &source, &n_verts) == 0 &&
-	    read_triangles(&jr, body, &tris, &n_tris) == 0)
+	/* the mesh as every definition reads it (layer.skin's source and triangles) */
+	if (rig_op__decode_points(&jr, body, "source", &source, &n_verts, NULL) == 0 &&
+	    rig_op__decode_triangles(&jr, body, &tris, &n_tris, NULL) == 0)
 		rig_mesh_check_source(source, n_verts, tris, n_tris, errs);
 	read_joints(&pj, &jr, body);
 	int rc = rig_errs_any(errs) ? -1
