@@ -61,6 +61,10 @@ const struct rig_route rig_routes[] = {
 	/* not quick: a small body can restore a large binding */
 	{"POST", "/v1/receipts/{}/revert", rig_h_receipt_revert, RIG_RUN_WORKER, ACCESS_EDIT,
 	 OWNER_RECEIPT, "dryRun"},
+	{"POST", "/v1/shots/{}/import", rig_h_shot_import, RIG_RUN_WORKER, ACCESS_EDIT, OWNER_SHOT,
+	 "format dryRun idPrefix parentId expectedVersion lockId fencingToken checkFrames"},
+	{"GET", "/v1/shots/{}/export", rig_h_shot_export, RIG_RUN_WORKER, ACCESS_READ, OWNER_SHOT,
+	 "format version report"},
 	{"GET", "/v1/shots/{}/frames/{}", rig_h_frame, RIG_RUN_LIGHT, ACCESS_READ, OWNER_SHOT,
 	 "layers space format version"},
 	{"GET", "/v1/shots/{}/layers/{}/frames", rig_h_frame_range, RIG_RUN_WORKER, ACCESS_READ,

@@ -129,6 +129,17 @@
 	  "plain grid.",                                                                              \
 	  "Lower alphaThreshold, raise density, or check that the image or polygon lies inside the "  \
 	  "rectangle (polygon coordinates are relative to the pivot, y up).")                         \
+	X(IMPORT_INVALID, 422, false, "Invalid import document",                                      \
+	  "An imported document follows its format: the members the format requires, finite "         \
+	  "numbers, indices and names that resolve (a bone's parent, a slot's bone, a triangle's "    \
+	  "vertices), no parent cycle, weights that sum to 1 within the format's tolerance.",         \
+	  "Fix the document at the pointer (it points into the document: <op>/document/...), or "    \
+	  "export it again from the tool that made it.")                                              \
+	X(IMPORT_VERSION, 422, false, "Unsupported document version",                                 \
+	  "An imported document is of a version its format's importer reads: .rig2d.json 1 or 2, "    \
+	  "Spine 4.2.",                                                                               \
+	  "Export the document from its tool at one of supportedVersions (Spine: 4.2), or convert "  \
+	  "it with that tool first.")                                                                 \
 	X(LAYER_NOT_FOUND, 422, false, "Layer not found",                                             \
 	  "An operation names a layer that exists in the shot at that point of the batch.",           \
 	  "Create the layer earlier in the batch or use an id from GET /v1/shots/{shotId}.")          \

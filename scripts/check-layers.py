@@ -24,9 +24,12 @@ ALLOWED = {
     "storage": ["core"],  # the interface and what every backend shares
     "api/util": ["core"],
     "api/eval": ["core", "storage", "api/util", "api"],
-    "api/edit": ["core", "storage", "api/util", "api"],
+    "api/edit": ["core", "storage", "api/util", "api", "api/interchange"],
+    # documents of other tools to ops and back: pure conversions of data
+    "api/interchange": ["core", "storage", "api/util"],
     "api/http": ["core", "storage", "api/util", "api", "api/edit"],
-    "api/handlers": ["core", "storage", "api/util", "api", "api/edit", "api/eval", "api/http"],
+    "api/handlers": ["core", "storage", "api/util", "api", "api/edit", "api/eval", "api/http",
+                     "api/interchange"],
     "api": ["core", "storage", "api/util", "api/edit", "api/eval", "api/http", "api/handlers"],
     "server": ["core", "storage", "api", "api/http", "api/util", "version"],
     "clients": ["version"],
@@ -42,7 +45,7 @@ for backend in BACKENDS:
 
 # From api/ itself the folders below it may include only context.h (the shared
 # context, a declaration); app.h and app.c are the wiring, for the server.
-APP_HEADER_ONLY = {"api/edit", "api/eval", "api/http", "api/handlers"}
+APP_HEADER_ONLY = {"api/edit", "api/eval", "api/http", "api/handlers", "api/interchange"}
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 

@@ -25,6 +25,7 @@ if [ "${RIG_SANITIZE:-0}" != 1 ] && [ "${RIG_EXTRA_BUILDS:-1}" != 0 ]; then
   cmake -S . -B build-clang -DRIG_WERROR=ON -DCMAKE_C_COMPILER=clang >/dev/null
   cmake --build build-clang -j"$(nproc)"
 fi
+./scripts/oracles.sh
 ctest --test-dir "$dir" --output-on-failure -j2 "$@"
 if [ "${RIG_SANITIZE:-0}" != 1 ] && [ "${RIG_TSAN_RUN:-1}" != 0 ]; then
   ./scripts/tsan.sh

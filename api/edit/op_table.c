@@ -40,6 +40,10 @@ RIG_OP_FUNCTIONS(weights_paint);
 RIG_OP_FUNCTIONS(weights_set);
 void rig_op__paint_release(struct rig_op *op);
 
+/* ops_import.c: another tool's document run as ordinary ops */
+RIG_OP_FUNCTIONS(import);
+void rig_op__import_release(struct rig_op *op);
+
 /* ops_revert.c: undoing a receipt's batch */
 RIG_OP_FUNCTIONS(revert);
 
@@ -98,6 +102,9 @@ const struct rig_op_type rig_op_types[] = {
 	 rig_op__paint_release, RIG_OP_STRUCTURAL | RIG_OP_BINDING, RIG_OP_LOCK_LAYER},
 	{"layer.skin.weights.set", rig_op__weights_set_decode, rig_op__weights_set_apply,
 	 rig_op__paint_release, RIG_OP_STRUCTURAL | RIG_OP_BINDING, RIG_OP_LOCK_LAYER},
+	/* creates layers; the ops it expands to check their own locks */
+	{"shot.import", rig_op__import_decode, rig_op__import_apply, rig_op__import_release,
+	 RIG_OP_STRUCTURAL | RIG_OP_BINDING, RIG_OP_LOCK_NONE},
 	/* changes the layers its receipt changed: it checks their locks itself */
 	{"receipt.revert", rig_op__revert_decode, rig_op__revert_apply, rig_op__release_nothing,
 	 RIG_OP_STRUCTURAL | RIG_OP_BINDING, RIG_OP_LOCK_NONE},

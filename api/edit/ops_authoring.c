@@ -164,27 +164,6 @@ static long suggest(struct rig_bone_suggestion *out, const struct bones_choice *
 	return rig_bones_preset(out, b->preset, x0, y0, x1, y1, errs);
 }
 
-/* Decodes and applies value (a new reference, taken) as an op expanded from
- * op, listing it in listed as {op, layerId}. Its violations point into op.
- * Returns 0 or -1. */
-static int run_expanded(struct rig_op_ctx *ctx, const struct rig_op *op, json_t *value,
-			json_t *listed)
-{
-	struct rig_op sub;
-	int rc = value ? rig_op_decode(&sub, value, op->index, NULL, ctx->errs) : -1;
-	if (!value)
-		rig_op__fail_layer(ctx, op, RIG_MEMORY_BUSY, "", "the server ran out of memory");
-	if (rc == 0) {
-		rc = rig_op_apply(ctx, &sub);
-		json_array_append_new(
-			listed, json_pack("{s:s, s:s}", "op", sub.name, "layerId", sub.layer_id));
-	}
-	ctx->current_op = op->index;
-	rig_op_release(&sub);
-	json_decref(value);
-	return rc;
-}
-
 /* The bone layers' ids: prefix and the suggestion's name. */
 static void bone_id(char out[RIG_ID_MAX + 1], const char *prefix,
 		    const struct rig_bone_suggestion *b)
@@ -227,7 +206,7 @@ static int create_bones(struct rig_op_ctx *ctx, const struct rig_op *op,
 				  "layer.create", "layerId", id, "name", id, "kind", "group",
 				  "parentId", parent_id[0] ? json_string(parent_id) : json_null(),
 				  "transform", "position", x, y, "rotation", rot);
-		if (run_expanded(ctx, op, create, listed) != 0)
+		if (rig_op__run_expanded(ctx, op, create, listed) != 0)
 			return -1;
 	}
 	return 0;
@@ -394,7 +373,7 @@ int rig_op__rig_auto_apply(struct rig_op_ctx *ctx, struct rig_op *op)
 					"layer.skin.joint.add", "layerId", l->id, "joint",
 					"jointId", id, "layerId", id, "bind", cos(a), sin(a),
 					-sin(a), cos(a), s[i].x, s[i].y);
-		if (run_expanded(ctx, op, add, listed) != 0) {
+		if (rig_op__run_expanded(ctx, op, add, listed) != 0) {
 			json_decref(lengths);
 			goto out;
 		}
@@ -408,12 +387,13 @@ int rig_op__rig_auto_apply(struct rig_op_ctx *ctx, struct rig_op *op)
 		json_pack("{s:s, s:s, s:s, s:I, s:o}", "op", "layer.skin.weights.auto", "layerId",
 			  l->id, "method", rig_auto_method_name(b->method), "maxInfluences",
 			  (json_int_t)b->max_influences, "lengths", lengths);
-	rc = run_expanded(ctx, op, weights, listed);
+	rc = rig_op__run_expanded(ctx, op, weights, listed);
 	if (rc == 0)
-		rc = run_expanded(ctx, op,
-				  json_pack("{s:s, s:s, s:f}", "op", "layer.skin.bind.capture",
-					    "layerId", l->id, "frame", b->frame),
-				  listed);
+		rc = rig_op__run_expanded(ctx, op,
+					  json_pack("{s:s, s:s, s:f}", "op",
+						    "layer.skin.bind.capture", "layerId", l->id,
+						    "frame", b->frame),
+					  listed);
 out:
 	rig_op__receipt_note(ctx, op, "expandedOps", listed);
 	rig_tess_mesh_release(&mesh);

@@ -53,6 +53,26 @@ void rig_op__receipt_note(struct rig_op_ctx *ctx, const struct rig_op *op, const
 	json_object_set_new(note, key, value);
 }
 
+int rig_op__run_expanded(struct rig_op_ctx *ctx, const struct rig_op *op, json_t *value,
+			 json_t *listed)
+{
+	struct rig_op sub;
+	int rc = value ? rig_op_decode(&sub, value, op->index, NULL, ctx->errs) : -1;
+	if (!value)
+		rig_op__fail_layer(ctx, op, RIG_MEMORY_BUSY, "", "the server ran out of memory");
+	if (rc == 0) {
+		rc = rig_op_apply(ctx, &sub);
+		json_t *entry = json_pack("{s:s}", "op", sub.name);
+		if (entry && sub.layer_id[0])
+			json_object_set_new(entry, "layerId", json_string(sub.layer_id));
+		json_array_append_new(listed, entry);
+	}
+	ctx->current_op = op->index;
+	rig_op_release(&sub);
+	json_decref(value);
+	return rc;
+}
+
 void rig_op__binding_changed(struct rig_op_ctx *ctx, const char *layer_id, long op_index,
 			     const char *def_member)
 {

@@ -28,6 +28,13 @@ struct rig_err *rig_op__fail_layer(struct rig_op_ctx *ctx, const struct rig_op *
 				   enum rig_code code, const char *field, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
 
+/* Decodes and applies value (a new reference, taken) as an op expanded from
+ * op (layer.rig.auto, shot.import), listing it in listed as {op, layerId?}.
+ * Its violations carry op's index, their pointers the expanded op's members
+ * under op's pointer. Returns 0 or -1. */
+int rig_op__run_expanded(struct rig_op_ctx *ctx, const struct rig_op *op, json_t *value,
+			 json_t *listed);
+
 /* Scopes violations [from, count) to the op's layer: its id, the op's index
  * and pointer prefix (rig_errs_scope). */
 void rig_op__scope_layer(struct rig_op_ctx *ctx, const struct rig_op *op, size_t from,

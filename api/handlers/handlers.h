@@ -57,6 +57,10 @@ void rig_h_map_points(struct rig_req *req, struct rig_resp *resp);
 void rig_h_skin_evaluate(struct rig_req *req, struct rig_resp *resp);
 /* authoring.c: the stateless authoring routes (issue 25) */
 void rig_h_tessellate(struct rig_req *req, struct rig_resp *resp);
+
+/* interchange.c: other tools' documents in and out (issue 26) */
+void rig_h_shot_import(struct rig_req *req, struct rig_resp *resp);
+void rig_h_shot_export(struct rig_req *req, struct rig_resp *resp);
 void rig_h_weights_auto(struct rig_req *req, struct rig_resp *resp);
 void rig_h_mesh_data(struct rig_req *req, struct rig_resp *resp);
 void rig_h_layer_skin(struct rig_req *req, struct rig_resp *resp);
