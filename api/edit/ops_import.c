@@ -1,4 +1,4 @@
-/* shot.import {format, document, idPrefix?, parentId?} (issue 26): another
+/* shot.import {format, document, idPrefix?, parentId?, options?} (issue 26): another
  * tool's document (api/interchange/interchange.h) converted into ordinary ops
  * and run inside the batch, so an import takes locks, plans, dry runs,
  * idempotency keys, checkFrames and receipts like any edit. The receipt's op
@@ -22,6 +22,7 @@
 struct import_op {
 	const struct rig_interchange_format *format;
 	json_t *document; /* a reference held */
+	json_t *options;  /* a reference held, or NULL */
 	struct rig_import_opts opts;
 	bool has_parent;
 };
@@ -39,8 +40,8 @@ static bool prefix_is_valid(const char *p)
 int rig_op__import_decode(struct rig_op *out, json_t *op, const struct rig_jr *jr,
 			  struct rig_bulk *bulk)
 {
-	static const char *const allowed[] = {"op",       "format",   "document",
-					      "idPrefix", "parentId", NULL};
+	static const char *const allowed[] = {"op",       "format",  "document", "idPrefix",
+					      "parentId", "options", NULL};
 	(void)bulk;
 	int rc = rig_jr_known(jr, op, allowed);
 	struct import_op *im = calloc(1, sizeof *im);
@@ -65,6 +66,11 @@ int rig_op__import_decode(struct rig_op *out, json_t *op, const struct rig_jr *j
 		rc = rig_jr_fail(jr, "document", "field 'document' must be a JSON object");
 	else
 		im->document = json_incref(doc);
+	json_t *options = json_object_get(op, "options");
+	if (options && !json_is_object(options))
+		rc = rig_jr_fail(jr, "options", "field 'options' must be a JSON object");
+	else if (options)
+		im->options = json_incref(options);
 	const char *prefix = NULL;
 	if (rig_jr_string(jr, op, "idPrefix", false, RIG_ID_MAX - 1, &prefix) == 0 && prefix) {
 		if (prefix_is_valid(prefix))
@@ -100,6 +106,10 @@ int rig_op__import_apply(struct rig_op_ctx *ctx, struct rig_op *op)
 	if (im->has_parent && !rig_op__target(ctx, op, im->opts.parent_id, "parentId"))
 		return -1;
 	im->opts.fps = ctx->model->fps;
+	char options_pointer[64];
+	snprintf(options_pointer, sizeof options_pointer, "%s/options", op->pointer);
+	im->opts.options = im->options;
+	im->opts.options_pointer = options_pointer;
 	struct rig_import res;
 	if (rig_import_init(&res, im->format->name, &im->opts) != 0) {
 		rig_import_release(&res);
@@ -134,8 +144,10 @@ int rig_op__import_apply(struct rig_op_ctx *ctx, struct rig_op *op)
 void rig_op__import_release(struct rig_op *op)
 {
 	struct import_op *im = op->u.kind_data;
-	if (im)
+	if (im) {
 		json_decref(im->document);
+		json_decref(im->options);
+	}
 	free(im);
 	op->u.kind_data = NULL;
 }

@@ -38,6 +38,11 @@ struct rig_import_opts {
 	char id_prefix[RIG_ID_MAX + 1];
 	char parent_id[RIG_ID_MAX + 1]; /* the imported roots' parent; "" the shot root */
 	double fps;                     /* the shot's: document seconds × fps = frames */
+	/* shot.import's "options" (borrowed, may be NULL): the format's own
+	 * choices (Spine: which animation), read by its importer under
+	 * options_pointer with OP_INVALID. */
+	json_t *options;
+	const char *options_pointer;
 };
 
 /* An import's result: ordinary ops (a JSON array of op objects, in the order

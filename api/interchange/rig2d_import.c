@@ -484,6 +484,10 @@ static int read_version(const struct rig_jr *jr, json_t *doc, long *out)
 
 int rig_rig2d_import(struct rig_import *im, json_t *doc, const struct rig_jr *jr)
 {
+	static const char *const no_options[] = {NULL};
+	struct rig_jr ojr = {jr->errs, RIG_OP_INVALID, im->opts->options_pointer, jr->op_index};
+	if (im->opts->options && rig_jr_known(&ojr, im->opts->options, no_options) != 0)
+		return -1;
 	long version;
 	if (read_version(jr, doc, &version) != 0)
 		return -1;
