@@ -8,9 +8,9 @@ cd "$(dirname "$0")/.."
 seconds=${FUZZ_SECONDS:-30}
 CC=clang cmake -S . -B build-fuzz -DRIG_FUZZ=ON -DRIG_WERROR=ON -DRIG_BUILD_TESTS=OFF -DRIG_BUILD_BENCH=OFF \
       -DRIG_BUILD_CLIENTS=OFF -DCMAKE_BUILD_TYPE=Debug >/dev/null
-cmake --build build-fuzz -j"$(nproc)" --target fuzz_batch fuzz_skin fuzz_mesh_map fuzz_puppet
+cmake --build build-fuzz -j"$(nproc)" --target fuzz_batch fuzz_skin fuzz_mesh_map fuzz_puppet fuzz_import
 status=0
-for target in batch skin mesh_map puppet; do
+for target in batch skin mesh_map puppet import; do
   work=$(mktemp -d)
   cp tests/fuzz/corpus/$target/* "$work"/
   log=$(mktemp)
