@@ -47,6 +47,9 @@ fi
 ./build-bench/bench/bench_auto_weights "${weights_args[@]}"
 # Tessellation (issue 25): a 1024 x 1024 image at density 50, both modes, beside a count pass.
 ./build-bench/bench/bench_tessellate "${tess_args[@]}"
+# Interchange (issue 26): a 60-bone, 10-mesh, 5,000-key document imported and exported
+# beside parsing its bytes with jansson alone.
+./build-bench/bench/bench_interchange "$( [ "${BENCH_QUICK:-0}" = 1 ] && echo 5 || echo 21 )"
 # JSON numbers: the shortest-double printer beside the Ryu printer it replaced.
 ./build-bench/bench/bench_dtoa
 # The resolver's whole frame of the same rig (µs), for the one-frame floor (issue 23, item 5).
