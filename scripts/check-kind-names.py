@@ -51,6 +51,7 @@ OWN = {
             "api/edit/ops_skin_joints.c",        # its ops
             "api/handlers/skin.c", "api/handlers/skin_eval.c",  # its own routes
             "api/interchange/rig2d_export.c",    # .rig2d.json holds skins only (issue 26)
+            "api/interchange/spine_export.c",    # Spine's weighted meshes are skins
             "storage/sqlite/skin_codec.c",       # its codec of its own (the skins table)
             "storage/skin_bytes.h", "storage/skin_bytes.c",  # its stored bytes, every backend's
         ],

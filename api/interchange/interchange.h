@@ -136,6 +136,7 @@ json_t *rig_export_report_new(const char *format);
 int rig_rig2d_import(struct rig_import *im, json_t *doc, const struct rig_jr *jr);
 int rig_rig2d_export(struct rig_export *out, const struct rig_export_in *in, struct rig_errs *errs);
 int rig_spine_import(struct rig_import *im, json_t *doc, const struct rig_jr *jr);
+int rig_spine_export(struct rig_export *out, const struct rig_export_in *in, struct rig_errs *errs);
 int rig_gltf_export(struct rig_export *out, const struct rig_export_in *in, struct rig_errs *errs);
 
 #endif
