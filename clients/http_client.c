@@ -249,6 +249,7 @@ int rig_http_send(struct rig_http *h, const struct rig_http_req *req, struct rig
 	resp->content_type[0] = '\0';
 	resp->sink_rc = 0;
 	resp->sink_started = false;
+	resp->header[0] = '\0';
 	h->error[0] = '\0';
 	struct curl_slist *headers = headers_for(h, req);
 	if (!headers || rig_bytes_printf(&url, "%s%s", h->base_url, req->target) != 0) {
@@ -282,6 +283,12 @@ int rig_http_send(struct rig_http *h, const struct rig_http_req *req, struct rig
 	char *ct = NULL;
 	if (curl_easy_getinfo(c, CURLINFO_CONTENT_TYPE, &ct) == CURLE_OK && ct)
 		snprintf(resp->content_type, sizeof resp->content_type, "%s", ct);
+	/* curl_easy_header: libcurl 7.84 or later; -1 is the last request (no
+	 * redirects are followed) */
+	struct curl_header *kept = NULL;
+	if (req->keep_header &&
+	    curl_easy_header(c, req->keep_header, 0, CURLH_HEADER, -1, &kept) == CURLHE_OK)
+		snprintf(resp->header, sizeof resp->header, "%s", kept->value);
 	if (cc == CURLE_WRITE_ERROR && resp->sink_rc) {
 		snprintf(h->error, sizeof h->error, "stopped reading the response");
 		goto out;

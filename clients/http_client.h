@@ -1,6 +1,7 @@
 /* The clients' one way to talk to rigd: a libcurl easy handle reused across
  * requests (so paging keeps its connection), the X-Rigd-Actor and
- * Idempotency-Key headers, and bodies either buffered or streamed to a sink.
+ * Idempotency-Key headers, bodies (binary-safe) either buffered or streamed
+ * to a sink, and one response header kept on request.
  * What a response means, and printing it, is the caller's (report.h).
  *
  * The program calls curl_global_init/curl_global_cleanup once in main; this
@@ -46,6 +47,7 @@ struct rig_http_req {
 	const char *if_match;        /* If-Match header when not NULL */
 	rig_http_sink sink;          /* NULL buffers a 2xx body in resp.body */
 	void *sink_ctx;
+	const char *keep_header; /* a response header to keep in resp.header, or NULL */
 };
 
 struct rig_http_resp {
@@ -54,6 +56,7 @@ struct rig_http_resp {
 	struct rig_bytes body;  /* the body, unless a sink took a 2xx body */
 	int sink_rc;            /* the sink's non-zero return when it stopped the transfer */
 	bool sink_started;      /* the sink saw at least one byte */
+	char header[256];       /* req.keep_header's value (its first); "" when absent */
 };
 
 /* Sets up a client for base_url (trailing slashes dropped) sending actor as

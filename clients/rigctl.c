@@ -5,8 +5,8 @@
  * README's options table, and holds the helpers every command uses (calls,
  * paged lists, option values); the commands live in rigctl_resources.c,
  * rigctl_edit.c, rigctl_frames.c, rigctl_plans.c, rigctl_locks.c,
- * rigctl_diff.c, rigctl_history.c, rigctl_constraints.c, rigctl_pins.c and
- * rigctl_authoring.c.
+ * rigctl_diff.c, rigctl_history.c, rigctl_constraints.c, rigctl_pins.c,
+ * rigctl_authoring.c and rigctl_interchange.c.
  */
 #include "clients/rigctl.h"
 
@@ -102,6 +102,9 @@ static const struct command commands[] = {
 	{"rig", NULL, "auto", RIG_CTL_RIG_AUTO, 0, 0, NULL, rig_ctl_authoring, &rig_ctl_help_rig},
 	{"bones", NULL, "suggest", RIG_CTL_BONES_SUGGEST, 0, 0, NULL, rig_ctl_authoring,
 	 &rig_ctl_help_bones},
+	{"import", NULL, NULL, RIG_CTL_IMPORT, 1, 1, FILE_ARG, rig_ctl_import,
+	 &rig_ctl_help_import},
+	{"export", NULL, NULL, RIG_CTL_EXPORT, 0, 0, NULL, rig_ctl_export, &rig_ctl_help_export},
 };
 
 #undef ID

@@ -3,8 +3,8 @@
  * through lists and print results. rigctl.c parses and dispatches;
  * rigctl_resources.c (projects, shots, layers, receipts), rigctl_edit.c,
  * rigctl_frames.c, rigctl_plans.c, rigctl_locks.c, rigctl_diff.c and
- * rigctl_history.c, rigctl_constraints.c, rigctl_pins.c and rigctl_authoring.c run
- * commands; rigctl_help.c
+ * rigctl_history.c, rigctl_constraints.c, rigctl_pins.c, rigctl_authoring.c and
+ * rigctl_interchange.c run commands; rigctl_help.c
  * holds the --help pages.
  */
 #ifndef RIG_CTL_H
@@ -157,6 +157,8 @@ int rig_ctl_revert(struct rig_ctl *c); /* rigctl_history.c */
 int rig_ctl_constraints(struct rig_ctl *c);
 int rig_ctl_pins(struct rig_ctl *c);
 int rig_ctl_authoring(struct rig_ctl *c); /* tessellate, weights, rig, bones */
+int rig_ctl_import(struct rig_ctl *c);    /* rigctl_interchange.c */
+int rig_ctl_export(struct rig_ctl *c);
 
 /* A help page (rigctl_help.c): the text above the options of its commands,
  * which rigctl.c prints from rig_ctl_options, and the text below them. */
@@ -172,7 +174,8 @@ extern const struct rig_ctl_help rig_ctl_help_overview, rig_ctl_help_projects, r
 	rig_ctl_help_layers, rig_ctl_help_edit, rig_ctl_help_revert, rig_ctl_help_receipts,
 	rig_ctl_help_frames, rig_ctl_help_plan, rig_ctl_help_lock, rig_ctl_help_diff,
 	rig_ctl_help_constraints, rig_ctl_help_constraint, rig_ctl_help_pin,
-	rig_ctl_help_tessellate, rig_ctl_help_weights, rig_ctl_help_rig, rig_ctl_help_bones;
+	rig_ctl_help_tessellate, rig_ctl_help_weights, rig_ctl_help_rig, rig_ctl_help_bones,
+	rig_ctl_help_import, rig_ctl_help_export;
 
 /* Prints a receipt (table format) as a short summary: versions, the plan it
  * applied (if any), ops, changed layers; dry runs say nothing was written.

@@ -100,7 +100,14 @@ const struct rig_ctl_help rig_ctl_help_overview = {
 	"                                a bone chain (or a preset) over the layer's mesh;\n"
 	"                                tessellate with --shot, weights, rig and bones are\n"
 	"                                edits: each prints its receipt and takes --dry-run,\n"
-	"                                --expected-version and the other write options\n",
+	"                                --expected-version and the other write options\n"
+	"  import FILE --shot ID [--format rig2d|spine] [--id-prefix P] [--parent ID]\n"
+	"         [--dry-run] [--json] and the other write options\n"
+	"                                another tool's document as layers, skins and keys\n"
+	"                                (one edit); prints the receipt and the import report\n"
+	"  export --shot ID --format rig2d|gltf [--version N] [--report] [--output FILE]\n"
+	"                                the shot as another tool's document, its bytes to\n"
+	"                                stdout or FILE; what it cannot carry on stderr\n",
 
 	"  --version               print the version and the build's git commit (alone)\n"
 	"\n"
@@ -131,7 +138,9 @@ const struct rig_ctl_help rig_ctl_help_overview = {
 	"      --tip-length 40 --pole elbow-pole --stretch\n"
 	"  rigctl constraints s1 --version 12 --json\n"
 	"  rigctl pin move --shot s1 --layer card --id hand --x 40 --y 12 --frame 24\n"
-	"  rigctl rig auto --shot s1 --layer card --image card.png --bones 4 --dry-run\n",
+	"  rigctl rig auto --shot s1 --layer card --image card.png --bones 4 --dry-run\n"
+	"  rigctl import arm.rig2d.json --shot s1 --id-prefix arm. --dry-run\n"
+	"  rigctl export --shot s1 --format rig2d > s1.rig2d.json\n",
 };
 
 const struct rig_ctl_help rig_ctl_help_plan = {
@@ -659,4 +668,85 @@ const struct rig_ctl_help rig_ctl_help_bones = {
 	"\n"
 	"'rigctl --help' lists the options of every command (--url, --actor, --format,\n"
 	"the API token).\n",
+};
+
+const struct rig_ctl_help rig_ctl_help_import = {
+	"Usage: rigctl [--url URL] [--actor NAME] [--json] import FILE --shot ID ...\n"
+	"\n"
+	"  import FILE --shot ID [--format rig2d|spine] [--id-prefix P] [--parent ID]\n"
+	"         [--dry-run] [--check-frames] [--expected-version N]\n"
+	"         [--idempotency-key K] [--lock-id L --fencing-token T] [--json]\n"
+	"\n"
+	"Imports another tool's document into the shot (POST /v1/shots/{id}/import):\n"
+	"the server expands it into ordinary ops (group layers for bones, a skinned mesh\n"
+	"layer per mesh, ...) applied as one edit, and answers the receipt. FILE ('-'\n"
+	"reads stdin) is sent as it is; the server judges it, and a broken document is\n"
+	"IMPORT_INVALID or IMPORT_VERSION with each error's pointer into it\n"
+	"(/ops/0/document/bones/3/parent: bones[3].parent of FILE), nothing changed.\n"
+	"\n"
+	"--format is the document's format here (not the output's: --json prints the\n"
+	"whole receipt as JSON, the default when stdout is not a terminal). Without it,\n"
+	"a FILE named *.rig2d.json is rig2d and a JSON object with skeleton.spine (Spine's\n"
+	"version member) is spine; otherwise --format is required. The server decides\n"
+	"which formats import: another is INVALID_QUERY listing its validFormats.\n"
+	"\n"
+	"The table shows the receipt (its expanded ops), a line counting the import\n"
+	"report's entries and what became what (bone /bones/0 -> layer base). Each\n"
+	"feature the import could not carry (unsupported) or carried changed (adjusted,\n"
+	"e.g. renormalised weights) is a line on stderr, with --json too:\n"
+	"  rigctl: import: unsupported: sprite at /sprite: ...\n"
+	"\n"
+	"--id-prefix goes before every id the import makes (an id in use is\n"
+	"LAYER_EXISTS), --parent names the layer its roots go under. The other options\n"
+	"are rigctl edit's, sent in the query: --dry-run prints the receipt it would\n"
+	"produce and writes nothing.\n",
+
+	"\n"
+	"Exit codes: 0 imported (or, with --dry-run, valid), unsupported features\n"
+	"included; 1 the server refused (its problem is printed on stderr) or could not\n"
+	"be reached; 2 usage error: an unreadable FILE, no --format where the file does\n"
+	"not say.\n"
+	"\n"
+	"Examples:\n"
+	"  rigctl import arm.rig2d.json --shot s1 --dry-run\n"
+	"  rigctl import arm.rig2d.json --shot s1 --id-prefix arm. --parent rig \\\n"
+	"      --expected-version 4\n"
+	"  cat hero.json | rigctl import - --shot s1 --format spine --json | jq .toVersion\n"
+	"\n"
+	"'rigctl export --help': the other way. 'rigctl --help' lists the options of every\n"
+	"command (--url, --actor, the API token).\n",
+};
+
+const struct rig_ctl_help rig_ctl_help_export = {
+	"Usage: rigctl [--url URL] [--actor NAME] [--json] export --shot ID --format F ...\n"
+	"\n"
+	"  export --shot ID --format rig2d|gltf [--version N] [--report] [--output FILE]\n"
+	"\n"
+	"Writes the shot (its current version, or --version N) as another tool's\n"
+	"document (GET /v1/shots/{id}/export): the server's bytes, unchanged, to stdout\n"
+	"or to --output FILE (created or replaced once the whole answer has arrived).\n"
+	"rig2d is JSON; gltf is binary (.glb), which rigctl does not write to a terminal:\n"
+	"redirect stdout or give --output FILE (--output - insists). --format is the\n"
+	"document's format (the server decides which export: another is INVALID_QUERY\n"
+	"listing its validFormats).\n"
+	"\n"
+	"What the format cannot carry (keys in rig2d, more than 4 influences, ...) is\n"
+	"written as close as it can be; stderr says how many such features there were\n"
+	"(the X-Rigd-Export-Unsupported header), and --report prints them instead of\n"
+	"the document: a table of feature, layer and detail, or with --json the report\n"
+	"(format, shotId, shotVersion, unsupported); with --output the report's JSON goes\n"
+	"to FILE.\n",
+
+	"\n"
+	"Exit codes: 0 written; 1 the server refused (its problem is printed on stderr),\n"
+	"could not be reached, or FILE or stdout could not be written; 2 usage error\n"
+	"(a binary document for a terminal included).\n"
+	"\n"
+	"Examples:\n"
+	"  rigctl export --shot s1 --format rig2d > s1.rig2d.json\n"
+	"  rigctl export --shot s1 --format gltf --version 12 --output s1.glb\n"
+	"  rigctl export --shot s1 --format rig2d --report\n"
+	"\n"
+	"'rigctl import --help': the other way. 'rigctl --help' lists the options of every\n"
+	"command (--url, --actor, the API token).\n",
 };

@@ -56,6 +56,8 @@
 #define RIG_CTL_WEIGHTS_SET (1ull << 36)
 #define RIG_CTL_RIG_AUTO (1ull << 37)
 #define RIG_CTL_BONES_SUGGEST (1ull << 38)
+#define RIG_CTL_IMPORT (1ull << 39)
+#define RIG_CTL_EXPORT (1ull << 40)
 
 /* openapi.yaml's PinChannel, the channels of a puppet pin (the enum header
  * script takes plain names only, so they are spelled here;
@@ -72,6 +74,7 @@
 #define RIG_CTL_PAINT_MODES "add", "subtract", "smooth", "set"
 
 /* The sets of commands the rows name. */
+#define RIG_CTL_INTERCHANGE (RIG_CTL_IMPORT | RIG_CTL_EXPORT)
 #define RIG_CTL_PIN_WRITES                                                                         \
 	(RIG_CTL_PIN_ADD | RIG_CTL_PIN_MOVE | RIG_CTL_PIN_KEY | RIG_CTL_PIN_DELETE)
 #define RIG_CTL_PINS (RIG_CTL_PIN_WRITES | RIG_CTL_PIN_LIST)
@@ -91,15 +94,15 @@
 	(RIG_CTL_CREATES | RIG_CTL_PROJECTS_DELETE | RIG_CTL_SHOTS_DELETE | RIG_CTL_EDIT |         \
 	 RIG_CTL_REVERT | RIG_CTL_PLAN_CONTENT | RIG_CTL_PLAN_APPLY | RIG_CTL_PLAN_DELETE |        \
 	 RIG_CTL_LOCK_ACQUIRE | RIG_CTL_LOCK_RENEW | RIG_CTL_LOCK_RELEASE |                        \
-	 RIG_CTL_CONSTRAINT_WRITES | RIG_CTL_PIN_WRITES | RIG_CTL_AUTHORING)
+	 RIG_CTL_CONSTRAINT_WRITES | RIG_CTL_PIN_WRITES | RIG_CTL_AUTHORING | RIG_CTL_IMPORT)
 #define RIG_CTL_EDITS                                                                              \
 	(RIG_CTL_EDIT | RIG_CTL_REVERT | RIG_CTL_CONSTRAINT_WRITES | RIG_CTL_PIN_WRITES |          \
-	 RIG_CTL_AUTHORING)
+	 RIG_CTL_AUTHORING | RIG_CTL_IMPORT)
 #define RIG_CTL_FENCED (RIG_CTL_EDITS | RIG_CTL_PLAN_APPLY)
 #define RIG_CTL_PER_SHOT                                                                           \
 	(RIG_CTL_LAYERS | RIG_CTL_EDIT | RIG_CTL_RECEIPTS | RIG_CTL_FRAMES | RIG_CTL_PLAN_CREATE | \
 	 RIG_CTL_PLAN_LIST | RIG_CTL_LOCK_ACQUIRE | RIG_CTL_LOCK_LIST | RIG_CTL_PINS |             \
-	 RIG_CTL_AUTHORING)
+	 RIG_CTL_AUTHORING | RIG_CTL_INTERCHANGE)
 #define RIG_CTL_LISTS                                                                              \
 	(RIG_CTL_PROJECTS_LIST | RIG_CTL_SHOTS_LIST | RIG_CTL_RECEIPTS | RIG_CTL_PLAN_LIST |       \
 	 RIG_CTL_CONSTRAINTS | RIG_CTL_PIN_LIST)
@@ -229,13 +232,15 @@
 		  "`REVERT_CONFLICT`, listing them")                                               \
 	/* constraints */                                                                          \
 	X(VERSION, .name = "version", .metavar = "N", RIG_CTL_VERSION_NUMBER,                      \
-	  .scope = RIG_CTL_CONSTRAINTS | RIG_CTL_PIN_LIST, .def_doc = "the current version",       \
+	  .scope = RIG_CTL_CONSTRAINTS | RIG_CTL_PIN_LIST | RIG_CTL_EXPORT,                        \
+	  .def_doc = "the current version",                                                        \
 	  .help = "the shot version to read; `rigctl --version` alone prints rigctl's version")    \
 	X(CONSTRAINT_ID, .name = "id", .metavar = "C", .scope = RIG_CTL_CONSTRAINT_WRITES,         \
 	  .required = RIG_ARG_EVERY, .help = "the constraint to put or delete")                    \
 	X(JSON, .name = "json", .shape = RIG_ARG_FLAG,                                             \
-	  .scope = RIG_CTL_CONSTRAINTS | RIG_CTL_CONSTRAINT_WRITES,                                \
-	  .help = "short for `--format json`")                                                     \
+	  .scope = RIG_CTL_CONSTRAINTS | RIG_CTL_CONSTRAINT_WRITES | RIG_CTL_INTERCHANGE,          \
+	  .help = "short for `--format json`; `import` and `export`, whose `--format` is the "     \
+		  "document's: the JSON output (import: the whole receipt; export: the report)")   \
 	X(CHAIN, .name = "chain", .metavar = "A,B,...", .scope = RIG_CTL_CONSTRAINT_PUT,           \
 	  .required = RIG_ARG_EVERY,                                                               \
 	  .help = "the chain's layer ids, root to tip, comma-separated")                           \
@@ -415,7 +420,30 @@
 	X(RIG_FRAME, .name = "frame", .metavar = "F", .shape = RIG_ARG_NUMBER,                     \
 	  .scope = RIG_CTL_RIG_AUTO, .def_doc = "the server's, 0",                                 \
 	  .help = "the mesh layer's local frame whose bone poses become the binds (the skin "      \
-		  "evaluates to its source there)")
+		  "evaluates to its source there)")                                                \
+	/* interchange */                                                                          \
+	X(DOC_FORMAT, .name = "format", .metavar = "FORMAT", .min = 1,                             \
+	  .scope = RIG_CTL_INTERCHANGE, .required = RIG_CTL_EXPORT,                                \
+	  .def_doc = "import: `rig2d` for a FILE named `*.rig2d.json`, `spine` for a JSON "        \
+		     "object with `skeleton.spine`",                                               \
+	  .help = "the document's format: `rig2d`; import also `spine`, export also `gltf`, as "   \
+		  "the server gains them. Passed on as it is: one the server does not import or "  \
+		  "export is `INVALID_QUERY` listing its `validFormats`. Here `--format` is not "  \
+		  "the output format (`--json` is)")                                               \
+	X(IMPORT_PARENT, .name = "parent", .metavar = "ID", .scope = RIG_CTL_IMPORT, .min = 1,     \
+	  .def_doc = "the shot's root",                                                            \
+	  .help = "the layer the document's root layers go under (`parentId`)")                    \
+	X(IMPORT_ID_PREFIX, .name = "id-prefix", .metavar = "P", .scope = RIG_CTL_IMPORT,          \
+	  .def_doc = "none",                                                                       \
+	  .help = "prepended to every layer and constraint id the import makes (`idPrefix`); an "  \
+		  "id in use is `LAYER_EXISTS`")                                                   \
+	X(REPORT, .name = "report", .shape = RIG_ARG_FLAG, .scope = RIG_CTL_EXPORT,                \
+	  .help = "print what the format cannot carry (the export report) instead of the "         \
+		  "document")                                                                      \
+	X(OUTPUT, .name = "output", .metavar = "FILE", .min = 1, .scope = RIG_CTL_EXPORT,          \
+	  .def_doc = "stdout",                                                                     \
+	  .help = "write the server's bytes to FILE (created or replaced once the answer is "      \
+		  "complete); `-` is stdout, even a terminal")
 
 /* Options, indexing rig_ctl_options and struct rig_ctl's values. */
 enum rig_ctl_opt {

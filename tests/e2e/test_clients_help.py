@@ -42,7 +42,7 @@ RIGCTL_COMMANDS = [
     ("diff", None), ("constraints", None), ("constraint", "put"), ("constraint", "delete"),
     ("pin", "add"), ("pin", "move"), ("pin", "key"), ("pin", "delete"), ("pin", "list"),
     ("tessellate", None), ("weights", "auto"), ("weights", "paint"), ("weights", "set"),
-    ("rig", "auto"), ("bones", "suggest"),
+    ("rig", "auto"), ("bones", "suggest"), ("import", None), ("export", None),
 ]
 
 

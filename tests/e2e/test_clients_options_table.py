@@ -284,6 +284,18 @@ class Values(unittest.TestCase):
         self.refused(paint[:paint.index("--mode")] + ["--mode", "grid"] +
                      paint[paint.index("--mode") + 2:],
                      "--mode 'grid' is not add, subtract, smooth or set")
+        # --format: the document's for import and export (passed on: the server decides),
+        # --parent and --id-prefix the import's for import
+        self.accepted(self.rigctl("export", "--shot", "s", "--format", "json"))
+        self.accepted(self.rigctl("import", self.ops, "--shot", "s", "--format", "spine",
+                                  "--parent", "rig", "--id-prefix", "a."))
+        self.refused(self.rigctl("export", "--shot", "s", "--format", ""),
+                     "--format must not be empty")
+        self.refused(self.rigctl("import", self.ops, "--shot", "s", "--format", "rig2d",
+                                 "--parent", ""), "--parent must not be empty")
+        self.refused(self.rigctl("import", self.ops, "--shot", "s"), "--format is required")
+        self.refused(self.rigctl("export", "--shot", "s", "--format", "rig2d", "--version",
+                                 "-1"), "is not a version number")
         # --frame: the key's for pin key, the bind frame for rig auto
         self.accepted(self.rigctl("rig", "auto", "--shot", "s", "--layer", "m", "--width", "1",
                                   "--height", "1", "--bones", "2", "--frame", "2.5"))
