@@ -76,10 +76,11 @@ static long tail_index(const struct spine_out *s, long layer)
 	return s->of[layer].pivot_index >= 0 ? s->of[layer].pivot_index : s->of[layer].index;
 }
 
-/* A channel's setup value: its first key's when keyed, else its static. */
+/* A channel's setup value: its static one, which a binding's binds were
+ * made against on import (the keys override it wherever they exist). */
 static double setup_value(const struct rig_model_layer *l, int c)
 {
-	return l->keys[c].count ? l->keys[c].items[0].value : l->statics.ch[c];
+	return l->statics.ch[c];
 }
 
 static int add_bone(struct spine_out *s, long i, bool *done);
@@ -127,27 +128,66 @@ static int add_bone(struct spine_out *s, long i, bool *done)
 	return 0;
 }
 
-/* One Spine key of a timeline: value at key k, its curve to key k + 1. */
-static json_t *spine_key(const struct spine_out *s, const struct rig_key_list *keys, size_t k,
-			 double value, const char *member, double setup, bool scale)
+/* Spine's time of a frame, and when time × fps does not give the frame back
+ * bit for bit (rigd's import reads frames so), the frame itself as rigdFrame. */
+static void put_time(json_t *out, const struct spine_out *s, double frame)
 {
-	const struct rig_key *key = &keys->items[k];
+	double t = frame / s->fps;
+	json_object_set_new(out, "time", json_real(t));
+	if (t * s->fps != frame)
+		json_object_set_new(out, "rigdFrame", json_real(frame));
+}
+
+/* One Spine key of a timeline: value (rigd's, absolute) at frame, relative
+ * to setup as Spine reads it, and when Spine's arithmetic (setup + value, or
+ * setup × value) does not give it back bit for bit, the value itself as
+ * rigdValue; its curve to next (NULL: the last key). */
+static json_t *spine_key(const struct spine_out *s, double frame, double value,
+			 const struct rig_key *style, const struct rig_key *next, double next_value,
+			 double setup, bool scale)
+{
 	double v = scale ? value / setup : value - setup;
-	json_t *out = json_pack("{s:f, s:f}", "time", key->frame / s->fps, member, v);
-	if (!out || k + 1 >= keys->count)
+	json_t *out = json_pack("{s:f}", "value", v);
+	if (!out)
+		return NULL;
+	put_time(out, s, frame);
+	if ((scale ? setup * v : setup + v) != value)
+		json_object_set_new(out, "rigdValue", json_real(value));
+	if (!next)
 		return out;
-	const struct rig_key *next = &keys->items[k + 1];
-	if (key->interp == RIG_INTERP_HOLD) {
+	if (style->interp == RIG_INTERP_HOLD) {
 		json_object_set_new(out, "curve", json_string("stepped"));
-	} else if (key->interp == RIG_INTERP_BEZIER) {
-		double t0 = key->frame / s->fps, dt = next->frame / s->fps - t0;
-		double v1 = scale ? next->value / setup : next->value - setup, dv = v1 - v;
+	} else if (style->interp == RIG_INTERP_BEZIER) {
+		double t0 = frame / s->fps, dt = next->frame / s->fps - t0;
+		double v1 = scale ? next_value / setup : next_value - setup, dv = v1 - v;
 		json_object_set_new(out, "curve",
-				    json_pack("[f, f, f, f]", t0 + key->ease[0] * dt,
-					      v + key->ease[1] * dv, t0 + key->ease[2] * dt,
-					      v + key->ease[3] * dv));
+				    json_pack("[f, f, f, f]", t0 + style->ease[0] * dt,
+					      v + style->ease[1] * dv, t0 + style->ease[2] * dt,
+					      v + style->ease[3] * dv));
 	}
 	return out;
+}
+
+/* A timeline of keys (values negated for a pivot's bone) relative to setup.
+ * Spine shows the setup pose before a timeline's first key where rigd holds
+ * the first key: a first key after frame 0 (Spine's clock starts there) is
+ * preceded by its value at frame 0 when the setup differs. */
+static json_t *timeline(const struct spine_out *s, const struct rig_key_list *keys, double sign,
+			double setup, bool scale)
+{
+	json_t *list = json_array();
+	const struct rig_key *first = &keys->items[0];
+	static const struct rig_key linear = {.interp = RIG_INTERP_LINEAR};
+	if (list && first->frame > 0 && sign * first->value != setup)
+		json_array_append_new(list, spine_key(s, 0, sign * first->value, &linear, first,
+						      sign * first->value, setup, scale));
+	for (size_t q = 0; list && q < keys->count; q++) {
+		const struct rig_key *k = &keys->items[q],
+				     *next = q + 1 < keys->count ? k + 1 : NULL;
+		json_array_append_new(list, spine_key(s, k->frame, sign * k->value, k, next,
+						      next ? sign * next->value : 0, setup, scale));
+	}
+	return list;
 }
 
 struct timeline_kind {
@@ -178,19 +218,15 @@ static json_t *bone_timelines(struct spine_out *s, long i)
 			continue;
 		double setup = setup_value(l, k->channel);
 		if (k->scale && setup == 0) {
-			rig_export_unsupported(s->report, "scale key of 0", l->id,
-					       "Spine scales by the setup value, which a first key "
-					       "of 0 cannot be; '%s' %s is not written",
-					       l->id, rig_channel_name(k->channel));
+			rig_export_unsupported(s->report, "keyed scale of setup 0", l->id,
+					       "Spine scales the setup value, and the static %s of "
+					       "'%s' is 0; its keys are not written",
+					       rig_channel_name(k->channel), l->id);
 			continue;
 		}
-		json_t *list = json_array();
-		for (size_t q = 0; list && q < keys->count; q++) {
-			bezier = bezier || (q + 1 < keys->count &&
-					    keys->items[q].interp == RIG_INTERP_BEZIER);
-			json_array_append_new(list, spine_key(s, keys, q, keys->items[q].value,
-							      k->member, setup, k->scale));
-		}
+		for (size_t q = 0; q + 1 < keys->count; q++)
+			bezier = bezier || keys->items[q].interp == RIG_INTERP_BEZIER;
+		json_t *list = timeline(s, keys, 1, setup, k->scale);
 		if (!out)
 			out = json_object();
 		json_object_set_new(out, k->name, list);
@@ -221,11 +257,7 @@ static json_t *pivot_timelines(struct spine_out *s, long i)
 		const struct rig_key_list *keys = &l->keys[pivots[t].channel];
 		if (!keys->count)
 			continue;
-		double setup = -setup_value(l, pivots[t].channel);
-		json_t *list = json_array();
-		for (size_t q = 0; list && q < keys->count; q++)
-			json_array_append_new(list, spine_key(s, keys, q, -keys->items[q].value,
-							      "value", setup, false));
+		json_t *list = timeline(s, keys, -1, -setup_value(l, pivots[t].channel), false);
 		if (!out)
 			out = json_object();
 		json_object_set_new(out, pivots[t].name, list);

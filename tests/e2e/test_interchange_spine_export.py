@@ -156,7 +156,7 @@ class SpineExport(RigdTestCase):
             {"op": "layer.create", "layerId": "c", "name": "c", "kind": "group", "parentId": "b",
              "transform": {"position": [10, 0]}},
             {"op": "layer.create", "layerId": "t", "name": "t", "kind": "group",
-             "timeOffset": 3},
+             "timeOffset": 3, "transform": {"scale": [1, 0]}},
             {"op": "layer.key.put", "layerId": "t", "channel": "scale.y",
              "keys": [{"frame": 0, "value": 0}, {"frame": 4, "value": 1}]},
             {"op": "layer.key.put", "layerId": "t", "channel": "rotation",
@@ -170,7 +170,7 @@ class SpineExport(RigdTestCase):
         report = self.rigd.get(f"/v1/shots/{S}/export?format=spine&report=true").json
         features = sorted({(u["feature"], u.get("layerId")) for u in report["unsupported"]})
         self.assertEqual(features, [("binding", "m"), ("constraint", None),
-                                    ("scale key of 0", "t"), ("time offset", "t")])
+                                    ("keyed scale of setup 0", "t"), ("time offset", "t")])
         r = self.rigd.get(f"/v1/shots/{S}/export?format=spine")
         self.assertEqual(r.header("X-Rigd-Export-Unsupported"), "4")
         self.assertEqual(r.json["slots"], [])
