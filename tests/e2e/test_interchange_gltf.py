@@ -345,12 +345,26 @@ class GltfCase(RigdTestCase):
             skin("d", verts, tris, uvs, [("a", "j", [1, 0, 0, 1, 0, 0])],
                  [[("a", 1.0)]] * len(verts), method="dqs"),
             keys("j", "position.y", [key(0, 0, "hold"), key(4, 1, "linear"), key(8, 3)]),
+            group("pinned", None, kind="mesh"),
+            skin("pinned", verts, tris, uvs, [("a", "j", [1, 0, 0, 1, 0, 0])],
+                 [[("a", 1.0)]] * len(verts),
+                 puppet={"pins": [{"id": "p", "x": 0, "y": 0}, {"id": "q", "x": 2, "y": 1}]}),
+            group("pup", None, kind="mesh"),
+            {"op": "layer.puppet", "layerId": "pup",
+             "puppet": {"source": pts(verts), "triangles": tris,
+                        "pins": [{"id": "p", "x": 0, "y": 0}, {"id": "q", "x": 2, "y": 1}]}},
         ])
         r = self.export(sid)
         self.validate(r.body)
         rep = self.export(sid, "&report=true").json
         features = {(u["feature"], u.get("layerId")) for u in rep["unsupported"]}
-        self.assertEqual(features, {("skinning method", "d"), ("mixed interpolation", "j")})
+        self.assertEqual(features, {("skinning method", "d"), ("mixed interpolation", "j"),
+                                    ("pins", "pinned"), ("binding", "pup")})
+        self.assertEqual(int(r.header("X-Rigd-Export-Unsupported")), 4)
+        names = {m["name"] for m in glb_json(r.body)["meshes"]}
+        self.assertEqual(names, {"d", "pinned"}, "a puppet's mesh is not written")
+        # the skins themselves are still three.js's to draw (at the frames' grid for j)
+        self.assertLessEqual(self.compare(sid, r.body, [0, 4, 6, 8], ["d", "pinned"]), TOL)
 
     def test_bad_format_and_version(self):
         self.shot("s", [])
