@@ -149,12 +149,13 @@ static int emit(struct rig_gltf *g, long node, const char *path, const double *f
 	json_t *channel = json_pack("{s:I, s:{s:I, s:s}}", "sampler",
 				    (json_int_t)json_array_size(g->samplers), "target", "node",
 				    (json_int_t)node, "path", path);
-	if (!sampler || !channel || json_array_append_new(g->samplers, sampler) != 0 ||
-	    json_array_append_new(g->channels, channel) != 0) {
-		json_decref(channel);
-		return -1;
-	}
-	return 0;
+	int rc = sampler && channel && json_array_append(g->samplers, sampler) == 0 &&
+				 json_array_append(g->channels, channel) == 0
+			 ? 0
+			 : -1;
+	json_decref(sampler);
+	json_decref(channel);
+	return rc;
 }
 
 static void report_sampled(struct rig_gltf *g, const char *layer_id, const char *what, bool bezier,
