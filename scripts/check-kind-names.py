@@ -52,6 +52,7 @@ OWN = {
             "api/handlers/skin.c", "api/handlers/skin_eval.c",  # its own routes
             "api/interchange/rig2d_export.c",    # .rig2d.json holds skins only (issue 26)
             "api/interchange/spine_export.c",    # Spine's weighted meshes are skins
+            "api/interchange/gltf_export.c",     # glTF skins (issue 26)
             "storage/sqlite/skin_codec.c",       # its codec of its own (the skins table)
             "storage/skin_bytes.h", "storage/skin_bytes.c",  # its stored bytes, every backend's
         ],
@@ -62,6 +63,7 @@ OWN = {
             "core/mesh_binding.h", "core/mesh_binding.c",  # the math, its core row
             "api/edit/ops_mesh.c",                         # its ops and edit row
             "api/edit/ops_bake.c",                         # every bake writes one
+            "api/interchange/gltf_export.c",               # glTF morph targets (issue 26)
         ],
     },
     "puppet": {
