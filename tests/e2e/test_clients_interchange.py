@@ -361,19 +361,7 @@ class Export(InterchangeCase):
         self.assertEqual(p.returncode, 1)
         self.assertIn("cannot write", p.stderr.decode())
 
-    def test_gltf_export_is_refused_until_the_server_has_it(self):
-        # When gltf lands this test fails: replace it with one that reads the .glb back
-        # (test_gltf_export_is_byte_for_byte below runs then).
-        if "gltf" in self.valid_formats("export"):
-            self.skipTest("the server exports gltf: test_gltf_export_is_byte_for_byte runs")
-        err = self.refused(self.rigctl("export", "--shot", S, "--format", "gltf"),
-                           "INVALID_QUERY", 400)
-        self.assertIn("format 'gltf' cannot be exported", err)
-        self.assertIn("validFormats: [\"rig2d\"", err)
-
     def test_gltf_export_is_byte_for_byte(self):
-        if "gltf" not in self.valid_formats("export"):
-            self.skipTest("the server does not export gltf yet")
         want = self.api("format=gltf")
         self.assertEqual(self.ok(self.rigctl("export", "--shot", S, "--format", "gltf")),
                          want.body)
