@@ -9,6 +9,7 @@
 
 const struct rig_interchange_format rig_interchange_formats[] = {
 	{"rig2d", rig_rig2d_import, rig_rig2d_export, "application/json"},
+	{"spine", rig_spine_import, NULL, "application/json"},
 };
 
 const size_t rig_interchange_n_formats =
