@@ -34,6 +34,31 @@ struct spine_reader {
 	const char *animation_name;
 };
 
+/* A finite JSON number into *out. */
+bool spine__finite(json_t *v, double *out);
+
+/* obj[key] as a finite number (def when absent) or boolean; a violation at
+ * path/key otherwise. Return 0 or -1. */
+int spine__opt_number(const struct spine_reader *r, json_t *obj, const char *key, const char *path,
+		      double def, double *out);
+int spine__opt_bool(const struct spine_reader *r, json_t *obj, const char *key, const char *path,
+		    bool def, bool *out);
+
+/* Reports obj[key] (a colour at path) unless absent or opaque white. */
+void spine__report_color(struct spine_reader *r, json_t *obj, const char *key, const char *path);
+
+/* out = m · (x, y) (rigd order: x' = a·x + c·y + e). */
+void spine__affine_apply(const double m[6], double x, double y, double out[2]);
+
+/* The slot's setup attachment att (at path, "skins/<k>/attachments/…") on
+ * bone as a mesh layer (id from the slot's name; taken holds the mesh ids
+ * used), or reported when its type is not carried. Returns 0 or -1. */
+int spine__import_attachment(struct spine_reader *r, json_t *att, const char *path, size_t bone,
+			     const char *slot_name, json_t *taken);
+
+/* The document's IK constraints as constraint.put ops. Returns 0 or -1. */
+int spine__import_ik(struct spine_reader *r);
+
 /* The bone named name, or −1. */
 long spine__bone_index(const struct spine_reader *r, const char *name);
 

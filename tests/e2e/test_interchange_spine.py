@@ -366,6 +366,14 @@ class BatchTests(SpineCase):
         self.assertEqual(byid["hero.arm"]["parentId"], "stage")
         self.assertEqual(sorted(c["constraintId"] for c in tree["constraints"]),
                          ["hero.aimIk", "hero.armIk"])
+        # Spine's order × the IK count + index: equal orders run in document order
+        self.assertEqual({c["constraintId"]: c["order"] for c in tree["constraints"]},
+                         {"hero.armIk": 0, "hero.aimIk": 3})
+        arm = next(c for c in tree["constraints"] if c["constraintId"] == "hero.armIk")
+        self.assertEqual((arm["chain"], arm["target"], arm["bendPositive"], arm["tipLength"]),
+                         (["hero.upper", "hero.lower"], "hero.ikTarget", False, 35))
+        # softness 10 · psx 1.1 · (csx 1.2 + 1) / 2 · √det(torso 1.5²)
+        self.assertAlmostEqual(arm["softness"], 10 * 1.1 * 2.2 / 2 * 1.5, places=9)
         # the stage moves the whole import: the setup pose is rigd's, shifted by 50 at frame 10
         a = self.rigd_vertices(0, ["hero.belly"])["hero.belly"]
         b = self.rigd_vertices(10, ["hero.belly"])["hero.belly"]
@@ -485,7 +493,25 @@ class BadInputTests(SpineCase):
             {"value": 1, "curve": [2, 0, 0.5, 1]}, {"time": 1, "value": 2}]}}}})
         self.bad(doc, "/animations/a/bones/b/rotate/0/curve")
         doc = tiny_document(ik=[{"name": "k", "bones": ["root"], "target": "b"}])
-        self.bad(doc, "/ik/0/bones/0")
+        self.bad(doc, "/ik/0/bones/0")  # spine-core needs the chain's first bone to have a parent
+        doc = tiny_document(ik=[{"name": "k", "bones": ["b", "root"], "target": "b"}])
+        self.bad(doc, "/ik/0/bones/1")
+        doc = tiny_document(ik=[{"name": "k", "bones": ["b", "b", "b"], "target": "root"}])
+        self.bad(doc, "/ik/0/bones")
+        doc = tiny_document(ik=[{"name": "k", "bones": ["b"], "target": "root", "mix": 2}])
+        self.bad(doc, "/ik/0/mix")
+        self.bad(tiny_document(skins={"default": {}}), "/skins")
+        doc = tiny_document()
+        doc["bones"].append({"name": "b"})
+        self.bad(doc, "/bones/2/name")
+        doc = tiny_document()
+        doc["skins"][0]["attachments"]["s"]["r"] = {
+            "type": "mesh", "uvs": [0, 0, 1, 0, 0, 1], "vertices": [0, 0, 1, 0, 0, 1],
+            "triangles": [0, 1, 3]}
+        self.bad(doc, "/skins/0/attachments/s/r/triangles/2")
+        doc = tiny_document(animations={"a": {"bones": {"b": {"translate": [
+            {"x": 1, "curve": [0.2, 0, 0.4, 1]}, {"time": 1, "x": 2}]}}}})
+        self.bad(doc, "/animations/a/bones/b/translate/0/curve")  # 4 numbers for 2 values
 
     def test_softness_under_animated_scale_is_reported(self):
         doc = rig_document()
