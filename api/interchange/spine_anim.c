@@ -204,23 +204,20 @@ static int import_channel(struct spine_reader *r, size_t b, json_t *tl, const st
 			rc = add_key(keys, t * r->im->opts->fps, absolute(c, v), "linear");
 		prev[0] = t, prev[1] = v;
 	}
-	if (rc == 0 && n > 0)
-		rc = rig_import_op(r->im,
-				   json_pack("{s:s, s:s, s:s, s:O}", "op", "layer.key.put",
-					     "layerId", r->bones[b].id, "channel", c->rig, "keys",
-					     keys),
-				   path[0] ? path : "")
-			     ? rig_jr_out_of_memory(r->jr, path)
-			     : 0;
+	char source[SPINE_PATH_MAX];
+	snprintf(source, sizeof source, "/%s", path);
+	json_t *op = json_pack("{s:s, s:s, s:s, s:O}", "op", "layer.key.put", "layerId",
+			       r->bones[b].id, "channel", c->rig, "keys", keys);
+	if (rc == 0 && n > 0 && rig_import_op(r->im, op, source) != 0)
+		rc = rig_jr_out_of_memory(r->jr, path);
+	else if (rc != 0 || n == 0)
+		json_decref(op);
 	json_decref(keys);
-	if (rc == 0 && sampled) {
-		char source[SPINE_PATH_MAX];
-		snprintf(source, sizeof source, "/%s", path);
+	if (rc == 0 && sampled)
 		rig_import_adjusted(r->im, "bezier sampled", source,
 				    "%zu bezier segment(s) of %s written as linear keys at the %d "
 				    "points spine-core samples each into (its 10 line segments)",
 				    sampled, c->rig, SPINE_BEZIER_SAMPLES);
-	}
 	return rc;
 }
 

@@ -335,6 +335,27 @@ class ReportTests(SpineCase):
                      ("timeline", "/animations/a/drawOrder")]:
             self.assertIn(item, got)
 
+    def test_expanded_ops_fail_at_their_part_of_the_document(self):
+        """An expanded op's own violation points at the part of the document it came from."""
+        self.import_doc(tiny_document())
+        v = self.version()
+        r = self.rigd.post(f"/v1/shots/{self.shot}/import?format=spine", tiny_document())
+        body = self.assertProblem(r, 409 if r.status == 409 else 422, "LAYER_EXISTS")
+        err = body["errors"][0] if "errors" in body else body
+        self.assertEqual(err["pointer"], "/ops/0/document/bones/0", body)
+        self.assertEqual((err["expandedOp"], err["expandedOpName"]), (0, "layer.create"))
+        doc = tiny_document()
+        doc["skins"][0]["attachments"]["s"]["r"] = {
+            "type": "mesh", "uvs": [0, 0, 1, 0, 0, 1], "vertices": [0, 0, 1, 1, 2, 2],
+            "triangles": [0, 1, 2]}  # collinear: a degenerate triangle
+        r = self.rigd.post(f"/v1/shots/{self.shot}/import?format=spine&idPrefix=x.", doc)
+        self.assertEqual(r.status, 422, r)
+        err = r.json["errors"][0]
+        self.assertTrue(err["code"].startswith("MESH_"), err)
+        self.assertEqual(err["pointer"], "/ops/0/document/skins/0/attachments/s/r", err)
+        self.assertEqual(err["expandedOpName"], "layer.skin")
+        self.assertEqual(self.version(), v)
+
     def test_expanded_ops_and_report(self):
         r = self.import_doc(tiny_document(), "&idPrefix=sp:")
         op = r.json["ops"][0]
