@@ -62,7 +62,8 @@ const struct rig_route rig_routes[] = {
 	{"POST", "/v1/receipts/{}/revert", rig_h_receipt_revert, RIG_RUN_WORKER, ACCESS_EDIT,
 	 OWNER_RECEIPT, "dryRun"},
 	{"POST", "/v1/shots/{}/import", rig_h_shot_import, RIG_RUN_WORKER, ACCESS_EDIT, OWNER_SHOT,
-	 "format dryRun idPrefix parentId expectedVersion lockId fencingToken checkFrames"},
+	 "format dryRun idPrefix parentId expectedVersion lockId fencingToken checkFrames "
+	 "animation"},
 	{"GET", "/v1/shots/{}/export", rig_h_shot_export, RIG_RUN_WORKER, ACCESS_READ, OWNER_SHOT,
 	 "format version report"},
 	{"GET", "/v1/shots/{}/frames/{}", rig_h_frame, RIG_RUN_LIGHT, ACCESS_READ, OWNER_SHOT,

@@ -127,6 +127,10 @@ void rig_h_shot_import(struct rig_req *req, struct rig_resp *resp)
 		json_object_set_new(op, "idPrefix", json_string(prefix));
 	if (op && parent)
 		json_object_set_new(op, "parentId", json_string(parent));
+	/* the format's own choice in the query: which animation (Spine) */
+	const char *animation = rig_api__query(req, "animation");
+	if (op && animation)
+		json_object_set_new(op, "options", json_pack("{s:s}", "animation", animation));
 	b.ops = op ? json_pack("[o]", op) : NULL;
 	b.decoded = b.ops ? rig_batch_decode(b.ops, NULL, op_errs) : NULL;
 	b.decode_errs = op_errs;

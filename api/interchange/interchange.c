@@ -9,7 +9,7 @@
 
 const struct rig_interchange_format rig_interchange_formats[] = {
 	{"rig2d", rig_rig2d_import, rig_rig2d_export, "application/json"},
-	{"spine", NULL, rig_spine_export, "application/json"},
+	{"spine", rig_spine_import, rig_spine_export, "application/json"},
 	{"gltf", NULL, rig_gltf_export, "model/gltf-binary"},
 };
 
