@@ -106,6 +106,30 @@ static int add_key(json_t *keys, double frame, double value, const char *interp)
 						     value, "interp", interp));
 }
 
+/* rigd's Spine export writes a key's frame and absolute value beside Spine's
+ * time and relative value ("rigdFrame", "rigdValue") where time × fps or
+ * setup + value would not give them back bit for bit: they are taken when
+ * they agree with what Spine's members say (1e-6 of a frame, 1e-9 of the
+ * value, relative), so an import → export → import keeps the keys' bits. */
+static double exact_member(json_t *key, const char *member, double computed, double tolerance)
+{
+	double v;
+	if (spine__finite(json_object_get(key, member), &v) &&
+	    fabs(v - computed) <= tolerance * fmax(1, fabs(v)))
+		return v;
+	return computed;
+}
+
+static double key_frame(const struct spine_reader *r, json_t *key, double time)
+{
+	return exact_member(key, "rigdFrame", time * r->im->opts->fps, 1e-6);
+}
+
+static double key_value(json_t *key, const struct channel *c, double v)
+{
+	return exact_member(key, "rigdValue", absolute(c, v), 1e-9);
+}
+
 /* A key's time and value (at path). */
 static int read_key(const struct spine_reader *r, json_t *key, const struct channel *c,
 		    const char *path, double *time, double *value)
@@ -138,9 +162,9 @@ static int add_segment(const struct spine_reader *r, json_t *keys, json_t *key,
 	char at[SPINE_PATH_MAX];
 	snprintf(at, sizeof at, "%s/curve", path);
 	if (!curve)
-		return add_key(keys, t1 * fps, absolute(c, v1), "linear");
+		return add_key(keys, key_frame(r, key, t1), key_value(key, c, v1), "linear");
 	if (s && strcmp(s, "stepped") == 0)
-		return add_key(keys, t1 * fps, absolute(c, v1), "hold");
+		return add_key(keys, key_frame(r, key, t1), key_value(key, c, v1), "hold");
 	double p[4];
 	size_t base = 4 * (size_t)c->curve;
 	bool ok = json_is_array(curve) && json_array_size(curve) >= base + 4;
@@ -159,7 +183,7 @@ static int add_segment(const struct spine_reader *r, json_t *keys, json_t *key,
 				   "a bezier's time handles (cx1 %g, cx2 %g) must lie within its "
 				   "keys' times [%g, %g]",
 				   p[0], p[2], t1, t2);
-	int rc = add_key(keys, t1 * fps, absolute(c, v1), "linear");
+	int rc = add_key(keys, key_frame(r, key, t1), key_value(key, c, v1), "linear");
 	double dt = t2 - t1, dv = v2 - v1, scale = fabs(dt) + fabs(dv);
 	double cross1 = dt * (p[1] - v1) - dv * (p[0] - t1);
 	double cross2 = dt * (p[3] - v1) - dv * (p[2] - t1);
@@ -201,7 +225,8 @@ static int import_channel(struct spine_reader *r, size_t b, json_t *tl, const st
 			rc = add_segment(r, keys, json_array_get(tl, i - 1), c, at, seg, &sampled);
 		}
 		if (rc == 0 && i == n - 1)
-			rc = add_key(keys, t * r->im->opts->fps, absolute(c, v), "linear");
+			rc = add_key(keys, key_frame(r, json_array_get(tl, i), t),
+				     key_value(json_array_get(tl, i), c, v), "linear");
 		prev[0] = t, prev[1] = v;
 	}
 	char source[SPINE_PATH_MAX];

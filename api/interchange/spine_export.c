@@ -43,6 +43,7 @@ struct spine_bone {
 
 struct spine_out {
 	const struct rig_export_in *in;
+	bool *is_bone; /* per model layer: written as a bone (needs_bone) */
 	json_t *report;
 	struct spine_bone *of; /* per model layer */
 	json_t *bones;
@@ -97,6 +98,9 @@ static int add_bone(struct spine_out *s, long i, bool *done)
 	if (done[i])
 		return 0;
 	done[i] = true;
+	s->of[i].index = s->of[i].pivot_index = -1;
+	if (!s->is_bone[i])
+		return 0;
 	if (add_parent_first(s, i, done) != 0)
 		return -1;
 	const struct rig_model_layer *l = layer_at(s, i);
@@ -265,6 +269,21 @@ static json_t *pivot_timelines(struct spine_out *s, long i)
 	return out;
 }
 
+/* Whether layer i and its ancestors all sit at the identity (default
+ * statics, no keys): then its space is Spine's world. */
+static bool identity_path(const struct spine_out *s, long i)
+{
+	struct rig_transform dflt = rig_transform_default();
+	for (long at = i; at >= 0;) {
+		const struct rig_model_layer *l = layer_at(s, at);
+		for (int c = 0; c < RIG_CH_COUNT; c++)
+			if (l->keys[c].count || l->statics.ch[c] != dflt.ch[c])
+				return false;
+		at = l->parent_id[0] ? rig_shot_model_index(s->in->model, l->parent_id) : -1;
+	}
+	return true;
+}
+
 /* A weighted mesh attachment for skinned layer i, or NULL (reported). */
 static json_t *mesh_attachment(struct spine_out *s, long i, const struct rig_skin_def *d)
 {
@@ -309,6 +328,14 @@ static json_t *mesh_attachment(struct spine_out *s, long i, const struct rig_ski
 				       "'%s' has no uvs; Spine's are written as 0", l->id);
 	att = json_pack("{s:s, s:o, s:o, s:o, s:i}", "type", "mesh", "uvs", uvs, "triangles", tris,
 			"vertices", verts, "hull", 0);
+	if (att && identity_path(s, i)) {
+		/* Σ w · B · inverse(B) · v is v only to a few ulps: the source's bits
+		 * for rigd's import (spine_mesh.c), which other tools ignore */
+		json_t *exact = json_array();
+		for (size_t k = 0; exact && k < 2 * d->n_verts; k++)
+			json_array_append_new(exact, json_real(d->source[k]));
+		json_object_set_new(att, "rigdSource", exact);
+	}
 out:
 	free(bone);
 	free(inv);
@@ -345,11 +372,99 @@ static json_t *ik_constraint(struct spine_out *s, const struct rig_model_constra
 	json_t *bones = json_array();
 	for (size_t k = 0; k < c->n_chain; k++)
 		json_array_append_new(bones, json_string(c->chain_ids[k]));
+	double softness = c->statics[RIG_CC_SOFTNESS], spine_softness = softness;
+	if (c->n_chain == 2 && softness > 0) {
+		/* spine-core scales softness by psx · (csx + 1) / 2 in the first
+		 * bone's parent's frame, rigd measures it in that frame with the
+		 * frame's scale kept (spine_ik.c): at the statics' scales */
+		const struct rig_model_layer *p = layer_at(s, chain[0]),
+					     *ch = layer_at(s, chain[1]);
+		double det = 1;
+		bool keyed = false;
+		for (const struct rig_model_layer *a = p; a;) {
+			keyed = keyed || a->keys[RIG_CH_SCALE_X].count ||
+				a->keys[RIG_CH_SCALE_Y].count;
+			long up = a->parent_id[0] ? rig_shot_model_index(s->in->model, a->parent_id)
+						  : -1;
+			a = up >= 0 ? layer_at(s, up) : NULL;
+			if (a)
+				det *= a->statics.ch[RIG_CH_SCALE_X] *
+				       a->statics.ch[RIG_CH_SCALE_Y];
+		}
+		keyed = keyed || ch->keys[RIG_CH_SCALE_X].count;
+		double f = fabs(p->statics.ch[RIG_CH_SCALE_X]) *
+			   (fabs(ch->statics.ch[RIG_CH_SCALE_X]) + 1) * 0.5 * sqrt(fabs(det));
+		spine_softness = f > 0 ? softness / f : softness;
+		if (keyed)
+			rig_export_unsupported(
+				s->report, "ik softness", NULL,
+				"constraint '%s': Spine rescales softness with the "
+				"chain's animated scales; it is written at the statics'",
+				c->id);
+	}
 	/* a layer's world origin is where its pivot lands: its own bone's */
-	return json_pack("{s:s, s:o, s:s, s:f, s:f, s:b, s:b, s:b}", "name", c->id, "bones", bones,
-			 "target", c->target_id, "mix", c->statics[RIG_CC_MIX], "softness",
-			 c->statics[RIG_CC_SOFTNESS], "bendPositive", c->bend > 0, "stretch",
-			 c->stretch, "compress", c->compress);
+	json_t *out = json_pack("{s:s, s:o, s:s, s:f, s:f, s:b, s:b, s:b}", "name", c->id, "bones",
+				bones, "target", c->target_id, "mix", c->statics[RIG_CC_MIX],
+				"softness", spine_softness, "bendPositive", c->bend > 0, "stretch",
+				c->stretch, "compress", c->compress);
+	if (out && spine_softness != softness) /* rigd's, bit for bit (spine_ik.c) */
+		json_object_set_new(out, "rigdSoftness", json_real(softness));
+	return out;
+}
+
+static void mark(const struct spine_out *s, const char *id)
+{
+	long i = id[0] ? rig_shot_model_index(s->in->model, id) : -1;
+	if (i >= 0)
+		s->is_bone[i] = true;
+}
+
+/* Which layers are bones: every group layer, and a mesh layer only when
+ * something needs its frame (a child, a joint or a constraint naming it):
+ * a skinned mesh's vertices are weighted to its joints' bones, so its own
+ * path plays no part, and a bone of its own would come back from an import
+ * as one more group layer. Returns whether any layer is a bone. */
+static bool choose_bones(struct spine_out *s)
+{
+	const struct rig_shot_model *m = s->in->model;
+	for (size_t i = 0; i < m->n_layers; i++) {
+		const struct rig_model_layer *l = &m->layers[i];
+		if (l->deleted)
+			continue;
+		if (l->kind == RIG_LAYER_GROUP)
+			s->is_bone[i] = true;
+		mark(s, l->parent_id);
+		if (l->binding.type == &rig_binding_skin && s->in->defs[i]) {
+			const struct rig_skin_def *d = s->in->defs[i];
+			for (size_t j = 0; j < d->n_joints; j++)
+				mark(s, d->joints[j].layer_id);
+		}
+	}
+	for (size_t c = 0; c < m->n_constraints; c++) {
+		const struct rig_constraint *k = &m->constraints[c].c;
+		for (size_t q = 0; q < k->n_chain; q++)
+			mark(s, k->chain_ids[q]);
+		mark(s, k->target_id);
+		mark(s, k->pole_id);
+	}
+	bool any = false;
+	for (size_t i = 0; i < m->n_layers; i++)
+		any = any || s->is_bone[i];
+	return any;
+}
+
+/* The bone a slot of layer i hangs from: its own, its parent's (whose child
+ * it is, so a bone), else the first bone (a weighted attachment's slot bone
+ * moves nothing). */
+static const char *slot_bone(const struct spine_out *s, long i, char buf[RIG_ID_MAX + 8])
+{
+	const struct rig_model_layer *l = layer_at(s, i);
+	if (s->of[i].index >= 0)
+		return l->id;
+	long p = l->parent_id[0] ? rig_shot_model_index(s->in->model, l->parent_id) : -1;
+	if (p >= 0)
+		return tail_name(s, p, buf);
+	return json_string_value(json_object_get(json_array_get(s->bones, 0), "name"));
 }
 
 static int write_doc(struct spine_out *s, json_t **doc)
@@ -359,6 +474,7 @@ static int write_doc(struct spine_out *s, json_t **doc)
 	if (!done)
 		return -1;
 	int rc = 0;
+	s->root_bone = !choose_bones(s);
 	for (size_t c = 0; c < m->n_constraints && !s->root_bone; c++) {
 		long first = rig_shot_model_index(m, m->constraints[c].c.chain_ids[0]);
 		s->root_bone = first >= 0 && !m->layers[first].parent_id[0];
@@ -380,8 +496,18 @@ static int write_doc(struct spine_out *s, json_t **doc)
 		if (l->deleted)
 			continue;
 		json_t *tl = bone_timelines(s, (long)i);
-		if (tl)
+		if (s->of[i].index < 0) {
+			if (tl)
+				rig_export_unsupported(
+					s->report, "keys", l->id,
+					"mesh layer '%s' is no bone (nothing hangs "
+					"from it); its keys move nothing Spine draws",
+					l->id);
+			json_decref(tl);
+			tl = NULL;
+		} else if (tl) {
 			json_object_set_new(anim, l->id, tl);
+		}
 		if (s->of[i].pivot_index >= 0 && (tl = pivot_timelines(s, (long)i))) {
 			char name[RIG_ID_MAX + 8];
 			json_object_set_new(anim, tail_name(s, (long)i, name), tl);
@@ -399,8 +525,10 @@ static int write_doc(struct spine_out *s, json_t **doc)
 		json_t *att = mesh_attachment(s, (long)i, s->in->defs[i]);
 		if (!att)
 			continue;
-		json_array_append_new(slots, json_pack("{s:s, s:s, s:s}", "name", l->id, "bone",
-						       l->id, "attachment", l->id));
+		char bone[RIG_ID_MAX + 8];
+		json_array_append_new(slots,
+				      json_pack("{s:s, s:s, s:s}", "name", l->id, "bone",
+						slot_bone(s, (long)i, bone), "attachment", l->id));
 		json_object_set_new(atts, l->id, json_pack("{s:o}", l->id, att));
 	}
 	/* Spine runs constraints by "order", which must count 0, 1, … (one a
@@ -446,9 +574,10 @@ int rig_spine_export(struct rig_export *out, const struct rig_export_in *in, str
 			      .bones = json_array(),
 			      .fps = m->fps > 0 ? m->fps : 24};
 	s.of = calloc(m->n_layers ? m->n_layers : 1, sizeof *s.of);
+	s.is_bone = calloc(m->n_layers ? m->n_layers : 1, sizeof *s.is_bone);
 	json_t *doc = NULL;
 	int rc = -1;
-	if (s.of && s.bones && write_doc(&s, &doc) == 0) {
+	if (s.of && s.is_bone && s.bones && write_doc(&s, &doc) == 0) {
 		char *text = json_dumps(doc, JSON_COMPACT | JSON_REAL_PRECISION(17));
 		if (text) {
 			out->body = (unsigned char *)text;
@@ -462,5 +591,6 @@ int rig_spine_export(struct rig_export *out, const struct rig_export_in *in, str
 	json_decref(doc);
 	json_decref(s.bones);
 	free(s.of);
+	free(s.is_bone);
 	return rc;
 }

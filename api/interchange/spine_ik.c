@@ -20,6 +20,10 @@ struct ik {
 	long target;
 	double mix, softness, order;
 	bool bend_positive, compress, stretch, uniform;
+	/* rigd's export writes its softness beside Spine's ("rigdSoftness"):
+	 * the conversion below gives it back only to a few ulps */
+	double rigd_softness;
+	bool has_rigd_softness;
 	char id[RIG_ID_MAX + 1];
 };
 
@@ -73,6 +77,8 @@ static int read_ik(struct spine_reader *r, json_t *c, size_t i, struct ik *ik)
 	rc |= spine__opt_bool(r, c, "compress", path, false, &ik->compress);
 	rc |= spine__opt_bool(r, c, "stretch", path, false, &ik->stretch);
 	rc |= spine__opt_bool(r, c, "uniform", path, false, &ik->uniform);
+	ik->has_rigd_softness =
+		spine__finite(json_object_get(c, "rigdSoftness"), &ik->rigd_softness);
 	snprintf(at, sizeof at, "%s/mix", path);
 	if (rc == 0 && (ik->mix < 0 || ik->mix > 1))
 		rc = rig_jr_fail(r->jr, at, "mix must be in [0, 1]");
@@ -103,6 +109,8 @@ static double soft_units(struct spine_reader *r, const struct ik *ik, const char
 				    "softness was converted at the setup pose's scales; the "
 				    "animation scales the chain or its parents, where spine-core "
 				    "rescales it each frame");
+	if (ik->has_rigd_softness && fabs(ik->rigd_softness - s) <= 1e-9 * fmax(1, fabs(s)))
+		return ik->rigd_softness;
 	return s;
 }
 

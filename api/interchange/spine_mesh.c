@@ -314,6 +314,8 @@ static int read_weighted(struct spine_reader *r, struct geometry *g, json_t *vs,
 	return 0;
 }
 
+static void exact_source(struct geometry *g, json_t *att);
+
 /* A mesh attachment: uvs give the vertex count; vertices are bone-local
  * points of the slot's bone (2 per vertex) or weighted. */
 static int read_mesh(struct spine_reader *r, struct geometry *g, json_t *att, const char *path,
@@ -343,7 +345,29 @@ static int read_mesh(struct spine_reader *r, struct geometry *g, json_t *att, co
 	} else if (read_weighted(r, g, vs, path) != 0) {
 		return -1;
 	}
+	exact_source(g, att);
 	return read_triangles(r, g, att, path);
+}
+
+/* rigd's Spine export writes each mesh's source beside Spine's bind points
+ * ("rigdSource", x, y per vertex) when the mesh layer sat untransformed at
+ * the root, since Σ w · world · inverse(bind) · v gives v back only to a few
+ * ulps: where every point agrees with the setup position computed here to
+ * 1e-9 (relative), it is taken, so an import → export → import keeps the
+ * source's bits. Anything else keeps the computed points. */
+static void exact_source(struct geometry *g, json_t *att)
+{
+	json_t *exact = json_object_get(att, "rigdSource");
+	if (!json_is_array(exact) || json_array_size(exact) != 2 * g->n)
+		return;
+	for (size_t i = 0; i < 2 * g->n; i++) {
+		double v;
+		if (!spine__finite(json_array_get(exact, i), &v) ||
+		    fabs(v - g->xy[i]) > 1e-9 * fmax(1, fabs(v)))
+			return;
+	}
+	for (size_t i = 0; i < 2 * g->n; i++)
+		g->xy[i] = json_number_value(json_array_get(exact, i));
 }
 
 /* A mesh layer id for the slot that no bone took: its name, then name-mesh. */

@@ -208,17 +208,15 @@ class Import(InterchangeCase):
         self.usage(self.rigctl("import", plain, "--shot", S),
                    f"--format is required: '{plain}' is not named *.rig2d.json")
         self.ok(self.rigctl("import", plain, "--shot", S, "--format", "rig2d"))
-        # a Spine skeleton is sent as spine, whether or not this server imports it yet
-        spine = {"skeleton": {"spine": "4.2.11", "hash": "x"}, "bones": [{"name": "root"}]}
-        p = self.rigctl("import", "-", "--shot", S, input=json.dumps(spine).encode())
-        if "spine" not in self.valid_formats("import"):
-            err = self.refused(p, "INVALID_QUERY", 400)
-            self.assertIn("format 'spine' cannot be imported", err)
-            self.assertIn("validFormats", err)
-        else:
-            self.assertIn(p.returncode, (0, 1), p.stderr.decode())
-            self.assertNotIn(b"INVALID_QUERY", p.stderr)
-        self.assertEqual(self.version(), 1)
+        # a Spine skeleton (its skeleton.spine member) is sent as spine
+        spine = {"skeleton": {"spine": "4.2.11", "hash": "x"},
+                 "bones": [{"name": "root"}, {"name": "arm", "parent": "root", "x": 4}]}
+        p = self.rigctl("import", "-", "--shot", S, "--id-prefix", "sp.",
+                        input=json.dumps(spine).encode())
+        self.ok(p)
+        self.assertEqual(self.version(), 2)
+        bone = self.rigd.get(f"/v1/shots/{S}/layers/sp.arm").json
+        self.assertEqual((bone["parentId"], bone["transform"]["position"]), ("sp.root", [4, 0]))
 
     def test_a_bad_document_prints_its_pointer_and_changes_nothing(self):
         doc = arm()
