@@ -44,13 +44,25 @@ json_t *rig_export_report_new(const char *format)
 	return json_pack("{s:s, s:[]}", "format", format, "unsupported");
 }
 
+int rig_export_json(struct rig_export *out, const json_t *doc)
+{
+	char *text = doc ? json_dumps(doc, JSON_COMPACT | JSON_REAL_PRECISION(17)) : NULL;
+	if (!text)
+		return -1;
+	out->body = (unsigned char *)text;
+	out->len = strlen(text);
+	out->content_type = "application/json";
+	return 0;
+}
+
 int rig_import_init(struct rig_import *im, const char *format, const struct rig_import_opts *opts)
 {
 	im->opts = opts;
 	im->ops = json_array();
 	im->sources = json_array();
 	im->report = report_new(format);
-	return im->ops && im->sources && im->report ? 0 : -1;
+	im->taken = json_object();
+	return im->ops && im->sources && im->report && im->taken ? 0 : -1;
 }
 
 void rig_import_release(struct rig_import *im)
@@ -58,6 +70,7 @@ void rig_import_release(struct rig_import *im)
 	json_decref(im->ops);
 	json_decref(im->sources);
 	json_decref(im->report);
+	json_decref(im->taken);
 	memset(im, 0, sizeof *im);
 }
 
@@ -91,6 +104,26 @@ bool rig_import_id_with(char out[RIG_ID_MAX + 1], const char *prefix, const char
 	if (strcmp(out, ".") == 0 || strcmp(out, "..") == 0)
 		memset(out, '_', p + n);
 	return true;
+}
+
+long rig_import_claim(struct rig_import *im, const char *id, long index)
+{
+	json_t *by = json_object_get(im->taken, id);
+	if (by)
+		return (long)json_integer_value(by);
+	json_object_set_new(im->taken, id, json_integer(index));
+	return -1;
+}
+
+bool rig_import_mesh_id(char out[RIG_ID_MAX + 1], struct rig_import *im, const char *name)
+{
+	char alt[RIG_ID_MAX + 1];
+	snprintf(alt, sizeof alt, "%.56s-mesh", name);
+	const char *tries[2] = {name, alt};
+	for (int k = 0; k < 2; k++)
+		if (rig_import_id(out, im, tries[k]) && rig_import_claim(im, out, -1) < 0)
+			return true;
+	return false;
 }
 
 static void add_entry(json_t *report, const char *list, json_t *entry)

@@ -54,6 +54,7 @@ struct rig_import {
 	/* Per op of ops, the pointer into the document it came from ("" the
 	 * whole document): an expanded op's violations are reported there. */
 	json_t *sources;
+	json_t *taken; /* the layer ids made so far → the index of what made them */
 };
 
 /* An export's result: the body, its media type and the report. */
@@ -118,6 +119,15 @@ bool rig_import_id(char out[RIG_ID_MAX + 1], const struct rig_import *im, const 
 /* The same with another prefix ("": a joint id, local to its skin). */
 bool rig_import_id_with(char out[RIG_ID_MAX + 1], const char *prefix, const char *name);
 
+/* Claims layer id for the document's thing at index (a bone's): −1, or
+ * the index of the thing that claimed it first (nothing claimed then). */
+long rig_import_claim(struct rig_import *im, const char *id, long index);
+
+/* A mesh layer's id for the document's mesh named name, unclaimed: the
+ * prefix and name, else name + "-mesh" (a document's meshes and bones have
+ * names of their own, which may meet). Returns false when neither is free. */
+bool rig_import_mesh_id(char out[RIG_ID_MAX + 1], struct rig_import *im, const char *name);
+
 /* Report entries. key/value pairs name what it became ("layerId", id), NULL
  * name or id leaves them out. */
 void rig_import_mapped(struct rig_import *im, const char *kind, const char *source,
@@ -131,6 +141,10 @@ void rig_import_adjusted(struct rig_import *im, const char *feature, const char 
 void rig_export_unsupported(json_t *report, const char *feature, const char *layer_id,
 			    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 json_t *rig_export_report_new(const char *format);
+
+/* out's body as doc's compact text, every double in 17 digits (they read
+ * back exactly); returns 0, or -1 when out of memory (or doc is NULL). */
+int rig_export_json(struct rig_export *out, const json_t *doc);
 
 /* The formats' functions (one file each). */
 int rig_rig2d_import(struct rig_import *im, json_t *doc, const struct rig_jr *jr);

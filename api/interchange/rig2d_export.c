@@ -261,13 +261,7 @@ int rig_rig2d_export(struct rig_export *out, const struct rig_export_in *in, str
 		doc = json_pack("{s:i, s:s, s:O, s:O}", "version", 2, "generator", "rigd", "bones",
 				x.bones, "parts", parts);
 	}
-	char *text = doc ? json_dumps(doc, JSON_COMPACT | JSON_REAL_PRECISION(17)) : NULL;
-	if (text) {
-		out->body = (unsigned char *)text;
-		out->len = strlen(text);
-		out->content_type = "application/json";
-		rc = 0;
-	}
+	rc = rig_export_json(out, doc);
 out:
 	if (rc)
 		rig_errs_add(errs, RIG_MEMORY_BUSY, "the server ran out of memory");

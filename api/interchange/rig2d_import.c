@@ -134,15 +134,15 @@ static int read_bones(struct reader *r, json_t *doc)
 		rc |= read_bone(r, json_array_get(bones, i), i);
 	if (rc)
 		return rc;
-	for (size_t i = 0; i < r->n_bones; i++)
-		for (size_t k = 0; k < i; k++)
-			if (strcmp(r->bones[i].id, r->bones[k].id) == 0) {
-				char path[64];
-				snprintf(path, sizeof path, "bones/%zu/name", i);
-				return rig_jr_fail(r->jr, path,
-						   "bones %zu and %zu both become layer '%s'", k, i,
-						   r->bones[i].id);
-			}
+	for (size_t i = 0; i < r->n_bones; i++) {
+		long k = rig_import_claim(r->im, r->bones[i].id, (long)i);
+		if (k >= 0) {
+			char at[64];
+			snprintf(at, sizeof at, "bones/%zu/name", i);
+			return rig_jr_fail(r->jr, at, "bones %ld and %zu both become layer '%s'", k,
+					   i, r->bones[i].id);
+		}
+	}
 	for (size_t i = 0; i < r->n_bones; i++) { /* a walk up longer than n is a cycle */
 		long at = (long)i;
 		size_t steps = 0;
@@ -355,29 +355,9 @@ static json_t *read_tris(const struct reader *r, json_t *mesh, const char *path,
 	return out;
 }
 
-/* A mesh layer id for name that no bone took: name, then name-mesh. */
-static bool mesh_layer_id(char out[RIG_ID_MAX + 1], const struct reader *r, const char *name,
-			  json_t *taken)
-{
-	char alt[RIG_ID_MAX + 1];
-	snprintf(alt, sizeof alt, "%.56s-mesh", name);
-	const char *tries[2] = {name, alt};
-	for (int k = 0; k < 2; k++) {
-		if (!rig_import_id(out, r->im, tries[k]))
-			continue;
-		bool clash = json_object_get(taken, out) != NULL;
-		for (size_t b = 0; b < r->n_bones && !clash; b++)
-			clash = strcmp(r->bones[b].id, out) == 0;
-		if (!clash)
-			return json_object_set_new(taken, out, json_true()) == 0;
-	}
-	return false;
-}
-
 /* One mesh layer with its skin from part (the document itself for v1;
  * path "" there, "parts/<i>" for v2). */
-static int import_part(struct reader *r, json_t *part, const char *path, const char *name,
-		       json_t *taken)
+static int import_part(struct reader *r, json_t *part, const char *path, const char *name)
 {
 	char at[96], source[96];
 	snprintf(at, sizeof at, "%s%smesh", path, path[0] ? "/" : "");
@@ -408,7 +388,7 @@ static int import_part(struct reader *r, json_t *part, const char *path, const c
 		rig_jr_out_of_memory(r->jr, "skinWeights");
 	if (!weights)
 		goto out;
-	if (!mesh_layer_id(id, r, name, taken)) {
+	if (!rig_import_mesh_id(id, r->im, name)) {
 		rig_jr_fail(r->jr, path[0] ? path : "mesh",
 			    "mesh '%.64s' has no free layer id with the id prefix", name);
 		goto out;
@@ -492,10 +472,9 @@ int rig_rig2d_import(struct rig_import *im, json_t *doc, const struct rig_jr *jr
 	if (read_version(jr, doc, &version) != 0)
 		return -1;
 	struct reader r = {.im = im, .jr = jr};
-	json_t *taken = json_object();
 	bool *done = NULL;
 	int rc = read_bones(&r, doc);
-	if (rc || !taken || !(done = calloc(r.n_bones ? r.n_bones : 1, sizeof *done))) {
+	if (rc || !(done = calloc(r.n_bones ? r.n_bones : 1, sizeof *done))) {
 		if (!rc)
 			rig_jr_out_of_memory(jr, "bones");
 		rc = -1;
@@ -510,7 +489,7 @@ int rig_rig2d_import(struct rig_import *im, json_t *doc, const struct rig_jr *jr
 	if (rc == 0 && version == 1) {
 		const char *name = json_string_value(json_object_get(doc, "name"));
 		if (json_object_get(doc, "mesh"))
-			rc = import_part(&r, doc, "", name && name[0] ? name : "mesh", taken);
+			rc = import_part(&r, doc, "", name && name[0] ? name : "mesh");
 	} else if (rc == 0) {
 		json_t *parts = json_object_get(doc, "parts");
 		if (!json_is_array(parts)) {
@@ -527,14 +506,13 @@ int rig_rig2d_import(struct rig_import *im, json_t *doc, const struct rig_jr *jr
 				break;
 			}
 			const char *name = json_string_value(json_object_get(part, "name"));
-			rc = import_part(&r, part, path, name && name[0] ? name : fallback, taken);
+			rc = import_part(&r, part, path, name && name[0] ? name : fallback);
 			if (json_is_string(json_object_get(part, "sprite")))
 				rig_import_unsupported(im, "sprite", path,
 						       "the part's sprite is not stored");
 		}
 	}
 out:
-	json_decref(taken);
 	free(done);
 	free(r.bones);
 	return rc;

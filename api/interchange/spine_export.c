@@ -577,15 +577,8 @@ int rig_spine_export(struct rig_export *out, const struct rig_export_in *in, str
 	s.is_bone = calloc(m->n_layers ? m->n_layers : 1, sizeof *s.is_bone);
 	json_t *doc = NULL;
 	int rc = -1;
-	if (s.of && s.is_bone && s.bones && write_doc(&s, &doc) == 0) {
-		char *text = json_dumps(doc, JSON_COMPACT | JSON_REAL_PRECISION(17));
-		if (text) {
-			out->body = (unsigned char *)text;
-			out->len = strlen(text);
-			out->content_type = "application/json";
-			rc = 0;
-		}
-	}
+	if (s.of && s.is_bone && s.bones && write_doc(&s, &doc) == 0)
+		rc = rig_export_json(out, doc);
 	if (rc)
 		rig_errs_add(errs, RIG_MEMORY_BUSY, "the server ran out of memory");
 	json_decref(doc);

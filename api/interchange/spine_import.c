@@ -249,15 +249,15 @@ static int read_bones(struct spine_reader *r)
 		rc |= read_bone(r, json_array_get(bones, i), i);
 	if (rc)
 		return rc;
-	for (size_t i = 0; i < r->n_bones; i++)
-		for (size_t k = 0; k < i; k++)
-			if (strcmp(r->bones[i].id, r->bones[k].id) == 0) {
-				char at[64];
-				snprintf(at, sizeof at, "bones/%zu/name", i);
-				return rig_jr_fail(r->jr, at,
-						   "bones %zu and %zu both become layer '%s'", k, i,
-						   r->bones[i].id);
-			}
+	for (size_t i = 0; i < r->n_bones; i++) {
+		long k = rig_import_claim(r->im, r->bones[i].id, (long)i);
+		if (k >= 0) {
+			char at[64];
+			snprintf(at, sizeof at, "bones/%zu/name", i);
+			return rig_jr_fail(r->jr, at, "bones %ld and %zu both become layer '%s'", k,
+					   i, r->bones[i].id);
+		}
+	}
 	for (size_t i = 0; i < r->n_bones && rc == 0; i++)
 		rc = resolve_parent(r, json_array_get(bones, i), i);
 	return rc;
@@ -408,10 +408,8 @@ static int check_slot_names(struct spine_reader *r, json_t *slots, json_t *skin_
 /* Each slot, in draw order, whose setup attachment is in the default skin. */
 static int import_slots(struct spine_reader *r)
 {
-	json_t *slots = json_object_get(r->doc, "slots"), *skin, *taken = json_object();
+	json_t *slots = json_object_get(r->doc, "slots"), *skin;
 	size_t at_skin = 0;
-	if (!taken)
-		return rig_jr_out_of_memory(r->jr, "slots");
 	int rc = read_skins(r, &skin, &at_skin);
 	if (rc == 0 && slots && !json_is_array(slots))
 		rc = rig_jr_fail(r->jr, "slots", "member 'slots' must be an array");
@@ -438,8 +436,7 @@ static int import_slots(struct spine_reader *r)
 			memcpy(path, base, sizeof path);
 			spine__path_add(path, att_name);
 			if (shown[i] && strcmp(att_name, shown[i]) == 0) {
-				rc = spine__import_attachment(r, att, path, (size_t)bones[i], name,
-							      taken);
+				rc = spine__import_attachment(r, att, path, (size_t)bones[i], name);
 				if (rc)
 					break;
 				continue;
@@ -462,7 +459,6 @@ static int import_slots(struct spine_reader *r)
 	}
 	free(bones);
 	free(shown);
-	json_decref(taken);
 	return rc;
 }
 

@@ -51,10 +51,10 @@ void spine__report_color(struct spine_reader *r, json_t *obj, const char *key, c
 void spine__affine_apply(const double m[6], double x, double y, double out[2]);
 
 /* The slot's setup attachment att (at path, "skins/<k>/attachments/…") on
- * bone as a mesh layer (id from the slot's name; taken holds the mesh ids
- * used), or reported when its type is not carried. Returns 0 or -1. */
+ * bone as a mesh layer (id from the slot's name, rig_import_mesh_id), or
+ * reported when its type is not carried. Returns 0 or -1. */
 int spine__import_attachment(struct spine_reader *r, json_t *att, const char *path, size_t bone,
-			     const char *slot_name, json_t *taken);
+			     const char *slot_name);
 
 /* The document's IK constraints as constraint.put ops. Returns 0 or -1. */
 int spine__import_ik(struct spine_reader *r);

@@ -370,25 +370,6 @@ static void exact_source(struct geometry *g, json_t *att)
 		g->xy[i] = json_number_value(json_array_get(exact, i));
 }
 
-/* A mesh layer id for the slot that no bone took: its name, then name-mesh. */
-static bool mesh_layer_id(char out[RIG_ID_MAX + 1], const struct spine_reader *r, const char *name,
-			  json_t *taken)
-{
-	char alt[RIG_ID_MAX + 1];
-	snprintf(alt, sizeof alt, "%.56s-mesh", name);
-	const char *tries[2] = {name, alt};
-	for (int k = 0; k < 2; k++) {
-		if (!rig_import_id(out, r->im, tries[k]))
-			continue;
-		bool clash = json_object_get(taken, out) != NULL;
-		for (size_t b = 0; b < r->n_bones && !clash; b++)
-			clash = strcmp(r->bones[b].id, out) == 0;
-		if (!clash)
-			return json_object_set_new(taken, out, json_true()) == 0;
-	}
-	return false;
-}
-
 /* layer.create and layer.skin for geometry g of the slot named name. */
 static int emit_mesh(struct spine_reader *r, const struct geometry *g, const char *id,
 		     const char *name, const char *source)
@@ -429,7 +410,7 @@ static int emit_mesh(struct spine_reader *r, const struct geometry *g, const cha
 /* The slot's setup attachment att (at path, "skins/<k>/attachments/...")
  * as a mesh layer. */
 int spine__import_attachment(struct spine_reader *r, json_t *att, const char *path, size_t bone,
-			     const char *slot_name, json_t *taken)
+			     const char *slot_name)
 {
 	char source[SPINE_PATH_MAX], at[SPINE_PATH_MAX];
 	snprintf(source, sizeof source, "/%s", path);
@@ -457,7 +438,7 @@ int spine__import_attachment(struct spine_reader *r, json_t *att, const char *pa
 	struct geometry g = {0};
 	char id[RIG_ID_MAX + 1];
 	int rc = region ? read_region(r, &g, att, path, bone) : read_mesh(r, &g, att, path, bone);
-	if (rc == 0 && !mesh_layer_id(id, r, slot_name, taken)) {
+	if (rc == 0 && !rig_import_mesh_id(id, r->im, slot_name)) {
 		char slot_at[64];
 		snprintf(slot_at, sizeof slot_at, "slots");
 		rc = rig_jr_fail(r->jr, slot_at,
