@@ -237,6 +237,24 @@ class Rig2dImport(Rig2dCase):
         checked = self.import_doc(doc, "&idPrefix=z.&checkFrames=true")
         self.assertEqual(checked.status, 201, checked)
 
+    def test_an_import_as_a_plan_validated_applied_and_reverted(self):
+        op = {"op": "shot.import", "format": "rig2d", "document": arm(), "idPrefix": "p."}
+        plan = self.rigd.post(f"/v1/shots/{S}/plans", {"ops": [op]})
+        self.assertEqual(plan.status, 201, plan)
+        pid = plan.json["planId"]
+        checked = self.rigd.post(f"/v1/plans/{pid}/validate").json
+        self.assertTrue(checked["ok"], checked)
+        report = checked["receipt"]["ops"][0]["importReport"]
+        self.assertEqual(len(report["mapped"]), 4)
+        self.assertEqual(self.version(), 0)
+        applied = self.rigd.post(f"/v1/plans/{pid}/apply",
+                                 {"planVersion": plan.json["planVersion"]})
+        self.assertEqual(applied.status, 201, applied)
+        self.assertEqual(self.version(), 1)
+        undo = self.rigd.post(f"/v1/receipts/{applied.json['receiptId']}/revert")
+        self.assertEqual(undo.status, 201, undo)
+        self.assertEqual(self.rigd.get(f"/v1/shots/{S}").json["layers"], [])
+
     def test_bad_documents_are_typed_errors_pointing_into_them_and_change_nothing(self):
         base = arm()
 
