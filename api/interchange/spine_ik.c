@@ -98,7 +98,7 @@ static int read_ik(struct spine_reader *r, json_t *c, size_t i, struct ik *ik)
 static double soft_units(struct spine_reader *r, const struct ik *ik, const char *source)
 {
 	const struct spine_bone *p = &r->bones[ik->bones[0]], *c = &r->bones[ik->bones[1]];
-	const double *pp = r->bones[p->parent].world;
+	const double *pp = r->bones[p->parent].world.m;
 	double s = ik->softness * fabs(p->scale_x) * (fabs(c->scale_x) + 1) * 0.5 *
 		   sqrt(fabs(pp[0] * pp[3] - pp[1] * pp[2]));
 	bool keyed = spine__scale_keyed(r, (size_t)ik->bones[1]);

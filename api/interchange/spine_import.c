@@ -81,21 +81,6 @@ long spine__bone_index(const struct spine_reader *r, const char *name)
 	return -1;
 }
 
-/* m = p · l (rigd order [a, b, c, d, e, f]). */
-static void affine_mul(double m[6], const double p[6], const double l[6])
-{
-	double a = p[0] * l[0] + p[2] * l[1], b = p[1] * l[0] + p[3] * l[1];
-	double c = p[0] * l[2] + p[2] * l[3], d = p[1] * l[2] + p[3] * l[3];
-	double e = p[0] * l[4] + p[2] * l[5] + p[4], f = p[1] * l[4] + p[3] * l[5] + p[5];
-	m[0] = a, m[1] = b, m[2] = c, m[3] = d, m[4] = e, m[5] = f;
-}
-
-void spine__affine_apply(const double m[6], double x, double y, double out[2])
-{
-	out[0] = m[0] * x + m[2] * y + m[4];
-	out[1] = m[1] * x + m[3] * y + m[5];
-}
-
 /* A colour other than opaque white is not carried (rigd has no tint). */
 void spine__report_color(struct spine_reader *r, json_t *obj, const char *key, const char *path)
 {
@@ -268,13 +253,14 @@ static void pose_bones(struct spine_reader *r)
 {
 	for (size_t i = 0; i < r->n_bones; i++) {
 		struct spine_bone *b = &r->bones[i];
-		double t = b->rotation_deg * (M_PI / 180), c = cos(t), s = sin(t);
-		double local[6] = {c * b->scale_x, s * b->scale_x, -s * b->scale_y,
-				   c * b->scale_y, b->x,           b->y};
-		if (b->parent < 0)
-			memcpy(b->world, local, sizeof local);
-		else
-			affine_mul(b->world, r->bones[b->parent].world, local);
+		struct rig_transform t = rig_transform_default();
+		t.ch[RIG_CH_POSITION_X] = b->x;
+		t.ch[RIG_CH_POSITION_Y] = b->y;
+		t.ch[RIG_CH_ROTATION] = b->rotation_deg;
+		t.ch[RIG_CH_SCALE_X] = b->scale_x;
+		t.ch[RIG_CH_SCALE_Y] = b->scale_y;
+		struct rig_affine local = rig_transform_matrix(&t);
+		b->world = b->parent < 0 ? local : rig_affine_mul(r->bones[b->parent].world, local);
 	}
 }
 

@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #include "api/interchange/interchange.h"
+#include "core/affine.h"
 
 /* Pointers into the document: a bone's name can make them long. */
 #define SPINE_PATH_MAX 512
@@ -18,8 +19,10 @@ struct spine_bone {
 	const char *name; /* borrowed from the document */
 	long parent;      /* index, −1 for a root */
 	double length, x, y, rotation_deg, scale_x, scale_y;
-	/* the setup pose's world matrix (rigd order: x' = a·x + c·y + e) */
-	double world[6];
+	/* the setup pose's world matrix, composed as rigd's resolver composes
+	 * layers (rig_transform_matrix, rig_affine_mul): a bind made from it is
+	 * bit for bit the joint's pose at rest, so the rest mesh is its source */
+	struct rig_affine world;
 	char id[RIG_ID_MAX + 1];    /* the group layer */
 	char joint[RIG_ID_MAX + 1]; /* the joint id in skins */
 };
@@ -47,8 +50,12 @@ int spine__opt_bool(const struct spine_reader *r, json_t *obj, const char *key, 
 /* Reports obj[key] (a colour at path) unless absent or opaque white. */
 void spine__report_color(struct spine_reader *r, json_t *obj, const char *key, const char *path);
 
-/* out = m · (x, y) (rigd order: x' = a·x + c·y + e). */
-void spine__affine_apply(const double m[6], double x, double y, double out[2]);
+/* out = m · (x, y). */
+static inline void spine__affine_apply(const struct rig_affine *m, double x, double y,
+				       double out[2])
+{
+	rig_affine_apply(&out[0], &out[1], m, x, y);
+}
 
 /* The slot's setup attachment att (at path, "skins/<k>/attachments/…") on
  * bone as a mesh layer (id from the slot's name, rig_import_mesh_id), or

@@ -100,7 +100,7 @@ static int read_region(struct spine_reader *r, struct geometry *g, json_t *att, 
 	for (size_t v = 0; v < 4; v++) {
 		double px = corners[v][0] * c - corners[v][1] * s + x;
 		double py = corners[v][0] * s + corners[v][1] * c + y;
-		spine__affine_apply(r->bones[bone].world, px, py, &g->xy[2 * v]);
+		spine__affine_apply(&r->bones[bone].world, px, py, &g->xy[2 * v]);
 		g->uv[2 * v] = uvs[2 * v], g->uv[2 * v + 1] = uvs[2 * v + 1];
 		rc |= one_influence(r, g, bone);
 	}
@@ -239,7 +239,7 @@ static int weighted_vertex(struct spine_reader *r, struct geometry *g, json_t *v
 	double p[2] = {0, 0}, first[2] = {0, 0}, spread = 0;
 	for (size_t m = 0; m < n_in; m++) {
 		double w = rescale ? in[m].weight / sum : in[m].weight, q[2];
-		spine__affine_apply(r->bones[in[m].bone].world, in[m].x, in[m].y, q);
+		spine__affine_apply(&r->bones[in[m].bone].world, in[m].x, in[m].y, q);
 		if (m == 0)
 			first[0] = q[0], first[1] = q[1];
 		spread = fmax(spread, hypot(q[0] - first[0], q[1] - first[1]));
@@ -337,7 +337,7 @@ static int read_mesh(struct spine_reader *r, struct geometry *g, json_t *att, co
 	if (json_array_size(vs) == 2 * n) {
 		for (size_t v = 0; v < n; v++) {
 			spine__affine_apply(
-				r->bones[bone].world, json_number_value(json_array_get(vs, 2 * v)),
+				&r->bones[bone].world, json_number_value(json_array_get(vs, 2 * v)),
 				json_number_value(json_array_get(vs, 2 * v + 1)), &g->xy[2 * v]);
 			if (one_influence(r, g, bone) != 0)
 				return rig_jr_out_of_memory(r->jr, path);
@@ -384,7 +384,7 @@ static int emit_mesh(struct spine_reader *r, const struct geometry *g, const cha
 	for (size_t b = 0; b < r->n_bones; b++) {
 		if (!g->used[b])
 			continue;
-		const double *m = r->bones[b].world;
+		const double *m = r->bones[b].world.m;
 		json_array_append_new(joints, json_pack("{s:s, s:[f, f, f, f, f, f]}", "id",
 							r->bones[b].joint, "bind", m[0], m[1], m[2],
 							m[3], m[4], m[5]));

@@ -306,6 +306,20 @@ class OracleTests(SpineCase):
         self.compare(doc, [0], ["w", "s"])
 
 
+class RestPoseTests(SpineCase):
+    def test_the_setup_pose_evaluates_to_the_source_bit_for_bit(self):
+        # binds are composed as the resolver composes layers, so at rest every skin
+        # matrix is exactly the identity and each mesh is its stored source
+        doc = rig_document()
+        doc.pop("animations")
+        doc.pop("ik")
+        self.import_doc(doc)
+        for m in ("belly", "chest", "arm", "pointer"):
+            src = self.rigd.get(f"/v1/shots/{self.shot}/layers/{m}/skin").json["skin"]["source"]
+            got = self.rigd.get(f"/v1/shots/{self.shot}/frames/0?layers={m}").json
+            self.assertEqual([[p["x"], p["y"]] for p in src], got["layers"][0]["vertices"], m)
+
+
 class ReportTests(SpineCase):
     def test_unsupported_features_are_reported_with_pointers(self):
         doc = tiny_document()
