@@ -16,6 +16,7 @@
 #include <stddef.h>
 
 #include "api/interchange/interchange.h"
+#include "api/util/textbuf.h"
 
 /* glTF's componentType and bufferView target numbers. */
 #define RIG_GLTF_UBYTE 5121
@@ -37,9 +38,8 @@ struct rig_gltf {
 	const struct rig_export_in *in;
 	json_t *report; /* borrowed: the export's */
 	json_t *nodes, *meshes, *accessors, *views, *skins, *samplers, *channels;
-	json_t *scene_nodes; /* the scene's root nodes */
-	unsigned char *bin;  /* the BIN chunk, unpadded */
-	size_t bin_len, bin_cap;
+	json_t *scene_nodes;           /* the scene's root nodes */
+	struct rig_buf bin;            /* the BIN chunk, unpadded */
 	long *node_of;                 /* per model layer: its node, −1 for a deleted layer */
 	long *attach_of;               /* per model layer: the node its children hang under */
 	struct rig_gltf_morph *morphs; /* every mesh binding with keys, layer order */

@@ -34,24 +34,13 @@
 
 /* ---- the BIN chunk ---- */
 
+/* Appends n bytes at the next 4-byte boundary (accessors are aligned). */
 static int bin_append(struct rig_gltf *g, const void *bytes, size_t n)
 {
-	size_t pad = (4 - g->bin_len % 4) % 4;
-	if (g->bin_len + pad + n > g->bin_cap) {
-		size_t cap = g->bin_cap ? g->bin_cap : 4096;
-		while (cap < g->bin_len + pad + n)
-			cap *= 2;
-		unsigned char *p = realloc(g->bin, cap);
-		if (!p)
-			return -1;
-		g->bin = p;
-		g->bin_cap = cap;
-	}
-	memset(g->bin + g->bin_len, 0, pad);
-	g->bin_len += pad;
-	memcpy(g->bin + g->bin_len, bytes, n);
-	g->bin_len += n;
-	return 0;
+	static const unsigned char zeros[4] = {0};
+	rig_buf_put(&g->bin, zeros, (4 - g->bin.len % 4) % 4);
+	rig_buf_put(&g->bin, bytes, n);
+	return g->bin.oom ? -1 : 0;
 }
 
 /* min and max per component of float data, as glTF wants them: the stored
@@ -78,7 +67,7 @@ long rig_gltf__accessor(struct rig_gltf *g, const struct rig_gltf_data *d)
 {
 	size_t size = d->component == RIG_GLTF_UBYTE ? 1 : 4;
 	size_t n = d->count * (size_t)d->n_comp * size;
-	size_t offset = (g->bin_len + 3) / 4 * 4;
+	size_t offset = (g->bin.len + 3) / 4 * 4;
 	if (d->count == 0 || bin_append(g, d->bytes, n) != 0) {
 		g->oom = g->oom || d->count != 0;
 		return -1;
@@ -516,9 +505,9 @@ static json_t *document(struct rig_gltf *g)
 	set_nonempty(doc, "skins", g->skins);
 	set_nonempty(doc, "accessors", g->accessors);
 	set_nonempty(doc, "bufferViews", g->views);
-	if (g->bin_len)
+	if (g->bin.len)
 		json_object_set_new(doc, "buffers",
-				    json_pack("[{s:I}]", "byteLength", (json_int_t)g->bin_len));
+				    json_pack("[{s:I}]", "byteLength", (json_int_t)g->bin.len));
 	if (json_array_size(g->channels))
 		json_object_set_new(doc, "animations",
 				    json_pack("[{s:s, s:O, s:O}]", "name", m->id, "samplers",
@@ -593,7 +582,7 @@ int rig_gltf_export(struct rig_export *out, const struct rig_export_in *in, stru
 		goto out;
 	doc = document(&g);
 	text = doc ? json_dumps(doc, JSON_COMPACT | JSON_REAL_PRECISION(17)) : NULL;
-	if (text && glb(out, text, g.bin, g.bin_len) == 0)
+	if (text && glb(out, text, (const unsigned char *)g.bin.data, g.bin.len) == 0)
 		rc = 0;
 out:
 	if (rc)
@@ -608,7 +597,7 @@ out:
 	json_decref(g.samplers);
 	json_decref(g.channels);
 	json_decref(g.scene_nodes);
-	free(g.bin);
+	rig_buf_release(&g.bin);
 	free(g.node_of);
 	free(g.attach_of);
 	free(g.morphs);
