@@ -63,8 +63,9 @@ class ShutdownRace(RigdTestCase):
             for t in threads:
                 t.join()
             report = rigd.sanitizer_report()
+            log = rigd.read_log()[-3000:]
             rigd.cleanup()
-            self.assertEqual(code, 0, f"round {round_}: exit {code}")
+            self.assertEqual(code, 0, f"round {round_}: exit {code}; the server's log ends:\n{log}")
             self.assertFalse(report, report)
             self.assertTrue(statuses, "the clients were served before the stop")
             self.assertTrue(set(statuses) <= {200, 503}, sorted(set(statuses)))
