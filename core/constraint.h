@@ -44,6 +44,12 @@ struct rig_constraint {
 	struct rig_keys keys[RIG_CC_COUNT]; /* borrowed; a channel without keys uses statics */
 	bool stretch, compress;
 	long long order; /* ascending; ties by id */
+	/* Angle limits (issue 27 item 2): per chain layer, how far its bone may
+	 * turn clockwise and anticlockwise from its parent bone (chain[0]: from
+	 * its parent layer's +x), in degrees, 0..180 (180: free). Without them the
+	 * solvers are the unlimited ones, bit for bit. */
+	bool has_limits;
+	double limits[RIG_IK_MAX_BONES][2];
 };
 
 /* The wire name of a constraint channel ("mix", "softness"), NULL out of range. */

@@ -151,6 +151,82 @@ static void solve_fabrik(struct rig_ik_solution *out, const double *len, size_t 
 	out->clamped = norm(sub(p[n], goal)) > RIG_IK_FABRIK_TOLERANCE;
 }
 
+/* The signed angle from a to b (unit vectors), in (−π, π]: anticlockwise
+ * positive. */
+static double angle_between(struct rig_ik_vec a, struct rig_ik_vec b)
+{
+	return atan2(a.x * b.y - a.y * b.x, a.x * b.x + a.y * b.y);
+}
+
+static struct rig_ik_vec rotate_by(struct rig_ik_vec v, double a)
+{
+	double c = cos(a), s = sin(a);
+	return vec(c * v.x - s * v.y, s * v.x + c * v.y);
+}
+
+/* dir turned towards ref until it lies within [−cw, acw] of it (radians). */
+static struct rig_ik_vec clamp_dir(struct rig_ik_vec ref, struct rig_ik_vec dir, double cw,
+				   double acw)
+{
+	double a = angle_between(ref, dir);
+	if (a < -cw)
+		return rotate_by(ref, -cw);
+	if (a > acw)
+		return rotate_by(ref, acw);
+	return dir;
+}
+
+/* The forward pass of limited FABRIK: from the pinned root out, each bone at
+ * its length, turned into its limits from its parent bone (bone 0 from +x). */
+static void forward_limited(struct rig_ik_vec *p, const double *len, size_t n,
+			    const double (*lim)[2])
+{
+	for (size_t k = 0; k < n; k++) {
+		struct rig_ik_vec ref = k ? unit(sub(p[k], p[k - 1])) : vec(1, 0);
+		struct rig_ik_vec dir = unit(sub(p[k + 1], p[k]));
+		p[k + 1] = along(p[k], clamp_dir(ref, dir, lim[k][0], lim[k][1]), len[k]);
+	}
+}
+
+/* FABRIK with every joint limited: the backward pass keeps each bone within
+ * its child bone's limit (seen from the child), the forward pass each bone
+ * within its own (from its parent bone; bone 0 from +x). */
+static void solve_limited(struct rig_ik_solution *out, const double *len, size_t n,
+			  struct rig_ik_vec target, const struct rig_ik_options *opt)
+{
+	struct rig_ik_vec *p = out->chain.p;
+	const double(*lim)[2] = opt->limits;
+	struct rig_ik_vec base = p[0];
+	double total = 0;
+	for (size_t i = 0; i < n; i++)
+		total += len[i];
+	struct rig_ik_vec to = sub(target, base);
+	double d0 = norm(to), d = rig_ik_soft_distance(d0, total, opt->softness);
+	struct rig_ik_vec goal = d == d0 ? target : along(base, unit(to), d);
+	bool passed = false;
+	for (int it = 0; it < RIG_IK_FABRIK_ITERATIONS; it++) {
+		if (norm(sub(p[n], goal)) <= RIG_IK_FABRIK_TOLERANCE)
+			break;
+		passed = true;
+		p[n] = goal;
+		for (size_t k = n; k-- > 0;) {
+			struct rig_ik_vec back = unit(sub(p[k], p[k + 1]));
+			if (k + 1 < n) { /* bone k seen from bone k + 1, reversed */
+				struct rig_ik_vec child = unit(sub(p[k + 2], p[k + 1]));
+				struct rig_ik_vec dir = vec(-back.x, -back.y);
+				dir = clamp_dir(child, dir, lim[k + 1][1], lim[k + 1][0]);
+				back = vec(-dir.x, -dir.y);
+			}
+			p[k] = along(p[k + 1], back, len[k]);
+		}
+		p[0] = base;
+		forward_limited(p, len, n, lim);
+	}
+	if (!passed) /* the pose it started from may break them */
+		forward_limited(p, len, n, lim);
+	out->clamped = norm(sub(p[n], goal)) > RIG_IK_FABRIK_TOLERANCE;
+}
+
 int rig_ik_solve(struct rig_ik_solution *out, const struct rig_ik_chain *chain,
 		 struct rig_ik_vec target, const struct rig_ik_options *opt)
 {
@@ -163,7 +239,15 @@ int rig_ik_solve(struct rig_ik_solution *out, const struct rig_ik_chain *chain,
 	for (size_t i = 0; i < n; i++)
 		len[i] = norm(sub(chain->p[i + 1], chain->p[i]));
 	*out = (struct rig_ik_solution){.chain = *chain, .scale = 1};
-	if (n == 1)
+	if (opt->limits && n == 1) {
+		solve_aim(out, len, target, opt);
+		struct rig_ik_vec *p = out->chain.p;
+		struct rig_ik_vec dir = clamp_dir(vec(1, 0), unit(sub(p[1], p[0])),
+						  opt->limits[0][0], opt->limits[0][1]);
+		p[1] = along(p[0], dir, norm(sub(p[1], p[0])));
+	} else if (opt->limits) {
+		solve_limited(out, len, n, target, opt);
+	} else if (n == 1)
 		solve_aim(out, len, target, opt);
 	else if (n == 2)
 		solve_two(out, len, target, opt);

@@ -52,6 +52,14 @@ struct rig_ik_options {
 	double softness;        /* 2–8 bones: soft reach width, units, ≥ 0 */
 	bool stretch;           /* grow bones to reach a far target */
 	bool compress;          /* one bone: shrink when the target is closer */
+	/* Per bone, the turn it may make from its parent bone (bone 0: from the
+	 * frame's +x), clockwise then anticlockwise, in radians, ≥ 0 (π or more:
+	 * free); NULL: none. With limits every chain of 2 bones or more is solved
+	 * by FABRIK with each joint clamped in both passes (Aristidou & Lasenby
+	 * 2011, as caliko's FabrikChain2D), one bone by aiming then clamping; an
+	 * unreachable target is chased by the iterations rather than met by a
+	 * straight chain, which the limits may forbid. */
+	const double (*limits)[2];
 };
 
 struct rig_ik_solution {

@@ -524,6 +524,14 @@ static void solve_constraint(struct rig_resolver *r, const struct rig_constraint
 	}
 	struct rig_ik_vec target =
 		rig_ik_frame_in(&frame, sub_vec(world_origin(r, c->target, shot_frame), root));
+	double limits[RIG_IK_MAX_BONES][2];
+	if (c->has_limits) { /* turns are the frame's, so a positive rotation's way is anticlockwise
+			      */
+		for (size_t i = 0; i < n; i++)
+			for (int k = 0; k < 2; k++)
+				limits[i][k] = c->limits[i][k] * (M_PI / 180);
+		opt.limits = (const double(*)[2])limits;
+	}
 	struct rig_ik_solution sol;
 	rig_ik_solve(&sol, &fk, target, &opt);
 	if (!chain_is_finite(&fk) || !chain_is_finite(&sol.chain) || !isfinite(sol.scale))

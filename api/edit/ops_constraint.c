@@ -94,14 +94,50 @@ static int decode_chain(const struct rig_jr *jr, json_t *op, struct rig_constrai
 	return rc;
 }
 
+/* op's optional "limits": one [clockwiseDeg, anticlockwiseDeg] (each 0..180)
+ * or null (free) per chain layer, into c (after its chain is read). */
+static int decode_limits(const struct rig_jr *jr, json_t *op, struct rig_constraint *c)
+{
+	json_t *v = json_object_get(op, "limits");
+	if (!v || json_is_null(v))
+		return 0;
+	if (!json_is_array(v) || json_array_size(v) != c->n_chain)
+		return rig_jr_fail(
+			jr, "limits",
+			"field 'limits' must hold one [clockwiseDeg, anticlockwiseDeg] or "
+			"null per chain layer (%zu)",
+			c->n_chain);
+	for (size_t i = 0; i < c->n_chain; i++) {
+		json_t *pair = json_array_get(v, i);
+		c->limits[i][0] = c->limits[i][1] = 180;
+		if (json_is_null(pair))
+			continue;
+		char at[32];
+		snprintf(at, sizeof at, "limits/%zu", i);
+		for (size_t k = 0; k < 2; k++) {
+			json_t *deg = json_array_get(pair, k);
+			double d = json_number_value(deg);
+			if (!json_is_array(pair) || json_array_size(pair) != 2 ||
+			    !json_is_number(deg) || !(d >= 0 && d <= 180))
+				return rig_jr_fail(
+					jr, at,
+					"a limit is [clockwiseDeg, anticlockwiseDeg], each "
+					"a number in [0, 180] (180: free), or null");
+			c->limits[i][k] = d;
+		}
+	}
+	c->has_limits = true;
+	return 0;
+}
+
 int rig_op__constraint_put_decode(struct rig_op *out, json_t *op, const struct rig_jr *jr,
 				  struct rig_bulk *bulk)
 {
 	(void)bulk;
 	static const char *const allowed[] = {
-		"op",      "constraintId", "kind",      "chain", "target",
-		"pole",    "bendPositive", "tipLength", "mix",   "softness",
-		"stretch", "compress",     "order",     NULL};
+		"op",      "constraintId", "kind",      "chain",  "target",
+		"pole",    "bendPositive", "tipLength", "mix",    "softness",
+		"stretch", "compress",     "order",     "limits", NULL};
 	struct rig_model_constraint *mc = calloc(1, sizeof *mc);
 	if (!mc)
 		return rig_jr_out_of_memory(jr, "");
@@ -115,7 +151,10 @@ int rig_op__constraint_put_decode(struct rig_op *out, json_t *op, const struct r
 	rc |= rig_jr_string(jr, op, "kind", false, 16, &kind);
 	if (rc == 0 && strcmp(kind, "ik") != 0)
 		rc = rig_jr_fail(jr, "kind", "field 'kind' must be \"ik\" (the only kind so far)");
-	rc |= decode_chain(jr, op, c);
+	int chain_rc = decode_chain(jr, op, c);
+	rc |= chain_rc;
+	if (chain_rc == 0)
+		rc |= decode_limits(jr, op, c);
 	rc |= rig_jr_id(jr, op, "target", true, false, c->target_id, NULL);
 	bool pole_null = false;
 	rc |= rig_jr_id(jr, op, "pole", false, true, c->pole_id, &pole_null);

@@ -127,10 +127,11 @@ static bool same_constraint(const struct rig_model_constraint *x,
 	    strcmp(a->pole_id, b->pole_id) || a->bend != b->bend ||
 	    !same_doubles(&a->tip_length, &b->tip_length, 1) ||
 	    !same_doubles(a->statics, b->statics, RIG_CC_COUNT) || a->stretch != b->stretch ||
-	    a->compress != b->compress || a->order != b->order)
+	    a->compress != b->compress || a->order != b->order || a->has_limits != b->has_limits)
 		return false;
 	for (size_t i = 0; i < a->n_chain; i++)
-		if (strcmp(a->chain_ids[i], b->chain_ids[i]))
+		if (strcmp(a->chain_ids[i], b->chain_ids[i]) ||
+		    (a->has_limits && !same_doubles(a->limits[i], b->limits[i], 2)))
 			return false;
 	for (int ch = 0; ch < RIG_CH_COUNT; ch++)
 		if (!same_key_lists(&x->keys[ch], &y->keys[ch]))

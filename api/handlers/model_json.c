@@ -84,13 +84,20 @@ json_t *rig_api__constraint_json(const struct rig_model_constraint *mc)
 	json_t *chain = json_array();
 	for (size_t i = 0; i < c->n_chain; i++)
 		json_array_append_new(chain, json_string(c->chain_ids[i]));
+	json_t *limits = json_null();
+	if (c->has_limits) {
+		limits = json_array();
+		for (size_t i = 0; i < c->n_chain; i++)
+			json_array_append_new(
+				limits, json_pack("[f, f]", c->limits[i][0], c->limits[i][1]));
+	}
 	return json_pack(
-		"{s:s, s:s, s:o, s:s, s:o, s:b, s:f, s:o, s:o, s:b, s:b, s:I}", "constraintId",
+		"{s:s, s:s, s:o, s:s, s:o, s:b, s:f, s:o, s:o, s:b, s:b, s:I, s:o}", "constraintId",
 		c->id, "kind", "ik", "chain", chain, "target", c->target_id, "pole",
 		c->pole_id[0] ? json_string(c->pole_id) : json_null(), "bendPositive", c->bend >= 0,
 		"tipLength", c->tip_length, "mix", keyable_json(mc, RIG_CC_MIX), "softness",
 		keyable_json(mc, RIG_CC_SOFTNESS), "stretch", c->stretch, "compress", c->compress,
-		"order", (json_int_t)c->order);
+		"order", (json_int_t)c->order, "limits", limits);
 }
 
 static int by_order(const void *a, const void *b)

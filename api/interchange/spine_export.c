@@ -367,6 +367,11 @@ static json_t *ik_constraint(struct spine_out *s, const struct rig_model_constra
 				       "constraint '%s' is not written: %s", c->id, why);
 		return NULL;
 	}
+	if (c->has_limits)
+		rig_export_unsupported(s->report, "ik limits", NULL,
+				       "Spine's IK has no joint limits; constraint '%s' is written "
+				       "without them",
+				       c->id);
 	json_t *tip = json_array_get(s->bones, (size_t)s->of[chain[c->n_chain - 1]].index);
 	json_object_set_new(tip, "length", json_real(c->tip_length));
 	json_t *bones = json_array();

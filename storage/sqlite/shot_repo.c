@@ -146,7 +146,33 @@ static bool chain_decode(struct rig_constraint *c, const char *text)
 
 #define CONSTRAINT_COLUMNS                                                                         \
 	"id, chain, target_id, pole_id, bend_positive, tip_length, mix, softness, stretch,"        \
-	" compress, ord, keys"
+	" compress, ord, keys, limits"
+
+/* Reads stored limits ("cw acw cw acw …", one pair per chain layer) into c;
+ * NULL: none. False when malformed. */
+static bool limits_decode(struct rig_constraint *c, const char *text)
+{
+	c->has_limits = text != NULL;
+	for (size_t i = 0; text && i < c->n_chain; i++)
+		for (int k = 0; k < 2; k++) {
+			char *end;
+			c->limits[i][k] = strtod(text, &end);
+			if (end == text)
+				return false;
+			text = end;
+		}
+	return true;
+}
+
+/* The stored form limits_decode reads, into out (17 digits: exact). */
+static void limits_encode(char *out, size_t size, const struct rig_constraint *c)
+{
+	size_t n = 0;
+	out[0] = '\0';
+	for (size_t i = 0; i < c->n_chain && n < size; i++)
+		n += (size_t)snprintf(out + n, size - n, "%s%.17g %.17g", i ? " " : "",
+				      c->limits[i][0], c->limits[i][1]);
+}
 
 /* The constraint set of version (-1: the head). The head set was written by
  * version since; an older version's set is in constraint_history. */
@@ -185,6 +211,7 @@ static int load_constraints(struct rig_shot_model *m, sqlite3 *db, long long ver
 		c->compress = sqlite3_column_int(st, 9) != 0;
 		c->order = sqlite3_column_int64(st, 10);
 		if (!chain_decode(c, (const char *)sqlite3_column_text(st, 1)) ||
+		    !limits_decode(c, (const char *)sqlite3_column_text(st, 12)) ||
 		    rig_blob_keys_decode(mc.keys, sqlite3_column_blob(st, 11),
 					 (size_t)sqlite3_column_bytes(st, 11)) != 0 ||
 		    rig_shot_model_constraint_put(m, &mc) != 0) {
@@ -211,7 +238,7 @@ static int write_constraints(sqlite3 *db, const struct rig_shot_model *m, long l
 		"kind, " CONSTRAINT_COLUMNS
 		") SELECT s.seq, ?2, s.constraints_since, c.kind, c.id, c.chain,"
 		" c.target_id, c.pole_id, c.bend_positive, c.tip_length, c.mix, c.softness,"
-		" c.stretch, c.compress, c.ord, c.keys FROM constraints c JOIN shots s"
+		" c.stretch, c.compress, c.ord, c.keys, c.limits FROM constraints c JOIN shots s"
 		" ON s.id = c.shot_id WHERE c.shot_id = ?1",
 		"DELETE FROM constraints WHERE shot_id = ?1",
 		"UPDATE shots SET constraints_since = ?2 WHERE id = ?1",
@@ -245,8 +272,8 @@ static int write_constraints(sqlite3 *db, const struct rig_shot_model *m, long l
 		rc = rig_sqlite__prepare(
 			&st, db,
 			"INSERT INTO constraints(shot_id, id, kind, chain, target_id, pole_id,"
-			" bend_positive, tip_length, mix, softness, stretch, compress, ord, keys)"
-			" VALUES (?, ?, 'ik', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+			" bend_positive, tip_length, mix, softness, stretch, compress, ord, keys,"
+			" limits) VALUES (?, ?, 'ik', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
 		if (!rc) {
 			sqlite3_bind_text(st, 1, m->id, -1, SQLITE_STATIC);
 			sqlite3_bind_text(st, 2, c->id, -1, SQLITE_STATIC);
@@ -262,6 +289,11 @@ static int write_constraints(sqlite3 *db, const struct rig_shot_model *m, long l
 			sqlite3_bind_int(st, 11, c->compress);
 			sqlite3_bind_int64(st, 12, c->order);
 			sqlite3_bind_blob(st, 13, keys, (int)keys_size, SQLITE_STATIC);
+			char limits[RIG_IK_MAX_BONES * 2 * 26];
+			if (c->has_limits) {
+				limits_encode(limits, sizeof limits, c);
+				sqlite3_bind_text(st, 14, limits, -1, SQLITE_TRANSIENT);
+			}
 			rc = rig_sqlite__step_done(st);
 			rig_sqlite__finish(st);
 		}

@@ -71,14 +71,16 @@ class ConstraintCliCase(RigdTestCase):
         self.assertEqual(self.stored()["arm"], {
             "constraintId": "arm", "kind": "ik", "chain": ["upper", "lower"],
             "target": "target", "pole": "pole", "bendPositive": False, "tipLength": 2.5,
-            "mix": 0.5, "softness": 0.25, "stretch": True, "compress": True, "order": -3})
+            "mix": 0.5, "softness": 0.25, "stretch": True, "compress": True, "order": -3,
+            "limits": None})
         # the defaults: no pole, bend positive, mix 1, softness 0, no stretch, order 0
         self.ok("constraint", "put", S, "--id", "arm", "--chain", "lower", "--target", "target",
                 "--tip-length", "1", "--json")
         self.assertEqual(self.stored()["arm"], {
             "constraintId": "arm", "kind": "ik", "chain": ["lower"], "target": "target",
             "pole": None, "bendPositive": True, "tipLength": 1.0, "mix": 1.0,
-            "softness": 0.0, "stretch": False, "compress": False, "order": 0})
+            "softness": 0.0, "stretch": False, "compress": False, "order": 0,
+            "limits": None})
         table = self.ok("constraint", "put", S, "--id", "arm", "--chain", "lower",
                         "--target", "target", "--tip-length", "1", "--format", "table")
         self.assertIn("constraint.put", table)

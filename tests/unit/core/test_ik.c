@@ -277,3 +277,59 @@ Test(ik_turn_to, points_the_bone_along_want_under_any_parent)
 	cr_expect(isnan(rig_ik_turn_to(singular, haves[0], wants[0])));
 	cr_expect(isnan(rig_ik_turn_to(parents[0], (struct rig_ik_vec){0, 0}, wants[0])));
 }
+
+/* ---- angle limits (issue 27 item 2) ---- */
+
+/* The signed turn from bone a→b to bone b→c (anticlockwise positive), degrees. */
+static double turn_deg(struct rig_ik_vec a, struct rig_ik_vec b, struct rig_ik_vec c)
+{
+	double u0 = b.x - a.x, u1 = b.y - a.y, v0 = c.x - b.x, v1 = c.y - b.y;
+	return atan2(u0 * v1 - u1 * v0, u0 * v0 + u1 * v1) * (180 / M_PI);
+}
+
+Test(ik_limits, every_joint_stays_within_its_limits_and_bones_keep_their_lengths)
+{
+	static const double pts[5][2] = {{0, 0}, {10, 0}, {20, 0}, {30, 0}, {40, 0}};
+	struct rig_ik_chain c = chain_of(4, pts);
+	const double deg[4][2] = {{30, 45}, {20, 10}, {25, 25}, {5, 60}};
+	double rad[4][2];
+	for (int i = 0; i < 4; i++)
+		for (int k = 0; k < 2; k++)
+			rad[i][k] = deg[i][k] * (M_PI / 180);
+	struct rig_ik_options opt = {.bend = 1, .limits = (const double(*)[2])rad};
+	for (int t = 0; t < 72; t++) { /* targets around the chain, near and far */
+		double a = t * (M_PI / 36), r = 8 + (t % 5) * 9;
+		struct rig_ik_vec target = {r * cos(a), r * sin(a)};
+		struct rig_ik_solution s;
+		rig_ik_solve(&s, &c, target, &opt);
+		struct rig_ik_vec left = {-1, 0}; /* bone 0 turns from +x */
+		for (size_t i = 0; i < 4; i++) {
+			cr_assert_float_eq(dist(s.chain.p[i], s.chain.p[i + 1]), 10, 1e-9);
+			struct rig_ik_vec from = i ? s.chain.p[i - 1] : left;
+			double turn = turn_deg(from, s.chain.p[i], s.chain.p[i + 1]);
+			cr_assert(turn >= -deg[i][0] - 1e-9 && turn <= deg[i][1] + 1e-9,
+				  "target %d bone %zu turned %.12g outside [-%g, %g]", t, i, turn,
+				  deg[i][0], deg[i][1]);
+		}
+		cr_assert(s.chain.p[0].x == 0 && s.chain.p[0].y == 0, "the root stays pinned");
+	}
+}
+
+Test(ik_limits, free_limits_reach_a_reachable_target_and_one_bone_is_clamped)
+{
+	static const double pts[4][2] = {{0, 0}, {10, 0}, {20, 0}, {30, 0}};
+	struct rig_ik_chain c = chain_of(3, pts);
+	double free_[3][2] = {{M_PI, M_PI}, {M_PI, M_PI}, {M_PI, M_PI}};
+	struct rig_ik_options opt = {.bend = 1, .limits = (const double(*)[2])free_};
+	struct rig_ik_solution s;
+	rig_ik_solve(&s, &c, (struct rig_ik_vec){12, 15}, &opt);
+	cr_assert(!s.clamped);
+	cr_assert_leq(dist(s.chain.p[3], (struct rig_ik_vec){12, 15}), RIG_IK_FABRIK_TOLERANCE);
+	/* one bone aims, then turns back to its anticlockwise limit of 30° */
+	struct rig_ik_chain one = chain_of(1, pts);
+	double lim[1][2] = {{0, 30 * (M_PI / 180)}};
+	opt.limits = (const double(*)[2])lim;
+	rig_ik_solve(&s, &one, (struct rig_ik_vec){0, 10}, &opt);
+	cr_assert_float_eq(atan2(s.chain.p[1].y, s.chain.p[1].x), 30 * (M_PI / 180), 1e-12);
+	cr_assert_float_eq(dist(s.chain.p[0], s.chain.p[1]), 10, 1e-12);
+}
