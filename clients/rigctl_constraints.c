@@ -9,6 +9,7 @@
  * softness are static numbers here; keyed ones go through rigctl edit.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "clients/report.h"
@@ -109,6 +110,44 @@ static int chain_field(json_t *op, const struct rig_ctl *c)
 	return RIG_EXIT_OK;
 }
 
+/* --limits "cw:acw,-,…" as the op's "limits": one [cw, acw] or null per
+ * chain layer (the server checks the count and the range). */
+static int limits_field(json_t *op, const struct rig_ctl *c)
+{
+	const char *text = rig_ctl_opt(c, RIG_CTL_O_LIMITS);
+	if (!text)
+		return RIG_EXIT_OK;
+	json_t *limits = json_array();
+	for (const char *p = text; limits;) {
+		const char *end = strchr(p, ',');
+		size_t n = end ? (size_t)(end - p) : strlen(p);
+		char item[64];
+		if (n >= sizeof item) {
+			json_decref(limits);
+			return rig_ctl_usage("--limits entry '%.*s' is too long", (int)n, p);
+		}
+		memcpy(item, p, n);
+		item[n] = '\0';
+		char *colon = strchr(item, ':'), *rest = NULL;
+		double cw = 0, acw = 0;
+		if (strcmp(item, "-") == 0) {
+			json_array_append_new(limits, json_null());
+		} else if (colon && (cw = strtod(item, &rest), rest == colon) &&
+			   (acw = strtod(colon + 1, &rest), rest != colon + 1 && *rest == '\0')) {
+			json_array_append_new(limits, json_pack("[f, f]", cw, acw));
+		} else {
+			json_decref(limits);
+			return rig_ctl_usage("--limits entry '%s' is not CW:ACW (degrees) or -",
+					     item);
+		}
+		if (!end)
+			break;
+		p = end + 1;
+	}
+	json_object_set_new(op, "limits", limits);
+	return RIG_EXIT_OK;
+}
+
 /* The constraint.put op from the options. */
 static int put_op(json_t *op, const struct rig_ctl *c)
 {
@@ -136,7 +175,7 @@ static int put_op(json_t *op, const struct rig_ctl *c)
 		json_object_set_new(op, "compress", json_true());
 	if (rig_ctl_opt(c, RIG_CTL_O_ORDER))
 		json_object_set_new(op, "order", json_integer(rig_ctl_int(c, RIG_CTL_O_ORDER)));
-	return RIG_EXIT_OK;
+	return limits_field(op, c);
 }
 
 /* Posts one constraint op as an edit batch and prints the receipt. */

@@ -269,6 +269,10 @@
 	  .help = "the bones grow when the target is farther than the chain reaches")              \
 	X(COMPRESS, .name = "compress", .shape = RIG_ARG_FLAG, .scope = RIG_CTL_CONSTRAINT_PUT,    \
 	  .help = "the bones shrink when the target is nearer")                                    \
+	X(LIMITS, .name = "limits", .metavar = "CW:ACW,...", .scope = RIG_CTL_CONSTRAINT_PUT,      \
+	  .help = "angle limits, one per chain layer, in degrees: how far its bone may turn "      \
+		  "clockwise and anticlockwise from its parent bone (0 to 180), `-` for a free "   \
+		  "joint")                                                                         \
 	X(ORDER, .name = "order", .metavar = "N", .shape = RIG_ARG_INT, .min = LLONG_MIN,          \
 	  .max = LLONG_MAX, .scope = RIG_CTL_CONSTRAINT_PUT, .def_doc = "the server's, 0",         \
 	  .help = "where the constraint runs among the shot's, lowest first")                      \

@@ -63,7 +63,7 @@ class ConstraintCliCase(RigdTestCase):
             "constraint", "put", S, "--id", "arm", "--chain", "upper,lower", "--target",
             "target", "--pole", "pole", "--bend-negative", "--mix", "0.5", "--softness",
             "0.25", "--stretch", "--compress", "--order", "-3", "--tip-length", "2.5",
-            "--expected-version", str(v), "--json"))
+            "--limits", "30:45,-", "--expected-version", str(v), "--json"))
         self.assertEqual((receipt["fromVersion"], receipt["toVersion"]), (v, v + 1))
         self.assertEqual([o["op"] for o in receipt["ops"]], ["constraint.put"])
         self.assertEqual(receipt["ops"][0]["layerId"], "upper")
@@ -72,7 +72,7 @@ class ConstraintCliCase(RigdTestCase):
             "constraintId": "arm", "kind": "ik", "chain": ["upper", "lower"],
             "target": "target", "pole": "pole", "bendPositive": False, "tipLength": 2.5,
             "mix": 0.5, "softness": 0.25, "stretch": True, "compress": True, "order": -3,
-            "limits": None})
+            "limits": [[30, 45], [180, 180]]})
         # the defaults: no pole, bend positive, mix 1, softness 0, no stretch, order 0
         self.ok("constraint", "put", S, "--id", "arm", "--chain", "lower", "--target", "target",
                 "--tip-length", "1", "--json")
@@ -137,6 +137,8 @@ class ConstraintCliCase(RigdTestCase):
         self.fails(2, "exclude each other", *base, "--chain", "upper", "--bend-positive",
                    "--bend-negative")
         self.fails(2, "not a whole number", *base, "--chain", "upper", "--order", "1.5")
+        self.fails(2, "is not CW:ACW", *base, "--chain", "upper", "--limits", "30")
+        self.fails(2, "is not CW:ACW", *base, "--chain", "upper", "--limits", "30:x")
         self.fails(2, "disagree", "constraints", S, "--json", "--format", "ndjson")
         self.fails(2, "not a version number", "constraints", S, "--version", "-1")
         self.fails(2, "does not apply", "constraint", "delete", S, "--id", "a", "--chain",
@@ -147,6 +149,8 @@ class ConstraintCliCase(RigdTestCase):
         p = self.fails(1, "IK_CHAIN", *base, "--chain", "upper,target")
         self.assertIn("/ops/0/chain/1", p.stderr)
         self.fails(1, "OP_INVALID", *base, "--chain", "upper", "--mix", "2")
+        p = self.fails(1, "OP_INVALID", *base, "--chain", "upper", "--limits", "30:200")
+        self.assertIn("/ops/0/limits/0", p.stderr)
         self.assertEqual(self.version(), v)
         self.assertEqual(self.stored(), {})
 
