@@ -67,7 +67,7 @@ const struct rig_route rig_routes[] = {
 	{"GET", "/v1/shots/{}/export", rig_h_shot_export, RIG_RUN_WORKER, ACCESS_READ, OWNER_SHOT,
 	 "format version report"},
 	{"GET", "/v1/shots/{}/frames/{}", rig_h_frame, RIG_RUN_LIGHT, ACCESS_READ, OWNER_SHOT,
-	 "layers space format version"},
+	 "layers space format version include"},
 	{"GET", "/v1/shots/{}/layers/{}/frames", rig_h_frame_range, RIG_RUN_WORKER, ACCESS_READ,
 	 OWNER_SHOT, "from to step space format f32Version version"},
 	{"GET", "/v1/shots/{}/check", rig_h_check, RIG_RUN_WORKER, ACCESS_READ, OWNER_SHOT,

@@ -577,6 +577,26 @@ static void apply_constraints(struct rig_resolver *r, double shot_frame)
 	}
 }
 
+size_t rig_resolver_constraint_points(double *out_xy, struct rig_resolver *r, size_t k,
+				      double shot_frame)
+{
+	const struct rig_constraint *c = &r->scene.constraints[k];
+	if (!rig_constraint_is_usable(&r->scene, c))
+		return 0;
+	use_frame(r, shot_frame);
+	size_t n = c->n_chain;
+	for (size_t i = 0; i < n; i++) {
+		struct rig_ik_vec p = world_origin(r, c->chain[i], shot_frame);
+		out_xy[2 * i] = p.x, out_xy[2 * i + 1] = p.y;
+	}
+	const struct rig_transform *tip = &local_memo_at(r, c->chain[n - 1], shot_frame)->t;
+	struct rig_ik_vec end =
+		world_point(r, c->chain[n - 1], tip->ch[RIG_CH_PIVOT_X] + c->tip_length,
+			    tip->ch[RIG_CH_PIVOT_Y], shot_frame);
+	out_xy[2 * n] = end.x, out_xy[2 * n + 1] = end.y;
+	return n + 1;
+}
+
 /* Stamps the mesh's layer id and the frame on the entries kept since from. */
 static void stamp(struct rig_errs *errs, size_t from, const char *layer_id, double frame)
 {

@@ -99,6 +99,14 @@ struct rig_affine rig_resolver_local(struct rig_resolver *r, long layer, double 
 struct rig_affine rig_resolver_path(struct rig_resolver *r, long ancestor, long x,
 				    double shot_frame);
 
+/* The points constraint k of the scene stands on at shot_frame, in shot
+ * space, after every constraint was solved: its chain layers' world origins
+ * root to tip, then the tip bone's end (RIG_IK_MAX_BONES + 1 at most, into
+ * out_xy as x, y pairs). Returns how many (0 for a constraint the resolver
+ * skips: not usable). What an editor draws of a chain. */
+size_t rig_resolver_constraint_points(double *out_xy, struct rig_resolver *r, size_t k,
+				      double shot_frame);
+
 /* Each joint's pose in mesh-local space (out has one entry per binding joint,
  * in joint order) for bound mesh layer mesh at shot frame. Records
  * SKIN_JOINT_LAYERS for an unmapped joint, SKIN_DEFORMATION_BOUNDARY, and

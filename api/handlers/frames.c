@@ -159,6 +159,50 @@ static long pick_layers(long *targets, struct rig_eval *ev, const struct rig_fra
 	return n;
 }
 
+/* ?include=constraints (JSON only): the frame also lists each constraint's
+ * solved points, what an editor draws of a chain. 0, or -1 with resp filled. */
+static int include_constraints(struct rig_req *req, struct rig_resp *resp,
+			       enum rig_frame_format fmt, bool *out)
+{
+	const char *inc = rig_api__query(req, "include");
+	*out = inc && strcmp(inc, "constraints") == 0;
+	if (inc && !*out) {
+		rig_problem(resp, RIG_INVALID_QUERY,
+			    json_pack("{s:s, s:[s]}", "parameter", "include", "validValues",
+				      "constraints"),
+			    "include '%.32s' is not constraints", inc);
+		return -1;
+	}
+	if (*out && fmt != RIG_FRAMES_JSON) {
+		rig_problem(resp, RIG_INVALID_QUERY, json_pack("{s:s}", "parameter", "include"),
+			    "include=constraints needs format json");
+		return -1;
+	}
+	return 0;
+}
+
+/* ,"constraints":[{"constraintId", "points": [[x, y]…]}…]: every usable
+ * constraint's chain origins and tip end in shot space, as solved. */
+static void put_constraints(struct rig_buf *b, struct rig_resolver *r,
+			    const struct rig_scene *scene, double frame)
+{
+	rig_buf_puts(b, ",\"constraints\":[");
+	bool first = true;
+	for (size_t k = 0; k < scene->n_constraints; k++) {
+		double xy[2 * (RIG_IK_MAX_BONES + 1)];
+		size_t n = rig_resolver_constraint_points(xy, r, k, frame);
+		if (n == 0)
+			continue;
+		rig_buf_puts(b, first ? "{\"constraintId\":" : ",{\"constraintId\":");
+		first = false;
+		rig_buf_json_string(b, scene->constraints[k].id);
+		rig_buf_puts(b, ",\"points\":");
+		rig_frames__json_vertices(b, xy, n);
+		rig_buf_puts(b, "}");
+	}
+	rig_buf_puts(b, "]");
+}
+
 void rig_h_frame(struct rig_req *req, struct rig_resp *resp)
 {
 	struct rig_frames_query q;
@@ -178,6 +222,9 @@ void rig_h_frame(struct rig_req *req, struct rig_resp *resp)
 	const double frame = q.frame;
 	const bool shot_space = q.shot_space;
 	const enum rig_frame_format fmt = q.format;
+	bool with_constraints = false;
+	if (include_constraints(req, resp, fmt, &with_constraints) != 0)
+		goto out;
 	tx = rig_store_read(req->app->store);
 	if (rig_frames__query_open(&ev, tx, req, resp, &q) != 0)
 		goto out;
@@ -265,7 +312,10 @@ void rig_h_frame(struct rig_req *req, struct rig_resp *resp)
 			rig_frames__json_note(&b, &notes[i], rig_eval_mesh(&ev, s)->n_tris);
 			rig_buf_puts(&b, "}");
 		}
-		rig_buf_puts(&b, "]}");
+		rig_buf_puts(&b, "]");
+		if (with_constraints)
+			put_constraints(&b, r, &ev.view.scene, frame);
+		rig_buf_puts(&b, "}");
 	}
 	rig_resp_buf(resp, 200, &b,
 		     fmt == RIG_FRAMES_F32 ? "application/octet-stream" : "application/json");

@@ -155,6 +155,24 @@ class IkLimits(RigdTestCase):
         self.assertTrue(any(t < -LIMITS[i][0] or t > LIMITS[i][1]
                             for i, t in enumerate(turns)), turns)
 
+    def test_the_frame_lists_each_constraints_solved_points(self):
+        self.assertEqual(self.put(LIMITS).status, 201)
+        r = self.rigd.get(f"/v1/shots/{S}/frames/12?layers=m_a&include=constraints")
+        self.assertEqual(r.status, 200, r)
+        (leg,) = r.json["constraints"]
+        self.assertEqual(leg["constraintId"], "leg")
+        for got, marker in zip(leg["points"], self.origins(12)):  # markers: skinned, ±1 ulp
+            self.assertAlmostEqual(got[0], marker[0], places=9)
+            self.assertAlmostEqual(got[1], marker[1], places=9)
+        self.assertEqual(len(leg["points"]), 5)
+        self.assertProblem(self.rigd.get(f"/v1/shots/{S}/frames/12?layers=m_a&include=pins"),
+                           400, "INVALID_QUERY")
+        self.assertProblem(self.rigd.get(
+            f"/v1/shots/{S}/frames/12?layers=m_a&include=constraints&format=f32"),
+            400, "INVALID_QUERY")
+        plain = self.rigd.get(f"/v1/shots/{S}/frames/12?layers=m_a").json
+        self.assertNotIn("constraints", plain)
+
     def test_free_joints_and_a_reachable_target_are_reached(self):
         self.assertEqual(self.put([None, [180, 180], None, [180, 180]]).status, 201)
         got = self.origins(0)
