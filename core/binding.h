@@ -31,7 +31,7 @@
 
 /* Every binding kind, X(name): the row of kind k is rig_binding_<k> here and
  * rig_binding_edit_<k> in api/edit. */
-#define RIG_BINDING_KINDS(X) X(skin) X(mesh) X(puppet)
+#define RIG_BINDING_KINDS(X) X(skin) X(mesh) X(puppet) X(ribbon)
 
 struct rig_binding_type;
 

@@ -77,6 +77,14 @@ OWN = {
             "api/edit/pins.h",                                  # its pins on the wire, shared
         ],
     },
+    "ribbon": {
+        "types": ["rig_ribbon_def", "ribbon_eval"],
+        "files": [
+            "core/ribbon.h", "core/ribbon.c",    # the definition, rules, generation
+            "core/ribbon_binding.c",             # its core row and stored form
+            "api/edit/ribbon_binding.c",         # its ops and edit row
+        ],
+    },
     # Only in the tests: rigd-testkinds (tests/kinds/CMakeLists.txt).
     "offset": {
         "types": ["rig_offset_def", "offset_eval"],
