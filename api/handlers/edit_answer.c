@@ -166,3 +166,25 @@ void rig_write_run_batch(struct rig_req *req, struct rig_resp *resp, struct rig_
 	rig_batch_result_release(&w.result);
 	rig_batch_prepared_release(&prepared);
 }
+
+void rig_write_run_op(struct rig_req *req, struct rig_resp *resp, struct rig_batch *b, json_t *op)
+{
+	struct rig_errs *op_errs = rig_api__errs_new(resp);
+	if (!op_errs) {
+		json_decref(op);
+		return;
+	}
+	b->ops = op ? json_pack("[o]", op) : NULL;
+	b->decoded = b->ops ? rig_batch_decode(b->ops, NULL, op_errs) : NULL;
+	b->decode_errs = op_errs;
+	if (b->decoded)
+		rig_write_run_batch(req, resp, b);
+	else
+		rig_problem(resp, RIG_MEMORY_BUSY, NULL, "the server ran out of memory");
+	rig_ops_free(b->decoded, json_array_size(b->ops));
+	json_decref(b->ops);
+	b->ops = NULL;
+	b->decoded = NULL;
+	b->decode_errs = NULL;
+	rig_errs_free(op_errs);
+}

@@ -62,4 +62,9 @@ int rig_write_check_outside(struct rig_req *req, struct rig_resp *resp, struct r
  * the write is 409 CHECK_OUTDATED: the decoded ops are spent. */
 void rig_write_run_batch(struct rig_req *req, struct rig_resp *resp, struct rig_batch *b);
 
+/* rig_write_run_batch for the batch of the one op op (a new reference,
+ * taken; NULL: out of memory), as the routes that stand for an op run it
+ * (revert, import): b->ops and its decoding are this call's. */
+void rig_write_run_op(struct rig_req *req, struct rig_resp *resp, struct rig_batch *b, json_t *op);
+
 #endif

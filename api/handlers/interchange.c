@@ -114,9 +114,6 @@ void rig_h_shot_import(struct rig_req *req, struct rig_resp *resp)
 	json_t *body = rig_api__parse_body(req, resp);
 	if (!body)
 		return;
-	struct rig_errs *op_errs = rig_api__errs_new(resp);
-	if (!op_errs)
-		goto out;
 	if (rig_write_if_match(&b, &if_match, resp))
 		goto out;
 	json_t *op = json_pack("{s:s, s:s, s:O}", "op", "shot.import", "format", f->name,
@@ -131,18 +128,8 @@ void rig_h_shot_import(struct rig_req *req, struct rig_resp *resp)
 	const char *animation = rig_api__query(req, "animation");
 	if (op && animation)
 		json_object_set_new(op, "options", json_pack("{s:s}", "animation", animation));
-	b.ops = op ? json_pack("[o]", op) : NULL;
-	b.decoded = b.ops ? rig_batch_decode(b.ops, NULL, op_errs) : NULL;
-	b.decode_errs = op_errs;
-	if (!b.decoded) {
-		rig_problem(resp, RIG_MEMORY_BUSY, NULL, "the server ran out of memory");
-		goto out;
-	}
-	rig_write_run_batch(req, resp, &b);
+	rig_write_run_op(req, resp, &b, op);
 out:
-	rig_ops_free(b.decoded, json_array_size(b.ops));
-	json_decref(b.ops);
-	rig_errs_free(op_errs);
 	json_decref(body);
 }
 

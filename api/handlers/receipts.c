@@ -131,8 +131,8 @@ void rig_h_receipt_revert(struct rig_req *req, struct rig_resp *resp)
 			      .principal = req->principal,
 			      .token_id = req->token_id,
 			      .idem_key = req->idem_key};
-	struct rig_errs *errs = rig_api__errs_new(resp), *op_errs = NULL;
-	if (!errs || !(op_errs = rig_api__errs_new(resp)))
+	struct rig_errs *errs = rig_api__errs_new(resp);
+	if (!errs)
 		goto out;
 	static const char *const allowed[] = {"expectedVersion", "force",       "lockId",
 					      "fencingToken",    "checkFrames", NULL};
@@ -156,19 +156,10 @@ void rig_h_receipt_revert(struct rig_req *req, struct rig_resp *resp)
 		goto out;
 	if (receipt_shot(req, resp, shot_id))
 		goto out;
-	b.ops = json_pack("[{s:s, s:s, s:b}]", "op", "receipt.revert", "receiptId", req->params[0],
-			  "force", force);
-	b.decoded = b.ops ? rig_batch_decode(b.ops, NULL, op_errs) : NULL;
-	b.decode_errs = op_errs;
-	if (!b.decoded) {
-		rig_problem(resp, RIG_MEMORY_BUSY, NULL, "the server ran out of memory");
-		goto out;
-	}
-	rig_write_run_batch(req, resp, &b);
+	rig_write_run_op(req, resp, &b,
+			 json_pack("{s:s, s:s, s:b}", "op", "receipt.revert", "receiptId",
+				   req->params[0], "force", force));
 out:
-	rig_ops_free(b.decoded, json_array_size(b.ops));
-	json_decref(b.ops);
-	rig_errs_free(op_errs);
 	rig_errs_free(errs);
 	json_decref(body);
 }

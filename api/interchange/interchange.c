@@ -115,6 +115,16 @@ long rig_import_claim(struct rig_import *im, const char *id, long index)
 	return -1;
 }
 
+int rig_import_claim_bone(struct rig_import *im, const struct rig_jr *jr, const char *id, size_t i)
+{
+	long k = rig_import_claim(im, id, (long)i);
+	if (k < 0)
+		return 0;
+	char at[64];
+	snprintf(at, sizeof at, "bones/%zu/name", i);
+	return rig_jr_fail(jr, at, "bones %ld and %zu both become layer '%s'", k, i, id);
+}
+
 bool rig_import_mesh_id(char out[RIG_ID_MAX + 1], struct rig_import *im, const char *name)
 {
 	char alt[RIG_ID_MAX + 1];

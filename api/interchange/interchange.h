@@ -123,6 +123,10 @@ bool rig_import_id_with(char out[RIG_ID_MAX + 1], const char *prefix, const char
  * the index of the thing that claimed it first (nothing claimed then). */
 long rig_import_claim(struct rig_import *im, const char *id, long index);
 
+/* rig_import_claim for the document's bone i: 0, or -1 with IMPORT_INVALID
+ * at bones/<i>/name naming the bone that made the id first. */
+int rig_import_claim_bone(struct rig_import *im, const struct rig_jr *jr, const char *id, size_t i);
+
 /* A mesh layer's id for the document's mesh named name, unclaimed: the
  * prefix and name, else name + "-mesh" (a document's meshes and bones have
  * names of their own, which may meet). Returns false when neither is free. */

@@ -134,15 +134,9 @@ static int read_bones(struct reader *r, json_t *doc)
 		rc |= read_bone(r, json_array_get(bones, i), i);
 	if (rc)
 		return rc;
-	for (size_t i = 0; i < r->n_bones; i++) {
-		long k = rig_import_claim(r->im, r->bones[i].id, (long)i);
-		if (k >= 0) {
-			char at[64];
-			snprintf(at, sizeof at, "bones/%zu/name", i);
-			return rig_jr_fail(r->jr, at, "bones %ld and %zu both become layer '%s'", k,
-					   i, r->bones[i].id);
-		}
-	}
+	for (size_t i = 0; i < r->n_bones; i++)
+		if (rig_import_claim_bone(r->im, r->jr, r->bones[i].id, i) != 0)
+			return -1;
 	for (size_t i = 0; i < r->n_bones; i++) { /* a walk up longer than n is a cycle */
 		long at = (long)i;
 		size_t steps = 0;
