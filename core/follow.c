@@ -24,25 +24,25 @@ static bool has_length(double len)
 	return len > 0 && isfinite(len);
 }
 
-/* The direction link i leaves out[i − 1] in, as an offset d of length *len
+static struct rig_ik_vec diff(struct rig_ik_vec a, struct rig_ik_vec b)
+{
+	return (struct rig_ik_vec){a.x - b.x, a.y - b.y};
+}
+
+/* The direction link i leaves out[i − 1] in, as an offset of length *len
  * (> 0): its current offset, else its previous one, else its predecessor's
  * new heading, else +x. */
 static struct rig_ik_vec link_offset(const struct rig_ik_vec *out, const struct rig_ik_vec *prev,
 				     size_t i, double *len)
 {
-	struct rig_ik_vec d = {prev[i].x - out[i - 1].x, prev[i].y - out[i - 1].y};
-	*len = norm(d.x, d.y);
-	if (has_length(*len))
-		return d;
-	d = (struct rig_ik_vec){prev[i].x - prev[i - 1].x, prev[i].y - prev[i - 1].y};
-	*len = norm(d.x, d.y);
-	if (has_length(*len))
-		return d;
-	if (i >= 2) {
-		d = (struct rig_ik_vec){out[i - 1].x - out[i - 2].x, out[i - 1].y - out[i - 2].y};
-		*len = norm(d.x, d.y);
+	struct rig_ik_vec tries[3] = {diff(prev[i], out[i - 1]), diff(prev[i], prev[i - 1])};
+	size_t n_tries = 2;
+	if (i >= 2)
+		tries[n_tries++] = diff(out[i - 1], out[i - 2]);
+	for (size_t k = 0; k < n_tries; k++) {
+		*len = norm(tries[k].x, tries[k].y);
 		if (has_length(*len))
-			return d;
+			return tries[k];
 	}
 	*len = 1;
 	return (struct rig_ik_vec){1, 0};
@@ -75,8 +75,7 @@ void rig_follow_step(struct rig_ik_vec *out, const struct rig_ik_vec *prev,
 		struct rig_ik_vec a = {0, 0};
 		double alen = 0;
 		if (p->has_max_angle && i >= 2) {
-			a = (struct rig_ik_vec){out[i - 1].x - out[i - 2].x,
-						out[i - 1].y - out[i - 2].y};
+			a = diff(out[i - 1], out[i - 2]);
 			alen = norm(a.x, a.y);
 		}
 		if (!has_length(alen)) { /* no limit, or no heading to limit against */
@@ -94,14 +93,9 @@ void rig_follow_step(struct rig_ik_vec *out, const struct rig_ik_vec *prev,
 void rig_follow_lerp(struct rig_ik_vec *out, const struct rig_ik_vec *a, const struct rig_ik_vec *b,
 		     size_t n, double t)
 {
-	for (size_t i = 0; i < n; i++) {
-		if (t == 0) {
-			out[i] = a[i];
-		} else if (t == 1) {
-			out[i] = b[i];
-		} else {
-			out[i] = (struct rig_ik_vec){a[i].x + (b[i].x - a[i].x) * t,
-						     a[i].y + (b[i].y - a[i].y) * t};
-		}
-	}
+	const struct rig_ik_vec *end = t == 0 ? a : t == 1 ? b : NULL;
+	for (size_t i = 0; i < n; i++)
+		out[i] = end ? end[i]
+			     : (struct rig_ik_vec){a[i].x + (b[i].x - a[i].x) * t,
+						   a[i].y + (b[i].y - a[i].y) * t};
 }
