@@ -1035,7 +1035,7 @@ struct rig_http *rig_http_start(struct rig_app *app, const struct rig_config *cf
 			 cfg->host);
 		goto fail;
 	}
-	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ITC |
+	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL | MHD_USE_ITC |
 			 MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ERROR_LOG;
 	if (ai->ai_family == AF_INET6)
 		flags |= MHD_USE_IPv6;

@@ -1,4 +1,4 @@
-/* The HTTP front: libmicrohttpd serving the API from a thread pool (epoll),
+/* The HTTP front: libmicrohttpd serving the API from a thread pool (poll(2)),
  * over TLS when the configuration names a certificate and key.
  *
  * It refuses malformed, ambiguous or oversized requests and non-JSON write
