@@ -10,6 +10,12 @@
  * same run. Each case runs FRAMES frames, five times; the table shows the
  * best run and the median.
  *
+ * Follow chains (issue 27): one frame of a 12-link chain chasing a keyed
+ * target is a new resolver, every link's world matrix and the free, at frames
+ * 1, 1,000 and 10,000 after frameStart (the replay runs that many steps),
+ * beside the same frame without the constraint and beside the bare steps
+ * (rig_follow_step over as many states, the replay's floor), in the same run.
+ *
  * The clock lives here only: rig_core never reads one.
  */
 #include <stdio.h>
@@ -18,6 +24,7 @@
 #include <time.h>
 
 #include "bench/bench_util.h"
+#include "core/follow.h"
 #include "core/rig.h"
 
 #define LATTICE 8
@@ -146,6 +153,121 @@ static void report(const char *name, const struct rig_scene *scene, double *best
 	       t[RUNS / 2] / FRAMES * 1e6, FRAMES / t[0]);
 }
 
+/* ---- follow chains ---- */
+
+#define FOLLOW_LINKS 12
+#define FOLLOW_RUNS 7
+
+struct follow_rig {
+	struct rig_layer layers[FOLLOW_LINKS + 2];
+	struct rig_key keys[2][2];
+	struct rig_constraint c;
+	struct rig_scene scene;
+};
+
+/* A turned root, 12 links 4 apart, and a target keyed on x and y under the
+ * shot root. */
+static void build_follow(struct follow_rig *b)
+{
+	memset(b, 0, sizeof *b);
+	for (size_t i = 0; i < FOLLOW_LINKS + 2; i++) {
+		struct rig_layer *l = &b->layers[i];
+		snprintf(l->id, sizeof l->id, "f%zu", i);
+		l->kind = RIG_LAYER_GROUP;
+		l->parent = i == 0 || i == FOLLOW_LINKS + 1 ? RIG_NO_LAYER : (long)i - 1;
+		l->statics = rig_transform_default();
+		l->statics.ch[RIG_CH_POSITION_X] = i > 1 && i <= FOLLOW_LINKS ? 4 : 0;
+	}
+	b->layers[0].statics.ch[RIG_CH_ROTATION] = 15;
+	long target = FOLLOW_LINKS + 1;
+	for (int ch = 0; ch < 2; ch++) {
+		b->keys[ch][0] = (struct rig_key){0, 0, RIG_INTERP_BEZIER, {0.42, 0, 0.58, 1}};
+		b->keys[ch][1] = (struct rig_key){97 + 13.0 * ch, 60, RIG_INTERP_LINEAR, {0}};
+		b->layers[target].keys[RIG_CH_POSITION_X + ch] = (struct rig_keys){b->keys[ch], 2};
+	}
+	struct rig_constraint *c = &b->c;
+	rig_strlcpy(c->id, "tail", sizeof c->id);
+	c->kind = RIG_CONSTRAINT_CHAIN;
+	c->n_chain = FOLLOW_LINKS;
+	for (size_t k = 0; k < FOLLOW_LINKS; k++) {
+		c->chain[k] = (long)k + 1;
+		rig_strlcpy(c->chain_ids[k], b->layers[k + 1].id, sizeof c->chain_ids[k]);
+	}
+	c->target = target;
+	c->pole = RIG_NO_LAYER;
+	rig_strlcpy(c->target_id, b->layers[target].id, sizeof c->target_id);
+	c->statics[RIG_CC_MIX] = 1;
+	for (size_t k = 0; k + 1 < FOLLOW_LINKS; k++)
+		c->follow.lengths[k] = 4;
+	c->follow.substeps = 1;
+	c->follow.smoothing = 0.2;
+	b->scene = (struct rig_scene){.layers = b->layers,
+				      .n_layers = FOLLOW_LINKS + 2,
+				      .constraints = c,
+				      .n_constraints = 1};
+}
+
+/* One frame request's resolver work at frame; returns seconds. */
+static double follow_frame(const struct rig_scene *scene, double frame, double *sink)
+{
+	double t0 = bench_now_seconds();
+	struct rig_resolver *r = rig_resolver_new(scene);
+	if (!r) {
+		fprintf(stderr, "bench_ik: out of memory\n");
+		exit(1);
+	}
+	for (long k = 1; k <= FOLLOW_LINKS; k++)
+		*sink += rig_resolver_path(r, RIG_NO_LAYER, k, frame).m[4];
+	rig_resolver_free(r);
+	return bench_now_seconds() - t0;
+}
+
+/* steps bare follow steps towards a moving point; returns seconds. */
+static double follow_steps(const struct rig_constraint *c, long steps, double *sink)
+{
+	struct rig_ik_vec s[2][FOLLOW_LINKS] = {{{0, 0}}};
+	struct rig_follow_params p = {
+		.n = FOLLOW_LINKS, .lengths = c->follow.lengths, .smoothing = c->follow.smoothing};
+	double t0 = bench_now_seconds();
+	for (long j = 0; j <= steps; j++)
+		rig_follow_step(s[(j + 1) & 1], s[j & 1],
+				(struct rig_ik_vec){(double)(j % 97), (double)(j % 89)}, &p);
+	double t = bench_now_seconds() - t0;
+	*sink += s[0][FOLLOW_LINKS - 1].x;
+	return t;
+}
+
+static double best_of(double *t)
+{
+	qsort(t, FOLLOW_RUNS, sizeof t[0], by_value);
+	return t[0];
+}
+
+static void report_follow(double *sink)
+{
+	static struct follow_rig b;
+	build_follow(&b);
+	struct rig_scene plain = b.scene;
+	plain.n_constraints = 0;
+	printf("\nfollow chain, 12 links, one frame request's resolver (best of %d)\n",
+	       FOLLOW_RUNS);
+	printf("%-12s %14s %14s %14s %10s\n", "frame", "no chain", "bare steps", "with chain",
+	       "per step");
+	static const long frames[] = {1, 1000, 10000};
+	for (size_t i = 0; i < sizeof frames / sizeof frames[0]; i++) {
+		double base[FOLLOW_RUNS], bare[FOLLOW_RUNS], with[FOLLOW_RUNS];
+		for (int k = 0; k < FOLLOW_RUNS; k++) {
+			base[k] = follow_frame(&plain, (double)frames[i], sink);
+			bare[k] = follow_steps(&b.c, frames[i], sink);
+			with[k] = follow_frame(&b.scene, (double)frames[i], sink);
+		}
+		double w = best_of(with);
+		printf("%-12ld %11.1f us %11.1f us %11.1f us %7.3f us\n", frames[i],
+		       best_of(base) * 1e6, best_of(bare) * 1e6, w * 1e6,
+		       w / (double)(frames[i] + 1) * 1e6);
+	}
+}
+
 int main(void)
 {
 	static struct ik_rig b;
@@ -164,5 +286,7 @@ int main(void)
 	report("8 two-bone + 2 five-bone IK", &b.scene, &with, &sink);
 	printf("IK cost: %.2f us/frame (%.2fx the baseline)   [checksum %g]\n", with - base,
 	       with / base, sink);
+	report_follow(&sink);
+	printf("[checksum %g]\n", sink);
 	return 0;
 }

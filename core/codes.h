@@ -154,13 +154,14 @@
 	  "Create the layer with kind \"mesh\" to give it a binding, and read mesh data from a mesh " \
 	  "layer.")                                                                                   \
 	X(IK_CHAIN, 422, false, "Invalid IK chain",                                                 \
-	  "An IK constraint's chain lists 1 to 8 existing group layers root to tip, each the "       \
-	  "parent of the next.",                                                                      \
+	  "A constraint's chain lists existing group layers root to tip, each the parent of the "   \
+	  "next: 1 to 8 for an IK constraint, 2 to 32 for a follow chain.",                           \
 	  "Fix the chain entry named by the pointer and layerId: create the layer, make it a group "  \
 	  "layer, or reorder the chain so every layer is the parent of the one after it.")           \
 	X(IK_TARGET, 422, false, "Invalid IK target or pole",                                         \
-	  "An IK constraint's target and pole are existing layers outside the chain: neither the "    \
-	  "chain root nor any layer below it, since the chain would move its own goal.",              \
+	  "A constraint's target and pole are existing layers outside the chain: neither the "        \
+	  "chain root nor any layer below it, since the chain would move its own goal. A follow "     \
+	  "chain replays its target's keyed motion, so no other constraint may move its target.",     \
 	  "Name a target or pole layer (layerId) that is not the chain root or one of its "           \
 	  "descendants, for example a sibling of the chain root or a layer under the shot root.")     \
 	X(IK_CYCLE, 422, false, "IK constraints depend on each other",                                \
@@ -168,6 +169,12 @@
 	  "when one of its chain, target or pole layers is the other's chain root or below it.",      \
 	  "Break the cycle named by constraintId and otherConstraintId: chains may not overlap, and " \
 	  "a target or pole may not sit under a chain whose own target or pole sits under this one.")\
+	X(REPLAY_LIMIT, 422, false, "Frame too far to replay",                                        \
+	  "A follow chain's pose at a frame is replayed step by step from the shot's frameStart "     \
+	  "in the request: (frame − frameStart) × substeps must not exceed maxReplaySteps of "        \
+	  "GET /v1/limits (100000).",                                                                 \
+	  "Ask for a frame nearer frameStart, move the shot's frameStart later, or lower the "        \
+	  "chain's substeps (constraintId names it).")                                                \
 	X(CONSTRAINT_NOT_FOUND, 422, false, "Constraint not found",                                   \
 	  "constraint.delete names a constraint that exists in the shot at that point of the batch.", \
 	  "Use a constraintId from GET /v1/shots/{shotId}/constraints.")                              \

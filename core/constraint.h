@@ -1,9 +1,15 @@
 /* Shot-level constraints on joint layers, as the resolver sees them, and the
  * rules between them and the layer tree (IK_CHAIN, IK_TARGET, IK_CYCLE).
  *
- * One kind for now, "ik": a chain of 1–8 group layers, root to tip, each the
- * parent of the next, posed each frame so its end effector reaches the world
- * origin of a target layer (ik.h holds the solvers, rig.c applies them).
+ * Two kinds, each a chain of group layers root to tip, each the parent of the
+ * next:
+ *   ik     1–8 layers posed each frame so the end effector reaches the world
+ *          origin of a target layer (ik.h holds the solvers, rig_solve.c
+ *          applies them);
+ *   chain  2–32 layers whose head follows the target and whose links trail
+ *          behind at fixed distances (follow.h), a stateful motion made
+ *          stateless by replaying it from the shot's frameStart in every
+ *          request (rig_replay.c).
  *
  * Geometry. A layer has no length, so bone i runs from the world origin of
  * chain[i] to the world origin of chain[i + 1], and the tip bone (the last
@@ -22,28 +28,47 @@
 #include <stddef.h>
 
 #include "core/err.h"
+#include "core/follow.h"
 #include "core/ik.h"
 #include "core/keys.h"
+
+/* The kinds, in wire-name order (rig_constraint_kind_name). */
+enum rig_constraint_kind { RIG_CONSTRAINT_IK, RIG_CONSTRAINT_CHAIN, RIG_CONSTRAINT_KIND_COUNT };
+
+/* The most chain layers any kind takes (a follow chain's; IK takes 8). */
+#define RIG_CONSTRAINT_MAX_CHAIN RIG_FOLLOW_MAX_LINKS
+
+/* A follow chain's own parameters. */
+struct rig_chain_params {
+	double lengths[RIG_CONSTRAINT_MAX_CHAIN - 1]; /* n_chain − 1 segments, each > 0 */
+	double smoothing;                             /* [0, 1) */
+	int substeps; /* steps per frame, 1..RIG_MAX_CHAIN_SUBSTEPS */
+	bool has_max_angle;
+	double max_angle_deg; /* [0, 180] */
+};
 
 /* The keyable channels of a constraint (keys evaluated at the shot frame). */
 enum rig_constraint_channel { RIG_CC_MIX, RIG_CC_SOFTNESS, RIG_CC_COUNT };
 
 struct rig_constraint {
 	char id[RIG_ID_MAX + 1];
-	size_t n_chain;                                   /* 1..RIG_IK_MAX_BONES */
-	char chain_ids[RIG_IK_MAX_BONES][RIG_ID_MAX + 1]; /* root → tip */
+	enum rig_constraint_kind kind;
+	size_t n_chain; /* ik: 1..RIG_IK_MAX_BONES, chain: 2..RIG_CONSTRAINT_MAX_CHAIN */
+	char chain_ids[RIG_CONSTRAINT_MAX_CHAIN][RIG_ID_MAX + 1]; /* root → tip */
 	char target_id[RIG_ID_MAX + 1];
 	char pole_id[RIG_ID_MAX + 1]; /* "" when none */
 	/* Scene indices of the ids above, RIG_NO_LAYER when missing (or no pole);
 	 * filled by whoever builds the scene. */
-	long chain[RIG_IK_MAX_BONES];
+	long chain[RIG_CONSTRAINT_MAX_CHAIN];
 	long target, pole;
+	/* ik only: */
 	int bend;          /* +1 or −1, used when there is no pole or it is on the line */
 	double tip_length; /* > 0, in the tip layer's local units */
 	double statics[RIG_CC_COUNT];       /* mix in [0, 1], softness ≥ 0 */
 	struct rig_keys keys[RIG_CC_COUNT]; /* borrowed; a channel without keys uses statics */
 	bool stretch, compress;
-	long long order; /* ascending; ties by id */
+	long long order;                /* ascending; ties by id */
+	struct rig_chain_params follow; /* chain only */
 	/* Angle limits (issue 27 item 2): per chain layer, how far its bone may
 	 * turn clockwise and anticlockwise from its parent bone (chain[0]: from
 	 * its parent layer's +x), in degrees, 0..180 (180: free). Without them the
@@ -54,5 +79,18 @@ struct rig_constraint {
 
 /* The wire name of a constraint channel ("mix", "softness"), NULL out of range. */
 const char *rig_constraint_channel_name(int ch);
+
+/* The wire name of a kind ("ik", "chain"), NULL out of range. */
+const char *rig_constraint_kind_name(enum rig_constraint_kind kind);
+
+/* The kind named name, or RIG_CONSTRAINT_KIND_COUNT when none is. */
+enum rig_constraint_kind rig_constraint_kind_of(const char *name);
+
+/* The fewest and most chain layers kind takes. */
+size_t rig_constraint_min_chain(enum rig_constraint_kind kind);
+size_t rig_constraint_max_chain(enum rig_constraint_kind kind);
+
+/* The most points rig_resolver_constraint_points gives for any constraint. */
+#define RIG_CONSTRAINT_MAX_POINTS (RIG_CONSTRAINT_MAX_CHAIN + 1)
 
 #endif

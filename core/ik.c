@@ -301,8 +301,11 @@ static double wrapped(double a, double b)
 struct rig_ik_vec rig_ik_blend_dir(const struct rig_ik_chain *fk, const struct rig_ik_chain *solved,
 				   size_t i, double mix)
 {
-	struct rig_ik_vec a = sub(fk->p[i + 1], fk->p[i]);
-	struct rig_ik_vec b = sub(solved->p[i + 1], solved->p[i]);
+	return rig_ik_blend(sub(fk->p[i + 1], fk->p[i]), sub(solved->p[i + 1], solved->p[i]), mix);
+}
+
+struct rig_ik_vec rig_ik_blend(struct rig_ik_vec a, struct rig_ik_vec b, double mix)
+{
 	if (!(norm(a) > 1e-12) || !(norm(b) > 1e-12))
 		return vec(NAN, NAN);
 	if (mix == 1)

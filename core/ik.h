@@ -111,6 +111,10 @@ struct rig_ik_vec rig_ik_frame_out(const struct rig_ik_frame *f, struct rig_ik_v
 struct rig_ik_vec rig_ik_blend_dir(const struct rig_ik_chain *fk, const struct rig_ik_chain *solved,
 				   size_t i, double mix);
 
+/* The same blend of two directions a (FK's) and b (solved), as vectors of any
+ * length. */
+struct rig_ik_vec rig_ik_blend(struct rig_ik_vec a, struct rig_ik_vec b, double mix);
+
 /* The change of a layer's local rotation, in degrees wrapped into
  * (−180°, 180°], that points its bone along the world direction want, when the
  * layer's parent maps to the world by the linear part parent[4] (as above) and

@@ -19,8 +19,12 @@
  *
  * A resolver lives for one request. It memoises each layer's local matrix for
  * the frame being evaluated and one inverse(P(C→M)) per (mesh, C); evaluating
- * another frame replaces the memo. No state survives rig_resolver_free(), and
- * nothing depends on a clock or on timing: results are bit-identical on every call.
+ * another frame replaces the memo. A follow chain's pose is replayed from
+ * frame_start inside the request; the resolver keeps its last two steps, so
+ * frames asked in increasing order continue the replay instead of starting
+ * over (the same steps either way: the same bits). No state survives
+ * rig_resolver_free(), and nothing depends on a clock or on timing: results
+ * are bit-identical on every call.
  */
 #ifndef RIG_RIG_H
 #define RIG_RIG_H
@@ -33,36 +37,7 @@
 #include "core/constraint.h"
 #include "core/err.h"
 #include "core/keys.h"
-
-#define RIG_NO_LAYER (-1L)
-
-enum rig_layer_kind { RIG_LAYER_GROUP, RIG_LAYER_MESH };
-
-struct rig_layer {
-	char id[RIG_ID_MAX + 1];
-	enum rig_layer_kind kind;
-	long parent; /* index in the scene, RIG_NO_LAYER at the shot root */
-	struct rig_transform statics;
-	struct rig_keys keys[RIG_CH_COUNT];
-	double time_offset; /* local frame = shot frame − time_offset */
-	bool deformed;      /* has a binding (of any kind) */
-	/* The prepared binding, borrowed; both NULL unless set by a caller that
-	 * evaluates (binding_eval is binding's evaluator). */
-	const struct rig_binding_type *binding;
-	const void *binding_eval;
-	const long
-		*joint_layers; /* per binding joint: its layer's index, RIG_NO_LAYER if missing */
-};
-
-/* Borrowed view of a shot; parents must form a forest (no cycles). The
- * constraints (any order; the resolver runs them by order, then id) may be
- * NULL/0. */
-struct rig_scene {
-	const struct rig_layer *layers;
-	size_t n_layers;
-	const struct rig_constraint *constraints;
-	size_t n_constraints;
-};
+#include "core/scene.h"
 
 /* The lowest common ancestor of layers a and b (either may be an ancestor of the
  * other, or equal); RIG_NO_LAYER when they share only the shot root. */
@@ -101,11 +76,19 @@ struct rig_affine rig_resolver_path(struct rig_resolver *r, long ancestor, long 
 
 /* The points constraint k of the scene stands on at shot_frame, in shot
  * space, after every constraint was solved: its chain layers' world origins
- * root to tip, then the tip bone's end (RIG_IK_MAX_BONES + 1 at most, into
- * out_xy as x, y pairs). Returns how many (0 for a constraint the resolver
- * skips: not usable). What an editor draws of a chain. */
+ * root to tip, then for IK the tip bone's end (RIG_CONSTRAINT_MAX_POINTS at
+ * most, into out_xy as x, y pairs). Returns how many (0 for a constraint the
+ * resolver skips: not usable, or its replay was refused). What an editor
+ * draws of a chain. */
 size_t rig_resolver_constraint_points(double *out_xy, struct rig_resolver *r, size_t k,
 				      double shot_frame);
+
+/* Records REPLAY_LIMIT (constraintId, maxReplaySteps, the frame) and returns
+ * -1 when a follow chain of the scene cannot be replayed to shot_frame: it
+ * lies more than RIG_MAX_REPLAY_STEPS steps from the scene's frame_start.
+ * Else 0. Evaluation and joint poses check it themselves; callers reading
+ * only local matrices, paths or constraint points check it first. */
+int rig_resolver_frame_ok(struct rig_resolver *r, double shot_frame, struct rig_errs *errs);
 
 /* Each joint's pose in mesh-local space (out has one entry per binding joint,
  * in joint order) for bound mesh layer mesh at shot frame. Records

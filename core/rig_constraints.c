@@ -1,5 +1,7 @@
 /* The rules between constraints and the layer tree (rig.h): IK_CHAIN,
- * IK_TARGET, IK_CYCLE, and whether the resolver can solve a constraint. */
+ * IK_TARGET, IK_CYCLE, and whether the resolver can solve a constraint. Both
+ * kinds share them; a follow chain adds that no other constraint moves its
+ * target. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -35,6 +37,26 @@ static struct rig_err *add(struct rig_errs *errs, enum rig_code code,
 	return e;
 }
 
+/* A follow chain replays its target's keyed motion (rig_replay.c), so no
+ * other constraint may move the target: 1 (recorded) when one does. */
+static int moved_target(const struct rig_scene *scene, const struct rig_constraint *c,
+			struct rig_errs *errs)
+{
+	for (size_t k = 0; k < scene->n_constraints; k++) {
+		const struct rig_constraint *b = &scene->constraints[k];
+		if (b == c || !b->n_chain || !is_at_or_below(scene, c->target, b->chain[0]))
+			continue;
+		struct rig_err *e = add(errs, RIG_IK_TARGET, c, c->target_id, "/target",
+					"constraint '%s': target layer '%s' is moved by constraint "
+					"'%s', and a chain follows its target's keyed motion only",
+					c->target_id, b->id);
+		if (e)
+			rig_err_extra(e, "otherConstraintId", b->id);
+		return 1;
+	}
+	return 0;
+}
+
 /* The chain and target rules of one constraint; errs may be NULL (only the
  * answer is wanted). Returns the number of violations. */
 static int check_one(const struct rig_scene *scene, const struct rig_constraint *c,
@@ -42,10 +64,13 @@ static int check_one(const struct rig_scene *scene, const struct rig_constraint 
 {
 	int bad = 0;
 	char ptr[24];
-	if (c->n_chain < 1 || c->n_chain > RIG_IK_MAX_BONES) {
+	size_t lo = rig_constraint_min_chain(c->kind), hi = rig_constraint_max_chain(c->kind);
+	if (c->n_chain < lo || c->n_chain > hi) {
+		char allowed[32];
+		snprintf(allowed, sizeof allowed, "%zu to %zu", lo, hi);
 		add(errs, RIG_IK_CHAIN, c, NULL, "/chain",
-		    "constraint '%s' has a chain of %s layers (1 to 8 allowed)%s",
-		    c->n_chain < 1 ? "no" : "more than 8", "");
+		    "constraint '%s' has a chain of %s layers (%s allowed)",
+		    c->n_chain < lo ? "too few" : "too many", allowed);
 		return 1;
 	}
 	for (size_t i = 0; i < c->n_chain; i++) {
@@ -89,6 +114,8 @@ static int check_one(const struct rig_scene *scene, const struct rig_constraint 
 			bad++;
 		}
 	}
+	if (c->kind == RIG_CONSTRAINT_CHAIN && c->target != RIG_NO_LAYER)
+		bad += moved_target(scene, c, errs);
 	return bad;
 }
 

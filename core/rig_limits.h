@@ -54,6 +54,11 @@
 	/* A shot's frameStart and frameEnd lie in [-MAX_ABS_FRAME, MAX_ABS_FRAME]: about */       \
 	/* 11.5 hours at 24 fps each way, and a frame count that stays exact and finite. */        \
 	X(MAX_ABS_FRAME, "maxAbsFrame", 1000000)                                                   \
+	/* Follow chains (issue 27): steps a frame replays from the shot's frameStart */           \
+	/* ((frame − frameStart) × substeps; about 0.1 s of one core for 32 links), and */         \
+	/* the steps per frame a chain may ask for. */                                             \
+	X(MAX_REPLAY_STEPS, "maxReplaySteps", 100000)                                              \
+	X(MAX_CHAIN_SUBSTEPS, "maxChainSubsteps", 8)                                               \
 	/* Points one map-points request maps. */                                                  \
 	X(MAX_MAP_POINTS, NULL, 1000000)                                                           \
 	/* Layer, project and shot names: 1 to this many bytes of UTF-8. */                        \

@@ -365,7 +365,7 @@ int rig_scene_view_init(struct rig_scene_view *out, const struct rig_shot_model 
 		const struct rig_model_constraint *mc = &m->constraints[i];
 		struct rig_constraint *c = &out->constraints[i];
 		*c = mc->c;
-		for (size_t j = 0; j < c->n_chain && j < RIG_IK_MAX_BONES; j++)
+		for (size_t j = 0; j < c->n_chain && j < RIG_CONSTRAINT_MAX_CHAIN; j++)
 			c->chain[j] = scene_index(out, m, c->chain_ids[j]);
 		c->target = scene_index(out, m, c->target_id);
 		c->pole = c->pole_id[0] ? scene_index(out, m, c->pole_id) : RIG_NO_LAYER;
@@ -378,6 +378,7 @@ int rig_scene_view_init(struct rig_scene_view *out, const struct rig_shot_model 
 	out->scene.n_layers = n_live;
 	out->scene.constraints = out->constraints;
 	out->scene.n_constraints = m->n_constraints;
+	out->scene.frame_start = m->frame_start;
 	return 0;
 fail:
 	rig_scene_view_release(out);

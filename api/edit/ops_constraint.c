@@ -1,10 +1,11 @@
 /* constraint.put and constraint.delete: shot-level constraints (core/constraint.h).
  *
- * A put replaces the whole constraint of its id. Decoding checks each field's
- * shape; whether the chain, target and pole fit the layer tree (IK_CHAIN,
- * IK_TARGET, IK_CYCLE) is final validation's job (ops_validate.c), so a batch
- * may create the layers after the constraint, and deleting a chain layer later
- * in the batch is still caught.
+ * A put replaces the whole constraint of its id. Its kind ("ik", the default,
+ * or "chain") says which fields it takes beyond the common ones (put_fields);
+ * a field of the other kind is refused at its pointer rather than ignored.
+ * Decoding checks each field's shape; whether the chain, target and pole fit the layer tree
+ * (IK_CHAIN, IK_TARGET, IK_CYCLE) is final validation's job (ops_validate.c), so a batch may create
+ * the layers after the constraint, and deleting a chain layer later in the batch is still caught.
  *
  * Locks: a constraint is owned data of the shot, not of any one layer, but it
  * moves its chain layers and reads its target and pole. A constraint op
@@ -12,11 +13,13 @@
  * owners' locks (LAYER_LOCKED naming the layer); delete checks the layers of
  * the constraint it removes.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "api/edit/ops_internal.h"
+#include "core/rig_limits.h"
 
 static struct rig_model_constraint *constraint_of(struct rig_op *op)
 {
@@ -66,11 +69,13 @@ static int decode_chain(const struct rig_jr *jr, json_t *op, struct rig_constrai
 	if (!json_is_array(chain))
 		return rig_jr_fail(jr, "chain", "field 'chain' must be an array of layer ids");
 	size_t n = json_array_size(chain);
-	if (n < 1 || n > RIG_IK_MAX_BONES) {
-		struct rig_err *e = rig_errs_add(jr->errs, RIG_IK_CHAIN,
-						 "constraint '%s' has a chain of %zu layers (1 to "
-						 "8 allowed)",
-						 c->id, n);
+	size_t lo = rig_constraint_min_chain(c->kind), hi = rig_constraint_max_chain(c->kind);
+	if (n < lo || n > hi) {
+		struct rig_err *e =
+			rig_errs_add(jr->errs, RIG_IK_CHAIN,
+				     "constraint '%s' of kind \"%s\" has a chain of %zu "
+				     "layers (%zu to %zu allowed)",
+				     c->id, rig_constraint_kind_name(c->kind), n, lo, hi);
 		e->op_index = jr->op_index;
 		snprintf(e->pointer, sizeof e->pointer, "%s/chain", jr->base);
 		rig_err_extra(e, "constraintId", c->id);
@@ -130,32 +135,65 @@ static int decode_limits(const struct rig_jr *jr, json_t *op, struct rig_constra
 	return 0;
 }
 
-int rig_op__constraint_put_decode(struct rig_op *out, json_t *op, const struct rig_jr *jr,
-				  struct rig_bulk *bulk)
+/* Every field of constraint.put and the kind it belongs to (COUNT: all). */
+static const struct {
+	const char *name;
+	enum rig_constraint_kind kind;
+} put_fields[] = {
+	{"op", RIG_CONSTRAINT_KIND_COUNT},       {"constraintId", RIG_CONSTRAINT_KIND_COUNT},
+	{"kind", RIG_CONSTRAINT_KIND_COUNT},     {"chain", RIG_CONSTRAINT_KIND_COUNT},
+	{"target", RIG_CONSTRAINT_KIND_COUNT},   {"mix", RIG_CONSTRAINT_KIND_COUNT},
+	{"order", RIG_CONSTRAINT_KIND_COUNT},    {"pole", RIG_CONSTRAINT_IK},
+	{"bendPositive", RIG_CONSTRAINT_IK},     {"tipLength", RIG_CONSTRAINT_IK},
+	{"softness", RIG_CONSTRAINT_IK},         {"stretch", RIG_CONSTRAINT_IK},
+	{"compress", RIG_CONSTRAINT_IK},         {"limits", RIG_CONSTRAINT_IK},
+	{"segmentLength", RIG_CONSTRAINT_CHAIN}, {"lengths", RIG_CONSTRAINT_CHAIN},
+	{"smoothing", RIG_CONSTRAINT_CHAIN},     {"substeps", RIG_CONSTRAINT_CHAIN},
+	{"maxAngleDeg", RIG_CONSTRAINT_CHAIN},
+};
+#define N_PUT_FIELDS (sizeof put_fields / sizeof put_fields[0])
+
+/* Unknown fields, and fields of another kind than c's, each at its pointer. */
+static int check_fields(const struct rig_jr *jr, json_t *op, enum rig_constraint_kind kind)
 {
-	(void)bulk;
-	static const char *const allowed[] = {
-		"op",      "constraintId", "kind",      "chain",  "target",
-		"pole",    "bendPositive", "tipLength", "mix",    "softness",
-		"stretch", "compress",     "order",     "limits", NULL};
-	struct rig_model_constraint *mc = calloc(1, sizeof *mc);
-	if (!mc)
-		return rig_jr_out_of_memory(jr, "");
-	out->u.kind_data = mc;
-	struct rig_constraint *c = &mc->c;
-	c->bend = 1;
-	c->statics[RIG_CC_MIX] = 1;
+	const char *allowed[N_PUT_FIELDS + 1];
+	for (size_t i = 0; i < N_PUT_FIELDS; i++)
+		allowed[i] = put_fields[i].name;
+	allowed[N_PUT_FIELDS] = NULL;
 	int rc = rig_jr_known(jr, op, allowed);
-	rc |= rig_jr_id(jr, op, "constraintId", true, false, c->id, NULL);
-	const char *kind = "ik";
-	rc |= rig_jr_string(jr, op, "kind", false, 16, &kind);
-	if (rc == 0 && strcmp(kind, "ik") != 0)
-		rc = rig_jr_fail(jr, "kind", "field 'kind' must be \"ik\" (the only kind so far)");
-	int chain_rc = decode_chain(jr, op, c);
-	rc |= chain_rc;
-	if (chain_rc == 0)
-		rc |= decode_limits(jr, op, c);
-	rc |= rig_jr_id(jr, op, "target", true, false, c->target_id, NULL);
+	for (size_t i = 0; kind < RIG_CONSTRAINT_KIND_COUNT && i < N_PUT_FIELDS; i++) {
+		enum rig_constraint_kind owner = put_fields[i].kind;
+		if (owner != RIG_CONSTRAINT_KIND_COUNT && owner != kind &&
+		    json_object_get(op, put_fields[i].name))
+			rc = rig_jr_fail(
+				jr, put_fields[i].name,
+				"field '%s' belongs to constraints of kind \"%s\", not \"%s\"",
+				put_fields[i].name, rig_constraint_kind_name(owner),
+				rig_constraint_kind_name(kind));
+	}
+	return rc;
+}
+
+/* A number in [lo, hi) (or [lo, hi] when closed); untouched when absent. */
+static int decode_range(const struct rig_jr *jr, json_t *op, const char *field, double lo,
+			double hi, bool closed, double *out, bool *present)
+{
+	double x = *out;
+	if (rig_jr_number(jr, op, field, false, &x, present))
+		return -1;
+	if (!(x >= lo && (closed ? x <= hi : x < hi)))
+		return rig_jr_fail(jr, field, "field '%s' must be a number in [%g, %g%c", field, lo,
+				   hi, closed ? ']' : ')');
+	*out = x;
+	return 0;
+}
+
+/* An IK constraint's own fields. */
+static int decode_ik(const struct rig_jr *jr, json_t *op, struct rig_model_constraint *mc,
+		     bool chain_ok)
+{
+	struct rig_constraint *c = &mc->c;
+	int rc = chain_ok ? decode_limits(jr, op, c) : 0;
 	bool pole_null = false;
 	rc |= rig_jr_id(jr, op, "pole", false, true, c->pole_id, &pole_null);
 	if (pole_null)
@@ -166,14 +204,103 @@ int rig_op__constraint_put_decode(struct rig_op *out, json_t *op, const struct r
 	rc |= rig_jr_number(jr, op, "tipLength", true, &c->tip_length, NULL);
 	if (rc == 0 && !(c->tip_length > 0))
 		rc = rig_jr_fail(jr, "tipLength", "field 'tipLength' must be a number > 0");
-	rc |= decode_keyable(jr, op, "mix", 0, 1, &c->statics[RIG_CC_MIX], &mc->keys[RIG_CC_MIX]);
 	rc |= decode_keyable(jr, op, "softness", 0, 1e300, &c->statics[RIG_CC_SOFTNESS],
 			     &mc->keys[RIG_CC_SOFTNESS]);
 	rc |= rig_jr_bool(jr, op, "stretch", false, &c->stretch);
 	rc |= rig_jr_bool(jr, op, "compress", false, &c->compress);
+	return rc;
+}
+
+/* A follow chain's segments: segmentLength (every one) or lengths (one each). */
+static int decode_lengths(const struct rig_jr *jr, json_t *op, struct rig_constraint *c,
+			  bool chain_ok)
+{
+	json_t *list = json_object_get(op, "lengths");
+	bool has_segment = json_object_get(op, "segmentLength") != NULL;
+	if (list && has_segment)
+		return rig_jr_fail(jr, "lengths", "give 'segmentLength' or 'lengths', not both");
+	if (!list && !has_segment)
+		return rig_jr_fail(jr, "segmentLength",
+				   "a follow chain needs 'segmentLength' (every segment) or "
+				   "'lengths' (one per segment)");
+	size_t segments = chain_ok ? c->n_chain - 1 : 0;
+	if (has_segment) {
+		double len = 0;
+		if (rig_jr_number(jr, op, "segmentLength", true, &len, NULL))
+			return -1;
+		if (!(len > 0))
+			return rig_jr_fail(jr, "segmentLength",
+					   "field 'segmentLength' must be a number > 0");
+		for (size_t i = 0; i < segments; i++)
+			c->follow.lengths[i] = len;
+		return 0;
+	}
+	if (!json_is_array(list) || (chain_ok && json_array_size(list) != segments))
+		return rig_jr_fail(jr, "lengths",
+				   "field 'lengths' must hold one number > 0 per segment (%zu: "
+				   "the chain's layers less one)",
+				   segments);
+	int rc = 0;
+	for (size_t i = 0; i < json_array_size(list) && i < RIG_CONSTRAINT_MAX_CHAIN - 1; i++) {
+		json_t *v = json_array_get(list, i);
+		double len = json_number_value(v);
+		char at[24];
+		snprintf(at, sizeof at, "lengths/%zu", i);
+		if (!json_is_number(v) || !(len > 0) || !isfinite(len))
+			rc = rig_jr_fail(jr, at, "a segment length must be a finite number > 0");
+		else
+			c->follow.lengths[i] = len;
+	}
+	return rc;
+}
+
+/* A follow chain's own fields. */
+static int decode_follow(const struct rig_jr *jr, json_t *op, struct rig_constraint *c,
+			 bool chain_ok)
+{
+	struct rig_chain_params *f = &c->follow;
+	int rc = decode_lengths(jr, op, c, chain_ok);
+	rc |= decode_range(jr, op, "smoothing", 0, 1, false, &f->smoothing, NULL);
+	long long substeps = 1;
+	rc |= rig_jr_int(jr, op, "substeps", false, 1, RIG_MAX_CHAIN_SUBSTEPS, &substeps, NULL);
+	f->substeps = (int)substeps;
+	rc |= decode_range(jr, op, "maxAngleDeg", 0, 180, true, &f->max_angle_deg,
+			   &f->has_max_angle);
+	return rc;
+}
+
+int rig_op__constraint_put_decode(struct rig_op *out, json_t *op, const struct rig_jr *jr,
+				  struct rig_bulk *bulk)
+{
+	(void)bulk;
+	struct rig_model_constraint *mc = calloc(1, sizeof *mc);
+	if (!mc)
+		return rig_jr_out_of_memory(jr, "");
+	out->u.kind_data = mc;
+	struct rig_constraint *c = &mc->c;
+	c->bend = 1;
+	c->statics[RIG_CC_MIX] = 1;
+	c->follow.substeps = 1;
+	const char *kind = rig_constraint_kind_name(RIG_CONSTRAINT_IK);
+	int rc = rig_jr_string(jr, op, "kind", false, 16, &kind);
+	c->kind = rc ? RIG_CONSTRAINT_KIND_COUNT : rig_constraint_kind_of(kind);
+	if (rc == 0 && c->kind == RIG_CONSTRAINT_KIND_COUNT)
+		rc = rig_jr_fail(jr, "kind", "field 'kind' must be \"ik\" or \"chain\"");
+	rc |= check_fields(jr, op, c->kind);
+	rc |= rig_jr_id(jr, op, "constraintId", true, false, c->id, NULL);
+	rc |= rig_jr_id(jr, op, "target", true, false, c->target_id, NULL);
+	rc |= decode_keyable(jr, op, "mix", 0, 1, &c->statics[RIG_CC_MIX], &mc->keys[RIG_CC_MIX]);
 	long long order = 0;
 	rc |= rig_jr_int(jr, op, "order", false, -1000000000LL, 1000000000LL, &order, NULL);
 	c->order = order;
+	if (c->kind == RIG_CONSTRAINT_KIND_COUNT)
+		return -1;
+	int chain_rc = decode_chain(jr, op, c);
+	rc |= chain_rc;
+	if (c->kind == RIG_CONSTRAINT_CHAIN)
+		rc |= decode_follow(jr, op, c, chain_rc == 0);
+	else
+		rc |= decode_ik(jr, op, mc, chain_rc == 0);
 	if (c->n_chain)
 		rig_strlcpy(out->layer_id, c->chain_ids[0], sizeof out->layer_id);
 	return rc;

@@ -123,6 +123,12 @@ static bool same_constraint(const struct rig_model_constraint *x,
 			    const struct rig_model_constraint *y)
 {
 	const struct rig_constraint *a = &x->c, *b = &y->c;
+	const struct rig_chain_params *fa = &a->follow, *fb = &b->follow;
+	if (a->kind != b->kind || fa->substeps != fb->substeps ||
+	    !same_doubles(&fa->smoothing, &fb->smoothing, 1) ||
+	    fa->has_max_angle != fb->has_max_angle ||
+	    !same_doubles(&fa->max_angle_deg, &fb->max_angle_deg, 1))
+		return false;
 	if (a->n_chain != b->n_chain || strcmp(a->target_id, b->target_id) ||
 	    strcmp(a->pole_id, b->pole_id) || a->bend != b->bend ||
 	    !same_doubles(&a->tip_length, &b->tip_length, 1) ||
@@ -133,6 +139,8 @@ static bool same_constraint(const struct rig_model_constraint *x,
 		if (strcmp(a->chain_ids[i], b->chain_ids[i]) ||
 		    (a->has_limits && !same_doubles(a->limits[i], b->limits[i], 2)))
 			return false;
+	if (a->n_chain > 1 && !same_doubles(fa->lengths, fb->lengths, a->n_chain - 1))
+		return false;
 	for (int ch = 0; ch < RIG_CH_COUNT; ch++)
 		if (!same_key_lists(&x->keys[ch], &y->keys[ch]))
 			return false;

@@ -189,7 +189,7 @@ static void put_constraints(struct rig_buf *b, struct rig_resolver *r,
 	rig_buf_puts(b, ",\"constraints\":[");
 	bool first = true;
 	for (size_t k = 0; k < scene->n_constraints; k++) {
-		double xy[2 * (RIG_IK_MAX_BONES + 1)];
+		double xy[2 * RIG_CONSTRAINT_MAX_POINTS];
 		size_t n = rig_resolver_constraint_points(xy, r, k, frame);
 		if (n == 0)
 			continue;

@@ -78,12 +78,31 @@ static json_t *keyable_json(const struct rig_model_constraint *mc, int ch)
 	return list;
 }
 
+/* A follow chain's listing: the common fields and its own. */
+static json_t *follow_json(const struct rig_model_constraint *mc, json_t *chain)
+{
+	const struct rig_constraint *c = &mc->c;
+	json_t *lengths = json_array();
+	for (size_t i = 0; i + 1 < c->n_chain; i++)
+		json_array_append_new(lengths, json_real(c->follow.lengths[i]));
+	json_t *o = json_pack("{s:s, s:s, s:o, s:s, s:o, s:f, s:i, s:o, s:I}", "constraintId",
+			      c->id, "kind", rig_constraint_kind_name(c->kind), "chain", chain,
+			      "target", c->target_id, "lengths", lengths, "smoothing",
+			      c->follow.smoothing, "substeps", c->follow.substeps, "mix",
+			      keyable_json(mc, RIG_CC_MIX), "order", (json_int_t)c->order);
+	if (o && c->follow.has_max_angle)
+		json_object_set_new(o, "maxAngleDeg", json_real(c->follow.max_angle_deg));
+	return o;
+}
+
 json_t *rig_api__constraint_json(const struct rig_model_constraint *mc)
 {
 	const struct rig_constraint *c = &mc->c;
 	json_t *chain = json_array();
 	for (size_t i = 0; i < c->n_chain; i++)
 		json_array_append_new(chain, json_string(c->chain_ids[i]));
+	if (c->kind == RIG_CONSTRAINT_CHAIN)
+		return follow_json(mc, chain);
 	json_t *limits = json_null();
 	if (c->has_limits) {
 		limits = json_array();
@@ -91,13 +110,14 @@ json_t *rig_api__constraint_json(const struct rig_model_constraint *mc)
 			json_array_append_new(
 				limits, json_pack("[f, f]", c->limits[i][0], c->limits[i][1]));
 	}
-	return json_pack(
-		"{s:s, s:s, s:o, s:s, s:o, s:b, s:f, s:o, s:o, s:b, s:b, s:I, s:o}", "constraintId",
-		c->id, "kind", "ik", "chain", chain, "target", c->target_id, "pole",
-		c->pole_id[0] ? json_string(c->pole_id) : json_null(), "bendPositive", c->bend >= 0,
-		"tipLength", c->tip_length, "mix", keyable_json(mc, RIG_CC_MIX), "softness",
-		keyable_json(mc, RIG_CC_SOFTNESS), "stretch", c->stretch, "compress", c->compress,
-		"order", (json_int_t)c->order, "limits", limits);
+	return json_pack("{s:s, s:s, s:o, s:s, s:o, s:b, s:f, s:o, s:o, s:b, s:b, s:I, s:o}",
+			 "constraintId", c->id, "kind", rig_constraint_kind_name(c->kind), "chain",
+			 chain, "target", c->target_id, "pole",
+			 c->pole_id[0] ? json_string(c->pole_id) : json_null(), "bendPositive",
+			 c->bend >= 0, "tipLength", c->tip_length, "mix",
+			 keyable_json(mc, RIG_CC_MIX), "softness",
+			 keyable_json(mc, RIG_CC_SOFTNESS), "stretch", c->stretch, "compress",
+			 c->compress, "order", (json_int_t)c->order, "limits", limits);
 }
 
 static int by_order(const void *a, const void *b)

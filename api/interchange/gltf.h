@@ -44,8 +44,10 @@ struct rig_gltf {
 	long *attach_of;               /* per model layer: the node its children hang under */
 	struct rig_gltf_morph *morphs; /* every mesh binding with keys, layer order */
 	size_t n_morphs;
-	double origin; /* the shot frame at time 0 */
-	bool oom;      /* an allocation failed somewhere: the export fails */
+	double origin;         /* the shot frame at time 0 */
+	bool oom;              /* an allocation failed somewhere: the export fails */
+	struct rig_errs *errs; /* a frame the resolver refuses (REPLAY_LIMIT) lands here */
+	bool refused;
 };
 
 /* One accessor's data: count elements of n_comp components each. */

@@ -325,11 +325,13 @@ static void mark_baked(struct rig_gltf *g, bool *baked)
 			if (li >= 0)
 				baked[li] = true;
 		}
-		rig_export_unsupported(g->report, "constraint", k->chain_ids[0],
-				       "glTF has no IK; the %zu layers of constraint '%s' are "
-				       "baked at each frame of [%.17g, %.17g] (%.17g fps) and "
-				       "hold their end poses outside it",
-				       k->n_chain, k->id, m->frame_start, m->frame_end, m->fps);
+		rig_export_unsupported(
+			g->report, "constraint", k->chain_ids[0],
+			"glTF has no constraints; the %zu layers of %s constraint "
+			"'%s' are baked at each frame of [%.17g, %.17g] (%.17g fps) and "
+			"hold their end poses outside it",
+			k->n_chain, rig_constraint_kind_name(k->kind), k->id, m->frame_start,
+			m->frame_end, m->fps);
 	}
 }
 
@@ -368,7 +370,12 @@ static int bake(struct rig_gltf *g, const bool *baked)
 	double *trs = rc == 0 ? malloc((n_baked ? n_baked : 1) * fr.n * 5 * sizeof *trs) : NULL;
 	struct rig_resolver *r = trs ? rig_resolver_new(&g->in->view->scene) : NULL;
 	rc = r ? 0 : -1;
-	for (size_t k = 0; r && k < fr.n; k++) {
+	for (size_t k = 0; r && rc == 0 && k < fr.n; k++) {
+		if (rig_resolver_frame_ok(r, fr.f[k], g->errs) != 0) {
+			g->refused = true;
+			rc = -1;
+			break;
+		}
 		size_t b = 0;
 		for (size_t i = 0; i < m->n_layers; i++) {
 			if (!baked[i])
@@ -383,8 +390,8 @@ static int bake(struct rig_gltf *g, const bool *baked)
 			b++;
 		}
 	}
-	float *v = r ? malloc(3 * fr.n * sizeof *v) : NULL;
-	double *deg = r ? malloc(fr.n * sizeof *deg) : NULL;
+	float *v = rc == 0 ? malloc(3 * fr.n * sizeof *v) : NULL;
+	double *deg = rc == 0 ? malloc(fr.n * sizeof *deg) : NULL;
 	rc = v && deg ? 0 : -1;
 	for (size_t i = 0, b = 0; rc == 0 && i < m->n_layers; i++) {
 		if (!baked[i])

@@ -567,7 +567,8 @@ int rig_gltf_export(struct rig_export *out, const struct rig_export_in *in, stru
 			     .node_of = calloc(n, sizeof(long)),
 			     .attach_of = calloc(n, sizeof(long)),
 			     .morphs = calloc(n, sizeof(struct rig_gltf_morph)),
-			     .origin = origin_frame(in)};
+			     .origin = origin_frame(in),
+			     .errs = errs};
 	g.oom = !g.nodes || !g.meshes || !g.accessors || !g.views || !g.skins || !g.samplers ||
 		!g.channels || !g.scene_nodes || !g.node_of || !g.attach_of || !g.morphs;
 	json_t *doc = NULL;
@@ -585,7 +586,7 @@ int rig_gltf_export(struct rig_export *out, const struct rig_export_in *in, stru
 	if (text && glb(out, text, (const unsigned char *)g.bin.data, g.bin.len) == 0)
 		rc = 0;
 out:
-	if (rc)
+	if (rc && !g.refused)
 		rig_errs_add(errs, RIG_MEMORY_BUSY, "the server ran out of memory");
 	free(text);
 	json_decref(doc);

@@ -347,7 +347,9 @@ static json_t *ik_constraint(struct spine_out *s, const struct rig_model_constra
 {
 	const struct rig_constraint *c = &mc->c;
 	const char *why = NULL;
-	if (c->n_chain > 2)
+	if (c->kind == RIG_CONSTRAINT_CHAIN)
+		why = "Spine has no follow chains (its physics constraints differ)";
+	else if (c->n_chain > 2)
 		why = "Spine's IK bends 1 or 2 bones";
 	else if (c->pole_id[0])
 		why = "Spine's IK has no pole";

@@ -135,7 +135,7 @@ static bool chain_decode(struct rig_constraint *c, const char *text)
 	while (text && *text) {
 		const char *end = strchr(text, ' ');
 		size_t len = end ? (size_t)(end - text) : strlen(text);
-		if (c->n_chain == RIG_IK_MAX_BONES || len == 0 || len > RIG_ID_MAX)
+		if (c->n_chain == RIG_CONSTRAINT_MAX_CHAIN || len == 0 || len > RIG_ID_MAX)
 			return false;
 		memcpy(c->chain_ids[c->n_chain], text, len);
 		c->chain_ids[c->n_chain++][len] = '\0';
@@ -146,7 +146,7 @@ static bool chain_decode(struct rig_constraint *c, const char *text)
 
 #define CONSTRAINT_COLUMNS                                                                         \
 	"id, chain, target_id, pole_id, bend_positive, tip_length, mix, softness, stretch,"        \
-	" compress, ord, keys, limits"
+	" compress, ord, keys, limits, kind, params"
 
 /* Reads stored limits ("cw acw cw acw …", one pair per chain layer) into c;
  * NULL: none. False when malformed. */
@@ -172,6 +172,41 @@ static void limits_encode(char *out, size_t size, const struct rig_constraint *c
 	for (size_t i = 0; i < c->n_chain && n < size; i++)
 		n += (size_t)snprintf(out + n, size - n, "%s%.17g %.17g", i ? " " : "",
 				      c->limits[i][0], c->limits[i][1]);
+}
+
+/* Reads a follow chain's stored parameters ("smoothing substeps maxAngleDeg
+ * length…", maxAngleDeg -1 for none) into c (after its chain is read); false
+ * when malformed. */
+static bool params_decode(struct rig_constraint *c, const char *text)
+{
+	if (c->kind != RIG_CONSTRAINT_CHAIN)
+		return true;
+	double v[3 + RIG_CONSTRAINT_MAX_CHAIN - 1];
+	size_t want = 3 + c->n_chain - 1;
+	for (size_t i = 0; i < want; i++) {
+		char *end;
+		v[i] = text ? strtod(text, &end) : 0;
+		if (!text || end == text)
+			return false;
+		text = end;
+	}
+	struct rig_chain_params *f = &c->follow;
+	f->smoothing = v[0];
+	f->substeps = (int)v[1];
+	f->has_max_angle = v[2] >= 0;
+	f->max_angle_deg = f->has_max_angle ? v[2] : 0;
+	memcpy(f->lengths, v + 3, (c->n_chain - 1) * sizeof *v);
+	return true;
+}
+
+/* The stored form params_decode reads, into out (17 digits: exact). */
+static void params_encode(char *out, size_t size, const struct rig_constraint *c)
+{
+	const struct rig_chain_params *f = &c->follow;
+	size_t n = (size_t)snprintf(out, size, "%.17g %d %.17g", f->smoothing, f->substeps,
+				    f->has_max_angle ? f->max_angle_deg : -1.0);
+	for (size_t i = 0; i + 1 < c->n_chain && n < size; i++)
+		n += (size_t)snprintf(out + n, size - n, " %.17g", f->lengths[i]);
 }
 
 /* The constraint set of version (-1: the head). The head set was written by
@@ -210,7 +245,11 @@ static int load_constraints(struct rig_shot_model *m, sqlite3 *db, long long ver
 		c->stretch = sqlite3_column_int(st, 8) != 0;
 		c->compress = sqlite3_column_int(st, 9) != 0;
 		c->order = sqlite3_column_int64(st, 10);
-		if (!chain_decode(c, (const char *)sqlite3_column_text(st, 1)) ||
+		const char *kind = (const char *)sqlite3_column_text(st, 13);
+		c->kind = rig_constraint_kind_of(kind ? kind : "");
+		if (c->kind == RIG_CONSTRAINT_KIND_COUNT ||
+		    !chain_decode(c, (const char *)sqlite3_column_text(st, 1)) ||
+		    !params_decode(c, (const char *)sqlite3_column_text(st, 14)) ||
 		    !limits_decode(c, (const char *)sqlite3_column_text(st, 12)) ||
 		    rig_blob_keys_decode(mc.keys, sqlite3_column_blob(st, 11),
 					 (size_t)sqlite3_column_bytes(st, 11)) != 0 ||
@@ -234,11 +273,11 @@ out:
 static int write_constraints(sqlite3 *db, const struct rig_shot_model *m, long long to_version)
 {
 	static const char *const steps[] = {
-		"INSERT INTO constraint_history(shot_seq, valid_to, valid_from, "
-		"kind, " CONSTRAINT_COLUMNS
-		") SELECT s.seq, ?2, s.constraints_since, c.kind, c.id, c.chain,"
+		"INSERT INTO constraint_history(shot_seq, valid_to, valid_from, " CONSTRAINT_COLUMNS
+		") SELECT s.seq, ?2, s.constraints_since, c.id, c.chain,"
 		" c.target_id, c.pole_id, c.bend_positive, c.tip_length, c.mix, c.softness,"
-		" c.stretch, c.compress, c.ord, c.keys, c.limits FROM constraints c JOIN shots s"
+		" c.stretch, c.compress, c.ord, c.keys, c.limits, c.kind, c.params"
+		" FROM constraints c JOIN shots s"
 		" ON s.id = c.shot_id WHERE c.shot_id = ?1",
 		"DELETE FROM constraints WHERE shot_id = ?1",
 		"UPDATE shots SET constraints_since = ?2 WHERE id = ?1",
@@ -258,7 +297,7 @@ static int write_constraints(sqlite3 *db, const struct rig_shot_model *m, long l
 	for (size_t i = 0; i < m->n_constraints && !rc; i++) {
 		const struct rig_model_constraint *mc = &m->constraints[i];
 		const struct rig_constraint *c = &mc->c;
-		char chain[RIG_IK_MAX_BONES * (RIG_ID_MAX + 1)] = "";
+		char chain[RIG_CONSTRAINT_MAX_CHAIN * (RIG_ID_MAX + 1)] = "";
 		for (size_t j = 0; j < c->n_chain; j++) {
 			if (j)
 				strcat(chain, " ");
@@ -273,7 +312,9 @@ static int write_constraints(sqlite3 *db, const struct rig_shot_model *m, long l
 			&st, db,
 			"INSERT INTO constraints(shot_id, id, kind, chain, target_id, pole_id,"
 			" bend_positive, tip_length, mix, softness, stretch, compress, ord, keys,"
-			" limits) VALUES (?, ?, 'ik', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+			" limits, params) VALUES (?1, ?2, ?15, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, "
+			"?11,"
+			" ?12, ?13, ?14, ?16)");
 		if (!rc) {
 			sqlite3_bind_text(st, 1, m->id, -1, SQLITE_STATIC);
 			sqlite3_bind_text(st, 2, c->id, -1, SQLITE_STATIC);
@@ -293,6 +334,13 @@ static int write_constraints(sqlite3 *db, const struct rig_shot_model *m, long l
 			if (c->has_limits) {
 				limits_encode(limits, sizeof limits, c);
 				sqlite3_bind_text(st, 14, limits, -1, SQLITE_TRANSIENT);
+			}
+			sqlite3_bind_text(st, 15, rig_constraint_kind_name(c->kind), -1,
+					  SQLITE_STATIC);
+			char params[RIG_CONSTRAINT_MAX_CHAIN * 26 + 64];
+			if (c->kind == RIG_CONSTRAINT_CHAIN) {
+				params_encode(params, sizeof params, c);
+				sqlite3_bind_text(st, 16, params, -1, SQLITE_TRANSIENT);
 			}
 			rc = rig_sqlite__step_done(st);
 			rig_sqlite__finish(st);

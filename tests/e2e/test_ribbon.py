@@ -6,6 +6,7 @@ left/right vertices), mesh-data = the frameStart mesh, a folded frame's MESH_WIN
 diff, revert, the bake into a mesh binding, every error path and determinism."""
 import math
 
+from keys_ref import key_value
 from rigd_harness import RigdTestCase, main
 
 S = "s"
@@ -47,16 +48,6 @@ def inverse(m):
     det = a * d - b * c
     ia, ib, ic, id_ = d / det, -b / det, -c / det, a / det
     return [ia, ib, ic, id_, -(ia * e + ic * f), -(ib * e + id_ * f)]
-
-
-def key_value(keys, frame):
-    if frame <= keys[0][0]:
-        return keys[0][1]
-    if frame >= keys[-1][0]:
-        return keys[-1][1]
-    for (f0, v0), (f1, v1) in zip(keys, keys[1:]):
-        if f0 <= frame <= f1:
-            return v0 + (v1 - v0) * (frame - f0) / (f1 - f0)
 
 
 def chain_points(frame, chain=CHAIN):
