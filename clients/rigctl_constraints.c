@@ -1,5 +1,5 @@
-/* rigctl constraints / constraint put / constraint delete: a shot's IK
- * constraints (issue 16). The list follows every page token of
+/* rigctl constraints / constraint put / constraint delete: a shot's
+ * constraints, IK (issue 16) and follow chains (issue 27). The list follows every page token of
  * GET /v1/shots/{id}/constraints (at --version when given); put and delete
  * send an edit batch of one constraint.put or constraint.delete op, with the
  * same --expected-version, --dry-run, --idempotency-key and lock options as
@@ -43,17 +43,19 @@ static void constraint_cells(struct rig_table *t, json_t *c)
 	rig_table_cell(t, chain.data ? chain.data : "-");
 	rig_ctl_cell(t, c, "target");
 	rig_ctl_cell(t, c, "pole");
-	rig_table_cell(t, json_is_false(json_object_get(c, "bendPositive")) ? "-" : "+");
+	json_t *bend = json_object_get(c, "bendPositive"); /* absent on a follow chain */
+	rig_table_cell(t, !bend || json_is_false(bend) ? "-" : "+");
 	keyable_cell(t, c, "mix");
 	keyable_cell(t, c, "softness");
+	rig_ctl_cell(t, c, "kind");
 	rig_bytes_release(&chain);
 }
 
 static const struct rig_ctl_list_view constraint_view = {
 	"constraints",
-	8,
-	{"constraint", "order", "chain", "target", "pole", "bend", "mix", "softness"},
-	{0, 1, 0, 0, 0, 0, 1, 1},
+	9,
+	{"constraint", "order", "chain", "target", "pole", "bend", "mix", "softness", "kind"},
+	{0, 1, 0, 0, 0, 0, 1, 1, 0},
 	constraint_cells,
 	NULL};
 
@@ -148,11 +150,40 @@ static int limits_field(json_t *op, const struct rig_ctl *c)
 	return RIG_EXIT_OK;
 }
 
-/* The constraint.put op from the options. */
+/* --lengths x,y,… as the op's "lengths" (the server checks count and range). */
+static int lengths_field(json_t *op, const struct rig_ctl *c)
+{
+	const char *text = rig_ctl_opt(c, RIG_CTL_O_LENGTHS);
+	if (!text)
+		return RIG_EXIT_OK;
+	json_t *lengths = json_array();
+	for (const char *p = text;;) {
+		char *end = NULL;
+		double x = strtod(p, &end);
+		if (end == p || (*end != ',' && *end != '\0')) {
+			json_decref(lengths);
+			return rig_ctl_usage("--lengths '%s' is not numbers separated by commas",
+					     text);
+		}
+		json_array_append_new(lengths, json_real(x));
+		if (*end == '\0')
+			break;
+		p = end + 1;
+	}
+	json_object_set_new(op, "lengths", lengths);
+	return RIG_EXIT_OK;
+}
+
+/* The constraint.put op from the options; the server refuses fields of the
+ * other kind, so they are sent as given. */
 static int put_op(json_t *op, const struct rig_ctl *c)
 {
 	json_object_set_new(op, "kind", json_string("ik"));
-	int rc = chain_field(op, c);
+	int rc = id_field(op, c, RIG_CTL_O_KIND, "kind"); /* replaces it when given */
+	if (rc == RIG_EXIT_OK)
+		rc = chain_field(op, c);
+	if (rc == RIG_EXIT_OK)
+		rc = lengths_field(op, c);
 	if (rc == RIG_EXIT_OK)
 		rc = id_field(op, c, RIG_CTL_O_TARGET, "target");
 	if (rc == RIG_EXIT_OK)
@@ -169,6 +200,12 @@ static int put_op(json_t *op, const struct rig_ctl *c)
 	number_field(op, c, RIG_CTL_O_TIP_LENGTH, "tipLength");
 	number_field(op, c, RIG_CTL_O_MIX, "mix");
 	number_field(op, c, RIG_CTL_O_SOFTNESS, "softness");
+	number_field(op, c, RIG_CTL_O_SEGMENT_LENGTH, "segmentLength");
+	number_field(op, c, RIG_CTL_O_SMOOTHING, "smoothing");
+	number_field(op, c, RIG_CTL_O_MAX_ANGLE, "maxAngleDeg");
+	if (rig_ctl_opt(c, RIG_CTL_O_SUBSTEPS))
+		json_object_set_new(op, "substeps",
+				    json_integer(rig_ctl_int(c, RIG_CTL_O_SUBSTEPS)));
 	if (rig_ctl_flag(c, RIG_CTL_O_STRETCH))
 		json_object_set_new(op, "stretch", json_true());
 	if (rig_ctl_flag(c, RIG_CTL_O_COMPRESS))

@@ -273,6 +273,24 @@
 	  .help = "angle limits, one per chain layer, in degrees: how far its bone may turn "      \
 		  "clockwise and anticlockwise from its parent bone (0 to 180), `-` for a free "   \
 		  "joint")                                                                         \
+	X(KIND, .name = "kind", .metavar = "K", .scope = RIG_CTL_CONSTRAINT_PUT, .def_doc = "ik",  \
+	  .help = "`ik`, or `chain` for a follow chain (whose head chases the target and whose "   \
+		  "links trail behind)")                                                           \
+	X(SEGMENT_LENGTH, .name = "segment-length", .metavar = "X", .shape = RIG_ARG_NUMBER,       \
+	  .scope = RIG_CTL_CONSTRAINT_PUT,                                                         \
+	  .help = "chain: every segment's length; or `--lengths`")                                 \
+	X(LENGTHS, .name = "lengths", .metavar = "X,Y,...", .scope = RIG_CTL_CONSTRAINT_PUT,       \
+	  .help = "chain: one length per segment (the chain's layers less one)")                   \
+	X(SMOOTHING, .name = "smoothing", .metavar = "X", .shape = RIG_ARG_NUMBER,                 \
+	  .scope = RIG_CTL_CONSTRAINT_PUT, .def_doc = "the server's, 0",                           \
+	  .help = "chain: the share of the way to the target the head does not go each step, "     \
+		  "0 to below 1")                                                                  \
+	X(SUBSTEPS, .name = "substeps", .metavar = "N", .shape = RIG_ARG_INT, .min = 1, .max = 8,  \
+	  .scope = RIG_CTL_CONSTRAINT_PUT, .def_doc = "the server's, 1",                           \
+	  .help = "chain: replay steps per frame")                                                 \
+	X(MAX_ANGLE, .name = "max-angle", .metavar = "DEG", .shape = RIG_ARG_NUMBER,               \
+	  .scope = RIG_CTL_CONSTRAINT_PUT,                                                         \
+	  .help = "chain: the most a link may turn from the one before it, 0 to 180 degrees")      \
 	X(ORDER, .name = "order", .metavar = "N", .shape = RIG_ARG_INT, .min = LLONG_MIN,          \
 	  .max = LLONG_MAX, .scope = RIG_CTL_CONSTRAINT_PUT, .def_doc = "the server's, 0",         \
 	  .help = "where the constraint runs among the shot's, lowest first")                      \

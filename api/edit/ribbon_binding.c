@@ -1,7 +1,8 @@
 /* The ribbon binding's ops and its row of the binding kinds
  * (api/edit/binding.h):
  *   layer.ribbon       puts a ribbon on a mesh layer ({chain, widths,
- *                      segments?, caps?}) or removes it (null); the rest mesh
+ *                      segments?, caps?}; chain a list of layers or a
+ *                      constraint's id) or removes it (null); the rest mesh
  *                      is generated here, at the shot's frameStart, from the
  *                      chain's poses as the resolver computes them;
  *   layer.ribbon.bake  turns it into a mesh binding keyed at frames
@@ -27,6 +28,14 @@
 struct ribbon_op {
 	bool clear;                /* ribbon: null */
 	struct rig_ribbon_def def; /* owned; the rest mesh comes in apply */
+	/* chain: "<constraintId>": that constraint's chain layers, taken in
+	 * apply (the constraint may be put earlier in the same batch) */
+	char constraint_id[RIG_ID_MAX + 1];
+	/* widths as given, spread over the chain once it is known */
+	bool ramp;       /* {from, to} */
+	double from, to; /* the ramp's ends */
+	double *given;   /* [w, …] */
+	size_t n_given;
 };
 
 static void ribbon_release(struct rig_op *op)
@@ -35,24 +44,39 @@ static void ribbon_release(struct rig_op *op)
 	if (!o)
 		return;
 	rig_ribbon_def_release(&o->def);
+	free(o->given);
 	free(o);
 	op->u.kind_data = NULL;
 }
 
-/* chain: [layerId, …]; ids are checked by the rules, their layers in apply. */
-static int decode_chain(const struct rig_jr *jr, json_t *obj, struct rig_ribbon_def *d)
+/* Room for n chain layers and their widths in d. */
+static int chain_alloc(struct rig_ribbon_def *d, size_t n)
+{
+	free(d->chain);
+	free(d->widths);
+	d->chain = calloc(n ? n : 1, sizeof *d->chain);
+	d->widths = calloc(n ? n : 1, sizeof *d->widths);
+	d->n_chain = n;
+	return d->chain && d->widths ? 0 : -1;
+}
+
+/* chain: [layerId, …] (ids checked by the rules, their layers in apply) or
+ * a constraint's id. */
+static int decode_chain(const struct rig_jr *jr, json_t *obj, struct ribbon_op *o)
 {
 	json_t *chain = json_object_get(obj, "chain");
 	if (!chain)
 		return rig_jr_fail(jr, "chain", "field 'chain' is required");
+	if (json_is_string(chain))
+		return rig_jr_id(jr, obj, "chain", true, false, o->constraint_id, NULL);
 	if (!json_is_array(chain))
-		return rig_jr_fail(jr, "chain", "field 'chain' must be an array of layer ids");
+		return rig_jr_fail(
+			jr, "chain",
+			"field 'chain' must be an array of layer ids or a constraint id");
 	size_t n = json_array_size(chain);
-	d->chain = calloc(n ? n : 1, sizeof *d->chain);
-	d->widths = calloc(n ? n : 1, sizeof *d->widths);
-	if (!d->chain || !d->widths)
+	struct rig_ribbon_def *d = &o->def;
+	if (chain_alloc(d, n) != 0)
 		return rig_jr_out_of_memory(jr, "chain");
-	d->n_chain = n;
 	int rc = 0;
 	for (size_t i = 0; i < n; i++) {
 		const char *id = json_string_value(json_array_get(chain, i));
@@ -68,7 +92,7 @@ static int decode_chain(const struct rig_jr *jr, json_t *obj, struct rig_ribbon_
 }
 
 /* widths: [w, …] (one per chain point) or {from, to} (linear along the chain). */
-static int decode_widths(const struct rig_jr *jr, json_t *obj, struct rig_ribbon_def *d)
+static int decode_widths(const struct rig_jr *jr, json_t *obj, struct ribbon_op *o)
 {
 	json_t *widths = json_object_get(obj, "widths");
 	if (!widths)
@@ -78,31 +102,26 @@ static int decode_widths(const struct rig_jr *jr, json_t *obj, struct rig_ribbon
 		snprintf(base, sizeof base, "%s/widths", jr->base);
 		struct rig_jr wjr = {jr->errs, RIG_OP_INVALID, base, jr->op_index};
 		static const char *const fields[] = {"from", "to", NULL};
-		double from = 0, to = 0;
 		int rc = rig_jr_known(&wjr, widths, fields);
-		rc |= rig_jr_number(&wjr, widths, "from", true, &from, NULL);
-		rc |= rig_jr_number(&wjr, widths, "to", true, &to, NULL);
+		rc |= rig_jr_number(&wjr, widths, "from", true, &o->from, NULL);
+		rc |= rig_jr_number(&wjr, widths, "to", true, &o->to, NULL);
 		if (rc)
 			return -1;
-		if (from < 0)
+		if (o->from < 0)
 			rc = rig_jr_fail(&wjr, "from", "width 'from' must be at least 0");
-		if (to < 0)
+		if (o->to < 0)
 			rc = rig_jr_fail(&wjr, "to", "width 'to' must be at least 0");
-		for (size_t i = 0; i < d->n_chain && rc == 0; i++) {
-			double t = d->n_chain > 1 ? (double)i / (double)(d->n_chain - 1) : 0;
-			d->widths[i] = i + 1 == d->n_chain ? to : from + (to - from) * t;
-		}
+		o->ramp = true;
 		return rc;
 	}
 	if (!json_is_array(widths))
 		return rig_jr_fail(jr, "widths",
 				   "field 'widths' must be an array of numbers or {from, to}");
-	if (json_array_size(widths) != d->n_chain)
-		return rig_jr_fail(jr, "widths",
-				   "field 'widths' has %zu widths for %zu chain layers",
-				   json_array_size(widths), d->n_chain);
+	o->n_given = json_array_size(widths);
+	if (!(o->given = calloc(o->n_given ? o->n_given : 1, sizeof *o->given)))
+		return rig_jr_out_of_memory(jr, "widths");
 	int rc = 0;
-	for (size_t i = 0; i < d->n_chain; i++) {
+	for (size_t i = 0; i < o->n_given; i++) {
 		json_t *w = json_array_get(widths, i);
 		char key[32];
 		snprintf(key, sizeof key, "widths/%zu", i);
@@ -110,9 +129,25 @@ static int decode_widths(const struct rig_jr *jr, json_t *obj, struct rig_ribbon
 			rc = rig_jr_fail(jr, key, "width %zu must be a number", i);
 			continue;
 		}
-		d->widths[i] = json_number_value(w);
+		o->given[i] = json_number_value(w);
 	}
 	return rc;
+}
+
+/* Spreads the widths as given over the chain of o->def; -1 when a list has
+ * another count than the chain. */
+static int fill_widths(struct ribbon_op *o)
+{
+	struct rig_ribbon_def *d = &o->def;
+	if (!o->ramp && o->n_given != d->n_chain)
+		return -1;
+	for (size_t i = 0; i < d->n_chain; i++) {
+		double t = d->n_chain > 1 ? (double)i / (double)(d->n_chain - 1) : 0;
+		d->widths[i] = !o->ramp              ? o->given[i]
+			       : i + 1 == d->n_chain ? o->to
+						     : o->from + (o->to - o->from) * t;
+	}
+	return 0;
 }
 
 static int ribbon_decode(struct rig_op *out, json_t *op, const struct rig_jr *jr,
@@ -145,14 +180,18 @@ static int ribbon_decode(struct rig_op *out, json_t *op, const struct rig_jr *jr
 	size_t before = jr->errs->total;
 	long long segments = 1;
 	rig_jr_known(&rjr, ribbon, fields);
-	if (decode_chain(&rjr, ribbon, &o->def) == 0)
-		decode_widths(&rjr, ribbon, &o->def);
+	if (decode_chain(&rjr, ribbon, o) == 0 && decode_widths(&rjr, ribbon, o) == 0 &&
+	    !o->constraint_id[0] && fill_widths(o) != 0)
+		rig_jr_fail(&rjr, "widths", "field 'widths' has %zu widths for %zu chain layers",
+			    o->n_given, o->def.n_chain);
 	rig_jr_int(&rjr, ribbon, "segments", false, RIG_RIBBON_MIN_SEGMENTS,
 		   RIG_RIBBON_MAX_SEGMENTS, &segments, NULL);
 	rig_jr_bool(&rjr, ribbon, "caps", false, &o->def.caps);
 	o->def.segments = (uint32_t)segments;
 	if (jr->errs->total > before)
 		return -1; /* shapes are wrong; the rules would only echo them */
+	if (o->constraint_id[0])
+		return rc; /* the rules run once apply has the chain */
 	size_t from = jr->errs->count;
 	if (rig_ribbon_def_check(&o->def, jr->errs) != 0) {
 		rig_errs_scope(jr->errs, from, jr->op_index, base);
@@ -274,12 +313,52 @@ out:
 	return rc;
 }
 
+/* chain: "<constraintId>": the chain layers of that constraint as the shot
+ * holds it at this op, the widths spread over them and the rules run. */
+static int take_constraint_chain(struct rig_op_ctx *ctx, const struct rig_op *op,
+				 struct ribbon_op *o)
+{
+	long at = rig_shot_model_constraint_index(ctx->model, o->constraint_id);
+	if (at < 0) {
+		struct rig_err *e =
+			rig_op__fail_layer(ctx, op, RIG_CONSTRAINT_NOT_FOUND, "ribbon/chain",
+					   "constraint '%s' does not exist", o->constraint_id);
+		rig_err_extra(e, "constraintId", o->constraint_id);
+		return -1;
+	}
+	const struct rig_constraint *c = &ctx->model->constraints[at].c;
+	if (chain_alloc(&o->def, c->n_chain) != 0) {
+		rig_op__fail_layer(ctx, op, RIG_MEMORY_BUSY, "", "the server ran out of memory");
+		return -1;
+	}
+	for (size_t i = 0; i < c->n_chain; i++)
+		rig_strlcpy(o->def.chain[i], c->chain_ids[i], sizeof o->def.chain[i]);
+	if (fill_widths(o) != 0) {
+		struct rig_err *e = rig_op__fail_layer(
+			ctx, op, RIG_OP_INVALID, "ribbon/widths",
+			"field 'widths' has %zu widths for the %zu layers of constraint '%s'",
+			o->n_given, c->n_chain, c->id);
+		rig_err_extra(e, "constraintId", c->id);
+		return -1;
+	}
+	size_t from = ctx->errs->count;
+	if (rig_ribbon_def_check(&o->def, ctx->errs) != 0) {
+		char prefix[RIG_ERR_POINTER_MAX];
+		snprintf(prefix, sizeof prefix, "%s/ribbon", op->pointer);
+		rig_errs_scope(ctx->errs, from, op->index, prefix);
+		return -1;
+	}
+	return 0;
+}
+
 static int ribbon_apply(struct rig_op_ctx *ctx, struct rig_op *op)
 {
 	struct rig_model_layer *l = rig_op__mesh_target(ctx, op);
 	if (!l)
 		return -1;
 	struct ribbon_op *o = op->u.kind_data;
+	if (!o->clear && o->constraint_id[0] && take_constraint_chain(ctx, op, o) != 0)
+		return -1;
 	if (!o->clear && make_rest(ctx, op, l, &o->def) != 0)
 		return -1;
 	return rig_op__binding_install(ctx, op, l, &rig_binding_ribbon, &o->def, sizeof o->def,

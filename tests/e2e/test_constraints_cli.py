@@ -86,6 +86,31 @@ class ConstraintCliCase(RigdTestCase):
         self.assertIn("constraint.put", table)
         self.assertIn("receipt", table)
 
+    def test_a_follow_chain_is_put_from_its_options(self):
+        self.ok("constraint", "put", S, "--id", "tail", "--kind", "chain", "--chain",
+                "upper,lower", "--target", "target", "--lengths", "3.5", "--smoothing", "0.25",
+                "--substeps", "3", "--max-angle", "40", "--mix", "0.5", "--json")
+        self.assertEqual(self.stored()["tail"], {
+            "constraintId": "tail", "kind": "chain", "chain": ["upper", "lower"],
+            "target": "target", "lengths": [3.5], "smoothing": 0.25, "substeps": 3,
+            "maxAngleDeg": 40, "mix": 0.5, "order": 0})
+        self.ok("constraint", "put", S, "--id", "tail", "--kind", "chain", "--chain",
+                "upper,lower", "--target", "target", "--segment-length", "2", "--json")
+        self.assertEqual(self.stored()["tail"]["lengths"], [2])
+        table = self.ok("constraints", S, "--format", "table")
+        self.assertEqual(table.splitlines()[1].split()[-1], "chain")
+        # a field of the other kind is the server's refusal; a bad list is rigctl's
+        v = self.version()
+        self.fails(1, "OP_INVALID", "constraint", "put", S, "--id", "tail", "--kind", "chain",
+                   "--chain", "upper,lower", "--target", "target", "--segment-length", "2",
+                   "--tip-length", "1")
+        self.fails(2, "--lengths", "constraint", "put", S, "--id", "tail", "--kind", "chain",
+                   "--chain", "upper,lower", "--target", "target", "--lengths", "1,x")
+        self.fails(2, "substeps", "constraint", "put", S, "--id", "tail", "--kind", "chain",
+                   "--chain", "upper,lower", "--target", "target", "--lengths", "1",
+                   "--substeps", "9")
+        self.assertEqual(self.version(), v)
+
     def test_list_follows_every_page_and_reads_past_versions(self):
         for k in range(3):
             self.ok("constraint", "put", S, "--id", f"c{k}", "--chain", f"x{k}", "--target",

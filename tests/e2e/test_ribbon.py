@@ -225,6 +225,47 @@ class Evaluation(RibbonCase):
         self.assertEqual(a.body, b.body)
 
 
+class FromAConstraint(RibbonCase):
+    """chain: "<constraintId>" takes that constraint's chain layers: here a follow chain on
+    the ribbon's layers, so the body trails the target as the chain does."""
+    GOAL = [{"op": "layer.create", "layerId": "goal", "name": "goal", "kind": "group",
+             "transform": {"position": [-50.0, 0.0]}},
+            {"op": "layer.key.put", "layerId": "goal", "channel": "position.y",
+             "keys": [{"frame": 0, "value": 0, "interp": "linear"},
+                      {"frame": 24, "value": 60, "interp": "linear"}]},
+            {"op": "constraint.put", "constraintId": "tail", "kind": "chain", "chain": CHAIN,
+             "target": "goal", "segmentLength": LINK, "smoothing": 0.5}]
+
+    def test_the_ribbon_is_the_same_as_with_the_layers_listed(self):
+        self.edit(self.GOAL + [ribbon_op(chain="tail", widths={"from": 30, "to": 10},
+                                         segments=3)])
+        frames = (0.0, 5.0, 12.5, 24.0)
+        by_constraint = [self.frame(f).json["layers"] for f in frames]
+        layer = self.rigd.get(f"/v1/shots/{S}/layers/m").json
+        self.assertEqual(layer["binding"]["chainLength"], 5)
+        self.edit([ribbon_op(chain=CHAIN, widths={"from": 30, "to": 10}, segments=3)])
+        self.assertEqual([self.frame(f).json["layers"] for f in frames], by_constraint)
+        # the follow chain moved the layers: not the keyed (FK) strip
+        fk, _, _ = strip(chain_points(12.5), [30 + (10 - 30) * i / 4 for i in range(5)], 3)
+        got = self.verts(12.5)
+        self.assertGreater(max(abs(g[0] - w[0]) + abs(g[1] - w[1]) for g, w in zip(got, fk)), 1)
+
+    def test_an_unknown_constraint_or_a_width_count_off_its_chain_is_refused(self):
+        before = self.rigd.snapshot(S)
+        for ops, code, pointer in (
+                ([ribbon_op(chain="nope")], "CONSTRAINT_NOT_FOUND", "/ops/0/ribbon/chain"),
+                (self.GOAL + [ribbon_op(chain="tail", widths=[1, 2, 3])], "OP_INVALID",
+                 "/ops/3/ribbon/widths"),
+                ([ribbon_op(chain=7)], "OP_INVALID", "/ops/0/ribbon/chain"),
+                ([ribbon_op(chain="bad id!")], "OP_INVALID", "/ops/0/ribbon/chain")):
+            with self.subTest(code=code, pointer=pointer):
+                r = self.rigd.post(E, {"ops": ops})
+                self.assertEqual(r.status, 422, r)
+                self.assertIn((code, pointer),
+                              [(e["code"], e["pointer"]) for e in r.json["errors"]], r.json)
+        self.assertEqual(self.rigd.snapshot(S), before, "nothing changed")
+
+
 class History(RibbonCase):
     def test_version_diff_revert_and_bake(self):
         self.edit([ribbon_op()])
