@@ -1,8 +1,8 @@
 /* Follow chains (issue 27 item 1): the pure step of a chain whose head chases
  * a target and whose links trail behind it at fixed distances, with optional
  * joint-angle limits and a springy head. No layers, no keys, no frames: the
- * resolver replays these steps from the shot's frameStart and writes the
- * points back into the chain layers (not landed yet; see docs/decisions.md).
+ * resolver replays these steps from the shot's frameStart (rig_replay.c) and
+ * writes the points back into the chain layers (rig_solve.c).
  *
  * A chain of n points: p[0] the head, p[i] trails p[i − 1] at lengths[i − 1].
  * One step from the state before (prev) to the state after (out):
