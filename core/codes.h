@@ -170,9 +170,9 @@
 	  "Break the cycle named by constraintId and otherConstraintId: chains may not overlap, and " \
 	  "a target or pole may not sit under a chain whose own target or pole sits under this one.")\
 	X(REPLAY_LIMIT, 422, false, "Frame too far to replay",                                        \
-	  "A follow chain's pose at a frame is replayed step by step from the shot's frameStart "     \
-	  "in the request: (frame − frameStart) × substeps must not exceed maxReplaySteps of "        \
-	  "GET /v1/limits (100000).",                                                                 \
+	  "A follow chain's or a walker's pose at a frame is replayed step by step from the shot's " \
+	  "frameStart in the request: (frame − frameStart) × steps per frame (a chain's substeps, "  \
+	  "a walker's 1) must not exceed maxReplaySteps of GET /v1/limits (100000).",                 \
 	  "Ask for a frame nearer frameStart, move the shot's frameStart later, or lower the "        \
 	  "chain's substeps (constraintId names it).")                                                \
 	X(CONSTRAINT_NOT_FOUND, 422, false, "Constraint not found",                                   \

@@ -10,6 +10,7 @@ static const struct {
 } kinds[RIG_CONSTRAINT_KIND_COUNT] = {
 	[RIG_CONSTRAINT_IK] = {"ik", 1, RIG_IK_MAX_BONES},
 	[RIG_CONSTRAINT_CHAIN] = {"chain", RIG_FOLLOW_MIN_LINKS, RIG_CONSTRAINT_MAX_CHAIN},
+	[RIG_CONSTRAINT_FOOTSTEP] = {"footstep", 0, 0},
 };
 
 const char *rig_constraint_kind_name(enum rig_constraint_kind kind)

@@ -9,7 +9,10 @@
  *   chain  2–32 layers whose head follows the target and whose links trail
  *          behind at fixed distances (follow.h), a stateful motion made
  *          stateless by replaying it from the shot's frameStart in every
- *          request (rig_replay.c).
+ *          request (rig_replay.c);
+ *   footstep  no chain: a walker's feet (footstep.h), each placing the target
+ *          layer of one IK constraint, stepping as the body (the target
+ *          fields name it) drifts, replayed as a chain is.
  *
  * Geometry. A layer has no length, so bone i runs from the world origin of
  * chain[i] to the world origin of chain[i + 1], and the tip bone (the last
@@ -29,11 +32,17 @@
 
 #include "core/err.h"
 #include "core/follow.h"
+#include "core/footstep.h"
 #include "core/ik.h"
 #include "core/keys.h"
 
 /* The kinds, in wire-name order (rig_constraint_kind_name). */
-enum rig_constraint_kind { RIG_CONSTRAINT_IK, RIG_CONSTRAINT_CHAIN, RIG_CONSTRAINT_KIND_COUNT };
+enum rig_constraint_kind {
+	RIG_CONSTRAINT_IK,
+	RIG_CONSTRAINT_CHAIN,
+	RIG_CONSTRAINT_FOOTSTEP,
+	RIG_CONSTRAINT_KIND_COUNT
+};
 
 /* The most chain layers any kind takes (a follow chain's; IK takes 8). */
 #define RIG_CONSTRAINT_MAX_CHAIN RIG_FOLLOW_MAX_LINKS
@@ -45,6 +54,19 @@ struct rig_chain_params {
 	int substeps; /* steps per frame, 1..RIG_MAX_CHAIN_SUBSTEPS */
 	bool has_max_angle;
 	double max_angle_deg; /* [0, 180] */
+};
+
+/* A walker's own parameters: its feet, each the IK constraint whose target
+ * layer it places and its rest point in the body's space. */
+struct rig_footstep_spec {
+	size_t n_feet; /* 1..RIG_FOOTSTEP_MAX_FEET */
+	char ik_ids[RIG_FOOTSTEP_MAX_FEET][RIG_ID_MAX + 1];
+	long ik[RIG_FOOTSTEP_MAX_FEET]; /* scene constraint indices, −1 when missing */
+	double rest[RIG_FOOTSTEP_MAX_FEET][2];
+	int group[RIG_FOOTSTEP_MAX_FEET]; /* gait group per foot, 0.. */
+	double threshold;                 /* ≥ 0 */
+	int step_frames;                  /* 1..RIG_FOOTSTEP_MAX_STEP_FRAMES */
+	double height;
 };
 
 /* The keyable channels of a constraint (keys evaluated at the shot frame). */
@@ -69,6 +91,7 @@ struct rig_constraint {
 	bool stretch, compress;
 	long long order;                /* ascending; ties by id */
 	struct rig_chain_params follow; /* chain only */
+	struct rig_footstep_spec walk;  /* footstep only; target/target_id: the body */
 	/* Angle limits (issue 27 item 2): per chain layer, how far its bone may
 	 * turn clockwise and anticlockwise from its parent bone (chain[0]: from
 	 * its parent layer's +x), in degrees, 0..180 (180: free). Without them the

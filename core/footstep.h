@@ -1,8 +1,8 @@
 /* Walkers (issue 27 item 4): the pure step of feet that stay planted until
  * their rest targets drift too far, then step to them along a parabolic arc,
- * one gait group at a time. No layers, no keys, no frames: the resolver would
- * replay these steps from the shot's frameStart as it replays follow chains
- * (rig_replay.c) and place each leg's IK target on its foot.
+ * one gait group at a time. No layers, no keys, no frames: the resolver
+ * replays these steps from the shot's frameStart as it replays follow chains
+ * (rig_replay.c) and places each leg's IK target on its foot (rig_solve.c).
  *
  * Each foot has a rest target T (its rest point in the body's space, carried
  * into the world by the body's pose at the step) and a gait group. One step

@@ -1,9 +1,14 @@
 /* The rules between constraints and the layer tree (rig.h): IK_CHAIN,
- * IK_TARGET, IK_CYCLE, and whether the resolver can solve a constraint. Both
- * kinds share them; a follow chain adds that no other constraint moves its
- * target. */
+ * IK_TARGET, IK_CYCLE, and whether the resolver can solve a constraint. IK
+ * and follow chains share them; a follow chain adds that no other constraint
+ * moves its target. A walker has no chain: its body must exist and be moved
+ * by no constraint, and each foot names an IK constraint whose target layer
+ * no constraint moves and no other walker places. Walkers run before every
+ * other constraint and read keyed poses only, so they take no part in
+ * cycles. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/rig.h"
 
@@ -16,6 +21,8 @@ static bool is_at_or_below(const struct rig_scene *scene, long x, long root)
 bool rig_constraint_depends(const struct rig_scene *scene, const struct rig_constraint *a,
 			    const struct rig_constraint *b)
 {
+	if (a->kind == RIG_CONSTRAINT_FOOTSTEP || b->kind == RIG_CONSTRAINT_FOOTSTEP)
+		return false;
 	long root = b->n_chain ? b->chain[0] : RIG_NO_LAYER;
 	for (size_t i = 0; i < a->n_chain; i++)
 		if (is_at_or_below(scene, a->chain[i], root))
@@ -37,19 +44,20 @@ static struct rig_err *add(struct rig_errs *errs, enum rig_code code,
 	return e;
 }
 
-/* A follow chain replays its target's keyed motion (rig_replay.c), so no
- * other constraint may move the target: 1 (recorded) when one does. */
-static int moved_target(const struct rig_scene *scene, const struct rig_constraint *c,
-			struct rig_errs *errs)
+/* A follow chain replays its target's keyed motion and a walker its body's
+ * (rig_replay.c), and a walker places its feet's IK targets, so no other
+ * constraint may move those layers: 1 (recorded at pointer) when one does. */
+static int moved_layer(const struct rig_scene *scene, const struct rig_constraint *c, long layer,
+		       const char *layer_id, const char *pointer, struct rig_errs *errs)
 {
 	for (size_t k = 0; k < scene->n_constraints; k++) {
 		const struct rig_constraint *b = &scene->constraints[k];
-		if (b == c || !b->n_chain || !is_at_or_below(scene, c->target, b->chain[0]))
+		if (b == c || !b->n_chain || !is_at_or_below(scene, layer, b->chain[0]))
 			continue;
-		struct rig_err *e = add(errs, RIG_IK_TARGET, c, c->target_id, "/target",
-					"constraint '%s': target layer '%s' is moved by constraint "
-					"'%s', and a chain follows its target's keyed motion only",
-					c->target_id, b->id);
+		struct rig_err *e = add(errs, RIG_IK_TARGET, c, layer_id, pointer,
+					"constraint '%s': layer '%s' is moved by constraint '%s', "
+					"and a follow chain or a walker reads keyed motion only",
+					layer_id, b->id);
 		if (e)
 			rig_err_extra(e, "otherConstraintId", b->id);
 		return 1;
@@ -57,11 +65,71 @@ static int moved_target(const struct rig_scene *scene, const struct rig_constrai
 	return 0;
 }
 
+/* The rules of walker c: its body, and per foot an IK constraint whose
+ * target layer it alone places. */
+static int check_walker(const struct rig_scene *scene, const struct rig_constraint *c,
+			struct rig_errs *errs)
+{
+	int bad = 0;
+	char ptr[48];
+	if (c->target == RIG_NO_LAYER) {
+		add(errs, RIG_IK_TARGET, c, c->target_id, "/body",
+		    "constraint '%s': body layer '%s' does not exist%s", c->target_id, "");
+		bad++;
+	} else {
+		bad += moved_layer(scene, c, c->target, c->target_id, "/body", errs);
+	}
+	for (size_t i = 0; i < c->walk.n_feet; i++) {
+		snprintf(ptr, sizeof ptr, "/feet/%zu/ikConstraintId", i);
+		const char *id = c->walk.ik_ids[i];
+		long k = c->walk.ik[i];
+		if (k < 0 || scene->constraints[k].kind != RIG_CONSTRAINT_IK) {
+			struct rig_err *e = add(errs, RIG_CONSTRAINT_NOT_FOUND, c, NULL, ptr,
+						"constraint '%s': a foot names '%s', which is not "
+						"an IK constraint of the shot%s",
+						id, "");
+			if (e)
+				rig_err_extra(e, "otherConstraintId", id);
+			bad++;
+			continue;
+		}
+		const struct rig_constraint *ik = &scene->constraints[k];
+		if (ik->target == RIG_NO_LAYER) {
+			bad++; /* the IK constraint's own rules report it */
+			continue;
+		}
+		if (moved_layer(scene, c, ik->target, ik->target_id, ptr, errs)) {
+			bad++;
+			continue;
+		}
+		for (size_t o = 0; o < scene->n_constraints; o++) {
+			const struct rig_constraint *w = &scene->constraints[o];
+			if (w == c || w->kind != RIG_CONSTRAINT_FOOTSTEP ||
+			    strcmp(w->id, c->id) > 0)
+				continue;
+			for (size_t f = 0; f < w->walk.n_feet; f++) {
+				if (w->walk.ik[f] != k)
+					continue;
+				struct rig_err *e = add(errs, RIG_IK_TARGET, c, ik->target_id, ptr,
+							"constraint '%s': the target of '%s' is "
+							"placed by walker '%s' already",
+							id, w->id);
+				if (e)
+					rig_err_extra(e, "otherConstraintId", w->id);
+				bad++;
+			}
+		}
+	}
+	return bad;
+}
+
 /* The chain and target rules of one constraint; errs may be NULL (only the
  * answer is wanted). Returns the number of violations. */
 static int check_one(const struct rig_scene *scene, const struct rig_constraint *c,
 		     struct rig_errs *errs)
 {
+	if (c->kind == RIG_CONSTRAINT_FOOTSTEP)
+		return check_walker(scene, c, errs);
 	int bad = 0;
 	char ptr[24];
 	size_t lo = rig_constraint_min_chain(c->kind), hi = rig_constraint_max_chain(c->kind);
@@ -115,7 +183,7 @@ static int check_one(const struct rig_scene *scene, const struct rig_constraint 
 		}
 	}
 	if (c->kind == RIG_CONSTRAINT_CHAIN && c->target != RIG_NO_LAYER)
-		bad += moved_target(scene, c, errs);
+		bad += moved_layer(scene, c, c->target, c->target_id, "/target", errs);
 	return bad;
 }
 

@@ -78,12 +78,18 @@ struct rig_ik_vec rig_resolver__origin(struct rig_resolver *r, long layer, doubl
  * (rig_solve.c). */
 void rig_resolver__apply_constraints(struct rig_resolver *r, double shot_frame);
 
-/* The replayed points of follow chain k (scene index) at shot_frame into out
- * (n_chain points, world), reading the target's keyed motion. Returns 0, or
+/* The replayed points of follow chain or walker k (scene index) at
+ * shot_frame into out (rig_constraint_replayed_points of them, world),
+ * reading the target's or body's keyed motion. Returns 0, or
  * -1 with r->refused set when the frame lies more than RIG_MAX_REPLAY_STEPS
  * steps from frameStart (rig_replay.c). */
 int rig_resolver__replay(struct rig_ik_vec *out, struct rig_resolver *r, size_t k,
 			 double shot_frame);
+
+/* Replay steps per shot frame of a replayed constraint (a chain's substeps;
+ * a walker's 1), and how many points its replay gives (chain layers, feet). */
+int rig_constraint_steps_per_frame(const struct rig_constraint *c);
+size_t rig_constraint_replayed_points(const struct rig_constraint *c);
 
 /* Prepares r's replays when its scene has follow chains; 0, or -1 when out
  * of memory (rig_replay.c). */

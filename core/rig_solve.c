@@ -189,6 +189,51 @@ static void solve_constraint(struct rig_resolver *r, const struct rig_constraint
 	rig_resolver__drop_paths(r);
 }
 
+/* a + (b − a)·mix, b itself at mix 1. */
+static struct rig_ik_vec blend_point(struct rig_ik_vec a, struct rig_ik_vec b, double mix)
+{
+	return mix == 1 ? b : (struct rig_ik_vec){a.x + (b.x - a.x) * mix, a.y + (b.y - a.y) * mix};
+}
+
+/* Moves layer's local position so its world origin lands on p, under its
+ * parent's world matrix as posed (parent); false, leaving it, when that has
+ * no inverse. */
+static bool place_origin(struct rig_resolver *r, long layer, const struct rig_affine *parent,
+			 struct rig_ik_vec p, double shot_frame)
+{
+	struct rig_affine inv;
+	if (rig_affine_invert(&inv, parent) != 0)
+		return false;
+	struct local_memo *memo = rig_resolver__local(r, layer, shot_frame);
+	rig_affine_apply(&memo->t.ch[RIG_CH_POSITION_X], &memo->t.ch[RIG_CH_POSITION_Y], &inv, p.x,
+			 p.y);
+	memo->m = rig_transform_matrix(&memo->t);
+	return true;
+}
+
+/* Places walker k's feet (scene index) at their replayed points: each foot's
+ * IK target layer moves (its position) so its origin is on the foot; mix
+ * blends from where the keys put it. The IK constraints then reach for them:
+ * walkers run before every other constraint (they read keyed poses only). */
+static void place_feet(struct rig_resolver *r, size_t k, double shot_frame)
+{
+	const struct rig_constraint *c = &r->scene.constraints[k];
+	double mix = channel_at(c, RIG_CC_MIX, shot_frame);
+	mix = mix < 0 ? 0 : mix > 1 ? 1 : mix;
+	struct rig_ik_vec feet[RIG_FOOTSTEP_MAX_FEET];
+	if (rig_resolver__replay(feet, r, k, shot_frame) != 0 || !(mix > 0))
+		return;
+	for (size_t i = 0; i < c->walk.n_feet; i++) {
+		long layer = r->scene.constraints[c->walk.ik[i]].target;
+		struct rig_ik_vec keyed = rig_resolver__origin(r, layer, shot_frame);
+		if (!isfinite(feet[i].x) || !isfinite(feet[i].y))
+			continue;
+		struct rig_affine parent = parent_world(r, layer, shot_frame);
+		place_origin(r, layer, &parent, blend_point(keyed, feet[i], mix), shot_frame);
+		rig_resolver__drop_paths(r);
+	}
+}
+
 /* Poses follow chain k (scene index) at its replayed points (rig_replay.c):
  * the head layer's position puts its origin on the first point, then, root
  * to tip, each layer turns (as the IK write-back does) so its bone points at
@@ -213,16 +258,10 @@ static void solve_chain(struct rig_resolver *r, size_t k, double shot_frame)
 		    !isfinite(fk[i].y))
 			return;
 	}
-	struct rig_affine parent = parent_world(r, c->chain[0], shot_frame), inv;
-	if (rig_affine_invert(&inv, &parent) != 0)
+	struct rig_affine parent = parent_world(r, c->chain[0], shot_frame);
+	if (!place_origin(r, c->chain[0], &parent, blend_point(fk[0], p[0], mix), shot_frame))
 		return;
-	struct rig_ik_vec head = mix == 1 ? p[0]
-					  : (struct rig_ik_vec){fk[0].x + (p[0].x - fk[0].x) * mix,
-								fk[0].y + (p[0].y - fk[0].y) * mix};
-	struct local_memo *memo = rig_resolver__local(r, c->chain[0], shot_frame);
-	rig_affine_apply(&memo->t.ch[RIG_CH_POSITION_X], &memo->t.ch[RIG_CH_POSITION_Y], &inv,
-			 head.x, head.y);
-	memo->m = rig_transform_matrix(&memo->t);
+	struct local_memo *memo;
 	for (size_t i = 0; i + 1 < n; i++) {
 		memo = rig_resolver__local(r, c->chain[i], shot_frame);
 		struct rig_ik_vec b = local_bone(r, c, i, shot_frame);
@@ -252,13 +291,18 @@ static void solve_chain(struct rig_resolver *r, size_t k, double shot_frame)
 void rig_resolver__apply_constraints(struct rig_resolver *r, double shot_frame)
 {
 	for (size_t k = 0; k < r->scene.n_constraints; k++) {
+		const struct rig_constraint *c = &r->scene.constraints[k];
+		if (c->kind == RIG_CONSTRAINT_FOOTSTEP && rig_constraint_is_usable(&r->scene, c))
+			place_feet(r, k, shot_frame);
+	}
+	for (size_t k = 0; k < r->scene.n_constraints; k++) {
 		size_t at = r->cons_order[k];
 		const struct rig_constraint *c = &r->scene.constraints[at];
 		if (!rig_constraint_is_usable(&r->scene, c))
 			continue;
 		if (c->kind == RIG_CONSTRAINT_CHAIN)
 			solve_chain(r, at, shot_frame);
-		else
+		else if (c->kind == RIG_CONSTRAINT_IK)
 			solve_constraint(r, c, shot_frame);
 	}
 }
@@ -272,6 +316,14 @@ size_t rig_resolver_constraint_points(double *out_xy, struct rig_resolver *r, si
 	rig_resolver__use_frame(r, shot_frame);
 	if (r->refused)
 		return 0;
+	if (c->kind == RIG_CONSTRAINT_FOOTSTEP) {
+		for (size_t i = 0; i < c->walk.n_feet; i++) {
+			long layer = r->scene.constraints[c->walk.ik[i]].target;
+			struct rig_ik_vec p = rig_resolver__origin(r, layer, shot_frame);
+			out_xy[2 * i] = p.x, out_xy[2 * i + 1] = p.y;
+		}
+		return c->walk.n_feet;
+	}
 	size_t n = c->n_chain;
 	for (size_t i = 0; i < n; i++) {
 		struct rig_ik_vec p = rig_resolver__origin(r, c->chain[i], shot_frame);

@@ -369,6 +369,8 @@ int rig_scene_view_init(struct rig_scene_view *out, const struct rig_shot_model 
 			c->chain[j] = scene_index(out, m, c->chain_ids[j]);
 		c->target = scene_index(out, m, c->target_id);
 		c->pole = c->pole_id[0] ? scene_index(out, m, c->pole_id) : RIG_NO_LAYER;
+		for (size_t f = 0; f < c->walk.n_feet; f++) /* scene order is the model's */
+			c->walk.ik[f] = rig_shot_model_constraint_index(m, c->walk.ik_ids[f]);
 		for (int ch = 0; ch < RIG_CC_COUNT; ch++) {
 			c->keys[ch].items = mc->keys[ch].items;
 			c->keys[ch].count = mc->keys[ch].count;

@@ -135,25 +135,44 @@ static int decode_limits(const struct rig_jr *jr, json_t *op, struct rig_constra
 	return 0;
 }
 
-/* Every field of constraint.put and the kind it belongs to (COUNT: all). */
+#define KIND_BIT(k) (1u << (k))
+#define ANY_KIND (KIND_BIT(RIG_CONSTRAINT_KIND_COUNT) - 1)
+#define CHAINED (KIND_BIT(RIG_CONSTRAINT_IK) | KIND_BIT(RIG_CONSTRAINT_CHAIN))
+
+/* Every field of constraint.put and the kinds it belongs to. */
 static const struct {
 	const char *name;
-	enum rig_constraint_kind kind;
+	unsigned kinds;
 } put_fields[] = {
-	{"op", RIG_CONSTRAINT_KIND_COUNT},       {"constraintId", RIG_CONSTRAINT_KIND_COUNT},
-	{"kind", RIG_CONSTRAINT_KIND_COUNT},     {"chain", RIG_CONSTRAINT_KIND_COUNT},
-	{"target", RIG_CONSTRAINT_KIND_COUNT},   {"mix", RIG_CONSTRAINT_KIND_COUNT},
-	{"order", RIG_CONSTRAINT_KIND_COUNT},    {"pole", RIG_CONSTRAINT_IK},
-	{"bendPositive", RIG_CONSTRAINT_IK},     {"tipLength", RIG_CONSTRAINT_IK},
-	{"softness", RIG_CONSTRAINT_IK},         {"stretch", RIG_CONSTRAINT_IK},
-	{"compress", RIG_CONSTRAINT_IK},         {"limits", RIG_CONSTRAINT_IK},
-	{"segmentLength", RIG_CONSTRAINT_CHAIN}, {"lengths", RIG_CONSTRAINT_CHAIN},
-	{"smoothing", RIG_CONSTRAINT_CHAIN},     {"substeps", RIG_CONSTRAINT_CHAIN},
-	{"maxAngleDeg", RIG_CONSTRAINT_CHAIN},
+	{"op", ANY_KIND},
+	{"constraintId", ANY_KIND},
+	{"kind", ANY_KIND},
+	{"mix", ANY_KIND},
+	{"order", ANY_KIND},
+	{"chain", CHAINED},
+	{"target", CHAINED},
+	{"pole", KIND_BIT(RIG_CONSTRAINT_IK)},
+	{"bendPositive", KIND_BIT(RIG_CONSTRAINT_IK)},
+	{"tipLength", KIND_BIT(RIG_CONSTRAINT_IK)},
+	{"softness", KIND_BIT(RIG_CONSTRAINT_IK)},
+	{"stretch", KIND_BIT(RIG_CONSTRAINT_IK)},
+	{"compress", KIND_BIT(RIG_CONSTRAINT_IK)},
+	{"limits", KIND_BIT(RIG_CONSTRAINT_IK)},
+	{"segmentLength", KIND_BIT(RIG_CONSTRAINT_CHAIN)},
+	{"lengths", KIND_BIT(RIG_CONSTRAINT_CHAIN)},
+	{"smoothing", KIND_BIT(RIG_CONSTRAINT_CHAIN)},
+	{"substeps", KIND_BIT(RIG_CONSTRAINT_CHAIN)},
+	{"maxAngleDeg", KIND_BIT(RIG_CONSTRAINT_CHAIN)},
+	{"body", KIND_BIT(RIG_CONSTRAINT_FOOTSTEP)},
+	{"feet", KIND_BIT(RIG_CONSTRAINT_FOOTSTEP)},
+	{"gait", KIND_BIT(RIG_CONSTRAINT_FOOTSTEP)},
+	{"stepThreshold", KIND_BIT(RIG_CONSTRAINT_FOOTSTEP)},
+	{"stepFrames", KIND_BIT(RIG_CONSTRAINT_FOOTSTEP)},
+	{"stepHeight", KIND_BIT(RIG_CONSTRAINT_FOOTSTEP)},
 };
 #define N_PUT_FIELDS (sizeof put_fields / sizeof put_fields[0])
 
-/* Unknown fields, and fields of another kind than c's, each at its pointer. */
+/* Unknown fields, and fields of other kinds than kind, each at its pointer. */
 static int check_fields(const struct rig_jr *jr, json_t *op, enum rig_constraint_kind kind)
 {
 	const char *allowed[N_PUT_FIELDS + 1];
@@ -161,16 +180,12 @@ static int check_fields(const struct rig_jr *jr, json_t *op, enum rig_constraint
 		allowed[i] = put_fields[i].name;
 	allowed[N_PUT_FIELDS] = NULL;
 	int rc = rig_jr_known(jr, op, allowed);
-	for (size_t i = 0; kind < RIG_CONSTRAINT_KIND_COUNT && i < N_PUT_FIELDS; i++) {
-		enum rig_constraint_kind owner = put_fields[i].kind;
-		if (owner != RIG_CONSTRAINT_KIND_COUNT && owner != kind &&
+	for (size_t i = 0; kind < RIG_CONSTRAINT_KIND_COUNT && i < N_PUT_FIELDS; i++)
+		if (!(put_fields[i].kinds & KIND_BIT(kind)) &&
 		    json_object_get(op, put_fields[i].name))
-			rc = rig_jr_fail(
-				jr, put_fields[i].name,
-				"field '%s' belongs to constraints of kind \"%s\", not \"%s\"",
-				put_fields[i].name, rig_constraint_kind_name(owner),
-				rig_constraint_kind_name(kind));
-	}
+			rc = rig_jr_fail(jr, put_fields[i].name,
+					 "field '%s' is not one of a \"%s\" constraint's",
+					 put_fields[i].name, rig_constraint_kind_name(kind));
 	return rc;
 }
 
@@ -269,6 +284,107 @@ static int decode_follow(const struct rig_jr *jr, json_t *op, struct rig_constra
 	return rc;
 }
 
+/* A walker's feet: [{ikConstraintId, rest: [x, y]}…], 1..8, no IK
+ * constraint twice. */
+static int decode_feet(const struct rig_jr *jr, json_t *op, struct rig_footstep_spec *w)
+{
+	json_t *feet = json_object_get(op, "feet");
+	size_t n = json_array_size(feet);
+	if (!json_is_array(feet) || n < 1 || n > RIG_FOOTSTEP_MAX_FEET)
+		return rig_jr_fail(
+			jr, "feet",
+			"field 'feet' must be an array of 1 to %d {ikConstraintId, rest}",
+			RIG_FOOTSTEP_MAX_FEET);
+	w->n_feet = n;
+	int rc = 0;
+	for (size_t f = 0; f < n; f++) {
+		char base[64];
+		snprintf(base, sizeof base, "%s/feet/%zu", jr->base, f);
+		struct rig_jr fjr = {jr->errs, jr->code, base, jr->op_index};
+		json_t *foot = json_array_get(feet, f);
+		if (!json_is_object(foot)) {
+			char at[24];
+			snprintf(at, sizeof at, "feet/%zu", f);
+			rc = rig_jr_fail(jr, at, "a foot is {ikConstraintId, rest: [x, y]}");
+			continue;
+		}
+		static const char *const fields[] = {"ikConstraintId", "rest", NULL};
+		rc |= rig_jr_known(&fjr, foot, fields);
+		rc |= rig_jr_id(&fjr, foot, "ikConstraintId", true, false, w->ik_ids[f], NULL);
+		json_t *rest = json_object_get(foot, "rest");
+		double x = json_number_value(json_array_get(rest, 0));
+		double y = json_number_value(json_array_get(rest, 1));
+		if (json_array_size(rest) != 2 || !json_is_number(json_array_get(rest, 0)) ||
+		    !json_is_number(json_array_get(rest, 1)) || !isfinite(x) || !isfinite(y))
+			rc = rig_jr_fail(
+				&fjr, "rest",
+				"field 'rest' must be [x, y], finite, in the body's space");
+		w->rest[f][0] = x, w->rest[f][1] = y;
+		for (size_t g = 0; rc == 0 && g < f; g++)
+			if (strcmp(w->ik_ids[g], w->ik_ids[f]) == 0)
+				rc = rig_jr_fail(&fjr, "ikConstraintId",
+						 "feet %zu and %zu name IK constraint '%s' both", g,
+						 f, w->ik_ids[f]);
+	}
+	return rc;
+}
+
+/* A walker's gait: groups of foot indices, every foot in exactly one; absent,
+ * each foot is a group of its own (one foot steps at a time). */
+static int decode_gait(const struct rig_jr *jr, json_t *op, struct rig_footstep_spec *w)
+{
+	json_t *gait = json_object_get(op, "gait");
+	for (size_t f = 0; f < w->n_feet; f++)
+		w->group[f] = gait ? -1 : (int)f;
+	if (!gait)
+		return 0;
+	if (!json_is_array(gait) || json_array_size(gait) < 1)
+		return rig_jr_fail(jr, "gait", "field 'gait' must be an array of groups of feet");
+	for (size_t g = 0; g < json_array_size(gait); g++) {
+		json_t *group = json_array_get(gait, g);
+		char at[32];
+		snprintf(at, sizeof at, "gait/%zu", g);
+		if (!json_is_array(group) || json_array_size(group) < 1)
+			return rig_jr_fail(jr, at,
+					   "a gait group is a non-empty array of foot indices");
+		for (size_t k = 0; k < json_array_size(group); k++) {
+			long long f = -1;
+			snprintf(at, sizeof at, "gait/%zu/%zu", g, k);
+			if (rig_jr_index(jr, json_array_get(group, k), at, 0,
+					 (long long)w->n_feet - 1, &f) != 0)
+				return -1;
+			if (w->group[f] >= 0)
+				return rig_jr_fail(jr, at, "foot %lld is in two gait groups", f);
+			w->group[f] = (int)g;
+		}
+	}
+	for (size_t f = 0; f < w->n_feet; f++)
+		if (w->group[f] < 0)
+			return rig_jr_fail(jr, "gait", "foot %zu is in no gait group", f);
+	return 0;
+}
+
+/* A walker's own fields. */
+static int decode_walk(const struct rig_jr *jr, json_t *op, struct rig_constraint *c)
+{
+	struct rig_footstep_spec *w = &c->walk;
+	int rc = rig_jr_id(jr, op, "body", true, false, c->target_id, NULL);
+	int feet_rc = decode_feet(jr, op, w);
+	rc |= feet_rc;
+	if (feet_rc == 0)
+		rc |= decode_gait(jr, op, w);
+	rc |= rig_jr_number(jr, op, "stepThreshold", true, &w->threshold, NULL);
+	if (rc == 0 && !(w->threshold >= 0))
+		rc = rig_jr_fail(jr, "stepThreshold",
+				 "field 'stepThreshold' must be a number >= 0");
+	long long frames = 0;
+	rc |= rig_jr_int(jr, op, "stepFrames", true, 1, RIG_FOOTSTEP_MAX_STEP_FRAMES, &frames,
+			 NULL);
+	w->step_frames = (int)frames;
+	rc |= rig_jr_number(jr, op, "stepHeight", true, &w->height, NULL);
+	return rc;
+}
+
 int rig_op__constraint_put_decode(struct rig_op *out, json_t *op, const struct rig_jr *jr,
 				  struct rig_bulk *bulk)
 {
@@ -285,16 +401,22 @@ int rig_op__constraint_put_decode(struct rig_op *out, json_t *op, const struct r
 	int rc = rig_jr_string(jr, op, "kind", false, 16, &kind);
 	c->kind = rc ? RIG_CONSTRAINT_KIND_COUNT : rig_constraint_kind_of(kind);
 	if (rc == 0 && c->kind == RIG_CONSTRAINT_KIND_COUNT)
-		rc = rig_jr_fail(jr, "kind", "field 'kind' must be \"ik\" or \"chain\"");
+		rc = rig_jr_fail(jr, "kind",
+				 "field 'kind' must be \"ik\", \"chain\" or \"footstep\"");
 	rc |= check_fields(jr, op, c->kind);
 	rc |= rig_jr_id(jr, op, "constraintId", true, false, c->id, NULL);
-	rc |= rig_jr_id(jr, op, "target", true, false, c->target_id, NULL);
 	rc |= decode_keyable(jr, op, "mix", 0, 1, &c->statics[RIG_CC_MIX], &mc->keys[RIG_CC_MIX]);
 	long long order = 0;
 	rc |= rig_jr_int(jr, op, "order", false, -1000000000LL, 1000000000LL, &order, NULL);
 	c->order = order;
 	if (c->kind == RIG_CONSTRAINT_KIND_COUNT)
 		return -1;
+	if (c->kind == RIG_CONSTRAINT_FOOTSTEP) {
+		rc |= decode_walk(jr, op, c);
+		rig_strlcpy(out->layer_id, c->target_id, sizeof out->layer_id);
+		return rc;
+	}
+	rc |= rig_jr_id(jr, op, "target", true, false, c->target_id, NULL);
 	int chain_rc = decode_chain(jr, op, c);
 	rc |= chain_rc;
 	if (c->kind == RIG_CONSTRAINT_CHAIN)
@@ -306,11 +428,33 @@ int rig_op__constraint_put_decode(struct rig_op *out, json_t *op, const struct r
 	return rc;
 }
 
-/* LAYER_LOCKED for each of c's layers held by another owner. */
+/* The target layer of the IK constraint foot f of walker c names, as the
+ * shot holds it at this op; NULL while there is none (final validation
+ * reports it). */
+static const char *foot_layer(const struct rig_op_ctx *ctx, const struct rig_constraint *c,
+			      size_t f)
+{
+	long at = rig_shot_model_constraint_index(ctx->model, c->walk.ik_ids[f]);
+	return at < 0 ? NULL : ctx->model->constraints[at].c.target_id;
+}
+
+/* LAYER_LOCKED for each of c's layers held by another owner: a walker's body
+ * and the IK targets it places. */
 static int check_locks(struct rig_op_ctx *ctx, const struct rig_op *op,
 		       const struct rig_constraint *c)
 {
 	int rc = 0;
+	if (c->kind == RIG_CONSTRAINT_FOOTSTEP) {
+		rc |= rig_op__check_layer_unlocked(ctx, op, c->target_id, "body");
+		for (size_t f = 0; f < c->walk.n_feet; f++) {
+			char at[40];
+			snprintf(at, sizeof at, "feet/%zu/ikConstraintId", f);
+			const char *layer = foot_layer(ctx, c, f);
+			if (layer)
+				rc |= rig_op__check_layer_unlocked(ctx, op, layer, at);
+		}
+		return rc;
+	}
 	for (size_t i = 0; i < c->n_chain; i++) {
 		char at[24];
 		snprintf(at, sizeof at, "chain/%zu", i);
@@ -322,9 +466,13 @@ static int check_locks(struct rig_op_ctx *ctx, const struct rig_op *op,
 	return rc;
 }
 
-/* Lists the chain layers as changed: their evaluated pose is what moves. */
+/* Lists the chain layers as changed: their evaluated pose is what moves (a
+ * walker's: the IK targets it places). */
 static void chain_changed(struct rig_op_ctx *ctx, const struct rig_constraint *c)
 {
+	for (size_t f = 0; f < c->walk.n_feet; f++)
+		if (foot_layer(ctx, c, f))
+			rig_op__changed(ctx, foot_layer(ctx, c, f));
 	for (size_t i = 0; i < c->n_chain; i++)
 		rig_op__changed(ctx, c->chain_ids[i]);
 }
@@ -382,7 +530,9 @@ int rig_op__constraint_delete_apply(struct rig_op_ctx *ctx, struct rig_op *op)
 	const struct rig_constraint *c = &ctx->model->constraints[at].c;
 	if (check_locks(ctx, op, c))
 		return -1;
-	rig_strlcpy(op->layer_id, c->chain_ids[0], sizeof op->layer_id);
+	rig_strlcpy(op->layer_id,
+		    c->kind == RIG_CONSTRAINT_FOOTSTEP ? c->target_id : c->chain_ids[0],
+		    sizeof op->layer_id);
 	chain_changed(ctx, c);
 	rig_shot_model_constraint_delete(ctx->model, id);
 	json_object_del(ctx->constraint_ops, id);

@@ -141,6 +141,15 @@ static bool same_constraint(const struct rig_model_constraint *x,
 			return false;
 	if (a->n_chain > 1 && !same_doubles(fa->lengths, fb->lengths, a->n_chain - 1))
 		return false;
+	const struct rig_footstep_spec *wa = &a->walk, *wb = &b->walk;
+	if (wa->n_feet != wb->n_feet || wa->step_frames != wb->step_frames ||
+	    !same_doubles(&wa->threshold, &wb->threshold, 1) ||
+	    !same_doubles(&wa->height, &wb->height, 1))
+		return false;
+	for (size_t f = 0; f < wa->n_feet; f++)
+		if (strcmp(wa->ik_ids[f], wb->ik_ids[f]) || wa->group[f] != wb->group[f] ||
+		    !same_doubles(wa->rest[f], wb->rest[f], 2))
+			return false;
 	for (int ch = 0; ch < RIG_CH_COUNT; ch++)
 		if (!same_key_lists(&x->keys[ch], &y->keys[ch]))
 			return false;

@@ -283,6 +283,11 @@ void rig_h_frame(struct rig_req *req, struct rig_resp *resp)
 			goto out;
 		}
 	}
+	/* a frame evaluating no layer still replays for the constraints' points */
+	if (with_constraints && rig_resolver_frame_ok(r, frame, errs) != 0) {
+		rig_frames__eval_failed(resp, errs);
+		goto out;
+	}
 	struct rig_buf b;
 	rig_buf_init(&b);
 	if (fmt == RIG_FRAMES_F32) {

@@ -95,6 +95,33 @@ static json_t *follow_json(const struct rig_model_constraint *mc, json_t *chain)
 	return o;
 }
 
+/* A walker's listing: body, feet, gait (as groups of foot indices), steps. */
+static json_t *walk_json(const struct rig_model_constraint *mc)
+{
+	const struct rig_constraint *c = &mc->c;
+	const struct rig_footstep_spec *w = &c->walk;
+	json_t *feet = json_array(), *gait = json_array();
+	int groups = 0;
+	for (size_t f = 0; f < w->n_feet; f++) {
+		json_array_append_new(feet,
+				      json_pack("{s:s, s:[f, f]}", "ikConstraintId", w->ik_ids[f],
+						"rest", w->rest[f][0], w->rest[f][1]));
+		groups = w->group[f] + 1 > groups ? w->group[f] + 1 : groups;
+	}
+	for (int g = 0; g < groups; g++) {
+		json_t *group = json_array();
+		for (size_t f = 0; f < w->n_feet; f++)
+			if (w->group[f] == g)
+				json_array_append_new(group, json_integer((json_int_t)f));
+		json_array_append_new(gait, group);
+	}
+	return json_pack("{s:s, s:s, s:s, s:o, s:o, s:f, s:i, s:f, s:o, s:I}", "constraintId",
+			 c->id, "kind", rig_constraint_kind_name(c->kind), "body", c->target_id,
+			 "feet", feet, "gait", gait, "stepThreshold", w->threshold, "stepFrames",
+			 w->step_frames, "stepHeight", w->height, "mix",
+			 keyable_json(mc, RIG_CC_MIX), "order", (json_int_t)c->order);
+}
+
 json_t *rig_api__constraint_json(const struct rig_model_constraint *mc)
 {
 	const struct rig_constraint *c = &mc->c;
@@ -103,6 +130,10 @@ json_t *rig_api__constraint_json(const struct rig_model_constraint *mc)
 		json_array_append_new(chain, json_string(c->chain_ids[i]));
 	if (c->kind == RIG_CONSTRAINT_CHAIN)
 		return follow_json(mc, chain);
+	if (c->kind == RIG_CONSTRAINT_FOOTSTEP) {
+		json_decref(chain);
+		return walk_json(mc);
+	}
 	json_t *limits = json_null();
 	if (c->has_limits) {
 		limits = json_array();

@@ -325,13 +325,18 @@ static void mark_baked(struct rig_gltf *g, bool *baked)
 			if (li >= 0)
 				baked[li] = true;
 		}
+		for (size_t f = 0; f < k->walk.n_feet; f++) { /* the IK targets it places */
+			long li = rig_shot_model_index(m, v->constraints[k->walk.ik[f]].target_id);
+			if (li >= 0)
+				baked[li] = true;
+		}
 		rig_export_unsupported(
 			g->report, "constraint", k->chain_ids[0],
 			"glTF has no constraints; the %zu layers of %s constraint "
 			"'%s' are baked at each frame of [%.17g, %.17g] (%.17g fps) and "
 			"hold their end poses outside it",
-			k->n_chain, rig_constraint_kind_name(k->kind), k->id, m->frame_start,
-			m->frame_end, m->fps);
+			k->n_chain + k->walk.n_feet, rig_constraint_kind_name(k->kind), k->id,
+			m->frame_start, m->frame_end, m->fps);
 	}
 }
 

@@ -349,6 +349,8 @@ static json_t *ik_constraint(struct spine_out *s, const struct rig_model_constra
 	const char *why = NULL;
 	if (c->kind == RIG_CONSTRAINT_CHAIN)
 		why = "Spine has no follow chains (its physics constraints differ)";
+	else if (c->kind == RIG_CONSTRAINT_FOOTSTEP)
+		why = "Spine has no walkers; the IK targets keep their keys";
 	else if (c->n_chain > 2)
 		why = "Spine's IK bends 1 or 2 bones";
 	else if (c->pole_id[0])

@@ -141,7 +141,7 @@ static bool chain_decode(struct rig_constraint *c, const char *text)
 		c->chain_ids[c->n_chain++][len] = '\0';
 		text = end ? end + 1 : NULL;
 	}
-	return c->n_chain > 0;
+	return c->n_chain > 0 || c->kind == RIG_CONSTRAINT_FOOTSTEP;
 }
 
 #define CONSTRAINT_COLUMNS                                                                         \
@@ -174,11 +174,60 @@ static void limits_encode(char *out, size_t size, const struct rig_constraint *c
 				      c->limits[i][0], c->limits[i][1]);
 }
 
+/* Reads the next space-separated number of *text into *out; false when
+ * there is none. */
+static bool next_number(const char **text, double *out)
+{
+	char *end;
+	if (!*text)
+		return false;
+	*out = strtod(*text, &end);
+	if (end == *text)
+		return false;
+	*text = end;
+	return true;
+}
+
+/* Reads a walker's stored parameters ("threshold stepFrames height n", then
+ * per foot "ikConstraintId restX restY group") into c; false when malformed. */
+static bool walk_decode(struct rig_constraint *c, const char *text)
+{
+	struct rig_footstep_spec *w = &c->walk;
+	double v[4];
+	for (int i = 0; i < 4; i++)
+		if (!next_number(&text, &v[i]))
+			return false;
+	w->threshold = v[0];
+	w->step_frames = (int)v[1];
+	w->height = v[2];
+	if (!(v[3] >= 1 && v[3] <= RIG_FOOTSTEP_MAX_FEET))
+		return false;
+	w->n_feet = (size_t)v[3];
+	for (size_t f = 0; f < w->n_feet; f++) {
+		while (*text == ' ')
+			text++;
+		size_t len = strcspn(text, " ");
+		double group;
+		if (len == 0 || len > RIG_ID_MAX)
+			return false;
+		memcpy(w->ik_ids[f], text, len);
+		w->ik_ids[f][len] = '\0';
+		text += len;
+		if (!next_number(&text, &w->rest[f][0]) || !next_number(&text, &w->rest[f][1]) ||
+		    !next_number(&text, &group))
+			return false;
+		w->group[f] = (int)group;
+	}
+	return true;
+}
+
 /* Reads a follow chain's stored parameters ("smoothing substeps maxAngleDeg
- * length…", maxAngleDeg -1 for none) into c (after its chain is read); false
- * when malformed. */
+ * length…", maxAngleDeg -1 for none) or a walker's (walk_decode) into c
+ * (after its chain is read); false when malformed. */
 static bool params_decode(struct rig_constraint *c, const char *text)
 {
+	if (c->kind == RIG_CONSTRAINT_FOOTSTEP)
+		return text && walk_decode(c, text);
 	if (c->kind != RIG_CONSTRAINT_CHAIN)
 		return true;
 	double v[3 + RIG_CONSTRAINT_MAX_CHAIN - 1];
@@ -202,6 +251,15 @@ static bool params_decode(struct rig_constraint *c, const char *text)
 /* The stored form params_decode reads, into out (17 digits: exact). */
 static void params_encode(char *out, size_t size, const struct rig_constraint *c)
 {
+	if (c->kind == RIG_CONSTRAINT_FOOTSTEP) {
+		const struct rig_footstep_spec *w = &c->walk;
+		size_t n = (size_t)snprintf(out, size, "%.17g %d %.17g %zu", w->threshold,
+					    w->step_frames, w->height, w->n_feet);
+		for (size_t f = 0; f < w->n_feet && n < size; f++)
+			n += (size_t)snprintf(out + n, size - n, " %s %.17g %.17g %d", w->ik_ids[f],
+					      w->rest[f][0], w->rest[f][1], w->group[f]);
+		return;
+	}
 	const struct rig_chain_params *f = &c->follow;
 	size_t n = (size_t)snprintf(out, size, "%.17g %d %.17g", f->smoothing, f->substeps,
 				    f->has_max_angle ? f->max_angle_deg : -1.0);
@@ -337,8 +395,8 @@ static int write_constraints(sqlite3 *db, const struct rig_shot_model *m, long l
 			}
 			sqlite3_bind_text(st, 15, rig_constraint_kind_name(c->kind), -1,
 					  SQLITE_STATIC);
-			char params[RIG_CONSTRAINT_MAX_CHAIN * 26 + 64];
-			if (c->kind == RIG_CONSTRAINT_CHAIN) {
+			char params[RIG_FOOTSTEP_MAX_FEET * (RIG_ID_MAX + 64) + 1024];
+			if (c->kind != RIG_CONSTRAINT_IK) {
 				params_encode(params, sizeof params, c);
 				sqlite3_bind_text(st, 16, params, -1, SQLITE_TRANSIENT);
 			}
