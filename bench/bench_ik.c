@@ -15,6 +15,9 @@
  * 1, 1,000 and 10,000 after frameStart (the replay runs that many steps),
  * beside the same frame without the constraint and beside the bare steps
  * (rig_follow_step over as many states, the replay's floor), in the same run.
+ * Walkers: a keyed body with 6 two-bone legs (IK) and a footstep constraint
+ * placing their targets, at the same frames, beside the same rig's IK-only
+ * frame (the walker removed) in the same run.
  *
  * The clock lives here only: rig_core never reads one.
  */
@@ -268,6 +271,118 @@ static void report_follow(double *sink)
 	}
 }
 
+/* ---- walkers ---- */
+
+#define LEGS 6
+
+struct walker_rig {
+	struct rig_layer layers[1 + 3 * LEGS];
+	struct rig_key keys[2];
+	struct rig_constraint c[LEGS + 1];
+	struct rig_scene scene;
+};
+
+/* body (keyed along x); per leg a hip under it, a knee under the hip, a goal
+ * at the shot root; 6 IK legs and one walker in two tripod groups. */
+static void build_walker(struct walker_rig *b)
+{
+	memset(b, 0, sizeof *b);
+	struct rig_layer *l = b->layers;
+	for (size_t i = 0; i < 1 + 3 * LEGS; i++) {
+		snprintf(l[i].id, sizeof l[i].id, "w%zu", i);
+		l[i].kind = RIG_LAYER_GROUP;
+		l[i].statics = rig_transform_default();
+		l[i].parent = RIG_NO_LAYER;
+	}
+	b->keys[0] = (struct rig_key){0, 0, RIG_INTERP_LINEAR, {0}};
+	b->keys[1] = (struct rig_key){100, 300, RIG_INTERP_LINEAR, {0}};
+	l[0].keys[RIG_CH_POSITION_X] = (struct rig_keys){b->keys, 2};
+	struct rig_constraint *w = &b->c[LEGS];
+	for (size_t k = 0; k < LEGS; k++) {
+		long hip = 1 + 3 * (long)k, knee = hip + 1, goal = hip + 2;
+		double side = k % 2 ? 1 : -1, along = 20.0 * (double)(k / 2) - 20;
+		l[hip].parent = 0;
+		l[hip].statics.ch[RIG_CH_POSITION_X] = along;
+		l[hip].statics.ch[RIG_CH_POSITION_Y] = 6 * side;
+		l[knee].parent = hip;
+		l[knee].statics.ch[RIG_CH_POSITION_Y] = 15 * side;
+		struct rig_constraint *c = &b->c[k];
+		snprintf(c->id, sizeof c->id, "leg%zu", k);
+		c->kind = RIG_CONSTRAINT_IK;
+		c->n_chain = 2;
+		c->chain[0] = hip, c->chain[1] = knee;
+		rig_strlcpy(c->chain_ids[0], l[hip].id, sizeof c->chain_ids[0]);
+		rig_strlcpy(c->chain_ids[1], l[knee].id, sizeof c->chain_ids[1]);
+		c->target = goal, c->pole = RIG_NO_LAYER;
+		rig_strlcpy(c->target_id, l[goal].id, sizeof c->target_id);
+		c->bend = 1;
+		c->tip_length = 15;
+		c->statics[RIG_CC_MIX] = 1;
+		rig_strlcpy(w->walk.ik_ids[k], c->id, sizeof w->walk.ik_ids[k]);
+		w->walk.ik[k] = (long)k;
+		w->walk.rest[k][0] = along;
+		w->walk.rest[k][1] = 25 * side;
+		w->walk.group[k] = (int)((k + k / 2) % 2); /* tripods: 0, 3, 4 and 1, 2, 5 */
+	}
+	rig_strlcpy(w->id, "walk", sizeof w->id);
+	w->kind = RIG_CONSTRAINT_FOOTSTEP;
+	w->target = 0, w->pole = RIG_NO_LAYER;
+	rig_strlcpy(w->target_id, l[0].id, sizeof w->target_id);
+	w->statics[RIG_CC_MIX] = 1;
+	w->walk.n_feet = LEGS;
+	w->walk.threshold = 12;
+	w->walk.step_frames = 5;
+	w->walk.height = 6;
+	b->scene = (struct rig_scene){.layers = b->layers,
+				      .n_layers = 1 + 3 * LEGS,
+				      .constraints = b->c,
+				      .n_constraints = LEGS + 1};
+}
+
+/* One frame request's resolver work on the walker rig; returns seconds. */
+static double walker_frame(const struct rig_scene *scene, double frame, double *sink)
+{
+	double t0 = bench_now_seconds();
+	struct rig_resolver *r = rig_resolver_new(scene);
+	if (!r) {
+		fprintf(stderr, "bench_ik: out of memory\n");
+		exit(1);
+	}
+	for (long k = 0; k < (long)scene->n_layers; k++)
+		*sink += rig_resolver_path(r, RIG_NO_LAYER, k, frame).m[4];
+	rig_resolver_free(r);
+	return bench_now_seconds() - t0;
+}
+
+static void report_walker(double *sink)
+{
+	static struct walker_rig b;
+	build_walker(&b);
+	struct rig_errs *errs = rig_errs_new();
+	if (!errs || rig_constraints_check(&b.scene, errs) != 0) {
+		fprintf(stderr, "bench_ik: the walker does not validate: %s\n",
+			errs && errs->count ? errs->items[0].detail : "?");
+		exit(1);
+	}
+	rig_errs_free(errs);
+	struct rig_scene ik_only = b.scene;
+	ik_only.n_constraints = LEGS;
+	printf("\nwalker, 6 two-bone legs, one frame request's resolver (best of %d)\n",
+	       FOLLOW_RUNS);
+	printf("%-12s %14s %14s %10s\n", "frame", "IK only", "with walker", "per step");
+	static const long frames[] = {1, 1000, 10000};
+	for (size_t i = 0; i < sizeof frames / sizeof frames[0]; i++) {
+		double ik[FOLLOW_RUNS], with[FOLLOW_RUNS];
+		for (int k = 0; k < FOLLOW_RUNS; k++) {
+			ik[k] = walker_frame(&ik_only, (double)frames[i], sink);
+			with[k] = walker_frame(&b.scene, (double)frames[i], sink);
+		}
+		double w = best_of(with);
+		printf("%-12ld %11.1f us %11.1f us %7.3f us\n", frames[i], best_of(ik) * 1e6,
+		       w * 1e6, w / (double)(frames[i] + 1) * 1e6);
+	}
+}
+
 int main(void)
 {
 	static struct ik_rig b;
@@ -287,6 +402,7 @@ int main(void)
 	printf("IK cost: %.2f us/frame (%.2fx the baseline)   [checksum %g]\n", with - base,
 	       with / base, sink);
 	report_follow(&sink);
+	report_walker(&sink);
 	printf("[checksum %g]\n", sink);
 	return 0;
 }
