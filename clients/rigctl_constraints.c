@@ -93,7 +93,7 @@ static int id_field(json_t *op, const struct rig_ctl *c, enum rig_ctl_opt o, con
 /* --chain a,b,c as an array of ids (empty names kept: the server names them). */
 static int chain_field(json_t *op, const struct rig_ctl *c)
 {
-	const char *text = rig_ctl_opt(c, RIG_CTL_O_CHAIN); /* required */
+	const char *text = rig_ctl_opt(c, RIG_CTL_O_CHAIN);
 	json_t *chain = json_array();
 	for (const char *p = text;;) {
 		const char *end = strchr(p, ',');
@@ -174,14 +174,114 @@ static int lengths_field(json_t *op, const struct rig_ctl *c)
 	return RIG_EXIT_OK;
 }
 
+/* --feet ik:x:y,… as the op's "feet" (the id may hold ':', the numbers are
+ * the last two fields). */
+static int feet_field(json_t *op, const struct rig_ctl *c)
+{
+	const char *text = rig_ctl_opt(c, RIG_CTL_O_FEET);
+	if (!text)
+		return RIG_EXIT_OK;
+	json_t *feet = json_array();
+	for (const char *p = text;;) {
+		const char *end = strchr(p, ',');
+		size_t n = end ? (size_t)(end - p) : strlen(p);
+		char item[256]; /* an id (64 bytes at most) and two numbers */
+		char *y_at, *x_at, *rest_end;
+		double x = 0, y = 0;
+		bool ok = n < sizeof item;
+		if (ok) {
+			memcpy(item, p, n);
+			item[n] = '\0';
+			ok = (y_at = strrchr(item, ':')) != NULL;
+		}
+		if (ok) {
+			*y_at++ = '\0';
+			ok = (x_at = strrchr(item, ':')) != NULL;
+		}
+		if (ok) {
+			*x_at++ = '\0';
+			x = strtod(x_at, &rest_end);
+			ok = rest_end != x_at && *rest_end == '\0';
+		}
+		if (ok) {
+			y = strtod(y_at, &rest_end);
+			ok = rest_end != y_at && *rest_end == '\0' && item[0];
+		}
+		json_t *id = ok ? json_string(item) : NULL;
+		if (!id) {
+			json_decref(feet);
+			return rig_ctl_usage("--feet entry '%.*s' is not IK:X:Y", (int)n, p);
+		}
+		json_array_append_new(
+			feet, json_pack("{s:o, s:[f, f]}", "ikConstraintId", id, "rest", x, y));
+		if (!end)
+			break;
+		p = end + 1;
+	}
+	json_object_set_new(op, "feet", feet);
+	return RIG_EXIT_OK;
+}
+
+/* --gait 0,2/1,3 as the op's "gait": groups of foot indices. */
+static int gait_field(json_t *op, const struct rig_ctl *c)
+{
+	const char *text = rig_ctl_opt(c, RIG_CTL_O_GAIT);
+	if (!text)
+		return RIG_EXIT_OK;
+	json_t *gait = json_array(), *group = json_array();
+	json_array_append_new(gait, group);
+	for (const char *p = text;;) {
+		char *end;
+		long long f = strtoll(p, &end, 10);
+		if (end == p || (*end != ',' && *end != '/' && *end != '\0')) {
+			json_decref(gait);
+			return rig_ctl_usage("--gait '%s' is not foot indices, ',' within a group "
+					     "and '/' between groups",
+					     text);
+		}
+		json_array_append_new(group, json_integer(f));
+		if (*end == '\0')
+			break;
+		if (*end == '/')
+			json_array_append_new(gait, group = json_array());
+		p = end + 1;
+	}
+	json_object_set_new(op, "gait", gait);
+	return RIG_EXIT_OK;
+}
+
+/* A walker's fields: body, feet, gait and the step's numbers. */
+static int walker_fields(json_t *op, const struct rig_ctl *c)
+{
+	int rc = id_field(op, c, RIG_CTL_O_BODY, "body");
+	if (rc == RIG_EXIT_OK)
+		rc = feet_field(op, c);
+	if (rc == RIG_EXIT_OK)
+		rc = gait_field(op, c);
+	number_field(op, c, RIG_CTL_O_STEP_THRESHOLD, "stepThreshold");
+	number_field(op, c, RIG_CTL_O_STEP_HEIGHT, "stepHeight");
+	if (rig_ctl_opt(c, RIG_CTL_O_STEP_FRAMES))
+		json_object_set_new(op, "stepFrames",
+				    json_integer(rig_ctl_int(c, RIG_CTL_O_STEP_FRAMES)));
+	return rc;
+}
+
 /* The constraint.put op from the options; the server refuses fields of the
  * other kind, so they are sent as given. */
 static int put_op(json_t *op, const struct rig_ctl *c)
 {
 	json_object_set_new(op, "kind", json_string("ik"));
 	int rc = id_field(op, c, RIG_CTL_O_KIND, "kind"); /* replaces it when given */
-	if (rc == RIG_EXIT_OK)
+	const char *kind = rig_ctl_opt(c, RIG_CTL_O_KIND);
+	bool walker = kind && strcmp(kind, "footstep") == 0;
+	if (rc == RIG_EXIT_OK && !walker && !rig_ctl_opt(c, RIG_CTL_O_CHAIN))
+		rc = rig_ctl_usage("--chain is required (but for --kind footstep)");
+	if (rc == RIG_EXIT_OK && !walker && !rig_ctl_opt(c, RIG_CTL_O_TARGET))
+		rc = rig_ctl_usage("--target is required (but for --kind footstep)");
+	if (rc == RIG_EXIT_OK && rig_ctl_opt(c, RIG_CTL_O_CHAIN))
 		rc = chain_field(op, c);
+	if (rc == RIG_EXIT_OK)
+		rc = walker_fields(op, c);
 	if (rc == RIG_EXIT_OK)
 		rc = lengths_field(op, c);
 	if (rc == RIG_EXIT_OK)

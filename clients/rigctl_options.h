@@ -242,10 +242,11 @@
 	  .help = "short for `--format json`; `import` and `export`, whose `--format` is the "     \
 		  "document's: the JSON output (import: the whole receipt; export: the report)")   \
 	X(CHAIN, .name = "chain", .metavar = "A,B,...", .scope = RIG_CTL_CONSTRAINT_PUT,           \
-	  .required = RIG_ARG_EVERY,                                                               \
-	  .help = "the chain's layer ids, root to tip, comma-separated")                           \
+	  .help = "the chain's layer ids, root to tip, comma-separated; required but for "         \
+		  "`--kind footstep`")                                                             \
 	X(TARGET, .name = "target", .metavar = "T", .scope = RIG_CTL_CONSTRAINT_PUT,               \
-	  .required = RIG_ARG_EVERY, .help = "the layer the tip reaches for")                      \
+	  .help = "the layer the tip reaches for (a chain's head chases); required but for "       \
+		  "`--kind footstep`")                                                             \
 	X(TIP_LENGTH, .name = "tip-length", .metavar = "X", .shape = RIG_ARG_NUMBER,               \
 	  .scope = RIG_CTL_CONSTRAINT_PUT,                                                         \
 	  .help = "the tip bone's length along the last layer's local +x axis; the server "        \
@@ -291,6 +292,21 @@
 	X(MAX_ANGLE, .name = "max-angle", .metavar = "DEG", .shape = RIG_ARG_NUMBER,               \
 	  .scope = RIG_CTL_CONSTRAINT_PUT,                                                         \
 	  .help = "chain: the most a link may turn from the one before it, 0 to 180 degrees")      \
+	X(BODY, .name = "body", .metavar = "B", .scope = RIG_CTL_CONSTRAINT_PUT,                   \
+	  .help = "footstep: the layer whose keyed motion carries the feet's rest points")         \
+	X(FEET, .name = "feet", .metavar = "IK:X:Y,...", .scope = RIG_CTL_CONSTRAINT_PUT,          \
+	  .help = "footstep: per foot, the IK constraint whose target it places and its rest "     \
+		  "point in the body's space")                                                     \
+	X(GAIT, .name = "gait", .metavar = "I,J/K,...", .scope = RIG_CTL_CONSTRAINT_PUT,           \
+	  .def_doc = "the server's, one group per foot",                                           \
+	  .help = "footstep: gait groups of foot indices, `/` between groups")                     \
+	X(STEP_THRESHOLD, .name = "step-threshold", .metavar = "X", .shape = RIG_ARG_NUMBER,       \
+	  .scope = RIG_CTL_CONSTRAINT_PUT,                                                         \
+	  .help = "footstep: how far a rest point may drift before its foot steps")                \
+	X(STEP_FRAMES, .name = "step-frames", .metavar = "N", .shape = RIG_ARG_INT, .min = 1,      \
+	  .max = 1000, .scope = RIG_CTL_CONSTRAINT_PUT, .help = "footstep: frames one step takes") \
+	X(STEP_HEIGHT, .name = "step-height", .metavar = "X", .shape = RIG_ARG_NUMBER,             \
+	  .scope = RIG_CTL_CONSTRAINT_PUT, .help = "footstep: the lift at mid-step")               \
 	X(ORDER, .name = "order", .metavar = "N", .shape = RIG_ARG_INT, .min = LLONG_MIN,          \
 	  .max = LLONG_MAX, .scope = RIG_CTL_CONSTRAINT_PUT, .def_doc = "the server's, 0",         \
 	  .help = "where the constraint runs among the shot's, lowest first")                      \

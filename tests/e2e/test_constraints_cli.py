@@ -111,6 +111,39 @@ class ConstraintCliCase(RigdTestCase):
                    "--substeps", "9")
         self.assertEqual(self.version(), v)
 
+    def test_a_walker_is_put_from_its_options(self):
+        self.ok("constraint", "put", S, "--id", "leg", "--chain", "upper,lower", "--target",
+                "target", "--tip-length", "2")
+        self.ok("constraint", "put", S, "--id", "arm", "--chain", "x1", "--target", "x2",
+                "--tip-length", "2")
+        self.ok("constraint", "put", S, "--id", "walk", "--kind", "footstep", "--body", "root",
+                "--feet", "leg:-2:-3.5,arm:4:0", "--gait", "0/1", "--step-threshold", "5",
+                "--step-frames", "4", "--step-height", "1.5", "--json")
+        self.assertEqual(self.stored()["walk"], {
+            "constraintId": "walk", "kind": "footstep", "body": "root",
+            "feet": [{"ikConstraintId": "leg", "rest": [-2, -3.5]},
+                     {"ikConstraintId": "arm", "rest": [4, 0]}],
+            "gait": [[0], [1]], "stepThreshold": 5, "stepFrames": 4, "stepHeight": 1.5,
+            "mix": 1, "order": 0})
+        self.ok("constraint", "put", S, "--id", "walk", "--kind", "footstep", "--body", "root",
+                "--feet", "leg:-2:-3.5,arm:4:0", "--gait", "1,0", "--step-threshold", "5",
+                "--step-frames", "4", "--step-height", "1.5")
+        self.assertEqual(self.stored()["walk"]["gait"], [[0, 1]])
+        v = self.version()
+        for bad, says in ((["--feet", "leg:-2"], "is not IK:X:Y"),
+                          (["--feet", "leg:a:1"], "is not IK:X:Y"),
+                          (["--gait", "0,x"], "--gait"),
+                          (["--step-frames", "0"], "step-frames")):
+            self.fails(2, says, "constraint", "put", S, "--id", "walk", "--kind", "footstep",
+                       "--body", "root", "--feet", "leg:0:0", "--step-threshold", "5",
+                       "--step-frames", "4", "--step-height", "1", *bad)
+        self.fails(2, "--chain is required", "constraint", "put", S, "--id", "c", "--target",
+                   "x2", "--tip-length", "1")
+        self.fails(1, "CONSTRAINT_NOT_FOUND", "constraint", "put", S, "--id", "walk", "--kind",
+                   "footstep", "--body", "root", "--feet", "nope:0:0", "--step-threshold", "5",
+                   "--step-frames", "4", "--step-height", "1")
+        self.assertEqual(self.version(), v)
+
     def test_list_follows_every_page_and_reads_past_versions(self):
         for k in range(3):
             self.ok("constraint", "put", S, "--id", f"c{k}", "--chain", f"x{k}", "--target",
