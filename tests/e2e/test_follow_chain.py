@@ -435,6 +435,24 @@ class Authoring(FollowCase):
         self.assertEqual(self.listed(), first)
         self.assertEqual(self.solved(12), pose)
 
+    def test_a_skin_on_the_chain_bakes_to_the_replayed_frames_bit_for_bit(self):
+        self.put(smoothing=0.3)
+        frames = [0, 3, 12.5, 40, 1000]
+        live = {f: self.markers(f) for f in frames}
+        r = self.rigd.post(f"/v1/shots/{S}/edits", {"ops": [
+            {"op": "layer.skin.bake", "layerId": "probe", "frames": frames}]})
+        self.assertEqual(r.status, 201, r)
+        r = self.rigd.get(f"/v1/shots/{S}/layers/probe/mesh-data/keyframes")
+        self.assertEqual(r.status, 200, r)
+        self.assertEqual(len(r.json["items"]), len(frames))
+        for item in r.json["items"]:
+            verts = [(v["x"], v["y"]) for v in item["vertices"]]
+            self.assertEqual(verts[::3], live[item["frame"]], f"key {item['frame']}")
+        # the baked layer no longer follows: deleting the chain leaves its frames
+        self.rigd.edit(S, [{"op": "constraint.delete", "constraintId": "tail"}])
+        for f in frames:
+            self.assertEqual(self.markers(f), live[f], f"frame {f} after the delete")
+
     def test_bad_input_is_refused_at_its_pointer_and_changes_nothing(self):
         deep = [{"op": "layer.create", "layerId": "k0", "name": "k0", "kind": "group"}]
         deep += [{"op": "layer.create", "layerId": f"k{i}", "name": f"k{i}", "kind": "group",

@@ -200,6 +200,27 @@ class Replay(WalkerCase):
         self.assertEqual(self.rigd.get(
             f"/v1/shots/{S}/frames/5000?include=constraints").body, first.body)
 
+    def test_a_range_walks_on_to_the_same_bits_as_single_frames(self):
+        self.put()
+        # a marker mesh on the two goals: vertex 3k is goal k's origin
+        src = [{"x": 0, "y": 0}, {"x": 1, "y": 0}, {"x": 0, "y": 1}] * 2
+        self.rigd.edit(S, [
+            {"op": "layer.create", "layerId": "probe", "name": "probe", "kind": "mesh"},
+            {"op": "layer.skin", "layerId": "probe", "skin": {
+                "source": src, "triangles": [[0, 1, 2], [3, 4, 5]],
+                "weights": [[{"jointId": f"j{k // 3}", "weight": 1}] for k in range(6)],
+                "joints": [{"id": f"j{k}", "bind": [1, 0, 0, 1, 0, 0]} for k in range(2)],
+                "jointLayers": [{"jointId": f"j{k}", "layerId": f"goal{k}"}
+                                for k in range(2)]}}])
+        r = self.rigd.get(f"/v1/shots/{S}/layers/probe/frames?from=9998&to=10000&space=shot")
+        self.assertEqual(r.status, 200, r)
+        for fr in r.json["frames"]:
+            one = self.rigd.get(f"/v1/shots/{S}/frames/{fr['frame']}?layers=probe&space=shot")
+            self.assertEqual(fr["vertices"], one.json["layers"][0]["vertices"], fr["frame"])
+        feet = simulate(10000, REST[:2], [0, 1])
+        last = r.json["frames"][-1]["vertices"]
+        self.close([tuple(last[0]), tuple(last[3])], feet, "frame 10000 markers")
+
     def test_the_replay_limit(self):
         self.put()
         self.assertEqual(self.rigd.get(
