@@ -37,11 +37,10 @@ def post(port, path, body):
     with urllib.request.urlopen(req) as resp:
         return resp.status
 
-fifty = {"ops": [{"op": "layer.pose", "layerId": f"p{i}", "transform": {"rotation": 2}} for i in range(50)]}
 cases_all = {
     "range 1000 f32 (ms CPU)": (lambda p: get(p, "/v1/shots/s/layers/mesh/frames?from=0&to=999&format=f32"), 4),
     "frame f32 (µs CPU)": (lambda p: get(p, "/v1/shots/s/frames/500?layers=mesh&format=f32"), 400),
-    "50-op batch (µs CPU)": (lambda p: post(p, "/v1/shots/s/edits", fifty), 300),
+    "50-op batch (µs CPU)": (lambda p: post(p, "/v1/shots/s/edits", rh.EDIT_FIFTY), 300),
     "mesh-data 1000 weights (µs CPU)": (lambda p: get(p, "/v1/shots/s/layers/mesh/mesh-data/weights?pageSize=1000"), 200),
     "mesh-data 1000 evaluated vertices (µs CPU)": (
         lambda p: get(p, "/v1/shots/s/layers/mesh/mesh-data/vertices?pageSize=1000&frame=500"), 200),

@@ -11,6 +11,7 @@ Issue 23 item 1 asks every edit batch shape, 1 and 8 clients, to be at least as
 fast as the commit before history (38f30af): this is that comparison.
 """
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -25,15 +26,12 @@ import rigd_harness  # noqa: E402
 bins = dict(a.split("=") for a in os.environ["AB_BINS"].split(","))
 rounds = int(os.environ.get("AB_ROUNDS", "5"))
 seconds = float(os.environ.get("AB_SECONDS", "2"))
-one = {"ops": [{"op": "layer.pose", "layerId": "p0", "transform": {"rotation": 1}}]}
-fifty = {"ops": [{"op": "layer.pose", "layerId": f"p{i}", "transform": {"rotation": 2}}
-                 for i in range(50)]}
 frame = "/v1/shots/s/frames/500?layers=mesh"
 cases_all = [  # (name, method, path, body, clients, expected status)
-    ("1-op batch, 1 client", "POST", "/v1/shots/s/edits", one, 1, 201),
-    ("1-op batch, 8 clients", "POST", "/v1/shots/s/edits", one, 8, 201),
-    ("50-op batch, 1 client", "POST", "/v1/shots/s/edits", fifty, 1, 201),
-    ("50-op batch, 8 clients", "POST", "/v1/shots/s/edits", fifty, 8, 201),
+    ("1-op batch, 1 client", "POST", "/v1/shots/s/edits", rh.EDIT_ONE, 1, 201),
+    ("1-op batch, 8 clients", "POST", "/v1/shots/s/edits", rh.EDIT_ONE, 8, 201),
+    ("50-op batch, 1 client", "POST", "/v1/shots/s/edits", rh.EDIT_FIFTY, 1, 201),
+    ("50-op batch, 8 clients", "POST", "/v1/shots/s/edits", rh.EDIT_FIFTY, 8, 201),
     ("frame f32, 8 clients", "GET", frame + "&format=f32", None, 8, 200),
     ("json frame, 8 clients", "GET", frame, None, 8, 200),
 ]
@@ -43,13 +41,14 @@ cases = [c for c in cases_all if c[0].split()[0] in wanted]
 
 def main():
     servers = {}
+    tmp = tempfile.mkdtemp(prefix="rigd-ab-")
     try:
         for side, b in bins.items():
             rigd_harness.RIGD_BIN = b
             # A binary from before authentication has no --auth to turn off.
             old = "--auth" not in subprocess.run([b, "--help"], capture_output=True,
                                                  text=True).stdout
-            r = rigd_harness.Rigd(db_path=os.path.join(tempfile.mkdtemp(prefix="ab-"), "ab.db"),
+            r = rigd_harness.Rigd(db_path=os.path.join(tmp, side + ".db"),
                                   auth=old)
             servers[side] = r.__enter__()
             rh.build_fixture(r)
@@ -71,6 +70,7 @@ def main():
     finally:
         for r in servers.values():
             r.cleanup()
+        shutil.rmtree(tmp, ignore_errors=True)
     return 1 if rh.FAILED else 0
 
 

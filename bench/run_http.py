@@ -56,6 +56,10 @@ ROUNDS = int(os.environ.get("BENCH_ROUNDS", "3"))
 LOADGEN = os.path.join(BUILD, "bench", "loadgen")
 # Housekeeping once, at start, before the fixture: see the docstring.
 SERVER_ARGS = ("--housekeeping-interval", "86400")
+# The edit cases' batches (also the A/B scripts'): one layer posed, and the 50 plain layers.
+EDIT_ONE = {"ops": [{"op": "layer.pose", "layerId": "p0", "transform": {"rotation": 1}}]}
+EDIT_FIFTY = {"ops": [{"op": "layer.pose", "layerId": f"p{i}", "transform": {"rotation": 2}}
+                      for i in range(50)]}
 FAILED = []  # the cases whose requests failed: the run exits non-zero
 
 
@@ -186,11 +190,8 @@ def run(tmp):
         # The auth server starts now, idle until its case: started later, its start-up
         # sweep would compact the edit cases' versions during that case.
         a = servers.enter_context(serve(db, auth=True))
-        one = {"ops": [{"op": "layer.pose", "layerId": "p0", "transform": {"rotation": 1}}]}
-        fifty = {"ops": [{"op": "layer.pose", "layerId": f"p{i}", "transform": {"rotation": 2}}
-                         for i in range(50)]}
         bases = []
-        for name, body in (("1-op batch", one), ("50-op batch", fifty)):
+        for name, body in (("1-op batch", EDIT_ONE), ("50-op batch", EDIT_FIFTY)):
             for c in (1, 8):
                 rates, base_rates, ratios = [], [], []
                 for _ in range(ROUNDS):
