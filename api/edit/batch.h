@@ -58,8 +58,9 @@ struct rig_batch {
 /* What a batch made on a read snapshot, waiting for the write turn. */
 struct rig_batch_prepared {
 	bool ready;
-	struct rig_shot_model model;    /* the shot after the ops, not yet stored */
-	json_t *receipt;                /* owned */
+	struct rig_shot_model model; /* the shot after the ops, not yet stored */
+	char *receipt;               /* its text (owned) */
+	char receipt_id[RIG_RECEIPT_ID_MAX];
 	long long seq, version;         /* the shot row and version the ops ran on */
 	struct rig_foreign_lock *locks; /* other owners' live locks then (owned) */
 	size_t n_locks;
@@ -82,10 +83,9 @@ enum rig_batch_outcome {
 struct rig_batch_result {
 	enum rig_batch_outcome outcome;
 	struct rig_errs *errs; /* violations (INVALID); owned */
-	json_t *receipt;       /* APPLIED; owned */
-	char *receipt_text; /* APPLIED and written: the receipt as stored, the answer's body; owned
-			     */
-	const char *receipt_id; /* in receipt; JSON null for a dry run */
+	/* APPLIED: the receipt's text, as stored (unless a dry run) and answered; owned */
+	char *receipt;
+	char receipt_id[RIG_RECEIPT_ID_MAX]; /* APPLIED and written; "" for a dry run */
 	long long from_version; /* the shot's version when the batch started (once read) */
 	long long to_version;   /* APPLIED: from_version + 1 */
 	int rc;                 /* SHOT_UNREADABLE, STORAGE: a negative rig code */

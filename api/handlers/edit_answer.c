@@ -72,10 +72,7 @@ void rig_batch_answer(struct rig_resp *resp, const struct rig_batch *b,
 		return;
 	}
 	int status = b->dry_run ? 200 : 201;
-	if (r->receipt_text) /* the receipt as stored: rig_resp_json's bytes, dumped once */
-		rig_resp_text(resp, status, strdup(r->receipt_text), NULL);
-	else
-		rig_resp_json(resp, status, json_incref(r->receipt), NULL);
+	rig_resp_text(resp, status, strdup(r->receipt), NULL); /* the bytes stored */
 	rig_api__etag(resp, b->dry_run ? r->from_version : r->to_version);
 }
 

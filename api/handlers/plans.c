@@ -358,7 +358,7 @@ void rig_h_plan_validate(struct rig_req *req, struct rig_resp *resp)
 	json_t *out = json_pack("{s:s, s:I, s:b, s:o, s:o}", "planId", p.id, "planVersion",
 				(json_int_t)p.plan_version, "ok", !problem, "errors",
 				errors ? errors : json_array(), "receipt",
-				problem ? json_null() : json_incref(r.receipt));
+				problem ? json_null() : json_loads(r.receipt, 0, NULL));
 	static const char *const counted[] = {"errorCount", "truncated"}; /* when over 64 */
 	for (size_t i = 0; i < 2; i++)
 		if (json_object_get(problem, counted[i]))

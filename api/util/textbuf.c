@@ -74,16 +74,21 @@ void rig_buf_double(struct rig_buf *b, double v)
 void rig_buf_json_string(struct rig_buf *b, const char *s)
 {
 	rig_buf_put(b, "\"", 1);
-	for (; *s; s++) {
+	for (;;) {
+		const char *run = s; /* bytes that go out as they are, copied at once */
+		while ((unsigned char)*s >= 0x20 && *s != '"' && *s != '\\')
+			s++;
+		rig_buf_put(b, run, (size_t)(s - run));
 		unsigned char c = (unsigned char)*s;
+		if (!c)
+			break;
 		if (c == '"' || c == '\\') {
 			char esc[2] = {'\\', (char)c};
 			rig_buf_put(b, esc, 2);
-		} else if (c < 0x20) {
-			rig_buf_printf(b, "\\u%04x", c);
 		} else {
-			rig_buf_put(b, s, 1);
+			rig_buf_printf(b, "\\u%04x", c);
 		}
+		s++;
 	}
 	rig_buf_put(b, "\"", 1);
 }

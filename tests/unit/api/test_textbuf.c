@@ -65,6 +65,34 @@ Test(buf, escapes_json_strings)
 	rig_buf_release(&b);
 }
 
+/* Runs copied at once: escapes first, last, adjacent and absent all read back
+ * (through jansson) as the string written. */
+Test(buf, json_strings_read_back)
+{
+	static const char *const cases[] = {"",
+					    "\"",
+					    "\\\\",
+					    "\x1f"
+					    "x",
+					    "x\t",
+					    "plain",
+					    "h\xc3\xa9llo",
+					    "\"q\"\n",
+					    "a\x7f"
+					    "b"};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		struct rig_buf b;
+		rig_buf_init(&b);
+		rig_buf_json_string(&b, cases[i]);
+		rig_buf_put(&b, "", 1);
+		json_t *v = json_loads(b.data, JSON_DECODE_ANY, NULL);
+		cr_assert(json_is_string(v), "case %zu: %s", i, b.data);
+		cr_assert_str_eq(json_string_value(v), cases[i], "case %zu", i);
+		json_decref(v);
+		rig_buf_release(&b);
+	}
+}
+
 Test(buf, writes_little_endian_binary)
 {
 	struct rig_buf b;
