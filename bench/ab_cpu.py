@@ -5,9 +5,9 @@ on the machine weighs on each alike.
 
   AB_BINS="before=/path/a/server/rigd,after=build-bench/server/rigd" \
     python3 bench/ab_cpu.py        # AB_ROUNDS=5, AB_CASES="range frame 50-op"
-                                   # (also: mesh-data shot)
+                                   # (also: 1-op, mesh-data, shot)
 """
-import os, statistics, sys, tempfile, urllib.request, json
+import os, statistics, subprocess, sys, tempfile, urllib.request, json
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.argv = [sys.argv[0], os.path.join(os.path.dirname(HERE), "build-bench")]
 sys.path.insert(0, HERE)
@@ -18,7 +18,10 @@ bins = dict(a.split("=") for a in os.environ["AB_BINS"].split(","))
 servers = {}
 for side, b in bins.items():
     rigd_harness.RIGD_BIN = b
-    r = rigd_harness.Rigd(db_path=os.path.join(tempfile.mkdtemp(prefix="ab-"), "ab.db"))
+    # Builds from before authentication have no --auth to turn off.
+    has_auth = "--auth" in subprocess.run([b, "--help"], capture_output=True, text=True).stdout
+    r = rigd_harness.Rigd(db_path=os.path.join(tempfile.mkdtemp(prefix="ab-"), "ab.db"),
+                          auth=not has_auth)
     r.__enter__()
     rh.build_fixture(r)
     servers[side] = r
@@ -40,6 +43,7 @@ def post(port, path, body):
 cases_all = {
     "range 1000 f32 (ms CPU)": (lambda p: get(p, "/v1/shots/s/layers/mesh/frames?from=0&to=999&format=f32"), 4),
     "frame f32 (µs CPU)": (lambda p: get(p, "/v1/shots/s/frames/500?layers=mesh&format=f32"), 400),
+    "1-op batch (µs CPU)": (lambda p: post(p, "/v1/shots/s/edits", rh.EDIT_ONE), 600),
     "50-op batch (µs CPU)": (lambda p: post(p, "/v1/shots/s/edits", rh.EDIT_FIFTY), 300),
     "mesh-data 1000 weights (µs CPU)": (lambda p: get(p, "/v1/shots/s/layers/mesh/mesh-data/weights?pageSize=1000"), 200),
     "mesh-data 1000 evaluated vertices (µs CPU)": (
