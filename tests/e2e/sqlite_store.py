@@ -263,6 +263,43 @@ def history_rows_until(db_path, version):
         conn.close()
 
 
+# layer_history as schema versions 12-18 left it: a rowid table beside its key.
+_LAYER_HISTORY_ROWID_FORM = """
+CREATE TABLE layer_history_18 (
+  shot_seq INTEGER NOT NULL REFERENCES shots(seq) ON DELETE CASCADE,
+  valid_to INTEGER NOT NULL, layer_id TEXT NOT NULL, valid_from INTEGER NOT NULL,
+  ord INTEGER NOT NULL, name TEXT NOT NULL, kind TEXT NOT NULL, parent_id TEXT,
+  position_x REAL NOT NULL, position_y REAL NOT NULL, rotation REAL NOT NULL,
+  scale_x REAL NOT NULL, scale_y REAL NOT NULL, pivot_x REAL NOT NULL, pivot_y REAL NOT NULL,
+  time_offset REAL NOT NULL, keys BLOB NOT NULL, keys_rows INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (shot_seq, valid_to, layer_id));
+INSERT INTO layer_history_18 SELECT * FROM layer_history;
+DROP TABLE layer_history;
+ALTER TABLE layer_history_18 RENAME TO layer_history;
+CREATE INDEX layer_history_by_from ON layer_history(shot_seq, valid_from, layer_id);
+DELETE FROM schema_migrations WHERE version = 19;
+"""
+
+
+def layer_history_to_rowid_form(db_path):
+    """SQLite only: turns layer_history back into the rowid table of schema versions
+    12-18, rows unchanged, and forgets migration 19, as an older binary left it."""
+    conn = sqlite3.connect(db_path)
+    try:
+        conn.executescript(_LAYER_HISTORY_ROWID_FORM)
+    finally:
+        conn.close()
+
+
+def table_sql(db_path, table):
+    """SQLite only: the CREATE statement the schema holds for table."""
+    conn = sqlite3.connect(db_path)
+    try:
+        return conn.execute("SELECT sql FROM sqlite_master WHERE name = ?",
+                            (table,)).fetchone()[0]
+    finally:
+        conn.close()
+
 def empty_wal(db_path):
     """SQLite only: checkpoints the WAL into the database and truncates it; returns
     SQLite's busy flag (0 when the checkpoint completed)."""

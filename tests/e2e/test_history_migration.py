@@ -3,37 +3,10 @@ a WAL frame fewer per archiving commit). A database whose history was written
 in the rowid form of versions 12-18 migrates with every past version and every
 diff answering byte for byte what it answered before, and keeps archiving.
 """
-import sqlite3
-
 from rigd_harness import Rigd, RigdTestCase, main
+import sqlite_store
 
 SHOT = "s1"
-
-# layer_history as schema versions 12-18 left it: a rowid table beside its key.
-ROWID_FORM = """
-CREATE TABLE layer_history_18 (
-  shot_seq INTEGER NOT NULL REFERENCES shots(seq) ON DELETE CASCADE,
-  valid_to INTEGER NOT NULL, layer_id TEXT NOT NULL, valid_from INTEGER NOT NULL,
-  ord INTEGER NOT NULL, name TEXT NOT NULL, kind TEXT NOT NULL, parent_id TEXT,
-  position_x REAL NOT NULL, position_y REAL NOT NULL, rotation REAL NOT NULL,
-  scale_x REAL NOT NULL, scale_y REAL NOT NULL, pivot_x REAL NOT NULL, pivot_y REAL NOT NULL,
-  time_offset REAL NOT NULL, keys BLOB NOT NULL, keys_rows INTEGER NOT NULL DEFAULT 0,
-  PRIMARY KEY (shot_seq, valid_to, layer_id));
-INSERT INTO layer_history_18 SELECT * FROM layer_history;
-DROP TABLE layer_history;
-ALTER TABLE layer_history_18 RENAME TO layer_history;
-CREATE INDEX layer_history_by_from ON layer_history(shot_seq, valid_from, layer_id);
-DELETE FROM schema_migrations WHERE version = 19;
-"""
-
-
-def table_sql(db_path):
-    conn = sqlite3.connect(db_path)
-    try:
-        return conn.execute(
-            "SELECT sql FROM sqlite_master WHERE name = 'layer_history'").fetchone()[0]
-    finally:
-        conn.close()
 
 
 class HistoryMigration(RigdTestCase):
@@ -74,12 +47,10 @@ class HistoryMigration(RigdTestCase):
         head, before = self.observed()
         db = self.rigd.db_path
         self.rigd.stop()
-        conn = sqlite3.connect(db)
-        conn.executescript(ROWID_FORM)
-        conn.close()
-        self.assertNotIn("WITHOUT ROWID", table_sql(db))
+        sqlite_store.layer_history_to_rowid_form(db)
+        self.assertNotIn("WITHOUT ROWID", sqlite_store.table_sql(db, "layer_history"))
         self.rigd = Rigd(db_path=db).start()
-        self.assertIn("WITHOUT ROWID", table_sql(db))
+        self.assertIn("WITHOUT ROWID", sqlite_store.table_sql(db, "layer_history"))
         self.assertEqual(self.observed(), (head, before))
         # and it keeps archiving: the head before this edit reads back as it was
         self.rigd.edit(SHOT, [{"op": "layer.pose", "layerId": "c",
