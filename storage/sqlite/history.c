@@ -4,9 +4,14 @@
  * shot's oldest readable version moves up together with the deletion of
  * everything only older versions read.
  */
+#include <limits.h>
 #include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
 
+#include "core/array.h"
 #include "core/codes.h"
+#include "storage/layer_archive.h"
 #include "storage/resources.h"
 #include "storage/shot_repo.h"
 #include "storage/sqlite/sqlite_tx.h"
@@ -56,58 +61,16 @@ static const char chunks_sql[] =
 	"   AND n.revision <= l.minrev)))";
 /* clang-format on */
 
-/* The same rule for layer_keys (migration 14): a layer row reads, per channel,
- * the key row with the greatest revision <= the row's since (valid_from). So
- * in each (layer, channel) the rows below `below`, the greatest revision <=
- * minrev, are read by no retained version (all of them when the layer has no
- * row left); `below` NULL (no row <= minrev) keeps them all.
- *
- * minrev, ?3 the floor (rows with valid_to <= it are gone already): the
- * retained layer_history rows with valid_from <= the floor are the ones valid
- * at the floor, at most one per layer (straddle: a short range of
- * layer_history_by_from); a layer with one has that as its minrev, its head
- * and later rows being newer. Otherwise minrev is the least of its head's
- * since and its first row in (floor, since): a layer that did not exist at
- * the floor, created since, whose scan goes as far as its first row (and to
- * the end, once, for a deleted layer whose last row just went).
- *
- * The (layer, channel) pairs come by a skip scan (a layer's channels one seek
- * each), each `below` by one seek, then only the rows deleted are read. Cost:
- * the shot's keyed (layer, channel) pairs, however many versions of them
- * history keeps. */
-/* clang-format off */
-static const char keys_sql[] =
-	"WITH RECURSIVE " LAYERS_SQL("layer_keys") ","
-	" grp(layer_id, channel) AS ("
-	"  SELECT layer_id, (SELECT min(channel) FROM layer_keys"
-	"   WHERE shot_seq = ?1 AND layer_id = lay.layer_id)"
-	"  FROM lay WHERE layer_id IS NOT NULL"
-	"  UNION ALL SELECT g.layer_id, (SELECT min(k.channel) FROM layer_keys k"
-	"   WHERE k.shot_seq = ?1 AND k.layer_id = g.layer_id AND k.channel > g.channel)"
-	"  FROM grp g WHERE g.channel IS NOT NULL),"
-	" straddle(layer_id, minrev) AS MATERIALIZED ("
-	"  SELECT layer_id, min(valid_from) FROM layer_history"
-	"  WHERE shot_seq = ?1 AND valid_from <= ?3 GROUP BY layer_id),"
-	" head(layer_id, since) AS MATERIALIZED ("
-	"  SELECT layer_id, (SELECT since FROM layers WHERE shot_id = ?2 AND id = lay.layer_id)"
-	"  FROM lay WHERE layer_id IS NOT NULL),"
-	" live(layer_id, minrev) AS MATERIALIZED ("
-	"  SELECT h.layer_id, CASE WHEN s.minrev IS NOT NULL"
-	"   THEN min(s.minrev, coalesce(h.since, s.minrev))"
-	"   ELSE coalesce((SELECT valid_from FROM layer_history"
-	"    WHERE shot_seq = ?1 AND valid_from > ?3"
-	"    AND valid_from < coalesce(h.since, 9223372036854775807) AND layer_id = h.layer_id"
-	"    ORDER BY valid_from LIMIT 1), h.since) END"
-	"  FROM head h LEFT JOIN straddle s ON s.layer_id = h.layer_id),"
-	" cut(layer_id, channel, below) AS MATERIALIZED ("
-	"  SELECT g.layer_id, g.channel, CASE WHEN l.minrev IS NULL THEN 9223372036854775807"
-	"   ELSE (SELECT max(k.revision) FROM layer_keys k WHERE k.shot_seq = ?1"
-	"    AND k.layer_id = g.layer_id AND k.channel = g.channel AND k.revision <= l.minrev) END"
-	"  FROM grp g JOIN live l ON l.layer_id = g.layer_id WHERE g.channel IS NOT NULL)"
-	" DELETE FROM layer_keys WHERE rowid IN ("
-	"  SELECT k.rowid FROM cut c JOIN layer_keys k ON k.shot_seq = ?1"
-	"   AND k.layer_id = c.layer_id AND k.channel = c.channel AND k.revision < c.below)";
-/* clang-format on */
+/* The same rule for layer_keys (migration 14), one layer at a time: a layer
+ * row reads, per channel, the key row with the greatest revision <= the row's
+ * since (valid_from). So in each channel the rows below `below`, the greatest
+ * revision <= minrev, are read by no retained version (all of them when the
+ * layer has no row left, ?3 NULL); `below` NULL (no row <= minrev) keeps them
+ * all. One seek per channel, then only the rows deleted are read. */
+static const char layer_keys_sql[] =
+	"DELETE FROM layer_keys WHERE shot_seq = ?1 AND layer_id = ?2 AND (?3 IS NULL"
+	" OR revision < (SELECT max(k.revision) FROM layer_keys k WHERE k.shot_seq = ?1"
+	" AND k.layer_id = ?2 AND k.channel = layer_keys.channel AND k.revision <= ?3))";
 
 /* Runs sql, a statement that returns no rows, on shot seq: ?2 the floor; or,
  * given the shot's id, ?2 the id and ?3 (when sql has it) the floor. */
@@ -129,6 +92,177 @@ static int run_seq(sqlite3 *db, const char *sql, long long seq, long long floor,
 	rc = rig_sqlite__step_done(st);
 	if (!rc)
 		*removed += sqlite3_changes(db);
+	rig_sqlite__finish(st);
+	return rc;
+}
+
+/* The layers whose stored rows a compaction step drops, each with the
+ * greatest valid_to of them (b): the layer's next row, if it has one, begins
+ * there, and no retained row of it begins earlier. So b is the layer's minrev
+ * when the dropped row was rewritten at b (certain); when it was deleted
+ * there, or is a layer_history row (which does not say), the layer's retained
+ * rows are looked up (exact_minrev). A layer none of whose rows drop keeps the
+ * minrev it had, and its keys were collected when it got it. */
+struct dropped {
+	char id[RIG_ID_MAX + 1];
+	long long b, minrev;
+	bool certain, live;
+};
+
+struct dropped_set {
+	struct dropped *items;
+	size_t n, cap;
+	long long entries; /* archive entries dropped */
+};
+
+static int dropped_add(struct dropped_set *d, const char *id, long long b, bool certain)
+{
+	if (!rig_array_grow((void **)&d->items, &d->cap, d->n, sizeof *d->items))
+		return -RIG_INTERNAL;
+	struct dropped *x = &d->items[d->n++];
+	rig_strlcpy(x->id, id, sizeof x->id);
+	x->b = b;
+	x->certain = certain;
+	x->live = certain;
+	x->minrev = certain ? b : LLONG_MAX;
+	return 0;
+}
+
+static int by_id_then_b(const void *a, const void *b)
+{
+	const struct dropped *x = a, *y = b;
+	int c = strcmp(x->id, y->id);
+	return c ? c : (x->b > y->b) - (x->b < y->b);
+}
+
+static int by_id(const void *a, const void *b)
+{
+	return strcmp(((const struct dropped *)a)->id, ((const struct dropped *)b)->id);
+}
+
+/* One entry per layer: the row with the greatest b. */
+static void dropped_settle(struct dropped_set *d)
+{
+	if (d->n)
+		qsort(d->items, d->n, sizeof *d->items, by_id_then_b);
+	size_t kept = 0;
+	for (size_t i = 0; i < d->n; i++) {
+		if (kept && strcmp(d->items[kept - 1].id, d->items[i].id) == 0)
+			kept--;
+		d->items[kept++] = d->items[i];
+	}
+	d->n = kept;
+}
+
+static struct dropped *dropped_find(struct dropped_set *d, const char *id)
+{
+	struct dropped key;
+	rig_strlcpy(key.id, id, sizeof key.id);
+	return d->n ? bsearch(&key, d->items, d->n, sizeof *d->items, by_id) : NULL;
+}
+
+static int collect_archived(void *ctx, long long valid_to, const struct rig_layer_row *row)
+{
+	struct dropped_set *d = ctx;
+	d->entries++;
+	if (!(row->flags & RIG_ARCHIVE_ROW))
+		return 0;
+	return dropped_add(d, row->id, valid_to, !(row->flags & RIG_ARCHIVE_DELETED));
+}
+
+/* A retained row of a layer whose minrev is looked up begins at valid_from. */
+static void retained_row(struct dropped_set *d, const char *id, long long valid_from)
+{
+	struct dropped *x = dropped_find(d, id);
+	if (x && !x->certain) {
+		x->live = true;
+		if (valid_from < x->minrev)
+			x->minrev = valid_from;
+	}
+}
+
+static int retained_archived(void *ctx, long long valid_to, const struct rig_layer_row *row)
+{
+	(void)valid_to;
+	if (row->flags & RIG_ARCHIVE_ROW)
+		retained_row(ctx, row->id, row->valid_from);
+	return 0;
+}
+
+/* Reads rows of sql (a text id, then an integer) into fn(d, id, n). */
+static int each_id_int(sqlite3 *db, const char *sql, long long seq, long long v,
+		       const char *shot_id, struct dropped_set *d,
+		       int (*fn)(struct dropped_set *, const char *, long long))
+{
+	sqlite3_stmt *st = NULL;
+	int rc = rig_sqlite__prepare(&st, db, sql);
+	if (rc)
+		return rc;
+	sqlite3_bind_int64(st, 1, seq);
+	sqlite3_bind_int64(st, 2, v);
+	if (shot_id)
+		sqlite3_bind_text(st, 3, shot_id, -1, SQLITE_STATIC);
+	int s = SQLITE_DONE;
+	while (!rc && (s = sqlite3_step(st)) == SQLITE_ROW)
+		rc = fn(d, (const char *)sqlite3_column_text(st, 0), sqlite3_column_int64(st, 1));
+	if (!rc && s != SQLITE_DONE)
+		rc = rig_sqlite__fail(s);
+	rig_sqlite__finish(st);
+	return rc;
+}
+
+static int add_legacy(struct dropped_set *d, const char *id, long long b)
+{
+	return dropped_add(d, id, b, false);
+}
+
+static int add_retained(struct dropped_set *d, const char *id, long long valid_from)
+{
+	retained_row(d, id, valid_from);
+	return 0;
+}
+
+/* The minrev of every layer not certain of it: the least since of its head
+ * and valid_from of its retained layer_history rows and archive entries.
+ * Reads the shot's retained history once, in steps that drop a deletion. */
+static int exact_minrev(sqlite3 *db, long long seq, const char *shot_id, long long floor,
+			struct dropped_set *d)
+{
+	bool any = false;
+	for (size_t i = 0; i < d->n; i++)
+		any |= !d->items[i].certain;
+	if (!any)
+		return 0;
+	int rc = each_id_int(db, "SELECT id, since FROM layers WHERE shot_id = ?3", seq, floor,
+			     shot_id, d, add_retained);
+	if (!rc)
+		rc = each_id_int(db,
+				 "SELECT layer_id, min(valid_from) FROM layer_history"
+				 " WHERE shot_seq = ?1 AND valid_to > ?2 GROUP BY layer_id",
+				 seq, floor, NULL, d, add_retained);
+	if (!rc)
+		rc = rig_sqlite__archive_walk(db, seq, floor, LLONG_MAX, retained_archived, d);
+	return rc;
+}
+
+/* Deletes the key rows of the dropped layers that no retained version reads. */
+static int collect_keys(sqlite3 *db, long long seq, const struct dropped_set *d, long long *removed)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = d->n ? rig_sqlite__prepare(&st, db, layer_keys_sql) : 0;
+	for (size_t i = 0; i < d->n && !rc; i++) {
+		const struct dropped *x = &d->items[i];
+		sqlite3_reset(st);
+		sqlite3_bind_int64(st, 1, seq);
+		sqlite3_bind_text(st, 2, x->id, -1, SQLITE_STATIC);
+		if (x->live)
+			sqlite3_bind_int64(st, 3, x->minrev);
+		else
+			sqlite3_bind_null(st, 3);
+		rc = rig_sqlite__step_done(st);
+		if (!rc)
+			*removed += sqlite3_changes(db);
+	}
 	rig_sqlite__finish(st);
 	return rc;
 }
@@ -161,23 +295,41 @@ int rig_history_compact(struct rig_tx *tx, long long keep, bool *done, long long
 	rig_sqlite__finish(st);
 
 	/* First the promise, then what only versions below it read. */
+	struct dropped_set d = {0};
 	rc = run_seq(db, "UPDATE shots SET history_from = ?2 WHERE seq = ?1", seq, floor, NULL,
 		     &(long long){0});
+	if (!rc)
+		rc = each_id_int(db,
+				 "SELECT layer_id, max(valid_to) FROM layer_history"
+				 " WHERE shot_seq = ?1 AND valid_to <= ?2 GROUP BY layer_id",
+				 seq, floor, NULL, &d, add_legacy);
+	if (!rc)
+		rc = rig_sqlite__archive_walk(db, seq, LLONG_MIN, floor, collect_archived, &d);
 	if (!rc)
 		rc = run_seq(db, "DELETE FROM layer_history WHERE shot_seq = ?1 AND valid_to <= ?2",
 			     seq, floor, NULL, removed);
 	if (!rc)
+		rc = run_seq(db, "DELETE FROM layer_archive WHERE shot_seq = ?1 AND valid_to <= ?2",
+			     seq, floor, NULL, &(long long){0});
+	if (!rc) {
+		*removed += d.entries;
 		rc = run_seq(db,
 			     "DELETE FROM binding_history WHERE shot_seq = ?1 AND valid_to <= ?2",
 			     seq, floor, NULL, removed);
+	}
 	if (!rc)
 		rc = run_seq(
 			db, "DELETE FROM constraint_history WHERE shot_seq = ?1 AND valid_to <= ?2",
 			seq, floor, NULL, removed);
 	if (!rc)
 		rc = run_seq(db, chunks_sql, seq, floor, id, removed);
+	if (!rc) {
+		dropped_settle(&d);
+		rc = exact_minrev(db, seq, id, floor, &d);
+	}
 	if (!rc)
-		rc = run_seq(db, keys_sql, seq, floor, id, removed);
+		rc = collect_keys(db, seq, &d, removed);
+	free(d.items);
 	*done = rc == 0;
 	return rc;
 }
@@ -210,6 +362,44 @@ static const char changes_sql[] =
 	" AND valid_to > ?3 AND valid_to <= ?4"
 	") ORDER BY v, layer_id";
 
+struct change {
+	long long v;
+	char id[RIG_ID_MAX + 1]; /* "" with no_layer */
+	bool no_layer;           /* the constraint set */
+};
+
+struct change_set {
+	struct change *items;
+	size_t n, cap;
+};
+
+static int change_add(struct change_set *c, long long v, const char *layer_id)
+{
+	if (!rig_array_grow((void **)&c->items, &c->cap, c->n, sizeof *c->items))
+		return -RIG_INTERNAL;
+	struct change *x = &c->items[c->n++];
+	x->v = v;
+	x->no_layer = layer_id == NULL;
+	rig_strlcpy(x->id, layer_id ? layer_id : "", sizeof x->id);
+	return 0;
+}
+
+/* By version, then the constraint set, then layer id. */
+static int change_order(const void *a, const void *b)
+{
+	const struct change *x = a, *y = b;
+	if (x->v != y->v)
+		return (x->v > y->v) - (x->v < y->v);
+	if (x->no_layer != y->no_layer)
+		return x->no_layer ? -1 : 1;
+	return strcmp(x->id, y->id);
+}
+
+static int change_archived(void *ctx, long long valid_to, const struct rig_layer_row *row)
+{
+	return change_add(ctx, valid_to, row->id);
+}
+
 int rig_history_changes(struct rig_tx *tx, const char *shot_id, long long after, long long through,
 			rig_history_change_fn fn, void *ctx)
 {
@@ -225,11 +415,21 @@ int rig_history_changes(struct rig_tx *tx, const char *shot_id, long long after,
 	sqlite3_bind_int64(st, 2, seq);
 	sqlite3_bind_int64(st, 3, after);
 	sqlite3_bind_int64(st, 4, through);
+	struct change_set c = {0};
 	int s = SQLITE_DONE;
 	while (!rc && (s = sqlite3_step(st)) == SQLITE_ROW)
-		rc = fn(ctx, sqlite3_column_int64(st, 0), (const char *)sqlite3_column_text(st, 1));
+		rc = change_add(&c, sqlite3_column_int64(st, 0),
+				(const char *)sqlite3_column_text(st, 1));
 	if (!rc && s != SQLITE_DONE)
 		rc = rig_sqlite__fail(s);
 	rig_sqlite__finish(st);
+	if (!rc)
+		rc = rig_sqlite__archive_walk(tx->conn, seq, after, through, change_archived, &c);
+	if (!rc && c.n)
+		qsort(c.items, c.n, sizeof *c.items, change_order);
+	for (size_t i = 0; i < c.n && !rc; i++)
+		if (i == 0 || change_order(&c.items[i - 1], &c.items[i]) != 0)
+			rc = fn(ctx, c.items[i].v, c.items[i].no_layer ? NULL : c.items[i].id);
+	free(c.items);
 	return rc;
 }

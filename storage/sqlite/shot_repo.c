@@ -1,12 +1,14 @@
 /* The shot repository of shot_repo.h. */
 #include "storage/shot_repo.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/codes.h"
 #include "storage/blob.h"
+#include "storage/layer_archive.h"
 #include "storage/sqlite/binding_codec.h"
 #include "storage/sqlite/sqlite_tx.h"
 
@@ -57,8 +59,70 @@ static int load_key_rows(struct rig_model_layer *l, sqlite3_stmt *st, long long 
 	return s == SQLITE_DONE ? 0 : rig_sqlite__fail(s);
 }
 
-/* The layers at version `at` (the head when at < 0): head rows written at or
- * before it, and the history rows valid at it. */
+/* The row of a SELECT of id, LAYER_COLUMNS and the row's since (valid_from),
+ * pointing into the statement's current row. */
+static void row_of_columns(struct rig_layer_row *row, sqlite3_stmt *st)
+{
+	const char *kind = (const char *)sqlite3_column_text(st, 3);
+	const char *parent = (const char *)sqlite3_column_text(st, 4);
+	row->id = (const char *)sqlite3_column_text(st, 0);
+	row->ord = sqlite3_column_int64(st, 1);
+	row->name = (const char *)sqlite3_column_text(st, 2);
+	row->kind = kind && strcmp(kind, "mesh") == 0 ? RIG_LAYER_MESH : RIG_LAYER_GROUP;
+	row->parent_id = parent ? parent : "";
+	for (int c = 0; c < RIG_CH_COUNT; c++)
+		row->statics[c] = sqlite3_column_double(st, 5 + c);
+	row->time_offset = sqlite3_column_double(st, 12);
+	row->keys = sqlite3_column_blob(st, 13);
+	row->keys_size = (size_t)sqlite3_column_bytes(st, 13);
+	row->flags = RIG_ARCHIVE_ROW | (sqlite3_column_int(st, 14) ? RIG_ARCHIVE_KEYS_ROWS : 0);
+	row->valid_from = sqlite3_column_int64(st, 15);
+}
+
+/* Adds the layer of a stored row (head, history or archive) to m, with its
+ * keys (keys_st: load_key_rows's statement). */
+static int add_row(struct rig_shot_model *m, const struct rig_layer_row *row, sqlite3_stmt *keys_st)
+{
+	struct rig_model_layer *l = rig_shot_model_add(m, row->id, row->name ? row->name : "",
+						       row->kind, row->parent_id);
+	if (!l)
+		return -RIG_INTERNAL;
+	l->ord = row->ord;
+	if (l->ord >= m->next_ord)
+		m->next_ord = l->ord + 1;
+	for (int c = 0; c < RIG_CH_COUNT; c++)
+		l->statics.ch[c] = row->statics[c];
+	l->time_offset = row->time_offset;
+	/* No row reads as no keys: a legacy row's keys get rows on its next save. */
+	for (int c = 0; c < RIG_CH_COUNT; c++)
+		memcpy(l->keys_stored[c], rig_blob_print_none, RIG_KEYS_PRINT_BYTES);
+	l->keys_known = (1u << RIG_CH_COUNT) - 1;
+	l->is_new = false;
+	l->dirty = false;
+	if (row->flags & RIG_ARCHIVE_KEYS_ROWS)
+		return load_key_rows(l, keys_st, m->seq, row->valid_from);
+	return rig_blob_keys_decode(l->keys, row->keys, row->keys_size) ? -RIG_INTERNAL : 0;
+}
+
+struct past_read {
+	struct rig_shot_model *m;
+	sqlite3_stmt *keys_st;
+	long long at;
+};
+
+/* An archive entry's row is the layer's at `at` when valid_from <= at (the
+ * walk gives only entries replaced after it). */
+static int add_archived(void *ctx, long long valid_to, const struct rig_layer_row *row)
+{
+	(void)valid_to;
+	struct past_read *r = ctx;
+	if (!(row->flags & RIG_ARCHIVE_ROW) || row->valid_from > r->at)
+		return 0;
+	return add_row(r->m, row, r->keys_st);
+}
+
+/* The layers at version `at` (the head when at < 0): of every stored row of a
+ * layer (head, layer_history, layer_archive), the one valid at it. */
 static int load_layers(struct rig_shot_model *m, sqlite3 *db, long long at)
 {
 	sqlite3_stmt *st = NULL, *keys_st = NULL;
@@ -85,42 +149,20 @@ static int load_layers(struct rig_shot_model *m, sqlite3 *db, long long at)
 	rig_sqlite__bind_shot_at(st, m, at);
 	int s;
 	while ((s = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *kind = (const char *)sqlite3_column_text(st, 3);
-		const char *parent = (const char *)sqlite3_column_text(st, 4);
-		struct rig_model_layer *l = rig_shot_model_add(
-			m, (const char *)sqlite3_column_text(st, 0),
-			(const char *)sqlite3_column_text(st, 2),
-			kind && strcmp(kind, "mesh") == 0 ? RIG_LAYER_MESH : RIG_LAYER_GROUP,
-			parent);
-		if (!l) {
-			rc = -RIG_INTERNAL;
+		struct rig_layer_row row;
+		row_of_columns(&row, st);
+		if ((rc = add_row(m, &row, keys_st)))
 			goto out;
-		}
-		l->ord = sqlite3_column_int64(st, 1);
-		if (l->ord >= m->next_ord)
-			m->next_ord = l->ord + 1;
-		for (int c = 0; c < RIG_CH_COUNT; c++)
-			l->statics.ch[c] = sqlite3_column_double(st, 5 + c);
-		l->time_offset = sqlite3_column_double(st, 12);
-		/* No row reads as no keys: a legacy row's keys get rows on its next save. */
-		for (int c = 0; c < RIG_CH_COUNT; c++)
-			memcpy(l->keys_stored[c], rig_blob_print_none, RIG_KEYS_PRINT_BYTES);
-		l->keys_known = (1u << RIG_CH_COUNT) - 1;
-		if (sqlite3_column_int(st, 14)) {
-			rc = load_key_rows(l, keys_st, m->seq, sqlite3_column_int64(st, 15));
-			if (rc)
-				goto out;
-		} else if (rig_blob_keys_decode(l->keys, sqlite3_column_blob(st, 13),
-						(size_t)sqlite3_column_bytes(st, 13)) != 0) {
-			rc = -RIG_INTERNAL;
-			goto out;
-		}
-		l->is_new = false;
-		l->dirty = false;
 	}
-	if (s != SQLITE_DONE)
+	if (s != SQLITE_DONE) {
 		rc = rig_sqlite__fail(s);
-	else
+		goto out;
+	}
+	if (at >= 0) {
+		struct past_read r = {m, keys_st, at};
+		rc = rig_sqlite__archive_walk(db, m->seq, at, LLONG_MAX, add_archived, &r);
+	}
+	if (!rc)
 		rig_shot_model_sort(m);
 out:
 	rig_sqlite__finish(keys_st);
@@ -541,27 +583,50 @@ static bool archived(const struct rig_model_layer *l)
 	return !l->is_new && (l->dirty || l->deleted);
 }
 
-/* Copies the head rows of every layer archived() names to layer_history,
- * valid until to_version (none written by to_version itself: never
- * visible), in one statement: one id as a parameter, several as a JSON array
- * through json_each (which costs more than one lookup and less than a
- * statement a layer from two layers on). */
-static int archive_layers(sqlite3 *db, const struct rig_shot_model *m, long long to_version)
+/* Whether the version writes l: an archived row, or a creation. */
+static bool written(const struct rig_model_layer *l)
 {
-	size_t n = 0, bytes = 3;
+	return archived(l) || (l->is_new && !l->deleted);
+}
+
+/* Whether the layer whose head row is id's was deleted, not rewritten (a
+ * layer created again under its id is another layer). */
+static bool row_deleted(const struct rig_shot_model *m, const char *id)
+{
+	long i = rig_shot_model_index(m, id);
+	return i < 0 || m->layers[i].is_new;
+}
+
+/* Stores the archive of to_version (storage/layer_archive.h): the head rows of
+ * every layer archived() names, read in one statement (one id as a parameter,
+ * several as a JSON array through json_each, which costs more than one lookup
+ * and less than a statement a layer from two layers on), and an entry for
+ * each layer created. A row written by to_version itself is never visible, so
+ * it is not kept. One value, one row, whatever the number of layers. */
+static int write_archive(sqlite3 *db, const struct rig_shot_model *m, long long to_version)
+{
+	size_t n = 0, bytes = 3, n_written = 0;
 	const char *one = NULL;
-	for (size_t i = 0; i < m->n_layers; i++)
-		if (archived(&m->layers[i])) {
+	for (size_t i = 0; i < m->n_layers; i++) {
+		const struct rig_model_layer *l = &m->layers[i];
+		n_written += written(l);
+		if (archived(l)) {
 			n++;
-			bytes += strlen(m->layers[i].id) + 3;
-			one = m->layers[i].id;
+			bytes += strlen(l->id) + 3;
+			one = l->id;
 		}
-	if (!n)
+	}
+	if (!n_written)
 		return 0;
+	struct rig_archive_buf a = {0};
 	char *ids = NULL, *p = NULL;
+	sqlite3_stmt *st = NULL;
+	int rc = 0;
 	if (n > 1) {
-		if (!(ids = p = malloc(bytes)))
-			return -RIG_INTERNAL;
+		if (!(ids = p = malloc(bytes))) {
+			rc = -RIG_INTERNAL;
+			goto out;
+		}
 		*p++ = '[';
 		for (size_t i = 0; i < m->n_layers; i++)
 			if (archived(
@@ -570,29 +635,55 @@ static int archive_layers(sqlite3 *db, const struct rig_shot_model *m, long long
 					     m->layers[i].id);
 		*p++ = ']';
 	}
-	sqlite3_stmt *st = NULL;
-	int rc = rig_sqlite__prepare(
-		&st, db,
-		n > 1 ? "INSERT INTO layer_history(shot_seq, valid_to, layer_id, "
-			"valid_from, " LAYER_COLUMNS ") SELECT ?1, ?2, id, since, " LAYER_COLUMNS
-			" FROM layers WHERE shot_id = ?3"
-			" AND id IN (SELECT value FROM json_each(?4)) AND since < ?2"
-		      : "INSERT INTO layer_history(shot_seq, valid_to, layer_id, "
-			"valid_from, " LAYER_COLUMNS ") SELECT ?1, ?2, id, since, " LAYER_COLUMNS
-			" FROM layers WHERE shot_id = ?3"
-			" AND id = ?4 AND since < ?2");
+	if (n) {
+		rc = rig_sqlite__prepare(
+			&st, db,
+			n > 1 ? "SELECT id, " LAYER_COLUMNS ", since FROM layers WHERE shot_id = ?1"
+				" AND id IN (SELECT value FROM json_each(?2)) AND since < ?3"
+			      : "SELECT id, " LAYER_COLUMNS ", since FROM layers WHERE shot_id = ?1"
+				" AND id = ?2 AND since < ?3");
+		if (rc)
+			goto out;
+		sqlite3_bind_text(st, 1, m->id, -1, SQLITE_STATIC);
+		if (ids)
+			sqlite3_bind_text(st, 2, ids, (int)(p - ids), SQLITE_STATIC);
+		else
+			sqlite3_bind_text(st, 2, one, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(st, 3, to_version);
+		int s = SQLITE_DONE;
+		while (!rc && (s = sqlite3_step(st)) == SQLITE_ROW) {
+			struct rig_layer_row row;
+			row_of_columns(&row, st);
+			if (row_deleted(m, row.id))
+				row.flags |= RIG_ARCHIVE_DELETED;
+			if (rig_archive_put(&a, &row))
+				rc = -RIG_INTERNAL;
+		}
+		if (!rc && s != SQLITE_DONE)
+			rc = rig_sqlite__fail(s);
+		rig_sqlite__finish(st);
+		st = NULL;
+	}
+	for (size_t i = 0; i < m->n_layers && !rc; i++) {
+		const struct rig_model_layer *l = &m->layers[i];
+		if (l->is_new && !l->deleted &&
+		    rig_archive_put(&a, &(struct rig_layer_row){.id = l->id}))
+			rc = -RIG_INTERNAL;
+	}
+	if (!rc)
+		rc = rig_sqlite__prepare(&st, db,
+					 "INSERT INTO layer_archive(shot_seq, valid_to, entries)"
+					 " VALUES (?1, ?2, ?3)");
 	if (!rc) {
 		sqlite3_bind_int64(st, 1, m->seq);
 		sqlite3_bind_int64(st, 2, to_version);
-		sqlite3_bind_text(st, 3, m->id, -1, SQLITE_STATIC);
-		if (ids)
-			sqlite3_bind_text(st, 4, ids, (int)(p - ids), SQLITE_STATIC);
-		else
-			sqlite3_bind_text(st, 4, one, -1, SQLITE_STATIC);
+		sqlite3_bind_blob(st, 3, a.bytes, (int)a.size, SQLITE_STATIC);
 		rc = rig_sqlite__step_done(st);
-		rig_sqlite__finish(st);
 	}
+out:
+	rig_sqlite__finish(st);
 	free(ids);
+	free(a.bytes);
 	return rc;
 }
 
@@ -733,7 +824,7 @@ int rig_shot_save(struct rig_tx *tx, struct rig_shot_model *m, long long to_vers
 	sqlite3 *db = tx->conn;
 	/* The head rows as they were first; then deletions, so an id deleted
 	 * and created again in one batch is free. */
-	int rc = archive_layers(db, m, to_version);
+	int rc = write_archive(db, m, to_version);
 	for (size_t i = 0; i < m->n_layers && !rc; i++) {
 		const struct rig_model_layer *l = &m->layers[i];
 		if (l->deleted && !l->is_new)

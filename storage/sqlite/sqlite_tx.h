@@ -54,4 +54,17 @@ unsigned long long rig_sqlite__turn_queued(struct rig_store *store);
 sqlite3 *rig_sqlite__connect(const char *path, enum rig_store_durability durability,
 			     int busy_timeout_ms, char *err, size_t err_size);
 
+struct rig_layer_row;
+
+/* Called with each entry of a layer_archive value (storage/layer_archive.h)
+ * and the version it belongs to (the entry's valid_to); nonzero stops. */
+typedef int (*rig_sqlite__archive_fn)(void *ctx, long long valid_to,
+				      const struct rig_layer_row *row);
+
+/* Walks the archive entries of shot seq with valid_to in (above, through],
+ * in version order. 0, fn's nonzero, or a negative rig code (-RIG_INTERNAL
+ * for a malformed value). */
+int rig_sqlite__archive_walk(sqlite3 *db, long long seq, long long above, long long through,
+			     rig_sqlite__archive_fn fn, void *ctx);
+
 #endif

@@ -16,6 +16,7 @@ import glob
 import json
 import os
 import sqlite3
+import struct
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 MIGRATIONS = os.path.join(ROOT, "migrations", "sqlite")
@@ -253,12 +254,14 @@ def history_floor(db_path):
 
 
 def history_rows_until(db_path, version):
-    """How many rows of layer and binding history end at or below version, by table."""
+    """How many rows of layer and binding history (layer_archive: a version's rows in
+    one) end at or below version, by table."""
     conn = sqlite3.connect(db_path, timeout=10)
     try:
         return {table: conn.execute(f"SELECT count(*) FROM {table} WHERE valid_to <= ?",
                                     (version,)).fetchone()[0]
-                for table in ("layer_history", "binding_history")}
+                for table in ("layer_history", "layer_archive", "binding_history")
+                if conn.execute("SELECT 1 FROM sqlite_master WHERE name = ?", (table,)).fetchone()}
     finally:
         conn.close()
 
@@ -277,15 +280,60 @@ INSERT INTO layer_history_18 SELECT * FROM layer_history;
 DROP TABLE layer_history;
 ALTER TABLE layer_history_18 RENAME TO layer_history;
 CREATE INDEX layer_history_by_from ON layer_history(shot_seq, valid_from, layer_id);
-DELETE FROM schema_migrations WHERE version = 19;
+DROP TABLE layer_archive;
+DELETE FROM schema_migrations WHERE version IN (19, 20);
 """
 
+_ARCHIVE_ROW, _ARCHIVE_KEYS_ROWS = 1, 4
 
-def layer_history_to_rowid_form(db_path):
-    """SQLite only: turns layer_history back into the rowid table of schema versions
-    12-18, rows unchanged, and forgets migration 19, as an older binary left it."""
+
+def archive_entries(blob):
+    """The entries of a layer_archive value (storage/layer_archive.h), each a dict:
+    id and flags, and with a row (flags & 1) the row's columns."""
+    out, at = [], 0
+
+    def take(n):
+        nonlocal at
+        at += n
+        return blob[at - n:at]
+
+    def text(n):
+        return take(n + 1)[:-1].decode()
+
+    while at < len(blob):
+        flags, id_len = take(2)
+        e = {"id": text(id_len), "flags": flags}
+        if flags & _ARCHIVE_ROW:
+            e["valid_from"], e["ord"] = struct.unpack("<qq", take(16))
+            e["kind"] = "mesh" if take(1)[0] else "group"
+            (name_len,) = struct.unpack("<I", take(4))
+            e["name"] = text(name_len)
+            e["parent_id"] = text(take(1)[0]) or None
+            e["statics"] = struct.unpack("<8d", take(64))
+            (keys_len,) = struct.unpack("<I", take(4))
+            e["keys"] = take(keys_len)
+        out.append(e)
+    return out
+
+
+def history_to_schema_18(db_path):
+    """SQLite only: the database as schema version 18 left it, the same history in
+    its form of then: every row an archive entry holds becomes a layer_history row
+    of the rowid table of versions 12-18, layer_archive goes, and migrations 19 and
+    20 are forgotten."""
     conn = sqlite3.connect(db_path)
     try:
+        with conn:
+            for seq, valid_to, blob in conn.execute(
+                    "SELECT shot_seq, valid_to, entries FROM layer_archive").fetchall():
+                for e in archive_entries(blob):
+                    if e["flags"] & _ARCHIVE_ROW:
+                        conn.execute(
+                            "INSERT INTO layer_history VALUES"
+                            " (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                            (seq, valid_to, e["id"], e["valid_from"], e["ord"], e["name"],
+                             e["kind"], e["parent_id"], *e["statics"], e["keys"],
+                             1 if e["flags"] & _ARCHIVE_KEYS_ROWS else 0))
         conn.executescript(_LAYER_HISTORY_ROWID_FORM)
     finally:
         conn.close()

@@ -230,7 +230,7 @@ class Compaction(RigdTestCase):
         # The database keeps no history row only compacted versions read.
         self.assertEqual(sqlite_store.history_floor(self.rigd.db_path), 5)
         self.assertEqual(sqlite_store.history_rows_until(self.rigd.db_path, 5),
-                         {"layer_history": 0, "binding_history": 0})
+                         {"layer_history": 0, "layer_archive": 0, "binding_history": 0})
 
 
 def grid_skin_ops(n):

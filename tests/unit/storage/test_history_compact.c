@@ -225,18 +225,21 @@ static size_t rule_keeps(long long *out, const long long *rows, size_t n, const 
 struct kind_of_rows {
 	const char *rows_sql; /* rowid, layer, group, revision */
 	const char *revs_fmt; /* layer, revision of the rows referring to them, %lld the floor */
+	bool archived;        /* layer_archive entries refer to them too */
 };
 
 static const struct kind_of_rows key_rows = {
 	"SELECT rowid, unicode(layer_id), channel, revision FROM layer_keys ORDER BY rowid",
 	"SELECT unicode(id), since FROM layers UNION ALL SELECT unicode(layer_id), valid_from"
-	" FROM layer_history WHERE valid_to > %lld"};
+	" FROM layer_history WHERE valid_to > %lld",
+	true};
 static const struct kind_of_rows chunk_rows = {
 	"SELECT rowid, unicode(layer_id), part * 1000000 + idx, revision FROM binding_chunks"
 	" ORDER BY rowid",
 	"SELECT unicode(layer_id), revision FROM skins UNION ALL SELECT unicode(layer_id), revision"
 	" FROM bindings UNION ALL SELECT unicode(layer_id), valid_from FROM binding_history"
-	" WHERE valid_to > %lld"};
+	" WHERE valid_to > %lld",
+	false};
 
 struct expected {
 	long long *kept;
@@ -252,6 +255,17 @@ static void expect_rule(struct expected *out, struct rig_tx *tx, const struct ki
 	snprintf(sql, sizeof sql, k->revs_fmt, floor);
 	out->n_before = bare_tx_rows(tx, k->rows_sql, 4, rows, MAX_ROWS);
 	size_t n_revs = bare_tx_rows(tx, sql, 2, revs, MAX_ROWS);
+	if (k->archived) {
+		long long *entries = malloc(4 * MAX_ROWS * sizeof *entries);
+		size_t n = bare_tx_archive(tx, 1, floor, entries, MAX_ROWS);
+		for (size_t i = 0; i < n; i++)
+			if (entries[4 * i + 1] >= 0) {
+				cr_assert_lt(n_revs, MAX_ROWS);
+				revs[2 * n_revs] = entries[4 * i];
+				revs[2 * n_revs++ + 1] = entries[4 * i + 1];
+			}
+		free(entries);
+	}
 	out->kept = malloc((out->n_before + 1) * sizeof *out->kept);
 	out->n_kept = rule_keeps(out->kept, rows, out->n_before, revs, n_revs);
 	free(rows);
@@ -273,6 +287,7 @@ static void check_rule(struct expected *e, struct rig_tx *tx, const struct kind_
 	free(e->kept);
 }
 
+/* The history rows and archive entries valid past version above. */
 static long long history_rows(struct rig_tx *tx, long long above)
 {
 	char sql[256];
@@ -280,7 +295,10 @@ static long long history_rows(struct rig_tx *tx, long long above)
 		 "SELECT (SELECT count(*) FROM layer_history WHERE valid_to > %lld)"
 		 " + (SELECT count(*) FROM binding_history WHERE valid_to > %lld)",
 		 above, above);
-	return bare_tx_int(tx, sql);
+	long long *entries = malloc(4 * MAX_ROWS * sizeof *entries);
+	long long n = (long long)bare_tx_archive(tx, 1, above, entries, MAX_ROWS);
+	free(entries);
+	return bare_tx_int(tx, sql) + n;
 }
 
 static long long all_rows(struct rig_tx *tx)

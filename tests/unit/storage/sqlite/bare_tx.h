@@ -9,7 +9,7 @@
  * handles every backend's helper provides. The rest — a database as an older
  * binary left it (bare_tx_open_below, bare_tx_migrate) and statements of
  * SQLite's schema (bare_tx_exec, bare_tx_run, bare_tx_int, bare_tx_text,
- * bare_tx_rows) —
+ * bare_tx_rows, bare_tx_archive) —
  * pokes the store: a test calling one of them checks this backend's tables or
  * its migrations, and another backend's helper ports it or the test skips.
  * Nothing under tests/unit/ outside the backends' folders of
@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "storage/layer_archive.h"
 #include "storage/resources.h"
 #include "storage/sqlite/migrate.h"
 #include "storage/sqlite/sqlite_tx.h"
@@ -174,6 +175,38 @@ static inline char *bare_tx_text(struct rig_tx *tx, const char *sql, int column,
 	snprintf(out, size, "%s", (const char *)text);
 	sqlite3_finalize(st);
 	return out;
+}
+
+struct bare_tx_archive_out {
+	long long *rows;
+	size_t n, max;
+};
+
+static inline int bare_tx_archive_row(void *ctx, long long valid_to,
+				      const struct rig_layer_row *row)
+{
+	struct bare_tx_archive_out *o = ctx;
+	cr_assert_lt(o->n, o->max, "more than %zu archive entries", o->max);
+	long long *out = o->rows + 4 * o->n++;
+	out[0] = (unsigned char)row->id[0];
+	out[1] = row->flags & RIG_ARCHIVE_ROW ? row->valid_from : -1;
+	out[2] = valid_to;
+	out[3] = row->flags;
+	return 0;
+}
+
+/* Reads the layer_archive entries (storage/layer_archive.h) of shot seq with
+ * valid_to > above into out, four integers each: the first byte of the layer
+ * id (as SQL's unicode() of a one-letter id), valid_from (-1: a creation, no
+ * row), valid_to and the flags. Returns how many (asserted to fit max). */
+static inline size_t bare_tx_archive(struct rig_tx *tx, long long seq, long long above,
+				     long long *out, size_t max)
+{
+	struct bare_tx_archive_out o = {out, 0, max};
+	cr_assert_eq(rig_sqlite__archive_walk(tx->conn, seq, above, 9223372036854775807LL,
+					      bare_tx_archive_row, &o),
+		     0);
+	return o.n;
 }
 
 #endif
