@@ -589,12 +589,19 @@ static bool written(const struct rig_model_layer *l)
 	return archived(l) || (l->is_new && !l->deleted);
 }
 
-/* Whether the layer whose head row is id's was deleted, not rewritten (a
- * layer created again under its id is another layer). */
-static bool row_deleted(const struct rig_shot_model *m, const char *id)
+/* rig_shot_save's per-layer state. */
+enum { KEYS_WRITTEN = 1, ROW_STORED = 2 };
+
+/* Whether a head row (keys in layer_keys) holds l's values bit for bit: then a
+ * save leaves it, and the version that wrote it, alone, as SQLite leaves a
+ * page an identical overwrite would not change. Its keys must be unchanged
+ * too (the row's since says which key rows it reads). */
+static bool row_holds(const struct rig_layer_row *row, const struct rig_model_layer *l)
 {
-	long i = rig_shot_model_index(m, id);
-	return i < 0 || m->layers[i].is_new;
+	return row->flags & RIG_ARCHIVE_KEYS_ROWS && row->ord == l->ord && row->kind == l->kind &&
+	       strcmp(row->name, l->name) == 0 && strcmp(row->parent_id, l->parent_id) == 0 &&
+	       memcmp(row->statics, l->statics.ch, sizeof row->statics) == 0 &&
+	       memcmp(&row->time_offset, &l->time_offset, sizeof row->time_offset) == 0;
 }
 
 /* Stores the archive of to_version (storage/layer_archive.h): the head rows of
@@ -602,8 +609,12 @@ static bool row_deleted(const struct rig_shot_model *m, const char *id)
  * several as a JSON array through json_each, which costs more than one lookup
  * and less than a statement a layer from two layers on), and an entry for
  * each layer created. A row written by to_version itself is never visible, so
- * it is not kept. One value, one row, whatever the number of layers. */
-static int write_archive(sqlite3 *db, const struct rig_shot_model *m, long long to_version)
+ * it is not kept; a row that holds what its layer has (row_holds, keys
+ * unwritten per state) is marked ROW_STORED in state and neither archived nor
+ * rewritten. One value, one row, whatever the number of layers; none when no
+ * entry remains. */
+static int write_archive(sqlite3 *db, const struct rig_shot_model *m, long long to_version,
+			 unsigned char *state)
 {
 	size_t n = 0, bytes = 3, n_written = 0;
 	const char *one = NULL;
@@ -654,8 +665,13 @@ static int write_archive(sqlite3 *db, const struct rig_shot_model *m, long long 
 		while (!rc && (s = sqlite3_step(st)) == SQLITE_ROW) {
 			struct rig_layer_row row;
 			row_of_columns(&row, st);
-			if (row_deleted(m, row.id))
+			long i = rig_shot_model_index(m, row.id);
+			if (i < 0 || m->layers[i].is_new) {
 				row.flags |= RIG_ARCHIVE_DELETED;
+			} else if (!(state[i] & KEYS_WRITTEN) && row_holds(&row, &m->layers[i])) {
+				state[i] |= ROW_STORED; /* nothing to archive, nothing to write */
+				continue;
+			}
 			if (rig_archive_put(&a, &row))
 				rc = -RIG_INTERNAL;
 		}
@@ -670,11 +686,11 @@ static int write_archive(sqlite3 *db, const struct rig_shot_model *m, long long 
 		    rig_archive_put(&a, &(struct rig_layer_row){.id = l->id}))
 			rc = -RIG_INTERNAL;
 	}
-	if (!rc)
+	if (!rc && a.size)
 		rc = rig_sqlite__prepare(&st, db,
 					 "INSERT INTO layer_archive(shot_seq, valid_to, entries)"
 					 " VALUES (?1, ?2, ?3)");
-	if (!rc) {
+	if (!rc && a.size) {
 		sqlite3_bind_int64(st, 1, m->seq);
 		sqlite3_bind_int64(st, 2, to_version);
 		sqlite3_bind_blob(st, 3, a.bytes, (int)a.size, SQLITE_STATIC);
@@ -724,7 +740,7 @@ static int same_as_found(bool *same, sqlite3_stmt *get, const struct rig_shot_mo
  * for them before to_version (the prints say, where known; else the row is
  * read), as rows of to_version, and records the prints of what now stands. */
 static int write_key_rows(sqlite3 *db, const struct rig_shot_model *m, struct rig_model_layer *l,
-			  long long to_version)
+			  long long to_version, bool *wrote)
 {
 	sqlite3_stmt *get = NULL, *put = NULL;
 	int rc = 0;
@@ -768,6 +784,7 @@ static int write_key_rows(sqlite3 *db, const struct rig_shot_model *m, struct ri
 			sqlite3_bind_blob(put, 5, bytes, (int)size, SQLITE_STATIC);
 			rc = rig_sqlite__step_done(put);
 			sqlite3_reset(put);
+			*wrote = true;
 		}
 		if (!rc) {
 			memcpy(l->keys_stored[c], print, sizeof print);
@@ -783,11 +800,8 @@ static int write_key_rows(sqlite3 *db, const struct rig_shot_model *m, struct ri
 static int write_layer(sqlite3 *db, const struct rig_shot_model *m, struct rig_model_layer *l,
 		       long long to_version)
 {
-	int rc = write_key_rows(db, m, l, to_version);
-	if (rc)
-		return rc;
 	sqlite3_stmt *st = NULL;
-	rc = rig_sqlite__prepare(
+	int rc = rig_sqlite__prepare(
 		&st, db,
 		l->is_new ? "INSERT INTO layers(name, kind, parent_id, position_x,"
 			    " position_y, rotation, scale_x, scale_y, pivot_x, pivot_y,"
@@ -822,9 +836,23 @@ out:
 int rig_shot_save(struct rig_tx *tx, struct rig_shot_model *m, long long to_version)
 {
 	sqlite3 *db = tx->conn;
-	/* The head rows as they were first; then deletions, so an id deleted
-	 * and created again in one batch is free. */
-	int rc = write_archive(db, m, to_version);
+	/* Per layer: 1 its keys wrote rows, 2 storage holds its row as it is. */
+	unsigned char *state = calloc(m->n_layers ? m->n_layers : 1, 1);
+	if (!state)
+		return -RIG_INTERNAL;
+	/* The keys first, so the archive knows the layers nothing changed in;
+	 * then the head rows as they were; then deletions, so an id deleted and
+	 * created again in one batch is free. */
+	int rc = 0;
+	for (size_t i = 0; i < m->n_layers && !rc; i++) {
+		struct rig_model_layer *l = &m->layers[i];
+		bool wrote = false;
+		if (l->dirty && !l->deleted)
+			rc = write_key_rows(db, m, l, to_version, &wrote);
+		state[i] = wrote ? KEYS_WRITTEN : 0;
+	}
+	if (!rc)
+		rc = write_archive(db, m, to_version, state);
 	for (size_t i = 0; i < m->n_layers && !rc; i++) {
 		const struct rig_model_layer *l = &m->layers[i];
 		if (l->deleted && !l->is_new)
@@ -834,13 +862,14 @@ int rig_shot_save(struct rig_tx *tx, struct rig_shot_model *m, long long to_vers
 		struct rig_model_layer *l = &m->layers[i];
 		if (l->deleted)
 			continue;
-		if (l->dirty)
+		if (l->dirty && !(state[i] & ROW_STORED))
 			rc = write_layer(db, m, l, to_version);
 		if (!rc && l->binding.dirty)
 			rc = write_binding(db, m, l, to_version);
 	}
 	if (!rc && m->constraints_dirty)
 		rc = write_constraints(db, m, to_version);
+	free(state);
 	return rc;
 }
 

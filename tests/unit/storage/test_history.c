@@ -610,3 +610,49 @@ Test(history, compaction_keeps_exactly_the_key_rows_retained_versions_read)
 	}
 	bare_tx_close(tx);
 }
+
+/* A layer a batch marks changed but leaves as storage holds it (a pose to the
+ * values it has) keeps its row and the version that wrote it: no archive
+ * entry, no rewrite, and every version reads the same. Any difference in its
+ * row, a -0.0 for a 0.0 included, or in its keys writes it. */
+Test(history, a_layer_written_as_it_is_stored_is_left_alone)
+{
+	struct rig_tx *tx = fresh();
+	struct rig_shot_model m;
+	cr_assert_eq(rig_shot_load(&m, tx, "s"), 0);
+	rig_shot_model_add(&m, "g", "g", RIG_LAYER_GROUP, NULL)->statics.ch[RIG_CH_ROTATION] = 0.5;
+	commit(tx, &m); /* v1 */
+	rig_shot_model_find(&m, "g")->dirty = true;
+	commit(tx, &m); /* v2: the same values */
+	cr_assert_eq(count(tx, "SELECT since FROM layers WHERE id = 'g'"), 1);
+	cr_assert_eq(count(tx, "SELECT count(*) FROM layer_archive WHERE valid_to = 2"), 0);
+	for (long long v = 1; v <= 2; v++) {
+		struct rig_shot_model at;
+		cr_assert_eq(rig_shot_load_at(&at, tx, "s", v), 0);
+		cr_assert_eq(rig_shot_model_find(&at, "g")->statics.ch[RIG_CH_ROTATION], 0.5);
+		rig_shot_model_release(&at);
+	}
+
+	struct rig_model_layer *l = rig_shot_model_find(&m, "g");
+	l->statics.ch[RIG_CH_POSITION_X] = -0.0; /* stored: 0.0 */
+	l->dirty = true;
+	commit(tx, &m); /* v3 */
+	cr_assert_eq(count(tx, "SELECT since FROM layers WHERE id = 'g'"), 3);
+	cr_assert_eq(count(tx, "SELECT count(*) FROM layer_archive WHERE valid_to = 3"), 1);
+
+	put_key(rig_shot_model_find(&m, "g"), RIG_CH_SCALE_X, 2, 7);
+	commit(tx, &m); /* v4: keys only */
+	cr_assert_eq(count(tx, "SELECT since FROM layers WHERE id = 'g'"), 4);
+	cr_assert(isnan(key_at(tx, 3, RIG_CH_SCALE_X, 2)));
+	cr_assert_eq(key_at(tx, 4, RIG_CH_SCALE_X, 2), 7);
+
+	l = rig_shot_model_find(&m, "g");
+	free(l->name);
+	l->name = strdup("g"); /* the same name again */
+	l->dirty = true;
+	commit(tx, &m); /* v5 */
+	cr_assert_eq(count(tx, "SELECT since FROM layers WHERE id = 'g'"), 4);
+	cr_assert_eq(key_at(tx, 5, RIG_CH_SCALE_X, 2), 7);
+	rig_shot_model_release(&m);
+	bare_tx_close(tx);
+}
