@@ -5,7 +5,7 @@ on each alike; medians of AB_ROUNDS rounds of AB_SECONDS each.
 
   AB_BINS="before=/path/a/server/rigd,after=build-bench/server/rigd" \
     python3 bench/ab_rate.py   # AB_ROUNDS=5 AB_SECONDS=2
-                               # AB_CASES="1-op 50-op frame" (also: json)
+                               # AB_CASES="1-op changing 50-op frame" (also: json)
 
 Issue 23 item 1 asks every edit batch shape, 1 and 8 clients, to be at least as
 fast as the commit before history (38f30af): this is that comparison.
@@ -30,12 +30,19 @@ frame = "/v1/shots/s/frames/500?layers=mesh"
 cases_all = [  # (name, method, path, body, clients, expected status)
     ("1-op batch, 1 client", "POST", "/v1/shots/s/edits", rh.EDIT_ONE, 1, 201),
     ("1-op batch, 8 clients", "POST", "/v1/shots/s/edits", rh.EDIT_ONE, 8, 201),
+    ("changing 1-op batch, 1 client", "POST", "/v1/shots/s/edits", rh.EDIT_ONE_CHANGING, 1, 201),
+    ("changing 1-op batch, 8 clients", "POST", "/v1/shots/s/edits", rh.EDIT_ONE_CHANGING, 8,
+     201),
     ("50-op batch, 1 client", "POST", "/v1/shots/s/edits", rh.EDIT_FIFTY, 1, 201),
     ("50-op batch, 8 clients", "POST", "/v1/shots/s/edits", rh.EDIT_FIFTY, 8, 201),
+    ("changing 50-op batch, 1 client", "POST", "/v1/shots/s/edits", rh.EDIT_FIFTY_CHANGING, 1,
+     201),
+    ("changing 50-op batch, 8 clients", "POST", "/v1/shots/s/edits", rh.EDIT_FIFTY_CHANGING,
+     8, 201),
     ("frame f32, 8 clients", "GET", frame + "&format=f32", None, 8, 200),
     ("json frame, 8 clients", "GET", frame, None, 8, 200),
 ]
-wanted = os.environ.get("AB_CASES", "1-op 50-op frame").split()
+wanted = os.environ.get("AB_CASES", "1-op changing 50-op frame").split()
 cases = [c for c in cases_all if c[0].split()[0] in wanted]
 
 

@@ -83,17 +83,22 @@ def build_fixture(rigd_bin, loadgen, db, versions):
                  "keys": [{"frame": 0, "value": 0}, {"frame": 100, "value": 1}]}
                 for i in range(0, N_LAYERS, KEYED_EVERY)]
         rigd.edit("s", ops)
-        body = {"ops": [{"op": "layer.pose", "layerId": f"p{i}", "transform": {"rotation": 2}}
-                        for i in range(N_POSED)]}
-        path = os.path.join(os.path.dirname(db), "pose.json")
-        with open(path, "w") as f:
-            json.dump(body, f)
+        # Two poses in turn: every version changes its layers (one pose repeated would
+        # change them once, and history would keep nothing of the rest).
+        paths = []
+        for k, rotation in enumerate((2, 3)):
+            body = {"ops": [{"op": "layer.pose", "layerId": f"p{i}",
+                             "transform": {"rotation": rotation}} for i in range(N_POSED)]}
+            paths.append(os.path.join(os.path.dirname(db), f"pose{k}.json"))
+            with open(paths[-1], "w") as f:
+                json.dump(body, f)
         t0 = time.monotonic()
         burst, have = 1.0, shot_version(rigd)
         while have < versions:  # a first burst gives the rate; the next ones aim at the rest
             out = subprocess.run([loadgen, "127.0.0.1", str(rigd.port), "POST", "/v1/shots/s/edits",
                                   "--connections", "4", "--seconds", f"{burst:.2f}", "--expect",
-                                  "201", "--body", path], capture_output=True, text=True, check=True)
+                                  "201", "--body", paths[0], "--body", paths[1]],
+                                 capture_output=True, text=True, check=True)
             res = json.loads(out.stdout)
             if res["errors"] or res["statusMismatches"] or not res["requests"]:
                 raise RuntimeError(f"building the fixture: {out.stdout}")
@@ -107,9 +112,12 @@ def build_fixture(rigd_bin, loadgen, db, versions):
         raise RuntimeError("the fixture's WAL was not checkpointed on close")
     conn = sqlite3.connect(db)
     rows = conn.execute("SELECT count(*) FROM layer_history").fetchone()[0]
+    archived = (conn.execute("SELECT count(*) FROM layer_archive").fetchone()[0]
+                if conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'layer_archive'")
+                .fetchone() else 0)
     conn.close()
     print(f"fixture: {built} versions of {N_POSED}-op layer.pose batches on {N_LAYERS} layers "
-          f"in {took:.1f} s; {rows:,} layer_history rows, "
+          f"in {took:.1f} s; {rows:,} layer_history rows, {archived:,} layer_archive values, "
           f"{os.path.getsize(db) / 2**20:.0f} MiB", flush=True)
     return built
 

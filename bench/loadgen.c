@@ -1,12 +1,14 @@
 /* loadgen: a small closed-loop HTTP/1.1 load generator for rigd's benchmarks.
  *
  * N threads, each with one keep-alive connection, send the same request back to
- * back for a fixed time and record every latency. Prints one JSON line:
+ * back for a fixed time and record every latency; with --body given more than
+ * once, each connection sends the bodies in turn (edits that change something
+ * every time, where one body repeated would be a no-op after the first). Prints one JSON line:
  * {"requests", "seconds", "rps", "p50Ms", "p99Ms", "bytesPerResponse", "errors",
  *  "statusMismatches"}. Reads Content-Length and chunked bodies (streamed frame
  * ranges are chunked).
  *
- * usage: loadgen HOST PORT METHOD PATH [--body FILE] [--header "Name: value"]…
+ * usage: loadgen HOST PORT METHOD PATH [--body FILE]… [--header "Name: value"]…
  *                [--connections N] [--seconds S] [--expect STATUS]
  */
 #include <arpa/inet.h>
@@ -22,11 +24,14 @@
 #include <time.h>
 #include <unistd.h>
 
+#define MAX_BODIES 4
+
 struct config {
 	const char *host;
 	int port;
-	char *request; /* the full request bytes */
-	size_t request_len;
+	char *request[MAX_BODIES]; /* the full request bytes, one per body */
+	size_t request_len[MAX_BODIES];
+	int n_requests;
 	int connections;
 	double seconds;
 	int expect;
@@ -162,18 +167,18 @@ static void *run(void *arg)
 	struct reader *r = calloc(1, sizeof *r);
 	r->fd = connect_to(cfg);
 	double end = now() + cfg->seconds;
-	while (r->fd >= 0 && now() < end) {
+	for (int turn = 0; r->fd >= 0 && now() < end; turn = (turn + 1) % cfg->n_requests) {
 		double t0 = now();
-		size_t sent = 0;
-		while (sent < cfg->request_len) {
-			ssize_t n = send(r->fd, cfg->request + sent, cfg->request_len - sent,
-					 MSG_NOSIGNAL);
+		const char *request = cfg->request[turn];
+		size_t len = cfg->request_len[turn], sent = 0;
+		while (sent < len) {
+			ssize_t n = send(r->fd, request + sent, len - sent, MSG_NOSIGNAL);
 			if (n <= 0)
 				break;
 			sent += (size_t)n;
 		}
 		size_t body = 0;
-		int status = sent == cfg->request_len ? read_response(r, &body) : -1;
+		int status = sent == len ? read_response(r, &body) : -1;
 		if (status < 0) {
 			w->errors++;
 			close(r->fd);
@@ -206,28 +211,31 @@ int main(int argc, char **argv)
 {
 	if (argc < 5) {
 		fprintf(stderr,
-			"usage: loadgen HOST PORT METHOD PATH [--body FILE] [--header H]... "
+			"usage: loadgen HOST PORT METHOD PATH [--body FILE]...  [--header H]... "
 			"[--connections N] [--seconds S] [--expect STATUS]\n");
 		return 2;
 	}
 	struct config cfg = {
 		.host = argv[1], .port = atoi(argv[2]), .connections = 1, .seconds = 3};
 	char headers[4096] = "";
-	char *body = NULL;
-	size_t body_len = 0;
+	char *body[MAX_BODIES] = {NULL};
+	size_t body_len[MAX_BODIES] = {0};
+	int n_bodies = 0;
 	for (int i = 5; i + 1 < argc; i += 2) {
 		if (!strcmp(argv[i], "--body")) {
 			FILE *f = fopen(argv[i + 1], "rb");
-			if (!f) {
-				perror(argv[i + 1]);
+			if (!f || n_bodies == MAX_BODIES) {
+				fprintf(stderr, "%s: %s\n", argv[i + 1],
+					f ? "too many bodies" : strerror(errno));
 				return 2;
 			}
 			fseek(f, 0, SEEK_END);
-			body_len = (size_t)ftell(f);
+			size_t len = (size_t)ftell(f);
 			fseek(f, 0, SEEK_SET);
-			body = malloc(body_len + 1);
-			if (fread(body, 1, body_len, f) != body_len)
+			body[n_bodies] = malloc(len + 1);
+			if (fread(body[n_bodies], 1, len, f) != len)
 				return 2;
+			body_len[n_bodies++] = len;
 			fclose(f);
 		} else if (!strcmp(argv[i], "--header")) {
 			strncat(headers, argv[i + 1], sizeof headers - strlen(headers) - 3);
@@ -240,15 +248,18 @@ int main(int argc, char **argv)
 			cfg.expect = atoi(argv[i + 1]);
 		}
 	}
-	size_t cap = strlen(argv[4]) + strlen(headers) + body_len + 512;
-	cfg.request = malloc(cap);
-	int n = snprintf(cfg.request, cap,
-			 "%s %s HTTP/1.1\r\nHost: %s:%d\r\n%sContent-Length: %zu\r\n"
-			 "Content-Type: application/json\r\n\r\n",
-			 argv[3], argv[4], cfg.host, cfg.port, headers, body_len);
-	if (body)
-		memcpy(cfg.request + n, body, body_len);
-	cfg.request_len = (size_t)n + body_len;
+	cfg.n_requests = n_bodies ? n_bodies : 1;
+	for (int k = 0; k < cfg.n_requests; k++) {
+		size_t cap = strlen(argv[4]) + strlen(headers) + body_len[k] + 512;
+		cfg.request[k] = malloc(cap);
+		int n = snprintf(cfg.request[k], cap,
+				 "%s %s HTTP/1.1\r\nHost: %s:%d\r\n%sContent-Length: %zu\r\n"
+				 "Content-Type: application/json\r\n\r\n",
+				 argv[3], argv[4], cfg.host, cfg.port, headers, body_len[k]);
+		if (body[k])
+			memcpy(cfg.request[k] + n, body[k], body_len[k]);
+		cfg.request_len[k] = (size_t)n + body_len[k];
+	}
 
 	struct worker *w = calloc((size_t)cfg.connections, sizeof *w);
 	double t0 = now();
@@ -282,7 +293,9 @@ int main(int argc, char **argv)
 	       mismatches);
 	free(all);
 	free(w);
-	free(body);
-	free(cfg.request);
+	for (int b = 0; b < cfg.n_requests; b++) {
+		free(body[b]);
+		free(cfg.request[b]);
+	}
 	return 0;
 }

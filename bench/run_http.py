@@ -58,8 +58,14 @@ LOADGEN = os.path.join(BUILD, "bench", "loadgen")
 SERVER_ARGS = ("--housekeeping-interval", "86400")
 # The edit cases' batches (also the A/B scripts'): one layer posed, and the 50 plain layers.
 EDIT_ONE = {"ops": [{"op": "layer.pose", "layerId": "p0", "transform": {"rotation": 1}}]}
+# The same batch alternating between two poses: every commit changes the layer, so history
+# archives its row each time (EDIT_ONE repeated changes it only the first time).
+EDIT_ONE_CHANGING = (EDIT_ONE, {"ops": [{"op": "layer.pose", "layerId": "p0",
+                                         "transform": {"rotation": 3}}]})
 EDIT_FIFTY = {"ops": [{"op": "layer.pose", "layerId": f"p{i}", "transform": {"rotation": 2}}
                       for i in range(50)]}
+EDIT_FIFTY_CHANGING = (EDIT_FIFTY, {"ops": [{"op": "layer.pose", "layerId": f"p{i}",
+                                             "transform": {"rotation": 4}} for i in range(50)]})
 FAILED = []  # the cases whose requests failed: the run exits non-zero
 
 
@@ -75,22 +81,24 @@ def serve(db, auth=False):
 
 
 def loadgen(port, method, path, body=None, connections=1, expect=200, headers=(), seconds=None):
+    """body: one JSON body, or a tuple of them that each connection sends in turn."""
     args = [LOADGEN, "127.0.0.1", str(port), method, path, "--connections", str(connections),
             "--seconds", str(seconds or SECONDS), "--expect", str(expect)]
-    tmp = None
+    tmps = []
     try:
-        if body is not None:
+        for b in (() if body is None else body if isinstance(body, tuple) else (body,)):
             tmp = tempfile.NamedTemporaryFile("w", prefix="rigd-bench-", suffix=".json",
                                               delete=False)
-            json.dump(body, tmp)
+            tmps.append(tmp.name)
+            json.dump(b, tmp)
             tmp.close()
             args += ["--body", tmp.name]
         for h in headers:
             args += ["--header", h]
         out = subprocess.run(args, capture_output=True, text=True, check=True).stdout
     finally:
-        if tmp:
-            os.unlink(tmp.name)
+        for name in tmps:
+            os.unlink(name)
     result = json.loads(out)
     if result["errors"] or result["statusMismatches"] or not result["requests"]:
         print(f"  ! {method} {path}: {result['requests']} requests, {result['errors']} errors, "
@@ -191,7 +199,8 @@ def run(tmp):
         # sweep would compact the edit cases' versions during that case.
         a = servers.enter_context(serve(db, auth=True))
         bases = []
-        for name, body in (("1-op batch", EDIT_ONE), ("50-op batch", EDIT_FIFTY)):
+        for name, body in (("1-op batch", EDIT_ONE), ("1-op changing batch", EDIT_ONE_CHANGING),
+                           ("50-op batch", EDIT_FIFTY)):
             for c in (1, 8):
                 rates, base_rates, ratios = [], [], []
                 for _ in range(ROUNDS):
@@ -201,7 +210,7 @@ def run(tmp):
                     rates.append(res["rps"])
                     ratios.append(rates[-1] / base_rates[-1])
                 bases += base_rates
-                target = (0.5 if c == 1 else 1.0) if name == "1-op batch" else None
+                target = (0.5 if c == 1 else 1.0) if name.startswith("1-op") else None
                 ratio = statistics.median(ratios)
                 text = (f"  {name + ', ' + str(c) + ' client' + ('s' if c > 1 else ''):<44} "
                         f"{statistics.median(rates):>12,.1f} commits/s  vs bare SQLite tx/s "

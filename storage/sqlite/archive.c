@@ -12,7 +12,7 @@ int rig_sqlite__archive_walk(sqlite3 *db, long long seq, long long above, long l
 	int rc = rig_sqlite__prepare(
 		&st, db,
 		"SELECT valid_to, entries FROM layer_archive WHERE shot_seq = ?1"
-		" AND valid_to > ?2 AND valid_to <= ?3 ORDER BY valid_to");
+		" AND valid_to > ?2 AND valid_to <= ?3 ORDER BY valid_to, part");
 	if (rc)
 		return rc;
 	sqlite3_bind_int64(st, 1, seq);

@@ -216,31 +216,62 @@ static int add_legacy(struct dropped_set *d, const char *id, long long b)
 	return dropped_add(d, id, b, false);
 }
 
-static int add_retained(struct dropped_set *d, const char *id, long long valid_from)
+/* The earliest row of layer x that is not in the archive: its head (since)
+ * and its first retained layer_history row, through the valid_from index
+ * (the rows of the shot valid at the floor come first, one per layer, then
+ * its later ones in order). */
+static int first_row_outside_archive(sqlite3 *db, long long seq, const char *shot_id,
+				     long long floor, struct dropped_set *d, struct dropped *x)
 {
-	retained_row(d, id, valid_from);
-	return 0;
+	static const char *const sql[] = {
+		"SELECT since FROM layers WHERE shot_id = ?3 AND id = ?2",
+		"SELECT valid_from FROM layer_history INDEXED BY layer_history_by_from"
+		" WHERE shot_seq = ?1 AND layer_id = ?2 AND valid_to > ?4"
+		" ORDER BY valid_from LIMIT 1",
+	};
+	int rc = 0;
+	for (size_t k = 0; k < sizeof sql / sizeof *sql && !rc; k++) {
+		sqlite3_stmt *st = NULL;
+		rc = rig_sqlite__prepare(&st, db, sql[k]);
+		if (rc)
+			return rc;
+		/* each statement has the parameters it names (a bind past them is
+		 * a no-op) */
+		sqlite3_bind_int64(st, 1, seq);
+		sqlite3_bind_text(st, 2, x->id, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 3, shot_id, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(st, 4, floor);
+		int s = sqlite3_step(st);
+		if (s == SQLITE_ROW)
+			retained_row(d, x->id, sqlite3_column_int64(st, 0));
+		else if (s != SQLITE_DONE)
+			rc = rig_sqlite__fail(s);
+		rig_sqlite__finish(st);
+	}
+	return rc;
 }
 
 /* The minrev of every layer not certain of it: the least since of its head
- * and valid_from of its retained layer_history rows and archive entries.
- * Reads the shot's retained history once, in steps that drop a deletion. */
+ * and valid_from of its retained layer_history rows and archive entries. A
+ * row outside the archive beginning at b proves it at once (b is a lower
+ * bound); the rest read the shot's retained archive values once, in steps
+ * that drop a deletion. */
 static int exact_minrev(sqlite3 *db, long long seq, const char *shot_id, long long floor,
 			struct dropped_set *d)
 {
-	bool any = false;
-	for (size_t i = 0; i < d->n; i++)
-		any |= !d->items[i].certain;
-	if (!any)
-		return 0;
-	int rc = each_id_int(db, "SELECT id, since FROM layers WHERE shot_id = ?3", seq, floor,
-			     shot_id, d, add_retained);
-	if (!rc)
-		rc = each_id_int(db,
-				 "SELECT layer_id, min(valid_from) FROM layer_history"
-				 " WHERE shot_seq = ?1 AND valid_to > ?2 GROUP BY layer_id",
-				 seq, floor, NULL, d, add_retained);
-	if (!rc)
+	bool scan = false;
+	int rc = 0;
+	for (size_t i = 0; i < d->n && !rc; i++) {
+		struct dropped *x = &d->items[i];
+		if (x->certain)
+			continue;
+		rc = first_row_outside_archive(db, seq, shot_id, floor, d, x);
+		if (x->live && x->minrev == x->b)
+			x->certain = true;
+		else
+			scan = true;
+	}
+	if (!rc && scan)
 		rc = rig_sqlite__archive_walk(db, seq, floor, LLONG_MAX, retained_archived, d);
 	return rc;
 }

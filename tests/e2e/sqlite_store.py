@@ -254,12 +254,15 @@ def history_floor(db_path):
 
 
 def history_rows_until(db_path, version):
-    """How many rows of layer and binding history (layer_archive: a version's rows in
-    one) end at or below version, by table."""
+    """How many rows of layer and binding history end at or below version, by table;
+    for layer_archive, which keeps a version's rows in one value, how many values."""
     conn = sqlite3.connect(db_path, timeout=10)
     try:
-        return {table: conn.execute(f"SELECT count(*) FROM {table} WHERE valid_to <= ?",
-                                    (version,)).fetchone()[0]
+        return {table: conn.execute(f"SELECT count(DISTINCT valid_to) FROM {table}"
+                                    " WHERE valid_to <= ?", (version,)).fetchone()[0]
+                if table == "layer_archive" else
+                conn.execute(f"SELECT count(*) FROM {table} WHERE valid_to <= ?",
+                             (version,)).fetchone()[0]
                 for table in ("layer_history", "layer_archive", "binding_history")
                 if conn.execute("SELECT 1 FROM sqlite_master WHERE name = ?", (table,)).fetchone()}
     finally:
@@ -326,6 +329,7 @@ def history_to_schema_18(db_path):
         with conn:
             for seq, valid_to, blob in conn.execute(
                     "SELECT shot_seq, valid_to, entries FROM layer_archive").fetchall():
+                # each part of a value holds whole entries
                 for e in archive_entries(blob):
                     if e["flags"] & _ARCHIVE_ROW:
                         conn.execute(

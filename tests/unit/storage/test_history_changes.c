@@ -3,6 +3,7 @@
  * created, rewritten and deleted, bindings rewritten without their layer row,
  * and constraint sets. */
 #include <criterion/criterion.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -135,5 +136,57 @@ Test(history_changes, a_callback_error_stops_the_walk_and_an_unknown_shot_is_not
 	cr_assert_eq(rig_history_changes(tx, "s", 0, 6, collect, &s), -RIG_INTERNAL);
 	cr_assert_eq(s.calls, 2);
 	cr_assert_eq(rig_history_changes(tx, "nope", 0, 6, collect, &s), -RIG_NOT_FOUND);
+	bare_tx_close(tx);
+}
+
+/* A version that writes many layers stores its archive in several rows of
+ * whole entries (storage/sqlite/shot_repo.c insert_archive): the change list,
+ * every past version and compaction read and retire all of them. */
+Test(history_changes, a_version_writing_many_layers_reads_back_from_every_part)
+{
+	struct rig_tx *tx = bare_tx_with_shot();
+	struct rig_shot_model m;
+	cr_assert_eq(rig_shot_load(&m, tx, "s"), 0);
+	char id[16], name[16];
+	for (int i = 0; i < 60; i++) {
+		snprintf(id, sizeof id, "l%02d", i);
+		rig_shot_model_add(&m, id, id, RIG_LAYER_GROUP, NULL);
+	}
+	commit(tx, &m); /* v1: 60 creations */
+	for (int i = 0; i < 60; i++) {
+		snprintf(id, sizeof id, "l%02d", i);
+		snprintf(name, sizeof name, "renamed %d", i);
+		rename_layer(&m, id, name);
+		rig_shot_model_find(&m, id)->statics.ch[RIG_CH_ROTATION] = i;
+	}
+	commit(tx, &m); /* v2: 60 rows archived */
+	long long parts = bare_tx_int(tx, "SELECT count(*) FROM layer_archive WHERE valid_to = 2");
+	cr_assert_gt(parts, 3, "60 archived rows in %lld parts", parts);
+	cr_assert_lt(bare_tx_int(tx, "SELECT max(length(entries)) FROM layer_archive"), 1000);
+
+	struct seen s = {.text = ""};
+	cr_assert_eq(rig_history_changes(tx, "s", 1, 2, collect, &s), 0);
+	cr_assert_eq(s.calls, 60);
+	cr_assert(strncmp(s.text, "2:l00 2:l01 ", 12) == 0, "%s", s.text);
+	struct rig_shot_model at;
+	for (long long v = 1; v <= 2; v++) {
+		cr_assert_eq(rig_shot_load_at(&at, tx, "s", v), 0);
+		cr_assert_eq(at.n_layers, 60);
+		for (int i = 0; i < 60; i++) {
+			snprintf(id, sizeof id, "l%02d", i);
+			snprintf(name, sizeof name, "renamed %d", i);
+			struct rig_model_layer *l = rig_shot_model_find(&at, id);
+			cr_assert_str_eq(l->name, v == 1 ? id : name);
+			cr_assert_eq(l->statics.ch[RIG_CH_ROTATION], v == 1 ? 0 : i);
+		}
+		rig_shot_model_release(&at);
+	}
+	rig_shot_model_release(&m);
+	bool done = false;
+	long long removed = 0;
+	cr_assert_eq(rig_history_compact(tx, 1, &done, &removed), 0);
+	cr_assert(done);
+	cr_assert_eq(removed, 120, "every entry of both versions");
+	cr_assert_eq(bare_tx_int(tx, "SELECT count(*) FROM layer_archive"), 0);
 	bare_tx_close(tx);
 }

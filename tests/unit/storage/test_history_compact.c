@@ -347,7 +347,10 @@ static int compact_checked(struct rig_tx *tx, long long keep, const unsigned lon
 	}
 }
 
-Test(history_compact, every_step_deletes_exactly_what_the_rule_deletes)
+/* The seeded history, compacted as it grows; with legacy_until > 0, the
+ * versions up to it are rewritten as layer_history rows then (a database
+ * archived by schema versions 12-19, archiving the new way since). */
+static void seeded_history(long long legacy_until)
 {
 	struct rig_tx *tx = bare_tx_with_shot();
 	unsigned long long *digests = calloc(N_VERSIONS + 1, sizeof *digests);
@@ -360,6 +363,20 @@ Test(history_compact, every_step_deletes_exactly_what_the_rule_deletes)
 		for (unsigned e = 1 + draw(&r, 3); e > 0; e--)
 			edit(tx, &m, &r);
 		commit(tx, &m);
+		if (v == legacy_until) {
+			long long *entries = malloc(4 * MAX_ROWS * sizeof *entries);
+			size_t n = bare_tx_archive(tx, 1, -1, entries, MAX_ROWS), rows = 0;
+			for (size_t i = 0; i < n; i++)
+				rows += entries[4 * i + 1] >= 0;
+			free(entries);
+			bare_tx_archive_to_history(tx, 1);
+			cr_assert_gt(rows, 100);
+			cr_assert_eq(bare_tx_int(tx, "SELECT count(*) FROM layer_history"),
+				     (long long)rows);
+			for (long long k = 0; k < v; k++)
+				cr_assert_eq(digest_at(tx, k), digests[k], "version %lld as rows",
+					     k);
+		}
 		digests[v] = digest_at(tx, v);
 		/* First a backlog of several steps, then short windows of all sizes. */
 		if (v == 560)
@@ -374,6 +391,18 @@ Test(history_compact, every_step_deletes_exactly_what_the_rule_deletes)
 	cr_assert_eq(bare_tx_int(tx, "SELECT count(*) FROM layer_history"), 0);
 	free(digests);
 	bare_tx_close(tx);
+}
+
+Test(history_compact, every_step_deletes_exactly_what_the_rule_deletes)
+{
+	seeded_history(0);
+}
+
+/* The same across both forms of history: the steps that retire rows of
+ * layer_history, then both, then archive values alone. */
+Test(history_compact, every_step_deletes_exactly_what_the_rule_deletes_across_both_forms)
+{
+	seeded_history(400);
 }
 
 /* The value of the one rotation key of layer "g" at version v, or -1 when it
