@@ -340,8 +340,7 @@ int rig_history_compact(struct rig_tx *tx, long long keep, bool *done, long long
 		rc = run_seq(db, "DELETE FROM layer_history WHERE shot_seq = ?1 AND valid_to <= ?2",
 			     seq, floor, NULL, removed);
 	if (!rc)
-		rc = run_seq(db, "DELETE FROM layer_archive WHERE shot_seq = ?1 AND valid_to <= ?2",
-			     seq, floor, NULL, &(long long){0});
+		rc = rig_sqlite__archive_delete(db, seq, floor);
 	if (!rc) {
 		*removed += d.entries;
 		rc = run_seq(db,

@@ -604,50 +604,6 @@ static bool row_holds(const struct rig_layer_row *row, const struct rig_model_la
 	       memcmp(&row->time_offset, &l->time_offset, sizeof row->time_offset) == 0;
 }
 
-/* The bytes an archive row holds at most, but for an entry longer on its own:
- * below what a WITHOUT ROWID leaf keeps in its cell (about 1,000 bytes of a
- * 4 KiB page), so no row spills to an overflow page of its own. */
-#define ARCHIVE_PART_BYTES 900
-
-/* Inserts the entries of a as the rows (shot_seq, to_version, part 0, 1, ...)
- * of layer_archive, each whole entries of at most ARCHIVE_PART_BYTES. */
-static int insert_archive(sqlite3 *db, long long seq, long long to_version,
-			  const struct rig_archive_buf *a)
-{
-	if (!a->size)
-		return 0;
-	sqlite3_stmt *st = NULL;
-	int rc = rig_sqlite__prepare(&st, db,
-				     "INSERT INTO layer_archive(shot_seq, valid_to, part, entries)"
-				     " VALUES (?1, ?2, ?3, ?4)");
-	const unsigned char *p = a->bytes, *end = a->bytes + a->size;
-	for (int part = 0; !rc && p < end; part++) {
-		const unsigned char *q = p;
-		while (q < end) {
-			const unsigned char *next = q;
-			struct rig_layer_row row;
-			if (rig_archive_next(&next, end, &row) != 1) {
-				rc = -RIG_INTERNAL;
-				break;
-			}
-			if (next - p > ARCHIVE_PART_BYTES && q > p)
-				break;
-			q = next;
-		}
-		if (rc)
-			break;
-		sqlite3_reset(st);
-		sqlite3_bind_int64(st, 1, seq);
-		sqlite3_bind_int64(st, 2, to_version);
-		sqlite3_bind_int(st, 3, part);
-		sqlite3_bind_blob(st, 4, p, (int)(q - p), SQLITE_STATIC);
-		rc = rig_sqlite__step_done(st);
-		p = q;
-	}
-	rig_sqlite__finish(st);
-	return rc;
-}
-
 /* Stores the archive of to_version (storage/layer_archive.h): the head rows of
  * every layer archived() names, read in one statement (one id as a parameter,
  * several as a JSON array through json_each, which costs more than one lookup
@@ -655,8 +611,7 @@ static int insert_archive(sqlite3 *db, long long seq, long long to_version,
  * each layer created. A row written by to_version itself is never visible, so
  * it is not kept; a row that holds what its layer has (row_holds, keys
  * unwritten per state) is marked ROW_STORED in state and neither archived nor
- * rewritten. One value (in rows of about 900 bytes: insert_archive), however
- * many layers; none when no entry remains. */
+ * rewritten. One value, however many layers; none when no entry remains. */
 static int write_archive(sqlite3 *db, const struct rig_shot_model *m, long long to_version,
 			 unsigned char *state)
 {
@@ -731,7 +686,7 @@ static int write_archive(sqlite3 *db, const struct rig_shot_model *m, long long 
 			rc = -RIG_INTERNAL;
 	}
 	if (!rc)
-		rc = insert_archive(db, m->seq, to_version, &a);
+		rc = rig_sqlite__archive_insert(db, m->seq, to_version, a.bytes, a.size);
 out:
 	rig_sqlite__finish(st);
 	free(ids);

@@ -61,6 +61,15 @@ struct rig_layer_row;
 typedef int (*rig_sqlite__archive_fn)(void *ctx, long long valid_to,
 				      const struct rig_layer_row *row);
 
+/* Stores the archive value (size bytes, storage/layer_archive.h) of shot
+ * seq's version valid_to: one layer_archive row, or, for a version past what
+ * a key holds (2^32 a shot), the rows of its entries in layer_history. */
+int rig_sqlite__archive_insert(sqlite3 *db, long long seq, long long valid_to,
+			       const unsigned char *bytes, size_t size);
+
+/* Deletes shot seq's layer_archive values with valid_to <= through. */
+int rig_sqlite__archive_delete(sqlite3 *db, long long seq, long long through);
+
 /* Walks the archive entries of shot seq with valid_to in (above, through],
  * in version order. 0, fn's nonzero, or a negative rig code (-RIG_INTERNAL
  * for a malformed value). */

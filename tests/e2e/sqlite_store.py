@@ -258,8 +258,8 @@ def history_rows_until(db_path, version):
     for layer_archive, which keeps a version's rows in one value, how many values."""
     conn = sqlite3.connect(db_path, timeout=10)
     try:
-        return {table: conn.execute(f"SELECT count(DISTINCT valid_to) FROM {table}"
-                                    " WHERE valid_to <= ?", (version,)).fetchone()[0]
+        return {table: conn.execute(f"SELECT count(*) FROM {table}"
+                                    " WHERE key & 4294967295 <= ?", (version,)).fetchone()[0]
                 if table == "layer_archive" else
                 conn.execute(f"SELECT count(*) FROM {table} WHERE valid_to <= ?",
                              (version,)).fetchone()[0]
@@ -283,6 +283,7 @@ INSERT INTO layer_history_18 SELECT * FROM layer_history;
 DROP TABLE layer_history;
 ALTER TABLE layer_history_18 RENAME TO layer_history;
 CREATE INDEX layer_history_by_from ON layer_history(shot_seq, valid_from, layer_id);
+DROP TRIGGER layer_archive_of_shot;
 DROP TABLE layer_archive;
 DELETE FROM schema_migrations WHERE version IN (19, 20);
 """
@@ -328,8 +329,7 @@ def history_to_schema_18(db_path):
     try:
         with conn:
             for seq, valid_to, blob in conn.execute(
-                    "SELECT shot_seq, valid_to, entries FROM layer_archive").fetchall():
-                # each part of a value holds whole entries
+                    "SELECT key >> 32, key & 4294967295, entries FROM layer_archive").fetchall():
                 for e in archive_entries(blob):
                     if e["flags"] & _ARCHIVE_ROW:
                         conn.execute(

@@ -427,8 +427,9 @@ Test(history, a_key_edit_stores_its_channel_and_a_rename_no_keys)
 	l->dirty = true;
 	commit(tx, &m); /* v2: a rename */
 	cr_assert_eq(count(tx, "SELECT count(*) FROM layer_keys"), 3, "a rename writes no keys");
-	cr_assert_lt(count(tx, "SELECT length(entries) FROM layer_archive WHERE valid_to = 2"), 200,
-		     "the archived row carries no keys (300 of them stored as rows)");
+	cr_assert_lt(count(tx, "SELECT length(entries) FROM layer_archive WHERE key = (SELECT seq "
+			       "FROM shots) * 4294967296 + 2"),
+		     200, "the archived row carries no keys (300 of them stored as rows)");
 	l = rig_shot_model_find(&m, "g");
 	put_key(l, RIG_CH_ROTATION, 50, 1000);
 	commit(tx, &m); /* v3: one channel */
@@ -565,7 +566,8 @@ Test(history, a_layer_row_from_before_migration_14_keeps_its_keys_across_a_rewri
 	commit(tx, &m); /* v2 */
 	rig_shot_model_release(&m);
 	cr_assert_eq(count(tx, "SELECT count(*) FROM layer_keys"), 2, "both keyed channels");
-	cr_assert_gt(count(tx, "SELECT length(entries) FROM layer_archive WHERE valid_to = 2"),
+	cr_assert_gt(count(tx, "SELECT length(entries) FROM layer_archive WHERE key = (SELECT seq "
+			       "FROM shots) * 4294967296 + 2"),
 		     2 * RIG_KEY_RECORD_BYTES, "the archived row keeps its keys in itself");
 	cr_assert_eq(key_at(tx, 1, RIG_CH_PIVOT_X, 4), 40);
 	cr_assert(isnan(key_at(tx, 1, RIG_CH_POSITION_Y, 5)));
@@ -625,7 +627,9 @@ Test(history, a_layer_written_as_it_is_stored_is_left_alone)
 	rig_shot_model_find(&m, "g")->dirty = true;
 	commit(tx, &m); /* v2: the same values */
 	cr_assert_eq(count(tx, "SELECT since FROM layers WHERE id = 'g'"), 1);
-	cr_assert_eq(count(tx, "SELECT count(*) FROM layer_archive WHERE valid_to = 2"), 0);
+	cr_assert_eq(count(tx, "SELECT count(*) FROM layer_archive WHERE key = (SELECT seq FROM "
+			       "shots) * 4294967296 + 2"),
+		     0);
 	for (long long v = 1; v <= 2; v++) {
 		struct rig_shot_model at;
 		cr_assert_eq(rig_shot_load_at(&at, tx, "s", v), 0);
@@ -638,7 +642,9 @@ Test(history, a_layer_written_as_it_is_stored_is_left_alone)
 	l->dirty = true;
 	commit(tx, &m); /* v3 */
 	cr_assert_eq(count(tx, "SELECT since FROM layers WHERE id = 'g'"), 3);
-	cr_assert_eq(count(tx, "SELECT count(*) FROM layer_archive WHERE valid_to = 3"), 1);
+	cr_assert_eq(count(tx, "SELECT count(*) FROM layer_archive WHERE key = (SELECT seq FROM "
+			       "shots) * 4294967296 + 3"),
+		     1);
 
 	put_key(rig_shot_model_find(&m, "g"), RIG_CH_SCALE_X, 2, 7);
 	commit(tx, &m); /* v4: keys only */
@@ -654,5 +660,82 @@ Test(history, a_layer_written_as_it_is_stored_is_left_alone)
 	cr_assert_eq(count(tx, "SELECT since FROM layers WHERE id = 'g'"), 4);
 	cr_assert_eq(key_at(tx, 5, RIG_CH_SCALE_X, 2), 7);
 	rig_shot_model_release(&m);
+	bare_tx_close(tx);
+}
+
+static void rename_g(struct rig_tx *tx, struct rig_shot_model *m, const char *name)
+{
+	struct rig_model_layer *l = rig_shot_model_find(m, "g");
+	free(l->name);
+	l->name = strdup(name);
+	l->dirty = true;
+	commit(tx, m);
+}
+
+static int count_changes(void *ctx, long long version, const char *layer_id)
+{
+	(void)version;
+	*(int *)ctx += layer_id && strcmp(layer_id, "g") == 0;
+	return 0;
+}
+
+/* A layer_archive key holds 2^32 versions a shot; the versions past them keep
+ * their rows in layer_history, and every read, the change list and
+ * compaction go on across the edge. */
+Test(history, versions_past_an_archive_key_keep_their_rows_in_layer_history)
+{
+	struct rig_tx *tx = fresh();
+	bare_tx_exec(tx, "UPDATE shots SET version = 4294967293, history_from = 4294967293");
+	struct rig_shot_model m;
+	cr_assert_eq(rig_shot_load(&m, tx, "s"), 0);
+	rig_shot_model_add(&m, "g", "v94", RIG_LAYER_GROUP, NULL);
+	commit(tx, &m);          /* 2^32 - 2 */
+	rename_g(tx, &m, "v95"); /* 2^32 - 1: the last version a key holds */
+	rename_g(tx, &m, "v96"); /* 2^32 */
+	rename_g(tx, &m, "v97"); /* 2^32 + 1 */
+	cr_assert_eq(m.version, 4294967297LL);
+	cr_assert_eq(count(tx, "SELECT count(*) FROM layer_archive"), 2);
+	cr_assert_eq(count(tx, "SELECT count(*) FROM layer_history"), 2);
+	for (long long v = 4294967294LL; v <= 4294967297LL; v++) {
+		struct rig_shot_model at;
+		cr_assert_eq(rig_shot_load_at(&at, tx, "s", v), 0);
+		char name[8];
+		snprintf(name, sizeof name, "v%lld", v % 100);
+		cr_assert_str_eq(rig_shot_model_find(&at, "g")->name, name, "version %lld", v);
+		rig_shot_model_release(&at);
+	}
+	int changes = 0;
+	cr_assert_eq(
+		rig_history_changes(tx, "s", 4294967293LL, 4294967297LL, count_changes, &changes),
+		0);
+	cr_assert_eq(changes, 4, "each version once");
+	bool done = false;
+	long long removed = 0;
+	cr_assert_eq(rig_history_compact(tx, 1, &done, &removed), 0);
+	cr_assert(done);
+	cr_assert_eq(count(tx, "SELECT count(*) FROM layer_archive") +
+			     count(tx, "SELECT count(*) FROM layer_history"),
+		     0);
+	rig_shot_model_release(&m);
+	cr_assert_eq(rig_shot_load_at(&m, tx, "s", 4294967297LL), 0);
+	cr_assert_str_eq(rig_shot_model_find(&m, "g")->name, "v97");
+	rig_shot_model_release(&m);
+	bare_tx_close(tx);
+}
+
+/* A shot's archive values go with the shot (layer_archive's key is no
+ * foreign key: migration 20's trigger). */
+Test(history, deleting_a_shot_drops_its_archive)
+{
+	struct rig_tx *tx = fresh();
+	struct rig_shot_model m;
+	cr_assert_eq(rig_shot_load(&m, tx, "s"), 0);
+	rig_shot_model_add(&m, "g", "g", RIG_LAYER_GROUP, NULL);
+	commit(tx, &m);
+	rename_g(tx, &m, "h");
+	rig_shot_model_release(&m);
+	cr_assert_eq(count(tx, "SELECT count(*) FROM layer_archive"), 2);
+	cr_assert_eq(rig_shot_delete(tx, "s", -1), 0);
+	cr_assert_eq(count(tx, "SELECT count(*) FROM layer_archive"), 0);
 	bare_tx_close(tx);
 }

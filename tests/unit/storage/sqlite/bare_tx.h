@@ -257,7 +257,7 @@ static inline void bare_tx_archive_to_history(struct rig_tx *tx, long long seq)
 		     0);
 	sqlite3_finalize(st);
 	long long seq_param = seq;
-	bare_tx_run(tx, "DELETE FROM layer_archive WHERE shot_seq = ?1", &seq_param, 1, NULL, NULL,
+	bare_tx_run(tx, "DELETE FROM layer_archive WHERE key >> 32 = ?1", &seq_param, 1, NULL, NULL,
 		    0);
 }
 
