@@ -304,18 +304,28 @@ def archive_entries(blob):
     def text(n):
         return take(n + 1)[:-1].decode()
 
+    def varint():
+        v, shift = 0, 0
+        while True:
+            (b,) = take(1)
+            v |= (b & 0x7F) << shift
+            shift += 7
+            if not b & 0x80:
+                return v
+
+    defaults = (0.0, 0.0, 0.0, 1.0, 1.0, 0.0, 0.0, 0.0)  # the channels, the time offset
     while at < len(blob):
         flags, id_len = take(2)
         e = {"id": text(id_len), "flags": flags}
         if flags & _ARCHIVE_ROW:
-            e["valid_from"], e["ord"] = struct.unpack("<qq", take(16))
+            e["valid_from"], e["ord"] = varint(), varint()
             e["kind"] = "mesh" if take(1)[0] else "group"
-            (name_len,) = struct.unpack("<I", take(4))
-            e["name"] = text(name_len)
+            e["name"] = text(varint())
             e["parent_id"] = text(take(1)[0]) or None
-            e["statics"] = struct.unpack("<8d", take(64))
-            (keys_len,) = struct.unpack("<I", take(4))
-            e["keys"] = take(keys_len)
+            (mask,) = take(1)
+            e["statics"] = tuple(struct.unpack("<d", take(8))[0] if mask >> c & 1 else d
+                                 for c, d in enumerate(defaults))
+            e["keys"] = take(varint())
         out.append(e)
     return out
 
