@@ -7,14 +7,6 @@
 #include "storage/layer_archive.h"
 #include "storage/sqlite/sqlite_tx.h"
 
-#define VERSIONS_PER_SHOT (1LL << 32)
-
-/* Whether version v of shot seq has a key (else its rows go to layer_history). */
-static bool keyed(long long seq, long long v)
-{
-	return seq >= 0 && seq < (1LL << 31) && v >= 0 && v < VERSIONS_PER_SHOT;
-}
-
 /* Inserts the row of one entry into layer_history, as versions 12-19 did. */
 static int insert_history_row(sqlite3 *db, long long seq, long long valid_to,
 			      const struct rig_layer_row *row)
@@ -54,13 +46,13 @@ int rig_sqlite__archive_insert(sqlite3 *db, long long seq, long long valid_to,
 {
 	if (!size)
 		return 0;
-	if (keyed(seq, valid_to)) {
+	if (rig_sqlite__keyed(seq, valid_to)) {
 		sqlite3_stmt *st = NULL;
 		int rc = rig_sqlite__prepare(
 			&st, db, "INSERT INTO layer_archive(key, entries) VALUES (?, ?)");
 		if (rc)
 			return rc;
-		sqlite3_bind_int64(st, 1, seq * VERSIONS_PER_SHOT + valid_to);
+		sqlite3_bind_int64(st, 1, rig_sqlite__key(seq, valid_to));
 		sqlite3_bind_blob(st, 2, bytes, (int)size, SQLITE_STATIC);
 		rc = rig_sqlite__step_done(st);
 		rig_sqlite__finish(st);
@@ -82,14 +74,14 @@ int rig_sqlite__archive_insert(sqlite3 *db, long long seq, long long valid_to,
 static bool key_range(long long seq, long long above, long long through, long long *lo,
 		      long long *hi)
 {
-	if (!keyed(seq, 0))
+	if (!rig_sqlite__keyed(seq, 0))
 		return false;
 	if (above < -1)
 		above = -1;
-	if (through > VERSIONS_PER_SHOT - 1)
-		through = VERSIONS_PER_SHOT - 1;
-	*lo = seq * VERSIONS_PER_SHOT + above;
-	*hi = seq * VERSIONS_PER_SHOT + through;
+	if (through > RIG_SQLITE_KEY_VERSIONS - 1)
+		through = RIG_SQLITE_KEY_VERSIONS - 1;
+	*lo = rig_sqlite__key(seq, above);
+	*hi = rig_sqlite__key(seq, through);
 	return through > above;
 }
 
@@ -109,7 +101,7 @@ int rig_sqlite__archive_walk(sqlite3 *db, long long seq, long long above, long l
 	sqlite3_bind_int64(st, 2, hi);
 	int s = SQLITE_DONE;
 	while (!rc && (s = sqlite3_step(st)) == SQLITE_ROW) {
-		long long valid_to = sqlite3_column_int64(st, 0) - seq * VERSIONS_PER_SHOT;
+		long long valid_to = sqlite3_column_int64(st, 0) - rig_sqlite__key(seq, 0);
 		const unsigned char *p = sqlite3_column_blob(st, 1);
 		const unsigned char *end = p + sqlite3_column_bytes(st, 1);
 		struct rig_layer_row row;

@@ -15,18 +15,28 @@ void rig_receipt_id(char out[RIG_RECEIPT_ID_MAX], long long shot_seq, long long 
 	snprintf(out, RIG_RECEIPT_ID_MAX, "r.%lld.%lld", shot_seq, to_version);
 }
 
+/* Receipts live in receipt_log under their version's key, or, for a version
+ * past what a key holds, in receipts (migration 21, sqlite_tx.h). */
+
 int rig_receipt_insert(struct rig_tx *tx, const char *id, long long shot_seq, long long to_version,
 		       const char *body)
 {
 	sqlite3 *db = tx->conn;
+	bool keyed = rig_sqlite__keyed(shot_seq, to_version);
 	sqlite3_stmt *st = NULL;
 	int rc = rig_sqlite__prepare(
 		&st, db,
-		"INSERT INTO receipts(shot_seq, to_version, id, body) VALUES (?, ?, ?, ?)");
+		keyed ? "INSERT INTO receipt_log(key, id, body) VALUES (?1, ?3, ?4)"
+		      : "INSERT INTO receipts(shot_seq, to_version, id, body) VALUES (?1, ?2, ?3, "
+			"?4)");
 	if (rc)
 		return rc;
-	sqlite3_bind_int64(st, 1, shot_seq);
-	sqlite3_bind_int64(st, 2, to_version);
+	if (keyed) {
+		sqlite3_bind_int64(st, 1, rig_sqlite__key(shot_seq, to_version));
+	} else {
+		sqlite3_bind_int64(st, 1, shot_seq);
+		sqlite3_bind_int64(st, 2, to_version);
+	}
 	sqlite3_bind_text(st, 3, id, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 4, body, -1, SQLITE_STATIC);
 	rc = rig_sqlite__step_done(st);
@@ -64,25 +74,28 @@ int rig_receipt_get(struct rig_tx *tx, const char *id, char **out_body)
 	sqlite3 *db = tx->conn;
 	*out_body = NULL;
 	long long shot_seq, to_version;
-	bool keyed = parse_id(id, &shot_seq, &to_version);
-	if (!keyed && strncmp(id, "r-", 2) != 0)
+	bool named = parse_id(id, &shot_seq, &to_version);
+	if (!named && strncmp(id, "r-", 2) != 0)
 		return -RIG_NOT_FOUND;
+	bool keyed = named && rig_sqlite__keyed(shot_seq, to_version);
 	sqlite3_stmt *st = NULL;
-	/* The GLOB term lets SQLite use the partial index of legacy ids. */
+	/* A receipt migrated with an r-<hex> id has no second id; the GLOB term
+	 * lets SQLite use the partial index of those ids. */
 	int rc = rig_sqlite__prepare(
 		&st, db,
-		keyed ? "SELECT body FROM receipts WHERE shot_seq = ? AND to_version = ?"
-			" AND id = ?" /* a migrated r-<hex> row has no second id */
-		      : "SELECT body FROM receipts WHERE id = ? AND id GLOB 'r-*'");
+		keyed   ? "SELECT body FROM receipt_log WHERE key = ?1 AND id = ?3"
+		: named ? "SELECT body FROM receipts WHERE shot_seq = ?1 AND to_version = ?2"
+			  " AND id = ?3"
+			: "SELECT body FROM receipt_log WHERE id = ?3 AND id GLOB 'r-*'");
 	if (rc)
 		return rc;
 	if (keyed) {
+		sqlite3_bind_int64(st, 1, rig_sqlite__key(shot_seq, to_version));
+	} else if (named) {
 		sqlite3_bind_int64(st, 1, shot_seq);
 		sqlite3_bind_int64(st, 2, to_version);
-		sqlite3_bind_text(st, 3, id, -1, SQLITE_STATIC);
-	} else {
-		sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
 	}
+	sqlite3_bind_text(st, 3, id, -1, SQLITE_STATIC);
 	int s = sqlite3_step(st);
 	if (s == SQLITE_ROW) {
 		*out_body = strdup((const char *)sqlite3_column_text(st, 0));
@@ -94,27 +107,51 @@ int rig_receipt_get(struct rig_tx *tx, const char *id, char **out_body)
 	return rc;
 }
 
-int rig_receipt_list(struct rig_tx *tx, long long shot_seq, long long before_version, size_t limit,
-		     rig_receipt_fn fn, void *ctx)
+/* Walks up to *limit receipts of sql's rows (toVersion, body), newest first,
+ * counting them off *limit. */
+static int list_rows(sqlite3 *db, const char *sql, long long a, long long b, size_t *limit,
+		     long long version_base, rig_receipt_fn fn, void *ctx)
 {
-	sqlite3 *db = tx->conn;
+	if (!*limit)
+		return 0;
 	sqlite3_stmt *st = NULL;
-	int rc = rig_sqlite__prepare(
-		&st, db,
-		"SELECT to_version, body FROM receipts WHERE shot_seq = ? AND to_version < ?"
-		" ORDER BY to_version DESC LIMIT ?");
+	int rc = rig_sqlite__prepare(&st, db, sql);
 	if (rc)
 		return rc;
-	sqlite3_bind_int64(st, 1, shot_seq);
-	sqlite3_bind_int64(st, 2, before_version);
-	sqlite3_bind_int64(st, 3, (sqlite3_int64)limit);
-	int s;
-	while (rc == 0 && (s = sqlite3_step(st)) == SQLITE_ROW)
-		rc = fn(ctx, sqlite3_column_int64(st, 0), (const char *)sqlite3_column_text(st, 1));
+	sqlite3_bind_int64(st, 1, a);
+	sqlite3_bind_int64(st, 2, b);
+	sqlite3_bind_int64(st, 3, (sqlite3_int64)*limit);
+	int s = SQLITE_DONE;
+	while (rc == 0 && (s = sqlite3_step(st)) == SQLITE_ROW) {
+		(*limit)--;
+		rc = fn(ctx, sqlite3_column_int64(st, 0) - version_base,
+			(const char *)sqlite3_column_text(st, 1));
+	}
 	if (rc == 0 && s != SQLITE_DONE)
 		rc = rig_sqlite__fail(s);
 	rig_sqlite__finish(st);
 	return rc;
+}
+
+int rig_receipt_list(struct rig_tx *tx, long long shot_seq, long long before_version, size_t limit,
+		     rig_receipt_fn fn, void *ctx)
+{
+	sqlite3 *db = tx->conn;
+	/* receipts holds only versions past every key's (none, mostly), so newest
+	 * first is those, then receipt_log's. */
+	int rc = list_rows(db,
+			   "SELECT to_version, body FROM receipts WHERE shot_seq = ?1"
+			   " AND to_version < ?2 ORDER BY to_version DESC LIMIT ?3",
+			   shot_seq, before_version, &limit, 0, fn, ctx);
+	if (rc || !rig_sqlite__keyed(shot_seq, 0) || before_version <= 0)
+		return rc;
+	long long below =
+		before_version < RIG_SQLITE_KEY_VERSIONS ? before_version : RIG_SQLITE_KEY_VERSIONS;
+	return list_rows(db,
+			 "SELECT key, body FROM receipt_log WHERE key >= ?1 AND key < ?2"
+			 " ORDER BY key DESC LIMIT ?3",
+			 rig_sqlite__key(shot_seq, 0), rig_sqlite__key(shot_seq, below), &limit,
+			 rig_sqlite__key(shot_seq, 0), fn, ctx);
 }
 
 void rig_idem_release(struct rig_idem *idem)

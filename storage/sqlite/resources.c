@@ -249,10 +249,15 @@ int rig_resource_project(struct rig_tx *tx, enum rig_resource kind, const char *
 		/* "r.<seq>.<version>" is its own key (migration 7); older "r-<hex>"
 		 * ids are found through their partial index. */
 		[RIG_RESOURCE_RECEIPT] =
-			"SELECT s.project_id FROM receipts r JOIN shots s ON s.seq = r.shot_seq"
+			"SELECT s.project_id FROM receipt_log r JOIN shots s"
+			" ON s.seq = r.key >> 32 WHERE r.key = ?2 * 4294967296 + ?3 AND ?3 < "
+			"4294967296"
+			" AND r.id = ?1"
+			" UNION ALL SELECT s.project_id FROM receipts r JOIN shots s ON s.seq = "
+			"r.shot_seq"
 			" WHERE r.shot_seq = ?2 AND r.to_version = ?3 AND r.id = ?1"
-			" UNION ALL SELECT s.project_id FROM receipts r JOIN shots s"
-			" ON s.seq = r.shot_seq WHERE r.id = ?1 AND r.id GLOB 'r-*'",
+			" UNION ALL SELECT s.project_id FROM receipt_log r JOIN shots s"
+			" ON s.seq = r.key >> 32 WHERE r.id = ?1 AND r.id GLOB 'r-*'",
 	};
 	out[0] = '\0';
 	sqlite3_stmt *st = NULL;

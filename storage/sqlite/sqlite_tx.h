@@ -7,6 +7,7 @@
 #define RIG_SQLITE_TX_H
 
 #include <sqlite3.h>
+#include <stdbool.h>
 
 #include "storage/store.h"
 
@@ -53,6 +54,22 @@ unsigned long long rig_sqlite__turn_queued(struct rig_store *store);
  * pool and by tests. Returns NULL with a message in err. */
 sqlite3 *rig_sqlite__connect(const char *path, enum rig_store_durability durability,
 			     int busy_timeout_ms, char *err, size_t err_size);
+
+/* The tables keyed by one integer per shot version, shot_seq * 2^32 + version
+ * (layer_archive, receipt_log: migrations 20 and 21), a rowid b-tree a shot
+ * appends to. A version past what a key holds (2^32 a shot, shot_seq below
+ * 2^31) keeps its rows where they were before (layer_history, receipts). */
+#define RIG_SQLITE_KEY_VERSIONS (1LL << 32)
+
+static inline bool rig_sqlite__keyed(long long seq, long long version)
+{
+	return seq >= 0 && seq < (1LL << 31) && version >= 0 && version < RIG_SQLITE_KEY_VERSIONS;
+}
+
+static inline long long rig_sqlite__key(long long seq, long long version)
+{
+	return seq * RIG_SQLITE_KEY_VERSIONS + version;
+}
 
 struct rig_layer_row;
 

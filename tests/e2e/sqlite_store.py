@@ -158,12 +158,14 @@ class WriteLock:
 # ---- rows ----
 
 def shot_rows(db_path):
-    """Every row of the shot-related tables (shots, layers, receipts, skins), read-only."""
+    """Every row of the shot-related tables (shots, layers, receipts and receipt_log,
+    skins), read-only."""
     conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
     try:
         out = {}
         for table, order in (("shots", "id"), ("layers", "shot_id, id"),
-                             ("receipts", "shot_seq, to_version"), ("skins", "shot_id, layer_id")):
+                             ("receipts", "shot_seq, to_version"), ("receipt_log", "key"),
+                             ("skins", "shot_id, layer_id")):
             out[table] = conn.execute(f"SELECT * FROM {table} ORDER BY {order}").fetchall()
         return out
     finally:
@@ -182,7 +184,8 @@ def shot_seq(db_path, shot_id):
 def receipt_count(db_path):
     conn = sqlite3.connect(db_path)
     try:
-        return conn.execute("SELECT count(*) FROM receipts").fetchone()[0]
+        return conn.execute("SELECT (SELECT count(*) FROM receipts)"
+                            " + (SELECT count(*) FROM receipt_log)").fetchone()[0]
     finally:
         conn.close()
 
@@ -283,9 +286,12 @@ INSERT INTO layer_history_18 SELECT * FROM layer_history;
 DROP TABLE layer_history;
 ALTER TABLE layer_history_18 RENAME TO layer_history;
 CREATE INDEX layer_history_by_from ON layer_history(shot_seq, valid_from, layer_id);
-DROP TRIGGER layer_archive_of_shot;
+DROP TRIGGER keyed_rows_of_shot;
 DROP TABLE layer_archive;
-DELETE FROM schema_migrations WHERE version IN (19, 20);
+INSERT INTO receipts(shot_seq, to_version, id, body)
+  SELECT key >> 32, key & 4294967295, id, body FROM receipt_log;
+DROP TABLE receipt_log;
+DELETE FROM schema_migrations WHERE version IN (19, 20, 21);
 """
 
 _ARCHIVE_ROW, _ARCHIVE_KEYS_ROWS = 1, 4
@@ -333,8 +339,8 @@ def archive_entries(blob):
 def history_to_schema_18(db_path):
     """SQLite only: the database as schema version 18 left it, the same history in
     its form of then: every row an archive entry holds becomes a layer_history row
-    of the rowid table of versions 12-18, layer_archive goes, and migrations 19 and
-    20 are forgotten."""
+    of the rowid table of versions 12-18, layer_archive goes, receipts move back
+    from receipt_log, and migrations 19-21 are forgotten."""
     conn = sqlite3.connect(db_path)
     try:
         with conn:

@@ -1,6 +1,7 @@
-"""Schema versions 19 and 20 change how layer history is stored (issue 23): 19
-rebuilds layer_history as a WITHOUT ROWID table, 20 stores each later version's
-archived rows as one layer_archive value and leaves layer_history unwritten. A
+"""Schema versions 19-21 change how layer history and receipts are stored (issue
+23): 19 rebuilds layer_history as a WITHOUT ROWID table, 20 stores each later
+version's archived rows as one layer_archive value and leaves layer_history
+unwritten, 21 moves receipts to a table keyed by one integer a version. A
 database whose history was written as versions 12-18 wrote it migrates with
 every past version and every diff answering byte for byte what it answered
 before; edits after the migration archive the new way, diffs and reverts span
@@ -73,7 +74,7 @@ class HistoryMigration(RigdTestCase):
         self.assertEqual(sqlite_store.history_rows_until(db, head)["layer_history"], 8)
         self.rigd = Rigd(db_path=db).start()
         self.assertIn("WITHOUT ROWID", sqlite_store.table_sql(db, "layer_history"))
-        self.assertEqual(sqlite_store.newest_schema_version(db), 20)
+        self.assertEqual(sqlite_store.newest_schema_version(db), 21)
         self.assertEqual(self.observed(), (head, before))
 
         # Edits after it archive the new way; every version reads as it did,

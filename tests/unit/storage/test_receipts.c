@@ -3,11 +3,13 @@
  * rows that answer only their own fingerprint, expiry. */
 #include <criterion/criterion.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bare_tx.h" /* the backend's: tests/unit/storage/<backend>/ */
 #include "core/codes.h"
 #include "storage/receipts.h"
+#include "storage/resources.h"
 
 static const long long NOW = 1700000000;
 
@@ -74,5 +76,56 @@ Test(idem, migration_keeps_old_rows_as_legacy_rows_that_answer_only_their_finger
 	put(tx, "actor:alice", "k", "h3", "alice's", NOW);
 	cr_assert_str_eq(got(tx, "actor:alice", "k", "h1"), "alice's");
 	cr_assert_str_eq(got(tx, "actor:carol", "k", "h1"), "legacy");
+	bare_tx_close(tx);
+}
+
+static int list_into(void *ctx, long long to_version, const char *body)
+{
+	char *out = ctx;
+	size_t n = strlen(out);
+	snprintf(out + n, 512 - n, "%lld=%s ", to_version - 4294967294LL, body);
+	return 0;
+}
+
+/* Receipts are keyed by one integer per shot version (migration 21); the
+ * versions past what a key holds (2^32 a shot) keep theirs in receipts, and
+ * reading one, listing newest first and finding its project go on across the
+ * edge, and deleting the shot deletes both kinds. */
+Test(receipts, a_shot_past_2_to_the_32_versions_keeps_its_receipts)
+{
+	struct rig_tx *tx = bare_tx_with_shot();
+	long long seq = bare_tx_int(tx, "SELECT seq FROM shots WHERE id = 's'");
+	char id[RIG_RECEIPT_ID_MAX], body[32];
+	for (long long v = 4294967294LL; v <= 4294967297LL; v++) {
+		rig_receipt_id(id, seq, v);
+		snprintf(body, sizeof body, "\"b%lld\"", v - 4294967294LL);
+		cr_assert_eq(rig_receipt_insert(tx, id, seq, v, body), 0);
+	}
+	cr_assert_eq(bare_tx_int(tx, "SELECT count(*) FROM receipt_log"), 2);
+	cr_assert_eq(bare_tx_int(tx, "SELECT count(*) FROM receipts"), 2);
+	for (long long v = 4294967294LL; v <= 4294967297LL; v++) {
+		rig_receipt_id(id, seq, v);
+		char *got = NULL;
+		cr_assert_eq(rig_receipt_get(tx, id, &got), 0, "%s", id);
+		snprintf(body, sizeof body, "\"b%lld\"", v - 4294967294LL);
+		cr_assert_str_eq(got, body);
+		free(got);
+		char project[RIG_ID_MAX + 1];
+		cr_assert_eq(rig_resource_project(tx, RIG_RESOURCE_RECEIPT, id, project), 0, "%s",
+			     id);
+		cr_assert_str_eq(project, "p");
+	}
+	char *none = NULL;
+	cr_assert_eq(rig_receipt_get(tx, "r.1.4294967298", &none), -RIG_NOT_FOUND);
+	char listed[512] = "";
+	cr_assert_eq(rig_receipt_list(tx, seq, 9223372036854775807LL, 3, list_into, listed), 0);
+	cr_assert_str_eq(listed, "3=\"b3\" 2=\"b2\" 1=\"b1\" ");
+	listed[0] = '\0';
+	cr_assert_eq(rig_receipt_list(tx, seq, 4294967295LL, 3, list_into, listed), 0);
+	cr_assert_str_eq(listed, "0=\"b0\" ");
+	cr_assert_eq(rig_shot_delete(tx, "s", -1), 0);
+	cr_assert_eq(bare_tx_int(tx, "SELECT (SELECT count(*) FROM receipt_log)"
+				     " + (SELECT count(*) FROM receipts)"),
+		     0);
 	bare_tx_close(tx);
 }
