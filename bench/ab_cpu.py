@@ -5,7 +5,8 @@ on the machine weighs on each alike.
 
   AB_BINS="before=/path/a/server/rigd,after=build-bench/server/rigd" \
     python3 bench/ab_cpu.py        # AB_ROUNDS=5, AB_CASES="range frame 50-op"
-                                   # (also: 1-op, mesh-data, shot)
+                                   # (also: 1-op, changing-1-op, changing-50-op,
+                                   # mesh-data, shot)
 """
 import os, statistics, subprocess, sys, tempfile, urllib.request, json
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -40,11 +41,24 @@ def post(port, path, body):
     with urllib.request.urlopen(req) as resp:
         return resp.status
 
+turns = [0]
+
+
+def changing(bodies):
+    """The bodies in turn: every batch changes what the one before set."""
+    turns[0] += 1
+    return bodies[turns[0] % len(bodies)]
+
+
 cases_all = {
     "range 1000 f32 (ms CPU)": (lambda p: get(p, "/v1/shots/s/layers/mesh/frames?from=0&to=999&format=f32"), 4),
     "frame f32 (µs CPU)": (lambda p: get(p, "/v1/shots/s/frames/500?layers=mesh&format=f32"), 400),
     "1-op batch (µs CPU)": (lambda p: post(p, "/v1/shots/s/edits", rh.EDIT_ONE), 600),
     "50-op batch (µs CPU)": (lambda p: post(p, "/v1/shots/s/edits", rh.EDIT_FIFTY), 300),
+    "changing-1-op batch (µs CPU)": (
+        lambda p: post(p, "/v1/shots/s/edits", changing(rh.EDIT_ONE_CHANGING)), 600),
+    "changing-50-op batch (µs CPU)": (
+        lambda p: post(p, "/v1/shots/s/edits", changing(rh.EDIT_FIFTY_CHANGING)), 300),
     "mesh-data 1000 weights (µs CPU)": (lambda p: get(p, "/v1/shots/s/layers/mesh/mesh-data/weights?pageSize=1000"), 200),
     "mesh-data 1000 evaluated vertices (µs CPU)": (
         lambda p: get(p, "/v1/shots/s/layers/mesh/mesh-data/vertices?pageSize=1000&frame=500"), 200),

@@ -6,6 +6,7 @@ on each alike; medians of AB_ROUNDS rounds of AB_SECONDS each.
   AB_BINS="before=/path/a/server/rigd,after=build-bench/server/rigd" \
     python3 bench/ab_rate.py   # AB_ROUNDS=5 AB_SECONDS=2
                                # AB_CASES="1-op changing 50-op frame" (also: json)
+                               # AB_ONLY="8 clients": the cases whose name has it
 
 Issue 23 item 1 asks every edit batch shape, 1 and 8 clients, to be at least as
 fast as the commit before history (38f30af): this is that comparison.
@@ -43,7 +44,8 @@ cases_all = [  # (name, method, path, body, clients, expected status)
     ("json frame, 8 clients", "GET", frame, None, 8, 200),
 ]
 wanted = os.environ.get("AB_CASES", "1-op changing 50-op frame").split()
-cases = [c for c in cases_all if c[0].split()[0] in wanted]
+cases = [c for c in cases_all if c[0].split()[0] in wanted
+         and os.environ.get("AB_ONLY", "") in c[0]]
 
 
 def main():

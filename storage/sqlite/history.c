@@ -341,17 +341,22 @@ int rig_history_compact(struct rig_tx *tx, long long keep, bool *done, long long
 			     seq, floor, NULL, removed);
 	if (!rc)
 		rc = rig_sqlite__archive_delete(db, seq, floor);
+	long long bindings_dropped = 0;
 	if (!rc) {
 		*removed += d.entries;
 		rc = run_seq(db,
 			     "DELETE FROM binding_history WHERE shot_seq = ?1 AND valid_to <= ?2",
-			     seq, floor, NULL, removed);
+			     seq, floor, NULL, &bindings_dropped);
+		*removed += bindings_dropped;
 	}
 	if (!rc)
 		rc = run_seq(
 			db, "DELETE FROM constraint_history WHERE shot_seq = ?1 AND valid_to <= ?2",
 			seq, floor, NULL, removed);
-	if (!rc)
+	/* Chunks become unread only when a binding row goes (its layer's minrev
+	 * moves up, or the layer has no binding row left): a step that drops
+	 * none leaves them as the last one did, so it does not read them. */
+	if (!rc && bindings_dropped)
 		rc = run_seq(db, chunks_sql, seq, floor, id, removed);
 	if (!rc) {
 		dropped_settle(&d);
