@@ -7,9 +7,8 @@
 #include "storage/layer_archive.h"
 #include "storage/sqlite/sqlite_tx.h"
 
-/* Inserts the row of one entry into layer_history, as versions 12-19 did. */
-static int insert_history_row(sqlite3 *db, long long seq, long long valid_to,
-			      const struct rig_layer_row *row)
+int rig_sqlite__history_row_insert(sqlite3 *db, long long seq, long long valid_to,
+				   const struct rig_layer_row *row)
 {
 	sqlite3_stmt *st = NULL;
 	int rc = rig_sqlite__prepare(
@@ -65,7 +64,7 @@ int rig_sqlite__archive_insert(sqlite3 *db, long long seq, long long valid_to,
 	int got = 0, rc = 0;
 	while (!rc && (got = rig_archive_next(&p, end, &row)) > 0)
 		if (row.flags & RIG_ARCHIVE_ROW)
-			rc = insert_history_row(db, seq, valid_to, &row);
+			rc = rig_sqlite__history_row_insert(db, seq, valid_to, &row);
 	return rc ? rc : got < 0 ? -RIG_INTERNAL : 0;
 }
 

@@ -84,6 +84,11 @@ typedef int (*rig_sqlite__archive_fn)(void *ctx, long long valid_to,
 int rig_sqlite__archive_insert(sqlite3 *db, long long seq, long long valid_to,
 			       const unsigned char *bytes, size_t size);
 
+/* Inserts row (an entry's) as the layer_history row of shot seq valid until
+ * valid_to, as schema versions 12-19 archived it. */
+int rig_sqlite__history_row_insert(sqlite3 *db, long long seq, long long valid_to,
+				   const struct rig_layer_row *row);
+
 /* Deletes shot seq's layer_archive values with valid_to <= through. */
 int rig_sqlite__archive_delete(sqlite3 *db, long long seq, long long through);
 

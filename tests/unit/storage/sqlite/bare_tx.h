@@ -209,31 +209,18 @@ static inline size_t bare_tx_archive(struct rig_tx *tx, long long seq, long long
 	return o.n;
 }
 
+struct bare_tx_history {
+	sqlite3 *db;
+	long long seq;
+};
+
 static inline int bare_tx_history_row(void *ctx, long long valid_to,
 				      const struct rig_layer_row *row)
 {
-	sqlite3_stmt *st = ctx;
-	if (!(row->flags & RIG_ARCHIVE_ROW))
-		return 0;
-	sqlite3_reset(st);
-	sqlite3_bind_int64(st, 1, valid_to);
-	sqlite3_bind_text(st, 2, row->id, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 3, row->valid_from);
-	sqlite3_bind_int64(st, 4, row->ord);
-	sqlite3_bind_text(st, 5, row->name, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 6, row->kind == RIG_LAYER_MESH ? "mesh" : "group", -1, SQLITE_STATIC);
-	if (row->parent_id[0])
-		sqlite3_bind_text(st, 7, row->parent_id, -1, SQLITE_STATIC);
-	else
-		sqlite3_bind_null(st, 7);
-	for (int c = 0; c < RIG_CH_COUNT; c++)
-		sqlite3_bind_double(st, 8 + c, row->statics[c]);
-	sqlite3_bind_double(st, 15, row->time_offset);
-	sqlite3_bind_blob(st, 16, row->keys_size ? (const void *)row->keys : "",
-			  (int)row->keys_size, SQLITE_STATIC);
-	sqlite3_bind_int(st, 17, row->flags & RIG_ARCHIVE_KEYS_ROWS ? 1 : 0);
-	cr_assert_eq(sqlite3_step(st), SQLITE_DONE, "%s", sqlite3_errmsg(sqlite3_db_handle(st)));
-	return 0;
+	const struct bare_tx_history *h = ctx;
+	return row->flags & RIG_ARCHIVE_ROW
+		       ? rig_sqlite__history_row_insert(h->db, h->seq, valid_to, row)
+		       : 0;
 }
 
 /* Rewrites the layer_archive values of shot seq as the layer_history rows
@@ -242,20 +229,10 @@ static inline int bare_tx_history_row(void *ctx, long long valid_to,
  * as an older binary left it, with newer versions archived on top. */
 static inline void bare_tx_archive_to_history(struct rig_tx *tx, long long seq)
 {
-	sqlite3_stmt *st = NULL;
-	const char *sql =
-		"INSERT INTO layer_history(shot_seq, valid_to, layer_id, valid_from, ord,"
-		" name, kind, parent_id, position_x, position_y, rotation, scale_x, scale_y,"
-		" pivot_x, pivot_y, time_offset, keys, keys_rows)"
-		" VALUES (?18, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14,"
-		" ?15, ?16, ?17)";
-	cr_assert_eq(sqlite3_prepare_v2(tx->conn, sql, -1, &st, NULL), SQLITE_OK, "%s",
-		     sqlite3_errmsg(tx->conn));
-	sqlite3_bind_int64(st, 18, seq);
+	struct bare_tx_history h = {tx->conn, seq};
 	cr_assert_eq(rig_sqlite__archive_walk(tx->conn, seq, -1, 9223372036854775807LL,
-					      bare_tx_history_row, st),
+					      bare_tx_history_row, &h),
 		     0);
-	sqlite3_finalize(st);
 	long long seq_param = seq;
 	bare_tx_run(tx, "DELETE FROM layer_archive WHERE key >> 32 = ?1", &seq_param, 1, NULL, NULL,
 		    0);
