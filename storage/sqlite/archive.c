@@ -13,11 +13,10 @@ int rig_sqlite__history_row_insert(sqlite3 *db, long long seq, long long valid_t
 	sqlite3_stmt *st = NULL;
 	int rc = rig_sqlite__prepare(
 		&st, db,
-		"INSERT INTO layer_history(shot_seq, valid_to, layer_id, valid_from, ord, name, "
-		"kind,"
-		" parent_id, position_x, position_y, rotation, scale_x, scale_y, pivot_x, pivot_y,"
-		" time_offset, keys, keys_rows) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10,"
-		" ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)");
+		"INSERT INTO layer_history(shot_seq, valid_to, layer_id, valid_from, ord, name,"
+		" kind, parent_id, position_x, position_y, rotation, scale_x, scale_y, pivot_x,"
+		" pivot_y, time_offset, keys, keys_rows) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8,"
+		" ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)");
 	if (rc)
 		return rc;
 	sqlite3_bind_int64(st, 1, seq);

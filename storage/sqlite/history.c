@@ -189,31 +189,27 @@ static int retained_archived(void *ctx, long long valid_to, const struct rig_lay
 	return 0;
 }
 
-/* Reads rows of sql (a text id, then an integer) into fn(d, id, n). */
-static int each_id_int(sqlite3 *db, const char *sql, long long seq, long long v,
-		       const char *shot_id, struct dropped_set *d,
-		       int (*fn)(struct dropped_set *, const char *, long long))
+/* Adds the layers whose layer_history rows the step to floor drops, each
+ * with its greatest valid_to; such a row does not say whether its layer was
+ * deleted, so none is certain. */
+static int collect_legacy(sqlite3 *db, long long seq, long long floor, struct dropped_set *d)
 {
 	sqlite3_stmt *st = NULL;
-	int rc = rig_sqlite__prepare(&st, db, sql);
+	int rc = rig_sqlite__prepare(&st, db,
+				     "SELECT layer_id, max(valid_to) FROM layer_history"
+				     " WHERE shot_seq = ?1 AND valid_to <= ?2 GROUP BY layer_id");
 	if (rc)
 		return rc;
 	sqlite3_bind_int64(st, 1, seq);
-	sqlite3_bind_int64(st, 2, v);
-	if (shot_id)
-		sqlite3_bind_text(st, 3, shot_id, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, floor);
 	int s = SQLITE_DONE;
 	while (!rc && (s = sqlite3_step(st)) == SQLITE_ROW)
-		rc = fn(d, (const char *)sqlite3_column_text(st, 0), sqlite3_column_int64(st, 1));
+		rc = dropped_add(d, (const char *)sqlite3_column_text(st, 0),
+				 sqlite3_column_int64(st, 1), false);
 	if (!rc && s != SQLITE_DONE)
 		rc = rig_sqlite__fail(s);
 	rig_sqlite__finish(st);
 	return rc;
-}
-
-static int add_legacy(struct dropped_set *d, const char *id, long long b)
-{
-	return dropped_add(d, id, b, false);
 }
 
 /* The earliest row of layer x that is not in the archive: its head (since)
@@ -330,10 +326,7 @@ int rig_history_compact(struct rig_tx *tx, long long keep, bool *done, long long
 	rc = run_seq(db, "UPDATE shots SET history_from = ?2 WHERE seq = ?1", seq, floor, NULL,
 		     &(long long){0});
 	if (!rc)
-		rc = each_id_int(db,
-				 "SELECT layer_id, max(valid_to) FROM layer_history"
-				 " WHERE shot_seq = ?1 AND valid_to <= ?2 GROUP BY layer_id",
-				 seq, floor, NULL, &d, add_legacy);
+		rc = collect_legacy(db, seq, floor, &d);
 	if (!rc)
 		rc = rig_sqlite__archive_walk(db, seq, LLONG_MIN, floor, collect_archived, &d);
 	if (!rc)
@@ -372,30 +365,29 @@ int rig_history_compact(struct rig_tx *tx, long long keep, bool *done, long long
 /* Every (version, layer) a batch wrote, and the constraint sets: a head row
  * carries the version that wrote it (since, revision, constraints_since), a
  * history row the version that wrote it and the one that replaced or deleted
- * it. One statement, each branch bounded by the version range. */
+ * it. One statement, each branch bounded by the version range; its rows, with
+ * the archive's, are sorted and made unique in C (rig_history_changes). */
 static const char changes_sql[] =
-	"SELECT v, layer_id FROM ("
-	" SELECT since AS v, id AS layer_id FROM layers WHERE shot_id = ?1 AND since > ?3"
+	"SELECT since AS v, id AS layer_id FROM layers WHERE shot_id = ?1 AND since > ?3"
 	" AND since <= ?4"
-	" UNION SELECT valid_from, layer_id FROM layer_history WHERE shot_seq = ?2"
+	" UNION ALL SELECT valid_from, layer_id FROM layer_history WHERE shot_seq = ?2"
 	" AND valid_from > ?3 AND valid_from <= ?4"
-	" UNION SELECT valid_to, layer_id FROM layer_history WHERE shot_seq = ?2"
+	" UNION ALL SELECT valid_to, layer_id FROM layer_history WHERE shot_seq = ?2"
 	" AND valid_to > ?3 AND valid_to <= ?4"
-	" UNION SELECT revision, layer_id FROM skins WHERE shot_id = ?1 AND revision > ?3"
+	" UNION ALL SELECT revision, layer_id FROM skins WHERE shot_id = ?1 AND revision > ?3"
 	" AND revision <= ?4"
-	" UNION SELECT revision, layer_id FROM bindings WHERE shot_id = ?1 AND revision > ?3"
+	" UNION ALL SELECT revision, layer_id FROM bindings WHERE shot_id = ?1 AND revision > ?3"
 	" AND revision <= ?4"
-	" UNION SELECT valid_from, layer_id FROM binding_history WHERE shot_seq = ?2"
+	" UNION ALL SELECT valid_from, layer_id FROM binding_history WHERE shot_seq = ?2"
 	" AND valid_from > ?3 AND valid_from <= ?4"
-	" UNION SELECT valid_to, layer_id FROM binding_history WHERE shot_seq = ?2"
+	" UNION ALL SELECT valid_to, layer_id FROM binding_history WHERE shot_seq = ?2"
 	" AND valid_to > ?3 AND valid_to <= ?4"
-	" UNION SELECT constraints_since, NULL FROM shots WHERE seq = ?2"
+	" UNION ALL SELECT constraints_since, NULL FROM shots WHERE seq = ?2"
 	" AND constraints_since > ?3 AND constraints_since <= ?4"
-	" UNION SELECT valid_from, NULL FROM constraint_history WHERE shot_seq = ?2"
+	" UNION ALL SELECT valid_from, NULL FROM constraint_history WHERE shot_seq = ?2"
 	" AND valid_from > ?3 AND valid_from <= ?4"
-	" UNION SELECT valid_to, NULL FROM constraint_history WHERE shot_seq = ?2"
-	" AND valid_to > ?3 AND valid_to <= ?4"
-	") ORDER BY v, layer_id";
+	" UNION ALL SELECT valid_to, NULL FROM constraint_history WHERE shot_seq = ?2"
+	" AND valid_to > ?3 AND valid_to <= ?4";
 
 struct change {
 	long long v;

@@ -583,12 +583,6 @@ static bool archived(const struct rig_model_layer *l)
 	return !l->is_new && (l->dirty || l->deleted);
 }
 
-/* Whether the version writes l: an archived row, or a creation. */
-static bool written(const struct rig_model_layer *l)
-{
-	return archived(l) || (l->is_new && !l->deleted);
-}
-
 /* rig_shot_save's per-layer state. */
 enum { KEYS_WRITTEN = 1, ROW_STORED = 2 };
 
@@ -615,18 +609,18 @@ static bool row_holds(const struct rig_layer_row *row, const struct rig_model_la
 static int write_archive(sqlite3 *db, const struct rig_shot_model *m, long long to_version,
 			 unsigned char *state)
 {
-	size_t n = 0, bytes = 3, n_written = 0;
+	size_t n = 0, bytes = 3, created = 0;
 	const char *one = NULL;
 	for (size_t i = 0; i < m->n_layers; i++) {
 		const struct rig_model_layer *l = &m->layers[i];
-		n_written += written(l);
+		created += l->is_new && !l->deleted;
 		if (archived(l)) {
 			n++;
 			bytes += strlen(l->id) + 3;
 			one = l->id;
 		}
 	}
-	if (!n_written)
+	if (!n && !created)
 		return 0;
 	struct rig_archive_buf a = {0};
 	char *ids = NULL, *p = NULL;

@@ -269,12 +269,14 @@ Test(history, a_skin_from_before_migration_12_stays_readable_across_its_rewrite)
 }
 
 /* Renames layer "x" as the next version. */
-static void rename_x(struct rig_tx *tx, struct rig_shot_model *m)
+/* Renames layer id and commits the next version. */
+static void rename_commit(struct rig_tx *tx, struct rig_shot_model *m, const char *id,
+			  const char *name)
 {
-	struct rig_model_layer *x = rig_shot_model_find(m, "x");
-	free(x->name);
-	x->name = strdup("renamed");
-	x->dirty = true;
+	struct rig_model_layer *l = rig_shot_model_find(m, id);
+	free(l->name);
+	l->name = strdup(name);
+	l->dirty = true;
 	commit(tx, m);
 }
 
@@ -299,8 +301,8 @@ Test(history, compaction_keeps_chunks_a_recreated_layer_shares_and_drops_dead_on
 	commit(tx, &m); /* v3 */
 	cr_assert_eq(count(tx, "SELECT count(*) FROM binding_chunks"), chunks,
 		     "the same bytes are not stored twice");
-	rename_x(tx, &m); /* v4 */
-	rename_x(tx, &m); /* v5 */
+	rename_commit(tx, &m, "x", "renamed"); /* v4 */
+	rename_commit(tx, &m, "x", "renamed"); /* v5 */
 	bool done = false;
 	long long removed = 0;
 	cr_assert_eq(rig_history_compact(tx, 1, &done, &removed), 0);
@@ -315,8 +317,8 @@ Test(history, compaction_keeps_chunks_a_recreated_layer_shares_and_drops_dead_on
 	rig_binding_skin.def_free(orig);
 
 	m.layers[rig_shot_model_index(&m, "m")].deleted = true;
-	commit(tx, &m);   /* v6 */
-	rename_x(tx, &m); /* v7 */
+	commit(tx, &m);                        /* v6 */
+	rename_commit(tx, &m, "x", "renamed"); /* v7 */
 	cr_assert_eq(rig_history_compact(tx, 1, &done, &removed), 0);
 	cr_assert(done);
 	cr_assert_eq(count(tx, "SELECT count(*) FROM binding_chunks"), 0,
@@ -663,15 +665,6 @@ Test(history, a_layer_written_as_it_is_stored_is_left_alone)
 	bare_tx_close(tx);
 }
 
-static void rename_g(struct rig_tx *tx, struct rig_shot_model *m, const char *name)
-{
-	struct rig_model_layer *l = rig_shot_model_find(m, "g");
-	free(l->name);
-	l->name = strdup(name);
-	l->dirty = true;
-	commit(tx, m);
-}
-
 static int count_changes(void *ctx, long long version, const char *layer_id)
 {
 	(void)version;
@@ -689,10 +682,10 @@ Test(history, versions_past_an_archive_key_keep_their_rows_in_layer_history)
 	struct rig_shot_model m;
 	cr_assert_eq(rig_shot_load(&m, tx, "s"), 0);
 	rig_shot_model_add(&m, "g", "v94", RIG_LAYER_GROUP, NULL);
-	commit(tx, &m);          /* 2^32 - 2 */
-	rename_g(tx, &m, "v95"); /* 2^32 - 1: the last version a key holds */
-	rename_g(tx, &m, "v96"); /* 2^32 */
-	rename_g(tx, &m, "v97"); /* 2^32 + 1 */
+	commit(tx, &m);                    /* 2^32 - 2 */
+	rename_commit(tx, &m, "g", "v95"); /* 2^32 - 1: the last version a key holds */
+	rename_commit(tx, &m, "g", "v96"); /* 2^32 */
+	rename_commit(tx, &m, "g", "v97"); /* 2^32 + 1 */
 	cr_assert_eq(m.version, 4294967297LL);
 	cr_assert_eq(count(tx, "SELECT count(*) FROM layer_archive"), 2);
 	cr_assert_eq(count(tx, "SELECT count(*) FROM layer_history"), 2);
@@ -732,7 +725,7 @@ Test(history, deleting_a_shot_drops_its_archive)
 	cr_assert_eq(rig_shot_load(&m, tx, "s"), 0);
 	rig_shot_model_add(&m, "g", "g", RIG_LAYER_GROUP, NULL);
 	commit(tx, &m);
-	rename_g(tx, &m, "h");
+	rename_commit(tx, &m, "g", "h");
 	rig_shot_model_release(&m);
 	cr_assert_eq(count(tx, "SELECT count(*) FROM layer_archive"), 2);
 	cr_assert_eq(rig_shot_delete(tx, "s", -1), 0);
